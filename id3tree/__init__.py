@@ -1,0 +1,38 @@
+"""id3tree: decision trees with entropy, to learn from and to use.
+
+An ID3 learner with multiway categorical splits and midpoint thresholds for numeric features,
+step-by-step tracing, drawings of the tree, and the same entropy code reused for feature ranking
+and classical tests.
+"""
+
+from id3tree.learner import ID3Classifier
+from id3tree.node import Node
+from id3tree.information import (
+    candidate_splits,
+    conditional_entropy,
+    contingency_table,
+    entropy,
+    entropy_from_counts,
+    gain_ratio,
+    information_gain,
+    jensen_shannon_divergence,
+    kl_divergence,
+    mutual_information,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ID3Classifier",
+    "Node",
+    "candidate_splits",
+    "conditional_entropy",
+    "contingency_table",
+    "entropy",
+    "entropy_from_counts",
+    "gain_ratio",
+    "information_gain",
+    "jensen_shannon_divergence",
+    "kl_divergence",
+    "mutual_information",
+]

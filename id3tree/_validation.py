@@ -1,0 +1,118 @@
+"""The edge: where pandas objects, numpy arrays and lists become clean numpy columns.
+
+Every error about the user's data is raised here, in words that name the column and the problem.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from pandas.api import types as ptypes
+
+
+def as_series(values, name: str = "x") -> pd.Series:
+    """A 1-D column as a pandas Series (lists, arrays, Series, Index and Categorical accepted)."""
+    if isinstance(values, pd.DataFrame):
+        if values.shape[1] != 1:
+            raise ValueError(f"{name} must be one column, got a DataFrame with {values.shape[1]}")
+        values = values.iloc[:, 0]
+    if isinstance(values, pd.Series):
+        return values.reset_index(drop=True)
+    if _is_sparse(values):
+        raise TypeError(f"{name}: sparse input is not supported; use .toarray() first")
+    if isinstance(values, (pd.Index, pd.Categorical)):
+        return pd.Series(values)
+    array = np.asarray(values) if not isinstance(values, np.ndarray) else values
+    if array.ndim == 2 and array.shape[1] == 1:
+        array = array[:, 0]
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got an array of shape {array.shape}")
+    series = pd.Series(array)
+    return series.infer_objects() if series.dtype == object else series
+
+
+def is_numeric(series: pd.Series) -> bool:
+    """True for numeric dtypes (nullable ``Int64``/``Float64`` included), False for bool."""
+    return ptypes.is_numeric_dtype(series.dtype) and not ptypes.is_bool_dtype(series.dtype)
+
+
+def numeric_values(series: pd.Series, name: str) -> np.ndarray:
+    """A numeric column as float64 with NaN for missing; infinite values are an error."""
+    values = series.to_numpy(dtype=float, na_value=np.nan)
+    bad = np.isinf(values)
+    if bad.any():
+        raise ValueError(
+            f"column {name!r} has {int(bad.sum())} infinite value(s) (first at row "
+            f"{int(np.argmax(bad))}); replace them with a finite number or a missing value"
+        )
+    return values
+
+
+def check_not_mixed(series: pd.Series, name: str) -> None:
+    """Refuse a categorical column that mixes numbers and text: its categories would be ambiguous.
+
+    ``1`` and ``"1"`` would become two categories that print alike, so id3tree asks the user to
+    choose one type (``X[col].astype(str)`` is usually what was meant).
+    """
+    if series.dtype != object:
+        return
+    kind = ptypes.infer_dtype(series, skipna=True)
+    if kind not in ("mixed", "mixed-integer", "mixed-integer-float"):
+        return
+    values = series.dropna()
+    numbers = [v for v in values if isinstance(v, (int, float, np.number)) and not isinstance(v, bool)]
+    texts = [v for v in values if isinstance(v, str)]
+    if numbers and texts:
+        raise ValueError(
+            f"column {name!r} mixes numbers and text (for example {numbers[0]!r} and "
+            f"{texts[0]!r}); convert it to one type first, e.g. X[{name!r}].astype(str)"
+        )
+    types = sorted({type(v).__name__ for v in values})
+    if len(types) > 1 and not (len(numbers) == len(values)):
+        raise ValueError(f"column {name!r} mixes values of types {', '.join(types)}; convert it to one type")
+
+
+def factorize(series: pd.Series, name: str) -> tuple[np.ndarray, list]:
+    """Integer codes ``0 .. L-1`` for the sorted distinct values, and ``L`` for missing values.
+
+    Returns ``(codes, categories)`` with ``categories`` as plain Python scalars. The ordering is
+    the values' natural order (the categories' order for a pandas ``category`` column).
+    """
+    check_not_mixed(series, name)
+    try:
+        codes, uniques = pd.factorize(series, sort=True)
+    except TypeError as exc:  # unorderable values that are not numbers-and-text
+        raise ValueError(f"column {name!r} has values that cannot be ordered: {exc}") from None
+    categories = [_plain(v) for v in np.asarray(uniques, dtype=object)]
+    codes = codes.astype(np.int64)
+    codes[codes < 0] = len(categories)
+    return codes, categories
+
+
+def _plain(value):
+    """A numpy scalar as the Python scalar it stands for (keeps JSON and reprs simple)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def to_frame(X, name: str = "X") -> pd.DataFrame:
+    """A 2-D table as a DataFrame; arrays and lists get the column names ``x0, x1, ...``."""
+    if isinstance(X, pd.DataFrame):
+        return X
+    if _is_sparse(X):
+        raise TypeError(f"{name}: sparse input is not supported; use .toarray() first")
+    if isinstance(X, pd.Series):
+        raise ValueError(f"{name} must be 2-D; use X.to_frame() for a single column")
+    array = X if isinstance(X, np.ndarray) else np.asarray(X, dtype=object)
+    if array.ndim != 2:
+        raise ValueError(
+            f"{name} must be 2-D (rows x columns), got shape {array.shape}; "
+            "use .reshape(-1, 1) for a single feature"
+        )
+    frame = pd.DataFrame(array, columns=[f"x{i}" for i in range(array.shape[1])])
+    if array.dtype == object:
+        frame = frame.infer_objects()
+    return frame
+
+
+def _is_sparse(values) -> bool:
+    return hasattr(values, "toarray") and hasattr(values, "nnz")

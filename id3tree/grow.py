@@ -1,0 +1,357 @@
+"""Growing an ID3 tree level by level, with every node of a level handled at once.
+
+Quinlan's ID3, for every node:
+
+1. make a node with the class counts of the rows that reach it;
+2. stop if it is pure, too small, or at the maximum depth;
+3. score every feature: a categorical feature by the gain of one branch per value, a numeric one by
+   the gain of its best midpoint (lowest overall entropy);
+4. split on the best feature (ties: the first in column order); a categorical feature is then used
+   up for that path, a numeric one can be cut again deeper down;
+5. repeat for the children.
+
+Doing step 3 node by node would multiply Python's overhead by nodes x features. Instead each level
+is one pass per feature over all the rows still in play: the rows of every numeric feature are
+kept sorted by value inside each node (sorted once at the start, then stably regrouped by child
+after every level), so the split search of all nodes is a handful of vectorised operations; the
+categorical features take one ``bincount`` of (node, value, class) per level.
+
+The result is a :class:`GrownTree` of flat arrays in breadth-first order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from id3tree import tracing
+from id3tree._entropy import entropy_rows
+from id3tree.contingency import chi_square_from_table
+from id3tree.node import format_number
+from id3tree.splits import TIE_TOLERANCE, branch_table, enumerate_thresholds, score_branches, search_thresholds
+
+LEFT, RIGHT, NUMERIC_MISSING = 0, 1, 2
+"""Branch slots of a numeric split. A categorical split uses the category code as its slot and
+``n_categories`` for missing values."""
+
+
+@dataclass
+class EncodedData:
+    """Training data as the grower needs it: numpy columns, codes, names."""
+
+    names: list[str]
+    numeric: list[np.ndarray | None]  # float64 with NaN, or None for a categorical feature
+    codes: list[np.ndarray | None]  # int codes 0..L-1, L = missing; None for a numeric feature
+    categories: list[list | None]  # the L category values of each categorical feature
+    y: np.ndarray  # class codes 0..K-1
+    classes: list
+
+    @property
+    def n_features(self) -> int:
+        return len(self.names)
+
+
+@dataclass
+class GrowParams:
+    criterion: str = "entropy"
+    max_depth: float = np.inf
+    min_samples_split: int = 2
+    min_samples_leaf: int = 1
+    min_gain: float = 0.0
+    alpha: float | None = None
+
+
+@dataclass
+class GrownTree:
+    """A tree as flat arrays, nodes in breadth-first order (0 is the root)."""
+
+    parent: np.ndarray
+    slot: np.ndarray  # the branch slot of this node in its parent
+    depth: np.ndarray
+    counts: np.ndarray  # (n_nodes, n_classes)
+    entropy: np.ndarray
+    feature: np.ndarray  # -1 for a leaf
+    threshold: np.ndarray  # NaN unless a numeric split
+    gain: np.ndarray  # NaN for a leaf
+    stop_reason: list
+    trace: dict = field(default_factory=dict)  # columns of the per-candidate trace
+
+
+class _Nodes:
+    """Growable storage for the nodes made so far."""
+
+    def __init__(self, n_classes: int):
+        self.parent, self.slot, self.depth, self.counts = [], [], [], []
+        self.n = 0
+        self.n_classes = n_classes
+
+    def add(self, parent, slot, depth, counts) -> np.ndarray:
+        k = len(counts)
+        self.parent.append(parent)
+        self.slot.append(slot)
+        self.depth.append(np.full(k, depth))
+        self.counts.append(counts)
+        ids = np.arange(self.n, self.n + k)
+        self.n += k
+        return ids
+
+
+def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
+    """Grow a tree on ``data`` (the numbered steps are those of the module docstring)."""
+    y, n_classes, n_features = data.y, len(data.classes), data.n_features
+    n = len(y)
+    is_cat = np.array([c is not None for c in data.codes], dtype=bool)
+    n_slots = max([3] + [len(c) + 1 for c in data.categories if c is not None])
+    min_leaf = params.min_samples_leaf
+    nodes = _Nodes(n_classes)
+    record = _Record(tracer, data)
+
+    # 1. the root holds every row; numeric features are sorted once, here
+    counts = np.bincount(y, minlength=n_classes)[None]
+    level = nodes.add(np.array([-1]), np.array([-1]), 0, counts)
+    local = np.zeros(n, dtype=np.int64)  # each row's node, numbered within the current level
+    rows = np.arange(n)  # the rows still in play
+    orders = {f: np.argsort(data.numeric[f], kind="stable") for f in np.flatnonzero(~is_cat)}
+    used = np.zeros((1, n_features), dtype=bool)  # categorical features used on each node's path
+    depth = 0
+    while len(level):
+        sizes = counts.sum(axis=1)
+        # 2. stopping rules that need no scoring
+        reasons = np.full(len(level), None, dtype=object)
+        reasons[sizes < 2 * min_leaf] = "fewer than 2 x min_samples_leaf samples"
+        reasons[sizes < params.min_samples_split] = "fewer than min_samples_split samples"
+        reasons[depth >= params.max_depth] = "max_depth reached"
+        reasons[(counts > 0).sum(axis=1) <= 1] = "pure"
+        eligible = np.array([r is None for r in reasons], dtype=bool)
+        orders = {f: o[eligible[local[o]]] for f, o in orders.items()}
+        rows = rows[eligible[local[rows]]]
+        local[rows] = (np.cumsum(eligible) - 1)[local[rows]]
+        sizes, used, ids = sizes[eligible], used[eligible], level[eligible]
+        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        k = len(ids)
+
+        # 3. score every feature at every eligible node
+        s = _Scores(k, n_features)
+        for f in range(n_features):
+            if is_cat[f]:
+                n_levels = len(data.categories[f]) + 1
+                table = branch_table(data.codes[f][rows], y[rows], local[rows], k, n_levels, n_classes)
+                result = score_branches(table, min_leaf=min_leaf)
+                s.candidate[:, f] = ~used[:, f]
+                ok = result.valid & ~used[:, f]
+            else:
+                o = orders[f]
+                result = search_thresholds(data.numeric[f][o], y[o], starts, sizes, n_classes, min_leaf=min_leaf)
+                s.candidate[:, f] = True
+                ok = result.found & ((result.n_missing == 0) | (result.n_missing >= min_leaf))
+                s.threshold[:, f] = np.where(ok, result.threshold, np.nan)
+                s.n_ties[:, f] = result.n_ties
+            s.gain[:, f] = np.where(ok, result.gain, np.nan)
+            s.ratio[:, f] = np.where(ok & (result.split_info > 0), result.gain / np.maximum(result.split_info, 1e-300), np.where(ok, 0.0, np.nan))
+
+        # 4. the best feature of each node; ties within TIE_TOLERANCE go to the first column
+        score = np.nan_to_num(s.ratio if params.criterion == "gain_ratio" else s.gain, nan=-np.inf)
+        best = score.max(axis=1, initial=-np.inf)
+        s.tied = np.isfinite(score) & (score >= best[:, None] - TIE_TOLERANCE)
+        chosen = np.argmax(s.tied, axis=1)
+        chosen_gain = s.gain[np.arange(k), chosen]
+        why = np.full(k, None, dtype=object)
+        why[~np.isfinite(best)] = "no feature offers a valid split"
+        why[np.isfinite(best) & (chosen_gain < params.min_gain)] = "gain below min_gain"
+        splitting = np.array([w is None for w in why], dtype=bool)
+
+        # 5. the branch of every row of a splitting node (Quinlan's chi-square rule may veto it)
+        branch = _branches(data, rows, local, chosen, s.threshold, splitting, is_cat)
+        if params.alpha is not None and splitting.any():
+            moving = splitting[local[rows]]
+            tables = branch_table(branch[moving], y[rows[moving]], local[rows[moving]], k, n_slots, n_classes)
+            for e in np.flatnonzero(splitting):
+                p = chi_square_from_table(tables[e]).pvalue
+                if not p < params.alpha:
+                    why[e] = f"split not significant (chi-square p = {p:.4g}, alpha = {params.alpha:g})"
+                    splitting[e] = False
+        reasons[eligible] = why
+        moving = splitting[local[rows]]
+
+        # 6. one child per non-empty (node, branch) pair, in branch order
+        child_rows = rows[moving]
+        keys, child_local = _dense_ranks(local[child_rows] * n_slots + branch[moving], k * n_slots)
+        parent_e, child_slot = keys // n_slots, keys % n_slots
+        child_counts = np.bincount(
+            child_local * n_classes + y[child_rows], minlength=len(keys) * n_classes
+        ).reshape(-1, n_classes)
+        children = nodes.add(ids[parent_e], child_slot, depth + 1, child_counts)
+        record.level(level, counts, reasons, eligible, ids, s, chosen, splitting, params.criterion,
+                     children, parent_e, child_slot, child_counts.sum(axis=1), depth, orders, starts, sizes)
+
+        # 7. the next level: rows regrouped by child, keeping each feature's sorted order
+        new_local = np.empty(n, dtype=np.int64)
+        new_local[child_rows] = child_local
+        key_type = np.uint16 if len(keys) < 2**16 else np.int64  # uint16 sorts by radix: fast
+        for f, o in orders.items():
+            o = o[splitting[local[o]]]
+            orders[f] = o[np.argsort(new_local[o].astype(key_type), kind="stable")]
+        rows, local = child_rows, new_local
+        used = used[parent_e]
+        from_cat = np.flatnonzero(is_cat[chosen[parent_e]])
+        used[from_cat, chosen[parent_e][from_cat]] = True  # 4. a categorical feature is used up
+        level, counts, depth = children, child_counts, depth + 1
+
+    return record.finish(nodes)
+
+
+class _Scores:
+    """Per (node, feature) scores of one level."""
+
+    def __init__(self, k: int, n_features: int):
+        self.gain = np.full((k, n_features), np.nan)
+        self.ratio = np.full((k, n_features), np.nan)
+        self.threshold = np.full((k, n_features), np.nan)
+        self.n_ties = np.zeros((k, n_features), dtype=np.int64)
+        self.candidate = np.zeros((k, n_features), dtype=bool)
+        self.tied = np.zeros((k, n_features), dtype=bool)
+
+
+def _branches(data, rows, local, chosen, thresholds, splitting, is_cat) -> np.ndarray:
+    """The branch slot of every row whose node splits (-1 for the others)."""
+    branch = np.full(len(rows), -1, dtype=np.int64)
+    feature_of_row = np.where(splitting, chosen, -1)[local[rows]]
+    for f in np.unique(feature_of_row[feature_of_row >= 0]):
+        mine = np.flatnonzero(feature_of_row == f)
+        r = rows[mine]
+        if is_cat[f]:
+            branch[mine] = data.codes[f][r]
+        else:
+            v = data.numeric[f][r]
+            t = thresholds[local[r], f]
+            branch[mine] = np.where(np.isnan(v), NUMERIC_MISSING, np.where(v <= t, LEFT, RIGHT))
+    return branch
+
+
+def _dense_ranks(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The sorted distinct keys and the rank of each key among them."""
+    if size <= 4 * len(key) + 4096:
+        present = np.bincount(key, minlength=size) > 0
+        return np.flatnonzero(present), (np.cumsum(present) - 1)[key]
+    distinct, rank = np.unique(key, return_inverse=True)
+    return distinct, rank.ravel()
+
+
+def slot_label(data: EncodedData, f: int, slot: int, threshold: float) -> str:
+    """A branch as a short label: ``Sunny``, ``<= 2.45``, ``> 2.45`` or ``missing``."""
+    if data.codes[f] is not None:
+        categories = data.categories[f]
+        return "missing" if slot == len(categories) else str(categories[slot])
+    return {LEFT: f"<= {format_number(threshold)}", RIGHT: f"> {format_number(threshold)}"}.get(slot, "missing")
+
+
+class _Record:
+    """What the learner keeps of each level: decisions always, events only for a tracer."""
+
+    def __init__(self, tracer, data: EncodedData):
+        self.tracer, self.data = tracer, data
+        self.thresholds = tracer is not None and getattr(tracer, "thresholds", False)
+        self.paths = {0: ()}
+        self.split_parts, self.leaf_parts, self.trace_parts = [], [], []
+
+    def level(self, level, counts, reasons, eligible, ids, s, chosen, splitting, criterion,
+              children, parent_e, child_slot, child_sizes, depth, orders, starts, sizes):
+        e_split = np.flatnonzero(splitting)
+        f_split = chosen[e_split]
+        self.split_parts.append((ids[e_split], f_split, s.threshold[e_split, f_split], s.gain[e_split, f_split]))
+        leaf = np.array([r is not None for r in reasons], dtype=bool)
+        self.leaf_parts.append((level[leaf], reasons[leaf]))
+        # the trace: one row per (eligible node, candidate feature), one per unscored leaf
+        e, f = np.nonzero(s.candidate)
+        self.trace_parts.append(dict(
+            node=np.concatenate([level[~eligible], ids[e]]),
+            feature=np.concatenate([np.full((~eligible).sum(), -1), f]),
+            gain=np.concatenate([np.full((~eligible).sum(), np.nan), s.gain[e, f]]),
+            gain_ratio=np.concatenate([np.full((~eligible).sum(), np.nan), s.ratio[e, f]]),
+            threshold=np.concatenate([np.full((~eligible).sum(), np.nan), s.threshold[e, f]]),
+            chosen=np.concatenate([np.zeros((~eligible).sum(), bool), splitting[e] & (chosen[e] == f)]),
+            tie=np.concatenate([np.zeros((~eligible).sum(), bool), s.tied[e, f] & (s.tied[e].sum(axis=1) > 1)]),
+        ))
+        if self.tracer is not None:
+            self._emit(level, counts, reasons, eligible, ids, s, chosen, splitting, criterion,
+                       children, parent_e, child_slot, child_sizes, depth, orders, starts, sizes)
+
+    def _emit(self, level, counts, reasons, eligible, ids, s, chosen, splitting, criterion,
+              children, parent_e, child_slot, child_sizes, depth, orders, starts, sizes):
+        data, emit = self.data, self.tracer
+        names, classes = data.names, data.classes
+        tables = {}
+        if self.thresholds:
+            for f, o in orders.items():
+                cols = enumerate_thresholds(data.numeric[f][o], data.y[o], starts, sizes, len(classes))
+                bounds = np.searchsorted(cols["segment"], np.arange(len(ids) + 1))
+                tables[f] = (cols, bounds)
+        first_child = np.searchsorted(parent_e, np.arange(len(ids) + 1))
+        entropy = entropy_rows(counts)
+        e = -1
+        for i, node in enumerate(level):
+            node = int(node)
+            class_counts = {c: int(v) for c, v in zip(classes, counts[i])}
+            emit(tracing.NodeStarted(node, depth, self.paths[node], class_counts, int(counts[i].sum()), float(entropy[i])))
+            prediction = classes[int(np.argmax(counts[i]))]
+            if not eligible[i]:
+                emit(tracing.LeafMade(node, depth, prediction, class_counts, reasons[i]))
+                continue
+            e += 1
+            for f in np.flatnonzero(s.candidate[e]):
+                if f in tables:
+                    cols, bounds = tables[f]
+                    for j in range(bounds[e], bounds[e + 1]):
+                        emit(tracing.ThresholdScored(node, depth, names[f], *(cols[c][j].item() for c in (
+                            "threshold", "n_left", "n_right", "entropy_left", "entropy_right", "overall_entropy", "gain"))))
+                gain = s.gain[e, f]
+                emit(tracing.CandidateScored(
+                    node, depth, names[f], None if np.isnan(gain) else float(gain),
+                    None if np.isnan(s.threshold[e, f]) else float(s.threshold[e, f]),
+                    None if np.isnan(s.ratio[e, f]) else float(s.ratio[e, f]), criterion))
+            if not splitting[e]:
+                emit(tracing.LeafMade(node, depth, prediction, class_counts, reasons[i]))
+                continue
+            f = int(chosen[e])
+            threshold = s.threshold[e, f]
+            branches = []
+            for c in range(first_child[e], first_child[e + 1]):
+                label = slot_label(data, f, int(child_slot[c]), threshold)
+                child = int(children[c])
+                branches.append((label, int(child_sizes[c])))
+                test = f"{names[f]} {label}" if data.codes[f] is None else (
+                    f"{names[f]} is missing" if label == "missing" else f"{names[f]} = {label}")
+                self.paths[child] = self.paths[node] + (test,)
+            tied = tuple(names[g] for g in np.flatnonzero(s.tied[e]) if g != f)
+            emit(tracing.SplitChosen(
+                node, depth, names[f], None if np.isnan(threshold) else float(threshold),
+                float(s.gain[e, f]), float(s.ratio[e, f]), criterion, tied,
+                int(s.n_ties[e, f]) if data.codes[f] is None else 1, tuple(branches)))
+            self.paths.pop(node, None)
+
+    def finish(self, nodes: _Nodes) -> GrownTree:
+        n = nodes.n
+        feature = np.full(n, -1, dtype=np.int64)
+        threshold = np.full(n, np.nan)
+        gain = np.full(n, np.nan)
+        for ids, f, t, g in self.split_parts:
+            feature[ids], threshold[ids], gain[ids] = f, t, g
+        stop_reason = [None] * n
+        for ids, reasons in self.leaf_parts:
+            for i, r in zip(ids.tolist(), reasons):
+                stop_reason[i] = r
+        counts = np.concatenate(nodes.counts)
+        trace = {c: np.concatenate([p[c] for p in self.trace_parts]) for c in self.trace_parts[0]}
+        return GrownTree(
+            parent=np.concatenate(nodes.parent),
+            slot=np.concatenate(nodes.slot),
+            depth=np.concatenate(nodes.depth),
+            counts=counts,
+            entropy=entropy_rows(counts),
+            feature=feature,
+            threshold=threshold,
+            gain=gain,
+            stop_reason=stop_reason,
+            trace=trace,
+        )

@@ -1,0 +1,299 @@
+"""Information measures: entropy, information gain, gain ratio, mutual information, KL and JSD.
+
+All of them are functions of a contingency table (rows = values or branches of ``x``, columns =
+classes of ``y``) and all of them take their entropies from :func:`id3tree._entropy.entropy_rows`.
+Missing values (NaN, None, pd.NA) are a category of their own. Logarithms are base 2 unless
+``base=`` says otherwise, and scalars come back as Python ``float``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from id3tree import splits
+from id3tree._entropy import entropy_rows
+from id3tree._validation import as_series, factorize, is_numeric, numeric_values
+from id3tree.contingency import crosstab_codes
+
+__all__ = [
+    "entropy",
+    "entropy_from_counts",
+    "conditional_entropy",
+    "information_gain",
+    "gain_ratio",
+    "mutual_information",
+    "kl_divergence",
+    "jensen_shannon_divergence",
+    "contingency_table",
+    "candidate_splits",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Entropy
+# ---------------------------------------------------------------------------------------------
+def entropy_from_counts(counts, *, base: float = 2) -> float:
+    """Shannon entropy of a distribution given as counts (or probabilities).
+
+    >>> round(entropy_from_counts([9, 5]), 4)        # Play Tennis: 9 yes, 5 no
+    0.9403
+    >>> entropy_from_counts([50, 50, 50]) == math.log2(3)
+    True
+    """
+    counts = np.asarray(counts, dtype=float)
+    if counts.ndim != 1 or counts.size == 0 or np.any(~np.isfinite(counts)) or np.any(counts < 0):
+        raise ValueError(f"counts must be a non-empty 1-D array of non-negative numbers, got {counts!r}")
+    return float(entropy_rows(counts, base))
+
+
+def entropy(y, *, base: float = 2) -> float:
+    """Entropy of a column of labels; missing labels count as one more label.
+
+    >>> entropy(["yes", "yes", "no", "no"])
+    1.0
+    """
+    codes, n = _codes(y, "y")
+    return entropy_from_counts(np.bincount(codes, minlength=n), base=base)
+
+
+def _weighted_entropy(table: np.ndarray, base: float) -> float:
+    """Size-weighted entropy of the rows of a table: the overall entropy after a split."""
+    sizes = table.sum(axis=1)
+    return float((sizes * entropy_rows(table, base)).sum() / sizes.sum())
+
+
+def conditional_entropy(x, y, *, base: float = 2) -> float:
+    """H(Y | X): the size-weighted entropy of y within each value of a categorical x.
+
+    >>> conditional_entropy(["a", "a", "b", "b"], [0, 1, 0, 0])
+    0.5
+    """
+    table = _table(x, y, categorical=True)
+    return _weighted_entropy(table, base)
+
+
+# ---------------------------------------------------------------------------------------------
+# Gain of a split
+# ---------------------------------------------------------------------------------------------
+def information_gain(x, y, *, base: float = 2) -> float:
+    """Entropy of y minus the overall entropy after splitting on x.
+
+    A categorical x splits into one branch per value (missing values one more branch). A numeric
+    x splits in two at its best midpoint (lowest overall entropy, see :func:`candidate_splits`),
+    with missing values a third branch; a numeric x with fewer than two distinct values gains 0.
+
+    >>> from id3tree.datasets import load_play_tennis
+    >>> tennis = load_play_tennis()
+    >>> round(information_gain(tennis["Outlook"], tennis["Play"]), 4)
+    0.2467
+    """
+    return _split_measures(x, y, base)[0]
+
+
+def gain_ratio(x, y, *, base: float = 2) -> float:
+    """Information gain divided by the split information (the entropy of the branch sizes), C4.5.
+
+    A split with one branch has split information 0 and gain 0; its ratio is defined as 0.
+
+    >>> round(gain_ratio(["a", "a", "b", "b"], [0, 0, 1, 1]), 4)
+    1.0
+    """
+    gain, split_info = _split_measures(x, y, base)
+    return gain / split_info if split_info > 0 else 0.0
+
+
+def _split_measures(x, y, base) -> tuple[float, float]:
+    """(information gain, split information) of the split ID3 would make on x."""
+    xs = as_series(x, "x")
+    _check_lengths(xs, y)
+    if not is_numeric(xs):
+        table = _table(xs, y, categorical=True)
+        parent = float(entropy_rows(table.sum(axis=0), base))
+        gain = max(parent - _weighted_entropy(table, base), 0.0)
+        return gain, float(entropy_rows(table.sum(axis=1), base))
+    values, y_codes, n_classes = _sorted_numeric(xs, y)
+    found = splits.search_thresholds(values, y_codes, np.array([0]), np.array([len(values)]), n_classes)
+    if not found.found[0]:
+        return 0.0, 0.0
+    scale = 1.0 / math.log2(base)  # the search works in bits
+    return float(found.gain[0]) * scale, float(found.split_info[0]) * scale
+
+
+def candidate_splits(x, y) -> pd.DataFrame:
+    """Every candidate threshold of a numeric x: the midpoints between adjacent distinct values.
+
+    One row per midpoint in increasing order with ``threshold``, ``n_left`` (x <= threshold),
+    ``n_right``, ``entropy_left``, ``entropy_right``, ``overall_entropy`` (the size-weighted
+    entropy of the sides, missing values a side of their own) and ``gain`` (bits).
+
+    >>> from id3tree.datasets import load_iris
+    >>> iris = load_iris()
+    >>> table = candidate_splits(iris["petal_width"], iris["species"])
+    >>> best = table.loc[table["overall_entropy"].idxmin()]
+    >>> float(best["threshold"]), round(float(best["overall_entropy"]), 4)
+    (0.8, 0.6667)
+    """
+    xs = as_series(x, "x")
+    _check_lengths(xs, y)
+    if not is_numeric(xs):
+        raise ValueError(f"candidate_splits needs a numeric x; {xs.name or 'x'!r} has dtype {xs.dtype}")
+    values, y_codes, n_classes = _sorted_numeric(xs, y)
+    columns = splits.enumerate_thresholds(
+        values, y_codes, np.array([0]), np.array([len(values)]), n_classes
+    )
+    columns.pop("segment")
+    return pd.DataFrame(columns)
+
+
+def _sorted_numeric(xs: pd.Series, y):
+    """A numeric x sorted (NaN last) with the class codes of y in the same order."""
+    values = numeric_values(xs, str(xs.name) if xs.name is not None else "x")
+    y_codes, n_classes = _codes(y, "y")
+    order = np.argsort(values, kind="stable")
+    return values[order], y_codes[order], n_classes
+
+
+# ---------------------------------------------------------------------------------------------
+# Mutual information and divergences
+# ---------------------------------------------------------------------------------------------
+def mutual_information(x, y, *, bins=10, base: float = 2) -> float:
+    """Mutual information of two columns from their 2-D histogram.
+
+    Numeric columns are cut into ``bins`` equal-width bins over their non-missing range (edges as
+    ``numpy.histogram`` makes them, the last bin closed); categorical columns get one bin per
+    value; missing values are one bin of their own. For categorical x and y this equals
+    :func:`information_gain`.
+
+    >>> mutual_information(["a", "a", "b", "b"], ["u", "u", "v", "v"])
+    1.0
+    """
+    xs, ys = as_series(x, "x"), as_series(y, "y")
+    _check_lengths(xs, ys)
+    x_codes, n_x = _codes(xs, "x", bins=bins)
+    y_codes, n_y = _codes(ys, "y", bins=bins)
+    table = crosstab_codes(x_codes, n_x, y_codes, n_y)
+    parent = float(entropy_rows(table.sum(axis=0), base))
+    return max(parent - _weighted_entropy(table, base), 0.0)
+
+
+def _distribution(p, name: str) -> np.ndarray:
+    p = np.asarray(p, dtype=float)
+    if p.ndim != 1 or p.size == 0 or np.any(~np.isfinite(p)) or np.any(p < 0) or p.sum() == 0:
+        raise ValueError(f"{name} must be a 1-D array of non-negative counts with a positive sum")
+    return p / p.sum()
+
+
+def kl_divergence(p, q, *, base: float = 2) -> float:
+    """KL(P || Q) = sum p log(p / q); infinite where Q is 0 and P is not.
+
+    >>> kl_divergence([1, 1], [1, 3])
+    0.20751874963942196
+    """
+    p, q = _distribution(p, "p"), _distribution(q, "q")
+    if p.shape != q.shape:
+        raise ValueError(f"p and q must have the same length, got {p.size} and {q.size}")
+    support = p > 0
+    if np.any(q[support] == 0):
+        return math.inf
+    return float(np.sum(p[support] * np.log(p[support] / q[support])) / math.log(base))
+
+
+def jensen_shannon_divergence(p, q, *, base: float = 2) -> float:
+    """JSD(P, Q) = H(M) - (H(P) + H(Q)) / 2 with M = (P + Q) / 2; in [0, 1] for base 2.
+
+    The divergence itself (not its square root), computed exactly: empty bins need no epsilon.
+
+    >>> jensen_shannon_divergence([1, 0], [0, 1])
+    1.0
+    """
+    p, q = _distribution(p, "p"), _distribution(q, "q")
+    if p.shape != q.shape:
+        raise ValueError(f"p and q must have the same length, got {p.size} and {q.size}")
+    h = entropy_rows(np.stack([(p + q) / 2, p, q]), base)
+    return float(min(max(h[0] - (h[1] + h[2]) / 2, 0.0), 1.0 if base == 2 else math.inf))
+
+
+# ---------------------------------------------------------------------------------------------
+# Contingency tables
+# ---------------------------------------------------------------------------------------------
+def contingency_table(x, y, *, bins=None) -> pd.DataFrame:
+    """Counts of every (x, y) pair: rows are the values (or bins) of x, missing last; columns are
+    the classes of y.
+
+    >>> contingency_table(["b", "a", None], [1, 0, 0])
+           0  1
+    a      1  0
+    b      0  1
+    NaN    1  0
+    """
+    xs, ys = as_series(x, "x"), as_series(y, "y")
+    _check_lengths(xs, ys)
+    x_codes, x_labels = _labelled_codes(xs, "x", bins)
+    y_codes, y_labels = _labelled_codes(ys, "y", None)
+    table = crosstab_codes(x_codes, len(x_labels), y_codes, len(y_labels))
+    keep_rows = np.r_[np.ones(len(x_labels) - 1, bool), table[-1].sum() > 0]
+    keep_cols = np.r_[np.ones(len(y_labels) - 1, bool), table[:, -1].sum() > 0]
+    frame = pd.DataFrame(
+        table[keep_rows][:, keep_cols],
+        index=pd.Index([v for v, k in zip(x_labels, keep_rows) if k], dtype=object, name=xs.name),
+        columns=pd.Index([v for v, k in zip(y_labels, keep_cols) if k], dtype=object, name=ys.name),
+    )
+    return frame
+
+
+def _labelled_codes(series: pd.Series, name: str, bins):
+    """Codes with missing last and the row labels (values or bin intervals, then NaN)."""
+    if bins is not None and is_numeric(series):
+        values = numeric_values(series, name)
+        codes, edges = _bin(values, bins)
+        labels = [
+            f"[{_fmt(lo)}, {_fmt(hi)}{']' if i == len(edges) - 2 else ')'}"
+            for i, (lo, hi) in enumerate(zip(edges[:-1], edges[1:]))
+        ]
+        return codes, labels + [np.nan]
+    codes, categories = factorize(series, name)
+    return codes, categories + [np.nan]
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.4g}"
+
+
+def _bin(values: np.ndarray, bins) -> tuple[np.ndarray, np.ndarray]:
+    """Equal-width bin codes as numpy.histogram makes them; missing values get the last code."""
+    present = ~np.isnan(values)
+    edges = np.histogram_bin_edges(values[present] if present.any() else np.zeros(1), bins=bins)
+    n_bins = len(edges) - 1
+    codes = np.full(len(values), n_bins, dtype=np.int64)
+    inside = np.searchsorted(edges, values[present], side="right") - 1
+    codes[present] = np.minimum(inside, n_bins - 1)  # the last bin includes its right edge
+    return codes, edges
+
+
+def _codes(values, name: str, bins=None) -> tuple[np.ndarray, int]:
+    """Integer codes of a column and how many codes there are (the last one is "missing")."""
+    series = as_series(values, name)
+    if bins is not None and is_numeric(series):
+        codes, edges = _bin(numeric_values(series, name), bins)
+        return codes, len(edges)
+    codes, categories = factorize(series, name)
+    return codes, len(categories) + 1
+
+
+def _table(x, y, *, categorical: bool) -> np.ndarray:
+    xs = as_series(x, "x")
+    _check_lengths(xs, y)
+    x_codes, n_x = _codes(xs, "x")
+    y_codes, n_y = _codes(y, "y")
+    return crosstab_codes(x_codes, n_x, y_codes, n_y)
+
+
+def _check_lengths(x, y) -> None:
+    n_x, n_y = len(x), len(y)
+    if n_x != n_y:
+        raise ValueError(f"x and y must have the same length, got {n_x} and {n_y}")
+    if n_x == 0:
+        raise ValueError("x and y are empty")

@@ -1,0 +1,441 @@
+"""ID3Classifier: the ID3 decision tree as a scikit-learn estimator.
+
+The estimator is the thin layer: it checks parameters and data, encodes the columns once
+(:mod:`id3tree._validation`), grows the tree (:mod:`id3tree.grow`), keeps it as
+:class:`~id3tree.node.Node` objects, and routes new rows (:mod:`id3tree.routing`).
+"""
+
+from __future__ import annotations
+
+import json
+import numbers
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import DataConversionWarning
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
+
+from id3tree import persistence
+from id3tree._validation import as_series, factorize, is_numeric, numeric_values, to_frame
+from id3tree.grow import EncodedData, GrowParams, grow
+from id3tree.node import MISSING, Node
+from id3tree.render.text import explain_path, tree_to_text
+from id3tree.routing import UNSEEN, CompiledTree
+from id3tree.tracing import PrintTracer
+
+CRITERIA = ("entropy", "gain_ratio")
+
+
+class ID3Classifier(ClassifierMixin, BaseEstimator):
+    """An ID3 decision tree: multiway categorical splits, midpoint thresholds for numbers.
+
+    Parameters
+    ----------
+    criterion : {"entropy", "gain_ratio"}, default="entropy"
+        How features compete at a node: information gain, or gain divided by split information
+        (C4.5). A numeric feature's threshold is always the midpoint of lowest overall entropy.
+    max_depth : int or None, default=None
+        Nodes at this depth become leaves. None grows until the leaves are pure or no split helps.
+    min_samples_split : int, default=2
+        A node with fewer rows is a leaf.
+    min_samples_leaf : int, default=1
+        Every branch of a split (the missing-values branch included) must get at least this many
+        rows; numeric thresholds that leave fewer on a side are not candidates.
+    min_gain : float, default=0.0
+        A split is made only if its information gain is at least this (bits).
+    alpha : float or None, default=None
+        If set, a split is made only when Pearson's chi-square test of independence between its
+        branches and the class is significant at ``alpha`` (Quinlan 1986).
+    categorical : "auto" or list of str or int, default="auto"
+        ``"auto"``: numeric dtypes are continuous; object, string, category and bool columns are
+        categorical. A list names (or gives the positions of) the categorical columns.
+    verbose : int, default=0
+        0 silent; 1 prints every node with its class counts and entropy, every candidate feature
+        with its gain, and the decision; 2 also prints every candidate threshold.
+
+    Notes
+    -----
+    *Missing values* (NaN, None, pd.NA) go down a branch of their own, for categorical and numeric
+    features alike; at prediction time a missing value where no training row was missing stops
+    at that node. So does a category never seen at the node. A stopped row is predicted from the
+    class counts of the node where it stopped.
+
+    *Ties* are broken by a fixed rule, so the same data always gives the same tree: among features
+    whose scores are within ``1e-10`` bits the first in column order wins, and among thresholds of
+    one feature the smallest. The trace says when a tie was broken. A node's prediction is its
+    majority class, ties going to the class that comes first in ``classes_``.
+
+    Examples
+    --------
+    >>> from id3tree import ID3Classifier
+    >>> from id3tree.datasets import load_play_tennis
+    >>> X, y = load_play_tennis(return_X_y=True)
+    >>> tree = ID3Classifier().fit(X, y)
+    >>> tree.root_.feature, tree.get_depth(), tree.get_n_leaves()
+    ('Outlook', 2, 5)
+    """
+
+    def __init__(self, *, criterion="entropy", max_depth=None, min_samples_split=2,
+                 min_samples_leaf=1, min_gain=0.0, alpha=None, categorical="auto", verbose=0):
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_gain = min_gain
+        self.alpha = alpha
+        self.categorical = categorical
+        self.verbose = verbose
+
+    # -----------------------------------------------------------------------------------------
+    # fitting
+    # -----------------------------------------------------------------------------------------
+    def fit(self, X, y, *, tracer=None):
+        """Grow the tree.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            A DataFrame (its column names are used), an array or a list of rows.
+        y : array-like of shape (n_samples,)
+            Class labels; missing labels are an error.
+        tracer : callable, optional
+            Receives every event of the growth (see :mod:`id3tree.tracing`); overrides ``verbose``.
+
+        Returns
+        -------
+        self
+        """
+        params = self._grow_params()
+        frame = to_frame(X)
+        if frame.shape[1] == 0:
+            raise ValueError("X has no columns: at least one feature is needed")
+        if frame.shape[0] == 0:
+            raise ValueError("X is empty: it has 0 rows; at least one is needed")
+        y_series = self._check_y(y, frame.shape[0])
+        names = [str(c) for c in frame.columns]
+        if len(set(names)) != len(names):
+            raise ValueError(f"X has duplicate column names: {sorted({n for n in names if names.count(n) > 1})}")
+        if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns):
+            self.feature_names_in_ = np.asarray(names, dtype=object)
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        self.n_features_in_ = frame.shape[1]
+        self._names = names
+        cat_mask = self._categorical_mask(frame, names)
+        self._categories = [None] * len(names)
+        numeric, codes = [None] * len(names), [None] * len(names)
+        for f, name in enumerate(names):
+            column = frame.iloc[:, f]
+            if cat_mask[f]:
+                codes[f], self._categories[f] = factorize(column, name)
+            else:
+                numeric[f] = numeric_values(column, name)
+        y_codes, classes = factorize(y_series, "y")
+        self.classes_ = _class_array(classes)
+        data = EncodedData(names, numeric, codes, self._categories, y_codes, list(self.classes_.tolist()))
+        if tracer is None and self.verbose:
+            tracer = PrintTracer(thresholds=self.verbose >= 2)
+        grown = grow(data, params, tracer)
+        self._trace_columns = grown.trace
+        self._set_tree(_nodes_from_grown(grown, data))
+        return self
+
+    def _grow_params(self) -> GrowParams:
+        if self.criterion not in CRITERIA:
+            raise ValueError(f"criterion must be one of {list(CRITERIA)}, got {self.criterion!r}")
+        _check_int("max_depth", self.max_depth, 0, allow_none=True)
+        _check_int("min_samples_split", self.min_samples_split, 2)
+        _check_int("min_samples_leaf", self.min_samples_leaf, 1)
+        _check_int("verbose", self.verbose, 0)
+        if not isinstance(self.min_gain, numbers.Real) or not self.min_gain >= 0:
+            raise ValueError(f"min_gain must be a number >= 0, got {self.min_gain!r}")
+        if self.alpha is not None and not (isinstance(self.alpha, numbers.Real) and 0 < self.alpha <= 1):
+            raise ValueError(f"alpha must be None or a number in (0, 1], got {self.alpha!r}")
+        return GrowParams(
+            criterion=self.criterion,
+            max_depth=np.inf if self.max_depth is None else self.max_depth,
+            min_samples_split=self.min_samples_split,
+            min_samples_leaf=self.min_samples_leaf,
+            min_gain=float(self.min_gain),
+            alpha=None if self.alpha is None else float(self.alpha),
+        )
+
+    @staticmethod
+    def _check_y(y, n_rows: int) -> pd.Series:
+        if y is None:
+            raise ValueError("y is required: ID3Classifier needs class labels to learn from")
+        if isinstance(y, np.ndarray) and y.ndim == 2 and y.shape[1] == 1:
+            warnings.warn("y was a column vector; it was flattened to shape (n_samples,)", DataConversionWarning, stacklevel=3)
+        series = as_series(y, "y")
+        if len(series) != n_rows:
+            raise ValueError(f"X has {n_rows} rows but y has {len(series)}: they must match")
+        missing = series.isna().to_numpy()
+        if missing.any():
+            raise ValueError(
+                f"y has {int(missing.sum())} missing label(s) (first at row {int(np.argmax(missing))}); "
+                "drop those rows or fill them in before fitting"
+            )
+        if is_numeric(series):
+            check_classification_targets(series.to_numpy())
+        return series
+
+    def _categorical_mask(self, frame: pd.DataFrame, names: list[str]) -> list[bool]:
+        if isinstance(self.categorical, str):
+            if self.categorical != "auto":
+                raise ValueError(f"categorical must be 'auto' or a list of columns, got {self.categorical!r}")
+            return [not is_numeric(frame.iloc[:, f]) for f in range(len(names))]
+        mask = [not is_numeric(frame.iloc[:, f]) for f in range(len(names))]
+        chosen = set()
+        for item in self.categorical:
+            if isinstance(item, (numbers.Integral, np.integer)) and not isinstance(item, bool):
+                if not 0 <= item < len(names):
+                    raise ValueError(f"categorical names column position {item}, but X has {len(names)} columns")
+                chosen.add(int(item))
+            elif str(item) in names:
+                chosen.add(names.index(str(item)))
+            else:
+                raise ValueError(f"categorical names column {item!r}, which is not in X (columns: {names})")
+        for f in range(len(names)):
+            if f in chosen:
+                mask[f] = True
+            elif mask[f]:
+                raise ValueError(
+                    f"column {names[f]!r} is not numeric (dtype {frame.dtypes.iloc[f]}) so it must be "
+                    "categorical; add it to categorical= or convert it to numbers"
+                )
+        return mask
+
+    def _set_tree(self, root: Node) -> None:
+        self.root_ = root
+        self._compiled = CompiledTree.from_root(root, self._names, self._categories, self.classes_.tolist())
+        self.feature_importances_ = _importances(root, self._names)
+
+    # -----------------------------------------------------------------------------------------
+    # predicting
+    # -----------------------------------------------------------------------------------------
+    def _stop_nodes(self, X) -> np.ndarray:
+        check_is_fitted(self, "root_")
+        return self._compiled.route(self._encode(X))
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Class probabilities: the class shares of the node where each row stops.
+
+        Columns are in ``classes_`` order.
+        """
+        counts = self._compiled.counts[self._stop_nodes(X)]
+        return counts / counts.sum(axis=1, keepdims=True)
+
+    def predict(self, X) -> np.ndarray:
+        """The majority class of the node where each row stops."""
+        counts = self._compiled.counts[self._stop_nodes(X)]
+        return self.classes_[np.argmax(counts, axis=1)]
+
+    def apply(self, X) -> np.ndarray:
+        """The ``node_id`` of the node where each row stops."""
+        nodes = self._compiled.nodes
+        return np.array([nodes[i].node_id for i in self._stop_nodes(X)], dtype=np.int64)
+
+    def _encode(self, X) -> np.ndarray:
+        """New rows as ``(n_features, n_rows)`` floats: values, or category codes."""
+        frame = to_frame(X)
+        names = [str(c) for c in frame.columns]
+        if isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_"):
+            expected = self.feature_names_in_.tolist()
+            if names != expected:
+                missing = [c for c in expected if c not in names]
+                extra = [c for c in names if c not in expected]
+                problem = (f"missing {missing}" if missing else "") + ("; " if missing and extra else "") + (f"unexpected {extra}" if extra else "")
+                raise ValueError(
+                    "The feature names should match those that were passed during fit: "
+                    + (problem or f"same columns in a different order; use X[{expected}]")
+                )
+        elif isinstance(X, pd.DataFrame) and not hasattr(self, "feature_names_in_") and all(isinstance(c, str) for c in X.columns):
+            warnings.warn("X has feature names, but ID3Classifier was fitted without feature names", UserWarning, stacklevel=3)
+        if frame.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {frame.shape[1]} features, but ID3Classifier is expecting {self.n_features_in_} features as input")
+        return self._encode_frame(frame)
+
+    def _encode_frame(self, frame: pd.DataFrame) -> np.ndarray:
+        columns = np.empty((self.n_features_in_, frame.shape[0]))
+        for f, name in enumerate(self._names):
+            column = frame.iloc[:, f]
+            categories = self._categories[f]
+            if categories is None:
+                if not is_numeric(column) and not column.isna().all():
+                    raise ValueError(f"column {name!r} was numeric at fit time but now has dtype {column.dtype}")
+                columns[f] = numeric_values(column, name)
+            else:
+                codes = pd.Index(categories, dtype=object).get_indexer(column.astype(object).to_numpy()).astype(float)
+                codes[codes < 0] = UNSEEN
+                codes[column.isna().to_numpy()] = len(categories)
+                columns[f] = codes
+        return columns
+
+    # -----------------------------------------------------------------------------------------
+    # looking at the tree
+    # -----------------------------------------------------------------------------------------
+    def get_depth(self) -> int:
+        """The depth of the deepest leaf (0 for a single leaf)."""
+        check_is_fitted(self, "root_")
+        return max(node.depth for node in self._compiled.nodes)
+
+    def get_n_leaves(self) -> int:
+        check_is_fitted(self, "root_")
+        return sum(node.is_leaf for node in self._compiled.nodes)
+
+    @property
+    def trace_(self) -> pd.DataFrame:
+        """One row per node and candidate feature: ``node``, ``depth``, ``n_samples``, ``entropy``,
+        ``feature``, ``threshold``, ``gain``, ``gain_ratio``, ``chosen``, ``tie``. Nodes that were not
+        scored (pure, too small, too deep) have one row with no feature."""
+        check_is_fitted(self, "root_")
+        if getattr(self, "_trace_columns", None) is None:
+            raise AttributeError("trace_ is only kept by fit(); a tree loaded from JSON has none")
+        t = self._trace_columns
+        nodes = {node.node_id: node for node in self._compiled.nodes}
+        order = np.lexsort((t["feature"], t["node"]))
+        node_ids = t["node"][order]
+        names = np.array(self._names + [None], dtype=object)
+        return pd.DataFrame({
+            "node": node_ids,
+            "depth": [nodes[i].depth for i in node_ids],
+            "n_samples": [nodes[i].n_samples for i in node_ids],
+            "entropy": [nodes[i].entropy for i in node_ids],
+            "feature": names[t["feature"][order]],
+            "threshold": t["threshold"][order],
+            "gain": t["gain"][order],
+            "gain_ratio": t["gain_ratio"][order],
+            "chosen": t["chosen"][order],
+            "tie": t["tie"][order],
+        })
+
+    def to_text(self, *, decimals: int = 4, max_depth: int | None = None) -> str:
+        """The tree as indented text, one line per node with its counts."""
+        check_is_fitted(self, "root_")
+        return tree_to_text(self.root_, decimals=decimals, max_depth=max_depth)
+
+    def explain(self, x) -> str:
+        """The path of one sample: each test, the branch taken, the counts, the prediction.
+
+        ``x`` is one sample: a dict or Series keyed by feature name, a one-row DataFrame, or a
+        list of values in column order.
+        """
+        check_is_fitted(self, "root_")
+        row = _one_row(x, self._names)
+        steps = self._compiled.path(self._encode_frame(row)[:, 0])
+        return explain_path(self._compiled.nodes, steps, row.iloc[0].to_dict(), self.classes_.tolist())
+
+    # -----------------------------------------------------------------------------------------
+    # saving and loading
+    # -----------------------------------------------------------------------------------------
+    def to_dict(self) -> dict:
+        """Everything needed to predict again, as plain JSON-ready Python objects."""
+        check_is_fitted(self, "root_")
+        return persistence.model_to_dict(self)
+
+    def to_json(self, path=None) -> str | None:
+        """The model as JSON text; written to ``path`` (and None returned) if given."""
+        text = json.dumps(self.to_dict(), indent=None, separators=(",", ":"), allow_nan=False)
+        if path is None:
+            return text
+        Path(path).write_text(text, encoding="utf-8")
+        return None
+
+    @classmethod
+    def from_dict(cls, d: dict) -> ID3Classifier:
+        """Rebuild a fitted model from :meth:`to_dict` output."""
+        return persistence.model_from_dict(cls, d)
+
+    @classmethod
+    def from_json(cls, s_or_path) -> ID3Classifier:
+        """Rebuild a fitted model from JSON text or a path to a JSON file."""
+        return cls.from_dict(persistence.read_json(s_or_path))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        return tags
+
+
+def _check_int(name: str, value, low: int, *, allow_none: bool = False) -> None:
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
+        allowed = f"an integer >= {low}" + (" or None" if allow_none else "")
+        raise ValueError(f"{name} must be {allowed}, got {value!r}")
+
+
+def _class_array(classes: list) -> np.ndarray:
+    """Classes as a numpy array of their natural dtype (strings as object)."""
+    if all(isinstance(c, str) for c in classes):
+        return np.array(classes, dtype=object)
+    return np.array(classes)
+
+
+def _one_row(x, names: list[str]) -> pd.DataFrame:
+    """One sample as a one-row frame with the model's columns, in order."""
+    if isinstance(x, pd.DataFrame):
+        if len(x) != 1:
+            raise ValueError(f"explain takes one sample, got {len(x)} rows")
+        record = x.iloc[0].to_dict()
+    elif isinstance(x, (dict, pd.Series)):
+        record = dict(x)
+    else:
+        values = list(np.asarray(x, dtype=object).ravel())
+        if len(values) != len(names):
+            raise ValueError(f"the sample has {len(values)} values but the model has {len(names)} features")
+        record = dict(zip(names, values))
+    missing = [n for n in names if n not in record]
+    if missing:
+        raise ValueError(f"the sample has no value for {missing}")
+    return pd.DataFrame([{n: record[n] for n in names}]).infer_objects()
+
+
+def _nodes_from_grown(grown, data: EncodedData) -> Node:
+    """Node objects from the grower's flat arrays."""
+    classes = data.classes
+    nodes = []
+    for i in range(len(grown.parent)):
+        f = int(grown.feature[i])
+        counts = grown.counts[i]
+        nodes.append(Node(
+            feature=data.names[f] if f >= 0 else None,
+            threshold=float(grown.threshold[i]) if f >= 0 and data.codes[f] is None else None,
+            children={},
+            class_counts={c: int(v) for c, v in zip(classes, counts)},
+            n_samples=int(counts.sum()),
+            entropy=float(grown.entropy[i]),
+            gain=float(grown.gain[i]) if f >= 0 else None,
+            prediction=classes[int(np.argmax(counts))],
+            depth=int(grown.depth[i]),
+            node_id=i,
+            stop_reason=grown.stop_reason[i],
+        ))
+    for i in range(1, len(nodes)):
+        parent = nodes[grown.parent[i]]
+        f = int(grown.feature[grown.parent[i]])
+        slot = int(grown.slot[i])
+        if data.codes[f] is None:
+            key = {0: "<=", 1: ">"}.get(slot, MISSING)
+        else:
+            key = MISSING if slot == len(data.categories[f]) else data.categories[f][slot]
+        parent.children[key] = nodes[i]
+    return nodes[0]
+
+
+def _importances(root: Node, names: list[str]) -> np.ndarray:
+    """Entropy decrease of every split weighted by its share of the rows, summed per feature and
+    normalised to sum to 1 (all zeros for a single leaf)."""
+    index = {name: i for i, name in enumerate(names)}
+    total = np.zeros(len(names))
+    for node in root.walk():
+        if not node.is_leaf:
+            total[index[node.feature]] += node.n_samples / root.n_samples * node.gain
+    s = total.sum()
+    return total / s if s > 0 else total

@@ -1,0 +1,1 @@
+"""Ways to see a tree. Every renderer takes a :class:`~id3tree.node.Node`, never the learner."""

@@ -1,0 +1,256 @@
+"""Split search: where to cut a numeric feature, and what a categorical split is worth.
+
+Numeric features are cut in two at a midpoint between adjacent distinct values, choosing the
+midpoint of lowest *overall entropy* (the sample-weighted entropy of the sides). Two versions live
+here and a property test proves them equal:
+
+* :func:`plain_candidate_splits` scores every midpoint from scratch, one at a time. Read it first.
+* :func:`search_thresholds` does the same for many nodes ("segments") at once: the rows of each
+  node are sorted by value, cumulative class counts give the counts left of every midpoint in one
+  pass, and the entropies of every prefix and suffix are computed together. The learner uses it.
+
+Missing values (NaN) sit at the end of each segment. They form a third branch of their own: they
+count in the overall entropy and the gain, but never decide where the threshold goes.
+
+Ties: thresholds whose overall entropy is within ``TIE_TOLERANCE`` bits of the best are tied,
+and the smallest threshold wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from id3tree._entropy import entropy_rows
+
+TIE_TOLERANCE = 1e-10
+"""Two scores (in bits) closer than this are a tie."""
+
+
+def midpoint(low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """The threshold between two adjacent values: their midpoint, never equal to ``high``.
+
+    When two floats are so close that their midpoint rounds to the larger one, the smaller one is
+    used instead, so ``x <= threshold`` still separates them.
+    """
+    mid = low / 2.0 + high / 2.0  # no overflow near the largest floats
+    return np.where(mid >= high, low, mid)
+
+
+# ---------------------------------------------------------------------------------------------
+# The plain version: every midpoint, scored from scratch
+# ---------------------------------------------------------------------------------------------
+def plain_candidate_splits(x, y) -> list[dict]:
+    """Every candidate threshold of a numeric ``x`` against integer class codes ``y``, slowly.
+
+    For each midpoint t between adjacent distinct non-missing values: count the classes with
+    x <= t and x > t, take the entropy of each side, and weight them by their sizes. Rows with a
+    missing x form a third side. ``gain`` is the parent's entropy minus that overall entropy.
+    """
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y)
+    classes = np.unique(y)
+    n = len(y)
+
+    def counts(mask):
+        return np.array([(y[mask] == c).sum() for c in classes])
+
+    missing = np.isnan(x)
+    parent_entropy = float(entropy_rows(counts(np.ones(n, bool)))[()])
+    missing_part = missing.sum() * float(entropy_rows(counts(missing))[()])
+    values = np.unique(x[~missing])
+    rows = []
+    for low, high in zip(values[:-1], values[1:]):
+        threshold = float(midpoint(np.float64(low), np.float64(high)))
+        left, right = ~missing & (x <= threshold), ~missing & (x > threshold)
+        entropy_left = float(entropy_rows(counts(left))[()])
+        entropy_right = float(entropy_rows(counts(right))[()])
+        overall = (left.sum() * entropy_left + right.sum() * entropy_right + missing_part) / n
+        rows.append(
+            dict(
+                threshold=threshold,
+                n_left=int(left.sum()),
+                n_right=int(right.sum()),
+                entropy_left=entropy_left,
+                entropy_right=entropy_right,
+                overall_entropy=overall,
+                gain=parent_entropy - overall,
+            )
+        )
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------
+# The fast version: many segments at once
+# ---------------------------------------------------------------------------------------------
+class _Prefix:
+    """Cumulative class counts of values sorted within segments (NaN last in each segment)."""
+
+    def __init__(self, values, y, starts, lengths, n_classes):
+        m = len(values)
+        self.values, self.starts, self.lengths = values, starts, lengths
+        self.segment = np.repeat(np.arange(len(starts)), lengths)
+        onehot = np.zeros((m, n_classes), dtype=np.int32)
+        onehot[np.arange(m), y] = 1
+        self.cum = np.zeros((m + 1, n_classes), dtype=np.int64)
+        np.cumsum(onehot, axis=0, out=self.cum[1:])
+        present = ~np.isnan(values)
+        # counts of non-missing values per segment (NaN sort last, so they are a suffix)
+        self.n_present = np.add.reduceat(present, starts) if m else np.zeros(0, np.int64)
+        ends = starts + lengths
+        present_end = starts + self.n_present
+        self.parent = self.cum[ends] - self.cum[starts]
+        self.missing = self.cum[ends] - self.cum[present_end]
+        self.present_total = self.cum[present_end] - self.cum[starts]
+
+    def candidates(self, min_leaf: int = 1) -> np.ndarray:
+        """Positions i (left side = segment start .. i) that are valid cut points."""
+        v = self.values
+        nxt = np.empty_like(v)
+        nxt[:-1], nxt[-1:] = v[1:], np.nan
+        offset = np.arange(len(v)) - self.starts[self.segment]  # position inside the segment
+        n_present = self.n_present[self.segment]
+        valid = (offset < n_present - 1) & (v < nxt)  # distinct neighbours, both present
+        if min_leaf > 1:
+            valid &= (offset + 1 >= min_leaf) & (n_present - offset - 1 >= min_leaf)
+        return np.flatnonzero(valid)
+
+    def score(self, pos):
+        """Class counts and entropies of both sides of the cut after each position in ``pos``."""
+        seg = self.segment[pos]
+        left = self.cum[pos + 1] - self.cum[self.starts[seg]]
+        right = self.present_total[seg] - left
+        n_left = pos + 1 - self.starts[seg]
+        n_right = self.n_present[seg] - n_left
+        return seg, left, right, n_left, n_right, entropy_rows(left), entropy_rows(right)
+
+
+@dataclass(frozen=True)
+class ThresholdSearch:
+    """The best threshold of each segment (arrays of one entry per segment)."""
+
+    found: np.ndarray  # bool: at least one valid threshold
+    threshold: np.ndarray  # float, NaN where not found
+    overall_entropy: np.ndarray
+    gain: np.ndarray
+    split_info: np.ndarray  # entropy of the branch sizes (left, right, missing)
+    n_left: np.ndarray
+    n_right: np.ndarray
+    n_missing: np.ndarray
+    n_ties: np.ndarray  # how many thresholds share the best overall entropy
+
+
+def search_thresholds(values, y, starts, lengths, n_classes, *, min_leaf=1) -> ThresholdSearch:
+    """Best midpoint of every segment by lowest overall entropy; ties go to the smallest threshold.
+
+    ``values`` must be sorted within each segment with NaN last; ``y`` holds class codes
+    ``0 .. n_classes-1`` in the same order; segment s is ``starts[s] : starts[s] + lengths[s]``
+    (every segment non-empty).
+    """
+    pre = _Prefix(values, y, starts, lengths, n_classes)
+    n_seg = len(starts)
+    n_missing = lengths - pre.n_present
+    missing_part = n_missing * entropy_rows(pre.missing)
+    parent_entropy = entropy_rows(pre.parent)
+
+    found = np.zeros(n_seg, dtype=bool)
+    threshold = np.full(n_seg, np.nan)
+    overall = np.full(n_seg, np.nan)
+    n_left = np.zeros(n_seg, dtype=np.int64)
+    n_ties = np.zeros(n_seg, dtype=np.int64)
+    pos = pre.candidates(min_leaf)
+    if len(pos):
+        seg, _, _, nl, nr, h_left, h_right = pre.score(pos)
+        weighted = nl * h_left + nr * h_right  # n * overall entropy, less the missing part
+        first = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])  # first candidate of a segment
+        best = np.minimum.reduceat(weighted, first)
+        owner = seg[first]
+        tied = weighted <= best[np.searchsorted(owner, seg)] + TIE_TOLERANCE * lengths[seg]
+        n_ties[owner] = np.add.reduceat(tied, first)
+        winners = np.flatnonzero(tied)
+        winners = winners[np.r_[True, seg[winners][1:] != seg[winners][:-1]]]  # smallest threshold
+        at = pos[winners]
+        found[owner] = True
+        threshold[owner] = midpoint(values[at], values[at + 1])
+        n_left[owner] = nl[winners]
+        overall[owner] = (weighted[winners] + missing_part[owner]) / lengths[owner]
+    n_right = np.where(found, pre.n_present - n_left, 0)
+    split_info = entropy_rows(np.stack([n_left, n_right, np.where(found, n_missing, 0)], axis=1))
+    return ThresholdSearch(
+        found=found,
+        threshold=threshold,
+        overall_entropy=overall,
+        gain=np.where(found, np.maximum(parent_entropy - overall, 0.0), np.nan),
+        split_info=split_info,
+        n_left=n_left,
+        n_right=n_right,
+        n_missing=np.where(found, n_missing, 0),
+        n_ties=n_ties,
+    )
+
+
+def enumerate_thresholds(values, y, starts, lengths, n_classes) -> dict[str, np.ndarray]:
+    """Every candidate midpoint of every segment, in segment then threshold order.
+
+    Same inputs as :func:`search_thresholds`; returns the columns of ``candidate_splits`` plus
+    ``segment``.
+    """
+    pre = _Prefix(values, y, starts, lengths, n_classes)
+    pos = pre.candidates()
+    seg, _, _, nl, nr, h_left, h_right = pre.score(pos)
+    n_missing = lengths - pre.n_present
+    missing_part = (n_missing * entropy_rows(pre.missing))[seg]
+    overall = (nl * h_left + nr * h_right + missing_part) / lengths[seg]
+    return {
+        "segment": seg,
+        "threshold": midpoint(values[pos], values[pos + 1]),
+        "n_left": nl,
+        "n_right": nr,
+        "entropy_left": h_left,
+        "entropy_right": h_right,
+        "overall_entropy": overall,
+        "gain": np.maximum(entropy_rows(pre.parent)[seg] - overall, 0.0),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Categorical features: one branch per value
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CategoricalSearch:
+    """The multiway split of each segment on one categorical feature."""
+
+    valid: np.ndarray  # bool: at least two non-empty branches, each with >= min_leaf rows
+    gain: np.ndarray
+    split_info: np.ndarray
+    n_branches: np.ndarray
+
+
+def branch_table(codes, y, segment, n_segments, n_levels, n_classes) -> np.ndarray:
+    """Counts of shape ``(n_segments, n_levels, n_classes)``: segment x branch x class."""
+    flat = (segment.astype(np.int64) * n_levels + codes) * n_classes + y
+    size = n_segments * n_levels * n_classes
+    return np.bincount(flat, minlength=size).reshape(n_segments, n_levels, n_classes)
+
+
+def score_branches(table: np.ndarray, *, min_leaf: int = 1) -> CategoricalSearch:
+    """Information gain of splitting each segment into its non-empty branches.
+
+    ``table`` is ``(n_segments, n_branches, n_classes)``; gain is the parent's entropy minus the
+    size-weighted entropy of the branches, and ``split_info`` the entropy of the branch sizes.
+    """
+    sizes = table.sum(axis=2)
+    n = sizes.sum(axis=1)
+    parent = entropy_rows(table.sum(axis=1))
+    branch_entropy = entropy_rows(table.reshape(-1, table.shape[2])).reshape(sizes.shape)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        after = (sizes * branch_entropy).sum(axis=1) / n
+    n_branches = (sizes > 0).sum(axis=1)
+    valid = (n_branches >= 2) & ~((sizes > 0) & (sizes < min_leaf)).any(axis=1)
+    return CategoricalSearch(
+        valid=valid,
+        gain=np.where(valid, np.maximum(parent - after, 0.0), np.nan),
+        split_info=entropy_rows(sizes),
+        n_branches=n_branches,
+    )
