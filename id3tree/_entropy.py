@@ -2,28 +2,46 @@
 
 Everything in id3tree that needs an entropy (the public ``entropy`` functions, the information
 gain of a split, the learner's split search, mutual information, the feature screens) calls
-:func:`entropy_rows`, so there is exactly one ``-sum p log p`` to read and to test.
+:func:`entropy_of_counts` or its 2-D wrapper :func:`entropy_rows`, so there is exactly one
+``-sum p log p`` to read and to test.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
 
-def entropy_rows(counts: np.ndarray, base: float = 2.0) -> np.ndarray:
-    """Entropy of every row of a 2-D array of class counts (or probabilities).
+def entropy_of_counts(class_counts: Sequence[np.ndarray], totals: np.ndarray, base: float = 2.0) -> np.ndarray:
+    """Entropy of many distributions at once, given class by class.
 
-    ``H = -sum_k p_k log p_k`` with ``p_k = counts_k / sum(counts)`` and ``0 log 0 = 0``.
-    A row whose counts are all zero has entropy 0.
+    ``class_counts[k][i]`` is the count of class k in distribution i and ``totals[i]`` their sum.
+    ``H_i = -sum_k p_ik log p_ik`` with ``p_ik = class_counts[k][i] / totals[i]`` and
+    ``0 log 0 = 0``; an empty distribution (total 0) has entropy 0. Working class by class keeps
+    every array one-dimensional and contiguous, which is what makes the split search fast.
+    """
+    totals = np.asarray(totals, dtype=float)
+    h = np.zeros(totals.shape)
+    p = np.empty(totals.shape)
+    log_p = np.empty(totals.shape)
+    positive = totals > 0
+    for counts in class_counts:
+        p.fill(0.0)
+        np.divide(counts, totals, out=p, where=positive)
+        log_p.fill(0.0)
+        np.log(p, out=log_p, where=p > 0)  # 0 log 0 = 0
+        h -= p * log_p
+    return (h + 0.0) / math.log(base)  # + 0.0 turns a pure node's -0.0 into 0.0
+
+
+def entropy_rows(counts, base: float = 2.0) -> np.ndarray:
+    """Entropy of every row of an array of class counts (the last axis holds the classes).
 
     >>> entropy_rows(np.array([[9, 5], [4, 0], [1, 1]])).round(4).tolist()
     [0.9403, 0.0, 1.0]
     """
     counts = np.asarray(counts, dtype=float)
-    totals = counts.sum(axis=-1, keepdims=True)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        p = counts / totals
-        terms = np.where(p > 0, p * np.log(p), 0.0)  # 0 log 0 = 0
-    return (0.0 - terms.sum(axis=-1)) / math.log(base)  # 0.0 - x: a pure node is +0.0, not -0.0
+    columns = np.moveaxis(counts, -1, 0)
+    return entropy_of_counts(columns, counts.sum(axis=-1), base)

@@ -60,6 +60,7 @@ class GrowParams:
     min_samples_leaf: int = 1
     min_gain: float = 0.0
     alpha: float | None = None
+    keep_trace: bool = True  # False only to measure what keeping ``trace_`` costs
 
 
 @dataclass
@@ -105,7 +106,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     n_slots = max([3] + [len(c) + 1 for c in data.categories if c is not None])
     min_leaf = params.min_samples_leaf
     nodes = _Nodes(n_classes)
-    record = _Record(tracer, data)
+    record = _Record(tracer, data, keep_trace=params.keep_trace)
 
     # 1. the root holds every row; numeric features are sorted once, here
     counts = np.bincount(y, minlength=n_classes)[None]
@@ -128,7 +129,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         rows = rows[eligible[local[rows]]]
         local[rows] = (np.cumsum(eligible) - 1)[local[rows]]
         sizes, used, ids = sizes[eligible], used[eligible], level[eligible]
-        starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        starts = (np.cumsum(sizes) - sizes).astype(np.int64)
         k = len(ids)
 
         # 3. score every feature at every eligible node
@@ -249,8 +250,8 @@ def slot_label(data: EncodedData, f: int, slot: int, threshold: float) -> str:
 class _Record:
     """What the learner keeps of each level: decisions always, events only for a tracer."""
 
-    def __init__(self, tracer, data: EncodedData):
-        self.tracer, self.data = tracer, data
+    def __init__(self, tracer, data: EncodedData, *, keep_trace: bool = True):
+        self.tracer, self.data, self.keep_trace = tracer, data, keep_trace
         self.thresholds = tracer is not None and getattr(tracer, "thresholds", False)
         self.paths = {0: ()}
         self.split_parts, self.leaf_parts, self.trace_parts = [], [], []
@@ -262,7 +263,14 @@ class _Record:
         self.split_parts.append((ids[e_split], f_split, s.threshold[e_split, f_split], s.gain[e_split, f_split]))
         leaf = np.array([r is not None for r in reasons], dtype=bool)
         self.leaf_parts.append((level[leaf], reasons[leaf]))
-        # the trace: one row per (eligible node, candidate feature), one per unscored leaf
+        if self.keep_trace:
+            self._keep_trace(level, eligible, ids, s, chosen, splitting)
+        if self.tracer is not None:
+            self._emit(level, counts, reasons, eligible, ids, s, chosen, splitting, criterion,
+                       children, parent_e, child_slot, child_sizes, depth, orders, starts, sizes)
+
+    def _keep_trace(self, level, eligible, ids, s, chosen, splitting):
+        """The trace: one row per (eligible node, candidate feature), one per unscored leaf."""
         e, f = np.nonzero(s.candidate)
         self.trace_parts.append(dict(
             node=np.concatenate([level[~eligible], ids[e]]),
@@ -273,9 +281,6 @@ class _Record:
             chosen=np.concatenate([np.zeros((~eligible).sum(), bool), splitting[e] & (chosen[e] == f)]),
             tie=np.concatenate([np.zeros((~eligible).sum(), bool), s.tied[e, f] & (s.tied[e].sum(axis=1) > 1)]),
         ))
-        if self.tracer is not None:
-            self._emit(level, counts, reasons, eligible, ids, s, chosen, splitting, criterion,
-                       children, parent_e, child_slot, child_sizes, depth, orders, starts, sizes)
 
     def _emit(self, level, counts, reasons, eligible, ids, s, chosen, splitting, criterion,
               children, parent_e, child_slot, child_sizes, depth, orders, starts, sizes):
@@ -342,7 +347,7 @@ class _Record:
             for i, r in zip(ids.tolist(), reasons):
                 stop_reason[i] = r
         counts = np.concatenate(nodes.counts)
-        trace = {c: np.concatenate([p[c] for p in self.trace_parts]) for c in self.trace_parts[0]}
+        trace = {c: np.concatenate([p[c] for p in self.trace_parts]) for c in self.trace_parts[0]} if self.trace_parts else None
         return GrownTree(
             parent=np.concatenate(nodes.parent),
             slot=np.concatenate(nodes.slot),

@@ -231,8 +231,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X) -> np.ndarray:
         """The majority class of the node where each row stops."""
-        counts = self._compiled.counts[self._stop_nodes(X)]
-        return self.classes_[np.argmax(counts, axis=1)]
+        return self.classes_[self._compiled.majority[self._stop_nodes(X)]]
 
     def apply(self, X) -> np.ndarray:
         """The ``node_id`` of the node where each row stops."""

@@ -34,6 +34,13 @@ class CompiledTree:
     child: np.ndarray  # node position of each slot's child, -1 where no branch
     counts: np.ndarray  # (n_nodes, n_classes)
 
+    @property
+    def majority(self) -> np.ndarray:
+        """Each node's majority class (index into the classes; ties go to the first)."""
+        if not hasattr(self, "_majority"):
+            self._majority = np.argmax(self.counts, axis=1)
+        return self._majority
+
     @classmethod
     def from_root(cls, root: Node, feature_names: list[str], categories: list[list | None], classes: list) -> CompiledTree:
         """Compile a tree of Nodes; ``categories[f]`` lists feature f's values (None if numeric)."""
@@ -81,32 +88,56 @@ class CompiledTree:
         n_rows = columns.shape[1]
         flat = columns.ravel()
         stop = np.zeros(n_rows, dtype=np.int64)
+        if self.feature[0] < 0:
+            return stop
+        # Leaves loop back to themselves (their slots all point home), so a row that reaches a
+        # leaf can stay in the batch for a few more steps; the batch is compacted only when a
+        # quarter of it has arrived. That keeps the per-step work to a few array operations.
+        leaf = self.feature < 0
+        column_start = np.where(leaf, 0, self.feature) * n_rows  # where each node's feature sits in flat
+        threshold = np.where(leaf, np.inf, self.threshold)
+        offset, child = self.offset.copy(), self.child
+        n_slots = np.where(leaf, 3, self.n_slots)
+        n_leaf_slots = 3 * int(leaf.sum())
+        offset[leaf] = len(child) + np.arange(0, n_leaf_slots, 3)
+        child = np.concatenate([child, np.repeat(np.flatnonzero(leaf), 3)])
+        categorical = self.categorical
+        has_categorical = bool(categorical.any())
+        has_missing = bool(np.isnan(flat).any())
         rows = np.arange(n_rows)
         at = np.zeros(n_rows, dtype=np.int64)
-        has_categorical = bool(self.categorical.any())
-        while len(rows):
-            f = self.feature[at]
-            inner = f >= 0
-            if not inner.all():
-                stop[rows[~inner]] = at[~inner]
-                rows, at, f = rows[inner], at[inner], f[inner]
-                if not len(rows):
-                    break
-            value = flat[f * n_rows + rows]
-            slot = np.where(value > self.threshold[at], RIGHT, LEFT)
+        while True:
+            value = flat[column_start[at] + rows]
+            right = value > threshold[at]
+            if not (has_missing or has_categorical):  # the common case, in four operations
+                at = child[offset[at] + right]
+            else:
+                rows, at = self._general_step(at, value, right, has_missing, categorical, n_slots, child, offset, rows, stop)
+            arrived = leaf[at]
+            n_arrived = int(np.count_nonzero(arrived))
+            if n_arrived == len(rows):
+                stop[rows] = at
+                return stop
+            if 4 * n_arrived > len(rows):
+                stop[rows[arrived]] = at[arrived]
+                keep = ~arrived
+                rows, at = rows[keep], at[keep]
+
+    @staticmethod
+    def _general_step(at, value, right, has_missing, categorical, n_slots, child, offset, rows, stop):
+        """One step when there are missing values or categorical splits; returns (rows, at)."""
+        slot = right.astype(np.int64)  # LEFT 0, RIGHT 1
+        if has_missing:
             slot[np.isnan(value)] = NUMERIC_MISSING
-            if has_categorical:
-                is_cat = self.categorical[at]
-                code = np.where(np.isnan(value), UNSEEN, value).astype(np.int64)
-                slot = np.where(is_cat, code, slot)
-            slot = np.where(slot >= self.n_slots[at], UNSEEN, slot)
-            nxt = np.where(slot >= 0, self.child[self.offset[at] + np.maximum(slot, 0)], -1)
-            gone = nxt < 0  # no branch for this row: it stops here
-            if gone.any():
-                stop[rows[gone]] = at[gone]
-                rows, nxt = rows[~gone], nxt[~gone]
-            at = nxt
-        return stop
+        is_cat = categorical[at]
+        slot[is_cat] = value[is_cat]  # a category's code is its slot; UNSEEN is -1
+        slot[slot >= n_slots[at]] = UNSEEN
+        nxt = np.where(slot >= 0, child[offset[at] + np.maximum(slot, 0)], -1)
+        lost = nxt < 0  # no branch for this value here: the row stops at this node
+        if lost.any():
+            stop[rows[lost]] = at[lost]
+            rows, nxt = rows[~lost], nxt[~lost]
+        return rows, nxt
 
     def path(self, column_values: np.ndarray) -> list[tuple[int, int | None]]:
         """The positions one row visits, each with the slot it leaves by (None at the end)."""

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from id3tree._entropy import entropy_rows
+from id3tree._entropy import entropy_of_counts, entropy_rows
 
 TIE_TOLERANCE = 1e-10
 """Two scores (in bits) closer than this are a tie."""
@@ -85,45 +85,48 @@ def plain_candidate_splits(x, y) -> list[dict]:
 # The fast version: many segments at once
 # ---------------------------------------------------------------------------------------------
 class _Prefix:
-    """Cumulative class counts of values sorted within segments (NaN last in each segment)."""
+    """Cumulative class counts of values sorted within segments (NaN last in each segment).
+
+    Counts are kept class by class (``cum[k, i]`` = rows of class k among the first i), so every
+    array the search touches is one-dimensional and contiguous.
+    """
 
     def __init__(self, values, y, starts, lengths, n_classes):
         m = len(values)
         self.values, self.starts, self.lengths = values, starts, lengths
         self.segment = np.repeat(np.arange(len(starts)), lengths)
-        onehot = np.zeros((m, n_classes), dtype=np.int32)
-        onehot[np.arange(m), y] = 1
-        self.cum = np.zeros((m + 1, n_classes), dtype=np.int64)
-        np.cumsum(onehot, axis=0, out=self.cum[1:])
+        self.cum = np.zeros((n_classes, m + 1), dtype=np.int64)
+        for k in range(n_classes):
+            np.cumsum(y == k, out=self.cum[k, 1:])
         present = ~np.isnan(values)
-        # counts of non-missing values per segment (NaN sort last, so they are a suffix)
-        self.n_present = np.add.reduceat(present, starts) if m else np.zeros(0, np.int64)
+        # non-missing values per segment (NaN sort last, so they are a suffix)
+        self.n_present = np.add.reduceat(present, starts) if m else np.zeros(len(starts), np.int64)
         ends = starts + lengths
         present_end = starts + self.n_present
-        self.parent = self.cum[ends] - self.cum[starts]
-        self.missing = self.cum[ends] - self.cum[present_end]
-        self.present_total = self.cum[present_end] - self.cum[starts]
+        self.parent = (self.cum[:, ends] - self.cum[:, starts]).T
+        self.missing = (self.cum[:, ends] - self.cum[:, present_end]).T
+        self.present_total = self.cum[:, present_end] - self.cum[:, starts]
 
     def candidates(self, min_leaf: int = 1) -> np.ndarray:
         """Positions i (left side = segment start .. i) that are valid cut points."""
         v = self.values
-        nxt = np.empty_like(v)
-        nxt[:-1], nxt[-1:] = v[1:], np.nan
         offset = np.arange(len(v)) - self.starts[self.segment]  # position inside the segment
         n_present = self.n_present[self.segment]
-        valid = (offset < n_present - 1) & (v < nxt)  # distinct neighbours, both present
+        valid = offset < n_present - 1  # both neighbours present...
+        valid[:-1] &= v[:-1] < v[1:]  # ...and distinct
         if min_leaf > 1:
             valid &= (offset + 1 >= min_leaf) & (n_present - offset - 1 >= min_leaf)
         return np.flatnonzero(valid)
 
     def score(self, pos):
-        """Class counts and entropies of both sides of the cut after each position in ``pos``."""
+        """Sizes and entropies of both sides of the cut after each position in ``pos``."""
         seg = self.segment[pos]
-        left = self.cum[pos + 1] - self.cum[self.starts[seg]]
-        right = self.present_total[seg] - left
-        n_left = pos + 1 - self.starts[seg]
+        start = self.starts[seg]
+        n_left = pos + 1 - start
         n_right = self.n_present[seg] - n_left
-        return seg, left, right, n_left, n_right, entropy_rows(left), entropy_rows(right)
+        left = [self.cum[k, pos + 1] - self.cum[k, start] for k in range(len(self.cum))]
+        right = [self.present_total[k, seg] - left[k] for k in range(len(self.cum))]
+        return seg, n_left, n_right, entropy_of_counts(left, n_left), entropy_of_counts(right, n_right)
 
 
 @dataclass(frozen=True)
@@ -161,7 +164,7 @@ def search_thresholds(values, y, starts, lengths, n_classes, *, min_leaf=1) -> T
     n_ties = np.zeros(n_seg, dtype=np.int64)
     pos = pre.candidates(min_leaf)
     if len(pos):
-        seg, _, _, nl, nr, h_left, h_right = pre.score(pos)
+        seg, nl, nr, h_left, h_right = pre.score(pos)
         weighted = nl * h_left + nr * h_right  # n * overall entropy, less the missing part
         first = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])  # first candidate of a segment
         best = np.minimum.reduceat(weighted, first)
@@ -198,7 +201,7 @@ def enumerate_thresholds(values, y, starts, lengths, n_classes) -> dict[str, np.
     """
     pre = _Prefix(values, y, starts, lengths, n_classes)
     pos = pre.candidates()
-    seg, _, _, nl, nr, h_left, h_right = pre.score(pos)
+    seg, nl, nr, h_left, h_right = pre.score(pos)
     n_missing = lengths - pre.n_present
     missing_part = (n_missing * entropy_rows(pre.missing))[seg]
     overall = (nl * h_left + nr * h_right + missing_part) / lengths[seg]
