@@ -22,7 +22,8 @@ def as_series(values, name: str = "x") -> pd.Series:
         raise TypeError(f"{name}: sparse input is not supported; use .toarray() first")
     if isinstance(values, (pd.Index, pd.Categorical)):
         return pd.Series(values)
-    array = np.asarray(values) if not isinstance(values, np.ndarray) else values
+    # lists go through an object array: np.asarray(['a', nan]) would turn NaN into the text 'nan'
+    array = values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object)
     if array.ndim == 2 and array.shape[1] == 1:
         array = array[:, 0]
     if array.ndim != 1:

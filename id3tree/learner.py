@@ -226,12 +226,14 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
         Columns are in ``classes_`` order.
         """
-        counts = self._compiled.counts[self._stop_nodes(X)]
+        stop = self._stop_nodes(X)
+        counts = self._compiled.counts[stop]
         return counts / counts.sum(axis=1, keepdims=True)
 
     def predict(self, X) -> np.ndarray:
         """The majority class of the node where each row stops."""
-        return self.classes_[self._compiled.majority[self._stop_nodes(X)]]
+        stop = self._stop_nodes(X)
+        return self.classes_[self._compiled.majority[stop]]
 
     def apply(self, X) -> np.ndarray:
         """The ``node_id`` of the node where each row stops."""
@@ -353,6 +355,20 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     def from_json(cls, s_or_path) -> ID3Classifier:
         """Rebuild a fitted model from JSON text or a path to a JSON file."""
         return cls.from_dict(persistence.read_json(s_or_path))
+
+    def __getstate__(self):
+        # A deep tree of nested Nodes would hit pickle's recursion limit: store it flat instead.
+        state = dict(super().__getstate__())
+        if "root_" in state:
+            state["_flat_tree"] = persistence.model_to_dict(self)["nodes"]
+            del state["root_"], state["_compiled"]
+        return state
+
+    def __setstate__(self, state):
+        flat = state.pop("_flat_tree", None)
+        super().__setstate__(state)
+        if flat is not None:
+            self._set_tree(persistence.nodes_from_records(flat, self.classes_.tolist()))
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

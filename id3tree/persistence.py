@@ -70,23 +70,30 @@ def model_from_dict(cls, d: dict):
             model.feature_names_in_ = np.asarray(model._names, dtype=object)
         model._categories = [None if c is None else list(c) for c in d["categories"]]
         model._trace_columns = None
-        classes = model.classes_.tolist()
-        nodes = []
-        for r in d["nodes"]:
-            counts = {c: int(v) for c, v in zip(classes, r["counts"])}
-            node = Node(
-                feature=r["feature"], threshold=r["threshold"], children={}, class_counts=counts,
-                n_samples=sum(counts.values()), entropy=float(r["entropy"]), gain=r["gain"],
-                prediction=classes[int(np.argmax(r["counts"]))], depth=int(r["depth"]),
-                node_id=int(r["id"]), stop_reason=r.get("stop_reason"),
-            )
-            nodes.append(node)
-            if r["parent"] >= 0:
-                nodes[r["parent"]].children[r["key"]] = node
-    except (KeyError, TypeError, IndexError) as exc:
+        root = nodes_from_records(d["nodes"], model.classes_.tolist())
+    except (KeyError, TypeError, IndexError, ValueError) as exc:
         raise ValueError(f"not a valid id3tree model: {type(exc).__name__} {exc}") from None
-    model._set_tree(nodes[0])
+    model._set_tree(root)
     return model
+
+
+def nodes_from_records(records: list[dict], classes: list) -> Node:
+    """The root of the tree stored as flat records (parents always come before children)."""
+    nodes = []
+    for r in records:
+        counts = {c: int(v) for c, v in zip(classes, r["counts"])}
+        node = Node(
+            feature=r["feature"], threshold=r["threshold"], children={}, class_counts=counts,
+            n_samples=sum(counts.values()), entropy=float(r["entropy"]), gain=r["gain"],
+            prediction=classes[int(np.argmax(r["counts"]))], depth=int(r["depth"]),
+            node_id=int(r["id"]), stop_reason=r.get("stop_reason"),
+        )
+        nodes.append(node)
+        if r["parent"] >= 0:
+            nodes[r["parent"]].children[r["key"]] = node
+    if not nodes:
+        raise ValueError("the model has no nodes")
+    return nodes[0]
 
 
 def read_json(s_or_path) -> dict:

@@ -1,0 +1,5 @@
+import sys
+
+from id3tree.cli import main
+
+sys.exit(main())
