@@ -5,8 +5,6 @@ step-by-step tracing, drawings of the tree, and the same entropy code reused for
 and classical tests.
 """
 
-from id3tree.learner import ID3Classifier
-from id3tree.node import Node
 from id3tree.information import (
     candidate_splits,
     conditional_entropy,
@@ -19,6 +17,8 @@ from id3tree.information import (
     kl_divergence,
     mutual_information,
 )
+from id3tree.learner import ID3Classifier
+from id3tree.node import Node
 
 __version__ = "0.1.0"
 

@@ -14,7 +14,9 @@ from collections.abc import Sequence
 import numpy as np
 
 
-def entropy_of_counts(class_counts: Sequence[np.ndarray], totals: np.ndarray, base: float = 2.0) -> np.ndarray:
+def entropy_of_counts(
+    class_counts: Sequence[np.ndarray], totals: np.ndarray, base: float = 2.0
+) -> np.ndarray:
     """Entropy of many distributions at once, given class by class.
 
     ``class_counts[k][i]`` is the count of class k in distribution i and ``totals[i]`` their sum.

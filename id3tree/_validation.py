@@ -61,7 +61,9 @@ def check_not_mixed(series: pd.Series, name: str) -> None:
     if kind not in ("mixed", "mixed-integer", "mixed-integer-float"):
         return
     values = series.dropna()
-    numbers = [v for v in values if isinstance(v, (int, float, np.number)) and not isinstance(v, bool)]
+    numbers = [
+        v for v in values if isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
+    ]
     texts = [v for v in values if isinstance(v, str)]
     if numbers and texts:
         raise ValueError(
@@ -70,7 +72,9 @@ def check_not_mixed(series: pd.Series, name: str) -> None:
         )
     types = sorted({type(v).__name__ for v in values})
     if len(types) > 1 and not (len(numbers) == len(values)):
-        raise ValueError(f"column {name!r} mixes values of types {', '.join(types)}; convert it to one type")
+        raise ValueError(
+            f"column {name!r} mixes values of types {', '.join(types)}; convert it to one type"
+        )
 
 
 def factorize(series: pd.Series, name: str) -> tuple[np.ndarray, list]:

@@ -29,7 +29,13 @@ from id3tree import tracing
 from id3tree._entropy import entropy_rows
 from id3tree.contingency import chi_square_from_table
 from id3tree.node import format_number
-from id3tree.splits import TIE_TOLERANCE, branch_table, enumerate_thresholds, score_branches, search_thresholds
+from id3tree.splits import (
+    TIE_TOLERANCE,
+    branch_table,
+    enumerate_thresholds,
+    score_branches,
+    search_thresholds,
+)
 
 LEFT, RIGHT, NUMERIC_MISSING = 0, 1, 2
 """Branch slots of a numeric split. A categorical split uses the category code as its slot and
@@ -137,19 +143,27 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         for f in range(n_features):
             if is_cat[f]:
                 n_levels = len(data.categories[f]) + 1
-                table = branch_table(data.codes[f][rows], y[rows], local[rows], k, n_levels, n_classes)
+                table = branch_table(
+                    data.codes[f][rows], y[rows], local[rows], k, n_levels, n_classes
+                )
                 result = score_branches(table, min_leaf=min_leaf)
                 s.candidate[:, f] = ~used[:, f]
                 ok = result.valid & ~used[:, f]
             else:
                 o = orders[f]
-                result = search_thresholds(data.numeric[f][o], y[o], starts, sizes, n_classes, min_leaf=min_leaf)
+                result = search_thresholds(
+                    data.numeric[f][o], y[o], starts, sizes, n_classes, min_leaf=min_leaf
+                )
                 s.candidate[:, f] = True
                 ok = result.found & ((result.n_missing == 0) | (result.n_missing >= min_leaf))
                 s.threshold[:, f] = np.where(ok, result.threshold, np.nan)
                 s.n_ties[:, f] = result.n_ties
             s.gain[:, f] = np.where(ok, result.gain, np.nan)
-            s.ratio[:, f] = np.where(ok & (result.split_info > 0), result.gain / np.maximum(result.split_info, 1e-300), np.where(ok, 0.0, np.nan))
+            s.ratio[:, f] = np.where(
+                ok & (result.split_info > 0),
+                result.gain / np.maximum(result.split_info, 1e-300),
+                np.where(ok, 0.0, np.nan),
+            )
 
         # 4. the best feature of each node; ties within TIE_TOLERANCE go to the first column
         score = np.nan_to_num(s.ratio if params.criterion == "gain_ratio" else s.gain, nan=-np.inf)
@@ -166,11 +180,15 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         branch = _branches(data, rows, local, chosen, s.threshold, splitting, is_cat)
         if params.alpha is not None and splitting.any():
             moving = splitting[local[rows]]
-            tables = branch_table(branch[moving], y[rows[moving]], local[rows[moving]], k, n_slots, n_classes)
+            tables = branch_table(
+                branch[moving], y[rows[moving]], local[rows[moving]], k, n_slots, n_classes
+            )
             for e in np.flatnonzero(splitting):
                 p = chi_square_from_table(tables[e]).pvalue
                 if not p < params.alpha:
-                    why[e] = f"split not significant (chi-square p = {p:.4g}, alpha = {params.alpha:g})"
+                    why[e] = (
+                        f"split not significant (chi-square p = {p:.4g}, alpha = {params.alpha:g})"
+                    )
                     splitting[e] = False
         reasons[eligible] = why
         moving = splitting[local[rows]]
@@ -183,8 +201,25 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
             child_local * n_classes + y[child_rows], minlength=len(keys) * n_classes
         ).reshape(-1, n_classes)
         children = nodes.add(ids[parent_e], child_slot, depth + 1, child_counts)
-        record.level(level, counts, reasons, eligible, ids, s, chosen, splitting, params.criterion,
-                     children, parent_e, child_slot, child_counts.sum(axis=1), depth, orders, starts, sizes)
+        record.level(
+            level,
+            counts,
+            reasons,
+            eligible,
+            ids,
+            s,
+            chosen,
+            splitting,
+            params.criterion,
+            children,
+            parent_e,
+            child_slot,
+            child_counts.sum(axis=1),
+            depth,
+            orders,
+            starts,
+            sizes,
+        )
 
         # 7. the next level: rows regrouped by child, keeping each feature's sorted order
         new_local = np.empty(n, dtype=np.int64)
@@ -244,7 +279,9 @@ def slot_label(data: EncodedData, f: int, slot: int, threshold: float) -> str:
     if data.codes[f] is not None:
         categories = data.categories[f]
         return "missing" if slot == len(categories) else str(categories[slot])
-    return {LEFT: f"<= {format_number(threshold)}", RIGHT: f"> {format_number(threshold)}"}.get(slot, "missing")
+    return {LEFT: f"<= {format_number(threshold)}", RIGHT: f"> {format_number(threshold)}"}.get(
+        slot, "missing"
+    )
 
 
 class _Record:
@@ -256,40 +293,103 @@ class _Record:
         self.paths = {0: ()}
         self.split_parts, self.leaf_parts, self.trace_parts = [], [], []
 
-    def level(self, level, counts, reasons, eligible, ids, s, chosen, splitting, criterion,
-              children, parent_e, child_slot, child_sizes, depth, orders, starts, sizes):
+    def level(
+        self,
+        level,
+        counts,
+        reasons,
+        eligible,
+        ids,
+        s,
+        chosen,
+        splitting,
+        criterion,
+        children,
+        parent_e,
+        child_slot,
+        child_sizes,
+        depth,
+        orders,
+        starts,
+        sizes,
+    ):
         e_split = np.flatnonzero(splitting)
         f_split = chosen[e_split]
-        self.split_parts.append((ids[e_split], f_split, s.threshold[e_split, f_split], s.gain[e_split, f_split]))
+        self.split_parts.append(
+            (ids[e_split], f_split, s.threshold[e_split, f_split], s.gain[e_split, f_split])
+        )
         leaf = np.array([r is not None for r in reasons], dtype=bool)
         self.leaf_parts.append((level[leaf], reasons[leaf]))
         if self.keep_trace:
             self._keep_trace(level, eligible, ids, s, chosen, splitting)
         if self.tracer is not None:
-            self._emit(level, counts, reasons, eligible, ids, s, chosen, splitting, criterion,
-                       children, parent_e, child_slot, child_sizes, depth, orders, starts, sizes)
+            self._emit(
+                level,
+                counts,
+                reasons,
+                eligible,
+                ids,
+                s,
+                chosen,
+                splitting,
+                criterion,
+                children,
+                parent_e,
+                child_slot,
+                child_sizes,
+                depth,
+                orders,
+                starts,
+                sizes,
+            )
 
     def _keep_trace(self, level, eligible, ids, s, chosen, splitting):
         """The trace: one row per (eligible node, candidate feature), one per unscored leaf."""
         e, f = np.nonzero(s.candidate)
-        self.trace_parts.append(dict(
-            node=np.concatenate([level[~eligible], ids[e]]),
-            feature=np.concatenate([np.full((~eligible).sum(), -1), f]),
-            gain=np.concatenate([np.full((~eligible).sum(), np.nan), s.gain[e, f]]),
-            gain_ratio=np.concatenate([np.full((~eligible).sum(), np.nan), s.ratio[e, f]]),
-            threshold=np.concatenate([np.full((~eligible).sum(), np.nan), s.threshold[e, f]]),
-            chosen=np.concatenate([np.zeros((~eligible).sum(), bool), splitting[e] & (chosen[e] == f)]),
-            tie=np.concatenate([np.zeros((~eligible).sum(), bool), s.tied[e, f] & (s.tied[e].sum(axis=1) > 1)]),
-        ))
+        self.trace_parts.append(
+            dict(
+                node=np.concatenate([level[~eligible], ids[e]]),
+                feature=np.concatenate([np.full((~eligible).sum(), -1), f]),
+                gain=np.concatenate([np.full((~eligible).sum(), np.nan), s.gain[e, f]]),
+                gain_ratio=np.concatenate([np.full((~eligible).sum(), np.nan), s.ratio[e, f]]),
+                threshold=np.concatenate([np.full((~eligible).sum(), np.nan), s.threshold[e, f]]),
+                chosen=np.concatenate(
+                    [np.zeros((~eligible).sum(), bool), splitting[e] & (chosen[e] == f)]
+                ),
+                tie=np.concatenate(
+                    [np.zeros((~eligible).sum(), bool), s.tied[e, f] & (s.tied[e].sum(axis=1) > 1)]
+                ),
+            )
+        )
 
-    def _emit(self, level, counts, reasons, eligible, ids, s, chosen, splitting, criterion,
-              children, parent_e, child_slot, child_sizes, depth, orders, starts, sizes):
+    def _emit(
+        self,
+        level,
+        counts,
+        reasons,
+        eligible,
+        ids,
+        s,
+        chosen,
+        splitting,
+        criterion,
+        children,
+        parent_e,
+        child_slot,
+        child_sizes,
+        depth,
+        orders,
+        starts,
+        sizes,
+    ):
         data, emit = self.data, self.tracer
         names, classes = data.names, data.classes
         tables = {}
         if self.thresholds:
             for f, o in orders.items():
-                cols = enumerate_thresholds(data.numeric[f][o], data.y[o], starts, sizes, len(classes))
+                cols = enumerate_thresholds(
+                    data.numeric[f][o], data.y[o], starts, sizes, len(classes)
+                )
                 bounds = np.searchsorted(cols["segment"], np.arange(len(ids) + 1))
                 tables[f] = (cols, bounds)
         first_child = np.searchsorted(parent_e, np.arange(len(ids) + 1))
@@ -298,7 +398,16 @@ class _Record:
         for i, node in enumerate(level):
             node = int(node)
             class_counts = {c: int(v) for c, v in zip(classes, counts[i])}
-            emit(tracing.NodeStarted(node, depth, self.paths[node], class_counts, int(counts[i].sum()), float(entropy[i])))
+            emit(
+                tracing.NodeStarted(
+                    node,
+                    depth,
+                    self.paths[node],
+                    class_counts,
+                    int(counts[i].sum()),
+                    float(entropy[i]),
+                )
+            )
             prediction = classes[int(np.argmax(counts[i]))]
             if not eligible[i]:
                 emit(tracing.LeafMade(node, depth, prediction, class_counts, reasons[i]))
@@ -308,13 +417,37 @@ class _Record:
                 if f in tables:
                     cols, bounds = tables[f]
                     for j in range(bounds[e], bounds[e + 1]):
-                        emit(tracing.ThresholdScored(node, depth, names[f], *(cols[c][j].item() for c in (
-                            "threshold", "n_left", "n_right", "entropy_left", "entropy_right", "overall_entropy", "gain"))))
+                        emit(
+                            tracing.ThresholdScored(
+                                node,
+                                depth,
+                                names[f],
+                                *(
+                                    cols[c][j].item()
+                                    for c in (
+                                        "threshold",
+                                        "n_left",
+                                        "n_right",
+                                        "entropy_left",
+                                        "entropy_right",
+                                        "overall_entropy",
+                                        "gain",
+                                    )
+                                ),
+                            )
+                        )
                 gain = s.gain[e, f]
-                emit(tracing.CandidateScored(
-                    node, depth, names[f], None if np.isnan(gain) else float(gain),
-                    None if np.isnan(s.threshold[e, f]) else float(s.threshold[e, f]),
-                    None if np.isnan(s.ratio[e, f]) else float(s.ratio[e, f]), criterion))
+                emit(
+                    tracing.CandidateScored(
+                        node,
+                        depth,
+                        names[f],
+                        None if np.isnan(gain) else float(gain),
+                        None if np.isnan(s.threshold[e, f]) else float(s.threshold[e, f]),
+                        None if np.isnan(s.ratio[e, f]) else float(s.ratio[e, f]),
+                        criterion,
+                    )
+                )
             if not splitting[e]:
                 emit(tracing.LeafMade(node, depth, prediction, class_counts, reasons[i]))
                 continue
@@ -325,14 +458,29 @@ class _Record:
                 label = slot_label(data, f, int(child_slot[c]), threshold)
                 child = int(children[c])
                 branches.append((label, int(child_sizes[c])))
-                test = f"{names[f]} {label}" if data.codes[f] is None else (
-                    f"{names[f]} is missing" if label == "missing" else f"{names[f]} = {label}")
+                test = (
+                    f"{names[f]} {label}"
+                    if data.codes[f] is None
+                    else (
+                        f"{names[f]} is missing" if label == "missing" else f"{names[f]} = {label}"
+                    )
+                )
                 self.paths[child] = self.paths[node] + (test,)
             tied = tuple(names[g] for g in np.flatnonzero(s.tied[e]) if g != f)
-            emit(tracing.SplitChosen(
-                node, depth, names[f], None if np.isnan(threshold) else float(threshold),
-                float(s.gain[e, f]), float(s.ratio[e, f]), criterion, tied,
-                int(s.n_ties[e, f]) if data.codes[f] is None else 1, tuple(branches)))
+            emit(
+                tracing.SplitChosen(
+                    node,
+                    depth,
+                    names[f],
+                    None if np.isnan(threshold) else float(threshold),
+                    float(s.gain[e, f]),
+                    float(s.ratio[e, f]),
+                    criterion,
+                    tied,
+                    int(s.n_ties[e, f]) if data.codes[f] is None else 1,
+                    tuple(branches),
+                )
+            )
             self.paths.pop(node, None)
 
     def finish(self, nodes: _Nodes) -> GrownTree:
@@ -347,7 +495,11 @@ class _Record:
             for i, r in zip(ids.tolist(), reasons):
                 stop_reason[i] = r
         counts = np.concatenate(nodes.counts)
-        trace = {c: np.concatenate([p[c] for p in self.trace_parts]) for c in self.trace_parts[0]} if self.trace_parts else None
+        trace = (
+            {c: np.concatenate([p[c] for p in self.trace_parts]) for c in self.trace_parts[0]}
+            if self.trace_parts
+            else None
+        )
         return GrownTree(
             parent=np.concatenate(nodes.parent),
             slot=np.concatenate(nodes.slot),

@@ -45,7 +45,9 @@ def entropy_from_counts(counts, *, base: float = 2) -> float:
     """
     counts = np.asarray(counts, dtype=float)
     if counts.ndim != 1 or counts.size == 0 or np.any(~np.isfinite(counts)) or np.any(counts < 0):
-        raise ValueError(f"counts must be a non-empty 1-D array of non-negative numbers, got {counts!r}")
+        raise ValueError(
+            f"counts must be a non-empty 1-D array of non-negative numbers, got {counts!r}"
+        )
     return float(entropy_rows(counts, base))
 
 
@@ -115,7 +117,9 @@ def _split_measures(x, y, base) -> tuple[float, float]:
         gain = max(parent - _weighted_entropy(table, base), 0.0)
         return gain, float(entropy_rows(table.sum(axis=1), base))
     values, y_codes, n_classes = _sorted_numeric(xs, y)
-    found = splits.search_thresholds(values, y_codes, np.array([0]), np.array([len(values)]), n_classes)
+    found = splits.search_thresholds(
+        values, y_codes, np.array([0]), np.array([len(values)]), n_classes
+    )
     if not found.found[0]:
         return 0.0, 0.0
     scale = 1.0 / math.log2(base)  # the search works in bits
@@ -139,7 +143,9 @@ def candidate_splits(x, y) -> pd.DataFrame:
     xs = as_series(x, "x")
     _check_lengths(xs, y)
     if not is_numeric(xs):
-        raise ValueError(f"candidate_splits needs a numeric x; {xs.name or 'x'!r} has dtype {xs.dtype}")
+        raise ValueError(
+            f"candidate_splits needs a numeric x; {xs.name or 'x'!r} has dtype {xs.dtype}"
+        )
     values, y_codes, n_classes = _sorted_numeric(xs, y)
     columns = splits.enumerate_thresholds(
         values, y_codes, np.array([0]), np.array([len(values)]), n_classes

@@ -79,8 +79,18 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     ('Outlook', 2, 5)
     """
 
-    def __init__(self, *, criterion="entropy", max_depth=None, min_samples_split=2,
-                 min_samples_leaf=1, min_gain=0.0, alpha=None, categorical="auto", verbose=0):
+    def __init__(
+        self,
+        *,
+        criterion="entropy",
+        max_depth=None,
+        min_samples_split=2,
+        min_samples_leaf=1,
+        min_gain=0.0,
+        alpha=None,
+        categorical="auto",
+        verbose=0,
+    ):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -118,7 +128,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         y_series = self._check_y(y, frame.shape[0])
         names = [str(c) for c in frame.columns]
         if len(set(names)) != len(names):
-            raise ValueError(f"X has duplicate column names: {sorted({n for n in names if names.count(n) > 1})}")
+            raise ValueError(
+                f"X has duplicate column names: {sorted({n for n in names if names.count(n) > 1})}"
+            )
         if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns):
             self.feature_names_in_ = np.asarray(names, dtype=object)
         elif hasattr(self, "feature_names_in_"):
@@ -136,7 +148,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
                 numeric[f] = numeric_values(column, name)
         y_codes, classes = factorize(y_series, "y")
         self.classes_ = _class_array(classes)
-        data = EncodedData(names, numeric, codes, self._categories, y_codes, list(self.classes_.tolist()))
+        data = EncodedData(
+            names, numeric, codes, self._categories, y_codes, list(self.classes_.tolist())
+        )
         if tracer is None and self.verbose:
             tracer = PrintTracer(thresholds=self.verbose >= 2)
         grown = grow(data, params, tracer)
@@ -153,7 +167,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         _check_int("verbose", self.verbose, 0)
         if not isinstance(self.min_gain, numbers.Real) or not self.min_gain >= 0:
             raise ValueError(f"min_gain must be a number >= 0, got {self.min_gain!r}")
-        if self.alpha is not None and not (isinstance(self.alpha, numbers.Real) and 0 < self.alpha <= 1):
+        if self.alpha is not None and not (
+            isinstance(self.alpha, numbers.Real) and 0 < self.alpha <= 1
+        ):
             raise ValueError(f"alpha must be None or a number in (0, 1], got {self.alpha!r}")
         return GrowParams(
             criterion=self.criterion,
@@ -169,7 +185,11 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         if y is None:
             raise ValueError("y is required: ID3Classifier needs class labels to learn from")
         if isinstance(y, np.ndarray) and y.ndim == 2 and y.shape[1] == 1:
-            warnings.warn("y was a column vector; it was flattened to shape (n_samples,)", DataConversionWarning, stacklevel=3)
+            warnings.warn(
+                "y was a column vector; it was flattened to shape (n_samples,)",
+                DataConversionWarning,
+                stacklevel=3,
+            )
         series = as_series(y, "y")
         if len(series) != n_rows:
             raise ValueError(f"X has {n_rows} rows but y has {len(series)}: they must match")
@@ -186,19 +206,25 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     def _categorical_mask(self, frame: pd.DataFrame, names: list[str]) -> list[bool]:
         if isinstance(self.categorical, str):
             if self.categorical != "auto":
-                raise ValueError(f"categorical must be 'auto' or a list of columns, got {self.categorical!r}")
+                raise ValueError(
+                    f"categorical must be 'auto' or a list of columns, got {self.categorical!r}"
+                )
             return [not is_numeric(frame.iloc[:, f]) for f in range(len(names))]
         mask = [not is_numeric(frame.iloc[:, f]) for f in range(len(names))]
         chosen = set()
         for item in self.categorical:
             if isinstance(item, (numbers.Integral, np.integer)) and not isinstance(item, bool):
                 if not 0 <= item < len(names):
-                    raise ValueError(f"categorical names column position {item}, but X has {len(names)} columns")
+                    raise ValueError(
+                        f"categorical names column position {item}, but X has {len(names)} columns"
+                    )
                 chosen.add(int(item))
             elif str(item) in names:
                 chosen.add(names.index(str(item)))
             else:
-                raise ValueError(f"categorical names column {item!r}, which is not in X (columns: {names})")
+                raise ValueError(
+                    f"categorical names column {item!r}, which is not in X (columns: {names})"
+                )
         for f in range(len(names)):
             if f in chosen:
                 mask[f] = True
@@ -211,7 +237,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
     def _set_tree(self, root: Node) -> None:
         self.root_ = root
-        self._compiled = CompiledTree.from_root(root, self._names, self._categories, self.classes_.tolist())
+        self._compiled = CompiledTree.from_root(
+            root, self._names, self._categories, self.classes_.tolist()
+        )
         self.feature_importances_ = _importances(root, self._names)
 
     # -----------------------------------------------------------------------------------------
@@ -249,15 +277,29 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             if names != expected:
                 missing = [c for c in expected if c not in names]
                 extra = [c for c in names if c not in expected]
-                problem = (f"missing {missing}" if missing else "") + ("; " if missing and extra else "") + (f"unexpected {extra}" if extra else "")
+                problem = (
+                    (f"missing {missing}" if missing else "")
+                    + ("; " if missing and extra else "")
+                    + (f"unexpected {extra}" if extra else "")
+                )
                 raise ValueError(
                     "The feature names should match those that were passed during fit: "
                     + (problem or f"same columns in a different order; use X[{expected}]")
                 )
-        elif isinstance(X, pd.DataFrame) and not hasattr(self, "feature_names_in_") and all(isinstance(c, str) for c in X.columns):
-            warnings.warn("X has feature names, but ID3Classifier was fitted without feature names", UserWarning, stacklevel=3)
+        elif (
+            isinstance(X, pd.DataFrame)
+            and not hasattr(self, "feature_names_in_")
+            and all(isinstance(c, str) for c in X.columns)
+        ):
+            warnings.warn(
+                "X has feature names, but ID3Classifier was fitted without feature names",
+                UserWarning,
+                stacklevel=3,
+            )
         if frame.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {frame.shape[1]} features, but ID3Classifier is expecting {self.n_features_in_} features as input")
+            raise ValueError(
+                f"X has {frame.shape[1]} features, but ID3Classifier is expecting {self.n_features_in_} features as input"
+            )
         return self._encode_frame(frame)
 
     def _encode_frame(self, frame: pd.DataFrame) -> np.ndarray:
@@ -267,10 +309,16 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             categories = self._categories[f]
             if categories is None:
                 if not is_numeric(column) and not column.isna().all():
-                    raise ValueError(f"column {name!r} was numeric at fit time but now has dtype {column.dtype}")
+                    raise ValueError(
+                        f"column {name!r} was numeric at fit time but now has dtype {column.dtype}"
+                    )
                 columns[f] = numeric_values(column, name)
             else:
-                codes = pd.Index(categories, dtype=object).get_indexer(column.astype(object).to_numpy()).astype(float)
+                codes = (
+                    pd.Index(categories, dtype=object)
+                    .get_indexer(column.astype(object).to_numpy())
+                    .astype(float)
+                )
                 codes[codes < 0] = UNSEEN
                 codes[column.isna().to_numpy()] = len(categories)
                 columns[f] = codes
@@ -301,18 +349,20 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         order = np.lexsort((t["feature"], t["node"]))
         node_ids = t["node"][order]
         names = np.array(self._names + [None], dtype=object)
-        return pd.DataFrame({
-            "node": node_ids,
-            "depth": [nodes[i].depth for i in node_ids],
-            "n_samples": [nodes[i].n_samples for i in node_ids],
-            "entropy": [nodes[i].entropy for i in node_ids],
-            "feature": names[t["feature"][order]],
-            "threshold": t["threshold"][order],
-            "gain": t["gain"][order],
-            "gain_ratio": t["gain_ratio"][order],
-            "chosen": t["chosen"][order],
-            "tie": t["tie"][order],
-        })
+        return pd.DataFrame(
+            {
+                "node": node_ids,
+                "depth": [nodes[i].depth for i in node_ids],
+                "n_samples": [nodes[i].n_samples for i in node_ids],
+                "entropy": [nodes[i].entropy for i in node_ids],
+                "feature": names[t["feature"][order]],
+                "threshold": t["threshold"][order],
+                "gain": t["gain"][order],
+                "gain_ratio": t["gain_ratio"][order],
+                "chosen": t["chosen"][order],
+                "tie": t["tie"][order],
+            }
+        )
 
     def to_text(self, *, decimals: int = 4, max_depth: int | None = None) -> str:
         """The tree as indented text, one line per node with its counts."""
@@ -328,7 +378,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "root_")
         row = _one_row(x, self._names)
         steps = self._compiled.path(self._encode_frame(row)[:, 0])
-        return explain_path(self._compiled.nodes, steps, row.iloc[0].to_dict(), self.classes_.tolist())
+        return explain_path(
+            self._compiled.nodes, steps, row.iloc[0].to_dict(), self.classes_.tolist()
+        )
 
     # -----------------------------------------------------------------------------------------
     # saving and loading
@@ -404,7 +456,9 @@ def _one_row(x, names: list[str]) -> pd.DataFrame:
     else:
         values = list(np.asarray(x, dtype=object).ravel())
         if len(values) != len(names):
-            raise ValueError(f"the sample has {len(values)} values but the model has {len(names)} features")
+            raise ValueError(
+                f"the sample has {len(values)} values but the model has {len(names)} features"
+            )
         record = dict(zip(names, values))
     missing = [n for n in names if n not in record]
     if missing:
@@ -419,19 +473,21 @@ def _nodes_from_grown(grown, data: EncodedData) -> Node:
     for i in range(len(grown.parent)):
         f = int(grown.feature[i])
         counts = grown.counts[i]
-        nodes.append(Node(
-            feature=data.names[f] if f >= 0 else None,
-            threshold=float(grown.threshold[i]) if f >= 0 and data.codes[f] is None else None,
-            children={},
-            class_counts={c: int(v) for c, v in zip(classes, counts)},
-            n_samples=int(counts.sum()),
-            entropy=float(grown.entropy[i]),
-            gain=float(grown.gain[i]) if f >= 0 else None,
-            prediction=classes[int(np.argmax(counts))],
-            depth=int(grown.depth[i]),
-            node_id=i,
-            stop_reason=grown.stop_reason[i],
-        ))
+        nodes.append(
+            Node(
+                feature=data.names[f] if f >= 0 else None,
+                threshold=float(grown.threshold[i]) if f >= 0 and data.codes[f] is None else None,
+                children={},
+                class_counts={c: int(v) for c, v in zip(classes, counts)},
+                n_samples=int(counts.sum()),
+                entropy=float(grown.entropy[i]),
+                gain=float(grown.gain[i]) if f >= 0 else None,
+                prediction=classes[int(np.argmax(counts))],
+                depth=int(grown.depth[i]),
+                node_id=i,
+                stop_reason=grown.stop_reason[i],
+            )
+        )
     for i in range(1, len(nodes)):
         parent = nodes[grown.parent[i]]
         f = int(grown.feature[grown.parent[i]])

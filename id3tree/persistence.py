@@ -28,21 +28,28 @@ def model_to_dict(model) -> dict:
     classes = model.classes_.tolist()
     for node in nodes:
         parent, key = parent_of.get(id(node), (-1, None))
-        records.append({
-            "id": node.node_id,
-            "parent": parent,
-            "key": key,
-            "feature": node.feature,
-            "threshold": node.threshold,
-            "counts": [node.class_counts[c] for c in classes],
-            "entropy": node.entropy,
-            "gain": node.gain,
-            "depth": node.depth,
-            "stop_reason": node.stop_reason,
-        })
-    params = {k: (list(v) if isinstance(v, (list, tuple, np.ndarray)) else v) for k, v in model.get_params().items()}
+        records.append(
+            {
+                "id": node.node_id,
+                "parent": parent,
+                "key": key,
+                "feature": node.feature,
+                "threshold": node.threshold,
+                "counts": [node.class_counts[c] for c in classes],
+                "entropy": node.entropy,
+                "gain": node.gain,
+                "depth": node.depth,
+                "stop_reason": node.stop_reason,
+            }
+        )
+    params = {
+        k: (list(v) if isinstance(v, (list, tuple, np.ndarray)) else v)
+        for k, v in model.get_params().items()
+    }
     if isinstance(params.get("categorical"), list):
-        params["categorical"] = [v.item() if isinstance(v, np.generic) else v for v in params["categorical"]]
+        params["categorical"] = [
+            v.item() if isinstance(v, np.generic) else v for v in params["categorical"]
+        ]
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -59,11 +66,17 @@ def model_from_dict(cls, d: dict):
     if not isinstance(d, dict) or d.get("format") != FORMAT:
         raise ValueError("not an id3tree model: the 'format' field is missing or wrong")
     if d.get("version") != VERSION:
-        raise ValueError(f"unsupported id3tree model version {d.get('version')!r} (this id3tree reads {VERSION})")
+        raise ValueError(
+            f"unsupported id3tree model version {d.get('version')!r} (this id3tree reads {VERSION})"
+        )
     try:
         model = cls(**d["params"])
         classes = d["classes"]
-        model.classes_ = np.array(classes, dtype=object) if all(isinstance(c, str) for c in classes) else np.array(classes)
+        model.classes_ = (
+            np.array(classes, dtype=object)
+            if all(isinstance(c, str) for c in classes)
+            else np.array(classes)
+        )
         model._names = list(d["feature_names"])
         model.n_features_in_ = len(model._names)
         if d["has_feature_names"]:
@@ -83,10 +96,17 @@ def nodes_from_records(records: list[dict], classes: list) -> Node:
     for r in records:
         counts = {c: int(v) for c, v in zip(classes, r["counts"])}
         node = Node(
-            feature=r["feature"], threshold=r["threshold"], children={}, class_counts=counts,
-            n_samples=sum(counts.values()), entropy=float(r["entropy"]), gain=r["gain"],
-            prediction=classes[int(np.argmax(r["counts"]))], depth=int(r["depth"]),
-            node_id=int(r["id"]), stop_reason=r.get("stop_reason"),
+            feature=r["feature"],
+            threshold=r["threshold"],
+            children={},
+            class_counts=counts,
+            n_samples=sum(counts.values()),
+            entropy=float(r["entropy"]),
+            gain=r["gain"],
+            prediction=classes[int(np.argmax(r["counts"]))],
+            depth=int(r["depth"]),
+            node_id=int(r["id"]),
+            stop_reason=r.get("stop_reason"),
         )
         nodes.append(node)
         if r["parent"] >= 0:
@@ -98,7 +118,9 @@ def nodes_from_records(records: list[dict], classes: list) -> Node:
 
 def read_json(s_or_path) -> dict:
     """Parse JSON given as text or as a path to a file."""
-    if isinstance(s_or_path, Path) or (isinstance(s_or_path, str) and not s_or_path.lstrip().startswith("{")):
+    if isinstance(s_or_path, Path) or (
+        isinstance(s_or_path, str) and not s_or_path.lstrip().startswith("{")
+    ):
         path = Path(s_or_path)
         if not path.is_file():
             raise ValueError(f"no model file at {str(path)!r}")

@@ -42,7 +42,9 @@ class CompiledTree:
         return self._majority
 
     @classmethod
-    def from_root(cls, root: Node, feature_names: list[str], categories: list[list | None], classes: list) -> CompiledTree:
+    def from_root(
+        cls, root: Node, feature_names: list[str], categories: list[list | None], classes: list
+    ) -> CompiledTree:
         """Compile a tree of Nodes; ``categories[f]`` lists feature f's values (None if numeric)."""
         column = {name: i for i, name in enumerate(feature_names)}
         value_slot = [None if c is None else {v: i for i, v in enumerate(c)} for c in categories]
@@ -57,7 +59,9 @@ class CompiledTree:
         threshold = np.full(n, np.nan)
         categorical = np.zeros(n, dtype=bool)
         n_slots = np.zeros(n, dtype=np.int64)
-        counts = np.array([[node.class_counts.get(c, 0) for c in classes] for node in nodes], dtype=float).reshape(n, len(classes))
+        counts = np.array(
+            [[node.class_counts.get(c, 0) for c in classes] for node in nodes], dtype=float
+        ).reshape(n, len(classes))
         for i, node in enumerate(nodes):
             if node.is_leaf:
                 continue
@@ -94,7 +98,9 @@ class CompiledTree:
         # leaf can stay in the batch for a few more steps; the batch is compacted only when a
         # quarter of it has arrived. That keeps the per-step work to a few array operations.
         leaf = self.feature < 0
-        column_start = np.where(leaf, 0, self.feature) * n_rows  # where each node's feature sits in flat
+        column_start = (
+            np.where(leaf, 0, self.feature) * n_rows
+        )  # where each node's feature sits in flat
         threshold = np.where(leaf, np.inf, self.threshold)
         offset, child = self.offset.copy(), self.child
         n_slots = np.where(leaf, 3, self.n_slots)
@@ -112,7 +118,9 @@ class CompiledTree:
             if not (has_missing or has_categorical):  # the common case, in four operations
                 at = child[offset[at] + right]
             else:
-                rows, at = self._general_step(at, value, right, has_missing, categorical, n_slots, child, offset, rows, stop)
+                rows, at = self._general_step(
+                    at, value, right, has_missing, categorical, n_slots, child, offset, rows, stop
+                )
             arrived = leaf[at]
             n_arrived = int(np.count_nonzero(arrived))
             if n_arrived == len(rows):
@@ -124,7 +132,9 @@ class CompiledTree:
                 rows, at = rows[keep], at[keep]
 
     @staticmethod
-    def _general_step(at, value, right, has_missing, categorical, n_slots, child, offset, rows, stop):
+    def _general_step(
+        at, value, right, has_missing, categorical, n_slots, child, offset, rows, stop
+    ):
         """One step when there are missing values or categorical splits; returns (rows, at)."""
         slot = right.astype(np.int64)  # LEFT 0, RIGHT 1
         if has_missing:
@@ -151,7 +161,11 @@ class CompiledTree:
             if self.categorical[at]:
                 slot = UNSEEN if np.isnan(value) else int(value)
             else:
-                slot = NUMERIC_MISSING if np.isnan(value) else (RIGHT if value > self.threshold[at] else LEFT)
+                slot = (
+                    NUMERIC_MISSING
+                    if np.isnan(value)
+                    else (RIGHT if value > self.threshold[at] else LEFT)
+                )
             nxt = self.child[self.offset[at] + slot] if 0 <= slot < self.n_slots[at] else -1
             steps.append((at, slot if nxt >= 0 else None))
             if nxt < 0:

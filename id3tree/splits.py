@@ -126,7 +126,13 @@ class _Prefix:
         n_right = self.n_present[seg] - n_left
         left = [self.cum[k, pos + 1] - self.cum[k, start] for k in range(len(self.cum))]
         right = [self.present_total[k, seg] - left[k] for k in range(len(self.cum))]
-        return seg, n_left, n_right, entropy_of_counts(left, n_left), entropy_of_counts(right, n_right)
+        return (
+            seg,
+            n_left,
+            n_right,
+            entropy_of_counts(left, n_left),
+            entropy_of_counts(right, n_right),
+        )
 
 
 @dataclass(frozen=True)

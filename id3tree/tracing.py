@@ -111,7 +111,11 @@ class SplitChosen:
     def __str__(self) -> str:
         pad = _indent(self.depth) + "  "
         test = f" <= {format_number(self.threshold)}" if self.threshold is not None else ""
-        score = f"gain ratio {self.gain_ratio:.4f}" if self.criterion == "gain_ratio" else f"gain {self.gain:.4f}"
+        score = (
+            f"gain ratio {self.gain_ratio:.4f}"
+            if self.criterion == "gain_ratio"
+            else f"gain {self.gain:.4f}"
+        )
         lines = [f"{pad}=> split on {self.feature}{test} ({score})"]
         if self.tied_with:
             lines.append(
@@ -119,9 +123,7 @@ class SplitChosen:
                 f"({self.feature} comes first)"
             )
         if self.n_tied_thresholds > 1:
-            lines.append(
-                f"{pad}   {self.n_tied_thresholds} thresholds tie: the smallest is used"
-            )
+            lines.append(f"{pad}   {self.n_tied_thresholds} thresholds tie: the smallest is used")
         lines.append(f"{pad}   branches: " + ", ".join(f"{b} ({n})" for b, n in self.branches))
         return "\n".join(lines)
 
@@ -177,7 +179,13 @@ class RecordingTracer:
 class LoggingTracer:
     """Send every event to a :mod:`logging` logger."""
 
-    def __init__(self, logger: logging.Logger | str = "id3tree", level: int = logging.INFO, *, thresholds: bool = False):
+    def __init__(
+        self,
+        logger: logging.Logger | str = "id3tree",
+        level: int = logging.INFO,
+        *,
+        thresholds: bool = False,
+    ):
         self.logger = logging.getLogger(logger) if isinstance(logger, str) else logger
         self.level = level
         self.thresholds = thresholds

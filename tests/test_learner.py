@@ -35,7 +35,9 @@ def check_invariants(model: ID3Classifier) -> None:
         counts = np.array(list(node.class_counts.values()))
         assert counts.sum() == node.n_samples
         assert 0.0 <= node.entropy <= math.log2(k) + 1e-12
-        assert node.entropy == pytest.approx(stats.entropy(counts, base=2) if counts.sum() else 0.0, abs=1e-12)
+        assert node.entropy == pytest.approx(
+            stats.entropy(counts, base=2) if counts.sum() else 0.0, abs=1e-12
+        )
         if node.is_leaf:
             assert node.gain is None and node.feature is None
             continue
@@ -60,10 +62,16 @@ def test_play_tennis_is_quinlans_tree(tennis):
     assert root.children["Sunny"].feature == "Humidity"
     assert root.children["Rain"].feature == "Wind"
     overcast = root.children["Overcast"]
-    assert overcast.is_leaf and overcast.prediction == "Yes" and overcast.class_counts == {"No": 0, "Yes": 4}
+    assert (
+        overcast.is_leaf
+        and overcast.prediction == "Yes"
+        and overcast.class_counts == {"No": 0, "Yes": 4}
+    )
     assert round(root.gain, 4) == 0.2467
     assert root.gain == pytest.approx(information_gain(X["Outlook"], y), abs=1e-15)
-    assert root.entropy == pytest.approx(-(9 / 14) * math.log2(9 / 14) - (5 / 14) * math.log2(5 / 14))
+    assert root.entropy == pytest.approx(
+        -(9 / 14) * math.log2(9 / 14) - (5 / 14) * math.log2(5 / 14)
+    )
     assert model.get_depth() == 2 and model.get_n_leaves() == 5
     assert model.score(X, y) == 1.0
     check_invariants(model)
@@ -73,7 +81,12 @@ def test_play_tennis_root_candidates_are_the_published_gains(tennis):
     X, y = tennis
     trace = ID3Classifier().fit(X, y).trace_
     root = trace[trace["node"] == 0].set_index("feature")["gain"].round(4)
-    assert root.to_dict() == {"Outlook": 0.2467, "Temperature": 0.0292, "Humidity": 0.1518, "Wind": 0.0481}
+    assert root.to_dict() == {
+        "Outlook": 0.2467,
+        "Temperature": 0.0292,
+        "Humidity": 0.1518,
+        "Wind": 0.0481,
+    }
 
 
 def test_iris_root_and_its_tie(iris):
@@ -112,8 +125,15 @@ def test_matches_sklearn_on_numeric_data_without_ties(seed):
     # well separated classes, no redundant (linearly dependent) columns: splits rarely tie, so the
     # two learners grow the same tree except where scikit-learn's random feature order breaks a
     # tie differently from id3tree's column order
-    X, y = make_classification(n_samples=10_000, n_features=4, n_informative=4, n_redundant=0,
-                               class_sep=2.0, flip_y=0, random_state=seed)
+    X, y = make_classification(
+        n_samples=10_000,
+        n_features=4,
+        n_informative=4,
+        n_redundant=0,
+        class_sep=2.0,
+        flip_y=0,
+        random_state=seed,
+    )
     X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=0.3, random_state=seed)
     ours = ID3Classifier().fit(X_train, y_train)
     theirs = DecisionTreeClassifier(criterion="entropy", random_state=seed).fit(X_train, y_train)
@@ -123,7 +143,9 @@ def test_matches_sklearn_on_numeric_data_without_ties(seed):
     # same cut separates the same rows
     assert ours.root_.threshold == pytest.approx(theirs.tree_.threshold[0], rel=1e-6)
     column = X_train[:, f]
-    assert ((column <= ours.root_.threshold) == (column.astype(np.float32) <= theirs.tree_.threshold[0])).all()
+    assert (
+        (column <= ours.root_.threshold) == (column.astype(np.float32) <= theirs.tree_.threshold[0])
+    ).all()
     agreement = (ours.predict(X_test) == theirs.predict(X_test)).mean()
     assert agreement >= 0.99
     check_invariants(ours)
@@ -191,12 +213,16 @@ def test_tied_thresholds_take_the_smallest():
 # Missing and unseen values
 # ------------------------------------------------------------------------------------------------
 def test_missing_values_get_a_branch_of_their_own():
-    X = pd.DataFrame({"num": [1.0, 2.0, np.nan, np.nan, 5.0, 6.0], "cat": ["u", "u", None, "v", "v", None]})
+    X = pd.DataFrame(
+        {"num": [1.0, 2.0, np.nan, np.nan, 5.0, 6.0], "cat": ["u", "u", None, "v", "v", None]}
+    )
     y = ["a", "a", "c", "c", "b", "b"]
     model = ID3Classifier(max_depth=1, categorical="auto").fit(X[["num"]], y)
     assert set(model.root_.children) == {"<=", ">", None}
     assert model.root_.children[None].class_counts == {"a": 0, "b": 0, "c": 2}
-    np.testing.assert_array_equal(model.predict(pd.DataFrame({"num": [np.nan, 1.5, 5.5]})), ["c", "a", "b"])
+    np.testing.assert_array_equal(
+        model.predict(pd.DataFrame({"num": [np.nan, 1.5, 5.5]})), ["c", "a", "b"]
+    )
     cat = ID3Classifier(max_depth=1).fit(X[["cat"]], y)
     assert None in cat.root_.children and set(cat.root_.children) == {"u", "v", None}
     check_invariants(model)
@@ -205,7 +231,9 @@ def test_missing_values_get_a_branch_of_their_own():
 def test_unseen_category_stops_where_it_is_unknown(tennis):
     X, y = tennis
     model = ID3Classifier().fit(X, y)
-    row = pd.DataFrame([{"Outlook": "Foggy", "Temperature": "Hot", "Humidity": "High", "Wind": "Weak"}])
+    row = pd.DataFrame(
+        [{"Outlook": "Foggy", "Temperature": "Hot", "Humidity": "High", "Wind": "Weak"}]
+    )
     np.testing.assert_allclose(model.predict_proba(row), [[5 / 14, 9 / 14]])
     deeper = row.assign(Outlook="Sunny", Humidity="Damp")  # known at the root, unknown below
     np.testing.assert_allclose(model.predict_proba(deeper), [[3 / 5, 2 / 5]])
@@ -245,7 +273,9 @@ def test_alpha_keeps_only_significant_splits():
     for node in model.root_.walk():
         if node.is_leaf:
             continue
-        table = np.array([[kid.class_counts[c] for c in model.classes_] for kid in node.children.values()])
+        table = np.array(
+            [[kid.class_counts[c] for c in model.classes_] for kid in node.children.values()]
+        )
         table = table[:, table.sum(axis=0) > 0]
         assert stats.chi2_contingency(table, correction=False).pvalue < 0.01
     assert any("not significant" in (n.stop_reason or "") for n in model.root_.walk())
@@ -350,7 +380,11 @@ def test_json_round_trip_gives_identical_predictions(name, tmp_path):
     model = ID3Classifier(max_depth=None if name != "titanic" else 4).fit(X, y)
     path = tmp_path / "model.json"
     assert model.to_json(path) is None
-    for again in (ID3Classifier.from_json(path), ID3Classifier.from_json(model.to_json()), ID3Classifier.from_dict(model.to_dict())):
+    for again in (
+        ID3Classifier.from_json(path),
+        ID3Classifier.from_json(model.to_json()),
+        ID3Classifier.from_dict(model.to_dict()),
+    ):
         np.testing.assert_array_equal(again.predict(X), model.predict(X))
         np.testing.assert_array_equal(again.predict_proba(X), model.predict_proba(X))
         np.testing.assert_array_equal(again.feature_importances_, model.feature_importances_)

@@ -41,7 +41,9 @@ def test_events_follow_the_algorithm():
     model = ID3Classifier().fit(X, y, tracer=tracer)
     events = tracer.events
     nodes = [e for e in events if isinstance(e, NodeStarted)]
-    assert [e.node for e in nodes] == [n.node_id for n in sorted(model.root_.walk(), key=lambda n: n.node_id)]
+    assert [e.node for e in nodes] == [
+        n.node_id for n in sorted(model.root_.walk(), key=lambda n: n.node_id)
+    ]
     # every node ends in exactly one decision, after its candidates
     decisions = [e for e in events if isinstance(e, (SplitChosen, LeafMade))]
     assert [e.node for e in decisions] == [e.node for e in nodes]
@@ -62,13 +64,20 @@ def test_verbose_2_shows_every_threshold_of_iris(capsys):
     X, y = load_iris(return_X_y=True)
     tracer = RecordingTracer(thresholds=True)
     ID3Classifier(max_depth=1).fit(X, y, tracer=tracer)
-    scored = [e for e in tracer.events if isinstance(e, ThresholdScored) and e.feature == "petal_width"]
+    scored = [
+        e for e in tracer.events if isinstance(e, ThresholdScored) and e.feature == "petal_width"
+    ]
     expected = candidate_splits(X["petal_width"], y)
     np.testing.assert_array_equal([e.threshold for e in scored], expected["threshold"])
-    np.testing.assert_allclose([e.overall_entropy for e in scored], expected["overall_entropy"], atol=1e-12)
+    np.testing.assert_allclose(
+        [e.overall_entropy for e in scored], expected["overall_entropy"], atol=1e-12
+    )
     ID3Classifier(max_depth=1, verbose=2).fit(X, y)
     out = capsys.readouterr().out
-    assert "petal_width <= 0.8: left 50 (entropy 0.0000), right 100 (entropy 1.0000), overall entropy 0.6667" in out
+    assert (
+        "petal_width <= 0.8: left 50 (entropy 0.0000), right 100 (entropy 1.0000), overall entropy 0.6667"
+        in out
+    )
     assert "tie with petal_width: broken by column order (petal_length comes first)" in out
     ID3Classifier(max_depth=1, verbose=1).fit(X, y)
     assert "overall entropy" not in capsys.readouterr().out
@@ -79,7 +88,16 @@ def test_trace_frame_has_one_row_per_node_and_candidate():
     model = ID3Classifier().fit(X, y)
     trace = model.trace_
     assert list(trace.columns) == [
-        "node", "depth", "n_samples", "entropy", "feature", "threshold", "gain", "gain_ratio", "chosen", "tie",
+        "node",
+        "depth",
+        "n_samples",
+        "entropy",
+        "feature",
+        "threshold",
+        "gain",
+        "gain_ratio",
+        "chosen",
+        "tie",
     ]
     assert trace.groupby("node")["chosen"].sum().to_dict() == {
         n.node_id: int(not n.is_leaf) for n in model.root_.walk()
@@ -100,4 +118,4 @@ def test_trace_of_a_loaded_model_is_explained():
     X, y = load_play_tennis(return_X_y=True)
     again = ID3Classifier.from_json(ID3Classifier().fit(X, y).to_json())
     with pytest.raises(AttributeError, match="trace_ is only kept by fit"):
-        again.trace_
+        _ = again.trace_

@@ -16,7 +16,11 @@ def _describe(node: Node, decimals: int) -> str:
     head = f"{node.n_samples} samples ({_counts(node)}), entropy {node.entropy:.{decimals}f}"
     if node.is_leaf:
         return f"{head} -> predict {node.prediction}"
-    test = f"{node.feature} <= {format_number(node.threshold)}" if node.is_numeric_split else node.feature
+    test = (
+        f"{node.feature} <= {format_number(node.threshold)}"
+        if node.is_numeric_split
+        else node.feature
+    )
     return f"{head} -> split on {test}, gain {node.gain:.{decimals}f}"
 
 
@@ -43,7 +47,9 @@ def tree_to_text(root: Node, *, decimals: int = 4, max_depth: int | None = None)
         pad = "|   " * (level - 1) + "|-- "
         if max_depth is not None and level > max_depth:
             hidden = sum(1 for _ in node.walk())
-            lines.append(f"{pad}{branch_label(parent, key)}: ... ({hidden} node{'s' * (hidden > 1)} below)")
+            lines.append(
+                f"{pad}{branch_label(parent, key)}: ... ({hidden} node{'s' * (hidden > 1)} below)"
+            )
             continue
         lines.append(f"{pad}{branch_label(parent, key)}: {_describe(node, decimals)}")
         stack.extend((node, k, c, level + 1) for k, c in reversed(list(node.children.items())))
@@ -70,14 +76,20 @@ def explain_path(nodes: list[Node], steps: list[tuple[int, Any]], row: dict, cla
                 why = f"{node.feature} is missing and no training sample here was missing"
             else:
                 why = f"{node.feature} = {shown} was never seen at this node"
-            lines.append(f"{where}; {why}, so the path stops here and the prediction comes from this node's counts.")
+            lines.append(
+                f"{where}; {why}, so the path stops here and the prediction comes from this node's counts."
+            )
             break
         key = _key_of(node, nodes, steps, number)
-        lines.append(f"{where}; {node.feature} is {shown}, so take the branch {branch_label(node, key)}.")
+        lines.append(
+            f"{where}; {node.feature} is {shown}, so take the branch {branch_label(node, key)}."
+        )
     stop = nodes[steps[-1][0]]
     total = stop.n_samples
     share = stop.class_counts[stop.prediction] / total if total else 0.0
-    lines.append(f"Prediction: {stop.prediction} (probability {share:.2f}, from {total} training samples).")
+    lines.append(
+        f"Prediction: {stop.prediction} (probability {share:.2f}, from {total} training samples)."
+    )
     return "\n".join(lines)
 
 
