@@ -369,6 +369,29 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "root_")
         return tree_to_text(self.root_, decimals=decimals, max_depth=max_depth)
 
+    def to_dot(self, **options) -> str:
+        """The tree in Graphviz's DOT language (no Graphviz install needed); options as in
+        :func:`id3tree.render.dot.tree_to_dot`."""
+        check_is_fitted(self, "root_")
+        from id3tree.render.dot import tree_to_dot
+
+        return tree_to_dot(self.root_, classes=self.classes_.tolist(), **options)
+
+    def to_graphviz(self, **options):
+        """The tree as a ``graphviz`` object, shown inline in Jupyter; options as in
+        :func:`id3tree.render.dot.tree_to_dot`."""
+        check_is_fitted(self, "root_")
+        from id3tree.render.dot import tree_to_graphviz
+
+        return tree_to_graphviz(self.root_, classes=self.classes_.tolist(), **options)
+
+    def plot(self, ax=None, **options):
+        """Draw the tree with matplotlib (no Graphviz program needed); returns the Axes."""
+        check_is_fitted(self, "root_")
+        from id3tree.render.plot import plot_tree
+
+        return plot_tree(self.root_, classes=self.classes_.tolist(), ax=ax, **options)
+
     def explain(self, x) -> str:
         """The path of one sample: each test, the branch taken, the counts, the prediction.
 
