@@ -110,9 +110,14 @@ def to_frame(X, name: str = "X") -> pd.DataFrame:
     array = X if isinstance(X, np.ndarray) else np.asarray(X, dtype=object)
     if array.ndim != 2:
         raise ValueError(
-            f"{name} must be 2-D (rows x columns), got shape {array.shape}; "
-            "use .reshape(-1, 1) for a single feature"
+            f"{name} must be 2-D (rows x columns), got shape {array.shape}. Reshape your data "
+            "either using array.reshape(-1, 1) if your data has a single feature or "
+            "array.reshape(1, -1) if it contains a single sample."
         )
+    if (
+        array.dtype == object
+    ):  # pd.NA is missing too, or infer_objects would keep numbers as objects
+        array = np.where(pd.isna(array), None, array)
     frame = pd.DataFrame(array, columns=[f"x{i}" for i in range(array.shape[1])])
     if array.dtype == object:
         frame = frame.infer_objects()

@@ -122,7 +122,10 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         params = self._grow_params()
         frame = to_frame(X)
         if frame.shape[1] == 0:
-            raise ValueError("X has no columns: at least one feature is needed")
+            raise ValueError(
+                f"X has 0 feature(s) (shape={frame.shape}) while a minimum of 1 is required: "
+                "at least one feature is needed"
+            )
         if frame.shape[0] == 0:
             raise ValueError("X is empty: it has 0 rows; at least one is needed")
         y_series = self._check_y(y, frame.shape[0])
@@ -183,10 +186,13 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     @staticmethod
     def _check_y(y, n_rows: int) -> pd.Series:
         if y is None:
-            raise ValueError("y is required: ID3Classifier needs class labels to learn from")
+            raise ValueError(
+                "ID3Classifier requires y to be passed, but the target y is None; it needs class labels to learn from"
+            )
         if isinstance(y, np.ndarray) and y.ndim == 2 and y.shape[1] == 1:
             warnings.warn(
-                "y was a column vector; it was flattened to shape (n_samples,)",
+                "A column-vector y was passed when a 1d array was expected. Please change the shape "
+                "of y to (n_samples,), for example using ravel().",
                 DataConversionWarning,
                 stacklevel=3,
             )
@@ -265,8 +271,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
     def apply(self, X) -> np.ndarray:
         """The ``node_id`` of the node where each row stops."""
+        stop = self._stop_nodes(X)
         nodes = self._compiled.nodes
-        return np.array([nodes[i].node_id for i in self._stop_nodes(X)], dtype=np.int64)
+        return np.array([nodes[i].node_id for i in stop], dtype=np.int64)
 
     def _encode(self, X) -> np.ndarray:
         """New rows as ``(n_features, n_rows)`` floats: values, or category codes."""
@@ -490,36 +497,39 @@ def _one_row(x, names: list[str]) -> pd.DataFrame:
 
 
 def _nodes_from_grown(grown, data: EncodedData) -> Node:
-    """Node objects from the grower's flat arrays."""
+    """Node objects from the grower's flat arrays (per-node values computed in bulk first)."""
     classes = data.classes
-    nodes = []
-    for i in range(len(grown.parent)):
-        f = int(grown.feature[i])
-        counts = grown.counts[i]
-        nodes.append(
-            Node(
-                feature=data.names[f] if f >= 0 else None,
-                threshold=float(grown.threshold[i]) if f >= 0 and data.codes[f] is None else None,
-                children={},
-                class_counts={c: int(v) for c, v in zip(classes, counts)},
-                n_samples=int(counts.sum()),
-                entropy=float(grown.entropy[i]),
-                gain=float(grown.gain[i]) if f >= 0 else None,
-                prediction=classes[int(np.argmax(counts))],
-                depth=int(grown.depth[i]),
-                node_id=i,
-                stop_reason=grown.stop_reason[i],
-            )
+    counts = grown.counts.tolist()
+    n_samples = grown.counts.sum(axis=1).tolist()
+    majority = np.argmax(grown.counts, axis=1).tolist()
+    feature, threshold, gain = grown.feature.tolist(), grown.threshold.tolist(), grown.gain.tolist()
+    entropy, depth = grown.entropy.tolist(), grown.depth.tolist()
+    names, numeric = data.names, [c is None for c in data.codes]
+    nodes = [
+        Node(
+            feature=names[f] if f >= 0 else None,
+            threshold=threshold[i] if f >= 0 and numeric[f] else None,
+            children={},
+            class_counts=dict(zip(classes, counts[i])),
+            n_samples=n_samples[i],
+            entropy=entropy[i],
+            gain=gain[i] if f >= 0 else None,
+            prediction=classes[majority[i]],
+            depth=depth[i],
+            node_id=i,
+            stop_reason=grown.stop_reason[i],
         )
-    for i in range(1, len(nodes)):
-        parent = nodes[grown.parent[i]]
-        f = int(grown.feature[grown.parent[i]])
-        slot = int(grown.slot[i])
-        if data.codes[f] is None:
+        for i, f in enumerate(feature)
+    ]
+    for i, (p, slot) in enumerate(zip(grown.parent.tolist(), grown.slot.tolist())):
+        if p < 0:
+            continue
+        f = feature[p]
+        if numeric[f]:
             key = {0: "<=", 1: ">"}.get(slot, MISSING)
         else:
             key = MISSING if slot == len(data.categories[f]) else data.categories[f][slot]
-        parent.children[key] = nodes[i]
+        nodes[p].children[key] = nodes[i]
     return nodes[0]
 
 

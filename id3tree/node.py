@@ -10,7 +10,7 @@ MISSING = None
 """The branch key of the branch that missing values take."""
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Node:
     """One node of an ID3 tree.
 

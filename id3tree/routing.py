@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from operator import itemgetter
 
 import numpy as np
 
@@ -59,9 +60,9 @@ class CompiledTree:
         threshold = np.full(n, np.nan)
         categorical = np.zeros(n, dtype=bool)
         n_slots = np.zeros(n, dtype=np.int64)
-        counts = np.array(
-            [[node.class_counts.get(c, 0) for c in classes] for node in nodes], dtype=float
-        ).reshape(n, len(classes))
+        get_counts = itemgetter(*classes) if len(classes) > 1 else lambda d: (d[classes[0]],)
+        counts = np.array([get_counts(node.class_counts) for node in nodes], dtype=float)
+        counts = counts.reshape(n, len(classes))
         for i, node in enumerate(nodes):
             if node.is_leaf:
                 continue

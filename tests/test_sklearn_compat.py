@@ -33,34 +33,13 @@ from id3tree.datasets import load_car, load_iris, load_play_tennis
 # scikit-learn's estimator checks
 # -------------------------------------------------------------------------------------------------
 
-# Checks that fail today because of bugs (wrong wording, mostly) in id3tree, not by design. Each
-# entry goes as soon as id3tree/learner.py is fixed: the tests are strict xfails, so a check that
-# starts to pass shows up as a failure ("XPASS(strict)") until its entry is removed here.
-PENDING_FIXES = {
-    "check_estimators_empty_data_messages": (
-        "pending fix: fit on X of shape (12, 0) raises 'X has no columns: at least one feature "
-        "is needed'; the check wants scikit-learn's wording '0 feature(s) (shape=(12, 0)) while "
-        "a minimum of 1 is required'"
-    ),
-    "check_supervised_y_2d": (
-        "pending fix: the DataConversionWarning for a column-vector y reads 'y was a column "
-        "vector; ...'; the check wants scikit-learn's 'A column-vector y was passed when a 1d "
-        "array was expected'"
-    ),
-    "check_fit2d_predict1d": (
-        "pending fix: predict and predict_proba on a 1-D X raise 'X must be 2-D ... use "
-        ".reshape(-1, 1)' without the phrase 'Reshape your data' (and only suggest the "
-        "single-feature reshape, while a 1-D X at predict time is usually one sample)"
-    ),
-    "check_requires_y_none": (
-        "pending fix: fit(X, None) raises 'y is required: ...'; the check wants the phrase "
-        "'requires y to be passed, but the target y is None'"
-    ),
-}
+# Every scikit-learn check passes: no check is marked as an expected failure. (A check that
+# ever needs to be listed here goes in with its reason in words.)
+EXPECTED_FAILURES: dict[str, str] = {}
 
 
 def _expected_failed_checks(estimator):
-    return PENDING_FIXES
+    return EXPECTED_FAILURES
 
 
 @parametrize_with_checks(
@@ -112,15 +91,7 @@ def _unfitted_call(method):
         "predict",
         "predict_proba",
         "score",
-        pytest.param(
-            "apply",
-            marks=pytest.mark.xfail(
-                strict=True,
-                raises=AttributeError,
-                reason="pending fix: apply reads self._compiled before _stop_nodes runs "
-                "check_is_fitted, so an unfitted model raises AttributeError",
-            ),
-        ),
+        "apply",
         "get_depth",
         "get_n_leaves",
         "to_text",
@@ -570,13 +541,6 @@ def test_numpy_with_nan_fits_the_same_tree_as_the_frame(mixed, mixed_model):
     np.testing.assert_array_equal(model.predict_proba(A_new), mixed_model.predict_proba(X_new))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="pending fix: in an object array pd.NA is not recognised as missing by "
-    "DataFrame.infer_objects, so the Int64/Float64 columns of X.to_numpy() stay object and "
-    "become categorical (one branch per distinct number) instead of numeric",
-)
 def test_numpy_with_pd_na_keeps_numeric_columns_numeric(mixed, mixed_model):
     X, y = mixed
     model = ID3Classifier().fit(X.to_numpy(), y)  # pd.NA kept in the Int64/Float64 columns
