@@ -47,3 +47,15 @@ def entropy_rows(counts, base: float = 2.0) -> np.ndarray:
     counts = np.asarray(counts, dtype=float)
     columns = np.moveaxis(counts, -1, 0)
     return entropy_of_counts(columns, counts.sum(axis=-1), base)
+
+
+def entropy_of_groups(counts, group, n_groups: int, base: float = 2.0) -> np.ndarray:
+    """Entropy of many distributions given as one flat list of counts and the group of each.
+
+    ``H_g = -sum p_i log p_i`` over the entries i of group g, with ``p_i = counts_i / total_g``:
+    the same formula for distributions whose sizes differ (the branches of many nodes).
+    """
+    counts = np.asarray(counts, dtype=float)
+    totals = np.bincount(group, weights=counts, minlength=n_groups)
+    terms = entropy_of_counts([counts], totals[group], base)  # -p log p of each entry
+    return np.bincount(group, weights=terms, minlength=n_groups) + 0.0

@@ -1,33 +1,156 @@
-"""The ``id3tree`` command line.
+"""The ``id3tree`` command line (also ``python -m id3tree``).
 
-``main(argv)`` returns an exit status, so tests can call it directly. User errors (a bad option,
-an unknown dataset) print one line on stderr and return 2.
+``main(argv)`` returns an exit status so tests can call it directly. A user error (a file that is
+not there, a column that does not exist, a model file that is not one) prints one line on stderr
+and returns 2; there is no traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
-from id3tree.datasets import load_play_tennis
+import pandas as pd
+
+from id3tree import datasets
 from id3tree.learner import ID3Classifier
 
 
+class UserError(Exception):
+    """A mistake in what the user asked for; reported in one line."""
+
+
+# ------------------------------------------------------------------------------------------------
+# reading data
+# ------------------------------------------------------------------------------------------------
+def read_data(spec: str) -> pd.DataFrame:
+    """A CSV file's rows, or a built-in dataset by name. ``?`` and empty fields are missing."""
+    path = Path(spec)
+    if path.is_file():
+        try:
+            return pd.read_csv(path, na_values=["?"])
+        except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise UserError(f"cannot read {spec!r} as CSV: {first}") from None
+    try:
+        return datasets.load(spec)
+    except ValueError:
+        names = ", ".join(datasets.list_datasets()["name"])
+        raise UserError(
+            f"{spec!r} is neither a CSV file nor a built-in dataset ({names})"
+        ) from None
+
+
+def split_target(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, pd.Series]:
+    if target not in frame.columns:
+        raise UserError(
+            f"target column {target!r} is not in the data (columns: {', '.join(map(str, frame.columns))})"
+        )
+    return frame.drop(columns=target), frame[target]
+
+
+def write_table(frame: pd.DataFrame, out: str | None) -> None:
+    if out is None:
+        print(frame.to_csv(index=False), end="")
+    else:
+        frame.to_csv(out, index=False)
+        print(f"wrote {out}")
+
+
+# ------------------------------------------------------------------------------------------------
+# commands
+# ------------------------------------------------------------------------------------------------
 def _demo(args: argparse.Namespace) -> int:
-    X, y = load_play_tennis(return_X_y=True)
+    from id3tree.render.files import save_tree_image
+
+    X, y = datasets.load_play_tennis(return_X_y=True)
     print("Play Tennis (Quinlan 1986): 14 days, 4 weather features, target Play.\n")
     print("Growing the tree, node by node:\n")
     model = ID3Classifier(verbose=1).fit(X, y)
     print("\nThe tree:\n")
     print(model.to_text())
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "play_tennis_tree.png"
+    engine = save_tree_image(model, path)
+    print(f"\nDrew the tree with {engine}: {path}")
+    return 0
+
+
+def _fit(args: argparse.Namespace) -> int:
+    X, y = split_target(read_data(args.data), args.target)
+    model = ID3Classifier(
+        criterion=args.criterion, max_depth=args.max_depth, verbose=int(args.trace)
+    )
+    model.fit(X, y)
+    print(
+        f"ID3 tree on {len(X)} rows and {X.shape[1]} features: depth {model.get_depth()}, "
+        f"{model.get_n_leaves()} leaves, training accuracy {model.score(X, y):.4f}"
+    )
+    print(model.to_text(max_depth=args.show_depth))
+    if args.render:
+        from id3tree.render.files import save_tree_image
+
+        engine = save_tree_image(model, args.render)
+        print(f"drew the tree with {engine}: {args.render}")
+    if args.save:
+        model.to_json(args.save)
+        print(f"saved the model: {args.save}")
+    return 0
+
+
+def _predict(args: argparse.Namespace) -> int:
+    try:
+        model = ID3Classifier.from_json(Path(args.model))
+    except ValueError as exc:
+        raise UserError(f"{args.model}: {exc}") from None
+    frame = read_data(args.data)
+    names = list(model._names)
+    missing = [n for n in names if n not in frame.columns]
+    if missing:
+        raise UserError(f"the data lacks the model's feature column(s) {missing}")
+    X = frame[names]
+    result = pd.DataFrame({"prediction": model.predict(X)})
+    if args.proba:
+        proba = model.predict_proba(X)
+        for i, c in enumerate(model.classes_):
+            result[f"P({c})"] = proba[:, i]
+    write_table(result, args.out)
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="id3tree", description="Decision trees with entropy.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    demo = commands.add_parser("demo", help="fit Play Tennis, print the trace and the tree")
+
+    demo = commands.add_parser(
+        "demo", help="fit Play Tennis, print the trace and the tree, draw it"
+    )
+    demo.add_argument("--out", default=".", help="folder for the tree image (default: here)")
     demo.set_defaults(run=_demo)
+
+    fit = commands.add_parser("fit", help="fit a tree to a CSV file or a built-in dataset")
+    fit.add_argument("data", help="a CSV path or a built-in dataset name")
+    fit.add_argument("--target", required=True, help="the class column")
+    fit.add_argument("--criterion", default="entropy", choices=["entropy", "gain_ratio"])
+    fit.add_argument("--max-depth", type=int, default=None)
+    fit.add_argument(
+        "--trace", action="store_true", help="print every node, candidate and decision"
+    )
+    fit.add_argument("--render", metavar="FILE", help="draw the tree: .png, .svg, .pdf or .dot")
+    fit.add_argument("--save", metavar="MODEL.json", help="save the fitted model as JSON")
+    fit.add_argument(
+        "--show-depth", type=int, default=4, help="levels of the text view (default 4)"
+    )
+    fit.set_defaults(run=_fit)
+
+    predict = commands.add_parser("predict", help="predict with a saved model")
+    predict.add_argument("model", help="a model saved by fit --save")
+    predict.add_argument("data", help="a CSV path or a built-in dataset name")
+    predict.add_argument("--proba", action="store_true", help="add the class probabilities")
+    predict.add_argument("--out", metavar="FILE", help="write CSV here instead of the screen")
+    predict.set_defaults(run=_predict)
     return parser
 
 
@@ -35,11 +158,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-    except SystemExit as exc:  # argparse already printed its message
+    except SystemExit as exc:  # argparse has printed its one-line message
         return int(exc.code or 0)
     try:
         return args.run(args)
-    except (ValueError, OSError) as exc:
+    except (UserError, ValueError, OSError) as exc:
         print(f"id3tree: error: {exc}", file=sys.stderr)
         return 2
 

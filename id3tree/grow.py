@@ -31,9 +31,9 @@ from id3tree.contingency import chi_square_from_table
 from id3tree.node import format_number
 from id3tree.splits import (
     TIE_TOLERANCE,
-    branch_table,
+    dense_ranks,
     enumerate_thresholds,
-    score_branches,
+    score_categorical,
     search_thresholds,
 )
 
@@ -143,10 +143,15 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         for f in range(n_features):
             if is_cat[f]:
                 n_levels = len(data.categories[f]) + 1
-                table = branch_table(
-                    data.codes[f][rows], y[rows], local[rows], k, n_levels, n_classes
+                result = score_categorical(
+                    data.codes[f][rows],
+                    y[rows],
+                    local[rows],
+                    k,
+                    n_levels,
+                    n_classes,
+                    min_leaf=min_leaf,
                 )
-                result = score_branches(table, min_leaf=min_leaf)
                 s.candidate[:, f] = ~used[:, f]
                 ok = result.valid & ~used[:, f]
             else:
@@ -176,30 +181,26 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         why[np.isfinite(best) & (chosen_gain < params.min_gain)] = "gain below min_gain"
         splitting = np.array([w is None for w in why], dtype=bool)
 
-        # 5. the branch of every row of a splitting node (Quinlan's chi-square rule may veto it)
+        # 5. the branch of every row of a splitting node, and the children's class counts
         branch = _branches(data, rows, local, chosen, s.threshold, splitting, is_cat)
+        children_of = _children(rows, local, branch, splitting, y, k, n_slots, n_classes)
+        # Quinlan's chi-square rule: a split whose branches and classes look independent is undone
         if params.alpha is not None and splitting.any():
-            moving = splitting[local[rows]]
-            tables = branch_table(
-                branch[moving], y[rows[moving]], local[rows[moving]], k, n_slots, n_classes
-            )
+            parent_e, child_counts = children_of[0] // n_slots, children_of[2]
+            bounds = np.searchsorted(parent_e, np.arange(k + 1))
             for e in np.flatnonzero(splitting):
-                p = chi_square_from_table(tables[e]).pvalue
+                p = chi_square_from_table(child_counts[bounds[e] : bounds[e + 1]]).pvalue
                 if not p < params.alpha:
                     why[e] = (
                         f"split not significant (chi-square p = {p:.4g}, alpha = {params.alpha:g})"
                     )
                     splitting[e] = False
+            children_of = _children(rows, local, branch, splitting, y, k, n_slots, n_classes)
         reasons[eligible] = why
-        moving = splitting[local[rows]]
 
         # 6. one child per non-empty (node, branch) pair, in branch order
-        child_rows = rows[moving]
-        keys, child_local = _dense_ranks(local[child_rows] * n_slots + branch[moving], k * n_slots)
+        keys, child_local, child_counts, child_rows = children_of
         parent_e, child_slot = keys // n_slots, keys % n_slots
-        child_counts = np.bincount(
-            child_local * n_classes + y[child_rows], minlength=len(keys) * n_classes
-        ).reshape(-1, n_classes)
         children = nodes.add(ids[parent_e], child_slot, depth + 1, child_counts)
         record.level(
             level,
@@ -265,13 +266,14 @@ def _branches(data, rows, local, chosen, thresholds, splitting, is_cat) -> np.nd
     return branch
 
 
-def _dense_ranks(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """The sorted distinct keys and the rank of each key among them."""
-    if size <= 4 * len(key) + 4096:
-        present = np.bincount(key, minlength=size) > 0
-        return np.flatnonzero(present), (np.cumsum(present) - 1)[key]
-    distinct, rank = np.unique(key, return_inverse=True)
-    return distinct, rank.ravel()
+def _children(rows, local, branch, splitting, y, k, n_slots, n_classes):
+    """The children of the splitting nodes: their (node, slot) keys in order, each moving row's
+    child, the children's class counts, and the moving rows."""
+    moving = splitting[local[rows]]
+    child_rows = rows[moving]
+    keys, child_local = dense_ranks(local[child_rows] * n_slots + branch[moving], k * n_slots)
+    counts = np.bincount(child_local * n_classes + y[child_rows], minlength=len(keys) * n_classes)
+    return keys, child_local, counts.reshape(-1, n_classes), child_rows
 
 
 def slot_label(data: EncodedData, f: int, slot: int, threshold: float) -> str:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from id3tree._entropy import entropy_of_counts, entropy_rows
+from id3tree._entropy import entropy_of_counts, entropy_of_groups, entropy_rows
 
 TIE_TOLERANCE = 1e-10
 """Two scores (in bits) closer than this are a tie."""
@@ -236,30 +236,51 @@ class CategoricalSearch:
     n_branches: np.ndarray
 
 
-def branch_table(codes, y, segment, n_segments, n_levels, n_classes) -> np.ndarray:
-    """Counts of shape ``(n_segments, n_levels, n_classes)``: segment x branch x class."""
-    flat = (segment.astype(np.int64) * n_levels + codes) * n_classes + y
-    size = n_segments * n_levels * n_classes
-    return np.bincount(flat, minlength=size).reshape(n_segments, n_levels, n_classes)
+def dense_ranks(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The sorted distinct values of ``key`` (all in ``0 .. size-1``) and each key's rank among them.
 
-
-def score_branches(table: np.ndarray, *, min_leaf: int = 1) -> CategoricalSearch:
-    """Information gain of splitting each segment into its non-empty branches.
-
-    ``table`` is ``(n_segments, n_branches, n_classes)``; gain is the parent's entropy minus the
-    size-weighted entropy of the branches, and ``split_info`` the entropy of the branch sizes.
+    A ``bincount`` when ``size`` is small next to the number of keys, a sort otherwise: the
+    cost never depends on how many values *could* occur (a column may have 100,000 categories).
     """
-    sizes = table.sum(axis=2)
-    n = sizes.sum(axis=1)
-    parent = entropy_rows(table.sum(axis=1))
-    branch_entropy = entropy_rows(table.reshape(-1, table.shape[2])).reshape(sizes.shape)
+    if size <= 4 * len(key) + 4096:
+        present = np.bincount(key, minlength=size) > 0
+        return np.flatnonzero(present), (np.cumsum(present) - 1)[key]
+    distinct, rank = np.unique(key, return_inverse=True)
+    return distinct, rank.ravel()
+
+
+def score_categorical(
+    codes, y, segment, n_segments, n_levels, n_classes, *, min_leaf=1
+) -> CategoricalSearch:
+    """Information gain of splitting each segment into one branch per value present in it.
+
+    ``codes`` are the feature's values (``0 .. n_levels-1``), ``y`` the class codes and
+    ``segment`` the segment of each row. Only branches that occur are counted, so a feature with
+    many levels costs no more than one with few. Gain is the parent's entropy minus the
+    size-weighted entropy of the branches; ``split_info`` is the entropy of the branch sizes.
+    """
+    segment = segment.astype(np.int64)
+    branch_keys, branch = dense_ranks(segment * n_levels + codes, n_segments * n_levels)
+    n_branch = len(branch_keys)
+    table = np.bincount(branch * n_classes + y, minlength=n_branch * n_classes).reshape(
+        n_branch, n_classes
+    )
+    owner = branch_keys // n_levels  # the segment of each branch
+    sizes = table.sum(axis=1)
+    n = np.bincount(owner, weights=sizes, minlength=n_segments)
+    parent = entropy_rows(
+        np.bincount(segment * n_classes + y, minlength=n_segments * n_classes).reshape(
+            -1, n_classes
+        )
+    )
     with np.errstate(invalid="ignore", divide="ignore"):
-        after = (sizes * branch_entropy).sum(axis=1) / n
-    n_branches = (sizes > 0).sum(axis=1)
-    valid = (n_branches >= 2) & ~((sizes > 0) & (sizes < min_leaf)).any(axis=1)
+        after = np.bincount(owner, weights=sizes * entropy_rows(table), minlength=n_segments) / n
+    n_branches = np.bincount(owner, minlength=n_segments)
+    too_small = np.bincount(owner, weights=sizes < min_leaf, minlength=n_segments) > 0
+    valid = (n_branches >= 2) & ~too_small
     return CategoricalSearch(
         valid=valid,
         gain=np.where(valid, np.maximum(parent - after, 0.0), np.nan),
-        split_info=entropy_rows(sizes),
+        split_info=entropy_of_groups(sizes, owner, n_segments),
         n_branches=n_branches,
     )

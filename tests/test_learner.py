@@ -403,3 +403,22 @@ def test_entropy_of_root_is_entropy_of_labels():
     assert model.root_.feature == "odor"
     assert model.score(X, y) == 1.0
     check_invariants(model)
+
+
+def test_a_column_of_distinct_strings_costs_no_more_than_its_rows():
+    rng = np.random.default_rng(0)
+    n = 20_000
+    X = pd.DataFrame(
+        {
+            "id": [f"s{i}" for i in range(n)],
+            "a": rng.choice(list("abc"), n),
+            "x": rng.normal(size=n),
+        }
+    )
+    y = (X["a"] == "a").to_numpy() ^ (X["x"] > 0).to_numpy()
+    model = ID3Classifier(criterion="gain_ratio", alpha=0.01).fit(
+        X, y
+    )  # exercises both sparse paths
+    assert model.score(X, y) == 1.0
+    by_gain = ID3Classifier(max_depth=1).fit(X, y)
+    assert by_gain.root_.feature == "id" and len(by_gain.root_.children) == n
