@@ -30,8 +30,8 @@ MAX_ITER = 100
 """Newton steps allowed (convergence takes fewer than 10 on ordinary data)."""
 MAX_ITER_SEPARATED = 40
 """Newton steps taken when the classes are separated; each brings l1 closer to its supremum."""
-STEP_TOLERANCE = 1e-10
-"""Converged when no parameter (on the standardised scale) moves by more than this."""
+TOLERANCE = 1e-12
+"""Converged when a Newton step promises to raise l1 by less than this times ``1 + |l1|``."""
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,8 @@ def separates(x: np.ndarray, y: np.ndarray, n_classes: int) -> bool:
 def fit_multinomial_logit(x: np.ndarray, y: np.ndarray, n_classes: int) -> LogitFit:
     """Fit the logit of class codes ``y`` (every code 0 .. K-1 present) on a non-constant x."""
     n, k = len(y), n_classes
-    z = (x - x.mean()) / x.std()
+    u = x / np.abs(x).max()  # first into [-1, 1], so that squares cannot overflow
+    z = (u - u.mean()) / u.std()
     l0 = null_log_likelihood(np.bincount(y, minlength=k))
     separated = separates(x, y, k)
     max_iter = MAX_ITER_SEPARATED if separated else MAX_ITER
@@ -109,6 +110,8 @@ def fit_multinomial_logit(x: np.ndarray, y: np.ndarray, n_classes: int) -> Logit
             step = np.linalg.solve(information, gradient).reshape(2, k - 1)
         except np.linalg.LinAlgError:  # probabilities saturated at 0 or 1: nothing left to gain
             break
+        # the Newton decrement g' I^-1 g is twice the rise the quadratic model promises
+        converged = float(gradient @ step.ravel()) <= TOLERANCE * (1.0 + abs(l1))
         # halve the step until the log-likelihood does not fall
         for _ in range(40):
             new_l1, new_q = log_likelihood(theta + step)
@@ -119,5 +122,4 @@ def fit_multinomial_logit(x: np.ndarray, y: np.ndarray, n_classes: int) -> Logit
             break
         theta = theta + step
         l1, q = new_l1, new_q
-        converged = bool(np.abs(step).max() <= STEP_TOLERANCE)
     return LogitFit(max(l1, l0), l0, iterations, converged and not separated, separated)
