@@ -1,0 +1,217 @@
+"""What a drawing of a tree says and how it is coloured, shared by the Graphviz and matplotlib renderers.
+
+Both renderers draw the same picture: a box per node (a title line, then the fields chosen with
+``show``), a label per edge, a colour per node, and a "…" marker under every node whose subtree
+was cut by ``max_depth``. Everything here works on :class:`~id3tree.node.Node` objects and plain
+strings; nothing imports Graphviz or matplotlib (except to read a colour name, lazily).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from id3tree.node import MISSING, Node, format_number
+
+FIELDS = ("samples", "counts", "entropy", "gain")
+"""The lines a node box can show under its title, in the order they appear."""
+
+PALETTE = (
+    # ColorBrewer Set2, then Set3: light enough for dark text at full strength.
+    "#fc8d62",
+    "#66c2a5",
+    "#8da0cb",
+    "#e78ac3",
+    "#a6d854",
+    "#ffd92f",
+    "#e5c494",
+    "#b3b3b3",
+    "#8dd3c7",
+    "#bebada",
+    "#fb8072",
+    "#80b1d3",
+    "#fdb462",
+    "#b3de69",
+    "#fccde5",
+    "#d9d9d9",
+    "#bc80bd",
+    "#ccebc5",
+    "#ffed6f",
+)
+WHITE = "#ffffff"
+EDGE_COLOR = "#666666"
+BORDER_COLOR = "#555555"
+MUTED_COLOR = "#777777"
+LE, GT, ELLIPSIS, DOT = "\u2264", ">", "\u2026", "\u00b7"  # ≤ > … ·
+COUNTS_WIDTH = 32  # the longest line of class counts; longer ones list a class per line
+
+
+# ---------------------------------------------------------------------------------------------
+# options
+# ---------------------------------------------------------------------------------------------
+def check_options(show: Iterable[str], decimals: int, max_depth: int | None) -> tuple[str, ...]:
+    """Validate the options both renderers share; return ``show`` in display order."""
+    if isinstance(show, str):
+        show = (show,)
+    show = tuple(show)
+    unknown = [field for field in show if field not in FIELDS]
+    if unknown:
+        raise ValueError(f"show must hold fields from {FIELDS}, got {unknown[0]!r}")
+    if isinstance(decimals, bool) or not isinstance(decimals, int) or decimals < 0:
+        raise ValueError(f"decimals must be a non-negative integer, got {decimals!r}")
+    if max_depth is not None and (
+        isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 0
+    ):
+        raise ValueError(f"max_depth must be None or a non-negative integer, got {max_depth!r}")
+    return tuple(field for field in FIELDS if field in show)
+
+
+def class_list(root: Node, classes: Sequence | None) -> list:
+    """The classes in display order: as given, else as the root's counts list them."""
+    return list(root.class_counts) if classes is None else list(classes)
+
+
+# ---------------------------------------------------------------------------------------------
+# words
+# ---------------------------------------------------------------------------------------------
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def text_lines(value: Any) -> list[str]:
+    """A value as the lines it is drawn on: newlines break lines, other control characters
+    (which no renderer can draw) show as escapes like ``\\x07``."""
+    text = str(value).replace("\r\n", "\n").replace("\r", "\n")
+    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
+    return text.split("\n")
+
+
+def _counts_lines(node: Node, classes: list) -> list[str]:
+    """``No 5 · Yes 9`` on one line when it is short, else one class per line."""
+    parts = [f"{c} {node.class_counts.get(c, 0)}" for c in classes]
+    joined = f" {DOT} ".join(parts)
+    lines = [joined] if len(joined) <= COUNTS_WIDTH else parts
+    return [piece for line in lines for piece in text_lines(line)]
+
+
+def node_title(node: Node) -> list[str]:
+    """The bold first line(s): ``Outlook``, ``petal_length ≤ 2.45``, or ``predict Yes``."""
+    if node.is_leaf:
+        return text_lines(f"predict {node.prediction}")
+    if node.is_numeric_split:
+        return text_lines(f"{node.feature} {LE} {format_number(node.threshold)}")
+    return text_lines(node.feature)
+
+
+def node_body(node: Node, classes: list, show: tuple[str, ...], decimals: int) -> list[str]:
+    """The lines under the title: samples, class counts, entropy and (for splits) gain."""
+    lines = []
+    for field in show:
+        if field == "samples":
+            lines.append(f"samples = {node.n_samples}")
+        elif field == "counts":
+            lines.extend(_counts_lines(node, classes))
+        elif field == "entropy":
+            lines.append(f"entropy = {node.entropy:.{decimals}f}")
+        elif field == "gain" and node.gain is not None:
+            lines.append(f"gain = {node.gain:.{decimals}f}")
+    return lines
+
+
+def edge_lines(parent: Node, key: Any) -> tuple[list[str], bool]:
+    """The label of the branch ``key`` of ``parent``, and whether it is the missing branch
+    (drawn in italics, so it never reads like a category called "missing")."""
+    if key is MISSING:
+        return ["missing"], True
+    if parent.is_numeric_split:
+        sign = LE if key == "<=" else GT
+        return [f"{sign} {format_number(parent.threshold)}"], False
+    return text_lines(key), False
+
+
+def cut_text(hidden: int) -> str:
+    """The marker under a node whose subtree ``max_depth`` left out."""
+    return f"{ELLIPSIS} {hidden} more node{'s' * (hidden != 1)}"
+
+
+# ---------------------------------------------------------------------------------------------
+# colours
+# ---------------------------------------------------------------------------------------------
+def _rgb(color: str) -> tuple[int, int, int]:
+    text = str(color).strip()
+    if re.fullmatch(r"#[0-9a-fA-F]{3}", text):
+        text = "#" + "".join(ch * 2 for ch in text[1:])
+    if not re.fullmatch(r"#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?", text):
+        from matplotlib.colors import to_hex  # names like "tab:blue"; only when needed
+
+        try:
+            text = to_hex(color)
+        except ValueError:
+            raise ValueError(f"class_colors: {color!r} is not a colour") from None
+    return int(text[1:3], 16), int(text[3:5], 16), int(text[5:7], 16)
+
+
+def class_palette(classes: list, class_colors: dict | None = None) -> dict:
+    """Class -> base colour (``#rrggbb``): ``class_colors`` where given, else the palette."""
+    class_colors = class_colors or {}
+    palette = {}
+    for i, c in enumerate(classes):
+        rgb = _rgb(class_colors[c] if c in class_colors else PALETTE[i % len(PALETTE)])
+        palette[c] = "#{:02x}{:02x}{:02x}".format(*rgb)
+    return palette
+
+
+def purity(node: Node, n_classes: int) -> float:
+    """1 for a pure node, 0 for one whose classes are evenly mixed: ``1 - H / log2 K``."""
+    if n_classes < 2:
+        return 1.0
+    return min(1.0, max(0.0, 1.0 - node.entropy / math.log2(n_classes)))
+
+
+def fill_color(node: Node, palette: dict, n_classes: int) -> str:
+    """The majority class's colour, blended with white as the node gets less pure."""
+    base = palette.get(node.prediction)
+    if base is None:
+        return WHITE
+    strength = purity(node, n_classes)
+    r, g, b = (round(255 + (v - 255) * strength) for v in _rgb(base))
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+# ---------------------------------------------------------------------------------------------
+# what is drawn
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Shown:
+    """One node of the drawing: its position in the visit, its parent's, the branch it hangs on."""
+
+    node: Node
+    index: int
+    parent: int | None  # index of the parent in the visit; None for the root
+    parent_node: Node | None
+    key: Any  # the branch key from the parent (meaningless for the root)
+    level: int  # 0 for the drawing's root
+    hidden: int  # nodes below this one that max_depth left out (0 if none)
+
+
+def visible(root: Node, max_depth: int | None = None) -> Iterator[Shown]:
+    """The nodes to draw, depth first with children in branch order, without recursion.
+
+    Levels count from ``root`` (so a subtree can be drawn on its own); a node at ``max_depth``
+    with children is drawn, and its subtree becomes a count of the hidden nodes.
+    """
+    stack: list[tuple[Node, int | None, Node | None, Any, int]] = [(root, None, None, None, 0)]
+    index = 0
+    while stack:
+        node, parent, parent_node, key, level = stack.pop()
+        cut = max_depth is not None and level >= max_depth and not node.is_leaf
+        hidden = sum(1 for _ in node.walk()) - 1 if cut else 0
+        yield Shown(node, index, parent, parent_node, key, level, hidden)
+        if not cut:
+            stack.extend(
+                (child, index, node, key, level + 1)
+                for key, child in reversed(node.children.items())
+            )
+        index += 1
