@@ -1,0 +1,421 @@
+"""The Graphviz and matplotlib renderers: golden DOT, escaping through `dot`, measured layouts."""
+
+from __future__ import annotations
+
+import html
+import itertools
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+
+matplotlib.use("Agg")  # tests only: the library itself never picks a backend
+
+import matplotlib.pyplot as plt  # noqa: E402
+
+from id3tree import ID3Classifier  # noqa: E402
+from id3tree.datasets import (  # noqa: E402
+    load_adult,
+    load_iris,
+    load_mushroom,
+    load_play_tennis,
+)
+from id3tree.node import Node  # noqa: E402
+from id3tree.render.dot import tree_to_dot, tree_to_graphviz  # noqa: E402
+from id3tree.render.plot import (  # noqa: E402
+    EDGE_GID,
+    MARKER_GID,
+    NODE_GID,
+    _items,
+    _plan,
+    plot_tree,
+)
+from id3tree.render.style import PALETTE, class_palette, fill_color, purity  # noqa: E402
+
+GOLDEN = Path(__file__).parent / "golden" / "play_tennis.dot"
+HAS_DOT = shutil.which("dot") is not None
+needs_dot = pytest.mark.skipif(not HAS_DOT, reason="Graphviz's dot program is not installed")
+
+
+def fitted(load):
+    model = ID3Classifier().fit(*load(return_X_y=True))
+    return model.root_, model.classes_.tolist()
+
+
+@pytest.fixture(scope="module")
+def tennis():
+    return fitted(load_play_tennis)
+
+
+@pytest.fixture(scope="module")
+def iris():
+    return fitted(load_iris)
+
+
+@pytest.fixture(scope="module")
+def mushroom():
+    return fitted(load_mushroom)
+
+
+@pytest.fixture(autouse=True)
+def close_figures():
+    yield
+    plt.close("all")
+
+
+def labels(dot: str) -> dict[str, list[str]]:
+    """Statement id (``3`` or ``0->3``) -> the lines of its HTML-like label, unescaped."""
+    found = {}
+    for line in dot.splitlines():
+        match = re.match(r"\t(\w+)(?: -> (\w+))? \[label=<(.*)>( |\])", line)
+        if match:
+            key = (
+                match.group(1) if match.group(2) is None else f"{match.group(1)}->{match.group(2)}"
+            )
+            rows = re.sub(r"</?[bi]>", "", match.group(3)).split("<br/>")
+            found[key] = [html.unescape(row) for row in rows]
+    return found
+
+
+def leaf(node_id: int, prediction, counts: dict) -> Node:
+    return Node(None, None, {}, counts, sum(counts.values()), 0.0, None, prediction, 1, node_id)
+
+
+# ---------------------------------------------------------------------------------------------
+# DOT
+# ---------------------------------------------------------------------------------------------
+def test_play_tennis_matches_the_golden_file(tennis):
+    root, classes = tennis
+    expected = GOLDEN.read_text(encoding="utf-8")
+    assert tree_to_dot(root, classes=classes) == expected, (
+        "the DOT of Play Tennis changed; if on purpose, rewrite tests/golden/play_tennis.dot "
+        "from tree_to_dot and read the new file before committing it"
+    )
+
+
+def test_play_tennis_reads_like_the_textbook(tennis):
+    root, classes = tennis
+    found = labels(tree_to_dot(root, classes=classes))
+    assert found["0"] == [
+        "Outlook",
+        "samples = 14",
+        "No 5 · Yes 9",
+        "entropy = 0.940",
+        "gain = 0.247",
+    ]
+    edges = {key: text[0] for key, text in found.items() if "->" in key}
+    assert sorted(edges.values()) == [
+        "High",
+        "Normal",
+        "Overcast",
+        "Rain",
+        "Strong",
+        "Sunny",
+        "Weak",
+    ]
+    overcast = next(key.split("->")[1] for key, text in edges.items() if text == "Overcast")
+    assert found[overcast] == ["predict Yes", "samples = 4", "No 0 · Yes 4", "entropy = 0.000"]
+
+
+def test_numeric_splits_show_thresholds_on_nodes_and_edges(iris):
+    root, classes = iris
+    found = labels(tree_to_dot(root, classes=classes, decimals=4))
+    assert found["0"][0] == "petal_length ≤ 2.45"
+    assert found["0"][2:5] == ["setosa 50", "versicolor 50", "virginica 50"]
+    assert found["0"][-2:] == ["entropy = 1.5850", "gain = 0.9183"]
+    assert found["0->1"] == ["≤ 2.45"] and found["0->2"] == ["> 2.45"]
+
+
+def test_every_node_shows_every_class_count(mushroom):
+    root, classes = mushroom
+    dot = tree_to_dot(root, classes=classes)
+    found = labels(dot)
+    nodes = list(root.walk())
+    assert len([k for k in found if "->" not in k]) == len(nodes)
+    for i, node in enumerate(nodes):  # statements are numbered in the order walk() visits
+        assert f"e {node.class_counts['e']} · p {node.class_counts['p']}" in found[str(i)]
+        assert any(line.startswith("gain = ") for line in found[str(i)]) == (not node.is_leaf)
+
+
+def test_the_missing_branch_is_labelled_missing_in_italics():
+    X = pd.DataFrame({"colour": ["red", "red", "blue", None, None, "blue"]})
+    y = ["a", "a", "b", "c", "c", "b"]
+    model = ID3Classifier().fit(X, y)
+    dot = tree_to_dot(model.root_, classes=model.classes_.tolist())
+    assert "[label=<<i>missing</i>>]" in dot
+    assert sorted(t[0] for k, t in labels(dot).items() if "->" in k) == ["blue", "missing", "red"]
+
+
+def test_to_graphviz_is_a_digraph_whose_source_is_the_dot(tennis):
+    graphviz = pytest.importorskip("graphviz")
+    root, classes = tennis
+    graph = tree_to_graphviz(root, classes=classes, rankdir="LR")
+    assert isinstance(graph, graphviz.Digraph)
+    assert graph.source == tree_to_dot(root, classes=classes, rankdir="LR")
+    assert hasattr(graph, "_repr_mimebundle_")  # how Jupyter shows it inline
+
+
+def test_options(tennis):
+    root, classes = tennis
+    plain = tree_to_dot(root, classes=classes, show=("samples",), filled=False, rankdir="LR")
+    assert 'fillcolor="#' not in plain.split("\tedge")[1] and "rankdir=LR" in plain
+    assert labels(plain)["0"] == ["Outlook", "samples = 14"]
+    assert labels(tree_to_dot(root, show=("gain", "entropy"), decimals=1))["0"] == [
+        "Outlook",
+        "entropy = 0.9",
+        "gain = 0.2",
+    ]
+    reordered = labels(tree_to_dot(root, classes=["Yes", "No"], show=("counts",)))
+    assert reordered["0"] == ["Outlook", "Yes 9 · No 5"]
+    colours = tree_to_dot(root, class_colors={"Yes": "#00ff00", "No": "red"})
+    assert 'fillcolor="#00ff00"' in colours and 'fillcolor="#ff0000"' in colours
+    assert 'fontname="Courier"' in tree_to_dot(root, fontname="Courier")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"show": ("samples", "purity")},
+        {"decimals": -1},
+        {"rankdir": "XY"},
+        {"max_depth": -1},
+        {"fontname": 'a"b'},
+        {"class_colors": {"Yes": "not a colour"}},
+    ],
+)
+def test_bad_options_are_errors_that_say_why(tennis, options):
+    with pytest.raises(ValueError, match=next(iter(options))):
+        tree_to_dot(tennis[0], **options)
+
+
+def test_unknown_options_are_type_errors(tennis):
+    with pytest.raises(TypeError):
+        tree_to_dot(tennis[0], colour=True)
+    with pytest.raises(TypeError):
+        plot_tree(tennis[0], rankdir="LR")
+
+
+def test_max_depth_draws_the_top_levels_and_counts_what_it_cut(iris):
+    root, classes = iris
+    dot = tree_to_dot(root, classes=classes, max_depth=1)
+    found = labels(dot)
+    assert [k for k in found if "->" not in k and not k.startswith("m")] == ["0", "1", "2"]
+    hidden = sum(1 for _ in root.children[">"].walk()) - 1
+    assert found["m2"] == [f"… {hidden} more nodes"]
+    assert "\t2 -> m2 [style=dashed arrowhead=none]" in dot
+    assert "m1" not in found  # a leaf hides nothing
+    assert tree_to_dot(root, max_depth=10) == tree_to_dot(root)
+
+
+def test_colour_is_the_majority_class_faded_by_impurity():
+    palette = class_palette(["a", "b", "c"])
+    assert palette == dict(zip("abc", PALETTE[:3]))
+    pure = leaf(1, "b", {"a": 0, "b": 5, "c": 0})
+    assert purity(pure, 3) == 1.0 and fill_color(pure, palette, 3) == PALETTE[1]
+    mixed = Node(None, None, {}, {"a": 2, "b": 2, "c": 2}, 6, np.log2(3), None, "a", 0, 0)
+    assert purity(mixed, 3) == pytest.approx(0.0) and fill_color(mixed, palette, 3) == "#ffffff"
+    half = Node(None, None, {}, {"a": 1, "b": 1}, 2, 1.0, None, "a", 0, 0)
+    assert fill_color(half, class_palette(["a", "b"], {"a": "#000000"}), 4) == "#808080"
+
+
+def test_dot_and_drawings_of_trees_5000_levels_deep():
+    """No recursion anywhere: a chain of 5,000 splits, each with a leaf beside it."""
+    node = leaf(0, "x", {"x": 1, "y": 0})
+    for level in range(5000):
+        node = Node(
+            f"f{level}",
+            0.5,
+            {"<=": leaf(0, "y", {"x": 0, "y": 1}), ">": node},
+            {"x": 1, "y": 1},
+            2,
+            1.0,
+            1.0,
+            "x",
+            0,
+            0,
+        )
+    dot = tree_to_dot(node)
+    assert dot.count(" -> ") == 10_000
+    items = _items(node, ["x", "y"], ("samples",), 3, True, None, None)
+    plan = _plan(items, None, 9.0, 72.0)
+    assert len(plan.items) == 10_001 and plan.height > 5000 * 40
+    ax = plot_tree(node, max_depth=3)
+    assert len([p for p in ax.patches if p.get_gid() == NODE_GID]) == 1 + 2 * 3
+
+
+@needs_dot
+def test_awkward_names_reach_the_svg_unchanged():
+    """Quotes, backslashes, braces, |, <, >, &, newlines and non-ASCII text, through `dot`."""
+    feature = 'say "hi" \\ {x|y} <b>&amp; naïve ☃'
+    categories = ["a<b>c", 'q"uote\\', "{brace}|pipe", "line1\nline2", "Ünïcödé 日本 &", "\\n"]
+    classes = ["<yes>", 'no & "maybe"\\']
+    kids = {
+        value: leaf(i + 1, classes[i % 2], {classes[0]: 1 - i % 2, classes[1]: i % 2})
+        for i, value in enumerate(categories)
+    }
+    kids[None] = leaf(9, classes[0], {classes[0]: 1, classes[1]: 0})
+    root = Node(
+        feature, None, kids, {classes[0]: 4, classes[1]: 3}, 7, 0.985, 0.5, classes[0], 0, 0
+    )
+    for max_depth in (None, 0):
+        done = subprocess.run(
+            ["dot", "-Tsvg"],
+            input=tree_to_dot(root, max_depth=max_depth).encode("utf-8"),
+            capture_output=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr.decode()
+        svg = ET.fromstring(done.stdout)  # the XML parser undoes the escaping
+        texts = "\n".join(e.text or "" for e in svg.iter("{http://www.w3.org/2000/svg}text"))
+        wanted = [feature, *classes] + (categories + ["missing"] if max_depth is None else [])
+        for original in wanted:
+            assert original in texts, original
+
+
+# ---------------------------------------------------------------------------------------------
+# matplotlib
+# ---------------------------------------------------------------------------------------------
+def extents(ax):
+    """Window extents (pixels) of the node boxes, the edge labels, the markers and the words."""
+    fig = ax.figure
+    renderer = fig.canvas.get_renderer()
+    boxes = [p.get_window_extent(renderer) for p in ax.patches if p.get_gid() == NODE_GID]
+    edge_labels = [t.get_window_extent(renderer) for t in ax.texts if t.get_gid() == EDGE_GID]
+    markers = [t.get_window_extent(renderer) for t in ax.texts if t.get_gid() == MARKER_GID]
+    words = [t.get_window_extent(renderer) for t in ax.texts if t.get_gid() is None]
+    return boxes, edge_labels, markers, words
+
+
+def overlapping(extents_) -> list:
+    """Pairs that overlap by more than a hair (0.5 px: antialiasing, not layout)."""
+    bad = []
+    for a, b in itertools.combinations(extents_, 2):
+        if min(a.x1, b.x1) - max(a.x0, b.x0) > 0.5 and min(a.y1, b.y1) - max(a.y0, b.y0) > 0.5:
+            bad.append((a, b))
+    return bad
+
+
+def check_layout(ax, n_nodes: int, n_cut: int) -> None:
+    ax.figure.canvas.draw()
+    boxes, edge_labels, markers, words = extents(ax)
+    assert len(boxes) == n_nodes and len(edge_labels) == n_nodes - 1 and len(markers) == n_cut
+    assert overlapping(boxes + edge_labels + markers) == []
+    for word in words:  # the words of every node lie inside that node's box
+        assert any(
+            box.x0 <= word.x0 and word.x1 <= box.x1 and box.y0 <= word.y0 and word.y1 <= box.y1
+            for box in boxes
+        ), word
+    canvas = ax.figure.bbox
+    for e in boxes + edge_labels + markers:
+        assert canvas.x0 <= e.x0 and e.x1 <= canvas.x1 and canvas.y0 <= e.y0 and e.y1 <= canvas.y1
+
+
+@pytest.mark.parametrize("name", ["tennis", "iris", "mushroom"])
+def test_no_boxes_or_labels_overlap_at_depth_3(name, request):
+    root, classes = request.getfixturevalue(name)
+    ax = plot_tree(root, classes=classes, max_depth=3)
+    shown = [n for n in root.walk() if n.depth <= 3]
+    cut = [n for n in shown if n.depth == 3 and not n.is_leaf]
+    check_layout(ax, len(shown), len(cut))
+
+
+def test_the_figure_is_sized_to_the_tree(tennis, mushroom):
+    small = plot_tree(tennis[0]).figure.get_size_inches()
+    large = plot_tree(mushroom[0]).figure.get_size_inches()
+    assert 3 < small[0] < 12 and 2 < small[1] < 8
+    assert large[0] > 1.5 * small[0] and large[1] > small[1]
+
+
+def test_a_given_axes_is_used_and_fonts_shrink_to_fit(mushroom):
+    root, classes = mushroom
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5))
+    assert plot_tree(root, classes=classes, ax=right) is right
+    assert not left.texts and right.texts
+    check_layout(right, sum(1 for _ in root.walk()), 0)
+    right_box = right.get_window_extent()
+    for box in extents(right)[0]:
+        assert right_box.x0 <= box.x0 and box.x1 <= right_box.x1
+
+
+def test_the_drawing_says_what_the_dot_says(iris):
+    root, classes = iris
+    ax = plot_tree(root, classes=classes, max_depth=2)
+    dot_lines = sorted(
+        line
+        for text in labels(tree_to_dot(root, classes=classes, max_depth=2)).values()
+        for line in text
+    )
+    drawn = sorted(line for t in ax.texts for line in t.get_text().split("\n"))
+    assert drawn == dot_lines
+    dot_fills = sorted(
+        re.findall(r'\t\d+ \[label=.*fillcolor="(#\w+)"', tree_to_dot(root, max_depth=2))
+    )
+    drawn_fills = sorted(
+        matplotlib.colors.to_hex(p.get_facecolor()) for p in ax.patches if p.get_gid() == NODE_GID
+    )
+    assert drawn_fills == dot_fills
+
+
+def test_a_single_leaf_and_unfilled_boxes():
+    ax = plot_tree(leaf(0, "only", {"only": 3}), filled=False)
+    assert [t.get_text() for t in ax.texts][:2] == ["predict only", "samples = 3"]
+    assert matplotlib.colors.to_hex(ax.patches[0].get_facecolor()) == "#ffffff"
+
+
+def test_dollar_signs_are_text_not_mathematics():
+    kids = {"$x$": leaf(1, "$a$", {"$a$": 1, "b": 0}), "b": leaf(2, "b", {"$a$": 0, "b": 1})}
+    root = Node("$f_1$", None, kids, {"$a$": 1, "b": 1}, 2, 1.0, 1.0, "$a$", 0, 0)
+    ax = plot_tree(root)
+    ax.figure.canvas.draw()
+    assert {"$f_1$", "$x$", "predict $a$"} <= {t.get_text() for t in ax.texts}
+
+
+def test_the_library_leaves_the_backend_alone(tmp_path):
+    code = (
+        "import sys, id3tree.render.plot, id3tree.render.dot\n"
+        "assert 'matplotlib' not in sys.modules and 'graphviz' not in sys.modules\n"
+        "import matplotlib\n"
+        "from id3tree.datasets import load_play_tennis\n"
+        "from id3tree import ID3Classifier\n"
+        "root = ID3Classifier().fit(*load_play_tennis(return_X_y=True)).root_\n"
+        "id3tree.render.plot.plot_tree(root).figure.savefig(sys.argv[1])\n"
+        "print(matplotlib.get_backend())\n"
+    )
+    target = tmp_path / "tree.svg"
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(target)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "MPLBACKEND": "svg"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "svg" and target.read_text().startswith("<?xml")
+
+
+# ---------------------------------------------------------------------------------------------
+# large trees (timings belong in reports; the bounds here only catch something gone badly wrong)
+# ---------------------------------------------------------------------------------------------
+def test_adult_renders_in_reasonable_time():
+    model = ID3Classifier().fit(*load_adult(return_X_y=True))
+    root, classes = model.root_, model.classes_.tolist()
+    start = time.perf_counter()
+    dot = tree_to_dot(root, classes=classes)
+    assert time.perf_counter() - start < 60
+    assert dot.count(" -> ") == sum(1 for _ in root.walk()) - 1
+    start = time.perf_counter()
+    ax = plot_tree(root, classes=classes, max_depth=3)
+    ax.figure.canvas.draw()
+    assert time.perf_counter() - start < 60
+    assert len([p for p in ax.patches if p.get_gid() == NODE_GID]) == sum(
+        1 for n in root.walk() if n.depth <= 3
+    )
