@@ -134,17 +134,19 @@ class HypothesisTestResult:
 
 
 def format_pvalue(log_p: float) -> str:
-    """A p-value from its logarithm: 4 decimals down to 1e-4, then 4 significant digits.
+    """A p-value from its logarithm: 4 decimals down to 0.001, then 5 significant digits.
 
-    >>> format_pvalue(math.log(0.71712)), format_pvalue(math.log(6.8868e-60))
-    ('0.7171', '6.8868e-60')
+    >>> format_pvalue(math.log(0.71712)), format_pvalue(math.log(1.18249e-4))
+    ('0.7171', '1.1825e-04')
+    >>> format_pvalue(math.log(6.8868e-60))
+    '6.8868e-60'
     >>> format_pvalue(-2500 * LN10)   # far below the smallest double
     '1.0000e-2500'
     """
     if log_p == -math.inf:
         return "0"
     log10_p = log_p / LN10
-    if log10_p >= -4:
+    if log10_p >= -3:
         return f"{math.exp(log_p):.4f}"
     exponent = math.floor(log10_p)
     mantissa = round(10 ** (log10_p - exponent), 4)
