@@ -99,12 +99,13 @@ def fit_multinomial_logit(x: np.ndarray, y: np.ndarray, n_classes: int) -> Logit
     while iterations < max_iter and not converged:
         iterations += 1
         # gradient of l1 and the information matrix, blocks [[a a, a b], [b a, b b]]
+        # (einsum rather than @: these tall, thin products gain nothing from threaded BLAS)
         residual = indicator - q
-        gradient = np.concatenate([residual.sum(axis=0), z @ residual])
+        gradient = np.concatenate([residual.sum(axis=0), np.einsum("i,ik->k", z, residual)])
         zq = z[:, None] * q
-        s0 = np.diag(q.sum(axis=0)) - q.T @ q
-        s1 = np.diag(zq.sum(axis=0)) - q.T @ zq
-        s2 = np.diag((z[:, None] * zq).sum(axis=0)) - zq.T @ zq
+        s0 = np.diag(q.sum(axis=0)) - np.einsum("ik,il->kl", q, q)
+        s1 = np.diag(zq.sum(axis=0)) - np.einsum("ik,il->kl", q, zq)
+        s2 = np.diag(np.einsum("i,ik->k", z, zq)) - np.einsum("ik,il->kl", zq, zq)
         information = np.block([[s0, s1], [s1.T, s2]])
         try:
             step = np.linalg.solve(information, gradient).reshape(2, k - 1)
