@@ -39,7 +39,7 @@ class PerfectSeparationWarning(UserWarning):
 # ---------------------------------------------------------------------------------------------
 # Categorical x, categorical y: the contingency table
 # ---------------------------------------------------------------------------------------------
-def observed_table(pair: Pair) -> pd.DataFrame:
+def _observed_table(pair: Pair) -> pd.DataFrame:
     """Counts n_ij: rows are the categories of x, columns the classes of y (no empty ones)."""
     x_codes, x_labels = categories(pair.x, pair.x_name)
     y_codes, y_labels = categories(pair.y, pair.y_name)
@@ -74,12 +74,16 @@ def chi_square_test(x, y) -> HypothesisTestResult:
     >>> print(chi_square_test(tennis["Outlook"], tennis["Play"]))
     Pearson chi-square: statistic 3.5467, df 2, p-value 0.1698, n 14, importance 0.77
     """
+    return _chi_square(x, y)[0]
+
+
+def _chi_square(x, y) -> tuple[HypothesisTestResult, float]:
     pair = complete_rows(x, y)
-    observed = observed_table(pair)
+    observed = _observed_table(pair)
     test = chi_square_from_table(observed.to_numpy())
     p, log_p = chi2_tail(test.statistic, test.df)
     expected = pd.DataFrame(test.expected, index=observed.index, columns=observed.columns)
-    return HypothesisTestResult(
+    result = HypothesisTestResult(
         "Pearson chi-square",
         test.statistic,
         test.df,
@@ -90,6 +94,10 @@ def chi_square_test(x, y) -> HypothesisTestResult:
         observed,
         expected if test.df else None,
     )
+    if not test.df:
+        return result, 0.0
+    rows, columns = observed.shape  # Cramer's V
+    return result, float(math.sqrt(test.statistic / (pair.n * min(rows - 1, columns - 1))))
 
 
 def g_test(x, y) -> HypothesisTestResult:
@@ -105,7 +113,7 @@ def g_test(x, y) -> HypothesisTestResult:
     G-test (likelihood ratio): statistic 4.7890, df 2, p-value 0.0912, n 14, importance 1.04
     """
     pair = complete_rows(x, y)
-    observed = observed_table(pair)
+    observed = _observed_table(pair)
     counts = observed.to_numpy(dtype=float)
     n = counts.sum()
     h_y = float(entropy_rows(counts.sum(axis=0), math.e))
@@ -133,14 +141,7 @@ def cramers_v(x, y) -> float:
     >>> cramers_v(["a", "a", "b", "b"], ["u", "u", "v", "v"])
     1.0
     """
-    return _cramers_v(chi_square_test(x, y))
-
-
-def _cramers_v(result: HypothesisTestResult) -> float:
-    if not result.df:
-        return 0.0
-    rows, columns = result.observed.shape
-    return float(math.sqrt(result.statistic / (result.n * min(rows - 1, columns - 1))))
+    return _chi_square(x, y)[1]
 
 
 # ---------------------------------------------------------------------------------------------

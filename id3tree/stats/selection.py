@@ -11,9 +11,9 @@ import pandas as pd
 from id3tree._validation import as_series, is_numeric, numeric_values, to_frame
 from id3tree.stats import classical
 
-# (feature kind, target kind) -> (test name, test, association measure name)
+# (feature kind, target kind) -> (test name, test returning (result, association), measure name)
 TESTS = {
-    ("categorical", "categorical"): ("chi-square", classical.chi_square_test, "Cramer's V"),
+    ("categorical", "categorical"): ("chi-square", classical._chi_square, "Cramer's V"),
     ("categorical", "interval"): ("ANOVA", classical._anova, "eta-squared"),
     ("interval", "interval"): ("regression", classical._regression, "Pearson r2"),
     ("interval", "categorical"): ("deviance", classical._deviance, "McFadden R2"),
@@ -95,7 +95,7 @@ def test_features(X, y, *, categorical="auto", target_kind="auto", alpha=0.05) -
             row.update(_empty_row(len(column)))
             order.append(math.nan)
         else:
-            result, association = _run(run, column, target.rename(target.name or "y"))
+            result, association = run(column, target.rename(target.name or "y"))
             row.update(
                 statistic=result.statistic,
                 df=result.df,
@@ -118,14 +118,6 @@ def test_features(X, y, *, categorical="auto", target_kind="auto", alpha=0.05) -
 
 
 test_features.__test__ = False  # the name starts with "test": keep pytest from collecting it
-
-
-def _run(run, column, target):
-    """One test: the result and its association measure."""
-    if run is classical.chi_square_test:
-        result = run(column, target)
-        return result, classical._cramers_v(result)
-    return run(column, target)
 
 
 def _empty_row(length: int) -> dict:
