@@ -21,25 +21,19 @@ The result is a :class:`GrownTree` of flat arrays in breadth-first order.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from id3tree import tracing
-from id3tree._entropy import entropy_rows
 from id3tree.contingency import chi_square_from_table
-from id3tree.node import format_number
+from id3tree.growth_record import GrownTree, Level, Record
+from id3tree.node import LEFT, NUMERIC_MISSING, RIGHT
 from id3tree.splits import (
     TIE_TOLERANCE,
     dense_ranks,
-    enumerate_thresholds,
     score_categorical,
     search_thresholds,
 )
-
-LEFT, RIGHT, NUMERIC_MISSING = 0, 1, 2
-"""Branch slots of a numeric split. A categorical split uses the category code as its slot and
-``n_categories`` for missing values."""
 
 
 @dataclass
@@ -69,22 +63,6 @@ class GrowParams:
     keep_trace: bool = True  # False only to measure what keeping ``trace_`` costs
 
 
-@dataclass
-class GrownTree:
-    """A tree as flat arrays, nodes in breadth-first order (0 is the root)."""
-
-    parent: np.ndarray
-    slot: np.ndarray  # the branch slot of this node in its parent
-    depth: np.ndarray
-    counts: np.ndarray  # (n_nodes, n_classes)
-    entropy: np.ndarray
-    feature: np.ndarray  # -1 for a leaf
-    threshold: np.ndarray  # NaN unless a numeric split
-    gain: np.ndarray  # NaN for a leaf
-    stop_reason: list
-    trace: dict = field(default_factory=dict)  # columns of the per-candidate trace
-
-
 class _Nodes:
     """Growable storage for the nodes made so far."""
 
@@ -112,7 +90,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     n_slots = max([3] + [len(c) + 1 for c in data.categories if c is not None])
     min_leaf = params.min_samples_leaf
     nodes = _Nodes(n_classes)
-    record = _Record(tracer, data, keep_trace=params.keep_trace)
+    record = Record(tracer, data, keep_trace=params.keep_trace)
 
     # 1. the root holds every row; numeric features are sorted once, here
     counts = np.bincount(y, minlength=n_classes)[None]
@@ -139,7 +117,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         k = len(ids)
 
         # 3. score every feature at every eligible node
-        s = _Scores(k, n_features)
+        s = Scores(k, n_features)
         for f in range(n_features):
             if is_cat[f]:
                 n_levels = len(data.categories[f]) + 1
@@ -203,23 +181,25 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         parent_e, child_slot = keys // n_slots, keys % n_slots
         children = nodes.add(ids[parent_e], child_slot, depth + 1, child_counts)
         record.level(
-            level,
-            counts,
-            reasons,
-            eligible,
-            ids,
-            s,
-            chosen,
-            splitting,
-            params.criterion,
-            children,
-            parent_e,
-            child_slot,
-            child_counts.sum(axis=1),
-            depth,
-            orders,
-            starts,
-            sizes,
+            Level(
+                depth,
+                level,
+                counts,
+                reasons,
+                eligible,
+                ids,
+                s,
+                chosen,
+                splitting,
+                params.criterion,
+                children,
+                parent_e,
+                child_slot,
+                child_counts.sum(axis=1),
+                orders,
+                starts,
+                sizes,
+            )
         )
 
         # 7. the next level: rows regrouped by child, keeping each feature's sorted order
@@ -235,10 +215,10 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         used[from_cat, chosen[parent_e][from_cat]] = True  # 4. a categorical feature is used up
         level, counts, depth = children, child_counts, depth + 1
 
-    return record.finish(nodes)
+    return record.finish(nodes.parent, nodes.slot, nodes.depth, nodes.counts)
 
 
-class _Scores:
+class Scores:
     """Per (node, feature) scores of one level."""
 
     def __init__(self, k: int, n_features: int):
@@ -274,243 +254,3 @@ def _children(rows, local, branch, splitting, y, k, n_slots, n_classes):
     keys, child_local = dense_ranks(local[child_rows] * n_slots + branch[moving], k * n_slots)
     counts = np.bincount(child_local * n_classes + y[child_rows], minlength=len(keys) * n_classes)
     return keys, child_local, counts.reshape(-1, n_classes), child_rows
-
-
-def slot_label(data: EncodedData, f: int, slot: int, threshold: float) -> str:
-    """A branch as a short label: ``Sunny``, ``<= 2.45``, ``> 2.45`` or ``missing``."""
-    if data.codes[f] is not None:
-        categories = data.categories[f]
-        return "missing" if slot == len(categories) else str(categories[slot])
-    return {LEFT: f"<= {format_number(threshold)}", RIGHT: f"> {format_number(threshold)}"}.get(
-        slot, "missing"
-    )
-
-
-class _Record:
-    """What the learner keeps of each level: decisions always, events only for a tracer."""
-
-    def __init__(self, tracer, data: EncodedData, *, keep_trace: bool = True):
-        self.tracer, self.data, self.keep_trace = tracer, data, keep_trace
-        self.thresholds = tracer is not None and getattr(tracer, "thresholds", False)
-        self.paths = {0: ()}
-        self.split_parts, self.leaf_parts, self.trace_parts = [], [], []
-
-    def level(
-        self,
-        level,
-        counts,
-        reasons,
-        eligible,
-        ids,
-        s,
-        chosen,
-        splitting,
-        criterion,
-        children,
-        parent_e,
-        child_slot,
-        child_sizes,
-        depth,
-        orders,
-        starts,
-        sizes,
-    ):
-        e_split = np.flatnonzero(splitting)
-        f_split = chosen[e_split]
-        self.split_parts.append(
-            (ids[e_split], f_split, s.threshold[e_split, f_split], s.gain[e_split, f_split])
-        )
-        leaf = np.array([r is not None for r in reasons], dtype=bool)
-        self.leaf_parts.append((level[leaf], reasons[leaf]))
-        if self.keep_trace:
-            self._keep_trace(level, eligible, ids, s, chosen, splitting)
-        if self.tracer is not None:
-            self._emit(
-                level,
-                counts,
-                reasons,
-                eligible,
-                ids,
-                s,
-                chosen,
-                splitting,
-                criterion,
-                children,
-                parent_e,
-                child_slot,
-                child_sizes,
-                depth,
-                orders,
-                starts,
-                sizes,
-            )
-
-    def _keep_trace(self, level, eligible, ids, s, chosen, splitting):
-        """The trace: one row per (eligible node, candidate feature), one per unscored leaf."""
-        e, f = np.nonzero(s.candidate)
-        self.trace_parts.append(
-            dict(
-                node=np.concatenate([level[~eligible], ids[e]]),
-                feature=np.concatenate([np.full((~eligible).sum(), -1), f]),
-                gain=np.concatenate([np.full((~eligible).sum(), np.nan), s.gain[e, f]]),
-                gain_ratio=np.concatenate([np.full((~eligible).sum(), np.nan), s.ratio[e, f]]),
-                threshold=np.concatenate([np.full((~eligible).sum(), np.nan), s.threshold[e, f]]),
-                chosen=np.concatenate(
-                    [np.zeros((~eligible).sum(), bool), splitting[e] & (chosen[e] == f)]
-                ),
-                tie=np.concatenate(
-                    [np.zeros((~eligible).sum(), bool), s.tied[e, f] & (s.tied[e].sum(axis=1) > 1)]
-                ),
-            )
-        )
-
-    def _emit(
-        self,
-        level,
-        counts,
-        reasons,
-        eligible,
-        ids,
-        s,
-        chosen,
-        splitting,
-        criterion,
-        children,
-        parent_e,
-        child_slot,
-        child_sizes,
-        depth,
-        orders,
-        starts,
-        sizes,
-    ):
-        data, emit = self.data, self.tracer
-        names, classes = data.names, data.classes
-        tables = {}
-        if self.thresholds:
-            for f, o in orders.items():
-                cols = enumerate_thresholds(
-                    data.numeric[f][o], data.y[o], starts, sizes, len(classes)
-                )
-                bounds = np.searchsorted(cols["segment"], np.arange(len(ids) + 1))
-                tables[f] = (cols, bounds)
-        first_child = np.searchsorted(parent_e, np.arange(len(ids) + 1))
-        entropy = entropy_rows(counts)
-        e = -1
-        for i, node in enumerate(level):
-            node = int(node)
-            class_counts = {c: int(v) for c, v in zip(classes, counts[i])}
-            emit(
-                tracing.NodeStarted(
-                    node,
-                    depth,
-                    self.paths[node],
-                    class_counts,
-                    int(counts[i].sum()),
-                    float(entropy[i]),
-                )
-            )
-            prediction = classes[int(np.argmax(counts[i]))]
-            if not eligible[i]:
-                emit(tracing.LeafMade(node, depth, prediction, class_counts, reasons[i]))
-                continue
-            e += 1
-            for f in np.flatnonzero(s.candidate[e]):
-                if f in tables:
-                    cols, bounds = tables[f]
-                    for j in range(bounds[e], bounds[e + 1]):
-                        emit(
-                            tracing.ThresholdScored(
-                                node,
-                                depth,
-                                names[f],
-                                *(
-                                    cols[c][j].item()
-                                    for c in (
-                                        "threshold",
-                                        "n_left",
-                                        "n_right",
-                                        "entropy_left",
-                                        "entropy_right",
-                                        "overall_entropy",
-                                        "gain",
-                                    )
-                                ),
-                            )
-                        )
-                gain = s.gain[e, f]
-                emit(
-                    tracing.CandidateScored(
-                        node,
-                        depth,
-                        names[f],
-                        None if np.isnan(gain) else float(gain),
-                        None if np.isnan(s.threshold[e, f]) else float(s.threshold[e, f]),
-                        None if np.isnan(s.ratio[e, f]) else float(s.ratio[e, f]),
-                        criterion,
-                    )
-                )
-            if not splitting[e]:
-                emit(tracing.LeafMade(node, depth, prediction, class_counts, reasons[i]))
-                continue
-            f = int(chosen[e])
-            threshold = s.threshold[e, f]
-            branches = []
-            for c in range(first_child[e], first_child[e + 1]):
-                label = slot_label(data, f, int(child_slot[c]), threshold)
-                child = int(children[c])
-                branches.append((label, int(child_sizes[c])))
-                test = (
-                    f"{names[f]} {label}"
-                    if data.codes[f] is None
-                    else (
-                        f"{names[f]} is missing" if label == "missing" else f"{names[f]} = {label}"
-                    )
-                )
-                self.paths[child] = self.paths[node] + (test,)
-            tied = tuple(names[g] for g in np.flatnonzero(s.tied[e]) if g != f)
-            emit(
-                tracing.SplitChosen(
-                    node,
-                    depth,
-                    names[f],
-                    None if np.isnan(threshold) else float(threshold),
-                    float(s.gain[e, f]),
-                    float(s.ratio[e, f]),
-                    criterion,
-                    tied,
-                    int(s.n_ties[e, f]) if data.codes[f] is None else 1,
-                    tuple(branches),
-                )
-            )
-            self.paths.pop(node, None)
-
-    def finish(self, nodes: _Nodes) -> GrownTree:
-        n = nodes.n
-        feature = np.full(n, -1, dtype=np.int64)
-        threshold = np.full(n, np.nan)
-        gain = np.full(n, np.nan)
-        for ids, f, t, g in self.split_parts:
-            feature[ids], threshold[ids], gain[ids] = f, t, g
-        stop_reason = [None] * n
-        for ids, reasons in self.leaf_parts:
-            for i, r in zip(ids.tolist(), reasons):
-                stop_reason[i] = r
-        counts = np.concatenate(nodes.counts)
-        trace = (
-            {c: np.concatenate([p[c] for p in self.trace_parts]) for c in self.trace_parts[0]}
-            if self.trace_parts
-            else None
-        )
-        return GrownTree(
-            parent=np.concatenate(nodes.parent),
-            slot=np.concatenate(nodes.slot),
-            depth=np.concatenate(nodes.depth),
-            counts=counts,
-            entropy=entropy_rows(counts),
-            feature=feature,
-            threshold=threshold,
-            gain=gain,
-            stop_reason=stop_reason,
-            trace=trace,
-        )

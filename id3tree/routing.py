@@ -15,9 +15,8 @@ from operator import itemgetter
 
 import numpy as np
 
-from id3tree.node import MISSING, Node
+from id3tree.node import LEFT, MISSING, NUMERIC_MISSING, RIGHT, Node
 
-LEFT, RIGHT, NUMERIC_MISSING = 0, 1, 2
 UNSEEN = -1
 """Code of a categorical value that was never seen at fit time."""
 
