@@ -1,0 +1,424 @@
+"""Tests for id3tree.splits and id3tree.contingency.
+
+The fast, many-segments-at-once threshold search is checked against the plain one-midpoint-at-a-
+time version, against ``information.candidate_splits`` and against references computed here with
+numpy and scipy; categorical branch scoring against ``information.information_gain`` on each
+segment's rows; the chi-square test against ``scipy.stats.chi2_contingency``.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from scipy import stats as sp_stats
+
+from id3tree import information, splits
+from id3tree.contingency import chi_square_from_table, crosstab_codes
+
+# ---------------------------------------------------------------------------------------------
+# Strategies and helpers
+# ---------------------------------------------------------------------------------------------
+# a small pool of values, so that duplicates are common; includes -0.0 == 0.0, adjacent floats,
+# inexact decimals and values near the ends of the float range
+VALUE_POOL = [
+    -1e308,
+    -3.0,
+    -0.1,
+    -0.0,
+    0.0,
+    0.1,
+    0.2,
+    0.3,
+    1.0,
+    float(np.nextafter(1.0, 2.0)),
+    2.5,
+    7.0,
+    1.7e308,
+    1.79e308,
+]
+
+
+@st.composite
+def numeric_sample(draw, min_size=1, max_size=40, allow_nan=True):
+    """(x, y codes, n_classes): x with many duplicates and optionally NaNs, 2-4 classes."""
+    n = draw(st.integers(min_size, max_size))
+    n_classes = draw(st.integers(2, 4))
+    kind = draw(st.sampled_from(["pool", "small-ints", "floats"]))
+    if kind == "pool":
+        x = draw(st.lists(st.sampled_from(VALUE_POOL), min_size=n, max_size=n))
+    elif kind == "small-ints":
+        x = [v / 4 for v in draw(st.lists(st.integers(-5, 5), min_size=n, max_size=n))]
+    else:
+        x = draw(
+            st.lists(
+                st.floats(-1e6, 1e6, allow_nan=False, allow_subnormal=False),
+                min_size=n,
+                max_size=n,
+            )
+        )
+    x = np.array(x, dtype=float)
+    if allow_nan and draw(st.booleans()):
+        mask = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+        x[mask] = np.nan
+    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n)))
+    return x, y, n_classes
+
+
+def sort_nan_last(x, y):
+    order = np.argsort(x, kind="stable")  # NaN sort last
+    return x[order], y[order]
+
+
+def plain_best(rows, min_leaf=1):
+    """The plain list's best row: lowest overall entropy, ties (TIE_TOLERANCE) to the smallest
+    threshold; also the number of tied rows. None when no row qualifies."""
+    rows = [r for r in rows if r["n_left"] >= min_leaf and r["n_right"] >= min_leaf]
+    if not rows:
+        return None, 0
+    best = min(r["overall_entropy"] for r in rows)
+    tied = [r for r in rows if r["overall_entropy"] <= best + splits.TIE_TOLERANCE]
+    return min(tied, key=lambda r: r["threshold"]), len(tied)
+
+
+def ref_entropy(counts) -> float:
+    counts = np.asarray(counts, dtype=float)
+    counts = counts[counts > 0]
+    return float(sp_stats.entropy(counts, base=2)) if counts.size else 0.0
+
+
+def search_one(x, y, n_classes, min_leaf=1):
+    values, codes = sort_nan_last(x, y)
+    return splits.search_thresholds(
+        values, codes, np.array([0]), np.array([len(values)]), n_classes, min_leaf=min_leaf
+    )
+
+
+def check_search_against_plain(found, s, x, y, min_leaf=1):
+    """Segment s of a ThresholdSearch agrees with the plain list for (x, y)."""
+    best, n_tied = plain_best(splits.plain_candidate_splits(x, y), min_leaf)
+    if best is None:
+        assert not found.found[s]
+        assert math.isnan(found.threshold[s])
+        return
+    assert found.found[s]
+    assert found.threshold[s] == best["threshold"]
+    assert abs(found.overall_entropy[s] - best["overall_entropy"]) <= 1e-12
+    assert found.n_left[s] == best["n_left"]
+    assert found.n_right[s] == best["n_right"]
+    n_missing = int(np.isnan(x).sum())
+    assert found.n_missing[s] == n_missing
+    assert found.n_ties[s] == n_tied
+    parent = ref_entropy(np.bincount(y))
+    assert abs(found.gain[s] - max(parent - best["overall_entropy"], 0.0)) <= 1e-12
+    split_info = ref_entropy([best["n_left"], best["n_right"], n_missing])
+    assert abs(found.split_info[s] - split_info) <= 1e-12
+
+
+# ---------------------------------------------------------------------------------------------
+# Plain list == candidate_splits == fast search
+# ---------------------------------------------------------------------------------------------
+@settings(deadline=None, max_examples=200)
+@given(sample=numeric_sample())
+def test_plain_candidate_and_fast_search_agree(sample):
+    x, y, n_classes = sample
+    plain = splits.plain_candidate_splits(x, y)
+    table = information.candidate_splits(x, y)
+    assert len(table) == len(plain)
+    for row, expected in zip(table.to_dict("records"), plain):
+        assert row["threshold"] == expected["threshold"]
+        assert row["n_left"] == expected["n_left"]
+        assert row["n_right"] == expected["n_right"]
+        for key in ("entropy_left", "entropy_right", "overall_entropy"):
+            assert abs(row[key] - expected[key]) <= 1e-12, key
+        assert abs(row["gain"] - max(expected["gain"], 0.0)) <= 1e-12
+    check_search_against_plain(search_one(x, y, n_classes), 0, x, y)
+
+
+@settings(deadline=None, max_examples=100)
+@given(sample=numeric_sample(), min_leaf=st.integers(1, 6))
+def test_min_leaf_filters_the_plain_list(sample, min_leaf):
+    x, y, n_classes = sample
+    check_search_against_plain(search_one(x, y, n_classes, min_leaf), 0, x, y, min_leaf)
+
+
+def test_plain_candidate_splits_by_hand():
+    x = np.array([1.0, 1.0, 2.0, 3.0, np.nan])
+    y = np.array([0, 1, 0, 1, 1])
+    rows = splits.plain_candidate_splits(x, y)
+    assert [r["threshold"] for r in rows] == [1.5, 2.5]
+    assert [(r["n_left"], r["n_right"]) for r in rows] == [(2, 2), (3, 1)]
+    # threshold 2.5: left {0,1,0}, right {1}, missing {1}
+    overall = 3 / 5 * ref_entropy([2, 1]) + 1 / 5 * 0.0 + 1 / 5 * 0.0
+    assert abs(rows[1]["overall_entropy"] - overall) <= 1e-12
+    assert abs(rows[1]["gain"] - (ref_entropy([2, 3]) - overall)) <= 1e-12
+
+
+def test_ties_go_to_the_smallest_threshold():
+    # 0 | 1 1 | 0: cutting at 0.5 or 2.5 isolates one 0 each, with the same overall entropy
+    x = np.array([0.0, 1.0, 2.0, 3.0])
+    y = np.array([0, 1, 1, 0])
+    found = search_one(x, y, 2)
+    assert found.threshold[0] == 0.5
+    assert found.n_ties[0] == 2
+    reversed_found = search_one(-x, y, 2)
+    assert reversed_found.threshold[0] == -2.5
+
+
+def test_no_candidate_when_fewer_than_two_distinct_values():
+    for x in ([5.0, 5.0, np.nan], [np.nan, np.nan], [3.0], [-0.0, 0.0]):
+        x = np.array(x)
+        y = np.array([0, 1, 1][: len(x)])
+        found = search_one(x, y, 2)
+        assert not found.found[0] and math.isnan(found.gain[0])
+        assert splits.plain_candidate_splits(x, y) == []
+        assert len(information.candidate_splits(x, y)) == 0
+        assert information.information_gain(x, y) == 0.0
+
+
+# ---------------------------------------------------------------------------------------------
+# Many segments at once
+# ---------------------------------------------------------------------------------------------
+@st.composite
+def segmented(draw):
+    n_classes = draw(st.integers(2, 4))
+    n_segments = draw(st.integers(1, 6))
+    groups = []
+    for _ in range(n_segments):
+        x, y, _ = draw(numeric_sample(max_size=20))
+        groups.append((x, np.minimum(y, n_classes - 1)))
+    return groups, n_classes
+
+
+def concatenate_sorted(groups):
+    parts = [sort_nan_last(x, y) for x, y in groups]
+    values = np.concatenate([v for v, _ in parts])
+    codes = np.concatenate([c for _, c in parts])
+    lengths = np.array([len(v) for v, _ in parts])
+    starts = np.r_[0, np.cumsum(lengths)[:-1]]
+    return values, codes, starts, lengths
+
+
+FIELDS = ("found", "threshold", "overall_entropy", "gain", "split_info")
+COUNTS = ("n_left", "n_right", "n_missing", "n_ties")
+
+
+@settings(deadline=None, max_examples=100)
+@given(data=segmented(), min_leaf=st.sampled_from([1, 1, 2, 3]))
+def test_segments_at_once_equal_one_at_a_time(data, min_leaf):
+    groups, n_classes = data
+    values, codes, starts, lengths = concatenate_sorted(groups)
+    together = splits.search_thresholds(
+        values, codes, starts, lengths, n_classes, min_leaf=min_leaf
+    )
+    for s, (x, y) in enumerate(groups):
+        alone = search_one(x, y, n_classes, min_leaf)
+        for field in FIELDS:
+            np.testing.assert_allclose(
+                getattr(together, field)[s], getattr(alone, field)[0], atol=1e-12, rtol=0
+            )
+        assert together.threshold[s] == alone.threshold[0] or (
+            math.isnan(together.threshold[s]) and math.isnan(alone.threshold[0])
+        )
+        for field in COUNTS:
+            assert getattr(together, field)[s] == getattr(alone, field)[0], field
+        check_search_against_plain(together, s, x, y, min_leaf)
+
+
+@settings(deadline=None, max_examples=60)
+@given(data=segmented())
+def test_enumerate_thresholds_per_segment_equals_plain(data):
+    groups, n_classes = data
+    values, codes, starts, lengths = concatenate_sorted(groups)
+    columns = splits.enumerate_thresholds(values, codes, starts, lengths, n_classes)
+    for s, (x, y) in enumerate(groups):
+        mine = columns["segment"] == s
+        plain = splits.plain_candidate_splits(x, y)
+        assert mine.sum() == len(plain)
+        np.testing.assert_array_equal(columns["threshold"][mine], [r["threshold"] for r in plain])
+        np.testing.assert_array_equal(columns["n_left"][mine], [r["n_left"] for r in plain])
+        np.testing.assert_allclose(
+            columns["overall_entropy"][mine],
+            [r["overall_entropy"] for r in plain],
+            atol=1e-12,
+            rtol=0,
+        )
+
+
+def test_segment_boundaries_are_never_cut():
+    # segment 0 ends with 1.0, segment 1 starts with 2.0: no threshold between them
+    values = np.array([0.0, 1.0, 2.0, 3.0, np.nan, 5.0])
+    codes = np.array([0, 1, 1, 0, 1, 0])
+    starts, lengths = np.array([0, 2, 5]), np.array([2, 3, 1])
+    columns = splits.enumerate_thresholds(values, codes, starts, lengths, 2)
+    assert columns["segment"].tolist() == [0, 1]
+    assert columns["threshold"].tolist() == [0.5, 2.5]
+    found = splits.search_thresholds(values, codes, starts, lengths, 2)
+    assert found.found.tolist() == [True, True, False]
+    assert found.n_missing.tolist() == [0, 1, 0]
+
+
+# ---------------------------------------------------------------------------------------------
+# midpoint
+# ---------------------------------------------------------------------------------------------
+def exact_midpoint(low: float, high: float) -> float:
+    """The correctly rounded midpoint, or ``low`` when that rounds up to ``high``."""
+    mid = float((Fraction(low) + Fraction(high)) / 2)
+    return low if mid >= high else mid
+
+
+@pytest.mark.parametrize(
+    "low", [0.0, 1.0, -1.0, 0.1, 1e-300, 5e-324, 123456.789, 1e308, -1e308, 1.7976931348623157e308]
+)
+def test_midpoint_of_adjacent_floats_is_below_the_upper(low):
+    if low == np.finfo(float).max:  # the largest float has no upper neighbour
+        high, low = low, np.nextafter(low, -np.inf)
+    else:
+        high = np.nextafter(low, np.inf)
+    t = splits.midpoint(np.float64(low), np.float64(high))
+    assert low <= t < high
+    assert t == exact_midpoint(low, high)
+
+
+def test_midpoint_does_not_overflow():
+    big = np.finfo(float).max
+    lows = np.array([1e308, -big, 1.5e308, -1.7e308, 0.0])
+    highs = np.array([big, big, 1.7e308, -1.5e308, big])
+    with np.errstate(over="raise", invalid="raise"):
+        t = splits.midpoint(lows, highs)
+    assert np.all(np.isfinite(t))
+    assert np.all((lows <= t) & (t < highs))
+    assert t.tolist() == [exact_midpoint(a, b) for a, b in zip(lows.tolist(), highs.tolist())]
+
+
+@settings(deadline=None, max_examples=200)
+@given(
+    a=st.floats(allow_nan=False, allow_infinity=False),
+    b=st.floats(allow_nan=False, allow_infinity=False),
+)
+def test_midpoint_lies_between(a, b):
+    assume(a != b)
+    low, high = min(a, b), max(a, b)
+    t = float(splits.midpoint(np.float64(low), np.float64(high)))
+    assert low <= t < high
+    if all(v == 0 or abs(v) >= 1e-300 for v in (low, high)):  # away from subnormal halves
+        assert t == exact_midpoint(low, high)
+
+
+# ---------------------------------------------------------------------------------------------
+# Categorical branches
+# ---------------------------------------------------------------------------------------------
+@st.composite
+def categorical_segments(draw):
+    n = draw(st.integers(1, 80))
+    n_segments = draw(st.integers(1, 5))
+    n_levels = draw(st.sampled_from([1, 2, 3, 5, 100_000]))  # 100,000: the sorting path
+    n_classes = draw(st.integers(2, 4))
+    ints = st.integers
+    level_pool = sorted({0, n_levels - 1, n_levels // 2, min(3, n_levels - 1), 1 % n_levels})
+    segment = np.array(draw(st.lists(ints(0, n_segments - 1), min_size=n, max_size=n)))
+    codes = np.array(draw(st.lists(st.sampled_from(level_pool), min_size=n, max_size=n)))
+    y = np.array(draw(st.lists(ints(0, n_classes - 1), min_size=n, max_size=n)))
+    return codes, y, segment, n_segments, n_levels, n_classes
+
+
+@settings(deadline=None, max_examples=120)
+@given(data=categorical_segments(), min_leaf=st.sampled_from([1, 1, 2, 4]))
+def test_score_categorical_equals_information_gain_per_segment(data, min_leaf):
+    codes, y, segment, n_segments, n_levels, n_classes = data
+    with np.errstate(all="raise"):
+        result = splits.score_categorical(
+            codes, y, segment, n_segments, n_levels, n_classes, min_leaf=min_leaf
+        )
+    for s in range(n_segments):
+        rows = segment == s
+        sizes = np.bincount(codes[rows], minlength=n_levels)
+        occupied = sizes[sizes > 0]
+        # the children's class counts add up to the parent's
+        children = crosstab_codes(codes[rows], n_levels, y[rows], n_classes)
+        np.testing.assert_array_equal(
+            children.sum(axis=0), np.bincount(y[rows], minlength=n_classes)
+        )
+        valid = len(occupied) >= 2 and bool(np.all(occupied >= min_leaf))
+        assert result.valid[s] == valid
+        assert result.n_branches[s] == len(occupied)
+        if valid:
+            x_labels = pd.Series([f"level{c}" for c in codes[rows]])  # categorical on purpose
+            expected = information.information_gain(x_labels, y[rows])
+            assert abs(result.gain[s] - expected) <= 1e-12
+            assert abs(result.split_info[s] - ref_entropy(occupied)) <= 1e-12
+        else:
+            assert math.isnan(result.gain[s])
+
+
+def test_single_non_empty_branch_is_invalid():
+    codes = np.array([0, 0, 0, 1, 2, 2])
+    y = np.array([0, 1, 1, 0, 1, 0])
+    segment = np.array([0, 0, 0, 1, 1, 1])
+    result = splits.score_categorical(codes, y, segment, 3, 3, 2)  # segment 2 has no rows
+    assert result.valid.tolist() == [False, True, False]
+    assert result.n_branches.tolist() == [1, 2, 0]
+    assert math.isnan(result.gain[0]) and math.isnan(result.gain[2])
+    # segment 1: branches {0} and {1, 0}: H(Y) - 2/3 * 1
+    assert abs(result.gain[1] - (ref_entropy([2, 1]) - 2 / 3)) <= 1e-12
+    assert abs(result.split_info[1] - ref_entropy([1, 2])) <= 1e-12
+
+
+@settings(deadline=None, max_examples=60)
+@given(
+    key=st.lists(st.integers(0, 50), min_size=1, max_size=40),
+    size=st.sampled_from([51, 100, 1_000_000]),
+)
+def test_dense_ranks_both_paths(key, size):
+    key = np.array(key)
+    distinct, rank = splits.dense_ranks(key, size)
+    expected_distinct, expected_rank = np.unique(key, return_inverse=True)
+    np.testing.assert_array_equal(distinct, expected_distinct)
+    np.testing.assert_array_equal(rank, expected_rank.ravel())
+
+
+# ---------------------------------------------------------------------------------------------
+# Chi-square
+# ---------------------------------------------------------------------------------------------
+@st.composite
+def tables(draw):
+    rows, cols = draw(st.integers(1, 5)), draw(st.integers(1, 5))
+    cells = draw(st.lists(st.integers(0, 30), min_size=rows * cols, max_size=rows * cols))
+    table = np.array(cells).reshape(rows, cols)
+    zero_rows = draw(st.lists(st.booleans(), min_size=rows, max_size=rows))
+    zero_cols = draw(st.lists(st.booleans(), min_size=cols, max_size=cols))
+    table[np.array(zero_rows) & draw(st.booleans())] = 0
+    table[:, np.array(zero_cols) & draw(st.booleans())] = 0
+    return table
+
+
+@settings(deadline=None, max_examples=150)
+@given(table=tables())
+def test_chi_square_matches_scipy(table):
+    result = chi_square_from_table(table)
+    occupied = table[table.sum(axis=1) > 0][:, table.sum(axis=0) > 0]
+    if occupied.size == 0 or min(occupied.shape) < 2:
+        assert (result.statistic, result.df, result.pvalue) == (0.0, 0, 1.0)
+        return
+    statistic, pvalue, dof, expected = sp_stats.chi2_contingency(occupied, correction=False)
+    assert result.df == dof
+    assert result.statistic == pytest.approx(statistic, rel=1e-10, abs=1e-10)
+    assert result.pvalue == pytest.approx(pvalue, rel=1e-9, abs=1e-12)
+    np.testing.assert_allclose(result.expected, expected, rtol=1e-12)
+    assert type(result.statistic) is float and type(result.pvalue) is float
+
+
+def test_chi_square_drops_empty_rows_and_columns():
+    table = np.array([[2, 0, 3], [0, 0, 0], [4, 0, 0], [3, 0, 2]])  # Play Tennis Outlook + zeros
+    result = chi_square_from_table(table)
+    statistic, pvalue, dof, _ = sp_stats.chi2_contingency(
+        np.array([[2, 3], [4, 0], [3, 2]]), correction=False
+    )
+    assert result.df == dof == 2
+    assert result.statistic == pytest.approx(statistic, rel=1e-12)
+    assert result.pvalue == pytest.approx(pvalue, rel=1e-12)
