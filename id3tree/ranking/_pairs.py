@@ -27,9 +27,9 @@ import numpy as np
 
 from id3tree.ranking._common import entropy_terms
 
-GROUP_CELLS = 1024  # most joint codes a group may have
+GROUP_CELLS = 2048  # most joint codes a group may have
 BLOCK_COLUMNS = 8  # most columns in a block
-BLOCK_CODES = 512  # most codes in a block; a column with more is a block of its own
+BLOCK_CODES = 256  # most codes in a block; a column with more is a block of its own
 DENSE_CELLS = 1 << 22  # larger tables are counted with np.unique instead of np.bincount
 
 
@@ -99,35 +99,46 @@ class _Plan:
             for j in range(i + 1, len(group)):
                 pair = _keep(table, [i, j])
                 found[a, group[j]] = entropy_terms(pair, n_rows, self.base).sum()
-        # Pairs with every later column, a block at a time.
+        # Pairs with every later column, a block at a time: each member's tables with the later
+        # columns are collected side by side, and their entropies taken in one go at the end.
         after = group[-1] + 1
         work = np.empty((BLOCK_COLUMNS + 1, n_rows), dtype=np.int64)  # reused by every block
+        pieces: list[list[np.ndarray]] = [[] for _ in group]
+        partners: list[int] = []
+        widths: list[int] = []
         for block in self.blocks:
             if block.members[-1] < after:
                 continue
             first = max(0, after - block.members[0])
             if cells * block.width <= DENSE_CELLS:
-                self._dense(group, sizes, joint, block, first, found, work)
+                for i, piece in enumerate(self._dense(sizes, joint, block, first, work)):
+                    pieces[i].append(piece)
+                partners.extend(block.members[first:])
+                widths.extend(self.n_codes[b] for b in block.members[first:])
             else:
                 for a in group:
                     for b in block.members[first:]:
                         found[a, b] = self._one_pair(a, b, n_rows)
+        if partners:
+            starts = np.cumsum([0] + widths[:-1])
+            for a, member_pieces in zip(group, pieces):
+                terms = entropy_terms(np.hstack(member_pieces), n_rows, self.base)
+                found[a, partners] = np.add.reduceat(terms.sum(axis=0), starts)
 
-    def _dense(self, group, sizes, joint, block, first, found, work) -> None:
-        """All tables of the group with columns ``block.members[first:]``, one bincount."""
-        n_rows, k = joint.shape[0], len(block.members) - first
+    def _dense(self, sizes, joint, block, first, work) -> list[np.ndarray]:
+        """Each member's tables with columns ``block.members[first:]``, side by side.
+
+        One bincount for all of them: the joint index of (group code, column b) is
+        ``group * width + start_b + b``, laid out column after column.
+        """
+        k = len(block.members) - first
         np.multiply(joint, block.width, out=work[-1])
         flat = work[:k]  # (columns, rows): pair after pair, so each small table stays in cache
         np.add(work[-1], block.shifted[first:], out=flat)
         table = _count(flat.reshape(-1), int(np.prod(sizes)) * block.width)
         table = table.reshape([*sizes, block.width])
         start = block.starts[first]
-        for i, a in enumerate(group):
-            terms = entropy_terms(_keep(table, [i, len(sizes)])[:, start:], n_rows, self.base)
-            per_code = terms.sum(axis=0)
-            found[a, block.members[first:]] = np.add.reduceat(
-                per_code, block.starts[first:] - start
-            )
+        return [_keep(table, [i, len(sizes)])[:, start:] for i in range(len(sizes))]
 
     def _one_pair(self, a: int, b: int, n_rows: int) -> float:
         n_b = self.n_codes[b]
