@@ -254,7 +254,7 @@ def _labelled_codes(series: pd.Series, name: str, bins):
     """Codes with missing last and the row labels (values or bin intervals, then NaN)."""
     if bins is not None and is_numeric(series):
         values = numeric_values(series, name)
-        codes, edges = _bin(values, bins)
+        codes, edges = _bin(values, bins, name)
         labels = [
             f"[{_fmt(lo)}, {_fmt(hi)}{']' if i == len(edges) - 2 else ')'}"
             for i, (lo, hi) in enumerate(zip(edges[:-1], edges[1:]))
@@ -268,10 +268,21 @@ def _fmt(value: float) -> str:
     return f"{value:.4g}"
 
 
-def _bin(values: np.ndarray, bins) -> tuple[np.ndarray, np.ndarray]:
-    """Equal-width bin codes as numpy.histogram makes them; missing values get the last code."""
+def _bin(values: np.ndarray, bins, name: str = "x") -> tuple[np.ndarray, np.ndarray]:
+    """Bin codes as numpy.histogram makes them (the last bin includes its right edge); missing
+    values get the last code. Explicit edges must cover every present value."""
     present = ~np.isnan(values)
-    edges = np.histogram_bin_edges(values[present] if present.any() else np.zeros(1), bins=bins)
+    data = values[present] if present.any() else np.zeros(1)
+    try:
+        edges = np.histogram_bin_edges(data, bins=bins)
+    except ValueError as exc:
+        raise ValueError(f"column {name!r} cannot be cut into bins={bins!r}: {exc}") from None
+    outside = (data < edges[0]) | (data > edges[-1]) if present.any() else np.zeros(0, bool)
+    if outside.any():
+        raise ValueError(
+            f"column {name!r} has {int(outside.sum())} value(s) outside the bin edges "
+            f"[{_fmt(edges[0])}, {_fmt(edges[-1])}]; widen the edges or pass a number of bins"
+        )
     n_bins = len(edges) - 1
     codes = np.full(len(values), n_bins, dtype=np.int64)
     inside = np.searchsorted(edges, values[present], side="right") - 1
@@ -283,7 +294,7 @@ def _codes(values, name: str, bins=None) -> tuple[np.ndarray, int]:
     """Integer codes of a column and how many codes there are (the last one is "missing")."""
     series = as_series(values, name)
     if bins is not None and is_numeric(series):
-        codes, edges = _bin(numeric_values(series, name), bins)
+        codes, edges = _bin(numeric_values(series, name), bins, name)
         return codes, len(edges)
     codes, categories = factorize(series, name)
     return codes, len(categories) + 1
