@@ -156,7 +156,7 @@ def candidate_splits(x, y) -> pd.DataFrame:
 
 def _sorted_numeric(xs: pd.Series, y):
     """A numeric x sorted (NaN last) with the class codes of y in the same order."""
-    values = numeric_values(xs, str(xs.name) if xs.name is not None else "x")
+    values = numeric_values(xs, _name(xs, "x"))
     y_codes, n_classes = _codes(y, "y")
     order = np.argsort(values, kind="stable")
     return values[order], y_codes[order], n_classes
@@ -178,8 +178,8 @@ def mutual_information(x, y, *, bins=10, base: float = 2) -> float:
     """
     xs, ys = as_series(x, "x"), as_series(y, "y")
     _check_lengths(xs, ys)
-    x_codes, n_x = _codes(xs, "x", bins=bins)
-    y_codes, n_y = _codes(ys, "y", bins=bins)
+    x_codes, n_x = _codes(xs, _name(xs, "x"), bins=bins)
+    y_codes, n_y = _codes(ys, _name(ys, "y"), bins=bins)
     table = crosstab_codes(x_codes, n_x, y_codes, n_y)
     parent = float(entropy_rows(table.sum(axis=0), base))
     return max(parent - _weighted_entropy(table, base), 0.0)
@@ -237,8 +237,8 @@ def contingency_table(x, y, *, bins=None) -> pd.DataFrame:
     """
     xs, ys = as_series(x, "x"), as_series(y, "y")
     _check_lengths(xs, ys)
-    x_codes, x_labels = _labelled_codes(xs, "x", bins)
-    y_codes, y_labels = _labelled_codes(ys, "y", None)
+    x_codes, x_labels = _labelled_codes(xs, _name(xs, "x"), bins)
+    y_codes, y_labels = _labelled_codes(ys, _name(ys, "y"), None)
     table = crosstab_codes(x_codes, len(x_labels), y_codes, len(y_labels))
     keep_rows = np.r_[np.ones(len(x_labels) - 1, bool), table[-1].sum() > 0]
     keep_cols = np.r_[np.ones(len(y_labels) - 1, bool), table[:, -1].sum() > 0]
@@ -303,9 +303,14 @@ def _codes(values, name: str, bins=None) -> tuple[np.ndarray, int]:
 def _table(x, y, *, categorical: bool) -> np.ndarray:
     xs = as_series(x, "x")
     _check_lengths(xs, y)
-    x_codes, n_x = _codes(xs, "x")
+    x_codes, n_x = _codes(xs, _name(xs, "x"))
     y_codes, n_y = _codes(y, "y")
     return crosstab_codes(x_codes, n_x, y_codes, n_y)
+
+
+def _name(series: pd.Series, default: str) -> str:
+    """The column's own name for messages, else ``x`` or ``y``."""
+    return default if series.name is None else str(series.name)
 
 
 def _check_lengths(x, y) -> None:
