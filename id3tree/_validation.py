@@ -94,6 +94,32 @@ def factorize(series: pd.Series, name: str) -> tuple[np.ndarray, list]:
     return codes, categories
 
 
+def listed_columns(categorical, names: list[str]) -> set[int]:
+    """The positions named by a ``categorical=`` argument: ``"auto"`` (none) or a list of column
+    names or positions. Unknown names and positions out of range are errors."""
+    if isinstance(categorical, str):
+        if categorical != "auto":
+            raise ValueError(
+                f"categorical must be 'auto' or a list of columns, got {categorical!r}"
+            )
+        return set()
+    chosen = set()
+    for item in categorical:
+        if isinstance(item, (int, np.integer)) and not isinstance(item, bool):
+            if not 0 <= item < len(names):
+                raise ValueError(
+                    f"categorical names column position {item}, but X has {len(names)} columns"
+                )
+            chosen.add(int(item))
+        elif str(item) in names:
+            chosen.add(names.index(str(item)))
+        else:
+            raise ValueError(
+                f"categorical names column {item!r}, which is not in X (columns: {names})"
+            )
+    return chosen
+
+
 def _plain(value):
     """A numpy scalar as the Python scalar it stands for (keeps JSON and reprs simple)."""
     return value.item() if isinstance(value, np.generic) else value

@@ -20,7 +20,14 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from id3tree import persistence
-from id3tree._validation import as_series, factorize, is_numeric, numeric_values, to_frame
+from id3tree._validation import (
+    as_series,
+    factorize,
+    is_numeric,
+    listed_columns,
+    numeric_values,
+    to_frame,
+)
 from id3tree.grow import EncodedData, GrowParams, grow
 from id3tree.node import MISSING, Node
 from id3tree.render.text import explain_path, tree_to_text
@@ -52,7 +59,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         branches and the class is significant at ``alpha`` (Quinlan 1986).
     categorical : "auto" or list of str or int, default="auto"
         ``"auto"``: numeric dtypes are continuous; object, string, category and bool columns are
-        categorical. A list names (or gives the positions of) the categorical columns.
+        categorical. A list names (or gives the positions of) numeric columns to treat as
+        categorical too, such as coded numbers; non-numeric columns are always categorical.
     verbose : int, default=0
         0 silent; 1 prints every node with its class counts and entropy, every candidate feature
         with its gain, and the decision; 2 also prints every candidate threshold.
@@ -210,36 +218,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         return series
 
     def _categorical_mask(self, frame: pd.DataFrame, names: list[str]) -> list[bool]:
-        if isinstance(self.categorical, str):
-            if self.categorical != "auto":
-                raise ValueError(
-                    f"categorical must be 'auto' or a list of columns, got {self.categorical!r}"
-                )
-            return [not is_numeric(frame.iloc[:, f]) for f in range(len(names))]
-        mask = [not is_numeric(frame.iloc[:, f]) for f in range(len(names))]
-        chosen = set()
-        for item in self.categorical:
-            if isinstance(item, (numbers.Integral, np.integer)) and not isinstance(item, bool):
-                if not 0 <= item < len(names):
-                    raise ValueError(
-                        f"categorical names column position {item}, but X has {len(names)} columns"
-                    )
-                chosen.add(int(item))
-            elif str(item) in names:
-                chosen.add(names.index(str(item)))
-            else:
-                raise ValueError(
-                    f"categorical names column {item!r}, which is not in X (columns: {names})"
-                )
-        for f in range(len(names)):
-            if f in chosen:
-                mask[f] = True
-            elif mask[f]:
-                raise ValueError(
-                    f"column {names[f]!r} is not numeric (dtype {frame.dtypes.iloc[f]}) so it must be "
-                    "categorical; add it to categorical= or convert it to numbers"
-                )
-        return mask
+        """Non-numeric columns are categorical; ``categorical=`` may add numeric ones."""
+        listed = listed_columns(self.categorical, names)
+        return [f in listed or not is_numeric(frame.iloc[:, f]) for f in range(len(names))]
 
     def _set_tree(self, root: Node) -> None:
         self.root_ = root
