@@ -75,10 +75,12 @@ class JSDSelector(SelectorMixin, BaseEstimator):
         self
         """
         self._check_params()
+        if y is None:
+            raise ValueError(
+                f"{type(self).__name__} requires y to be passed, but the target y is None"
+            )
         validate_data(self, X, skip_check_array=True, reset=True)
         frame = check_frame(X)
-        if y is None:
-            raise ValueError("JSDSelector needs y: the class labels")
         scores, labels, classes = screen_arrays(frame, y, self.bins, False, self.trim_outliers)
         self.jsd_ = pd.DataFrame(
             scores,
