@@ -54,6 +54,8 @@ def _tail(distribution, statistic: float, **params) -> tuple[float, float]:
 
 
 def _log_tail_in_log_space(name: str, statistic: float, params: dict) -> float:
+    if not hasattr(_scipy_stats, "make_distribution"):  # scipy < 1.15
+        return -math.inf
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)  # scipy tries log(0) before switching
         value = float(_log_space_family(name)(**params).logccdf(statistic))
