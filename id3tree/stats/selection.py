@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from id3tree._validation import as_series, is_numeric, numeric_values, to_frame
+from id3tree._validation import as_series, is_numeric, listed_columns, numeric_values, to_frame
 from id3tree.stats import classical
 
 # (feature kind, target kind) -> (test name, test returning (result, association), measure name)
@@ -150,26 +150,7 @@ def _target_kind(target: pd.Series, target_kind: str) -> str:
 
 def _feature_kinds(frame: pd.DataFrame, names: list[str], categorical) -> list[str]:
     """Each column's kind, categorical or interval: by its dtype, plus the listed columns."""
-    chosen = set()
-    if isinstance(categorical, str):
-        if categorical != "auto":
-            raise ValueError(
-                f"categorical must be 'auto' or a list of columns, got {categorical!r}"
-            )
-    else:
-        for item in categorical:
-            if isinstance(item, (numbers.Integral, np.integer)) and not isinstance(item, bool):
-                if not 0 <= item < len(names):
-                    raise ValueError(
-                        f"categorical names column position {item}, but X has {len(names)} columns"
-                    )
-                chosen.add(int(item))
-            elif str(item) in names:
-                chosen.add(names.index(str(item)))
-            else:
-                raise ValueError(
-                    f"categorical names column {item!r}, which is not in X (columns: {names})"
-                )
+    chosen = listed_columns(categorical, names)  # the learner's reading of categorical=
     return [
         "categorical" if f in chosen or not is_numeric(frame.iloc[:, f]) else "interval"
         for f in range(len(names))
