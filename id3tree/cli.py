@@ -120,6 +120,43 @@ def _predict(args: argparse.Namespace) -> int:
     return 0
 
 
+def _stats(args: argparse.Namespace) -> int:
+    import math
+
+    from id3tree.stats import test_features
+    from id3tree.stats.result import format_pvalue
+
+    data = read_data(args.data)
+    if args.complete_rows:
+        data = data.dropna()
+    X, y = split_target(data, args.target)
+    listed = (
+        [c.strip() for c in args.categorical.split(",") if c.strip()]
+        if args.categorical
+        else "auto"
+    )
+    table = test_features(X, y, categorical=listed, target_kind=args.target_kind, alpha=args.alpha)
+    shown = table.drop(columns=["note"])
+    shown["pvalue"] = [
+        "" if math.isnan(i) else format_pvalue(-i * math.log(10)) for i in table["importance"]
+    ]
+    print(f"{len(X)} rows, target {args.target!r}; significant at alpha = {args.alpha:g}\n")
+    print(
+        shown.to_string(
+            formatters={
+                "statistic": "{:.4f}".format,
+                "importance": "{:.2f}".format,
+                "association": "{:.4f}".format,
+            }
+        )
+    )
+    notes = table["note"].dropna()
+    notes = notes[notes != ""]
+    for feature, note in notes.items():
+        print(f"note on {feature}: {note}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="id3tree", description="Decision trees with entropy.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -151,6 +188,19 @@ def build_parser() -> argparse.ArgumentParser:
     predict.add_argument("--proba", action="store_true", help="add the class probabilities")
     predict.add_argument("--out", metavar="FILE", help="write CSV here instead of the screen")
     predict.set_defaults(run=_predict)
+
+    stats = commands.add_parser("stats", help="chi-square, ANOVA, regression and deviance tests")
+    stats.add_argument("data", help="a CSV path or a built-in dataset name")
+    stats.add_argument("--target", required=True, help="the target column")
+    stats.add_argument(
+        "--categorical", metavar="A,B,...", help="numeric columns to treat as categories"
+    )
+    stats.add_argument("--target-kind", default="auto", choices=["auto", "categorical", "interval"])
+    stats.add_argument("--alpha", type=float, default=0.05)
+    stats.add_argument(
+        "--complete-rows", action="store_true", help="first drop every row with a missing value"
+    )
+    stats.set_defaults(run=_stats)
     return parser
 
 

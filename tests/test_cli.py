@@ -117,3 +117,22 @@ def test_user_error_as_a_program_has_no_traceback():
     done = run("fit", "no_such_dataset", "--target", "y")
     assert done.returncode == 2
     assert done.stderr.startswith("id3tree: error:") and "Traceback" not in done.stderr
+
+
+def test_stats_reproduces_the_lectures_hmeq_table(capsys):
+    argv = [
+        "stats",
+        "hmeq",
+        "--target",
+        "BAD",
+        "--categorical",
+        "DEROG,DELINQ,NINQ",
+        "--complete-rows",
+    ]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("3364 rows")
+    lines = {line.split()[0]: line.split() for line in out.splitlines()[3:] if line.strip()}
+    assert lines["DELINQ"][2:5] == ["302.7278", "9", "6.8868e-60"]
+    assert lines["REASON"][2:5] == ["0.1313", "1", "0.7171"]
+    assert sum(line[-3] == "True" for line in lines.values()) == 7
