@@ -8,6 +8,7 @@ and returns 2; there is no traceback.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -212,6 +213,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(exc.code or 0)
     try:
         return args.run(args)
+    except BrokenPipeError:  # the reader went away (| head): nothing left to say
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (keeps Python's exit flush quiet)
+        return 0
     except (UserError, ValueError, OSError) as exc:
         print(f"id3tree: error: {exc}", file=sys.stderr)
         return 2
