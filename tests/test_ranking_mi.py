@@ -102,6 +102,7 @@ def test_the_fast_path_on_a_survey_like_frame():
         {"BLOCK_COLUMNS": 1},  # every column a block of its own
         {"GROUP_CELLS": 1 << 16, "BLOCK_CODES": 40},  # large groups, narrow blocks
         {"DENSE_CELLS": 16},  # every pair counted sparsely with np.unique
+        {"CHUNK_ROWS": 64},  # tall tables counted in chunks of rows
     ],
 )
 def test_every_counting_path_gives_the_same_matrix(monkeypatch, limits):

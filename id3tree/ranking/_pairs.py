@@ -31,6 +31,7 @@ GROUP_CELLS = 2048  # most joint codes a group may have
 BLOCK_COLUMNS = 8  # most columns in a block
 BLOCK_CODES = 256  # most codes in a block; a column with more is a block of its own
 DENSE_CELLS = 1 << 22  # larger tables are counted with np.unique instead of np.bincount
+CHUNK_ROWS = 1 << 16  # rows per bincount, so the work buffer stays small on tall tables
 
 
 def pair_entropies(
@@ -102,7 +103,7 @@ class _Plan:
         # Pairs with every later column, a block at a time: each member's tables with the later
         # columns are collected side by side, and their entropies taken in one go at the end.
         after = group[-1] + 1
-        work = np.empty((BLOCK_COLUMNS + 1, n_rows), dtype=np.int64)  # reused by every block
+        work = np.empty((BLOCK_COLUMNS + 1) * min(n_rows, CHUNK_ROWS), dtype=np.int64)
         pieces: list[list[np.ndarray]] = [[] for _ in group]
         partners: list[int] = []
         widths: list[int] = []
@@ -131,11 +132,17 @@ class _Plan:
         One bincount for all of them: the joint index of (group code, column b) is
         ``group * width + start_b + b``, laid out column after column.
         """
-        k = len(block.members) - first
-        np.multiply(joint, block.width, out=work[-1])
-        flat = work[:k]  # (columns, rows): pair after pair, so each small table stays in cache
-        np.add(work[-1], block.shifted[first:], out=flat)
-        table = _count(flat.reshape(-1), int(np.prod(sizes)) * block.width)
+        k, n_rows = len(block.members) - first, len(joint)
+        cells = int(np.prod(sizes)) * block.width
+        table = None
+        for lo in range(0, n_rows, CHUNK_ROWS):
+            hi = min(lo + CHUNK_ROWS, n_rows)
+            rows = work[: (k + 1) * (hi - lo)].reshape(k + 1, hi - lo)
+            np.multiply(joint[lo:hi], block.width, out=rows[-1])
+            # (columns, rows): pair after pair, so each small table stays in cache as it fills
+            np.add(rows[-1], block.shifted[first:, lo:hi], out=rows[:k])
+            counts = _count(rows[:k].reshape(-1), cells)
+            table = counts if table is None else table + counts
         table = table.reshape([*sizes, block.width])
         start = block.starts[first]
         return [_keep(table, [i, len(sizes)])[:, start:] for i in range(len(sizes))]
