@@ -68,11 +68,8 @@ def mutual_information_matrix(
     bar = _progress_bar(len(names) * (len(names) - 1) // 2) if progress else None
     pool = ThreadPoolExecutor(max_workers=n_threads) if n_threads > 1 else None
     try:
-        run = pool.map if pool is not None else map
-        # 1. encode every column once, 2. count and take the entropies of every pair
-        encoded = list(
-            run(lambda f: binned_codes(frame.iloc[:, f], names[f], bins), range(len(names)))
-        )
+        # 1. encode every column once (narrow codes), 2. count every pair and take entropies
+        encoded = [binned_codes(frame.iloc[:, f], names[f], bins) for f in range(len(names))]
         joint = pair_entropies(
             [c for c, _ in encoded],
             [n for _, n in encoded],
@@ -110,7 +107,7 @@ def _threads(threads: int | None) -> int:
 
 def _progress_bar(total: int):
     try:
-        from tqdm.auto import tqdm
+        from tqdm import tqdm
     except ImportError:  # pragma: no cover - tqdm is a dependency
         raise ImportError("progress=True needs tqdm: pip install tqdm") from None
     return tqdm(total=total, unit="pair", desc="mutual information")
