@@ -19,12 +19,26 @@ from id3tree.information import (
 )
 from id3tree.learner import ID3Classifier
 from id3tree.node import Node
+from id3tree.ranking import (
+    JSDSelector,
+    jsd_screen,
+    mutual_information_matrix,
+    plot_heatmap,
+    rank_features,
+    screen_features,
+)
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ID3Classifier",
+    "JSDSelector",
     "Node",
+    "jsd_screen",
+    "mutual_information_matrix",
+    "plot_heatmap",
+    "rank_features",
+    "screen_features",
     "candidate_splits",
     "conditional_entropy",
     "contingency_table",

@@ -2,8 +2,8 @@
 
 Everything in id3tree that needs an entropy (the public ``entropy`` functions, the information
 gain of a split, the learner's split search, mutual information, the feature screens) calls
-:func:`entropy_of_counts` or its 2-D wrapper :func:`entropy_rows`, so there is exactly one
-``-sum p log p`` to read and to test.
+:func:`entropy_of_counts` or one of its wrappers (:func:`entropy_rows`, :func:`entropy_terms`,
+:func:`entropy_of_groups`), so there is exactly one ``-sum p log p`` to read and to test.
 """
 
 from __future__ import annotations
@@ -38,6 +38,19 @@ def entropy_of_counts(
     return (h + 0.0) / math.log(base)  # + 0.0 turns a pure node's -0.0 into 0.0
 
 
+def entropy_terms(counts, totals, base: float = 2.0) -> np.ndarray:
+    """The terms ``-p log p`` of every cell, ``p = counts / totals`` (totals broadcast), same shape.
+
+    Summing the terms of a table gives its entropy: ``entropy_terms(t, t.sum()).sum()``.
+
+    >>> float(entropy_terms(np.array([[2, 2], [2, 2]]), 8).sum())
+    2.0
+    """
+    counts = np.asarray(counts, dtype=float)
+    totals = np.broadcast_to(np.asarray(totals, dtype=float), counts.shape)
+    return entropy_of_counts([counts.reshape(-1)], totals.reshape(-1), base).reshape(counts.shape)
+
+
 def entropy_rows(counts, base: float = 2.0) -> np.ndarray:
     """Entropy of every row of an array of class counts (the last axis holds the classes).
 
@@ -45,8 +58,10 @@ def entropy_rows(counts, base: float = 2.0) -> np.ndarray:
     [0.9403, 0.0, 1.0]
     """
     counts = np.asarray(counts, dtype=float)
-    columns = np.moveaxis(counts, -1, 0)
-    return entropy_of_counts(columns, counts.sum(axis=-1), base)
+    totals = counts.sum(axis=-1)
+    if counts.shape[-1] > 16:  # many cells per row: all terms at once rather than cell by cell
+        return entropy_terms(counts, totals[..., None], base).sum(axis=-1) + 0.0
+    return entropy_of_counts(np.moveaxis(counts, -1, 0), totals, base)
 
 
 def entropy_of_groups(counts, group, n_groups: int, base: float = 2.0) -> np.ndarray:

@@ -158,6 +158,50 @@ def _stats(args: argparse.Namespace) -> int:
     return 0
 
 
+def _rank(args: argparse.Namespace) -> int:
+    from id3tree.ranking import rank_features
+
+    X, y = split_target(read_data(args.data), args.target)
+    table = rank_features(X, y, method=args.method, bins=args.bins)
+    print(f"{args.method} of each feature with {args.target!r} (bits), best first:\n")
+    print(table.to_string(float_format="{:.4f}".format))
+    return 0
+
+
+def _screen(args: argparse.Namespace) -> int:
+    from id3tree.ranking import screen_features
+
+    table = screen_features(read_data(args.data))
+    with pd.option_context("display.width", 200, "display.max_columns", None):
+        print(table.to_string(float_format="{:.4g}".format))
+    return 0
+
+
+def _mi(args: argparse.Namespace) -> int:
+    from id3tree.ranking import mutual_information_matrix, plot_heatmap
+
+    matrix = mutual_information_matrix(
+        read_data(args.data), bins=args.bins, normalize=args.normalize
+    )
+    if args.out is None:
+        with pd.option_context("display.width", 200, "display.max_columns", None):
+            print(matrix.to_string(float_format="{:.3f}".format))
+        return 0
+    out = Path(args.out)
+    if out.suffix.lower() == ".csv":
+        matrix.to_csv(out)
+    else:
+        from matplotlib.figure import Figure  # no pyplot: no GUI backend needed to save a file
+
+        figure = Figure()
+        ax = plot_heatmap(matrix, ax=figure.add_subplot(), annotate=len(matrix) <= 30)
+        side = max(4.0, 0.35 * len(matrix) + 2)
+        figure.set_size_inches(side + 1.5, side)
+        ax.figure.savefig(out, dpi=150, bbox_inches="tight")
+    print(f"wrote {out}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="id3tree", description="Decision trees with entropy.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -202,6 +246,40 @@ def build_parser() -> argparse.ArgumentParser:
         "--complete-rows", action="store_true", help="first drop every row with a missing value"
     )
     stats.set_defaults(run=_stats)
+
+    rank = commands.add_parser("rank", help="rank the features by an entropy measure")
+    rank.add_argument("data", help="a CSV path or a built-in dataset name")
+    rank.add_argument("--target", required=True, help="the class column")
+    rank.add_argument(
+        "--method",
+        default="information_gain",
+        choices=[
+            "information_gain",
+            "gain_ratio",
+            "mutual_information",
+            "symmetric_uncertainty",
+            "jsd",
+        ],
+    )
+    rank.add_argument(
+        "--bins", type=int, default=10, help="bins of numeric columns (histogram methods)"
+    )
+    rank.set_defaults(run=_rank)
+
+    screen = commands.add_parser(
+        "screen", help="missing values, variety and entropy of every column"
+    )
+    screen.add_argument("data", help="a CSV path or a built-in dataset name")
+    screen.set_defaults(run=_screen)
+
+    mi = commands.add_parser("mi", help="mutual information between every pair of columns")
+    mi.add_argument("data", help="a CSV path or a built-in dataset name")
+    mi.add_argument(
+        "--out", metavar="FILE", help="a heatmap (.png, .svg, .pdf) or the matrix (.csv)"
+    )
+    mi.add_argument("--bins", type=int, default=10, help="bins of numeric columns")
+    mi.add_argument("--normalize", action="store_true", help="symmetric uncertainty in [0, 1]")
+    mi.set_defaults(run=_mi)
     return parser
 
 

@@ -132,7 +132,42 @@ def test_stats_reproduces_the_lectures_hmeq_table(capsys):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert out.startswith("3364 rows")
-    lines = {line.split()[0]: line.split() for line in out.splitlines()[4:] if len(line.split()) > 5}
+    lines = {
+        line.split()[0]: line.split() for line in out.splitlines()[4:] if len(line.split()) > 5
+    }
     assert lines["DELINQ"][3:6] == ["302.7278", "9", "6.8868e-60"]
     assert lines["REASON"][3:6] == ["0.1313", "1", "0.7171"]
     assert sum(line[-3] == "True" for line in lines.values()) == 7
+
+
+def test_rank_prints_the_play_tennis_gains_in_order(capsys):
+    assert main(["rank", "play_tennis", "--target", "Play"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[4:]]
+    assert rows == [
+        ["Outlook", "0.2467"],
+        ["Humidity", "0.1518"],
+        ["Wind", "0.0481"],
+        ["Temperature", "0.0292"],
+    ]
+
+
+def test_screen_has_a_row_per_column(capsys):
+    assert main(["screen", "play_tennis"]) == 0
+    out = capsys.readouterr().out
+    assert all(
+        name in out
+        for name in ["Outlook", "Temperature", "Humidity", "Wind", "Play", "percent_entropy"]
+    )
+
+
+def test_mi_writes_a_heatmap_and_a_csv(tmp_path, capsys):
+    png, csv = tmp_path / "mi.png", tmp_path / "mi.csv"
+    assert main(["mi", "iris", "--out", str(png)]) == 0
+    assert png.read_bytes().startswith(PNG)
+    assert main(["mi", "iris", "--out", str(csv), "--normalize"]) == 0
+    matrix = pd.read_csv(csv, index_col=0)
+    assert (
+        matrix.shape == (5, 5)
+        and np.allclose(matrix, matrix.T)
+        and (matrix.to_numpy() <= 1 + 1e-12).all()
+    )

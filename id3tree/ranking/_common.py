@@ -1,9 +1,7 @@
-"""What the ranking functions share: checking X and y, binned codes, and entropy terms.
+"""What the ranking functions share: checking X and y, and binned codes.
 
-Every entropy here comes from :func:`id3tree._entropy.entropy_of_counts`, the package's one
-``-sum p log p``. :func:`entropy_terms` asks it for the terms ``-p log p`` of many cells at once
-(each cell treated as a one-class "distribution" with the table's total), so a whole stack of
-tables is summed with numpy instead of looped over in Python.
+Every entropy in the ranking functions comes from :mod:`id3tree._entropy`, the package's one
+``-sum p log p``.
 """
 
 from __future__ import annotations
@@ -11,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from id3tree._entropy import entropy_of_counts
 from id3tree._validation import as_series, factorize, to_frame
 from id3tree.information import _codes
 
@@ -69,40 +66,3 @@ def binned_codes(column: pd.Series, name: str, bins) -> tuple[np.ndarray, int]:
     """
     codes, n_codes = _codes(column, name, bins=bins)
     return narrow(codes, n_codes), n_codes
-
-
-def entropy_terms(counts, total, base: float = 2) -> np.ndarray:
-    """``-p log p`` of every cell of ``counts`` with ``p = count / total``, same shape.
-
-    Summing the terms of a table gives its entropy: ``entropy_terms(t, t.sum()).sum()``.
-
-    >>> float(entropy_terms(np.array([[2, 2], [2, 2]]), 8).sum())
-    2.0
-    """
-    counts = np.asarray(counts, dtype=float)
-    flat = counts.reshape(-1)
-    totals = np.broadcast_to(np.asarray(total, dtype=float), counts.shape).reshape(-1)
-    return entropy_of_counts([flat], totals, base).reshape(counts.shape)
-
-
-def entropy_of(counts, base: float = 2) -> float:
-    """Entropy of one distribution given as counts, with no Python loop over its cells.
-
-    >>> entropy_of([9, 5]) == entropy_of(np.array([5, 9, 0]))
-    True
-    """
-    counts = np.asarray(counts, dtype=float)
-    return float(entropy_terms(counts, counts.sum(), base).sum()) if counts.sum() > 0 else 0.0
-
-
-def entropies_of_rows(counts, base: float = 2) -> np.ndarray:
-    """Entropy of each row of a 2-D array of counts or probabilities (a row of zeros has 0).
-
-    The vectorised twin of ``entropy_rows`` for rows with many cells: no loop over the cells.
-
-    >>> entropies_of_rows(np.array([[1, 1, 0], [3, 0, 0]])).tolist()
-    [1.0, 0.0]
-    """
-    counts = np.asarray(counts, dtype=float)
-    totals = counts.sum(axis=1, keepdims=True)
-    return entropy_terms(counts, totals, base).sum(axis=1)

@@ -11,7 +11,7 @@ row once per pair. This engine gets the same counts with less work, in three ste
    all b of the block in one array (``L`` = the block's codes), counted by one ``np.bincount``.
    The array is laid out pair by pair, so each pair's small table stays in cache while it fills.
 3. **Entropies.** ``H(a, b)`` of every table in the block at once, from the cell terms
-   ``-p log p`` of :func:`id3tree.ranking._common.entropy_terms` (the package's one formula).
+   ``-p log p`` of :func:`id3tree._entropy.entropy_terms` (the package's one formula).
 
 Groups are independent, so they run on a thread pool; numpy releases the GIL in the counting
 loop and the arithmetic. Tables too large to hold densely (two columns with 100,000 codes each)
@@ -25,7 +25,7 @@ from concurrent.futures import Executor
 
 import numpy as np
 
-from id3tree.ranking._common import entropy_terms
+from id3tree._entropy import entropy_terms
 
 GROUP_CELLS = 2048  # most joint codes a group may have
 BLOCK_COLUMNS = 8  # most columns in a block

@@ -13,10 +13,11 @@ import itertools
 import numpy as np
 import pandas as pd
 
+from id3tree._entropy import entropy_rows
 from id3tree._validation import is_numeric, numeric_values
 from id3tree.contingency import crosstab_codes
 from id3tree.information import _bin
-from id3tree.ranking._common import binned_codes, check_frame, check_target, entropies_of_rows
+from id3tree.ranking._common import binned_codes, check_frame, check_target
 
 MAX_MACRO_CLASSES = 12  # 2**12 - 2 = 4094 subsets
 
@@ -104,7 +105,7 @@ def one_vs_rest(table: np.ndarray, membership: np.ndarray) -> np.ndarray:
     outside = table.sum(axis=1)[None, :] - inside
     p = _normalised(inside)
     q = _normalised(outside)
-    h = entropies_of_rows(np.vstack([(p + q) / 2, p, q]))
+    h = entropy_rows(np.vstack([(p + q) / 2, p, q]))
     n = len(membership)
     jsd = h[:n] - (h[n : 2 * n] + h[2 * n :]) / 2
     empty = (inside.sum(axis=1) == 0) | (outside.sum(axis=1) == 0)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from id3tree._entropy import entropy_rows
 from id3tree.information import gain_ratio, information_gain
 from id3tree.information import mutual_information as _mutual_information
-from id3tree.ranking._common import binned_codes, check_frame, check_target, entropy_of
+from id3tree.ranking._common import binned_codes, check_frame, check_target
 from id3tree.ranking.jsd import screen_arrays
 
 
@@ -32,7 +33,7 @@ def _symmetric_uncertainty(x, y, bins):
 
 def _binned_entropy(values, bins) -> float:
     codes, n_codes = binned_codes(values, "x", bins)
-    return entropy_of(np.bincount(codes, minlength=n_codes))
+    return float(entropy_rows(np.bincount(codes, minlength=n_codes)))
 
 
 SCORERS = {

@@ -14,8 +14,9 @@ import math
 import numpy as np
 import pandas as pd
 
+from id3tree._entropy import entropy_rows
 from id3tree._validation import as_series, is_numeric, numeric_values
-from id3tree.ranking._common import check_frame, entropy_of
+from id3tree.ranking._common import check_frame
 
 COLUMNS = [
     "dtype",
@@ -106,7 +107,7 @@ def _screen(column: pd.Series, single, many, constant, missing, variety) -> list
     n_missing = n_rows - n_valid
     is_string = any(isinstance(v, str) for v in counts.index)
     shares = counts.to_numpy(dtype=float) / n_valid if n_valid else np.zeros(0)
-    entropy = entropy_of(counts.to_numpy(dtype=float))
+    entropy = _entropy_of(counts.to_numpy(dtype=float))
     percent = percent_entropy(entropy, n_valid, n_unique)
     numeric = is_numeric(column) or pd.api.types.is_bool_dtype(column.dtype)
     mean, cv = _mean_and_cv(column) if numeric and n_valid else (math.nan, math.nan)
@@ -142,19 +143,19 @@ def percent_entropy(entropy: float, n: int, k: int) -> float:
     Emax and E0 are the entropies of the lecture's boundary scenarios A (K equal counts) and B
     (K - 1 counts of 1 and one of N - K + 1), computed by the same entropy function.
 
-    >>> percent_entropy(entropy_of([2, 2]), 4, 2)  # scenario A
+    >>> percent_entropy(_entropy_of([2, 2]), 4, 2)  # scenario A
     100.0
-    >>> percent_entropy(entropy_of([3, 1]), 4, 2)  # scenario B
+    >>> percent_entropy(_entropy_of([3, 1]), 4, 2)  # scenario B
     0.0
-    >>> round(percent_entropy(entropy_of([5, 3, 2]), 10, 3), 2)
+    >>> round(percent_entropy(_entropy_of([5, 3, 2]), 10, 3), 2)
     85.0
     """
     if k <= 1:
         return 0.0
     if k >= n:
         return 100.0
-    e_max = entropy_of(np.ones(k))  # = log2 K
-    e_0 = entropy_of(np.r_[np.ones(k - 1), n - k + 1])
+    e_max = _entropy_of(np.ones(k))  # = log2 K
+    e_0 = _entropy_of(np.r_[np.ones(k - 1), n - k + 1])
     return float(np.clip(100.0 * (entropy - e_0) / (e_max - e_0), 0.0, 100.0))
 
 
@@ -168,3 +169,8 @@ def _mean_and_cv(column: pd.Series) -> tuple[float, float]:
         return mean, 0.0
     sign = 1.0 if mean >= 0 else -1.0
     return mean, sign * float(values.std(ddof=1)) / max(1.0, abs(mean))
+
+
+def _entropy_of(counts) -> float:
+    """Entropy (bits) of one distribution given as counts; 0 for no counts at all."""
+    return float(entropy_rows(np.asarray(counts, dtype=float)))
