@@ -258,6 +258,17 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
     def _encode(self, X) -> np.ndarray:
         """New rows as ``(n_features, n_rows)`` floats: values, or category codes."""
+        if _plain_numeric_array(X, self):  # the common fast case: no pandas needed
+            if X.shape[1] != self.n_features_in_:
+                raise ValueError(
+                    f"X has {X.shape[1]} features, but ID3Classifier is expecting "
+                    f"{self.n_features_in_} features as input"
+                )
+            columns = np.ascontiguousarray(X.T, dtype=float)
+            if np.isinf(columns).any():
+                f = int(np.flatnonzero(np.isinf(columns).any(axis=1))[0])
+                numeric_values(pd.Series(columns[f]), self._names[f])  # raises, naming the column
+            return columns
         frame = to_frame(X)
         names = [str(c) for c in frame.columns]
         if isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_"):
@@ -439,6 +450,16 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.categorical = True
         tags.input_tags.string = True
         return tags
+
+
+def _plain_numeric_array(X, model) -> bool:
+    """A 2-D numpy array of numbers for a model whose features are all numeric."""
+    return (
+        isinstance(X, np.ndarray)
+        and X.ndim == 2
+        and X.dtype.kind in "fiu"
+        and all(c is None for c in model._categories)
+    )
 
 
 def _check_int(name: str, value, low: int, *, allow_none: bool = False) -> None:
