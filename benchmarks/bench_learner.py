@@ -118,10 +118,12 @@ def categorical_data(n: int, n_features: int = 20, noise: float = 0.1, seed: int
 
 def sklearn_pipeline(sparse_output: bool = True) -> Pipeline:
     """The goal's pipeline is OneHotEncoder's default (sparse output); dense is for reference."""
-    return Pipeline([
-        ("onehot", OneHotEncoder(handle_unknown="ignore", sparse_output=sparse_output)),
-        ("tree", DecisionTreeClassifier(criterion="entropy", random_state=0)),
-    ])
+    return Pipeline(
+        [
+            ("onehot", OneHotEncoder(handle_unknown="ignore", sparse_output=sparse_output)),
+            ("tree", DecisionTreeClassifier(criterion="entropy", random_state=0)),
+        ]
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -130,25 +132,31 @@ def sklearn_pipeline(sparse_output: bool = True) -> Pipeline:
 def case_numeric(n: int, repeats: int, rows: list, results: dict, notes: list) -> None:
     X, y = numeric_data(n)
     t_fit_id3, id3 = best_of(lambda: ID3Classifier().fit(X, y), repeats)
-    t_fit_sk, sk = best_of(lambda: DecisionTreeClassifier(criterion="entropy", random_state=0).fit(X, y), repeats)
+    t_fit_sk, sk = best_of(
+        lambda: DecisionTreeClassifier(criterion="entropy", random_state=0).fit(X, y), repeats
+    )
     t_pred_id3, p_id3 = best_of(lambda: id3.predict(X), repeats)
     t_pred_sk, p_sk = best_of(lambda: sk.predict(X), repeats)
     rows.append(("numeric", "fit", t_fit_id3, t_fit_sk, GOALS["numeric fit"]))
     rows.append(("numeric", "predict", t_pred_id3, t_pred_sk, GOALS["numeric predict"]))
     results["numeric fit"] = t_fit_id3 / t_fit_sk
     results["numeric predict"] = t_pred_id3 / t_pred_sk
-    notes.append(f"numeric, fitted on all {n:,} rows: depth id3tree {id3.get_depth()} / sklearn {sk.get_depth()}, "
-                 f"leaves id3tree {id3.get_n_leaves():,} / sklearn {sk.get_n_leaves():,}")
+    notes.append(
+        f"numeric, fitted on all {n:,} rows: depth id3tree {id3.get_depth()} / sklearn {sk.get_depth()}, "
+        f"leaves id3tree {id3.get_n_leaves():,} / sklearn {sk.get_n_leaves():,}"
+    )
     notes.append(f"numeric, training-set predictions agree on {np.mean(p_id3 == p_sk):.2%} of rows")
 
     X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.2, random_state=0)
     id3_h = ID3Classifier().fit(X_tr, y_tr)
     sk_h = DecisionTreeClassifier(criterion="entropy", random_state=0).fit(X_tr, y_tr)
     h_id3, h_sk = id3_h.predict(X_te), sk_h.predict(X_te)
-    notes.append(f"numeric, fitted on 80% ({len(y_tr):,} rows), held-out 20%: predictions agree on "
-                 f"{np.mean(h_id3 == h_sk):.2%}; accuracy id3tree {np.mean(h_id3 == y_te):.2%} / "
-                 f"sklearn {np.mean(h_sk == y_te):.2%}; depth {id3_h.get_depth()} / {sk_h.get_depth()}, "
-                 f"leaves {id3_h.get_n_leaves():,} / {sk_h.get_n_leaves():,}")
+    notes.append(
+        f"numeric, fitted on 80% ({len(y_tr):,} rows), held-out 20%: predictions agree on "
+        f"{np.mean(h_id3 == h_sk):.2%}; accuracy id3tree {np.mean(h_id3 == y_te):.2%} / "
+        f"sklearn {np.mean(h_sk == y_te):.2%}; depth {id3_h.get_depth()} / {sk_h.get_depth()}, "
+        f"leaves {id3_h.get_n_leaves():,} / {sk_h.get_n_leaves():,}"
+    )
     results["_numeric_models"] = (X, id3, sk)
 
 
@@ -170,28 +178,40 @@ def case_categorical(n: int, repeats: int, rows: list, results: dict, notes: lis
     rows.append(("categorical", "predict, dense one-hot (info)", t_pred_id3, t_pred_dense, None))
     tree = pipe.named_steps["tree"]
     n_onehot = pipe.named_steps["onehot"].transform(X.iloc[:1]).shape[1]
-    notes.append(f"categorical: {X.shape[1]} columns of dtype {X.dtypes.iloc[0]}, levels {levels.min()}..{levels.max()} "
-                 f"-> {n_onehot} one-hot columns, label = f(c0, c5, c11) with 10% flipped")
-    notes.append(f"categorical: depth id3tree {id3.get_depth()} / sklearn {tree.get_depth()}, "
-                 f"leaves id3tree {id3.get_n_leaves():,} / sklearn {tree.get_n_leaves():,}; root feature "
-                 f"id3tree {id3.root_.feature} / sklearn {pipe.named_steps['onehot'].get_feature_names_out()[tree.tree_.feature[0]]}")
-    notes.append(f"categorical: training-set predictions agree on {np.mean(p_id3 == p_sk):.2%}; "
-                 f"agreement with the noise-free label id3tree {np.mean(p_id3 == clean):.2%} / sklearn {np.mean(p_sk == clean):.2%}")
+    notes.append(
+        f"categorical: {X.shape[1]} columns of dtype {X.dtypes.iloc[0]}, levels {levels.min()}..{levels.max()} "
+        f"-> {n_onehot} one-hot columns, label = f(c0, c5, c11) with 10% flipped"
+    )
+    notes.append(
+        f"categorical: depth id3tree {id3.get_depth()} / sklearn {tree.get_depth()}, "
+        f"leaves id3tree {id3.get_n_leaves():,} / sklearn {tree.get_n_leaves():,}; root feature "
+        f"id3tree {id3.root_.feature} / sklearn {pipe.named_steps['onehot'].get_feature_names_out()[tree.tree_.feature[0]]}"
+    )
+    notes.append(
+        f"categorical: training-set predictions agree on {np.mean(p_id3 == p_sk):.2%}; "
+        f"agreement with the noise-free label id3tree {np.mean(p_id3 == clean):.2%} / sklearn {np.mean(p_sk == clean):.2%}"
+    )
 
 
 def case_tracing(n: int, repeats: int, rows: list, results: dict, notes: list) -> None:
     X, y = numeric_data(n)
     t_traced, t_untraced, traced, untraced = best_of_pair(
-        lambda: ID3Classifier().fit(X, y), lambda: UntracedID3Classifier().fit(X, y), repeats)
-    rows.append(("numeric", f"fit (best of {repeats})", t_traced, t_untraced, GOALS["tracing overhead"]))
+        lambda: ID3Classifier().fit(X, y), lambda: UntracedID3Classifier().fit(X, y), repeats
+    )
+    rows.append(
+        ("numeric", f"fit (best of {repeats})", t_traced, t_untraced, GOALS["tracing overhead"])
+    )
     results["tracing overhead"] = t_traced / t_untraced
-    same = (traced.get_n_leaves() == untraced.get_n_leaves()
-            and np.array_equal(traced.predict(X), untraced.predict(X)))
+    same = traced.get_n_leaves() == untraced.get_n_leaves() and np.array_equal(
+        traced.predict(X), untraced.predict(X)
+    )
     trace = getattr(traced, "_trace_columns", None)
     n_trace = 0 if not trace else len(next(iter(trace.values())))
-    notes.append(f"tracing: the traced fit kept {n_trace:,} trace rows, the untraced one "
-                 f"{'none' if not getattr(untraced, '_trace_columns', None) else 'some (unexpected)'}; "
-                 f"same tree: {'yes' if same else 'NO'}")
+    notes.append(
+        f"tracing: the traced fit kept {n_trace:,} trace rows, the untraced one "
+        f"{'none' if not getattr(untraced, '_trace_columns', None) else 'some (unexpected)'}; "
+        f"same tree: {'yes' if same else 'NO'}"
+    )
 
 
 def root_split_check(results: dict, notes: list) -> bool:
@@ -205,10 +225,16 @@ def root_split_check(results: dict, notes: list) -> bool:
     # sklearn works in float32, so its threshold is the midpoint of float32 values: compare the
     # thresholds numerically and by the partition of the training rows they make.
     same_feature = f_id3 == f_sk
-    same_partition = same_feature and np.array_equal(X[:, f_id3] <= t_id3, X[:, f_sk].astype(np.float32) <= t_sk)
-    notes.append(f"root split: id3tree x{f_id3} <= {t_id3!r}, sklearn x{f_sk} <= {t_sk!r} "
-                 f"(difference {abs(t_id3 - t_sk):.2e}; same partition of the rows: {'yes' if same_partition else 'no'})")
-    return bool(same_feature and same_partition and abs(t_id3 - t_sk) <= 1e-6 * max(1.0, abs(t_id3)))
+    same_partition = same_feature and np.array_equal(
+        X[:, f_id3] <= t_id3, X[:, f_sk].astype(np.float32) <= t_sk
+    )
+    notes.append(
+        f"root split: id3tree x{f_id3} <= {t_id3!r}, sklearn x{f_sk} <= {t_sk!r} "
+        f"(difference {abs(t_id3 - t_sk):.2e}; same partition of the rows: {'yes' if same_partition else 'no'})"
+    )
+    return bool(
+        same_feature and same_partition and abs(t_id3 - t_sk) <= 1e-6 * max(1.0, abs(t_id3))
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -216,7 +242,17 @@ def root_split_check(results: dict, notes: list) -> bool:
 # ---------------------------------------------------------------------------------------------
 def print_table(rows: list, a_label: str = "id3tree s", b_label: str = "sklearn s") -> None:
     header = ("case", "what", a_label, b_label, "ratio", "goal")
-    lines = [(case, what, f"{a:.4f}", f"{b:.4f}", f"{a / b:.3f}", "-" if goal is None else f"<= {goal:g}") for case, what, a, b, goal in rows]
+    lines = [
+        (
+            case,
+            what,
+            f"{a:.4f}",
+            f"{b:.4f}",
+            f"{a / b:.3f}",
+            "-" if goal is None else f"<= {goal:g}",
+        )
+        for case, what, a, b, goal in rows
+    ]
     widths = [max(len(str(r[i])) for r in [header] + lines) for i in range(len(header))]
     fmt = "  ".join(f"{{:<{w}}}" if i < 2 else f"{{:>{w}}}" for i, w in enumerate(widths))
     print(fmt.format(*header))
@@ -227,14 +263,20 @@ def print_table(rows: list, a_label: str = "id3tree s", b_label: str = "sklearn 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="n = 20_000 and best of 1 (tracing: best of 5)")
+    parser.add_argument(
+        "--quick", action="store_true", help="n = 20_000 and best of 1 (tracing: best of 5)"
+    )
     args = parser.parse_args(argv)
     n, repeats, trace_repeats = (20_000, 1, 5) if args.quick else (100_000, 3, 5)
 
-    print(f"id3tree {id3tree.__version__ if hasattr(id3tree, '__version__') else '?'}, scikit-learn {sklearn.__version__}, "
-          f"numpy {np.__version__}, pandas {pd.__version__}, Python {platform.python_version()}")
-    print(f"{os.cpu_count()} CPUs, {platform.machine()}; mode {'quick' if args.quick else 'full'}: "
-          f"n = {n:,}, best of {repeats} (tracing: best of {trace_repeats})")
+    print(
+        f"id3tree {id3tree.__version__ if hasattr(id3tree, '__version__') else '?'}, scikit-learn {sklearn.__version__}, "
+        f"numpy {np.__version__}, pandas {pd.__version__}, Python {platform.python_version()}"
+    )
+    print(
+        f"{os.cpu_count()} CPUs, {platform.machine()}; mode {'quick' if args.quick else 'full'}: "
+        f"n = {n:,}, best of {repeats} (tracing: best of {trace_repeats})"
+    )
     print()
 
     rows, trace_rows, results, notes = [], [], {}, []
@@ -257,7 +299,9 @@ def main(argv=None) -> int:
     width = max(len(k) for k in GOALS)
     for name, goal in GOALS.items():
         ratio = results[name]
-        print(f"{name:<{width}}  ratio {ratio:6.3f}  goal <= {goal:<5g} {'PASS' if ratio <= goal else 'MISS'}")
+        print(
+            f"{name:<{width}}  ratio {ratio:6.3f}  goal <= {goal:<5g} {'PASS' if ratio <= goal else 'MISS'}"
+        )
     print(f"{'same root split':<{width}}  {'':12}  {'':13} {'PASS' if same_root else 'MISS'}")
     sys.stdout.flush()
     return 0

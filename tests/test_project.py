@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import ast
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from id3tree.cli import main
 
@@ -118,3 +121,12 @@ def test_demo_runs_as_a_program():
 def test_unknown_command_exits_2(capsys):
     assert main(["no-such-command"]) == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_code_is_linted_and_formatted():
+    ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
+    if not Path(ruff).exists():
+        pytest.skip("ruff is not installed (it is in the dev extra)")
+    for command in ([ruff, "check", "."], [ruff, "format", "--check", "."]):
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stdout + done.stderr
