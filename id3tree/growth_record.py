@@ -9,7 +9,7 @@ import numpy as np
 
 from id3tree import tracing
 from id3tree._entropy import entropy_rows
-from id3tree.node import LEFT, RIGHT, format_number
+from id3tree.node import LEFT, MISSING, RIGHT, Node, format_number
 from id3tree.splits import enumerate_thresholds
 
 
@@ -27,6 +27,46 @@ class GrownTree:
     gain: np.ndarray  # NaN for a leaf
     stop_reason: list
     trace: dict | None = field(default_factory=dict)  # columns of the per-candidate trace
+
+    def to_nodes(self, data) -> Node:
+        """Node objects from the flat arrays (per-node values computed in bulk first); the root."""
+        classes = data.classes
+        counts = self.counts.tolist()
+        n_samples = self.counts.sum(axis=1).tolist()
+        majority = np.argmax(self.counts, axis=1).tolist()
+        feature, threshold, gain = (
+            self.feature.tolist(),
+            self.threshold.tolist(),
+            self.gain.tolist(),
+        )
+        entropy, depth = self.entropy.tolist(), self.depth.tolist()
+        names, numeric = data.names, [c is None for c in data.codes]
+        nodes = [
+            Node(
+                feature=names[f] if f >= 0 else None,
+                threshold=threshold[i] if f >= 0 and numeric[f] else None,
+                children={},
+                class_counts=dict(zip(classes, counts[i])),
+                n_samples=n_samples[i],
+                entropy=entropy[i],
+                gain=gain[i] if f >= 0 else None,
+                prediction=classes[majority[i]],
+                depth=depth[i],
+                node_id=i,
+                stop_reason=self.stop_reason[i],
+            )
+            for i, f in enumerate(feature)
+        ]
+        for i, (p, slot) in enumerate(zip(self.parent.tolist(), self.slot.tolist())):
+            if p < 0:
+                continue
+            f = feature[p]
+            if numeric[f]:
+                key = {0: "<=", 1: ">"}.get(slot, MISSING)
+            else:
+                key = MISSING if slot == len(data.categories[f]) else data.categories[f][slot]
+            nodes[p].children[key] = nodes[i]
+        return nodes[0]
 
 
 @dataclass

@@ -29,7 +29,7 @@ from id3tree._validation import (
     to_frame,
 )
 from id3tree.grow import EncodedData, GrowParams, grow
-from id3tree.node import MISSING, Node
+from id3tree.node import Node, feature_importances
 from id3tree.render.text import explain_path, tree_to_text
 from id3tree.routing import UNSEEN, CompiledTree
 from id3tree.tracing import PrintTracer
@@ -166,7 +166,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             tracer = PrintTracer(thresholds=self.verbose >= 2)
         grown = grow(data, params, tracer)
         self._trace_columns = grown.trace
-        self._set_tree(_nodes_from_grown(grown, data))
+        self._set_tree(grown.to_nodes(data))
         return self
 
     def _grow_params(self) -> GrowParams:
@@ -227,7 +227,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self._compiled = CompiledTree.from_root(
             root, self._names, self._categories, self.classes_.tolist()
         )
-        self.feature_importances_ = _importances(root, self._names)
+        self.feature_importances_ = feature_importances(root, self._names)
 
     # -----------------------------------------------------------------------------------------
     # predicting
@@ -496,52 +496,3 @@ def _one_row(x, names: list[str]) -> pd.DataFrame:
     if missing:
         raise ValueError(f"the sample has no value for {missing}")
     return pd.DataFrame([{n: record[n] for n in names}]).infer_objects()
-
-
-def _nodes_from_grown(grown, data: EncodedData) -> Node:
-    """Node objects from the grower's flat arrays (per-node values computed in bulk first)."""
-    classes = data.classes
-    counts = grown.counts.tolist()
-    n_samples = grown.counts.sum(axis=1).tolist()
-    majority = np.argmax(grown.counts, axis=1).tolist()
-    feature, threshold, gain = grown.feature.tolist(), grown.threshold.tolist(), grown.gain.tolist()
-    entropy, depth = grown.entropy.tolist(), grown.depth.tolist()
-    names, numeric = data.names, [c is None for c in data.codes]
-    nodes = [
-        Node(
-            feature=names[f] if f >= 0 else None,
-            threshold=threshold[i] if f >= 0 and numeric[f] else None,
-            children={},
-            class_counts=dict(zip(classes, counts[i])),
-            n_samples=n_samples[i],
-            entropy=entropy[i],
-            gain=gain[i] if f >= 0 else None,
-            prediction=classes[majority[i]],
-            depth=depth[i],
-            node_id=i,
-            stop_reason=grown.stop_reason[i],
-        )
-        for i, f in enumerate(feature)
-    ]
-    for i, (p, slot) in enumerate(zip(grown.parent.tolist(), grown.slot.tolist())):
-        if p < 0:
-            continue
-        f = feature[p]
-        if numeric[f]:
-            key = {0: "<=", 1: ">"}.get(slot, MISSING)
-        else:
-            key = MISSING if slot == len(data.categories[f]) else data.categories[f][slot]
-        nodes[p].children[key] = nodes[i]
-    return nodes[0]
-
-
-def _importances(root: Node, names: list[str]) -> np.ndarray:
-    """Entropy decrease of every split weighted by its share of the rows, summed per feature and
-    normalised to sum to 1 (all zeros for a single leaf)."""
-    index = {name: i for i, name in enumerate(names)}
-    total = np.zeros(len(names))
-    for node in root.walk():
-        if not node.is_leaf:
-            total[index[node.feature]] += node.n_samples / root.n_samples * node.gain
-    s = total.sum()
-    return total / s if s > 0 else total

@@ -6,6 +6,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 MISSING = None
 """The branch key of the branch that missing values take."""
 
@@ -94,3 +96,15 @@ def branch_label(node: Node, key: Any) -> str:
     if node.is_numeric_split:
         return f"{node.feature} {key} {format_number(node.threshold)}"
     return f"{node.feature} = {key}"
+
+
+def feature_importances(root: Node, names: list[str]) -> np.ndarray:
+    """Entropy decrease of every split weighted by its share of the rows, summed per feature and
+    normalised to sum to 1 (all zeros for a single leaf)."""
+    index = {name: i for i, name in enumerate(names)}
+    total = np.zeros(len(names))
+    for node in root.walk():
+        if not node.is_leaf:
+            total[index[node.feature]] += node.n_samples / root.n_samples * node.gain
+    s = total.sum()
+    return total / s if s > 0 else total
