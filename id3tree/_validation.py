@@ -150,5 +150,46 @@ def to_frame(X, name: str = "X") -> pd.DataFrame:
     return frame
 
 
+def check_table(X, name: str = "X") -> pd.DataFrame:
+    """X as a DataFrame with at least one row and one column, unique names, no complex numbers."""
+    frame = to_frame(X, name)
+    if frame.shape[1] == 0:
+        raise ValueError(  # scikit-learn's wording, which its estimator checks look for
+            f"{name} has 0 feature(s) (shape={frame.shape}) while a minimum of 1 is required: "
+            "at least one feature is needed"
+        )
+    if frame.shape[0] == 0:
+        raise ValueError(f"{name} is empty: it has 0 rows; at least one is needed")
+    names = [str(c) for c in frame.columns]
+    if len(set(names)) != len(names):
+        duplicated = sorted({n for n in names if names.count(n) > 1})
+        raise ValueError(f"{name} has duplicate column names: {duplicated}")
+    for column, dtype in zip(names, frame.dtypes):
+        refuse_complex(dtype, f"column {column!r}")
+    return frame
+
+
+def check_labels(y, n_rows: int, name: str = "y") -> pd.Series:
+    """Class labels as a Series: as many as X has rows, none missing, no complex numbers."""
+    series = as_series(y, name)
+    refuse_complex(series.dtype, name)
+    if len(series) != n_rows:
+        raise ValueError(
+            f"X has {n_rows} rows but {name} has {len(series)}: they must have the same length"
+        )
+    missing = series.isna().to_numpy()
+    if missing.any():
+        raise ValueError(
+            f"{name} has {int(missing.sum())} missing label(s) (first at row {int(np.argmax(missing))}); "
+            "drop those rows or give them a class"
+        )
+    return series
+
+
+def refuse_complex(dtype, what: str) -> None:
+    if ptypes.is_complex_dtype(dtype):
+        raise ValueError(f"{what} holds complex numbers: Complex data not supported")
+
+
 def _is_sparse(values) -> bool:
     return hasattr(values, "toarray") and hasattr(values, "nnz")

@@ -21,7 +21,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from id3tree import persistence
 from id3tree._validation import (
-    as_series,
+    check_labels,
+    check_table,
     factorize,
     is_numeric,
     listed_columns,
@@ -128,20 +129,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self
         """
         params = self._grow_params()
-        frame = to_frame(X)
-        if frame.shape[1] == 0:
-            raise ValueError(
-                f"X has 0 feature(s) (shape={frame.shape}) while a minimum of 1 is required: "
-                "at least one feature is needed"
-            )
-        if frame.shape[0] == 0:
-            raise ValueError("X is empty: it has 0 rows; at least one is needed")
+        frame = check_table(X)
         y_series = self._check_y(y, frame.shape[0])
         names = [str(c) for c in frame.columns]
-        if len(set(names)) != len(names):
-            raise ValueError(
-                f"X has duplicate column names: {sorted({n for n in names if names.count(n) > 1})}"
-            )
         if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns):
             self.feature_names_in_ = np.asarray(names, dtype=object)
         elif hasattr(self, "feature_names_in_"):
@@ -204,15 +194,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
                 DataConversionWarning,
                 stacklevel=3,
             )
-        series = as_series(y, "y")
-        if len(series) != n_rows:
-            raise ValueError(f"X has {n_rows} rows but y has {len(series)}: they must match")
-        missing = series.isna().to_numpy()
-        if missing.any():
-            raise ValueError(
-                f"y has {int(missing.sum())} missing label(s) (first at row {int(np.argmax(missing))}); "
-                "drop those rows or fill them in before fitting"
-            )
+        series = check_labels(y, n_rows)
         if is_numeric(series):
             check_classification_targets(series.to_numpy())
         return series

@@ -14,10 +14,10 @@ import numpy as np
 import pandas as pd
 
 from id3tree._entropy import entropy_rows
-from id3tree._validation import is_numeric, numeric_values
+from id3tree._validation import check_table, is_numeric, numeric_values
 from id3tree.contingency import crosstab_codes
 from id3tree.information import _bin
-from id3tree.ranking._common import binned_codes, check_frame, check_target
+from id3tree.ranking._common import binned_codes, check_target
 
 MAX_MACRO_CLASSES = 12  # 2**12 - 2 = 4094 subsets
 
@@ -66,7 +66,7 @@ def jsd_screen(
     a         1.0     0.0
     b         1.0     0.0
     """
-    frame = check_frame(X)
+    frame = check_table(X)
     scores, labels, _ = screen_arrays(frame, y, bins, macroclasses, trim_outliers)
     return pd.DataFrame(
         scores,

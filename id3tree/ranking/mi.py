@@ -8,7 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pandas as pd
 
-from id3tree.ranking._common import binned_codes, check_frame
+from id3tree._validation import check_table
+from id3tree.ranking._common import binned_codes
 from id3tree.ranking._pairs import pair_entropies
 
 
@@ -60,7 +61,7 @@ def mutual_information_matrix(
     b  1.0  1.0  0.0
     c  0.0  0.0  1.0
     """
-    frame = check_frame(X)
+    frame = check_table(X)
     if not (isinstance(base, (int, float)) and base > 0 and base != 1):
         raise ValueError(f"base must be a positive number other than 1, got {base!r}")
     names = [str(c) for c in frame.columns]

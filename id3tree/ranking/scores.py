@@ -6,9 +6,10 @@ import numpy as np
 import pandas as pd
 
 from id3tree._entropy import entropy_rows
+from id3tree._validation import check_table
 from id3tree.information import gain_ratio, information_gain
 from id3tree.information import mutual_information as _mutual_information
-from id3tree.ranking._common import binned_codes, check_frame, check_target
+from id3tree.ranking._common import binned_codes, check_target
 from id3tree.ranking.jsd import screen_arrays
 
 
@@ -88,7 +89,7 @@ def rank_features(X, y, *, method: str = "information_gain", bins=10) -> pd.Data
     """
     if method not in SCORERS and method != "jsd":
         raise ValueError(f"method must be one of {sorted([*SCORERS, 'jsd'])}, got {method!r}")
-    frame = check_frame(X)
+    frame = check_table(X)
     codes, classes = check_target(y, frame.shape[0])
     if method == "jsd":
         scores = screen_arrays(frame, codes, bins, False, None)[0].max(axis=0)

@@ -15,8 +15,7 @@ import numpy as np
 import pandas as pd
 
 from id3tree._entropy import entropy_rows
-from id3tree._validation import as_series, is_numeric, numeric_values
-from id3tree.ranking._common import check_frame
+from id3tree._validation import as_series, check_table, is_numeric, numeric_values
 
 COLUMNS = [
     "dtype",
@@ -84,7 +83,7 @@ def screen_features(
     b              4         2              0.0                     low variety
     c              3         1              0.0  single category, near constant
     """
-    frame = check_frame(X)
+    frame = check_table(X)
     rows = [
         _screen(
             as_series(frame.iloc[:, f], str(frame.columns[f])),

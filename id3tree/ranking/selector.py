@@ -10,7 +10,7 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from id3tree.ranking._common import check_frame
+from id3tree._validation import check_table
 from id3tree.ranking.jsd import screen_arrays
 
 
@@ -80,7 +80,7 @@ class JSDSelector(SelectorMixin, BaseEstimator):
                 f"{type(self).__name__} requires y to be passed, but the target y is None"
             )
         validate_data(self, X, skip_check_array=True, reset=True)
-        frame = check_frame(X)
+        frame = check_table(X)
         scores, labels, classes = screen_arrays(frame, y, self.bins, False, self.trim_outliers)
         self.jsd_ = pd.DataFrame(
             scores,
