@@ -94,6 +94,54 @@ def factorize(series: pd.Series, name: str) -> tuple[np.ndarray, list]:
     return codes, categories
 
 
+UNSEEN = -1
+"""The code of a category that was never seen at fit time."""
+
+
+def encode_like_fit(
+    frame: pd.DataFrame, names: list[str], categories: list[list | None]
+) -> np.ndarray:
+    """New rows as ``(n_features, n_rows)`` floats, encoded as at fit time: numeric values (NaN
+    missing) or category codes (``len(categories)`` for missing, ``UNSEEN`` for new values).
+
+    A column whose kind changed since fit time (text then, numbers now, or the other way round)
+    is an error: every value would count as unseen and the prediction would quietly fall back.
+    """
+    columns = np.empty((len(names), frame.shape[0]))
+    for f, name in enumerate(names):
+        column = frame.iloc[:, f]
+        known = categories[f]
+        if known is None:
+            if not is_numeric(column) and not column.isna().all():
+                raise ValueError(
+                    f"column {name!r} was numeric at fit time but now has dtype {column.dtype}"
+                )
+            columns[f] = numeric_values(column, name)
+            continue
+        was_text = bool(known) and all(isinstance(v, str) for v in known)
+        was_number = bool(known) and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in known
+        )
+        present = column.dropna()
+        if len(present) and (
+            (was_text and is_numeric(column))
+            or (was_number and ptypes.infer_dtype(present, skipna=True) == "string")
+        ):
+            then, now = ("text", "numbers") if was_text else ("numbers", "text")
+            raise ValueError(
+                f"column {name!r} held {then} at fit time but holds {now} now (dtype {column.dtype})"
+            )
+        codes = (
+            pd.Index(known, dtype=object)
+            .get_indexer(column.astype(object).to_numpy())
+            .astype(float)
+        )
+        codes[codes < 0] = UNSEEN
+        codes[column.isna().to_numpy()] = len(known)
+        columns[f] = codes
+    return columns
+
+
 def listed_columns(categorical, names: list[str]) -> set[int]:
     """The positions named by a ``categorical=`` argument: ``"auto"`` (none) or a list of column
     names or positions. Unknown names and positions out of range are errors."""

@@ -23,6 +23,7 @@ from id3tree import persistence
 from id3tree._validation import (
     check_labels,
     check_table,
+    encode_like_fit,
     factorize,
     is_numeric,
     listed_columns,
@@ -32,7 +33,7 @@ from id3tree._validation import (
 from id3tree.grow import EncodedData, GrowParams, grow
 from id3tree.node import Node, feature_importances
 from id3tree.render.text import explain_path, tree_to_text
-from id3tree.routing import UNSEEN, CompiledTree
+from id3tree.routing import CompiledTree
 from id3tree.tracing import PrintTracer
 
 CRITERIA = ("entropy", "gain_ratio")
@@ -284,26 +285,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         return self._encode_frame(frame)
 
     def _encode_frame(self, frame: pd.DataFrame) -> np.ndarray:
-        columns = np.empty((self.n_features_in_, frame.shape[0]))
-        for f, name in enumerate(self._names):
-            column = frame.iloc[:, f]
-            categories = self._categories[f]
-            if categories is None:
-                if not is_numeric(column) and not column.isna().all():
-                    raise ValueError(
-                        f"column {name!r} was numeric at fit time but now has dtype {column.dtype}"
-                    )
-                columns[f] = numeric_values(column, name)
-            else:
-                codes = (
-                    pd.Index(categories, dtype=object)
-                    .get_indexer(column.astype(object).to_numpy())
-                    .astype(float)
-                )
-                codes[codes < 0] = UNSEEN
-                codes[column.isna().to_numpy()] = len(categories)
-                columns[f] = codes
-        return columns
+        return encode_like_fit(frame, self._names, self._categories)
 
     # -----------------------------------------------------------------------------------------
     # looking at the tree

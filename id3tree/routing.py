@@ -15,10 +15,8 @@ from operator import itemgetter
 
 import numpy as np
 
+from id3tree._validation import UNSEEN
 from id3tree.node import LEFT, MISSING, NUMERIC_MISSING, RIGHT, Node
-
-UNSEEN = -1
-"""Code of a categorical value that was never seen at fit time."""
 
 
 @dataclass

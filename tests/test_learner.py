@@ -341,6 +341,11 @@ def test_bad_input_is_explained(tennis):
         model.predict(X.rename(columns={"Wind": "Breeze"}))
     with pytest.raises(ValueError, match="different order"):
         model.predict(X[X.columns[::-1]])
+    with pytest.raises(ValueError, match="'Wind' held text at fit time but holds numbers now"):
+        model.predict(X.assign(Wind=1.5))
+    coded = ID3Classifier(categorical=["x"]).fit(pd.DataFrame({"x": [1, 2, 1, 2]}), [0, 1, 0, 1])
+    with pytest.raises(ValueError, match="'x' held numbers at fit time but holds text now"):
+        coded.predict(pd.DataFrame({"x": ["1", "2"]}))
     with pytest.raises(ValueError, match="'x0'.*infinite"):
         ID3Classifier().fit(np.array([[0.0], [1.0]]), [0, 1]).predict(np.array([[np.inf]]))
 
