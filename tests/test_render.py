@@ -419,3 +419,14 @@ def test_adult_renders_in_reasonable_time():
     assert len([p for p in ax.patches if p.get_gid() == NODE_GID]) == sum(
         1 for n in root.walk() if n.depth <= 3
     )
+
+
+def test_graphviz_object_explains_itself_in_jupyter_without_dot(monkeypatch):
+    from id3tree import ID3Classifier
+    from id3tree.datasets import load_play_tennis
+    from id3tree.render.dot import NO_DOT
+
+    graph = ID3Classifier().fit(*load_play_tennis(return_X_y=True)).to_graphviz()
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable))  # no dot program to be found
+    assert graph._repr_mimebundle_() == {"text/plain": NO_DOT}
+    assert "Outlook" in graph.source  # the DOT text is still there

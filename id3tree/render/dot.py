@@ -8,6 +8,7 @@ value becomes a line break.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 
 from id3tree.node import Node
@@ -177,7 +178,27 @@ def tree_to_dot(root: Node, *, classes: Sequence | None = None, **options) -> st
 
 def tree_to_graphviz(root: Node, *, classes: Sequence | None = None, **options):
     """The tree as a ``graphviz.Digraph`` (shown inline in Jupyter); options as in
-    :func:`tree_to_dot`, whose text is its ``.source``. Rendering it needs Graphviz's ``dot``."""
+    :func:`tree_to_dot`, whose text is its ``.source``. Rendering it needs Graphviz's ``dot``;
+    without it, Jupyter shows a note saying so instead of an error."""
+    return _tree_digraph()("Tree", body=_dot_lines(root, classes=classes, **options))
+
+
+NO_DOT = (
+    "Graphviz's dot program is not installed, so this tree cannot be drawn with Graphviz here. "
+    "model.plot() draws it with matplotlib; model.to_dot() gives the DOT text."
+)
+
+
+@functools.cache
+def _tree_digraph():
+    """A ``graphviz.Digraph`` that explains itself in Jupyter when ``dot`` is missing."""
     import graphviz  # only here: building DOT text needs no Graphviz at all
 
-    return graphviz.Digraph("Tree", body=_dot_lines(root, classes=classes, **options))
+    class TreeDigraph(graphviz.Digraph):
+        def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+            try:
+                return super()._repr_mimebundle_(include, exclude, **kwargs)
+            except graphviz.ExecutableNotFound:
+                return {"text/plain": NO_DOT}
+
+    return TreeDigraph
