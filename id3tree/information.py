@@ -73,7 +73,7 @@ def conditional_entropy(x, y, *, base: float = 2) -> float:
     >>> conditional_entropy(["a", "a", "b", "b"], [0, 1, 0, 0])
     0.5
     """
-    table = _table(x, y, categorical=True)
+    table = _table(x, y)
     return _weighted_entropy(table, base)
 
 
@@ -112,7 +112,7 @@ def _split_measures(x, y, base) -> tuple[float, float]:
     xs = as_series(x, "x")
     _check_lengths(xs, y)
     if not is_numeric(xs):
-        table = _table(xs, y, categorical=True)
+        table = _table(xs, y)
         parent = float(entropy_rows(table.sum(axis=0), base))
         gain = max(parent - _weighted_entropy(table, base), 0.0)
         return gain, float(entropy_rows(table.sum(axis=1), base))
@@ -300,7 +300,8 @@ def _codes(values, name: str, bins=None) -> tuple[np.ndarray, int]:
     return codes, len(categories) + 1
 
 
-def _table(x, y, *, categorical: bool) -> np.ndarray:
+def _table(x, y) -> np.ndarray:
+    """Counts of every (value of x, class of y) pair, both taken as categories."""
     xs = as_series(x, "x")
     _check_lengths(xs, y)
     x_codes, n_x = _codes(xs, _name(xs, "x"))
