@@ -90,7 +90,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     n_slots = max([3] + [len(c) + 1 for c in data.categories if c is not None])
     min_leaf = params.min_samples_leaf
     nodes = _Nodes(n_classes)
-    record = Record(tracer, data, keep_trace=params.keep_trace)
+    record = Record(tracer, data, keep_trace=params.keep_trace, min_leaf=min_leaf)
 
     # 1. the root holds every row; numeric features are sorted once, here
     counts = np.bincount(y, minlength=n_classes)[None]
@@ -104,10 +104,16 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         sizes = counts.sum(axis=1)
         # 2. stopping rules that need no scoring
         reasons = np.full(len(level), None, dtype=object)
-        reasons[sizes < 2 * min_leaf] = "fewer than 2 x min_samples_leaf samples"
-        reasons[sizes < params.min_samples_split] = "fewer than min_samples_split samples"
-        reasons[depth >= params.max_depth] = "max_depth reached"
-        reasons[(counts > 0).sum(axis=1) <= 1] = "pure"
+        reasons[sizes < 2 * min_leaf] = (
+            f"fewer than {2 * min_leaf} samples, too few for two branches of "
+            f"min_samples_leaf = {min_leaf}"
+        )
+        reasons[sizes < params.min_samples_split] = (
+            f"fewer than min_samples_split = {params.min_samples_split} samples"
+        )
+        if depth >= params.max_depth:
+            reasons[:] = f"max_depth = {depth} reached"
+        reasons[(counts > 0).sum(axis=1) <= 1] = "pure, every sample is of one class"
         eligible = np.array([r is None for r in reasons], dtype=bool)
         orders = {f: o[eligible[local[o]]] for f, o in orders.items()}
         rows = rows[eligible[local[rows]]]
@@ -140,8 +146,11 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
                 s.candidate[:, f] = True
                 ok = result.found & ((result.n_missing == 0) | (result.n_missing >= min_leaf))
                 s.threshold[:, f] = np.where(ok, result.threshold, np.nan)
+                s.low[:, f], s.high[:, f] = result.low, result.high
                 s.n_ties[:, f] = result.n_ties
+            s.results[f] = result  # the details, for the trace
             s.gain[:, f] = np.where(ok, result.gain, np.nan)
+            s.overall[:, f] = np.where(ok, result.overall_entropy, np.nan)
             s.ratio[:, f] = np.where(
                 ok & (result.split_info > 0),
                 result.gain / np.maximum(result.split_info, 1e-300),
@@ -156,7 +165,8 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         chosen_gain = s.gain[np.arange(k), chosen]
         why = np.full(k, None, dtype=object)
         why[~np.isfinite(best)] = "no feature offers a valid split"
-        why[np.isfinite(best) & (chosen_gain < params.min_gain)] = "gain below min_gain"
+        for e in np.flatnonzero(np.isfinite(best) & (chosen_gain < params.min_gain)):
+            why[e] = f"the best gain, {chosen_gain[e]:.4f}, is below min_gain = {params.min_gain:g}"
         splitting = np.array([w is None for w in why], dtype=bool)
 
         # 5. the branch of every row of a splitting node, and the children's class counts
@@ -170,7 +180,8 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
                 p = chi_square_from_table(child_counts[bounds[e] : bounds[e + 1]]).pvalue
                 if not p < params.alpha:
                     why[e] = (
-                        f"split not significant (chi-square p = {p:.4g}, alpha = {params.alpha:g})"
+                        f"the split is not significant: chi-square p = {p:.4g} is not below "
+                        f"alpha = {params.alpha:g}"
                     )
                     splitting[e] = False
             children_of = _children(rows, local, branch, splitting, y, k, n_slots, n_classes)
@@ -225,6 +236,10 @@ class Scores:
         self.gain = np.full((k, n_features), np.nan)
         self.ratio = np.full((k, n_features), np.nan)
         self.threshold = np.full((k, n_features), np.nan)
+        self.overall = np.full((k, n_features), np.nan)  # overall entropy after the split
+        self.low = np.full((k, n_features), np.nan)  # the values a threshold lies between
+        self.high = np.full((k, n_features), np.nan)
+        self.results = {}  # feature -> its ThresholdSearch or CategoricalSearch
         self.n_ties = np.zeros((k, n_features), dtype=np.int64)
         self.candidate = np.zeros((k, n_features), dtype=bool)
         self.tied = np.zeros((k, n_features), dtype=bool)

@@ -9,7 +9,17 @@ import numpy as np
 
 from id3tree import tracing
 from id3tree._entropy import entropy_rows
-from id3tree.node import LEFT, MISSING, RIGHT, Node, format_number
+from id3tree.node import (
+    LEFT,
+    MISSING,
+    NUMERIC_MISSING,
+    RIGHT,
+    Node,
+    condensed_path,
+    format_number,
+    plural,
+    tied_classes,
+)
 from id3tree.splits import enumerate_thresholds
 
 
@@ -103,12 +113,27 @@ def slot_label(data, f: int, slot: int, threshold: float) -> str:
     if data.codes[f] is not None:
         categories = data.categories[f]
         return "missing" if slot == len(categories) else str(categories[slot])
-    labels = {LEFT: f"<= {format_number(threshold)}", RIGHT: f"> {format_number(threshold)}"}
-    return labels.get(slot, "missing")
+    t = format_number(threshold, tracing.DECIMALS)
+    return {LEFT: f"<= {t}", RIGHT: f"> {t}"}.get(slot, "missing")
+
+
+def slot_step(data, f: int, slot: int, threshold: float) -> tuple[str, str, object]:
+    """A branch as a ``(feature, op, value)`` step of :func:`~id3tree.node.condensed_path`."""
+    name = data.names[f]
+    if data.codes[f] is not None:
+        categories = data.categories[f]
+        if slot == len(categories):
+            return name, "missing", None
+        return name, "=", categories[slot]
+    if slot == NUMERIC_MISSING:
+        return name, "missing", None
+    return name, "<=" if slot == LEFT else ">", threshold
 
 
 _THRESHOLD_FIELDS = (
     "threshold",
+    "low",
+    "high",
     "n_left",
     "n_right",
     "entropy_left",
@@ -118,15 +143,30 @@ _THRESHOLD_FIELDS = (
 )
 
 
-class Record:
-    """Collects each :class:`Level` and turns the whole growth into a :class:`GrownTree`."""
+@dataclass
+class _Details:
+    """What the trace needs of one level beyond the decisions (kept only when a tracer listens):
+    what only the sorted rows can tell, since they are not kept."""
 
-    def __init__(self, tracer, data, *, keep_trace: bool = True):
+    level: Level
+    n_distinct: dict  # numeric feature -> distinct non-missing values per scored node
+    n_present: dict  # numeric feature -> non-missing values per scored node
+    thresholds: dict  # numeric feature -> (columns of the kept thresholds, totals per node)
+
+
+class Record:
+    """Collects each :class:`Level` and turns the whole growth into a :class:`GrownTree`.
+
+    When a tracer listens, the levels are kept too, and once the tree is finished (and numbered
+    in pre-order) :meth:`finish` sends the events node by node in reading order.
+    """
+
+    def __init__(self, tracer, data, *, keep_trace: bool = True, min_leaf: int = 1):
         self.tracer, self.data, self.keep_trace = tracer, data, keep_trace
-        self.thresholds = tracer is not None and getattr(tracer, "thresholds", False)
-        self.paths = {0: ()}
+        self.min_leaf = min_leaf
+        self.max_thresholds = getattr(tracer, "max_thresholds", 0) if tracer is not None else 0
         self.split_parts, self.leaf_parts, self.trace_parts = [], [], []
-        self.buffer = []  # events in the order of growth, replayed in reading order at the end
+        self.details: list[_Details] = []
 
     def level(self, lv: Level) -> None:
         s = lv.scores
@@ -140,7 +180,7 @@ class Record:
         if self.keep_trace:
             self._keep_trace(lv)
         if self.tracer is not None:
-            self._emit(lv)
+            self._keep_details(lv)
 
     def _keep_trace(self, lv: Level) -> None:
         """The trace: one row per (scored node, candidate feature), one per unscored leaf."""
@@ -148,100 +188,212 @@ class Record:
         e, f = np.nonzero(s.candidate)
         unscored = lv.nodes[~lv.eligible]
         m = len(unscored)
+
+        def column(values):
+            return np.concatenate([np.full(m, np.nan), values[e, f]])
+
         self.trace_parts.append(
             dict(
                 node=np.concatenate([unscored, lv.ids[e]]),
                 feature=np.concatenate([np.full(m, -1), f]),
-                gain=np.concatenate([np.full(m, np.nan), s.gain[e, f]]),
-                gain_ratio=np.concatenate([np.full(m, np.nan), s.ratio[e, f]]),
-                threshold=np.concatenate([np.full(m, np.nan), s.threshold[e, f]]),
+                threshold=column(s.threshold),
+                low=column(s.low),
+                high=column(s.high),
+                overall_entropy=column(s.overall),
+                gain=column(s.gain),
+                gain_ratio=column(s.ratio),
                 chosen=np.concatenate([np.zeros(m, bool), lv.splitting[e] & (lv.chosen[e] == f)]),
                 tie=np.concatenate([np.zeros(m, bool), s.tied[e, f] & (s.tied[e].sum(axis=1) > 1)]),
             )
         )
 
-    def _emit(self, lv: Level) -> None:
-        """Send the level's events, node by node: started, candidates, decision."""
-        data, emit, s = self.data, self.buffer.append, lv.scores
-        names, classes = data.names, data.classes
-        tables = {}
-        if self.thresholds:  # verbose=2: every candidate threshold of every numeric feature
-            for f, o in lv.orders.items():
-                cols = enumerate_thresholds(
-                    data.numeric[f][o], data.y[o], lv.starts, lv.sizes, len(classes)
-                )
-                tables[f] = (cols, np.searchsorted(cols["segment"], np.arange(len(lv.ids) + 1)))
-        first_child = np.searchsorted(lv.parent, np.arange(len(lv.ids) + 1))
-        entropy = entropy_rows(lv.counts)
-        e = -1
-        for i, node in enumerate(lv.nodes.tolist()):
-            class_counts = {c: int(v) for c, v in zip(classes, lv.counts[i])}
-            n = int(lv.counts[i].sum())
-            path = self.paths.pop(node)  # the tests on the way here, kept only until used
-            emit(tracing.NodeStarted(node, lv.depth, path, class_counts, n, float(entropy[i])))
-            prediction = classes[int(np.argmax(lv.counts[i]))]
-            if not lv.eligible[i]:
-                emit(tracing.LeafMade(node, lv.depth, prediction, class_counts, lv.reasons[i]))
-                continue
-            e += 1
-            for f in np.flatnonzero(s.candidate[e]):
-                if f in tables:
-                    cols, bounds = tables[f]
-                    for j in range(bounds[e], bounds[e + 1]):
-                        values = (cols[c][j].item() for c in _THRESHOLD_FIELDS)
-                        emit(tracing.ThresholdScored(node, lv.depth, names[f], *values))
-                emit(
-                    tracing.CandidateScored(
-                        node,
-                        lv.depth,
-                        names[f],
-                        _or_none(s.gain[e, f]),
-                        _or_none(s.threshold[e, f]),
-                        _or_none(s.ratio[e, f]),
-                        lv.criterion,
-                    )
-                )
-            if not lv.splitting[e]:
-                emit(tracing.LeafMade(node, lv.depth, prediction, class_counts, lv.reasons[i]))
-                continue
-            f = int(lv.chosen[e])
-            threshold = s.threshold[e, f]
-            branches = []
-            for c in range(first_child[e], first_child[e + 1]):
-                label = slot_label(data, f, int(lv.child_slot[c]), threshold)
-                branches.append((label, int(lv.child_sizes[c])))
-                if label == "missing":
-                    test = f"{names[f]} is missing"
-                else:
-                    test = (
-                        f"{names[f]} {label}" if data.codes[f] is None else f"{names[f]} = {label}"
-                    )
-                self.paths[int(lv.children[c])] = (*path, test)
-            tied = tuple(names[g] for g in np.flatnonzero(s.tied[e]) if g != f)
-            emit(
-                tracing.SplitChosen(
-                    node,
-                    lv.depth,
-                    names[f],
-                    _or_none(threshold),
-                    float(s.gain[e, f]),
-                    float(s.ratio[e, f]),
-                    lv.criterion,
-                    tied,
-                    int(s.n_ties[e, f]) if data.codes[f] is None else 1,
-                    tuple(branches),
-                )
-            )
+    def _keep_details(self, lv: Level) -> None:
+        """Keep the level for the trace, with the distinct values of each numeric feature per
+        node and, for ``verbose=2``, the best thresholds."""
+        data, k = self.data, len(lv.ids)
+        n_distinct, n_present, thresholds = {}, {}, {}
+        segment = np.repeat(np.arange(k), lv.sizes)
+        for f, o in lv.orders.items():
+            v = data.numeric[f][o]
+            present = ~np.isnan(v)
+            n_present[f] = np.bincount(segment, weights=present, minlength=k).astype(np.int64)
+            new_value = present.copy()
+            new_value[1:] &= (v[1:] != v[:-1]) | (segment[1:] != segment[:-1])
+            n_distinct[f] = np.bincount(segment, weights=new_value, minlength=k).astype(np.int64)
+            if self.max_thresholds != 0:
+                thresholds[f] = self._best_thresholds(v, data.y[o], lv)
+        self.details.append(_Details(replace(lv, orders={}), n_distinct, n_present, thresholds))
 
-    def _replay(self, new: np.ndarray) -> None:
-        """Send the buffered events node by node in pre-order, with pre-order numbers."""
-        by_node = {}
-        for event in self.buffer:
-            by_node.setdefault(event.node, []).append(event)
-        self.buffer = []
+    def _best_thresholds(self, v, y, lv: Level):
+        """Every threshold of every node, best (lowest overall entropy) first; only the first
+        ``max_thresholds`` of each node are kept, with the number each node has."""
+        cols = enumerate_thresholds(v, y, lv.starts, lv.sizes, len(self.data.classes))
+        seg = cols["segment"]
+        totals = np.bincount(seg, minlength=len(lv.ids))
+        order = np.lexsort((cols["threshold"], cols["overall_entropy"], seg))
+        if self.max_thresholds is not None:
+            first = np.searchsorted(seg[order], seg[order])  # the first row of each node
+            order = order[np.arange(len(order)) - first < self.max_thresholds]
+        return {c: a[order] for c, a in cols.items()}, totals
+
+    # -----------------------------------------------------------------------------------------
+    # the events, in reading order
+    # -----------------------------------------------------------------------------------------
+    def _replay(self, new: np.ndarray, parent: np.ndarray) -> None:
+        """Send the events of every node in pre-order, with pre-order numbers."""
+        starts = np.array([int(d.level.nodes[0]) for d in self.details])
+        e_of = [np.cumsum(d.level.eligible) - 1 for d in self.details]
+        first_child = [
+            np.searchsorted(d.level.parent, np.arange(len(d.level.ids) + 1)) for d in self.details
+        ]
+        paths = {0: []}
         for old in np.argsort(new).tolist():
-            for event in by_node.pop(old, ()):
-                self.tracer(_renumbered(event, new))
+            j = int(np.searchsorted(starts, old, side="right")) - 1
+            d = self.details[j]
+            i = old - int(starts[j])
+            e = int(e_of[j][i]) if d.level.eligible[i] else None
+            steps = paths.pop(old)
+            for child, child_steps in self._node_events(
+                d, i, e, int(new[old]), parent, steps, first_child[j]
+            ):
+                paths[child] = child_steps
+        self.details = []
+
+    def _node_events(self, d: _Details, i, e, number, parent, steps, first_child):
+        """Send one node's events; return its children (grower's numbers) with their paths."""
+        lv, data, emit = d.level, self.data, self.tracer
+        names, classes = data.names, data.classes
+        counts = lv.counts[i]
+        class_counts = {c: int(v) for c, v in zip(classes, counts)}
+        n = int(counts.sum())
+        entropy = float(entropy_rows(counts))
+        p = int(parent[number])
+        path = tuple(condensed_path(steps, tracing.DECIMALS))
+        emit(
+            tracing.NodeStarted(
+                number, None if p < 0 else p, lv.depth, path, class_counts, n, entropy
+            )
+        )
+        prediction = classes[int(np.argmax(counts))]
+        tied = tuple(tied_classes(class_counts))
+        if e is None:
+            emit(tracing.LeafMade(number, lv.depth, prediction, class_counts, lv.reasons[i], tied))
+            return []
+        s = lv.scores
+        for f in np.flatnonzero(s.candidate[e]).tolist():
+            emit(self._candidate(d, e, f, number, n, entropy))
+            if f in d.thresholds:
+                self._thresholds(d, e, f, number)
+        if not lv.splitting[e]:
+            reason = lv.reasons[i]
+            if reason == "no feature offers a valid split":
+                reason += ", as each candidate above says"
+            emit(tracing.LeafMade(number, lv.depth, prediction, class_counts, reason, tied))
+            return []
+        f = int(lv.chosen[e])
+        threshold = s.threshold[e, f]
+        branches, children = [], []
+        for c in range(first_child[e], first_child[e + 1]):
+            slot = int(lv.child_slot[c])
+            branches.append((slot_label(data, f, slot, threshold), int(lv.child_sizes[c])))
+            children.append((int(lv.children[c]), [*steps, slot_step(data, f, slot, threshold)]))
+        tied_with = tuple(names[g] for g in np.flatnonzero(s.tied[e]) if g != f)
+        emit(
+            tracing.SplitChosen(
+                number,
+                lv.depth,
+                names[f],
+                _or_none(threshold),
+                float(s.gain[e, f]),
+                float(s.ratio[e, f]),
+                lv.criterion,
+                tied_with,
+                int(s.n_ties[e, f]) if data.codes[f] is None else 1,
+                tuple(branches),
+            )
+        )
+        return children
+
+    def _thresholds(self, d: _Details, e: int, f: int, number: int) -> None:
+        """The best thresholds of numeric feature ``f`` at scored node ``e`` (``verbose=2``)."""
+        cols, totals = d.thresholds[f]
+        lo, hi = np.searchsorted(cols["segment"], [e, e + 1])
+        name, depth = self.data.names[f], d.level.depth
+        for rank, j in enumerate(range(lo, hi), start=1):
+            values = (cols[c][j].item() for c in _THRESHOLD_FIELDS)
+            self.tracer(tracing.ThresholdScored(number, depth, name, rank, *values))
+        if totals[e] > hi - lo:
+            self.tracer(tracing.ThresholdsOmitted(number, depth, name, int(totals[e] - hi + lo)))
+
+    def _candidate(self, d: _Details, e: int, f: int, number: int, n: int, entropy: float):
+        """The event of feature ``f`` scored at scored node ``e``: its branches and numbers."""
+        lv, data = d.level, self.data
+        s, classes = lv.scores, data.classes
+        result = s.results[f]
+        name = data.names[f]
+        numeric = data.codes[f] is None
+        gain = _or_none(s.gain[e, f])
+        branches, reason = [], None
+        if gain is None:
+            reason = self._no_split_reason(d, e, f, n)
+        elif numeric:
+            t = format_number(s.threshold[e, f], tracing.DECIMALS)
+            tests = {LEFT: f"{name} <= {t}", RIGHT: f"{name} > {t}"}
+            for slot in (LEFT, RIGHT, NUMERIC_MISSING):
+                row = result.side_counts[e, slot]
+                if slot == NUMERIC_MISSING and not row.sum():
+                    continue
+                branches.append(_branch(tests.get(slot, f"{name} is missing"), row, classes))
+        else:
+            keys = result.branch_keys
+            n_levels = len(data.categories[f]) + 1
+            lo, hi = np.searchsorted(keys, [e * n_levels, (e + 1) * n_levels])
+            for j in range(lo, hi):
+                code = int(keys[j] % n_levels)
+                label = (
+                    f"{name} is missing"
+                    if code == n_levels - 1
+                    else f"{name} = {data.categories[f][code]}"
+                )
+                branches.append(_branch(label, result.table[j], classes))
+        return tracing.CandidateScored(
+            number,
+            lv.depth,
+            name,
+            "numeric" if numeric else "categorical",
+            n,
+            entropy,
+            gain,
+            _or_none(s.ratio[e, f]),
+            _or_none(s.overall[e, f]),
+            _or_none(s.threshold[e, f]),
+            _or_none(s.low[e, f]),
+            _or_none(s.high[e, f]),
+            tuple(branches),
+            lv.criterion,
+            reason,
+        )
+
+    def _no_split_reason(self, d: _Details, e: int, f: int, n: int) -> str:
+        """Why feature ``f`` offers no valid split at scored node ``e``, in words."""
+        result, m = d.level.scores.results[f], self.min_leaf
+        if self.data.codes[f] is None:
+            present, distinct = int(d.n_present[f][e]), int(d.n_distinct[f][e])
+            if present == 0:
+                return f"its value is missing in all {plural(n, 'sample')}"
+            if distinct < 2:
+                if present == n:
+                    return f"all {plural(n, 'sample')} have the same value"
+                return f"all {present} samples where it is known have the same value"
+            if not result.found[e]:
+                return f"every threshold leaves fewer than min_samples_leaf = {m} samples on a side"
+            return (
+                f"the missing-values branch would hold {plural(n - present, 'sample')}, "
+                f"fewer than min_samples_leaf = {m}"
+            )
+        if result.n_branches[e] < 2:
+            return f"all {plural(n, 'sample')} have the same value"
+        return f"a branch would hold fewer than min_samples_leaf = {m} samples"
 
     def finish(self, parent, slot, depth, counts) -> GrownTree:
         parent, slot = np.concatenate(parent), np.concatenate(slot)
@@ -281,12 +433,18 @@ class Record:
             trace,
         )
         if self.tracer is not None:
-            self._replay(new)
+            self._replay(new, grown.parent)
         return grown
 
 
-def _renumbered(event, new):
-    return replace(event, node=int(new[event.node]))
+def _branch(label: str, counts, classes) -> tracing.Branch:
+    counts = np.asarray(counts)
+    return tracing.Branch(
+        label,
+        {c: int(v) for c, v in zip(classes, counts)},
+        int(counts.sum()),
+        float(entropy_rows(counts)),
+    )
 
 
 def preorder(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
@@ -318,3 +476,53 @@ def preorder(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
 
 def _or_none(value) -> float | None:
     return None if np.isnan(value) else float(value)
+
+
+def candidate_table(data, rows: np.ndarray, f: int, *, min_leaf: int = 1, best=None):
+    """Every candidate split of feature ``f`` over the training rows ``rows`` (one node's rows),
+    as the columns of a table: every threshold of a numeric feature, every value of a
+    categorical one. ``best`` is the threshold the learner kept, marked in the ``best`` column."""
+    classes, n_classes = data.classes, len(data.classes)
+    y = data.y[rows]
+    if data.codes[f] is not None:
+        n_levels = len(data.categories[f]) + 1
+        table = np.bincount(data.codes[f][rows] * n_classes + y, minlength=n_levels * n_classes)
+        table = table.reshape(n_levels, n_classes)
+        present = np.flatnonzero(table.sum(axis=1))
+        table = table[present]
+        sizes = table.sum(axis=1)
+        entropy = entropy_rows(table)
+        weight = sizes / max(len(rows), 1)
+        columns = {"value": [data.categories[f][c] if c < n_levels - 1 else None for c in present]}
+        columns["n_samples"] = sizes
+        columns |= {f"n_{c}": table[:, k] for k, c in enumerate(classes)}
+        columns |= {"entropy": entropy, "weight": weight, "weighted_entropy": weight * entropy}
+        return columns
+    x = data.numeric[f][rows]
+    order = np.argsort(x, kind="stable")  # missing values last
+    x, y = x[order], y[order]
+    cols = enumerate_thresholds(x, y, np.array([0]), np.array([len(x)]), n_classes)
+    cols.pop("segment")
+    known = ~np.isnan(x)
+    n_missing = int((~known).sum())
+    missing = np.bincount(y[~known], minlength=n_classes)
+    columns = {c: cols[c] for c in ("threshold", "low", "high", "n_left", "n_right")}
+    columns["n_missing"] = np.full(len(cols["threshold"]), n_missing)
+    left = [np.cumsum(y[known] == k)[cols["n_left"] - 1] for k in range(n_classes)]
+    columns |= {f"left_{c}": left[k] for k, c in enumerate(classes)}
+    total = np.bincount(y[known], minlength=n_classes)
+    columns |= {f"right_{c}": total[k] - left[k] for k, c in enumerate(classes)}
+    if n_missing:
+        size = len(cols["threshold"])
+        columns |= {f"missing_{c}": np.full(size, missing[k]) for k, c in enumerate(classes)}
+    columns["entropy_left"], columns["entropy_right"] = cols["entropy_left"], cols["entropy_right"]
+    if n_missing:
+        columns["entropy_missing"] = np.full(len(cols["threshold"]), float(entropy_rows(missing)))
+    columns["overall_entropy"], columns["gain"] = cols["overall_entropy"], cols["gain"]
+    columns["valid"] = (
+        (cols["n_left"] >= min_leaf)
+        & (cols["n_right"] >= min_leaf)
+        & ((n_missing == 0) | (n_missing >= min_leaf))
+    )
+    columns["best"] = cols["threshold"] == best if best is not None else columns["valid"] & False
+    return columns

@@ -148,6 +148,9 @@ class ThresholdSearch:
     n_right: np.ndarray
     n_missing: np.ndarray
     n_ties: np.ndarray  # how many thresholds share the best overall entropy
+    low: np.ndarray  # the two adjacent values the threshold lies between (NaN where not found)
+    high: np.ndarray
+    side_counts: np.ndarray  # (n_segments, 3, n_classes): class counts left, right, missing
 
 
 def search_thresholds(values, y, starts, lengths, n_classes, *, min_leaf=1) -> ThresholdSearch:
@@ -168,6 +171,9 @@ def search_thresholds(values, y, starts, lengths, n_classes, *, min_leaf=1) -> T
     overall = np.full(n_seg, np.nan)
     n_left = np.zeros(n_seg, dtype=np.int64)
     n_ties = np.zeros(n_seg, dtype=np.int64)
+    low, high = np.full(n_seg, np.nan), np.full(n_seg, np.nan)
+    side_counts = np.zeros((n_seg, 3, n_classes), dtype=np.int64)
+    side_counts[:, 2] = pre.missing
     pos = pre.candidates(min_leaf)
     if len(pos):
         seg, nl, nr, h_left, h_right = pre.score(pos)
@@ -181,7 +187,11 @@ def search_thresholds(values, y, starts, lengths, n_classes, *, min_leaf=1) -> T
         winners = winners[np.r_[True, seg[winners][1:] != seg[winners][:-1]]]  # smallest threshold
         at = pos[winners]
         found[owner] = True
-        threshold[owner] = midpoint(values[at], values[at + 1])
+        low[owner], high[owner] = values[at], values[at + 1]
+        threshold[owner] = midpoint(low[owner], high[owner])
+        left = (pre.cum[:, at + 1] - pre.cum[:, starts[owner]]).T
+        side_counts[owner, 0] = left
+        side_counts[owner, 1] = pre.present_total[:, owner].T - left
         n_left[owner] = nl[winners]
         overall[owner] = (weighted[winners] + missing_part[owner]) / lengths[owner]
     n_right = np.where(found, pre.n_present - n_left, 0)
@@ -196,6 +206,9 @@ def search_thresholds(values, y, starts, lengths, n_classes, *, min_leaf=1) -> T
         n_right=n_right,
         n_missing=np.where(found, n_missing, 0),
         n_ties=n_ties,
+        low=low,
+        high=high,
+        side_counts=side_counts,
     )
 
 
@@ -203,7 +216,7 @@ def enumerate_thresholds(values, y, starts, lengths, n_classes) -> dict[str, np.
     """Every candidate midpoint of every segment, in segment then threshold order.
 
     Same inputs as :func:`search_thresholds`; returns the columns of ``candidate_splits`` plus
-    ``segment``.
+    ``segment``, and ``low`` and ``high``, the adjacent values each threshold lies between.
     """
     pre = _Prefix(values, y, starts, lengths, n_classes)
     pos = pre.candidates()
@@ -214,6 +227,8 @@ def enumerate_thresholds(values, y, starts, lengths, n_classes) -> dict[str, np.
     return {
         "segment": seg,
         "threshold": midpoint(values[pos], values[pos + 1]),
+        "low": values[pos],
+        "high": values[pos + 1],
         "n_left": nl,
         "n_right": nr,
         "entropy_left": h_left,
@@ -234,6 +249,9 @@ class CategoricalSearch:
     gain: np.ndarray
     split_info: np.ndarray
     n_branches: np.ndarray
+    overall_entropy: np.ndarray  # the size-weighted entropy of the branches
+    branch_keys: np.ndarray  # segment * n_levels + value of every non-empty branch, in order
+    table: np.ndarray  # (n_branches_total, n_classes): the class counts of those branches
 
 
 def dense_ranks(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -283,4 +301,7 @@ def score_categorical(
         gain=np.where(valid, np.maximum(parent - after, 0.0), np.nan),
         split_info=entropy_of_groups(sizes, owner, n_segments),
         n_branches=n_branches,
+        overall_entropy=after,
+        branch_keys=branch_keys,
+        table=table,
     )
