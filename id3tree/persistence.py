@@ -516,6 +516,7 @@ def check_nodes(
 
     # every split: its kind, its children's keys and counts
     keys: list = [None] * n
+    category_sets = [None if c is None else set(c) for c in categories]
     for i, r in enumerate(records):
         kids, where = children_of[i], f"node record {i}"
         if r["feature"] is None:
@@ -534,7 +535,7 @@ def check_nodes(
             _fail(f"{where} splits on the numeric feature {r['feature']!r} without a threshold")
         if not numeric and r["threshold"] is not None:
             _fail(f"{where} has a threshold on the categorical feature {r['feature']!r}")
-        allowed = None if numeric else set(known)
+        allowed = category_sets[column[r["feature"]]]
         seen = set()
         totals = [0] * n_classes
         for c in kids:

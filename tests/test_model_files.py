@@ -401,3 +401,86 @@ def test_non_string_column_names_are_matched_by_name(names):
     again = ID3Classifier.from_json(model.to_json())
     with pytest.raises(ValueError, match="different order"):
         again.predict(pd.DataFrame({second: [1.0], first: [4.0]}))
+
+
+# ------------------------------------------------------------------------------------------------
+# 5. memory grows with the file, not with nodes x categories
+# ------------------------------------------------------------------------------------------------
+def _chain_model(n_splits: int, n_categories: int) -> dict:
+    """A valid model: a chain of numeric splits on x, each with a categorical split on c, a
+    feature of ``n_categories`` categories, of which each split sees two."""
+    from id3tree import entropy_from_counts
+
+    categories = [f"c{i}" for i in range(n_categories)]
+    nodes = []
+
+    def add(parent, key, feature, threshold, counts, depth, gain):
+        nodes.append(
+            {
+                "id": len(nodes),
+                "parent": parent,
+                "key": key,
+                "feature": feature,
+                "threshold": threshold,
+                "counts": counts,
+                "entropy": entropy_from_counts(counts),
+                "gain": gain,
+                "depth": depth,
+                "stop_reason": None,
+            }
+        )
+        return len(nodes) - 1
+
+    parent, key = -1, None
+    for k in range(n_splits):
+        m = n_splits - k
+        me = add(parent, key, "x", k + 0.5, [m + 1, m + 1], k, 0.1)
+        split = add(me, "<=", "c", None, [1, 1], k + 1, 1.0)
+        add(split, categories[0], None, None, [1, 0], k + 2, None)
+        add(split, categories[-1], None, None, [0, 1], k + 2, None)
+        parent, key = me, ">"
+    add(parent, key, None, None, [1, 1], n_splits, None)
+    model = _tennis_model().to_dict()
+    model.update(
+        feature_names=["x", "c"], categories=[None, categories], nodes=nodes, classes=[0, 1]
+    )
+    return model
+
+
+def test_loading_memory_grows_with_the_file_not_nodes_times_categories():
+    import tracemalloc
+
+    text = json.dumps(_chain_model(2000, 50_000))
+    tracemalloc.start()
+    try:
+        model = ID3Classifier.from_json(text)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 25 * len(text)  # dense slots would be 2000 x 50,001 x 8 bytes = 800 MB
+    X = pd.DataFrame({"x": [0.0, 0.0, 0.0, 1.0, 1.0], "c": ["c0", "c49999", "c7", "c0", None]})
+    assert model.predict(X).tolist() == [0, 1, 0, 0, 0]
+    assert model.predict_proba(X)[2].tolist() == [0.5, 0.5]  # c7: never seen there, stops
+    assert "never seen at this node" in model.explain(X.iloc[[2]])
+
+
+@pytest.mark.parametrize("name", ["mushroom", "car", "titanic", "hmeq"])
+def test_sparse_branches_route_exactly_like_dense_slots(name, monkeypatch):
+    from id3tree import routing
+    from id3tree.datasets import load
+
+    X, y = load(name, return_X_y=True)
+    model = ID3Classifier(max_depth=6).fit(X, y)
+    unseen = X.copy()
+    for column in unseen.select_dtypes(exclude="number"):
+        unseen.loc[unseen.index[::7], column] = "never seen"
+        unseen.loc[unseen.index[3::11], column] = None
+    dense = [model.predict_proba(unseen), model.apply(unseen)]
+    monkeypatch.setattr(routing, "DENSE_SLOTS", 0)
+    monkeypatch.setattr(routing, "SPARSE_FACTOR", 0)
+    again = ID3Classifier.from_json(model.to_json())
+    assert again._compiled.sparse is not None
+    np.testing.assert_array_equal(again.predict_proba(unseen), dense[0])
+    np.testing.assert_array_equal(again.apply(unseen), dense[1])
+    for i in range(0, len(X), max(1, len(X) // 5)):
+        assert again.explain(unseen.iloc[[i]]) == model.explain(unseen.iloc[[i]])
