@@ -367,7 +367,8 @@ def test_the_drawing_says_what_the_dot_says(iris):
 
 def test_a_single_leaf_and_unfilled_boxes():
     ax = plot_tree(leaf(0, "only", {"only": 3}), filled=False)
-    assert [t.get_text() for t in ax.texts][:2] == ["predict only", "samples = 3"]
+    lines = [line for t in ax.texts for line in t.get_text().split("\n")]
+    assert lines[:2] == ["predict only", "samples = 3"]
     assert matplotlib.colors.to_hex(ax.patches[0].get_facecolor()) == "#ffffff"
 
 
