@@ -46,6 +46,7 @@ from id3tree.render.style import (
 
 NODE_GID, EDGE_GID, MARKER_GID = "id3tree-node", "id3tree-edge-label", "id3tree-cut"
 MAX_PIXELS = 60_000  # Agg draws at most 2**16 pixels a side; bigger plans get a lower dpi
+MAX_NODES = 2_000  # more boxes are unreadable on any page matplotlib can save, and slow to save
 
 
 @dataclass
@@ -193,6 +194,26 @@ class _Metrics:
         return box.width * self.scale, box.height * self.scale
 
 
+def _check_size(root: Node, max_depth: int | None) -> None:
+    """Refuse a drawing of more than ``MAX_NODES`` boxes, saying what to do instead.
+
+    Levels are counted top down and the count stops as soon as it passes the limit, so a huge
+    tree costs no more than the levels that fit.
+    """
+    level, shown, nodes = 0, 0, [root]
+    while nodes and (max_depth is None or level <= max_depth):
+        if shown + len(nodes) > MAX_NODES:
+            raise ValueError(
+                f"this drawing would have more than {MAX_NODES:,} boxes, too many to read or to "
+                f"save quickly with matplotlib: draw the top levels with max_depth={level - 1} "
+                f"({shown:,} boxes), or the whole tree with Graphviz (to_dot() or to_graphviz() "
+                "of the model, tree_to_dot() of a node)"
+            )
+        shown += len(nodes)
+        nodes = [child for node in nodes for child in node.children.values()]
+        level += 1
+
+
 def _items(root, classes, show, decimals, filled, class_colors, max_depth) -> list[_Item]:
     """The content of the drawing, from the same words and colours as the Graphviz renderer."""
     palette = class_palette(classes, class_colors)
@@ -307,17 +328,19 @@ def _plan(items: list[_Item], fontname: str | None, fontsize: float, dpi: float)
 def _draw(ax, plan: _Plan) -> None:
     """Step 4: boxes, words, edges, labels and markers, one data unit per point.
 
-    Boxes and words are added with ``ax.add_artist``: ``add_patch`` and ``ax.text`` would
-    recompute the data limits for every box (the plan sets the limits once) and give every
-    word a clipping path it never uses (text is not clipped).
+    Boxes and words are added with ``ax.add_artist``: ``add_patch`` would recompute the data
+    limits for every box (the plan sets the limits once), and ``ax.text`` would build a
+    clipping path for every word; text is not clipped, so all words share one.
     """
     from matplotlib.collections import LineCollection
     from matplotlib.patches import FancyBboxPatch
     from matplotlib.text import Text
+    from matplotlib.transforms import TransformedPatchPath
 
     fonts = plan.fonts
     rounding = f"round,pad=0,rounding_size={0.6 * plan.fontsize:.3g}"
-    words = {"ha": "center", "parse_math": False, "zorder": 3, "clip_on": False}
+    unused = TransformedPatchPath(ax.patch)
+    words = dict(ha="center", parse_math=False, zorder=3, clip_on=False, clip_path=unused)
     edges, dashed = [], []
 
     def add_text(x, y, lines, font, **options):
@@ -400,7 +423,8 @@ def plot_tree(
 
     Each node is a box with the split (``Outlook``, ``petal_length ≤ 2.45``) or the predicted
     class, then the fields in ``show``; each edge carries its category value, ``≤ t`` / ``> t``,
-    or *missing*. No two boxes or labels overlap.
+    or *missing*. No two boxes or labels overlap. A drawing of more than 2,000 boxes is refused
+    (a ValueError that suggests a ``max_depth`` that fits); Graphviz draws large trees.
 
     Parameters
     ----------
@@ -424,12 +448,19 @@ def plot_tree(
     Returns
     -------
     matplotlib.axes.Axes
+
+    Raises
+    ------
+    ValueError
+        If more than ``MAX_NODES`` (2,000) boxes would be drawn; the message names a
+        ``max_depth`` that fits and the Graphviz renderers.
     """
     show = check_options(show, decimals, max_depth)
     if isinstance(fontsize, bool) or not isinstance(fontsize, (int, float)) or fontsize <= 0:
         raise ValueError(f"fontsize must be a positive number, got {fontsize!r}")
     import matplotlib.pyplot as plt  # here, so importing id3tree never touches matplotlib
 
+    _check_size(root, max_depth)
     classes = class_list(root, classes)
     items = _items(root, classes, show, decimals, filled, class_colors, max_depth)
     if ax is None:
