@@ -15,6 +15,7 @@ does:
 from __future__ import annotations
 
 import numbers
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -60,6 +61,28 @@ def reduce_partitions(frame, chunk: Callable, combine: Callable, *args):
             for i in range(0, len(summaries), SPLIT_EVERY)
         ]
     return summaries[0]
+
+
+def reduce_keys(frame, chunk: Callable, combiners: dict, finals: dict | None = None, *args):
+    """Delayed values, one per key: ``chunk(partition, *args)`` returns a dict, and each key's
+    entries are merged with ``combiners[key]`` in a tree of their own, then passed through
+    ``finals[key]`` (if given) on a worker. Keys are merged (and finished) independently, so a
+    large per-key summary lives on one worker at a time and only its result travels."""
+    dask, _ = import_dask()
+    parts = [dask.delayed(chunk, pure=True)(part, *args) for part in frame.to_delayed()]
+    out = {}
+    for key, combine in combiners.items():
+        pieces = [dask.delayed(operator.getitem, pure=True)(part, key) for part in parts]
+        while len(pieces) > 1:
+            pieces = [
+                dask.delayed(_merge_many, pure=True)(pieces[i : i + SPLIT_EVERY], combine)
+                for i in range(0, len(pieces), SPLIT_EVERY)
+            ]
+        merged = pieces[0]
+        if finals is not None and finals.get(key) is not None:
+            merged = dask.delayed(finals[key], pure=True)(merged)
+        out[key] = merged
+    return out
 
 
 def _merge_many(summaries: list, combine: Callable):

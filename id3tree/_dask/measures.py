@@ -132,10 +132,12 @@ def split_measures(x, y, base) -> tuple[float, float]:
 
 
 def _value_counts_chunk(part, cx, cy):
-    values = cx.values(part)
-    y = cy.codes(part)
+    return counts_of_values(cx.values(part), cy.codes(part), cy.n_codes)
+
+
+def counts_of_values(values, y, n_classes):
+    """``((segment, values, counts), missing, parent)`` of one numeric column in one segment."""
     present = ~np.isnan(values)
-    n_classes = cy.n_codes
     found = distinct_value_counts(
         np.zeros(int(present.sum()), np.int64), values[present], y[present], n_classes
     )
@@ -143,16 +145,17 @@ def _value_counts_chunk(part, cx, cy):
     return found, missing, np.bincount(y, minlength=n_classes)
 
 
-def _value_counts_combine(a, b):
+def merge_counts_of_values(a, b):
     return merge_value_counts(a[0], b[0]), a[1] + b[1], a[2] + b[2]
 
 
 def value_counts(frame, cx, cy):
     """Delayed ``((segment, values, counts), missing, parent)`` of a numeric x against y."""
-    return core.reduce_partitions(frame, _value_counts_chunk, _value_counts_combine, cx, cy)
+    return core.reduce_partitions(frame, _value_counts_chunk, merge_counts_of_values, cx, cy)
 
 
-def _search(found):
+def search_values(found):
+    """The best threshold (a ThresholdSearch of one segment) from merged value counts."""
     (segment, values, counts), missing, parent = found
     if parent.sum() == 0:
         raise ValueError("x and y are empty")
@@ -164,7 +167,7 @@ def _search(found):
 
 def numeric_split(frame, cx, cy):
     """The best threshold of a numeric x (a ThresholdSearch of one segment)."""
-    return _search(core.compute(value_counts(frame, cx, cy))[0])
+    return search_values(core.compute(value_counts(frame, cx, cy))[0])
 
 
 def binned_entropy(table: np.ndarray) -> float:
