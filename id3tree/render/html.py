@@ -141,6 +141,8 @@ _SCRIPT = r"""
     document.getElementById("step-label").textContent = "Step " + (step + 1) + " of " + total;
   }
 
+  function forward() { go(stepping ? step + 1 : 0); }  // from the whole tree, start at the root
+
   function go(k) {
     stepping = true;
     step = Math.max(0, Math.min(total - 1, k));
@@ -173,14 +175,14 @@ _SCRIPT = r"""
   });
   document.getElementById("first").addEventListener("click", function () { go(0); });
   document.getElementById("prev").addEventListener("click", function () { go(step - 1); });
-  document.getElementById("next").addEventListener("click", function () { go(step + 1); });
+  document.getElementById("next").addEventListener("click", forward);
   document.getElementById("all").addEventListener("click", function () {
     stepping = false; step = total - 1; paint();
   });
   document.getElementById("search").addEventListener("input", function (e) { search(e.target.value); });
   document.addEventListener("keydown", function (e) {
     if (e.target.id === "search") return;
-    if (e.key === "ArrowRight") go(step + 1);
+    if (e.key === "ArrowRight") forward();
     if (e.key === "ArrowLeft") go(step - 1);
   });
   show(nodes[0]);

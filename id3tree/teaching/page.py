@@ -27,7 +27,7 @@ def page_data(record: TeachingRecord) -> dict:
                 {
                     "feature": table.feature,
                     "kind": table.kind,
-                    "split": table.test if table.valid else "",
+                    "split": row["split"] if table.valid else "",
                     "between": row["between"],
                     "overall_entropy": _number(table.overall_entropy),
                     "gain": _number(table.gain),

@@ -59,7 +59,7 @@ def candidate_frame(record: TeachingRecord, tables: list[CandidateTable]) -> pd.
         rows.append(
             {
                 "feature": t.feature,
-                "split": t.test if t.valid else "-",
+                "split": _split_words(t),
                 "between": between,
                 "overall_entropy": t.overall_entropy,
                 "gain": t.gain,
@@ -68,6 +68,15 @@ def candidate_frame(record: TeachingRecord, tables: list[CandidateTable]) -> pd.
             }
         )
     return pd.DataFrame(rows)
+
+
+def _split_words(table: CandidateTable) -> str:
+    """``<= 2.45`` for a numeric feature, ``3 branches`` for a categorical one, ``-`` if none."""
+    if not table.valid:
+        return "-"
+    if table.kind == "numeric":
+        return f"<= {format_number(table.threshold)}"
+    return f"{len(table.branches)} branches"
 
 
 @dataclass
@@ -117,11 +126,7 @@ class Step:
             lines.append("candidates:")
             width = max(len(t.feature) for t in self.tables)
             for _, row in frame.iterrows():
-                table = self.tables[_]
-                if table.kind == "numeric" and table.threshold is not None:
-                    split = f"<= {format_number(table.threshold)} ({row['between']})"
-                else:
-                    split = f"{len(table.branches)} branches"
+                split = row["split"] + (f" ({row['between']})" if row["between"] else "")
                 gain = "" if pd.isna(row["gain"]) else f"gain {row['gain']:.4f}"
                 if self.criterion == "gain_ratio" and not pd.isna(row["gain_ratio"]):
                     gain += f", gain ratio {row['gain_ratio']:.4f}"
