@@ -1,7 +1,8 @@
 """Saving a fitted tree as JSON and loading it back: plain data, no pickle.
 
-The nodes are stored as a flat list, each naming its parent (by position in the list) and the key
-of the branch that leads to it, so a tree thousands of levels deep needs no recursion either way.
+The nodes are stored as a flat list in pre-order (their ``node_id`` order), each naming its parent
+(by position in the list) and the key of the branch that leads to it, so a tree thousands of
+levels deep needs no recursion either way. Loading does not depend on that order.
 
 Loading trusts nothing: :func:`check_model_dict` checks the whole file (the schema, every value's
 type, acyclic parent links, class counts that are non-negative integers adding up to the
@@ -257,7 +258,7 @@ def model_to_dict(model) -> dict:
         "has_feature_names": hasattr(model, "feature_names_in_"),
         "names_from_frame": bool(getattr(model, "_names_from_frame", False)),
         "categories": categories,
-        "nodes": node_records(model._compiled.nodes, classes),
+        "nodes": node_records(list(model.root_.walk()), classes),  # pre-order
     }
 
 
