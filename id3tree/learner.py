@@ -201,8 +201,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             del self.feature_names_in_
         self.n_features_in_ = len(names)
         self._names = names
+        self._names_from_frame = True
         self._categories = fitted.data.categories
-        self.classes_ = _class_array(fitted.data.classes)
+        self.classes_ = persistence.class_array(fitted.data.classes)
         fitted.data.classes = list(self.classes_.tolist())
         self._trace_columns = fitted.grown.trace
         self._set_tree(fitted.grown.to_nodes(fitted.data))
