@@ -173,6 +173,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             tracer = PrintTracer(thresholds=self.verbose >= 2)
         grown = grow(data, params, tracer)
         self._trace_columns = grown.trace
+        self._fit_data = data  # the teaching tools (id3tree.teaching) count from it
         self._set_tree(grown.to_nodes(data))
         return self
 
@@ -425,6 +426,55 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         )
 
     # -----------------------------------------------------------------------------------------
+    # teaching (id3tree.teaching): the growth replayed from the training data fit() keeps
+    # -----------------------------------------------------------------------------------------
+    def _teaching(self):
+        check_is_fitted(self, "root_")
+        from id3tree.teaching import record_of
+
+        return record_of(self)
+
+    def steps(self):
+        """One :class:`~id3tree.teaching.Step` per node in reading order (depth first): the
+        counts, every feature's best split, the decision and why."""
+        from id3tree.teaching import iter_steps
+
+        return iter_steps(self._teaching())
+
+    def step(self, k: int):
+        """Step ``k`` (0 is the root) of :meth:`steps`; shown in Jupyter as the candidate table
+        beside the tree grown so far."""
+        from id3tree.teaching import make_step
+
+        return make_step(self._teaching(), k)
+
+    def why_not(self, node, feature):
+        """Why ``feature`` was not chosen at ``node`` (a node id or Node), in words and numbers."""
+        from id3tree.teaching import why_not
+
+        return why_not(self._teaching(), node, feature)
+
+    def worked_solution(self, node=None, *, format: str = "markdown", exact: bool = True):
+        """The hand calculation of one node, or of the whole tree, with exact fractions.
+
+        ``format`` is ``"markdown"`` (Jupyter renders it) or ``"latex"``.
+        """
+        from id3tree.teaching import worked_solution
+
+        return worked_solution(self._teaching(), node, format=format, exact=exact)
+
+    def to_html(self, path=None, *, title: str | None = None) -> str | None:
+        """One self-contained HTML page to explore the tree: click a node, replay the growth,
+        search a feature. Written to ``path`` (and None returned) if given, else returned."""
+        from id3tree.teaching import tree_page
+
+        page = tree_page(self._teaching(), title=title)
+        if path is None:
+            return page
+        Path(path).write_text(page, encoding="utf-8")
+        return None
+
+    # -----------------------------------------------------------------------------------------
     # saving and loading
     # -----------------------------------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -453,6 +503,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     def __getstate__(self):
         # A deep tree of nested Nodes would hit pickle's recursion limit: store it flat instead.
         state = dict(super().__getstate__())
+        state.pop("_teaching_record", None)  # rebuilt on demand
         if "root_" in state:
             state["_flat_tree"] = persistence.model_to_dict(self)["nodes"]
             del state["root_"], state["_compiled"]
