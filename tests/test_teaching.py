@@ -351,3 +351,16 @@ def test_teaching_needs_the_training_data(tennis):
     loaded = ID3Classifier.from_json(tree.to_json())
     with pytest.raises(ValueError, match="only fit\\(\\) keeps"):
         loaded.worked_solution()
+
+
+def test_every_threshold_of_a_numeric_table_matches_candidate_splits(iris):
+    tree, X, y = iris
+    for feature in X:
+        table = tree.step(0).tables[list(X).index(feature)].to_frame()
+        reference = candidate_splits(X[feature], y)
+        assert np.allclose(table["threshold"], reference["threshold"])
+        assert np.allclose(table["overall_entropy"], reference["overall_entropy"], atol=1e-12)
+        assert (table["n_left"] == reference["n_left"]).all()
+        left = table.filter(like="left ").sum(axis=1)
+        assert (left == table["n_left"]).all()  # class counts add up to the side's size
+        assert table["best"].sum() == 1

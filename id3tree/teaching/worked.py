@@ -190,7 +190,7 @@ def _feature_block(w: _Writer, record: TeachingRecord, table: CandidateTable) ->
         )
         return out
     if table.kind == "numeric":
-        allowed = sum(t.allowed for t in table.thresholds)
+        allowed = table.n_allowed_thresholds
         out.append(
             w.para(
                 f"{w.bold(w.text(name))} (numeric): {allowed} candidate "
