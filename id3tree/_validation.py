@@ -9,9 +9,12 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
+from id3tree._dask import is_dask_collection
+
 
 def as_series(values, name: str = "x") -> pd.Series:
     """A 1-D column as a pandas Series (lists, arrays, Series, Index and Categorical accepted)."""
+    refuse_dask(values, name)
     if isinstance(values, pd.DataFrame):
         if values.shape[1] != 1:
             raise ValueError(f"{name} must be one column, got a DataFrame with {values.shape[1]}")
@@ -175,6 +178,7 @@ def _plain(value):
 
 def to_frame(X, name: str = "X") -> pd.DataFrame:
     """A 2-D table as a DataFrame; arrays and lists get the column names ``x0, x1, ...``."""
+    refuse_dask(X, name)
     if isinstance(X, pd.DataFrame):
         return X
     if _is_sparse(X):
@@ -232,6 +236,17 @@ def check_labels(y, n_rows: int, name: str = "y") -> pd.Series:
             "drop those rows or give them a class"
         )
     return series
+
+
+def refuse_dask(values, name: str) -> None:
+    """A Dask collection reaching a function that needs the data in memory is an error: silently
+    computing it could exhaust memory."""
+    if is_dask_collection(values):
+        raise TypeError(
+            f"{name} is a Dask collection, but this function needs its data in memory; call "
+            ".compute() first if it fits, or use a function that takes Dask input (contingency "
+            "tables, information measures, rankings, screens, classical tests, ID3Classifier.fit)"
+        )
 
 
 def refuse_complex(dtype, what: str) -> None:

@@ -20,6 +20,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from id3tree import persistence
+from id3tree._dask import any_dask
 from id3tree._validation import (
     check_labels,
     check_table,
@@ -65,7 +66,13 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         categorical too, such as coded numbers; non-numeric columns are always categorical.
     verbose : int, default=0
         0 silent; 1 prints every node with its class counts and entropy, every candidate feature
-        with its gain, and the decision; 2 also prints every candidate threshold.
+        with its gain, and the decision; 2 also prints every candidate threshold (in memory only).
+    numeric_bins : int or None, default=None
+        Only for a Dask DataFrame: None searches every midpoint of every numeric feature exactly,
+        as in memory (the tree is the same); an integer B first cuts each numeric feature into B
+        equal-width bins over its range and puts thresholds on bin edges only. That is a
+        different, approximate algorithm, for columns with too many distinct values to count
+        per node; see ``docs/dask.md``.
 
     Notes
     -----
@@ -100,6 +107,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         alpha=None,
         categorical="auto",
         verbose=0,
+        numeric_bins=None,
     ):
         self.criterion = criterion
         self.max_depth = max_depth
@@ -109,6 +117,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self.alpha = alpha
         self.categorical = categorical
         self.verbose = verbose
+        self.numeric_bins = numeric_bins
 
     # -----------------------------------------------------------------------------------------
     # fitting
@@ -130,6 +139,13 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self
         """
         params = self._grow_params()
+        if any_dask(X, y):  # a Dask DataFrame: one distributed pass per level
+            return self._fit_dask(X, y, params, tracer)
+        if self.numeric_bins is not None:
+            raise ValueError(
+                "numeric_bins applies to Dask DataFrames only (in memory every midpoint is "
+                f"searched exactly); leave it None, got {self.numeric_bins!r}"
+            )
         frame = check_table(X)
         y_series = self._check_y(y, frame.shape[0])
         names = [str(c) for c in frame.columns]
@@ -159,6 +175,36 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self._trace_columns = grown.trace
         self._fit_data = data  # the teaching tools (id3tree.teaching) count from it
         self._set_tree(grown.to_nodes(data))
+        return self
+
+    def _fit_dask(self, X, y, params, tracer):
+        """Grow the same tree from a Dask DataFrame (see :mod:`id3tree._dask.tree`)."""
+        from id3tree._dask.tree import grow_on_dask
+
+        if self.numeric_bins is not None:
+            _check_int("numeric_bins", self.numeric_bins, 2)
+        if tracer is None and self.verbose:
+            tracer = PrintTracer(thresholds=False)  # every threshold would need every row
+        fitted = grow_on_dask(
+            X,
+            y,
+            params,
+            categorical=self.categorical,
+            numeric_bins=self.numeric_bins,
+            tracer=tracer,
+        )
+        names = fitted.data.names
+        if all(isinstance(c, str) for c in X.columns):
+            self.feature_names_in_ = np.asarray(names, dtype=object)
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        self.n_features_in_ = len(names)
+        self._names = names
+        self._categories = fitted.data.categories
+        self.classes_ = _class_array(fitted.data.classes)
+        fitted.data.classes = list(self.classes_.tolist())
+        self._trace_columns = fitted.grown.trace
+        self._set_tree(fitted.grown.to_nodes(fitted.data))
         return self
 
     def _grow_params(self) -> GrowParams:
@@ -223,14 +269,24 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X) -> np.ndarray:
         """Class probabilities: the class shares of the node where each row stops.
 
-        Columns are in ``classes_`` order.
+        Columns are in ``classes_`` order. A Dask DataFrame gives a Dask DataFrame with one
+        column per class, computed partition by partition.
         """
+        if any_dask(X):
+            from id3tree._dask.tree import predict_partitions
+
+            return predict_partitions(self, X, proba=True)
         stop = self._stop_nodes(X)
         counts = self._compiled.counts[stop]
         return counts / counts.sum(axis=1, keepdims=True)
 
     def predict(self, X) -> np.ndarray:
-        """The majority class of the node where each row stops."""
+        """The majority class of the node where each row stops (a Dask Series for a Dask
+        DataFrame, computed partition by partition)."""
+        if any_dask(X):
+            from id3tree._dask.tree import predict_partitions
+
+            return predict_partitions(self, X, proba=False)
         stop = self._stop_nodes(X)
         return self.classes_[self._compiled.majority[stop]]
 

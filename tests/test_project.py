@@ -56,6 +56,10 @@ def module_name(path: Path) -> str:
 
 
 LAYER_0 = {
+    "id3tree._dask",  # detects a Dask collection without importing dask
+    "id3tree._dask.core",
+    "id3tree._dask.counted_splits",
+    "id3tree._dask.measures",
     "id3tree._entropy",
     "id3tree.contingency",
     "id3tree.splits",
