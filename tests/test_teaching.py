@@ -364,3 +364,13 @@ def test_every_threshold_of_a_numeric_table_matches_candidate_splits(iris):
         left = table.filter(like="left ").sum(axis=1)
         assert (left == table["n_left"]).all()  # class counts add up to the side's size
         assert table["best"].sum() == 1
+
+
+def test_a_tree_grown_from_dask_says_it_has_no_rows_to_count():
+    dd = pytest.importorskip("dask.dataframe")
+    X, y = load_play_tennis(return_X_y=True)
+    tree = ID3Classifier().fit(X, y)
+    assert "Outlook" in tree.worked_solution(0)
+    tree.fit(dd.from_pandas(X, npartitions=2), dd.from_pandas(y, npartitions=2))
+    with pytest.raises(ValueError, match="grown from a Dask DataFrame, has none"):
+        tree.worked_solution(0)

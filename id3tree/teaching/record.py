@@ -424,7 +424,8 @@ def record_of(model) -> TeachingRecord:
     if data is None:
         raise ValueError(
             "the teaching tools need the training data the tree was grown on, which only fit() "
-            "keeps: a tree loaded from JSON or a pickle has none; fit the model again"
+            "on in-memory data keeps: a tree loaded from JSON or a pickle, or grown from a Dask "
+            "DataFrame, has none; fit the model again on a pandas DataFrame"
         )
     trace = model.trace_ if getattr(model, "_trace_columns", None) is not None else None
     record = TeachingRecord(
