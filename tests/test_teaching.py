@@ -349,7 +349,7 @@ def test_explore_command_writes_the_page(tmp_path, capsys):
 def test_teaching_needs_the_training_data(tennis):
     tree, _, _ = tennis
     loaded = ID3Classifier.from_json(tree.to_json())
-    with pytest.raises(ValueError, match="only fit\\(\\) keeps"):
+    with pytest.raises(ValueError, match="only fit\\(\\) on in-memory data keeps"):
         loaded.worked_solution()
 
 
