@@ -206,6 +206,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self.classes_ = persistence.class_array(fitted.data.classes)
         fitted.data.classes = list(self.classes_.tolist())
         self._trace_columns = fitted.grown.trace
+        self._fit_data = None  # the rows stay on the cluster: the teaching tools cannot count
         self._set_tree(fitted.grown.to_nodes(fitted.data))
         return self
 
