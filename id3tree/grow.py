@@ -26,7 +26,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from id3tree.contingency import chi_square_from_table
-from id3tree.growth_record import GrownTree, Level, Record
+from id3tree.growth_record import (
+    NO_VALID_SPLIT,
+    GrownTree,
+    Level,
+    Record,
+    low_gain_reason,
+    not_significant_reason,
+    stop_reasons,
+)
 from id3tree.node import LEFT, NUMERIC_MISSING, RIGHT
 from id3tree.splits import (
     TIE_TOLERANCE,
@@ -103,17 +111,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     while len(level):
         sizes = counts.sum(axis=1)
         # 2. stopping rules that need no scoring
-        reasons = np.full(len(level), None, dtype=object)
-        reasons[sizes < 2 * min_leaf] = (
-            f"fewer than {2 * min_leaf} samples, too few for two branches of "
-            f"min_samples_leaf = {min_leaf}"
-        )
-        reasons[sizes < params.min_samples_split] = (
-            f"fewer than min_samples_split = {params.min_samples_split} samples"
-        )
-        if depth >= params.max_depth:
-            reasons[:] = f"max_depth = {depth} reached"
-        reasons[(counts > 0).sum(axis=1) <= 1] = "pure, every sample is of one class"
+        reasons = stop_reasons(counts, depth, params)
         eligible = np.array([r is None for r in reasons], dtype=bool)
         orders = {f: o[eligible[local[o]]] for f, o in orders.items()}
         rows = rows[eligible[local[rows]]]
@@ -164,9 +162,9 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         chosen = np.argmax(s.tied, axis=1)
         chosen_gain = s.gain[np.arange(k), chosen]
         why = np.full(k, None, dtype=object)
-        why[~np.isfinite(best)] = "no feature offers a valid split"
+        why[~np.isfinite(best)] = NO_VALID_SPLIT
         for e in np.flatnonzero(np.isfinite(best) & (chosen_gain < params.min_gain)):
-            why[e] = f"the best gain, {chosen_gain[e]:.4f}, is below min_gain = {params.min_gain:g}"
+            why[e] = low_gain_reason(chosen_gain[e], params.min_gain)
         splitting = np.array([w is None for w in why], dtype=bool)
 
         # 5. the branch of every row of a splitting node, and the children's class counts
@@ -179,10 +177,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
             for e in np.flatnonzero(splitting):
                 p = chi_square_from_table(child_counts[bounds[e] : bounds[e + 1]]).pvalue
                 if not p < params.alpha:
-                    why[e] = (
-                        f"the split is not significant: chi-square p = {p:.4g} is not below "
-                        f"alpha = {params.alpha:g}"
-                    )
+                    why[e] = not_significant_reason(p, params.alpha)
                     splitting[e] = False
             children_of = _children(rows, local, branch, splitting, y, k, n_slots, n_classes)
         reasons[eligible] = why

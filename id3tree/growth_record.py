@@ -108,6 +108,37 @@ class Level:
     sizes: np.ndarray
 
 
+# ---------------------------------------------------------------------------------------------
+# why a node stops, in words (shared by every grower, so their trees compare equal)
+# ---------------------------------------------------------------------------------------------
+def stop_reasons(counts: np.ndarray, depth: int, params) -> np.ndarray:
+    """Why each node of a level stops before any scoring (None where it will be scored)."""
+    sizes, min_leaf = counts.sum(axis=1), params.min_samples_leaf
+    reasons = np.full(len(counts), None, dtype=object)
+    reasons[sizes < 2 * min_leaf] = (
+        f"fewer than {2 * min_leaf} samples, too few for two branches of "
+        f"min_samples_leaf = {min_leaf}"
+    )
+    reasons[sizes < params.min_samples_split] = (
+        f"fewer than min_samples_split = {params.min_samples_split} samples"
+    )
+    if depth >= params.max_depth:
+        reasons[:] = f"max_depth = {depth} reached"
+    reasons[(counts > 0).sum(axis=1) <= 1] = "pure, every sample is of one class"
+    return reasons
+
+
+NO_VALID_SPLIT = "no feature offers a valid split"
+
+
+def low_gain_reason(gain: float, min_gain: float) -> str:
+    return f"the best gain, {gain:.4f}, is below min_gain = {min_gain:g}"
+
+
+def not_significant_reason(p: float, alpha: float) -> str:
+    return f"the split is not significant: chi-square p = {p:.4g} is not below alpha = {alpha:g}"
+
+
 def slot_label(data, f: int, slot: int, threshold: float) -> str:
     """A branch as a short label: ``Sunny``, ``<= 2.45``, ``> 2.45`` or ``missing``."""
     if data.codes[f] is not None:
@@ -145,12 +176,16 @@ _THRESHOLD_FIELDS = (
 
 @dataclass
 class _Details:
-    """What the trace needs of one level beyond the decisions (kept only when a tracer listens):
-    what only the sorted rows can tell, since they are not kept."""
+    """What the trace needs of one level beyond the decisions (kept only when a tracer listens),
+    computed for the whole level at once and kept as Python lists, so that writing the events
+    node by node costs no numpy call per branch."""
 
     level: Level
-    n_distinct: dict  # numeric feature -> distinct non-missing values per scored node
-    n_present: dict  # numeric feature -> non-missing values per scored node
+    counts: list  # per node: its class counts
+    entropy: list  # per node: its entropy
+    scores: dict  # name -> per scored node, per feature: gain, ratio, overall, threshold, ...
+    branches: dict  # feature -> per scored node: [(label, counts, n, entropy), ...]
+    reasons: dict  # (scored node, feature) -> why the feature has no valid split there
     thresholds: dict  # numeric feature -> (columns of the kept thresholds, totals per node)
 
 
@@ -190,6 +225,8 @@ class Record:
         m = len(unscored)
 
         def column(values):
+            if values is None:  # a grower that does not provide this column
+                return np.full(m + len(e), np.nan)
             return np.concatenate([np.full(m, np.nan), values[e, f]])
 
         self.trace_parts.append(
@@ -197,9 +234,9 @@ class Record:
                 node=np.concatenate([unscored, lv.ids[e]]),
                 feature=np.concatenate([np.full(m, -1), f]),
                 threshold=column(s.threshold),
-                low=column(s.low),
-                high=column(s.high),
-                overall_entropy=column(s.overall),
+                low=column(getattr(s, "low", None)),
+                high=column(getattr(s, "high", None)),
+                overall_entropy=column(getattr(s, "overall", None)),
                 gain=column(s.gain),
                 gain_ratio=column(s.ratio),
                 chosen=np.concatenate([np.zeros(m, bool), lv.splitting[e] & (lv.chosen[e] == f)]),
@@ -208,21 +245,128 @@ class Record:
         )
 
     def _keep_details(self, lv: Level) -> None:
-        """Keep the level for the trace, with the distinct values of each numeric feature per
-        node and, for ``verbose=2``, the best thresholds."""
-        data, k = self.data, len(lv.ids)
-        n_distinct, n_present, thresholds = {}, {}, {}
+        """Keep what the events of this level's nodes will say, computed level-wide: the
+        branches of every candidate, why a candidate has no valid split (from the sorted rows,
+        which are not kept) and, for ``verbose=2``, the best thresholds."""
+        data, k, s = self.data, len(lv.ids), lv.scores
+        names = data.names
+        nan = np.full(s.gain.shape, np.nan)
+        scores = {
+            name: getattr(s, attr, nan).tolist()
+            for name, attr in (
+                ("gain", "gain"),
+                ("ratio", "ratio"),
+                ("overall", "overall"),
+                ("threshold", "threshold"),
+                ("low", "low"),
+                ("high", "high"),
+            )
+        }
+        invalid = s.candidate & np.isnan(s.gain)
+        branches, reasons, thresholds = {}, {}, {}
         segment = np.repeat(np.arange(k), lv.sizes)
-        for f, o in lv.orders.items():
-            v = data.numeric[f][o]
-            present = ~np.isnan(v)
-            n_present[f] = np.bincount(segment, weights=present, minlength=k).astype(np.int64)
-            new_value = present.copy()
-            new_value[1:] &= (v[1:] != v[:-1]) | (segment[1:] != segment[:-1])
-            n_distinct[f] = np.bincount(segment, weights=new_value, minlength=k).astype(np.int64)
-            if self.max_thresholds != 0:
-                thresholds[f] = self._best_thresholds(v, data.y[o], lv)
-        self.details.append(_Details(replace(lv, orders={}), n_distinct, n_present, thresholds))
+        for f, table in getattr(s, "branch_tables", {}).items():  # dense (k, slots, classes)
+            branches[f] = self._dense_branches(f, table, s.gain[:, f], s.threshold[:, f])
+            for e in np.flatnonzero(invalid[:, f]).tolist():
+                if data.codes[f] is not None and (table[e].sum(axis=1) > 0).sum() < 2:
+                    reasons[e, f] = f"all {plural(int(lv.sizes[e]), 'sample')} have the same value"
+        for f, result in getattr(s, "results", {}).items():
+            name = names[f]
+            per_node = [[] for _ in range(k)]
+            if data.codes[f] is None:
+                counts = result.side_counts.tolist()  # (k, 3, n_classes)
+                entropy = entropy_rows(result.side_counts).tolist()
+                for e in np.flatnonzero(~np.isnan(s.gain[:, f])).tolist():
+                    t = format_number(s.threshold[e, f], tracing.DECIMALS)
+                    labels = (f"{name} <= {t}", f"{name} > {t}", f"{name} is missing")
+                    for slot in (LEFT, RIGHT, NUMERIC_MISSING):
+                        n = sum(counts[e][slot])
+                        if n or slot != NUMERIC_MISSING:
+                            per_node[e].append((labels[slot], counts[e][slot], n, entropy[e][slot]))
+                branches[f] = per_node
+                if f not in lv.orders:
+                    continue
+                o = lv.orders[f]
+                v = data.numeric[f][o]
+                present = ~np.isnan(v)
+                n_present = np.bincount(segment, weights=present, minlength=k)
+                new_value = present.copy()
+                new_value[1:] &= (v[1:] != v[:-1]) | (segment[1:] != segment[:-1])
+                n_distinct = np.bincount(segment, weights=new_value, minlength=k)
+                for e in np.flatnonzero(invalid[:, f]).tolist():
+                    reasons[e, f] = self._numeric_reason(
+                        int(lv.sizes[e]), int(n_present[e]), int(n_distinct[e]), result.found[e]
+                    )
+                if self.max_thresholds != 0:
+                    thresholds[f] = self._best_thresholds(v, data.y[o], lv)
+            else:
+                n_levels = len(data.categories[f]) + 1
+                keys = result.branch_keys.tolist()
+                table = result.table.tolist()
+                entropy = entropy_rows(result.table).tolist()
+                categories = data.categories[f]
+                for j, key in enumerate(keys):
+                    e, code = divmod(key, n_levels)
+                    label = (
+                        f"{name} is missing"
+                        if code == n_levels - 1
+                        else f"{name} = {categories[code]}"
+                    )
+                    per_node[e].append((label, table[j], sum(table[j]), entropy[j]))
+                for e in np.flatnonzero(invalid[:, f]).tolist():
+                    n = plural(int(lv.sizes[e]), "sample")
+                    reasons[e, f] = (
+                        f"all {n} have the same value"
+                        if result.n_branches[e] < 2
+                        else f"a branch would hold fewer than min_samples_leaf = {self.min_leaf} "
+                        "samples"
+                    )
+            branches[f] = per_node
+        self.details.append(
+            _Details(
+                replace(lv, orders={}),
+                lv.counts.tolist(),
+                entropy_rows(lv.counts).tolist(),
+                scores,
+                branches,
+                reasons,
+                thresholds,
+            )
+        )
+
+    def _dense_branches(self, f: int, table, gain, threshold) -> list:
+        """Per node, the branches of feature ``f`` from a dense ``(k, slots, classes)`` table."""
+        data, name = self.data, self.data.names[f]
+        entropy = entropy_rows(table).tolist()
+        counts = table.tolist()
+        per_node = [[] for _ in range(len(table))]
+        for e in np.flatnonzero(~np.isnan(gain)).tolist():
+            if data.codes[f] is None:
+                t = format_number(threshold[e], tracing.DECIMALS)
+                labels = [f"{name} <= {t}", f"{name} > {t}", f"{name} is missing"]
+            else:
+                labels = [f"{name} = {c}" for c in data.categories[f]] + [f"{name} is missing"]
+            for slot, row in enumerate(counts[e]):
+                n = sum(row)
+                if n or (data.codes[f] is None and slot != NUMERIC_MISSING):
+                    per_node[e].append((labels[slot], row, n, entropy[e][slot]))
+        return per_node
+
+    def _numeric_reason(self, n: int, present: int, distinct: int, found: bool) -> str:
+        """Why a numeric feature offers no valid split at a node of ``n`` rows, in words."""
+        m = self.min_leaf
+        if present == 0:
+            return f"its value is missing in all {plural(n, 'sample')}"
+        if distinct < 2:
+            if present == n:
+                return f"all {plural(n, 'sample')} have the same value"
+            return f"all {present} samples where it is known have the same value"
+        if not found:
+            return f"every threshold leaves fewer than min_samples_leaf = {m} samples on a side"
+        return (
+            f"the missing-values branch would hold {plural(n - present, 'sample')}, "
+            f"fewer than min_samples_leaf = {m}"
+        )
 
     def _best_thresholds(self, v, y, lv: Level):
         """Every threshold of every node, best (lowest overall entropy) first; only the first
@@ -234,7 +378,10 @@ class Record:
         if self.max_thresholds is not None:
             first = np.searchsorted(seg[order], seg[order])  # the first row of each node
             order = order[np.arange(len(order)) - first < self.max_thresholds]
-        return {c: a[order] for c, a in cols.items()}, totals
+        seg = seg[order]
+        bounds = np.searchsorted(seg, np.arange(len(lv.ids) + 1)).tolist()
+        rows = list(zip(*(cols[c][order].tolist() for c in _THRESHOLD_FIELDS)))
+        return rows, bounds, totals.tolist()
 
     # -----------------------------------------------------------------------------------------
     # the events, in reading order
@@ -263,10 +410,10 @@ class Record:
         """Send one node's events; return its children (grower's numbers) with their paths."""
         lv, data, emit = d.level, self.data, self.tracer
         names, classes = data.names, data.classes
-        counts = lv.counts[i]
-        class_counts = {c: int(v) for c, v in zip(classes, counts)}
-        n = int(counts.sum())
-        entropy = float(entropy_rows(counts))
+        counts = d.counts[i]
+        class_counts = dict(zip(classes, counts))
+        n = sum(counts)
+        entropy = d.entropy[i]
         p = int(parent[number])
         path = tuple(condensed_path(steps, tracing.DECIMALS))
         emit(
@@ -274,7 +421,7 @@ class Record:
                 number, None if p < 0 else p, lv.depth, path, class_counts, n, entropy
             )
         )
-        prediction = classes[int(np.argmax(counts))]
+        prediction = classes[counts.index(max(counts))]
         tied = tuple(tied_classes(class_counts))
         if e is None:
             emit(tracing.LeafMade(number, lv.depth, prediction, class_counts, lv.reasons[i], tied))
@@ -286,12 +433,12 @@ class Record:
                 self._thresholds(d, e, f, number)
         if not lv.splitting[e]:
             reason = lv.reasons[i]
-            if reason == "no feature offers a valid split":
+            if reason == NO_VALID_SPLIT:
                 reason += ", as each candidate above says"
             emit(tracing.LeafMade(number, lv.depth, prediction, class_counts, reason, tied))
             return []
         f = int(lv.chosen[e])
-        threshold = s.threshold[e, f]
+        threshold = d.scores["threshold"][e][f]
         branches, children = [], []
         for c in range(first_child[e], first_child[e + 1]):
             slot = int(lv.child_slot[c])
@@ -304,8 +451,8 @@ class Record:
                 lv.depth,
                 names[f],
                 _or_none(threshold),
-                float(s.gain[e, f]),
-                float(s.ratio[e, f]),
+                d.scores["gain"][e][f],
+                d.scores["ratio"][e][f],
                 lv.criterion,
                 tied_with,
                 int(s.n_ties[e, f]) if data.codes[f] is None else 1,
@@ -316,84 +463,40 @@ class Record:
 
     def _thresholds(self, d: _Details, e: int, f: int, number: int) -> None:
         """The best thresholds of numeric feature ``f`` at scored node ``e`` (``verbose=2``)."""
-        cols, totals = d.thresholds[f]
-        lo, hi = np.searchsorted(cols["segment"], [e, e + 1])
+        rows, bounds, totals = d.thresholds[f]
+        lo, hi = bounds[e], bounds[e + 1]
         name, depth = self.data.names[f], d.level.depth
         for rank, j in enumerate(range(lo, hi), start=1):
-            values = (cols[c][j].item() for c in _THRESHOLD_FIELDS)
-            self.tracer(tracing.ThresholdScored(number, depth, name, rank, *values))
+            self.tracer(tracing.ThresholdScored(number, depth, name, rank, *rows[j]))
         if totals[e] > hi - lo:
-            self.tracer(tracing.ThresholdsOmitted(number, depth, name, int(totals[e] - hi + lo)))
+            self.tracer(tracing.ThresholdsOmitted(number, depth, name, totals[e] - hi + lo))
 
     def _candidate(self, d: _Details, e: int, f: int, number: int, n: int, entropy: float):
         """The event of feature ``f`` scored at scored node ``e``: its branches and numbers."""
-        lv, data = d.level, self.data
-        s, classes = lv.scores, data.classes
-        result = s.results[f]
-        name = data.names[f]
-        numeric = data.codes[f] is None
-        gain = _or_none(s.gain[e, f])
-        branches, reason = [], None
-        if gain is None:
-            reason = self._no_split_reason(d, e, f, n)
-        elif numeric:
-            t = format_number(s.threshold[e, f], tracing.DECIMALS)
-            tests = {LEFT: f"{name} <= {t}", RIGHT: f"{name} > {t}"}
-            for slot in (LEFT, RIGHT, NUMERIC_MISSING):
-                row = result.side_counts[e, slot]
-                if slot == NUMERIC_MISSING and not row.sum():
-                    continue
-                branches.append(_branch(tests.get(slot, f"{name} is missing"), row, classes))
-        else:
-            keys = result.branch_keys
-            n_levels = len(data.categories[f]) + 1
-            lo, hi = np.searchsorted(keys, [e * n_levels, (e + 1) * n_levels])
-            for j in range(lo, hi):
-                code = int(keys[j] % n_levels)
-                label = (
-                    f"{name} is missing"
-                    if code == n_levels - 1
-                    else f"{name} = {data.categories[f][code]}"
-                )
-                branches.append(_branch(label, result.table[j], classes))
+        classes = self.data.classes
+        sc = d.scores
+        gain = _or_none(sc["gain"][e][f])
+        branches = tuple(
+            tracing.Branch(label, dict(zip(classes, counts)), size, h)
+            for label, counts, size, h in (d.branches[f][e] if f in d.branches else ())
+        )
         return tracing.CandidateScored(
             number,
-            lv.depth,
-            name,
-            "numeric" if numeric else "categorical",
+            d.level.depth,
+            self.data.names[f],
+            "numeric" if self.data.codes[f] is None else "categorical",
             n,
             entropy,
             gain,
-            _or_none(s.ratio[e, f]),
-            _or_none(s.overall[e, f]),
-            _or_none(s.threshold[e, f]),
-            _or_none(s.low[e, f]),
-            _or_none(s.high[e, f]),
-            tuple(branches),
-            lv.criterion,
-            reason,
+            _or_none(sc["ratio"][e][f]),
+            _or_none(sc["overall"][e][f]),
+            _or_none(sc["threshold"][e][f]),
+            _or_none(sc["low"][e][f]),
+            _or_none(sc["high"][e][f]),
+            branches,
+            d.level.criterion,
+            d.reasons.get((e, f)),
         )
-
-    def _no_split_reason(self, d: _Details, e: int, f: int, n: int) -> str:
-        """Why feature ``f`` offers no valid split at scored node ``e``, in words."""
-        result, m = d.level.scores.results[f], self.min_leaf
-        if self.data.codes[f] is None:
-            present, distinct = int(d.n_present[f][e]), int(d.n_distinct[f][e])
-            if present == 0:
-                return f"its value is missing in all {plural(n, 'sample')}"
-            if distinct < 2:
-                if present == n:
-                    return f"all {plural(n, 'sample')} have the same value"
-                return f"all {present} samples where it is known have the same value"
-            if not result.found[e]:
-                return f"every threshold leaves fewer than min_samples_leaf = {m} samples on a side"
-            return (
-                f"the missing-values branch would hold {plural(n - present, 'sample')}, "
-                f"fewer than min_samples_leaf = {m}"
-            )
-        if result.n_branches[e] < 2:
-            return f"all {plural(n, 'sample')} have the same value"
-        return f"a branch would hold fewer than min_samples_leaf = {m} samples"
 
     def finish(self, parent, slot, depth, counts) -> GrownTree:
         parent, slot = np.concatenate(parent), np.concatenate(slot)
@@ -437,16 +540,6 @@ class Record:
         return grown
 
 
-def _branch(label: str, counts, classes) -> tracing.Branch:
-    counts = np.asarray(counts)
-    return tracing.Branch(
-        label,
-        {c: int(v) for c, v in zip(classes, counts)},
-        int(counts.sum()),
-        float(entropy_rows(counts)),
-    )
-
-
 def preorder(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
     """The pre-order number of every node of a tree numbered level by level.
 
@@ -475,7 +568,8 @@ def preorder(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
 
 
 def _or_none(value) -> float | None:
-    return None if np.isnan(value) else float(value)
+    value = float(value)
+    return None if value != value else value
 
 
 def candidate_table(data, rows: np.ndarray, f: int, *, min_leaf: int = 1, best=None):

@@ -68,8 +68,16 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         categorical. A list names (or gives the positions of) numeric columns to treat as
         categorical too, such as coded numbers; non-numeric columns are always categorical.
     verbose : int, default=0
-        0 silent; 1 prints every node with its class counts and entropy, every candidate feature
-        with its gain, and the decision; 2 also prints every candidate threshold (in memory only).
+        0 silent. 1 prints the hand calculation of every node once the tree is grown, in
+        reading order (depth first, so indentation always means "child of the node above"):
+        its class counts and entropy; for every candidate feature its branches (each value of a
+        categorical feature, both sides of a numeric feature's best threshold "<= t (between a
+        and b)", and the missing values) with their class counts, entropy, weight and weighted
+        entropy, then the overall entropy and the gain; the decision, any tie and the rule that
+        broke it, and why a leaf stops. 2 also lists the best 10 thresholds of every numeric
+        candidate and how many more there are; ``fit(X, y,
+        tracer=PrintTracer(max_thresholds=None))`` lists them all (see :mod:`id3tree.tracing`);
+        thresholds are listed for in-memory data only.
     numeric_bins : int or None, default=None
         Only for a Dask DataFrame: None searches every midpoint of every numeric feature exactly,
         as in memory (the tree is the same); an integer B first cuts each numeric feature into B
@@ -189,7 +197,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         if self.numeric_bins is not None:
             _check_int("numeric_bins", self.numeric_bins, 2)
         if tracer is None and self.verbose:
-            tracer = PrintTracer(thresholds=False)  # every threshold would need every row
+            tracer = PrintTracer(max_thresholds=0)  # every threshold would need every row
         fitted = grow_on_dask(
             X,
             y,

@@ -148,9 +148,10 @@ class ThresholdSearch:
     n_right: np.ndarray
     n_missing: np.ndarray
     n_ties: np.ndarray  # how many thresholds share the best overall entropy
-    low: np.ndarray  # the two adjacent values the threshold lies between (NaN where not found)
-    high: np.ndarray
-    side_counts: np.ndarray  # (n_segments, 3, n_classes): class counts left, right, missing
+    # for the trace (None from searches that do not provide them):
+    low: np.ndarray | None = None  # the two adjacent values the threshold lies between
+    high: np.ndarray | None = None
+    side_counts: np.ndarray | None = None  # (n_segments, 3, n_classes): left, right, missing
 
 
 def search_thresholds(values, y, starts, lengths, n_classes, *, min_leaf=1) -> ThresholdSearch:
@@ -249,9 +250,10 @@ class CategoricalSearch:
     gain: np.ndarray
     split_info: np.ndarray
     n_branches: np.ndarray
-    overall_entropy: np.ndarray  # the size-weighted entropy of the branches
-    branch_keys: np.ndarray  # segment * n_levels + value of every non-empty branch, in order
-    table: np.ndarray  # (n_branches_total, n_classes): the class counts of those branches
+    # for the trace (None from searches that do not provide them):
+    overall_entropy: np.ndarray | None = None  # the size-weighted entropy of the branches
+    branch_keys: np.ndarray | None = None  # segment * n_levels + value of each non-empty branch
+    table: np.ndarray | None = None  # (n_branches_total, n_classes): their class counts
 
 
 def dense_ranks(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:

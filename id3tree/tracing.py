@@ -97,7 +97,11 @@ class CandidateScored:
     def __str__(self) -> str:
         pad = _indent(self.depth) + "  "
         if self.gain is None:
-            return f"{pad}candidate {self.feature}: no valid split, {self.reason}"
+            why = f", {self.reason}" if self.reason else ""
+            return f"{pad}candidate {self.feature}: no valid split{why}"
+        if not self.branches:  # a grower that kept no branch counts (Dask): the score only
+            test = f" <= {_t(self.threshold)}" if self.threshold is not None else ""
+            return f"{pad}candidate {self.feature}{test}: gain {_f(self.gain)}"
         if self.kind == "numeric":
             head = (
                 f"{pad}candidate {self.feature} <= {_t(self.threshold)} "
