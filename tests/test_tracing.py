@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import pickle
+import re
 from pathlib import Path
 
 import numpy as np
@@ -294,3 +295,46 @@ def test_nodes_are_numbered_depth_first():
     again = ID3Classifier.from_json(model.to_json())
     np.testing.assert_array_equal(again.apply(X), stop)
     assert [n.node_id for n in again.root_.walk()] == list(range(len(nodes)))
+
+
+COUNTS = re.compile(r"(\d+) samples? \(([^)]*)\), entropy (\d\.\d{4})")
+TOTAL = re.compile(r"overall entropy (\d\.\d{4}), gain (\d\.\d{4}) - (\d\.\d{4}) = (\d\.\d{4})")
+
+
+def test_every_number_of_the_play_tennis_page_can_be_checked_by_hand(capsys):
+    """Read the printed page as a student would and redo every entropy and gain with scipy."""
+    X, y = load_play_tennis(return_X_y=True)
+    ID3Classifier(verbose=1).fit(X, y)
+    page = capsys.readouterr().out.splitlines()
+    checked_entropies = checked_gains = 0
+    node_entropy = branches = None
+    for line in page:
+        found = COUNTS.search(line)
+        if found:
+            n, counts, printed = found.groups()
+            values = [int(part.split(": ")[1]) for part in counts.split(", ")]
+            assert sum(values) == int(n)
+            assert float(printed) == pytest.approx(scipy.stats.entropy(values, base=2), abs=5e-5)
+            checked_entropies += 1
+            if line.lstrip().startswith("Node "):
+                node_entropy, node_n = scipy.stats.entropy(values, base=2), int(n)
+            elif line.lstrip().startswith("candidate "):
+                pass
+            else:  # a branch of the candidate above: its weight and weighted entropy too
+                weight = re.search(r"weight (\d+)/(\d+) = (\d\.\d{4})", line).groups()
+                assert (int(weight[0]), int(weight[1])) == (int(n), node_n)
+                assert float(weight[2]) == pytest.approx(int(n) / node_n, abs=5e-5)
+                branches.append(values)
+        elif line.lstrip().startswith("candidate "):
+            branches = []
+        total = TOTAL.search(line)
+        if total:
+            overall = sum(sum(b) / node_n * scipy.stats.entropy(b, base=2) for b in branches)
+            printed_overall, before, _, gain = map(float, total.groups())
+            assert sum(sum(b) for b in branches) == node_n  # the branches share out the node
+            assert printed_overall == pytest.approx(overall, abs=5e-5)
+            assert before == pytest.approx(node_entropy, abs=5e-5)
+            assert gain == pytest.approx(node_entropy - overall, abs=5e-5)
+            checked_gains += 1
+    assert checked_gains == 4 + 3 + 3  # every candidate of the three scored nodes
+    assert checked_entropies == 8 + (3 + 3 + 2 + 2) + (2 + 2 + 2) + (3 + 2 + 2)  # nodes, branches
