@@ -240,18 +240,20 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         return np.array([nodes[i].node_id for i in stop], dtype=np.int64)
 
     def _encode(self, X) -> np.ndarray:
-        """New rows as ``(n_features, n_rows)`` floats: values, or category codes."""
+        """New rows as ``(n_rows, n_features)`` floats: values, or category codes."""
         if _plain_numeric_array(X, self):  # the common fast case: no pandas needed
             if X.shape[1] != self.n_features_in_:
                 raise ValueError(
                     f"X has {X.shape[1]} features, but ID3Classifier is expecting "
                     f"{self.n_features_in_} features as input"
                 )
-            columns = np.ascontiguousarray(X.T, dtype=float)
-            if np.isinf(columns).any():
-                f = int(np.flatnonzero(np.isinf(columns).any(axis=1))[0])
-                numeric_values(pd.Series(columns[f]), self._names[f])  # raises, naming the column
-            return columns
+            values = np.asarray(X, dtype=float)  # no copy for floats: rows are read in place
+            if not np.isfinite(values.sum()):  # a NaN or an infinity somewhere: which?
+                infinite = np.isinf(values).any(axis=0)
+                if infinite.any():
+                    f = int(np.flatnonzero(infinite)[0])
+                    numeric_values(pd.Series(values[:, f]), self._names[f])  # raises, naming it
+            return values
         frame = to_frame(X)
         names = [str(c) for c in frame.columns]
         if isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_"):
@@ -282,7 +284,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"X has {frame.shape[1]} features, but ID3Classifier is expecting {self.n_features_in_} features as input"
             )
-        return self._encode_frame(frame)
+        return self._encode_frame(frame).T
 
     def _encode_frame(self, frame: pd.DataFrame) -> np.ndarray:
         return encode_like_fit(frame, self._names, self._categories)
