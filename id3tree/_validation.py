@@ -122,20 +122,26 @@ def encode_like_fit(
         was_number = bool(known) and all(
             isinstance(v, (int, float)) and not isinstance(v, bool) for v in known
         )
-        present = column.dropna()
-        if len(present) and (
+        if bool(column.notna().any()) and (
             (was_text and is_numeric(column))
-            or (was_number and ptypes.infer_dtype(present, skipna=True) == "string")
+            or (
+                was_number
+                and not is_numeric(column)
+                and ptypes.infer_dtype(column, skipna=True) == "string"
+            )
         ):
             then, now = ("text", "numbers") if was_text else ("numbers", "text")
             raise ValueError(
                 f"column {name!r} held {then} at fit time but holds {now} now (dtype {column.dtype})"
             )
-        codes = (
-            pd.Index(known, dtype=object)
-            .get_indexer(column.astype(object).to_numpy())
-            .astype(float)
-        )
+        if was_text and isinstance(column.dtype, pd.StringDtype):  # strings hashed natively
+            codes = pd.Index(known, dtype=column.dtype).get_indexer(column.array).astype(float)
+        else:
+            codes = (
+                pd.Index(known, dtype=object)
+                .get_indexer(column.astype(object).to_numpy())
+                .astype(float)
+            )
         codes[codes < 0] = UNSEEN
         codes[column.isna().to_numpy()] = len(known)
         columns[f] = codes

@@ -97,9 +97,7 @@ def plain_tree(frame: pd.DataFrame, y: np.ndarray, classes, params, used=(), dep
             parts[MISSING] = x.isna()
     for key, mask in parts.items():
         mask = mask.to_numpy()
-        node["children"][key] = plain_tree(
-            frame[mask], y[mask], classes, params, used, depth + 1
-        )
+        node["children"][key] = plain_tree(frame[mask], y[mask], classes, params, used, depth + 1)
     return node
 
 
@@ -182,3 +180,29 @@ def test_features_searched_in_chunks_give_the_same_tree(monkeypatch):
     monkeypatch.setattr(grow, "CHUNK_ROWS", 1)  # one feature at a time
     alone = ID3Classifier().fit(X, y)
     assert together.to_dict()["nodes"] == alone.to_dict()["nodes"]
+
+
+def test_string_columns_encode_as_object_columns_do():
+    # predict-time encoding hashes pandas string columns natively; object columns the slow way
+    rng = np.random.default_rng(1)
+    letters = np.array(["a", "b", "c", "d"], dtype=object)
+    frame = pd.DataFrame({f: letters[rng.integers(0, 3, 200)] for f in ("p", "q")})
+    y = (frame["p"] == "a").to_numpy() ^ (rng.random(200) < 0.2)
+    model = ID3Classifier().fit(frame.astype(object), y)
+    new = pd.DataFrame({f: letters[rng.integers(0, 4, 300)] for f in ("p", "q")})  # "d": unseen
+    new.iloc[::7, 0] = None
+    as_object = new.astype(object)
+    as_string = new.astype(pd.StringDtype())
+    expected = model.predict_proba(as_object)
+    np.testing.assert_array_equal(model.predict_proba(as_string), expected)
+    # the reference: each row walked down the tree by hand
+    for i in range(0, 300, 37):
+        node, row = model.root_, as_object.iloc[i]
+        while not node.is_leaf:
+            value = row[node.feature]
+            key = MISSING if value is None else value
+            if key not in node.children:
+                break
+            node = node.children[key]
+        counts = np.array([node.class_counts[c] for c in model.classes_], dtype=float)
+        np.testing.assert_allclose(expected[i], counts / counts.sum())
