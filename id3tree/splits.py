@@ -214,7 +214,6 @@ class ThresholdSearch:
     """The best threshold of each segment (arrays of one entry per segment)."""
 
     found: np.ndarray  # bool: at least one valid threshold
-    position: np.ndarray  # the last row left of the cut (-1 where not found)
     threshold: np.ndarray  # float, NaN where not found
     overall_entropy: np.ndarray
     gain: np.ndarray
@@ -223,6 +222,7 @@ class ThresholdSearch:
     n_right: np.ndarray
     n_missing: np.ndarray
     n_ties: np.ndarray  # how many thresholds share the best overall entropy
+    position: np.ndarray | None = None  # the last row left of each cut (-1 where not found)
 
 
 def search_cuts(
