@@ -309,7 +309,7 @@ def search_thresholds(values, y, starts, lengths, n_classes, *, min_leaf=1) -> T
     at = found.position[found.found]
     threshold = found.threshold.copy()
     threshold[found.found] = midpoint(values[at], values[at + 1])
-    return dataclasses.replace(found, threshold=threshold)
+    return dataclasses.replace(found, threshold=threshold, position=None)
 
 
 def enumerate_thresholds(values, y, starts, lengths, n_classes) -> dict[str, np.ndarray]:
