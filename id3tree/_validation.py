@@ -36,8 +36,10 @@ def as_series(values, name: str = "x") -> pd.Series:
 
 
 def is_numeric(series: pd.Series) -> bool:
-    """True for numeric dtypes (nullable ``Int64``/``Float64`` included), False for bool."""
-    return ptypes.is_numeric_dtype(series.dtype) and not ptypes.is_bool_dtype(series.dtype)
+    """True for numeric dtypes (nullable ``Int64``/``Float64`` included), False for bool.
+    A dtype may be given instead of a column."""
+    dtype = getattr(series, "dtype", series)
+    return ptypes.is_numeric_dtype(dtype) and not ptypes.is_bool_dtype(dtype)
 
 
 def numeric_values(series: pd.Series, name: str, *, exact: bool = True) -> np.ndarray:
