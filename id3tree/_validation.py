@@ -273,7 +273,8 @@ def to_frame(X, name: str = "X") -> pd.DataFrame:
         array.dtype == object
     ):  # pd.NA is missing too, or infer_objects would keep numbers as objects
         array = np.where(pd.isna(array), None, array)
-    frame = pd.DataFrame(array, columns=[f"x{i}" for i in range(array.shape[1])])
+    # no copy: the frame is only read, and a copy of a large array would double the memory
+    frame = pd.DataFrame(array, columns=[f"x{i}" for i in range(array.shape[1])], copy=False)
     if array.dtype == object:
         frame = frame.infer_objects()
     return frame
