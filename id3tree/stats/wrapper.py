@@ -53,6 +53,8 @@ DIRECTIONS = ("forward", "backward", "both", "exhaustive", "random")
 CRITERIA = ("aic", "bic", "pvalue")
 MAX_SUBSETS = 1 << 16
 """An exhaustive search refuses to fit more models than this (choose ``max_features``)."""
+MAX_CLASSES = 50
+"""A categorical target with more classes than this is refused (it is probably an amount)."""
 TIE = 1e-10
 """Criterion values closer than this are ties, broken by the feature's place in X."""
 INTERCEPT = "Intercept"
@@ -232,6 +234,11 @@ def _build_design(X, y, categorical, target_kind, missing) -> tuple[_Design, str
             raise ValueError(
                 f"the target {target_name!r} has only one class ({classes[0]!r}) in the rows "
                 "used, so there is nothing to predict"
+            )
+        if len(classes) > MAX_CLASSES:
+            raise ValueError(
+                f"the target {target_name!r} has {len(classes)} classes, too many for a "
+                "multinomial logit; if its values are amounts, pass target_kind='interval'"
             )
         y_values, n_classes = codes, len(classes)
     else:
