@@ -118,6 +118,7 @@ PARAMS = {
     "alpha": 0.5,
     "categorical": ["Outlook", "Temperature", "Humidity", "Wind"],
     "verbose": 0,
+    "numeric_bins": None,
 }
 
 
@@ -131,6 +132,7 @@ def test_default_params_are_the_documented_ones():
         "alpha": None,
         "categorical": "auto",
         "verbose": 0,
+        "numeric_bins": None,
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from id3tree._dask import any_dask
 from id3tree._entropy import entropy_rows
 from id3tree._validation import check_table
 from id3tree.information import gain_ratio, information_gain
@@ -89,6 +90,10 @@ def rank_features(X, y, *, method: str = "information_gain", bins=10) -> pd.Data
     """
     if method not in SCORERS and method != "jsd":
         raise ValueError(f"method must be one of {sorted([*SCORERS, 'jsd'])}, got {method!r}")
+    if any_dask(X, y):  # a Dask DataFrame: every feature's table counted in one pass
+        from id3tree._dask import ranking as on_dask
+
+        return on_dask.rank_features(X, y, method=method, bins=bins)
     frame = check_table(X)
     codes, classes = check_target(y, frame.shape[0])
     if method == "jsd":
@@ -97,5 +102,10 @@ def rank_features(X, y, *, method: str = "information_gain", bins=10) -> pd.Data
         target = pd.Series(pd.Categorical.from_codes(codes, categories=range(len(classes))))
         scorer = SCORERS[method]
         scores = np.array([scorer(frame.iloc[:, f], target, bins) for f in range(frame.shape[1])])
-    ranked = pd.DataFrame({"score": scores}, index=pd.Index(frame.columns, name="feature"))
+    return ranking_frame(scores, frame.columns)
+
+
+def ranking_frame(scores: np.ndarray, columns) -> pd.DataFrame:
+    """Scores as the ranking: indexed by feature, best first, ties in column order."""
+    ranked = pd.DataFrame({"score": scores}, index=pd.Index(columns, name="feature"))
     return ranked.iloc[np.argsort(-scores, kind="stable")]

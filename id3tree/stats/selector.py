@@ -40,7 +40,7 @@ class WrapperSelector(SelectorMixin, BaseEstimator):
         The search: its ``path``, ``candidates`` and ``selected``.
     support_ : ndarray of bool of shape (n_features,)
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         Only when X was a DataFrame with string column names.
 
     Examples
