@@ -138,6 +138,7 @@ class SelectionResult:
     def __str__(self) -> str:
         table = self._shown().to_string(
             index=False,
+            na_rep="",
             formatters={
                 "log_likelihood": "{:.4f}".format,
                 "aic": "{:.4f}".format,
@@ -450,8 +451,8 @@ def select_features(
         raise ValueError(f"criterion must be one of {list(CRITERIA)}, got {criterion!r}")
     if criterion == "pvalue" and direction in ("exhaustive", "random"):
         raise ValueError(
-            f"criterion='pvalue' needs a directional search (forward, backward or both); a "
-            f"{direction} search compares models of different sizes, use 'aic' or 'bic'"
+            "criterion='pvalue' needs a directional search (forward, backward or both); the "
+            f"{direction} search compares models of different sizes: use 'aic' or 'bic'"
         )
     for name, value in (("alpha_enter", alpha_enter), ("alpha_remove", alpha_remove)):
         if value is not None and not (
