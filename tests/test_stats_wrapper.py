@@ -285,6 +285,9 @@ def test_an_aliased_feature_is_reported_and_adds_no_parameter():
     backward = select_features(X, y, direction="backward")
     start = backward.path.iloc[0]
     assert start["aliased"] == "a_again, g_code=0, g_code=1"
+    assert backward.path["feature"].iloc[1:3].tolist() == ["g_code", "a_again"]  # they go first
+    assert backward.path["aliased"].iloc[2] == ""
+    assert not {"a_again", "g_code"} & set(backward.selected)
     forward = select_features(X, y, direction="forward")
     assert "a_again" not in forward.selected and "g_code" not in forward.selected
     late = forward.candidates[forward.candidates["step"] == forward.path["step"].max() + 1]
