@@ -327,6 +327,9 @@ def build_parser() -> argparse.ArgumentParser:
     mi.add_argument("--normalize", action="store_true", help="symmetric uncertainty in [0, 1]")
     mi.set_defaults(run=_mi)
     _add_teaching_commands(commands)
+    from id3tree._cli_select import add_select_command  # wrapper selection (id3tree.stats)
+
+    add_select_command(commands)
     return parser
 
 
