@@ -7,6 +7,7 @@ The estimator is the thin layer: it checks parameters and data, encodes the colu
 
 from __future__ import annotations
 
+import copy
 import json
 import numbers
 import warnings
@@ -19,7 +20,7 @@ from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from id3tree import persistence
+from id3tree import persistence, pruning
 from id3tree._validation import (
     check_labels,
     check_table,
@@ -63,6 +64,11 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         ``"auto"``: numeric dtypes are continuous; object, string, category and bool columns are
         categorical. A list names (or gives the positions of) numeric columns to treat as
         categorical too, such as coded numbers; non-numeric columns are always categorical.
+    ccp_alpha : float, default=0.0
+        Minimal cost-complexity pruning after growth, as in scikit-learn: the tree keeps the subtree
+        whose weakest link has the largest effective alpha not above ``ccp_alpha`` (impurity =
+        entropy in bits weighted by the node's share of the rows). 0 prunes nothing. See
+        :meth:`cost_complexity_pruning_path` and :meth:`prune`.
     verbose : int, default=0
         0 silent; 1 prints every node with its class counts and entropy, every candidate feature
         with its gain, and the decision; 2 also prints every candidate threshold.
@@ -99,6 +105,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         min_gain=0.0,
         alpha=None,
         categorical="auto",
+        ccp_alpha=0.0,
         verbose=0,
     ):
         self.criterion = criterion
@@ -108,6 +115,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self.min_gain = min_gain
         self.alpha = alpha
         self.categorical = categorical
+        self.ccp_alpha = ccp_alpha
         self.verbose = verbose
 
     # -----------------------------------------------------------------------------------------
@@ -158,6 +166,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         grown = grow(data, params, tracer)
         self._trace_columns = grown.trace
         self._set_tree(grown.to_nodes(data))
+        if self.ccp_alpha > 0:
+            result = pruning.cost_complexity(self.root_, float(self.ccp_alpha), tracer=tracer)
+            self._set_pruned(result)
         return self
 
     def _grow_params(self) -> GrowParams:
@@ -169,6 +180,10 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         _check_int("verbose", self.verbose, 0)
         if not isinstance(self.min_gain, numbers.Real) or not self.min_gain >= 0:
             raise ValueError(f"min_gain must be a number >= 0, got {self.min_gain!r}")
+        if isinstance(self.ccp_alpha, bool) or not (
+            isinstance(self.ccp_alpha, numbers.Real) and self.ccp_alpha >= 0
+        ):
+            raise ValueError(f"ccp_alpha must be a number >= 0, got {self.ccp_alpha!r}")
         if self.alpha is not None and not (
             isinstance(self.alpha, numbers.Real) and 0 < self.alpha <= 1
         ):
@@ -211,6 +226,126 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             root, self._names, self._categories, self.classes_.tolist()
         )
         self.feature_importances_ = feature_importances(root, self._names)
+
+    def _set_pruned(self, result: pruning.PruningResult) -> None:
+        """Keep a pruned tree, its decision table, and the growth trace of the nodes left."""
+        self._set_tree(result.root)
+        self.pruning_ = result.decisions
+        t = getattr(self, "_trace_columns", None)
+        if t is not None:
+            kept = np.array([node.node_id for node in self._compiled.nodes])
+            leaf = np.array([node.node_id for node in self._compiled.nodes if node.is_leaf])
+            rows = np.isin(t["node"], kept)
+            t = {name: column[rows] for name, column in t.items()}
+            t["chosen"] = t["chosen"] & ~np.isin(t["node"], leaf)
+            self._trace_columns = t
+
+    # -----------------------------------------------------------------------------------------
+    # pruning
+    # -----------------------------------------------------------------------------------------
+    def prune(
+        self, method: str, X_val=None, y_val=None, *, confidence=0.25, ccp_alpha=None, tracer=None
+    ) -> ID3Classifier:
+        """A pruned copy of this fitted tree; this one is left as it is.
+
+        Parameters
+        ----------
+        method : {"reduced_error", "pessimistic", "cost_complexity"}
+            ``"reduced_error"`` (Quinlan 1987) needs ``X_val, y_val``, rows not used to grow the
+            tree: bottom up, a subtree becomes a leaf when that makes no more validation errors.
+            ``"pessimistic"`` is C4.5's error-based pruning with the confidence factor
+            ``confidence`` (subtree replacement; subtree raising is not done).
+            ``"cost_complexity"`` is minimal cost-complexity pruning at ``ccp_alpha``, as the
+            ``ccp_alpha`` parameter does at fit time. Details in :mod:`id3tree.pruning`.
+        X_val, y_val : array-like, optional
+            The validation rows of reduced-error pruning.
+        confidence : float, default=0.25
+            C4.5's confidence factor CF in (0, 0.5]; smaller prunes more.
+        ccp_alpha : float, optional
+            The complexity parameter of cost-complexity pruning.
+        tracer : callable, optional
+            Receives one :class:`~id3tree.tracing.PruningDecision` per internal node examined.
+
+        Returns
+        -------
+        ID3Classifier
+            A copy with the pruned tree; its ``pruning_`` DataFrame has one row per decision:
+            ``node``, ``depth``, ``n_samples``, ``n_leaves`` (of the subtree), ``measure``,
+            ``subtree`` and ``leaf`` (the measure for the subtree and for the node made a leaf),
+            ``alpha`` (cost complexity only) and ``decision`` (``"pruned"`` or ``"kept"``).
+
+        Examples
+        --------
+        >>> from id3tree.datasets import load_iris
+        >>> X, y = load_iris(return_X_y=True)
+        >>> tree = ID3Classifier().fit(X, y)
+        >>> small = tree.prune("pessimistic")
+        >>> small.get_n_leaves() < tree.get_n_leaves()
+        True
+        """
+        check_is_fitted(self, "root_")
+        classes = self.classes_.tolist()
+        if method == "reduced_error":
+            if X_val is None or y_val is None:
+                raise ValueError("reduced_error pruning needs validation rows: X_val and y_val")
+            stop = self._stop_nodes(X_val)
+            y_codes = self._validation_codes(y_val, len(stop))
+            counts = np.zeros((len(self._compiled.nodes), len(classes)))
+            np.add.at(counts, (stop, y_codes), 1.0)
+            stops = {
+                node.node_id: counts[i]
+                for i, node in enumerate(self._compiled.nodes)
+                if counts[i].any()
+            }
+            result = pruning.reduced_error(self.root_, stops, classes, tracer=tracer)
+        elif method == "pessimistic":
+            result = pruning.pessimistic(self.root_, classes, confidence=confidence, tracer=tracer)
+        elif method == "cost_complexity":
+            if ccp_alpha is None:
+                raise ValueError("cost_complexity pruning needs ccp_alpha")
+            result = pruning.cost_complexity(self.root_, ccp_alpha, tracer=tracer)
+        else:
+            raise ValueError(
+                f"method must be one of {list(pruning.PRUNING_METHODS)}, got {method!r}"
+            )
+        pruned = copy.copy(self)
+        pruned._set_pruned(result)
+        return pruned
+
+    def _validation_codes(self, y, n_rows: int) -> np.ndarray:
+        """Validation labels as class codes; a class the tree never saw is an error."""
+        series = check_labels(y, n_rows)
+        index = {c: i for i, c in enumerate(self.classes_.tolist())}
+        unknown = sorted({v for v in series.tolist() if v not in index}, key=str)
+        if unknown:
+            raise ValueError(
+                f"y_val holds classes the tree was not fitted on: {unknown[:5]} "
+                f"(classes: {self.classes_.tolist()})"
+            )
+        return np.array([index[v] for v in series.tolist()], dtype=np.int64)
+
+    def cost_complexity_pruning_path(self, X, y, sample_weight=None):
+        """The minimal cost-complexity pruning path, as scikit-learn computes it.
+
+        Grows a tree on ``X, y`` with this model's parameters (``ccp_alpha`` aside) and returns
+        the effective alphas of its weakest-link sequence.
+
+        Returns
+        -------
+        sklearn.utils.Bunch
+            ``ccp_alphas`` (increasing; the first is 0, the last prunes to the root) and
+            ``impurities`` (the sum of ``n_t / n * H(t)`` over the leaves of each subtree).
+        """
+        from sklearn.base import clone
+        from sklearn.utils import Bunch
+
+        full = clone(self).set_params(ccp_alpha=0.0, verbose=0)
+        if sample_weight is None:
+            full.fit(X, y)
+        else:
+            full.fit(X, y, sample_weight=sample_weight)
+        alphas, impurities = pruning.cost_complexity_path(full.root_)
+        return Bunch(ccp_alphas=alphas, impurities=impurities)
 
     # -----------------------------------------------------------------------------------------
     # predicting

@@ -117,6 +117,7 @@ PARAMS = {
     "min_gain": 0.01,
     "alpha": 0.5,
     "categorical": ["Outlook", "Temperature", "Humidity", "Wind"],
+    "ccp_alpha": 0.01,
     "verbose": 0,
 }
 
@@ -130,6 +131,7 @@ def test_default_params_are_the_documented_ones():
         "min_gain": 0.0,
         "alpha": None,
         "categorical": "auto",
+        "ccp_alpha": 0.0,
         "verbose": 0,
     }
 
