@@ -31,8 +31,9 @@ from id3tree._validation import (
     numeric_values,
     to_frame,
 )
+from id3tree.diagnostics import IDLikeFeatureWarning, id_like_message, is_id_like
 from id3tree.grow import EncodedData, GrowParams, grow
-from id3tree.node import Node, feature_importances
+from id3tree.node import MISSING, Node, feature_importances
 from id3tree.render.text import explain_path, tree_to_text
 from id3tree.routing import CompiledTree
 from id3tree.tracing import PrintTracer
@@ -47,7 +48,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     ----------
     criterion : {"entropy", "gain_ratio"}, default="entropy"
         How features compete at a node: information gain, or gain divided by split information
-        (C4.5). A numeric feature's threshold is always the midpoint of lowest overall entropy.
+        (C4.5; see ``average_gain_rule``). Information gain favours features with many values: a
+        column with one value per row (a name, an id) has the largest gain of all, and the learner
+        warns about such splits with an :class:`~id3tree.diagnostics.IDLikeFeatureWarning`. A numeric feature's threshold is always the midpoint of lowest overall entropy.
     max_depth : int or None, default=None
         Nodes at this depth become leaves. None grows until the leaves are pure or no split helps.
     min_samples_split : int, default=2
@@ -69,6 +72,11 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         whose weakest link has the largest effective alpha not above ``ccp_alpha`` (impurity =
         entropy in bits weighted by the node's share of the rows). 0 prunes nothing. See
         :meth:`cost_complexity_pruning_path` and :meth:`prune`.
+    average_gain_rule : bool, default=True
+        Used with ``criterion="gain_ratio"`` only: as in C4.5, a feature competes on gain ratio
+        only if its information gain is at least the average gain of the features that offer a
+        valid split at that node. Without the rule, a split that gains almost nothing but has
+        tiny split information (one huge branch and a few tiny ones) can win. False turns it off.
     verbose : int, default=0
         0 silent; 1 prints every node with its class counts and entropy, every candidate feature
         with its gain, and the decision; 2 also prints every candidate threshold.
@@ -106,6 +114,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         alpha=None,
         categorical="auto",
         ccp_alpha=0.0,
+        average_gain_rule=True,
         verbose=0,
     ):
         self.criterion = criterion
@@ -116,6 +125,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self.alpha = alpha
         self.categorical = categorical
         self.ccp_alpha = ccp_alpha
+        self.average_gain_rule = average_gain_rule
         self.verbose = verbose
 
     # -----------------------------------------------------------------------------------------
@@ -166,6 +176,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         grown = grow(data, params, tracer)
         self._trace_columns = grown.trace
         self._set_tree(grown.to_nodes(data))
+        _warn_about_id_like_splits(self.root_)
         if self.ccp_alpha > 0:
             result = pruning.cost_complexity(self.root_, float(self.ccp_alpha), tracer=tracer)
             self._set_pruned(result)
@@ -195,6 +206,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             min_samples_leaf=self.min_samples_leaf,
             min_gain=float(self.min_gain),
             alpha=None if self.alpha is None else float(self.alpha),
+            average_gain_rule=bool(self.average_gain_rule),
         )
 
     @staticmethod
@@ -549,6 +561,27 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.categorical = True
         tags.input_tags.string = True
         return tags
+
+
+def _warn_about_id_like_splits(root: Node) -> None:
+    """One :class:`IDLikeFeatureWarning` per column that made a split of (nearly) one row per
+    branch, naming the largest such split."""
+    worst = {}
+    for node in root.walk():
+        if node.is_leaf or node.is_numeric_split:
+            continue
+        missing = node.children.get(MISSING)  # the rows with no value do not count
+        n_rows = node.n_samples - (missing.n_samples if missing is not None else 0)
+        n_values = len(node.children) - (missing is not None)
+        if is_id_like(n_rows, n_values):
+            if node.feature not in worst or n_rows > worst[node.feature][1]:
+                worst[node.feature] = (node, n_rows, n_values)
+    for feature, (node, n_rows, n_values) in worst.items():
+        where = "" if node.depth == 0 else f" at node {node.node_id} (depth {node.depth})"
+        if n_rows < node.n_samples:
+            where += f" (not counting {node.n_samples - n_rows:g} with no value)"
+        message = id_like_message(feature, n_rows, n_values, where)
+        warnings.warn(message, IDLikeFeatureWarning, stacklevel=3)
 
 
 def _plain_numeric_array(X, model) -> bool:

@@ -118,6 +118,7 @@ PARAMS = {
     "alpha": 0.5,
     "categorical": ["Outlook", "Temperature", "Humidity", "Wind"],
     "ccp_alpha": 0.01,
+    "average_gain_rule": False,
     "verbose": 0,
 }
 
@@ -132,6 +133,7 @@ def test_default_params_are_the_documented_ones():
         "alpha": None,
         "categorical": "auto",
         "ccp_alpha": 0.0,
+        "average_gain_rule": True,
         "verbose": 0,
     }
 

@@ -16,6 +16,7 @@ import pandas as pd
 
 from id3tree._entropy import entropy_rows
 from id3tree._validation import as_series, check_table, is_numeric, numeric_values
+from id3tree.diagnostics import ID_LIKE_FLAG, is_id_like
 
 COLUMNS = [
     "dtype",
@@ -58,6 +59,11 @@ def screen_features(
     low_variety : float, default=10.0
         Flag ``low variety`` when a non-numeric column with two or more values has a
         ``percent_entropy`` below this.
+
+    A column is also flagged ``ID-like`` when it has (nearly) one row per value (at least 10
+    distinct values and at most 2 rows per value, as in :mod:`id3tree.diagnostics`): a text
+    column, or whole numbers that are all distinct. Such a column has the largest information
+    gain of all and predicts nothing; drop it or use gain ratio.
 
     Returns
     -------
@@ -121,6 +127,8 @@ def _screen(column: pd.Series, single, many, constant, missing, variety) -> list
         flags.append("mostly missing")
     if not numeric and n_unique >= 2 and percent < variety:
         flags.append("low variety")
+    if looks_like_an_identifier(column, n_valid, n_unique):
+        flags.append(ID_LIKE_FLAG)
     return [
         str(column.dtype),
         is_string,
@@ -134,6 +142,18 @@ def _screen(column: pd.Series, single, many, constant, missing, variety) -> list
         cv,
         ", ".join(flags),
     ]
+
+
+def looks_like_an_identifier(column: pd.Series, n_valid: int, n_unique: int) -> bool:
+    """(Nearly) one row per value (:func:`id3tree.diagnostics.is_id_like`), for a text or
+    categorical column, or for a column of whole numbers that are all distinct (a row number)."""
+    if not is_id_like(n_valid, n_unique):
+        return False
+    if not is_numeric(column):
+        return True
+    values = numeric_values(column, str(column.name))
+    values = values[~np.isnan(values)]
+    return n_unique == n_valid and bool(np.all(values == np.round(values)))
 
 
 def percent_entropy(entropy: float, n: int, k: int) -> float:
