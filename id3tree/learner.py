@@ -502,6 +502,48 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
         return plot_tree(self.root_, classes=self.classes_.tolist(), ax=ax, **options)
 
+    def plot_regions(self, X, y, *, features=None, ax=None, **options):
+        """Draw the decision regions of a tree fitted on two numeric features, with the points.
+
+        ``X`` holds the points to draw (a DataFrame with the features' columns, or an array in the
+        model's column order), ``y`` their classes. ``features`` names the two features (x axis,
+        then y axis); default: the model's two features. Options as in
+        :func:`id3tree.render.regions.plot_regions`. Returns the matplotlib Axes.
+        """
+        check_is_fitted(self, "root_")
+        from id3tree.render.regions import plot_regions
+
+        if features is None:
+            if len(self._names) != 2:
+                raise ValueError(
+                    f"the model has {len(self._names)} features: name the two to draw "
+                    "with features=(x_feature, y_feature)"
+                )
+            features = self._names
+        features = [str(f) for f in features]
+        unknown = [f for f in features if f not in self._names]
+        if unknown:
+            raise ValueError(f"{unknown} are not features of the model ({self._names})")
+        categorical = [f for f in features if self._categories[self._names.index(f)] is not None]
+        if categorical:
+            raise ValueError(
+                f"{categorical} are categorical; a region plot needs two numeric features"
+            )
+        frame = to_frame(X)
+        if isinstance(X, pd.DataFrame):
+            points = frame[features]
+        else:
+            points = frame.iloc[:, [self._names.index(f) for f in features]]
+        return plot_regions(
+            self.root_,
+            points.to_numpy(dtype=float, na_value=np.nan),
+            check_labels(y, len(points)).to_numpy(),
+            features=features,
+            classes=self.classes_.tolist(),
+            ax=ax,
+            **options,
+        )
+
     def explain(self, x) -> str:
         """The path of one sample: each test, the branch taken, the counts, the prediction.
 
