@@ -16,7 +16,7 @@ kept sorted by value inside each node (sorted once at the start, then stably reg
 after every level), so the split search of all nodes is a handful of vectorised operations; the
 categorical features take one ``bincount`` of (node, value, class) per level.
 
-The result is a :class:`GrownTree` of flat arrays in breadth-first order.
+The result is a :class:`GrownTree` of flat arrays, renumbered in pre-order (depth first) at the end.
 """
 
 from __future__ import annotations

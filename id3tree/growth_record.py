@@ -3,7 +3,7 @@ to, and the events of :mod:`id3tree.tracing` only when a tracer listens."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -15,7 +15,8 @@ from id3tree.splits import enumerate_thresholds
 
 @dataclass
 class GrownTree:
-    """A tree as flat arrays, nodes in breadth-first order (0 is the root)."""
+    """A tree as flat arrays, nodes in pre-order (depth first, 0 is the root): the order a
+    reader follows, each node followed by its whole subtree before its next sibling."""
 
     parent: np.ndarray
     slot: np.ndarray  # the branch slot of this node in its parent
@@ -125,6 +126,7 @@ class Record:
         self.thresholds = tracer is not None and getattr(tracer, "thresholds", False)
         self.paths = {0: ()}
         self.split_parts, self.leaf_parts, self.trace_parts = [], [], []
+        self.buffer = []  # events in the order of growth, replayed in reading order at the end
 
     def level(self, lv: Level) -> None:
         s = lv.scores
@@ -160,7 +162,7 @@ class Record:
 
     def _emit(self, lv: Level) -> None:
         """Send the level's events, node by node: started, candidates, decision."""
-        data, emit, s = self.data, self.tracer, lv.scores
+        data, emit, s = self.data, self.buffer.append, lv.scores
         names, classes = data.names, data.classes
         tables = {}
         if self.thresholds:  # verbose=2: every candidate threshold of every numeric feature
@@ -231,6 +233,16 @@ class Record:
                 )
             )
 
+    def _replay(self, new: np.ndarray) -> None:
+        """Send the buffered events node by node in pre-order, with pre-order numbers."""
+        by_node = {}
+        for event in self.buffer:
+            by_node.setdefault(event.node, []).append(event)
+        self.buffer = []
+        for old in np.argsort(new).tolist():
+            for event in by_node.pop(old, ()):
+                self.tracer(_renumbered(event, new))
+
     def finish(self, parent, slot, depth, counts) -> GrownTree:
         parent, slot = np.concatenate(parent), np.concatenate(slot)
         depth, counts = np.concatenate(depth), np.concatenate(counts)
@@ -249,18 +261,59 @@ class Record:
             trace = {
                 c: np.concatenate([p[c] for p in self.trace_parts]) for c in self.trace_parts[0]
             }
-        return GrownTree(
+        # The grower numbers nodes level by level; readers number them depth first.
+        new = preorder(parent, depth)
+        order = np.argsort(new)
+        parent = np.where(parent >= 0, new[np.maximum(parent, 0)], -1)[order]
+        if trace is not None:
+            trace["node"] = new[trace["node"]]
+        stop_reason = [stop_reason[i] for i in order.tolist()]
+        grown = GrownTree(
             parent,
-            slot,
-            depth,
-            counts,
-            entropy_rows(counts),
-            feature,
-            threshold,
-            gain,
+            slot[order],
+            depth[order],
+            counts[order],
+            entropy_rows(counts[order]),
+            feature[order],
+            threshold[order],
+            gain[order],
             stop_reason,
             trace,
         )
+        if self.tracer is not None:
+            self._replay(new)
+        return grown
+
+
+def _renumbered(event, new):
+    return replace(event, node=int(new[event.node]))
+
+
+def preorder(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
+    """The pre-order number of every node of a tree numbered level by level.
+
+    ``parent[i]`` is node i's parent (-1 for the root) and siblings are numbered consecutively in
+    branch order, as the grower makes them. A node's number is its parent's, plus one, plus the
+    sizes of the subtrees of its earlier siblings; subtree sizes are summed bottom up, one level
+    at a time, so deep trees need no recursion.
+    """
+    n = len(parent)
+    size = np.ones(n, dtype=np.int64)
+    bounds = np.searchsorted(depth, np.arange(int(depth.max(initial=0)) + 2))  # levels are runs
+    for d in range(len(bounds) - 2, 0, -1):
+        kids = np.arange(bounds[d], bounds[d + 1])
+        np.add.at(size, parent[kids], size[kids])
+    number = np.zeros(n, dtype=np.int64)
+    for d in range(1, len(bounds) - 1):
+        kids = np.arange(bounds[d], bounds[d + 1])
+        if not len(kids):
+            continue
+        p = parent[kids]
+        before = np.cumsum(size[kids]) - size[kids]  # subtree sizes of the siblings before
+        first = np.r_[True, p[1:] != p[:-1]]
+        group_start = np.maximum.accumulate(np.where(first, np.arange(len(kids)), 0))
+        number[kids] = number[p] + 1 + before - before[group_start]
+    return number
 
 
 def _or_none(value) -> float | None:

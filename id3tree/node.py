@@ -42,7 +42,9 @@ class Node:
     depth : int
         0 for the root.
     node_id : int
-        Position in breadth-first order, 0 for the root.
+        Position in pre-order (depth first, as in scikit-learn): the root is 0, its first child 1,
+        that child's first child 2, and a node's whole subtree is numbered before its next
+        sibling. It is the order in which the trace, the text and the drawings list the nodes.
     """
 
     feature: str | None

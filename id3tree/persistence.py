@@ -1,7 +1,7 @@
 """Saving a fitted tree as JSON and loading it back: plain data, no pickle.
 
-The nodes are stored as a flat list in breadth-first order, each naming its parent and the key of
-the branch that leads to it, so a tree thousands of levels deep needs no recursion either way.
+The nodes are stored as a flat list in pre-order (their ``node_id`` order), each naming its parent
+and the key of the branch that leads to it, so a tree thousands of levels deep needs no recursion either way.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ VERSION = 1
 
 
 def model_to_dict(model) -> dict:
-    nodes = model._compiled.nodes
+    nodes = list(model.root_.walk())  # pre-order: parents come before their children
     position = {id(node): i for i, node in enumerate(nodes)}
     records = []
     parent_of = {}

@@ -5,8 +5,10 @@ any callable that takes one event. ``verbose=1`` uses :class:`PrintTracer`; a
 :class:`RecordingTracer` keeps the events for a notebook or a test; a :class:`LoggingTracer` sends
 them to :mod:`logging`. Without a tracer the learner builds no events at all.
 
-The learner grows the tree level by level, so nodes are numbered, and reported, in breadth-first
-order: the root, then its children, then theirs.
+Nodes are numbered and reported in pre-order (depth first), the order in which one reads the tree:
+a node, then the whole subtree of its first branch, then the next branch. Indentation therefore
+always means "child of the node above". The learner grows the tree level by level, so it keeps the
+events while it grows and sends them to the tracer, in reading order, once the tree is finished.
 """
 
 from __future__ import annotations

@@ -104,7 +104,7 @@ def test_trace_frame_has_one_row_per_node_and_candidate():
     }
     assert len(trace) == 4 + 3 + 3 + 5  # root, two nodes with 3 candidates, 5 unscored leaves
     chosen = trace[trace["chosen"]].set_index("node")["feature"]
-    assert chosen.to_dict() == {0: "Outlook", 2: "Wind", 3: "Humidity"}
+    assert chosen.to_dict() == {0: "Outlook", 2: "Wind", 5: "Humidity"}
 
 
 def test_logging_tracer(caplog):
@@ -119,3 +119,22 @@ def test_trace_of_a_loaded_model_is_explained():
     again = ID3Classifier.from_json(ID3Classifier().fit(X, y).to_json())
     with pytest.raises(AttributeError, match="trace_ is only kept by fit"):
         _ = again.trace_
+
+
+def test_nodes_are_numbered_depth_first():
+    X, y = load_iris(return_X_y=True)
+    model = ID3Classifier().fit(X, y)
+    nodes = list(model.root_.walk())  # walk() visits a node, then each branch's subtree in turn
+    assert [n.node_id for n in nodes] == list(range(len(nodes)))
+    for node in nodes:  # a subtree is a run of consecutive numbers starting at its root
+        ids = sorted(n.node_id for n in node.walk())
+        assert ids == list(range(node.node_id, node.node_id + len(ids)))
+        kids = [c.node_id for c in node.children.values()]
+        assert kids == sorted(kids) and (not kids or kids[0] == node.node_id + 1)
+    # apply() and the saved model speak the same numbers
+    stop = model.apply(X)
+    leaf_of = {n.node_id: n for n in nodes}
+    assert all(leaf_of[i].is_leaf for i in set(stop.tolist()))
+    again = ID3Classifier.from_json(model.to_json())
+    np.testing.assert_array_equal(again.apply(X), stop)
+    assert [n.node_id for n in again.root_.walk()] == list(range(len(nodes)))
