@@ -7,7 +7,6 @@ The estimator is the thin layer: it checks parameters and data, encodes the colu
 
 from __future__ import annotations
 
-import copy
 import json
 import numbers
 import warnings
@@ -320,7 +319,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"method must be one of {list(pruning.PRUNING_METHODS)}, got {method!r}"
             )
-        pruned = copy.copy(self)
+        pruned = self.__class__.__new__(self.__class__)  # a shallow copy, without pickling
+        pruned.__dict__.update(self.__dict__)
         pruned._set_pruned(result)
         return pruned
 

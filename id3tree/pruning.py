@@ -55,12 +55,15 @@ DECISION_COLUMNS = [
 # ---------------------------------------------------------------------------------------------
 def copy_tree(root: Node) -> Node:
     """A deep copy of the tree (no recursion: trees can be thousands of levels deep)."""
-    copies = {}
-    for node in root.walk():
-        copies[id(node)] = replace(node, children={})
-    for parent, key, child in root.iter_edges():
-        copies[id(parent)].children[key] = copies[id(child)]
-    return copies[id(root)]
+    top = replace(root, children={})
+    stack = [(root, top)]
+    while stack:
+        node, copy = stack.pop()
+        for key, child in node.children.items():
+            child_copy = copy.children[key] = replace(child, children={})
+            if child.children:
+                stack.append((child, child_copy))
+    return top
 
 
 def make_leaf(node: Node, reason: str) -> None:
@@ -305,12 +308,10 @@ class _WeakestLink:
 
     def weakest(self) -> tuple[int, float]:
         """The internal node of smallest ``g(t)`` (the first in pre-order among equals)."""
-        best, at = np.inf, -1
-        for i in np.flatnonzero(self.candidate):
-            g = (self.r_node[i] - self.r_branch[i]) / (self.n_leaves[i] - 1)
-            if g < best:
-                best, at = g, i
-        return at, best
+        at = np.flatnonzero(self.candidate)
+        g = (self.r_node[at] - self.r_branch[at]) / (self.n_leaves[at] - 1)
+        best = int(np.argmin(g))  # the first of equal minima, as scikit-learn's strict "<"
+        return int(at[best]), float(g[best])
 
     def cut(self, i: int) -> None:
         stack = list(self.children[i])
