@@ -307,6 +307,52 @@ def _mi(args: argparse.Namespace) -> int:
     return 0
 
 
+# ------------------------------------------------------------------------------------------------
+# teaching: the interactive page and exercise sheets (id3tree.teaching, id3tree.exercises)
+# ------------------------------------------------------------------------------------------------
+def _explore(args: argparse.Namespace) -> int:
+    X, y = split_target(read_data(args.data), args.target)
+    model = ID3Classifier(criterion=args.criterion, max_depth=args.max_depth).fit(X, y)
+    model.to_html(args.out, title=args.title or f"{args.data}: predicting {args.target}")
+    print(f"wrote {args.out} ({sum(1 for _ in model.root_.walk())} nodes); open it in a browser")
+    return 0
+
+
+def _exercise(args: argparse.Namespace) -> int:
+    from id3tree.exercises import write_sheets
+
+    for path in write_sheets(
+        args.out,
+        kind=args.kind,
+        n_rows=args.rows,
+        seed=args.seed,
+        count=args.count,
+        latex=args.latex,
+    ):
+        print(f"wrote {path}")
+    return 0
+
+
+def _add_teaching_commands(commands) -> None:
+    explore = commands.add_parser("explore", help="write an interactive HTML page of the tree")
+    explore.add_argument("data", help="a CSV path or a built-in dataset name")
+    explore.add_argument("--target", required=True, help="the class column")
+    explore.add_argument("--out", default="tree.html", help="the page (default: tree.html)")
+    explore.add_argument("--criterion", default="entropy", choices=["entropy", "gain_ratio"])
+    explore.add_argument("--max-depth", type=int, default=None)
+    explore.add_argument("--title", help="the page title")
+    explore.set_defaults(run=_explore)
+
+    exercise = commands.add_parser("exercise", help="write an exercise sheet and its answer key")
+    exercise.add_argument("--kind", default="mixed", choices=["categorical", "numeric", "mixed"])
+    exercise.add_argument("--rows", type=int, default=12, help="rows per data set (6 to 40)")
+    exercise.add_argument("--seed", type=int, default=0, help="the same seed, the same sheet")
+    exercise.add_argument("--count", type=int, default=1, help="exercises on the sheet")
+    exercise.add_argument("--out", default=".", help="folder for the files (default: here)")
+    exercise.add_argument("--latex", action="store_true", help="also write .tex files")
+    exercise.set_defaults(run=_exercise)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="id3tree", description="Decision trees with entropy.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -430,6 +476,7 @@ def build_parser() -> argparse.ArgumentParser:
     mi.add_argument("--bins", type=int, default=10, help="bins of numeric columns")
     mi.add_argument("--normalize", action="store_true", help="symmetric uncertainty in [0, 1]")
     mi.set_defaults(run=_mi)
+    _add_teaching_commands(commands)
     return parser
 
 

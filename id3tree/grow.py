@@ -233,14 +233,18 @@ class Scores:
         self.tied = np.zeros((k, n_features), dtype=bool)
 
     def below_average_gain(self) -> np.ndarray:
-        """C4.5's rule for gain ratio: a feature whose gain is below the average gain of the
-        features with a valid split at that node does not compete (a split of tiny split
-        information would otherwise win on a tiny gain)."""
-        valid = np.isfinite(self.gain)
-        n_valid = valid.sum(axis=1, keepdims=True)
-        total = np.where(valid, self.gain, 0.0).sum(axis=1, keepdims=True)
-        average = total / np.maximum(n_valid, 1)
-        return valid & (self.gain < average - TIE_TOLERANCE)
+        return below_average_gain(self.gain)
+
+
+def below_average_gain(gain: np.ndarray) -> np.ndarray:
+    """C4.5's rule for gain ratio: a feature whose gain (one row per node, NaN where the feature
+    offers no valid split) is below the average gain of the features with a valid split at that
+    node does not compete; otherwise a split of tiny split information would win on a tiny gain."""
+    valid = np.isfinite(gain)
+    n_valid = valid.sum(axis=1, keepdims=True)
+    total = np.where(valid, gain, 0.0).sum(axis=1, keepdims=True)
+    average = total / np.maximum(n_valid, 1)
+    return valid & (gain < average - TIE_TOLERANCE)
 
 
 def _branches(data, rows, local, chosen, thresholds, splitting, is_cat) -> np.ndarray:

@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from id3tree import splits
-from id3tree._entropy import entropy_rows
+from id3tree._dask import any_dask
+from id3tree._entropy import entropy_rows, log_base
 from id3tree._validation import as_series, factorize, is_numeric, numeric_values
 from id3tree.contingency import crosstab_codes
 
@@ -57,6 +58,10 @@ def entropy(y, *, base: float = 2) -> float:
     >>> entropy(["yes", "yes", "no", "no"])
     1.0
     """
+    if any_dask(y):  # a column of a Dask DataFrame: count partition by partition
+        from id3tree._dask import measures as on_dask
+
+        return on_dask.entropy(y, base=base)
     codes, n = _codes(y, "y")
     return entropy_from_counts(np.bincount(codes, minlength=n), base=base)
 
@@ -73,6 +78,10 @@ def conditional_entropy(x, y, *, base: float = 2) -> float:
     >>> conditional_entropy(["a", "a", "b", "b"], [0, 1, 0, 0])
     0.5
     """
+    if any_dask(x, y):  # a column of a Dask DataFrame: count partition by partition
+        from id3tree._dask import measures as on_dask
+
+        return on_dask.conditional_entropy(x, y, base=base)
     table = _table(x, y)
     return _weighted_entropy(table, base)
 
@@ -92,6 +101,10 @@ def information_gain(x, y, *, base: float = 2) -> float:
     >>> round(information_gain(tennis["Outlook"], tennis["Play"]), 4)
     0.2467
     """
+    if any_dask(x, y):  # a column of a Dask DataFrame: count partition by partition
+        from id3tree._dask import measures as on_dask
+
+        return on_dask.information_gain(x, y, base=base)
     return _split_measures(x, y, base)[0]
 
 
@@ -103,6 +116,10 @@ def gain_ratio(x, y, *, base: float = 2) -> float:
     >>> round(gain_ratio(["a", "a", "b", "b"], [0, 0, 1, 1]), 4)
     1.0
     """
+    if any_dask(x, y):  # a column of a Dask DataFrame: count partition by partition
+        from id3tree._dask import measures as on_dask
+
+        return on_dask.gain_ratio(x, y, base=base)
     gain, split_info = _split_measures(x, y, base)
     return gain / split_info if split_info > 0 else 0.0
 
@@ -112,18 +129,22 @@ def _split_measures(x, y, base) -> tuple[float, float]:
     xs = as_series(x, "x")
     _check_lengths(xs, y)
     if not is_numeric(xs):
-        table = _table(xs, y)
-        parent = float(entropy_rows(table.sum(axis=0), base))
-        gain = max(parent - _weighted_entropy(table, base), 0.0)
-        return gain, float(entropy_rows(table.sum(axis=1), base))
+        return _table_measures(_table(xs, y), base)
     values, y_codes, n_classes = _sorted_numeric(xs, y)
     found = splits.search_thresholds(
         values, y_codes, np.array([0]), np.array([len(values)]), n_classes
     )
     if not found.found[0]:
         return 0.0, 0.0
-    scale = 1.0 / math.log2(base)  # the search works in bits
+    scale = math.log(2) / log_base(base)  # the search works in bits
     return float(found.gain[0]) * scale, float(found.split_info[0]) * scale
+
+
+def _table_measures(table: np.ndarray, base) -> tuple[float, float]:
+    """(information gain, split information) of a split given as its contingency table."""
+    parent = float(entropy_rows(table.sum(axis=0), base))
+    gain = max(parent - _weighted_entropy(table, base), 0.0)
+    return gain, float(entropy_rows(table.sum(axis=1), base))
 
 
 def candidate_splits(x, y) -> pd.DataFrame:
@@ -176,19 +197,22 @@ def mutual_information(x, y, *, bins=10, base: float = 2) -> float:
     >>> mutual_information(["a", "a", "b", "b"], ["u", "u", "v", "v"])
     1.0
     """
+    if any_dask(x, y):  # a column of a Dask DataFrame: count partition by partition
+        from id3tree._dask import measures as on_dask
+
+        return on_dask.mutual_information(x, y, bins=bins, base=base)
     xs, ys = as_series(x, "x"), as_series(y, "y")
     _check_lengths(xs, ys)
     x_codes, n_x = _codes(xs, _name(xs, "x"), bins=bins)
     y_codes, n_y = _codes(ys, _name(ys, "y"), bins=bins)
-    table = crosstab_codes(x_codes, n_x, y_codes, n_y)
-    parent = float(entropy_rows(table.sum(axis=0), base))
-    return max(parent - _weighted_entropy(table, base), 0.0)
+    return _table_measures(crosstab_codes(x_codes, n_x, y_codes, n_y), base)[0]
 
 
 def _distribution(p, name: str) -> np.ndarray:
     p = np.asarray(p, dtype=float)
-    if p.ndim != 1 or p.size == 0 or np.any(~np.isfinite(p)) or np.any(p < 0) or p.sum() == 0:
+    if p.ndim != 1 or p.size == 0 or np.any(~np.isfinite(p)) or np.any(p < 0) or not p.any():
         raise ValueError(f"{name} must be a 1-D array of non-negative counts with a positive sum")
+    p = np.ldexp(p, -np.frexp(p.max())[1])  # exact scaling: a sum near the largest float overflows
     return p / p.sum()
 
 
@@ -198,13 +222,14 @@ def kl_divergence(p, q, *, base: float = 2) -> float:
     >>> round(kl_divergence([1, 1], [1, 3]), 6)    # 0.5 log2(0.5/0.25) + 0.5 log2(0.5/0.75)
     0.207519
     """
+    divisor = log_base(base)
     p, q = _distribution(p, "p"), _distribution(q, "q")
     if p.shape != q.shape:
         raise ValueError(f"p and q must have the same length, got {p.size} and {q.size}")
     support = p > 0
     if np.any(q[support] == 0):
         return math.inf
-    return float(np.sum(p[support] * np.log(p[support] / q[support])) / math.log(base))
+    return float(np.sum(p[support] * np.log(p[support] / q[support])) / divisor)
 
 
 def jensen_shannon_divergence(p, q, *, base: float = 2) -> float:
@@ -235,19 +260,28 @@ def contingency_table(x, y, *, bins=None) -> pd.DataFrame:
     b      0  1
     NaN    1  0
     """
+    if any_dask(x, y):  # a column of a Dask DataFrame: count partition by partition
+        from id3tree._dask import measures as on_dask
+
+        return on_dask.contingency_table(x, y, bins=bins)
     xs, ys = as_series(x, "x"), as_series(y, "y")
     _check_lengths(xs, ys)
     x_codes, x_labels = _labelled_codes(xs, _name(xs, "x"), bins)
     y_codes, y_labels = _labelled_codes(ys, _name(ys, "y"), None)
     table = crosstab_codes(x_codes, len(x_labels), y_codes, len(y_labels))
+    return _table_frame(table, x_labels, y_labels, xs.name, ys.name)
+
+
+def _table_frame(table: np.ndarray, x_labels: list, y_labels: list, x_name, y_name):
+    """A table of counts as the DataFrame ``contingency_table`` returns: the missing row and
+    column (last) only when they hold counts."""
     keep_rows = np.r_[np.ones(len(x_labels) - 1, bool), table[-1].sum() > 0]
     keep_cols = np.r_[np.ones(len(y_labels) - 1, bool), table[:, -1].sum() > 0]
-    frame = pd.DataFrame(
+    return pd.DataFrame(
         table[keep_rows][:, keep_cols],
-        index=pd.Index([v for v, k in zip(x_labels, keep_rows) if k], dtype=object, name=xs.name),
-        columns=pd.Index([v for v, k in zip(y_labels, keep_cols) if k], dtype=object, name=ys.name),
+        index=pd.Index([v for v, k in zip(x_labels, keep_rows) if k], dtype=object, name=x_name),
+        columns=pd.Index([v for v, k in zip(y_labels, keep_cols) if k], dtype=object, name=y_name),
     )
-    return frame
 
 
 def _labelled_codes(series: pd.Series, name: str, bins):
@@ -255,13 +289,18 @@ def _labelled_codes(series: pd.Series, name: str, bins):
     if bins is not None and is_numeric(series):
         values = numeric_values(series, name)
         codes, edges = _bin(values, bins, name)
-        labels = [
-            f"[{_fmt(lo)}, {_fmt(hi)}{']' if i == len(edges) - 2 else ')'}"
-            for i, (lo, hi) in enumerate(zip(edges[:-1], edges[1:]))
-        ]
-        return codes, labels + [np.nan]
+        return codes, _bin_labels(edges)
     codes, categories = factorize(series, name)
     return codes, categories + [np.nan]
+
+
+def _bin_labels(edges: np.ndarray) -> list:
+    """Row labels of binned rows: ``[lo, hi)``, the last bin ``[lo, hi]``, then NaN."""
+    labels = [
+        f"[{_fmt(lo)}, {_fmt(hi)}{']' if i == len(edges) - 2 else ')'}"
+        for i, (lo, hi) in enumerate(zip(edges[:-1], edges[1:]))
+    ]
+    return labels + [np.nan]
 
 
 def _fmt(value: float) -> str:

@@ -20,6 +20,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from id3tree import persistence, pruning
+from id3tree._dask import any_dask
 from id3tree._validation import (
     check_labels,
     check_table,
@@ -78,7 +79,13 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         tiny split information (one huge branch and a few tiny ones) can win. False turns it off.
     verbose : int, default=0
         0 silent; 1 prints every node with its class counts and entropy, every candidate feature
-        with its gain, and the decision; 2 also prints every candidate threshold.
+        with its gain, and the decision; 2 also prints every candidate threshold (in memory only).
+    numeric_bins : int or None, default=None
+        Only for a Dask DataFrame: None searches every midpoint of every numeric feature exactly,
+        as in memory (the tree is the same); an integer B first cuts each numeric feature into B
+        equal-width bins over its range and puts thresholds on bin edges only. That is a
+        different, approximate algorithm, for columns with too many distinct values to count
+        per node; see ``docs/dask.md``.
 
     Notes
     -----
@@ -115,6 +122,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         ccp_alpha=0.0,
         average_gain_rule=True,
         verbose=0,
+        numeric_bins=None,
     ):
         self.criterion = criterion
         self.max_depth = max_depth
@@ -126,6 +134,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self.ccp_alpha = ccp_alpha
         self.average_gain_rule = average_gain_rule
         self.verbose = verbose
+        self.numeric_bins = numeric_bins
 
     # -----------------------------------------------------------------------------------------
     # fitting
@@ -147,6 +156,13 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self
         """
         params = self._grow_params()
+        if any_dask(X, y):  # a Dask DataFrame: one distributed pass per level
+            return self._fit_dask(X, y, params, tracer)
+        if self.numeric_bins is not None:
+            raise ValueError(
+                "numeric_bins applies to Dask DataFrames only (in memory every midpoint is "
+                f"searched exactly); leave it None, got {self.numeric_bins!r}"
+            )
         frame = check_table(X)
         y_series = self._check_y(y, frame.shape[0])
         names = [str(c) for c in frame.columns]
@@ -156,6 +172,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             del self.feature_names_in_
         self.n_features_in_ = frame.shape[1]
         self._names = names
+        self._names_from_frame = isinstance(X, pd.DataFrame)
         cat_mask = self._categorical_mask(frame, names)
         self._categories = [None] * len(names)
         numeric, codes = [None] * len(names), [None] * len(names)
@@ -166,7 +183,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             else:
                 numeric[f] = numeric_values(column, name)
         y_codes, classes = factorize(y_series, "y")
-        self.classes_ = _class_array(classes)
+        self.classes_ = persistence.class_array(classes)
         data = EncodedData(
             names, numeric, codes, self._categories, y_codes, list(self.classes_.tolist())
         )
@@ -174,12 +191,49 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             tracer = PrintTracer(thresholds=self.verbose >= 2)
         grown = grow(data, params, tracer)
         self._trace_columns = grown.trace
+        self._fit_data = data  # the teaching tools (id3tree.teaching) count from it
         self._set_tree(grown.to_nodes(data))
+        return self._after_growth(tracer)
+
+    def _after_growth(self, tracer) -> ID3Classifier:
+        """What follows growth on any data: the ID-like warning, then ``ccp_alpha`` pruning."""
         _warn_about_id_like_splits(self.root_)
         if self.ccp_alpha > 0:
             result = pruning.cost_complexity(self.root_, float(self.ccp_alpha), tracer=tracer)
             self._set_pruned(result)
         return self
+
+    def _fit_dask(self, X, y, params, tracer):
+        """Grow the same tree from a Dask DataFrame (see :mod:`id3tree._dask.tree`)."""
+        from id3tree._dask.tree import grow_on_dask
+
+        if self.numeric_bins is not None:
+            _check_int("numeric_bins", self.numeric_bins, 2)
+        if tracer is None and self.verbose:
+            tracer = PrintTracer(thresholds=False)  # every threshold would need every row
+        fitted = grow_on_dask(
+            X,
+            y,
+            params,
+            categorical=self.categorical,
+            numeric_bins=self.numeric_bins,
+            tracer=tracer,
+        )
+        names = fitted.data.names
+        if all(isinstance(c, str) for c in X.columns):
+            self.feature_names_in_ = np.asarray(names, dtype=object)
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        self.n_features_in_ = len(names)
+        self._names = names
+        self._names_from_frame = True
+        self._categories = fitted.data.categories
+        self.classes_ = persistence.class_array(fitted.data.classes)
+        fitted.data.classes = list(self.classes_.tolist())
+        self._trace_columns = fitted.grown.trace
+        self._fit_data = None  # the rows stay on the cluster: the teaching tools cannot count
+        self._set_tree(fitted.grown.to_nodes(fitted.data))
+        return self._after_growth(tracer)
 
     def _grow_params(self) -> GrowParams:
         if self.criterion not in CRITERIA:
@@ -369,14 +423,24 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     def predict_proba(self, X) -> np.ndarray:
         """Class probabilities: the class shares of the node where each row stops.
 
-        Columns are in ``classes_`` order.
+        Columns are in ``classes_`` order. A Dask DataFrame gives a Dask DataFrame with one
+        column per class, computed partition by partition.
         """
+        if any_dask(X):
+            from id3tree._dask.tree import predict_partitions
+
+            return predict_partitions(self, X, proba=True)
         stop = self._stop_nodes(X)
         counts = self._compiled.counts[stop]
         return counts / counts.sum(axis=1, keepdims=True)
 
     def predict(self, X) -> np.ndarray:
-        """The majority class of the node where each row stops."""
+        """The majority class of the node where each row stops (a Dask Series for a Dask
+        DataFrame, computed partition by partition)."""
+        if any_dask(X):
+            from id3tree._dask.tree import predict_partitions
+
+            return predict_partitions(self, X, proba=False)
         stop = self._stop_nodes(X)
         return self.classes_[self._compiled.majority[stop]]
 
@@ -401,8 +465,10 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             return columns
         frame = to_frame(X)
         names = [str(c) for c in frame.columns]
-        if isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_"):
-            expected = self.feature_names_in_.tolist()
+        if isinstance(X, pd.DataFrame) and (
+            hasattr(self, "feature_names_in_") or getattr(self, "_names_from_frame", False)
+        ):  # columns are matched by name, whatever their type: never silently by position
+            expected = list(self._names)
             if names != expected:
                 missing = [c for c in expected if c not in names]
                 extra = [c for c in names if c not in expected]
@@ -558,6 +624,55 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         )
 
     # -----------------------------------------------------------------------------------------
+    # teaching (id3tree.teaching): the growth replayed from the training data fit() keeps
+    # -----------------------------------------------------------------------------------------
+    def _teaching(self):
+        check_is_fitted(self, "root_")
+        from id3tree.teaching import record_of
+
+        return record_of(self)
+
+    def steps(self):
+        """One :class:`~id3tree.teaching.Step` per node in reading order (depth first): the
+        counts, every feature's best split, the decision and why."""
+        from id3tree.teaching import iter_steps
+
+        return iter_steps(self._teaching())
+
+    def step(self, k: int):
+        """Step ``k`` (0 is the root) of :meth:`steps`; shown in Jupyter as the candidate table
+        beside the tree grown so far."""
+        from id3tree.teaching import make_step
+
+        return make_step(self._teaching(), k)
+
+    def why_not(self, node, feature):
+        """Why ``feature`` was not chosen at ``node`` (a node id or Node), in words and numbers."""
+        from id3tree.teaching import why_not
+
+        return why_not(self._teaching(), node, feature)
+
+    def worked_solution(self, node=None, *, format: str = "markdown", exact: bool = True):
+        """The hand calculation of one node, or of the whole tree, with exact fractions.
+
+        ``format`` is ``"markdown"`` (Jupyter renders it) or ``"latex"``.
+        """
+        from id3tree.teaching import worked_solution
+
+        return worked_solution(self._teaching(), node, format=format, exact=exact)
+
+    def to_html(self, path=None, *, title: str | None = None) -> str | None:
+        """One self-contained HTML page to explore the tree: click a node, replay the growth,
+        search a feature. Written to ``path`` (and None returned) if given, else returned."""
+        from id3tree.teaching import tree_page
+
+        page = tree_page(self._teaching(), title=title)
+        if path is None:
+            return page
+        Path(path).write_text(page, encoding="utf-8")
+        return None
+
+    # -----------------------------------------------------------------------------------------
     # saving and loading
     # -----------------------------------------------------------------------------------------
     def to_dict(self) -> dict:
@@ -586,8 +701,11 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     def __getstate__(self):
         # A deep tree of nested Nodes would hit pickle's recursion limit: store it flat instead.
         state = dict(super().__getstate__())
+        state.pop("_teaching_record", None)  # rebuilt on demand
         if "root_" in state:
-            state["_flat_tree"] = persistence.model_to_dict(self)["nodes"]
+            state["_flat_tree"] = persistence.node_records(
+                list(self.root_.walk()), self.classes_.tolist(), encode=False
+            )
             del state["root_"], state["_compiled"]
         return state
 
@@ -595,7 +713,11 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         flat = state.pop("_flat_tree", None)
         super().__setstate__(state)
         if flat is not None:
-            self._set_tree(persistence.nodes_from_records(flat, self.classes_.tolist()))
+            self._set_tree(
+                persistence.nodes_from_records(
+                    flat, self.classes_.tolist(), self._names, self._categories, encoded=False
+                )
+            )
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -623,7 +745,7 @@ def _warn_about_id_like_splits(root: Node) -> None:
         if n_rows < node.n_samples:
             where += f" (not counting {node.n_samples - n_rows:g} with no value)"
         message = id_like_message(feature, n_rows, n_values, where)
-        warnings.warn(message, IDLikeFeatureWarning, stacklevel=3)
+        warnings.warn(message, IDLikeFeatureWarning, stacklevel=4)
 
 
 def _plain_numeric_array(X, model) -> bool:
@@ -644,21 +766,14 @@ def _check_int(name: str, value, low: int, *, allow_none: bool = False) -> None:
         raise ValueError(f"{name} must be {allowed}, got {value!r}")
 
 
-def _class_array(classes: list) -> np.ndarray:
-    """Classes as a numpy array of their natural dtype (strings as object)."""
-    if all(isinstance(c, str) for c in classes):
-        return np.array(classes, dtype=object)
-    return np.array(classes)
-
-
 def _one_row(x, names: list[str]) -> pd.DataFrame:
     """One sample as a one-row frame with the model's columns, in order."""
     if isinstance(x, pd.DataFrame):
         if len(x) != 1:
             raise ValueError(f"explain takes one sample, got {len(x)} rows")
-        record = x.iloc[0].to_dict()
+        record = _by_name(x.iloc[0].to_dict())
     elif isinstance(x, (dict, pd.Series)):
-        record = dict(x)
+        record = _by_name(dict(x))
     else:
         values = list(np.asarray(x, dtype=object).ravel())
         if len(values) != len(names):
@@ -670,3 +785,11 @@ def _one_row(x, names: list[str]) -> pd.DataFrame:
     if missing:
         raise ValueError(f"the sample has no value for {missing}")
     return pd.DataFrame([{n: record[n] for n in names}]).infer_objects()
+
+
+def _by_name(record: dict) -> dict:
+    """A sample's values keyed by column name as the model knows it (``str`` of the label)."""
+    named = {str(k): v for k, v in record.items()}
+    if len(named) != len(record):
+        raise ValueError(f"the sample names a column twice: {list(record)}")
+    return named

@@ -367,7 +367,8 @@ def test_the_drawing_says_what_the_dot_says(iris):
 
 def test_a_single_leaf_and_unfilled_boxes():
     ax = plot_tree(leaf(0, "only", {"only": 3}), filled=False)
-    assert [t.get_text() for t in ax.texts][:2] == ["predict only", "samples = 3"]
+    lines = [line for t in ax.texts for line in t.get_text().split("\n")]
+    assert lines[:2] == ["predict only", "samples = 3"]
     assert matplotlib.colors.to_hex(ax.patches[0].get_facecolor()) == "#ffffff"
 
 
@@ -430,3 +431,21 @@ def test_graphviz_object_explains_itself_in_jupyter_without_dot(monkeypatch):
     monkeypatch.setenv("PATH", os.path.dirname(sys.executable))  # no dot program to be found
     assert graph._repr_mimebundle_() == {"text/plain": NO_DOT}
     assert "Outlook" in graph.source  # the DOT text is still there
+
+
+def test_a_drawing_too_large_is_refused_with_a_depth_that_fits(iris, monkeypatch):
+    import id3tree.render.plot as plot_module
+
+    root, classes = iris
+    per_level = {}
+    for node in root.walk():
+        per_level[node.depth] = per_level.get(node.depth, 0) + 1
+    within_2 = sum(n for depth, n in per_level.items() if depth <= 2)
+    monkeypatch.setattr(plot_module, "MAX_NODES", within_2)  # levels 0-2 fit, level 3 does not
+    with pytest.raises(ValueError, match=r"max_depth=2 \(\d+ boxes\).*to_dot\(\)") as refused:
+        plot_tree(root, classes=classes)
+    assert f"({within_2} boxes)" in str(refused.value)
+    ax = plot_tree(root, classes=classes, max_depth=2)  # what the message suggests is drawn
+    assert len([p for p in ax.patches if p.get_gid() == NODE_GID]) == within_2
+    with pytest.raises(ValueError, match="max_depth=2"):
+        plot_tree(root, classes=classes, max_depth=3)

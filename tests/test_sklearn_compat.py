@@ -120,6 +120,7 @@ PARAMS = {
     "ccp_alpha": 0.01,
     "average_gain_rule": False,
     "verbose": 0,
+    "numeric_bins": None,
 }
 
 
@@ -135,6 +136,7 @@ def test_default_params_are_the_documented_ones():
         "ccp_alpha": 0.0,
         "average_gain_rule": True,
         "verbose": 0,
+        "numeric_bins": None,
     }
 
 

@@ -13,6 +13,7 @@ import itertools
 import numpy as np
 import pandas as pd
 
+from id3tree._dask import any_dask
 from id3tree._entropy import entropy_rows
 from id3tree._validation import check_table, is_numeric, numeric_values
 from id3tree.contingency import crosstab_codes
@@ -66,6 +67,12 @@ def jsd_screen(
     a         1.0     0.0
     b         1.0     0.0
     """
+    if any_dask(X, y):  # a Dask DataFrame: (bin, class) tables counted in one pass
+        from id3tree._dask import ranking as on_dask
+
+        return on_dask.jsd_screen(
+            X, y, bins=bins, macroclasses=macroclasses, trim_outliers=trim_outliers
+        )
     frame = check_table(X)
     scores, labels, _ = screen_arrays(frame, y, bins, macroclasses, trim_outliers)
     return pd.DataFrame(
@@ -78,6 +85,17 @@ def jsd_screen(
 def screen_arrays(frame: pd.DataFrame, y, bins, macroclasses, trim_outliers):
     """The screen as ``(scores of shape (subsets, features), subset labels, classes)``."""
     y_codes, classes = check_target(y, frame.shape[0])
+    labels, membership = class_groups(classes, macroclasses)
+    scores = np.empty((len(labels), frame.shape[1]))
+    for f in range(frame.shape[1]):
+        column, name = frame.iloc[:, f], str(frame.columns[f])
+        table = _class_histograms(column, name, y_codes, len(classes), bins, trim_outliers)
+        scores[:, f] = one_vs_rest(table, membership)
+    return scores, labels, classes
+
+
+def class_groups(classes: list, macroclasses: bool) -> tuple[list[str], np.ndarray]:
+    """The groups of classes to set against the rest: their labels and membership matrix."""
     if len(classes) < 2:
         raise ValueError(
             f"y has one class ({classes[0]!r}); the one-vs-all JSD needs at least two classes"
@@ -87,12 +105,7 @@ def screen_arrays(frame: pd.DataFrame, y, bins, macroclasses, trim_outliers):
     membership = np.zeros((len(subsets), len(classes)))
     for row, subset in enumerate(subsets):
         membership[row, list(subset)] = 1.0
-    scores = np.empty((len(subsets), frame.shape[1]))
-    for f in range(frame.shape[1]):
-        column, name = frame.iloc[:, f], str(frame.columns[f])
-        table = _class_histograms(column, name, y_codes, len(classes), bins, trim_outliers)
-        scores[:, f] = one_vs_rest(table, membership)
-    return scores, labels, classes
+    return labels, membership
 
 
 def one_vs_rest(table: np.ndarray, membership: np.ndarray) -> np.ndarray:

@@ -8,6 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pandas as pd
 
+from id3tree._dask import is_dask_collection
 from id3tree._validation import check_table
 from id3tree.ranking._common import binned_codes
 from id3tree.ranking._pairs import pair_entropies
@@ -61,9 +62,13 @@ def mutual_information_matrix(
     b  1.0  1.0  0.0
     c  0.0  0.0  1.0
     """
-    frame = check_table(X)
     if not (isinstance(base, (int, float)) and base > 0 and base != 1):
         raise ValueError(f"base must be a positive number other than 1, got {base!r}")
+    if is_dask_collection(X):  # a Dask DataFrame: pair tables counted partition by partition
+        from id3tree._dask import ranking as on_dask
+
+        return on_dask.mutual_information_matrix(X, bins=bins, base=base, normalize=normalize)
+    frame = check_table(X)
     names = [str(c) for c in frame.columns]
     n_threads = _threads(threads)
     bar = _progress_bar(len(names) * (len(names) - 1) // 2) if progress else None
@@ -83,6 +88,11 @@ def mutual_information_matrix(
             pool.shutdown()
         if bar is not None:
             bar.close()
+    return mi_frame(joint, frame.columns, normalize)
+
+
+def mi_frame(joint: np.ndarray, columns, normalize: bool) -> pd.DataFrame:
+    """The MI matrix from the joint entropies ``H(a, b)`` (``H(a)`` on the diagonal)."""
     h = np.diag(joint).copy()
     mi = h[:, None] + h[None, :] - joint
     np.fill_diagonal(mi, h)
@@ -91,7 +101,7 @@ def mutual_information_matrix(
         total = h[:, None] + h[None, :]
         mi = np.divide(2 * mi, total, out=np.zeros_like(mi), where=total > 0)
         mi = np.clip(mi, 0.0, 1.0)
-    index = pd.Index(frame.columns, name=None)
+    index = pd.Index(columns, name=None)
     return pd.DataFrame(mi, index=index, columns=index.copy())
 
 

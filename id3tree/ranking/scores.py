@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from id3tree._dask import any_dask
 from id3tree._entropy import entropy_rows
-from id3tree._validation import as_series, check_table
+from id3tree._validation import as_series, check_table, is_numeric
 from id3tree.diagnostics import ID_LIKE_FLAG
 from id3tree.information import gain_ratio, information_gain
 from id3tree.information import mutual_information as _mutual_information
@@ -93,6 +94,10 @@ def rank_features(X, y, *, method: str = "information_gain", bins=10) -> pd.Data
     """
     if method not in SCORERS and method != "jsd":
         raise ValueError(f"method must be one of {sorted([*SCORERS, 'jsd'])}, got {method!r}")
+    if any_dask(X, y):  # a Dask DataFrame: every feature's table counted in one pass
+        from id3tree._dask import ranking as on_dask
+
+        return on_dask.rank_features(X, y, method=method, bins=bins)
     frame = check_table(X)
     codes, classes = check_target(y, frame.shape[0])
     if method == "jsd":
@@ -102,8 +107,15 @@ def rank_features(X, y, *, method: str = "information_gain", bins=10) -> pd.Data
         scorer = SCORERS[method]
         scores = np.array([scorer(frame.iloc[:, f], target, bins) for f in range(frame.shape[1])])
     flags = [_id_like_flag(frame.iloc[:, f], str(frame.columns[f])) for f in range(frame.shape[1])]
+    return ranking_frame(scores, frame.columns, flags)
+
+
+def ranking_frame(scores: np.ndarray, columns, flags=None) -> pd.DataFrame:
+    """Scores as the ranking: indexed by feature, best first, ties in column order; ``flags``
+    (default: none) mark ID-like columns."""
+    flags = [""] * len(scores) if flags is None else list(flags)
     ranked = pd.DataFrame(
-        {"score": scores, "flags": flags}, index=pd.Index(frame.columns, name="feature")
+        {"score": scores, "flags": flags}, index=pd.Index(columns, name="feature")
     )
     return ranked.iloc[np.argsort(-scores, kind="stable")]
 
@@ -111,4 +123,5 @@ def rank_features(X, y, *, method: str = "information_gain", bins=10) -> pd.Data
 def _id_like_flag(values, name: str) -> str:
     column = as_series(values, name)
     counts = column.value_counts(dropna=True)
-    return ID_LIKE_FLAG if looks_like_an_identifier(column, int(counts.sum()), len(counts)) else ""
+    numeric = is_numeric(column)
+    return ID_LIKE_FLAG if looks_like_an_identifier(counts, numeric) else ""

@@ -14,6 +14,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from id3tree._dask import is_dask_collection
 from id3tree._entropy import entropy_rows
 from id3tree._validation import as_series, check_table, is_numeric, numeric_values
 from id3tree.diagnostics import ID_LIKE_FLAG, is_id_like
@@ -89,6 +90,11 @@ def screen_features(
     b              4         2              0.0                     low variety
     c              3         1              0.0  single category, near constant
     """
+    limits = (single_category, many_categories, near_constant, mostly_missing, low_variety)
+    if is_dask_collection(X):  # a Dask DataFrame: value counts merged across partitions
+        from id3tree._dask import ranking as on_dask
+
+        return on_dask.screen_features(X, limits)
     frame = check_table(X)
     rows = [
         _screen(
@@ -101,21 +107,38 @@ def screen_features(
         )
         for f in range(frame.shape[1])
     ]
-    table = pd.DataFrame(rows, columns=COLUMNS, index=pd.Index(frame.columns, name="feature"))
+    return screen_frame(rows, frame.columns)
+
+
+def screen_frame(rows: list, columns) -> pd.DataFrame:
+    table = pd.DataFrame(rows, columns=COLUMNS, index=pd.Index(columns, name="feature"))
     return table.astype({"is_string": bool, "n_valid": int, "n_missing": int, "n_unique": int})
 
 
 def _screen(column: pd.Series, single, many, constant, missing, variety) -> list:
-    n_rows = len(column)
     counts = column.value_counts(dropna=True, sort=True)
+    numeric = is_numeric(column) or pd.api.types.is_bool_dtype(column.dtype)
+    mean, cv = _mean_and_cv(column) if numeric and len(counts) else (math.nan, math.nan)
+    return screen_row(
+        str(column.dtype),
+        counts,
+        len(column),
+        numeric,
+        mean,
+        cv,
+        (single, many, constant, missing, variety),
+    )
+
+
+def screen_row(dtype: str, counts: pd.Series, n_rows: int, numeric, mean, cv, limits) -> list:
+    """One row of the screen from a column's value counts (sorted, most frequent first)."""
+    single, many, constant, missing, variety = limits
     n_valid, n_unique = int(counts.sum()), len(counts)
     n_missing = n_rows - n_valid
     is_string = any(isinstance(v, str) for v in counts.index)
     shares = counts.to_numpy(dtype=float) / n_valid if n_valid else np.zeros(0)
     entropy = _entropy_of(counts.to_numpy(dtype=float))
     percent = percent_entropy(entropy, n_valid, n_unique)
-    numeric = is_numeric(column) or pd.api.types.is_bool_dtype(column.dtype)
-    mean, cv = _mean_and_cv(column) if numeric and n_valid else (math.nan, math.nan)
     flags = []
     if n_valid and shares[0] >= single:
         flags.append("single category")
@@ -127,10 +150,10 @@ def _screen(column: pd.Series, single, many, constant, missing, variety) -> list
         flags.append("mostly missing")
     if not numeric and n_unique >= 2 and percent < variety:
         flags.append("low variety")
-    if looks_like_an_identifier(column, n_valid, n_unique):
+    if looks_like_an_identifier(counts, numeric):
         flags.append(ID_LIKE_FLAG)
     return [
-        str(column.dtype),
+        dtype,
         is_string,
         n_valid,
         n_missing,
@@ -144,15 +167,16 @@ def _screen(column: pd.Series, single, many, constant, missing, variety) -> list
     ]
 
 
-def looks_like_an_identifier(column: pd.Series, n_valid: int, n_unique: int) -> bool:
-    """(Nearly) one row per value (:func:`id3tree.diagnostics.is_id_like`), for a text or
-    categorical column, or for a column of whole numbers that are all distinct (a row number)."""
+def looks_like_an_identifier(counts: pd.Series, numeric: bool) -> bool:
+    """(Nearly) one row per value (:func:`id3tree.diagnostics.is_id_like`), judged from a
+    column's value counts: a text or categorical column, or whole numbers that are all distinct
+    (a row number)."""
+    n_valid, n_unique = int(counts.sum()), len(counts)
     if not is_id_like(n_valid, n_unique):
         return False
-    if not is_numeric(column):
+    if not numeric:
         return True
-    values = numeric_values(column, str(column.name))
-    values = values[~np.isnan(values)]
+    values = np.asarray(counts.index, dtype=float)
     return n_unique == n_valid and bool(np.all(values == np.round(values)))
 
 

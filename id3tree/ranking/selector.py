@@ -45,7 +45,7 @@ class JSDSelector(SelectorMixin, BaseEstimator):
         The screen itself: one row per class.
     classes_ : ndarray of shape (n_classes,)
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (``n_features_in_``,)
         Only when X was a DataFrame with string column names.
 
     Examples

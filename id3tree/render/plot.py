@@ -2,8 +2,9 @@
 
 The drawing is planned in points (1/72 inch) before anything is drawn:
 
-1. measure every label (node boxes, edge labels, "…" markers) in the font it will be drawn in;
-   a node's own width is the widest of its box, the label of its edge and its marker;
+1. measure every block of text (a node's title, the lines under it, its edge label, its "…"
+   marker) in the font it will be drawn in, through matplotlib's own text layout; a node's own
+   width is the widest of its box, the label of its edge and its marker;
 2. bottom up, place each node's children left to right, each subtree as close to the ones
    before it as their contours (the left and right edge of a subtree, level by level) allow,
    and centre the node over its first and last child (a tidy tree, as Reingold and Tilford);
@@ -13,7 +14,10 @@ The drawing is planned in points (1/72 inch) before anything is drawn:
    one point, so the measured boxes are the drawn boxes.
 
 No step recurses (trees can be thousands of levels deep), and merging two contours costs only
-the depth of the shallower one.
+the depth of the shallower one. Two things keep a large tree quick: text is measured once per
+*shape* (``samples = 1234`` and ``samples = 5678`` are one shape, see :class:`_Metrics`), and
+each block of text is one artist added without the Axes recomputing its data limits (the plan
+sets them).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from id3tree.render.style import (
 
 NODE_GID, EDGE_GID, MARKER_GID = "id3tree-node", "id3tree-edge-label", "id3tree-cut"
 MAX_PIXELS = 60_000  # Agg draws at most 2**16 pixels a side; bigger plans get a lower dpi
+MAX_NODES = 2_000  # more boxes are unreadable on any page matplotlib can save, and slow to save
 
 
 @dataclass
@@ -66,12 +71,14 @@ class _Item:
     child_dx: list[float] = field(default_factory=list)  # each child's x minus this node's x
     x: float = 0.0
     top: float = 0.0
-    line_tops: list[float] = field(default_factory=list)
+    title_top: float = 0.0
+    body_top: float = 0.0
 
 
 @dataclass
 class _Plan:
     items: list[_Item]
+    fonts: _Metrics
     width: float
     height: float
     fontsize: float
@@ -138,31 +145,73 @@ class _Contour:
 
 
 class _Metrics:
-    """Text sizes in points, as Agg draws them at ``dpi`` (any backend draws within a hair)."""
+    """Fonts, and the size in points of a block of text as matplotlib lays it out at ``dpi``.
+
+    A block is what one Text artist draws: lines centred under each other. It is measured
+    through matplotlib's own layout (so its line spacing is right on every matplotlib version),
+    once per *shape*: a tree repeats a few shapes with different numbers (``samples = 1234``),
+    so when the font draws all ten digits alike (most fonts do) every digit is replaced by
+    ``0`` first. In a font whose digits differ, each text is measured as it is.
+    """
+
+    DIGITS = "0123456789"
 
     def __init__(self, fontname: str | None, fontsize: float, dpi: float):
         from matplotlib.backends.backend_agg import RendererAgg
+        from matplotlib.figure import Figure
         from matplotlib.font_manager import FontProperties
 
         family = None if fontname is None else [f.strip() for f in str(fontname).split(",")]
+        self.figure = Figure(dpi=dpi)
         self.renderer = RendererAgg(1, 1, dpi)
         self.scale = 72.0 / dpi
-        self.widths: dict[tuple[str, int], float] = {}
+        self.fontsize = fontsize
         self.regular = FontProperties(family=family, size=fontsize)
         self.bold = FontProperties(family=family, size=fontsize, weight="bold")
         self.small = FontProperties(family=family, size=0.92 * fontsize)
         self.italic = FontProperties(family=family, size=0.92 * fontsize, style="italic")
+        self.sizes: dict[tuple[str, int], tuple[float, float]] = {}
+        self.shapes: dict[int, dict] = {}  # per font: str.translate table, digits -> "0"
 
-    def width(self, text: str, prop) -> float:
-        key = (text, id(prop))  # trees repeat their lines ("entropy = 0.000") a lot
-        if key not in self.widths:
-            w, _, _ = self.renderer.get_text_width_height_descent(text, prop, ismath=False)
-            self.widths[key] = w * self.scale
-        return self.widths[key]
+    def size(self, lines: list[str], prop) -> tuple[float, float]:
+        """Width and height of ``lines`` drawn as one block in the font ``prop``."""
+        if not lines:
+            return 0.0, 0.0
+        if id(prop) not in self.shapes:
+            alike = len({self._measure(d * 8, prop) for d in self.DIGITS}) == 1
+            self.shapes[id(prop)] = str.maketrans(self.DIGITS, "0" * 10) if alike else {}
+        key = ("\n".join(lines).translate(self.shapes[id(prop)]), id(prop))
+        if key not in self.sizes:
+            self.sizes[key] = self._measure(key[0], prop)
+        return self.sizes[key]
 
-    def height(self, prop) -> float:
-        _, h, _ = self.renderer.get_text_width_height_descent("lp", prop, ismath=False)
-        return h * self.scale
+    def _measure(self, text: str, prop) -> tuple[float, float]:
+        from matplotlib.text import Text
+
+        block = Text(0, 0, text, fontproperties=prop, parse_math=False)
+        block.set_figure(self.figure)
+        box = block.get_window_extent(self.renderer)
+        return box.width * self.scale, box.height * self.scale
+
+
+def _check_size(root: Node, max_depth: int | None) -> None:
+    """Refuse a drawing of more than ``MAX_NODES`` boxes, saying what to do instead.
+
+    Levels are counted top down and the count stops as soon as it passes the limit, so a huge
+    tree costs no more than the levels that fit.
+    """
+    level, shown, nodes = 0, 0, [root]
+    while nodes and (max_depth is None or level <= max_depth):
+        if shown + len(nodes) > MAX_NODES:
+            raise ValueError(
+                f"this drawing would have more than {MAX_NODES:,} boxes, too many to read or to "
+                f"save quickly with matplotlib: draw the top levels with max_depth={level - 1} "
+                f"({shown:,} boxes), or the whole tree with Graphviz (to_dot() or to_graphviz() "
+                "of the model, tree_to_dot() of a node)"
+            )
+        shown += len(nodes)
+        nodes = [child for node in nodes for child in node.children.values()]
+        level += 1
 
 
 def _items(root, classes, show, decimals, filled, class_colors, max_depth) -> list[_Item]:
@@ -193,11 +242,9 @@ def _items(root, classes, show, decimals, filled, class_colors, max_depth) -> li
 def _plan(items: list[_Item], fontname: str | None, fontsize: float, dpi: float) -> _Plan:
     """Steps 1-3 of the module docstring."""
     m = _Metrics(fontname, fontsize, dpi)
-    line_h = max(m.height(m.regular), m.height(m.bold))
-    pitch = 1.15 * line_h
     pad_x, pad_y = 0.8 * fontsize, 0.5 * fontsize
+    line_gap = 0.2 * fontsize  # between a box's title and the lines under it
     label_pad = 0.3 * fontsize  # the white background around an edge label
-    label_pitch = 1.2 * m.height(m.small)
     gap_x = 1.2 * fontsize  # between neighbouring slots
     gap_y = 3.0 * fontsize  # between a row's boxes and the labels below them
     stub = 0.9 * fontsize  # the dashed line down to a "…" marker
@@ -205,17 +252,18 @@ def _plan(items: list[_Item], fontname: str | None, fontsize: float, dpi: float)
 
     # 1. measure
     for it in items:
-        widths = [m.width(t, m.bold) for t in it.title] + [m.width(t, m.regular) for t in it.body]
-        n_lines = len(it.title) + len(it.body)
-        it.box_w = max(widths) + 2 * pad_x
-        it.box_h = (n_lines - 1) * pitch + line_h + 2 * pad_y
+        title_w, title_h = m.size(it.title, m.bold)
+        body_w, body_h = m.size(it.body, m.regular)
+        it.box_w = max(title_w, body_w) + 2 * pad_x
+        it.body_top = pad_y + title_h + line_gap  # for now, relative to the box's top
+        it.box_h = (it.body_top + body_h if it.body else pad_y + title_h) + pad_y
         if it.edge:
-            font = m.italic if it.italic else m.small
-            it.label_w = max(m.width(t, font) for t in it.edge) + 2 * label_pad
-            it.label_h = len(it.edge) * label_pitch + 2 * label_pad
+            label_w, label_h = m.size(it.edge, m.italic if it.italic else m.small)
+            it.label_w = label_w + 2 * label_pad
+            it.label_h = label_h + 2 * label_pad
         if it.marker:
-            it.marker_w = m.width(it.marker, m.small)
-            it.marker_h = stub + label_pitch
+            it.marker_w, marker_h = m.size([it.marker], m.small)
+            it.marker_h = stub + marker_h
 
     gap_y = max(gap_y, max(it.marker_h for it in items) + 0.4 * fontsize)
 
@@ -258,7 +306,7 @@ def _plan(items: list[_Item], fontname: str | None, fontsize: float, dpi: float)
     items[0].x = 0.0
     for it in items:
         it.top = row_top[it.shown.level]
-        it.line_tops = [it.top + pad_y + i * pitch for i in range(len(it.title) + len(it.body))]
+        it.title_top, it.body_top = it.top + pad_y, it.top + it.body_top
         for c, dx in zip(it.children, it.child_dx):
             items[c].x = it.x + dx
     left = min(it.x - it.half for it in items)
@@ -268,6 +316,7 @@ def _plan(items: list[_Item], fontname: str | None, fontsize: float, dpi: float)
     bottom = max(it.top + it.box_h + it.marker_h for it in items)
     return _Plan(
         items=items,
+        fonts=m,
         width=right - left + 2 * margin,
         height=bottom + margin,
         fontsize=fontsize,
@@ -276,22 +325,34 @@ def _plan(items: list[_Item], fontname: str | None, fontsize: float, dpi: float)
     )
 
 
-def _draw(ax, plan: _Plan, fontname: str | None) -> None:
-    """Step 4: boxes, words, edges, labels and markers, one data unit per point."""
+def _draw(ax, plan: _Plan) -> None:
+    """Step 4: boxes, words, edges, labels and markers, one data unit per point.
+
+    Boxes and words are added with ``ax.add_artist``: ``add_patch`` would recompute the data
+    limits for every box (the plan sets the limits once), and ``ax.text`` would build a
+    clipping path for every word; text is not clipped, so all words share one.
+    """
     from matplotlib.collections import LineCollection
     from matplotlib.patches import FancyBboxPatch
+    from matplotlib.text import Text
+    from matplotlib.transforms import TransformedPatchPath
 
-    family = None if fontname is None else [f.strip() for f in str(fontname).split(",")]
-    size, small = plan.fontsize, 0.92 * plan.fontsize
-    text = {"ha": "center", "parse_math": False, "family": family, "zorder": 3}
+    fonts = plan.fonts
+    rounding = f"round,pad=0,rounding_size={0.6 * plan.fontsize:.3g}"
+    unused = TransformedPatchPath(ax.patch)
+    words = dict(ha="center", parse_math=False, zorder=3, clip_on=False, clip_path=unused)
     edges, dashed = [], []
+
+    def add_text(x, y, lines, font, **options):
+        ax.add_artist(Text(x, y, "\n".join(lines), fontproperties=font, **words, **options))
+
     for it in plan.items:
-        ax.add_patch(
+        ax.add_artist(
             FancyBboxPatch(
                 (it.x - it.box_w / 2, it.top),
                 it.box_w,
                 it.box_h,
-                boxstyle=f"round,pad=0,rounding_size={0.6 * size:.3g}",
+                boxstyle=rounding,
                 facecolor=it.fill,
                 edgecolor=BORDER_COLOR,
                 linewidth=0.8,
@@ -299,9 +360,9 @@ def _draw(ax, plan: _Plan, fontname: str | None) -> None:
                 gid=NODE_GID,
             )
         )
-        for i, line in enumerate(it.title + it.body):
-            weight = "bold" if i < len(it.title) else "normal"
-            ax.text(it.x, it.line_tops[i], line, va="top", size=size, weight=weight, **text)
+        add_text(it.x, it.title_top, it.title, fonts.bold, va="top")
+        if it.body:
+            add_text(it.x, it.body_top, it.body, fonts.regular, va="top")
         if it.shown.parent is not None:
             parent = plan.items[it.shown.parent]
             bottom = plan.row_bottom[parent.shown.level]
@@ -313,33 +374,30 @@ def _draw(ax, plan: _Plan, fontname: str | None) -> None:
                 top = plan.label_top[it.shown.level]
                 edges.append([start, (it.x, top)])
                 edges.append([(it.x, top + it.label_h), (it.x, it.top)])
-                ax.text(
+                add_text(
                     it.x,
                     top + it.label_h / 2,
-                    "\n".join(it.edge),
+                    it.edge,
+                    fonts.italic if it.italic else fonts.small,
                     va="center",
-                    size=small,
-                    style="italic" if it.italic else "normal",
                     color="#222222",
                     bbox={"boxstyle": "round,pad=0.3", "facecolor": WHITE, "edgecolor": "none"},
                     gid=EDGE_GID,
-                    **text,
                 )
             else:
                 edges.append([start, (it.x, it.top)])
         if it.marker:
             stub_top = it.top + it.box_h
-            stub_bottom = stub_top + 0.9 * size
+            stub_bottom = stub_top + 0.9 * plan.fontsize
             dashed.append([(it.x, stub_top), (it.x, stub_bottom)])
-            ax.text(
+            add_text(
                 it.x,
                 stub_bottom,
-                it.marker,
+                [it.marker],
+                fonts.small,
                 va="top",
-                size=small,
                 color=MUTED_COLOR,
                 gid=MARKER_GID,
-                **text,
             )
     ax.add_collection(LineCollection(edges, colors=EDGE_COLOR, linewidths=0.9, zorder=1))
     ax.add_collection(
@@ -365,7 +423,8 @@ def plot_tree(
 
     Each node is a box with the split (``Outlook``, ``petal_length ≤ 2.45``) or the predicted
     class, then the fields in ``show``; each edge carries its category value, ``≤ t`` / ``> t``,
-    or *missing*. No two boxes or labels overlap.
+    or *missing*. No two boxes or labels overlap. A drawing of more than 2,000 boxes is refused
+    (a ValueError that suggests a ``max_depth`` that fits); Graphviz draws large trees.
 
     Parameters
     ----------
@@ -389,12 +448,19 @@ def plot_tree(
     Returns
     -------
     matplotlib.axes.Axes
+
+    Raises
+    ------
+    ValueError
+        If more than ``MAX_NODES`` (2,000) boxes would be drawn; the message names a
+        ``max_depth`` that fits and the Graphviz renderers.
     """
     show = check_options(show, decimals, max_depth)
     if isinstance(fontsize, bool) or not isinstance(fontsize, (int, float)) or fontsize <= 0:
         raise ValueError(f"fontsize must be a positive number, got {fontsize!r}")
     import matplotlib.pyplot as plt  # here, so importing id3tree never touches matplotlib
 
+    _check_size(root, max_depth)
     classes = class_list(root, classes)
     items = _items(root, classes, show, decimals, filled, class_colors, max_depth)
     if ax is None:
@@ -417,7 +483,7 @@ def plot_tree(
             if scale >= 1:
                 break
             plan = _plan(items, fontname, plan.fontsize * scale * 0.98, dpi)
-    _draw(ax, plan, fontname)
+    _draw(ax, plan)
     x_mid, y_mid = plan.width / 2, plan.height / 2
     ax.set_xlim(x_mid - view_w / 2, x_mid + view_w / 2)
     ax.set_ylim(y_mid + view_h / 2, y_mid - view_h / 2)  # y grows downwards, like the tree

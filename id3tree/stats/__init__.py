@@ -5,6 +5,11 @@ Which test depends on the kinds of the feature and the target (categorical or in
 with the association measures :func:`cramers_v`, :func:`eta_squared`, :func:`pearson_r2` and
 :func:`mcfadden_r2`. :func:`test_features` picks the test for every column of a table and ranks
 the columns by ``importance = -log10 p``.
+
+The wrapper methods search subsets of features by fitting a model to each:
+:func:`select_features` (forward, backward, stepwise, exhaustive or random search scored by AIC,
+BIC or the likelihood-ratio p-value) and :class:`WrapperSelector`, the same as a scikit-learn
+selector. :func:`sweep_operator` finds aliased columns the way the lecture does.
 """
 
 from id3tree.stats.classical import (
@@ -21,10 +26,15 @@ from id3tree.stats.classical import (
 )
 from id3tree.stats.result import HypothesisTestResult
 from id3tree.stats.selection import test_features
+from id3tree.stats.selector import WrapperSelector
+from id3tree.stats.sweep import sweep_operator
+from id3tree.stats.wrapper import SelectionResult, select_features
 
 __all__ = [
     "HypothesisTestResult",
     "PerfectSeparationWarning",
+    "SelectionResult",
+    "WrapperSelector",
     "anova_test",
     "chi_square_test",
     "cramers_v",
@@ -34,5 +44,7 @@ __all__ = [
     "mcfadden_r2",
     "pearson_r2",
     "regression_test",
+    "select_features",
+    "sweep_operator",
     "test_features",
 ]

@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import math
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from id3tree._dask import any_dask
 from id3tree._entropy import entropy_rows
 from id3tree.contingency import chi_square_from_table, crosstab_codes
 from id3tree.stats import logit
@@ -51,7 +53,17 @@ def _observed_table(pair: Pair) -> pd.DataFrame:
     )
 
 
-def _table_note(observed: pd.DataFrame, pair: Pair) -> str:
+@dataclass(frozen=True)
+class Observed:
+    """A table of observed counts, the rows it counts, and the names of its two columns."""
+
+    table: pd.DataFrame
+    n: int
+    x_name: str
+    y_name: str
+
+
+def _table_note(observed: pd.DataFrame, pair: Pair | Observed) -> str:
     if observed.shape[0] < 2:
         return f"{pair.x_name!r} has a single category, so there is nothing to test"
     if observed.shape[1] < 2:
@@ -78,8 +90,16 @@ def chi_square_test(x, y) -> HypothesisTestResult:
 
 
 def _chi_square(x, y) -> tuple[HypothesisTestResult, float]:
+    if any_dask(x, y):  # columns of a Dask DataFrame: the table is counted partition by partition
+        from id3tree._dask import stats as on_dask
+
+        return _chi_square_of(on_dask.observed_table(x, y))
     pair = complete_rows(x, y)
-    observed = _observed_table(pair)
+    return _chi_square_of(Observed(_observed_table(pair), pair.n, pair.x_name, pair.y_name))
+
+
+def _chi_square_of(found: Observed) -> tuple[HypothesisTestResult, float]:
+    observed, pair = found.table, found
     test = chi_square_from_table(observed.to_numpy())
     p, log_p = chi2_tail(test.statistic, test.df)
     expected = pd.DataFrame(test.expected, index=observed.index, columns=observed.columns)
@@ -112,8 +132,14 @@ def g_test(x, y) -> HypothesisTestResult:
     >>> print(g_test(tennis["Outlook"], tennis["Play"]))
     G-test (likelihood ratio): statistic 4.7890, df 2, p-value 0.0912, n 14, importance 1.04
     """
-    pair = complete_rows(x, y)
-    observed = _observed_table(pair)
+    if any_dask(x, y):  # columns of a Dask DataFrame: the table is counted partition by partition
+        from id3tree._dask import stats as on_dask
+
+        found = on_dask.observed_table(x, y)
+    else:
+        pair = complete_rows(x, y)
+        found = Observed(_observed_table(pair), pair.n, pair.x_name, pair.y_name)
+    observed, pair = found.table, found
     counts = observed.to_numpy(dtype=float)
     n = counts.sum()
     h_y = float(entropy_rows(counts.sum(axis=0), math.e))
@@ -147,25 +173,46 @@ def cramers_v(x, y) -> float:
 # ---------------------------------------------------------------------------------------------
 # Categorical x, interval y: sums of squares between and within groups
 # ---------------------------------------------------------------------------------------------
+def _unit_scaled(values: np.ndarray) -> np.ndarray:
+    """Values divided by the power of two nearest above their largest magnitude, so all lie in
+    [-1, 1]. F, t, eta-squared and r-squared do not depend on the scale of x or y, and the
+    division is exact; without it, sums of squares of values near 1e200 overflow to inf and
+    those of values near 1e-200 underflow to 0."""
+    largest = float(np.max(np.abs(values))) if len(values) else 0.0
+    if largest == 0 or not math.isfinite(largest):
+        return values
+    return np.ldexp(values, -math.frexp(largest)[1])
+
+
+# ---------------------------------------------------------------------------------------------
 def _anova(x, y) -> tuple[HypothesisTestResult, float]:
+    if any_dask(x, y):  # columns of a Dask DataFrame: per-group sums merged across partitions
+        from id3tree._dask import stats as on_dask
+
+        return _anova_of(*on_dask.group_sums(x, y))
     pair = complete_rows(x, y)
     groups, labels = categories(pair.x, pair.x_name)
-    values = interval(pair.y, pair.y_name, "anova_test", "chi_square_test")
+    values = _unit_scaled(interval(pair.y, pair.y_name, "anova_test", "chi_square_test"))
     n_i = np.bincount(groups, minlength=len(labels)).astype(float)
     mean_i = np.bincount(groups, weights=values, minlength=len(labels)) / n_i
     mean = values.mean()
     sst = float(((values - mean) ** 2).sum())  # total
     ssw = float(((values - mean_i[groups]) ** 2).sum())  # within groups
+    return _anova_of(n_i, mean_i, mean, sst, ssw, pair.x_name, pair.y_name)
+
+
+def _anova_of(n_i, mean_i, mean, sst, ssw, x_name, y_name) -> tuple[HypothesisTestResult, float]:
+    """The F test from the group sizes and means and the total and within sums of squares."""
     ssg = float((n_i * (mean_i - mean) ** 2).sum())  # between groups, = SST - SSW
-    n, n_groups = len(values), len(labels)
+    n, n_groups = int(n_i.sum()), len(n_i)
     dfg, dfw = n_groups - 1, n - n_groups
     note = ""
     if n_groups < 2:
-        note = f"{pair.x_name!r} has a single category, so there is nothing to test"
+        note = f"{x_name!r} has a single category, so there is nothing to test"
     elif dfw == 0:
         note = "every category has a single row, so there is no within-group variation"
     elif sst == 0:
-        note = f"{pair.y_name!r} is constant, so there is nothing to test"
+        note = f"{y_name!r} is constant, so there is nothing to test"
     if note:
         statistic, (p, log_p) = 0.0, (1.0, 0.0)
     else:
@@ -201,25 +248,37 @@ def eta_squared(x, y) -> float:
 # Interval x, interval y: the least-squares line
 # ---------------------------------------------------------------------------------------------
 def _regression(x, y) -> tuple[HypothesisTestResult, float]:
+    if any_dask(x, y):  # columns of a Dask DataFrame: co-moments merged across partitions
+        from id3tree._dask import stats as on_dask
+
+        return _regression_of(*on_dask.co_moments(x, y))
     pair = complete_rows(x, y)
-    xv = interval(pair.x, pair.x_name, "regression_test", "anova_test")
-    yv = interval(pair.y, pair.y_name, "regression_test", "deviance_test")
+    xv = _unit_scaled(interval(pair.x, pair.x_name, "regression_test", "anova_test"))
+    yv = _unit_scaled(interval(pair.y, pair.y_name, "regression_test", "deviance_test"))
     n = len(xv)
     dx, dy = xv - xv.mean(), yv - yv.mean()
     sxx, syy, sxy = float(dx @ dx), float(dy @ dy), float(dx @ dy)
+
+    def rss(slope):  # residual sum of squares
+        return float(((dy - slope * dx) ** 2).sum())
+
+    return _regression_of(n, sxx, syy, sxy, rss, pair.x_name, pair.y_name)
+
+
+def _regression_of(n, sxx, syy, sxy, rss, x_name, y_name) -> tuple[HypothesisTestResult, float]:
+    """The t test of the slope from the sums of squares and products about the means."""
     df = n - 2
     note = ""
     if df < 1:
         note = f"{n} rows are too few to test a slope (at least 3 are needed)"
     elif sxx == 0:
-        note = f"{pair.x_name!r} is constant, so it has no slope to test"
+        note = f"{x_name!r} is constant, so it has no slope to test"
     elif syy == 0:
-        note = f"{pair.y_name!r} is constant, so there is nothing to test"
+        note = f"{y_name!r} is constant, so there is nothing to test"
     if note:
         return HypothesisTestResult("Regression t", 0.0, max(df, 0), 1.0, n, 0.0, note), 0.0
     slope = sxy / sxx
-    rss = float(((dy - slope * dx) ** 2).sum())  # residual sum of squares
-    standard_error = math.sqrt(rss / df / sxx)
+    standard_error = math.sqrt(rss(slope) / df / sxx)
     statistic = slope / standard_error if standard_error > 0 else math.copysign(math.inf, slope)
     p, log_p = t_two_sided(statistic, df)
     result = HypothesisTestResult("Regression t", statistic, df, p, n, log_p)
@@ -251,6 +310,12 @@ def pearson_r2(x, y) -> float:
 # Interval x, categorical y: multinomial logits with and without x
 # ---------------------------------------------------------------------------------------------
 def _deviance(x, y) -> tuple[HypothesisTestResult, float]:
+    if any_dask(x, y):
+        raise TypeError(
+            "the deviance test fits a multinomial logit by Newton steps over all rows and needs "
+            "pandas input; call .compute() on the two columns first (or on a sample of rows), or "
+            "bin x and use chi_square_test / g_test, which take Dask columns"
+        )
     pair = complete_rows(x, y)
     xv = interval(pair.x, pair.x_name, "deviance_test", "chi_square_test")
     classes, labels = categories(pair.y, pair.y_name)

@@ -124,3 +124,100 @@ def fit_multinomial_logit(x: np.ndarray, y: np.ndarray, n_classes: int) -> Logit
         theta = theta + step
         l1, q = new_l1, new_q
     return LogitFit(max(l1, l0), l0, iterations, converged and not separated, separated)
+
+
+# ---------------------------------------------------------------------------------------------
+# The same model on a design matrix of several columns (the wrapper search's workhorse)
+# ---------------------------------------------------------------------------------------------
+SATURATED = 1e-10
+"""A row counts as fitted perfectly when its own class gets a probability above 1 - this."""
+ROUNDING = 1e-8
+"""When no step, however short, goes uphill, a promised rise below this (relative) is rounding."""
+
+
+def _newton_step(information: np.ndarray, gradient: np.ndarray) -> np.ndarray:
+    """Solve ``I step = g``. Rows fitted with probability 1 add nothing to I, so under separation
+    I turns singular in the directions that run off to infinity; the least-squares (minimum-norm)
+    solution then moves in the directions that can still be estimated, where g is not zero."""
+    return np.linalg.lstsq(information, gradient, rcond=1e-12)[0]
+
+
+@dataclass(frozen=True)
+class DesignLogitFit:
+    """A multinomial logit on a design matrix: ``log_likelihood``, the coefficients (one column
+    per non-reference class) and how the Newton iteration went."""
+
+    log_likelihood: float
+    coefficients: np.ndarray
+    iterations: int
+    converged: bool
+    n_saturated: int
+
+
+def fit_design_logit(
+    design: np.ndarray, y: np.ndarray, n_classes: int, start: np.ndarray | None = None
+) -> DesignLogitFit:
+    """Fit ``P(Y = k | z) = exp(z b_k) / sum_j exp(z b_j)`` (``b_0 = 0``) by Newton-Raphson.
+
+    Parameters
+    ----------
+    design : ndarray of shape (n_samples, p)
+        The model's columns, the intercept's column of ones among them, linearly independent
+        (the wrapper search removes aliased columns with the SWEEP operator first).
+    y : ndarray of shape (n_samples,)
+        Class codes ``0 .. K-1``; class 0 is the reference.
+    n_classes : int
+    start : ndarray of shape (p, K - 1), optional
+        Where Newton starts (a warm start from a neighbouring model); zeros otherwise.
+
+    The information matrix has one ``p x p`` block per pair of classes ``(j, l)``:
+    ``Z' diag(q_j (delta_jl - q_l)) Z``. When the classes are separated (a category whose rows
+    all share one class, say), the maximum is at infinity; the iteration then stops after
+    ``MAX_ITER`` steps close to the supremum, and ``n_saturated`` counts the rows fitted with
+    probability 1.
+    """
+    n, p = design.shape
+    m = n_classes - 1
+    rows = np.arange(n)
+    indicator = np.zeros((n, m))
+    indicator[y > 0, y[y > 0] - 1] = 1.0
+
+    def log_likelihood(beta):
+        eta = np.zeros((n, n_classes))
+        eta[:, 1:] = design @ beta
+        log_p = log_softmax(eta, axis=1)
+        return float(log_p[rows, y].sum()), np.exp(log_p[:, 1:]), log_p[rows, y]
+
+    beta = np.zeros((p, m)) if start is None else np.array(start, dtype=float)
+    l1, q, own = log_likelihood(beta)
+    if start is not None:  # a warm start that is worse than the origin is no help
+        l_zero, q_zero, own_zero = log_likelihood(np.zeros((p, m)))
+        if l_zero > l1:
+            beta, l1, q, own = np.zeros((p, m)), l_zero, q_zero, own_zero
+    converged = False
+    iterations = 0
+    while iterations < MAX_ITER and not converged:
+        iterations += 1
+        gradient = (design.T @ (indicator - q)).T.ravel()  # class by class
+        information = np.empty((m * p, m * p))
+        for j in range(m):
+            for k in range(j, m):
+                weight = q[:, j] * ((j == k) - q[:, k])
+                block = design.T @ (design * weight[:, None])
+                information[j * p : (j + 1) * p, k * p : (k + 1) * p] = block
+                information[k * p : (k + 1) * p, j * p : (j + 1) * p] = block.T
+        step = _newton_step(information, gradient).reshape(m, p).T
+        decrement = float(gradient @ step.T.ravel())
+        converged = decrement <= TOLERANCE * (1.0 + abs(l1))
+        for _ in range(40):  # halve the step until the log-likelihood does not fall
+            new_l1, new_q, new_own = log_likelihood(beta + step)
+            if new_l1 >= l1:
+                break
+            step = step / 2
+        else:  # no step uphill: at the maximum to the precision of the arithmetic
+            converged = decrement <= ROUNDING * (1.0 + abs(l1))
+            break
+        beta = beta + step
+        l1, q, own = new_l1, new_q, new_own
+    n_saturated = int(np.count_nonzero(own > -SATURATED))
+    return DesignLogitFit(l1, beta, iterations, converged, n_saturated)

@@ -1,0 +1,219 @@
+"""id3tree on Dask: a Parquet table larger than one process should hold, on a local cluster.
+
+Usage::
+
+    python benchmarks/bench_dask.py                      # 10,000,000 rows x 100 columns
+    python benchmarks/bench_dask.py --rows 2000000       # any size
+    python benchmarks/bench_dask.py --quick              # 200,000 rows x 20 columns (smoke run)
+
+Needs the ``dask`` extra (``pip install "id3tree[dask]"``).
+
+1. **Data.** A partitioned Parquet table is generated in ``--path`` (default: a temporary
+   folder), one file of ``--file-rows`` rows at a time, so generating it never holds the table:
+   a fifth of the columns are text with 3 to 12 levels, the rest numbers rounded to 2 decimals
+   (so each has a few thousand distinct values), about 2% missing; a 3-class target depends on a
+   few of them plus noise. Its size in memory (as float64 / category) is printed.
+2. **Dask.** A ``distributed.LocalCluster`` (processes, ``--workers`` workers of one thread and
+   ``--memory-limit`` each) runs ``mutual_information_matrix(X)``, ``rank_features(X, y)``
+   (information gain, exact thresholds) and ``ID3Classifier(max_depth=--depth).fit(X, y)`` (exact
+   thresholds, and again with ``numeric_bins=64``) on the whole table. After each job the peak
+   resident memory of every worker process is read (``ru_maxrss``).
+3. **pandas.** The same calls on the first ``--pandas-rows`` rows (the largest slice this machine
+   holds comfortably beside the cluster) read with ``pandas.read_parquet``, and Dask on the same
+   slice, so the ratio compares like with like. Times are per million rows as well.
+
+It measures; it does not test. Everything is printed as Markdown tables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import platform
+import resource
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+
+def make_table(path: Path, n_rows: int, n_columns: int, file_rows: int, seed: int = 0) -> None:
+    """Write the table as Parquet files of ``file_rows`` rows each (one file in memory at once)."""
+    path.mkdir(parents=True, exist_ok=True)
+    n_text = max(1, n_columns // 5)
+    for start in range(0, n_rows, file_rows):
+        rows = min(file_rows, n_rows - start)
+        rng = np.random.default_rng([seed, start])
+        columns = {}
+        hidden = rng.normal(size=rows)
+        for k in range(n_columns - n_text):
+            values = rng.normal(0, 1, rows) + (0.8 * hidden if k % 7 == 0 else 0.0)
+            values = np.round(values * (1 + k % 5), 2)
+            values[rng.random(rows) < 0.02] = np.nan
+            columns[f"num{k:03d}"] = values
+        for k in range(n_text):
+            n_levels = 3 + k % 10
+            codes = rng.integers(0, n_levels, rows)
+            if k % 4 == 0:
+                codes = np.where(hidden > 0.8, 0, codes)
+            values = pd.Categorical.from_codes(
+                codes, categories=[f"t{k}_{v}" for v in range(n_levels)]
+            )
+            columns[f"txt{k:03d}"] = values
+        signal = hidden + 0.5 * columns["num001"] / 2 + rng.normal(0, 0.7, rows)
+        columns["target"] = pd.Categorical.from_codes(
+            np.digitize(np.nan_to_num(signal), [-0.6, 0.6]), categories=["low", "mid", "high"]
+        )
+        frame = pd.DataFrame(columns)
+        frame.to_parquet(path / f"part-{start // file_rows:05d}.parquet", index=False)
+
+
+def table_bytes(n_rows: int, n_columns: int) -> int:
+    """Bytes the table takes in memory: float64 numbers, one byte per category code."""
+    n_text = max(1, n_columns // 5)
+    return n_rows * ((n_columns - n_text) * 8 + n_text + 1)
+
+
+def peak_memory(client) -> list[int]:
+    """Peak resident bytes of every worker process so far (Linux reports kilobytes)."""
+
+    def maxrss():
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+    return sorted(client.run(maxrss).values())
+
+
+def timed(function, *args, **kwargs):
+    start = time.perf_counter()
+    result = function(*args, **kwargs)
+    return time.perf_counter() - start, result
+
+
+def jobs(X, y, depth: int, bins: int):
+    """The benchmark's calls, as (name, callable) pairs."""
+    from id3tree import ID3Classifier, mutual_information_matrix, rank_features
+
+    return [
+        ("mutual_information_matrix(X)", lambda: mutual_information_matrix(X)),
+        ("rank_features(X, y)", lambda: rank_features(X, y)),
+        (
+            f"ID3Classifier(max_depth={depth}).fit",
+            lambda: ID3Classifier(max_depth=depth).fit(X, y),
+        ),
+        (
+            f"ID3Classifier(max_depth={depth}, numeric_bins={bins}).fit",
+            lambda: ID3Classifier(max_depth=depth, numeric_bins=bins).fit(X, y),
+        ),
+    ]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, default=10_000_000)
+    parser.add_argument("--columns", type=int, default=100)
+    parser.add_argument("--file-rows", type=int, default=250_000)
+    parser.add_argument("--pandas-rows", type=int, default=1_000_000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--memory-limit", default="3GB")
+    parser.add_argument("--depth", type=int, default=3)
+    parser.add_argument("--bins", type=int, default=64)
+    parser.add_argument("--path", type=Path, default=None, help="where the Parquet files go")
+    parser.add_argument("--keep", action="store_true", help="keep the generated files")
+    parser.add_argument("--quick", action="store_true", help="200,000 rows x 20 columns")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.rows, args.columns, args.file_rows = 200_000, 20, 50_000
+        args.pandas_rows = 100_000
+    args.pandas_rows = min(args.pandas_rows, args.rows)
+
+    from dask import dataframe as dd
+    from distributed import Client, LocalCluster
+
+    path = args.path or Path(tempfile.mkdtemp(prefix="id3tree-bench-")) / "table"
+    print(f"python {platform.python_version()}, {os.cpu_count()} CPUs, {platform.platform()}")
+    size = table_bytes(args.rows, args.columns)
+    print(
+        f"\ntable: {args.rows:,} rows x {args.columns} columns + target, "
+        f"{size / 1e9:.2f} GB in memory, files of {args.file_rows:,} rows"
+    )
+    seconds, _ = timed(make_table, path, args.rows, args.columns, args.file_rows)
+    on_disk = sum(f.stat().st_size for f in path.glob("*.parquet"))
+    print(f"generated in {seconds:.0f} s; {on_disk / 1e9:.2f} GB of Parquet")
+
+    rows = []
+    with (
+        LocalCluster(
+            n_workers=args.workers,
+            threads_per_worker=1,
+            processes=True,
+            memory_limit=args.memory_limit,
+            dashboard_address=":0",
+            silence_logs=logging.ERROR,
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        table = dd.read_parquet(path)
+        X, y = table.drop(columns=["target"]), table["target"]
+        print(f"{table.npartitions} partitions, {args.workers} workers x {args.memory_limit}\n")
+        for name, job in jobs(X, y, args.depth, args.bins):
+            client.restart()  # fresh workers: each peak belongs to one job
+            seconds, _ = timed(job)
+            peaks = peak_memory(client)
+            rows.append((name, seconds, peaks))
+            print(f"  {name}: {seconds:.1f} s, worker peaks {[f'{p / 1e9:.2f} GB' for p in peaks]}")
+            sys.stdout.flush()
+
+        # the slice pandas holds: Dask and pandas on the same rows
+        n_files = -(-args.pandas_rows // args.file_rows)
+        files = sorted(path.glob("*.parquet"))[:n_files]
+        frame = pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
+        frame = frame.iloc[: args.pandas_rows]
+        small = dd.read_parquet(files)
+        compare = []
+        pandas_jobs = jobs(frame.drop(columns=["target"]), frame["target"], args.depth, args.bins)
+        dask_jobs = jobs(small.drop(columns=["target"]), small["target"], args.depth, args.bins)
+        for (name, pandas_job), (_, dask_job) in zip(pandas_jobs, dask_jobs):
+            if "numeric_bins" in name:
+                continue  # binning is a Dask-only option
+            pandas_seconds, pandas_result = timed(pandas_job)
+            dask_seconds, dask_result = timed(dask_job)
+            same = _same(pandas_result, dask_result)
+            compare.append((name, pandas_seconds, dask_seconds, same))
+            print(f"  slice {name}: pandas {pandas_seconds:.1f} s, dask {dask_seconds:.1f} s")
+
+    print(f"\n### Whole table: {args.rows:,} rows x {args.columns} columns ({size / 1e9:.1f} GB)\n")
+    print("| job | time | s per million rows | peak memory per worker | peak / table |")
+    print("|---|---|---|---|---|")
+    for name, seconds, peaks in rows:
+        worst = max(peaks)
+        print(
+            f"| `{name}` | {seconds:.0f} s | {seconds / args.rows * 1e6:.1f} | "
+            f"{', '.join(f'{p / 1e9:.2f} GB' for p in peaks)} | {worst / size:.2f} |"
+        )
+    print(f"\n### The slice pandas holds: {args.pandas_rows:,} rows\n")
+    print("| job | pandas | Dask (same rows) | Dask / pandas | same result |")
+    print("|---|---|---|---|---|")
+    for name, pandas_seconds, dask_seconds, same in compare:
+        print(
+            f"| `{name}` | {pandas_seconds:.1f} s | {dask_seconds:.1f} s | "
+            f"{dask_seconds / pandas_seconds:.2f} | {same} |"
+        )
+    if not args.keep and args.path is None:
+        shutil.rmtree(path.parent, ignore_errors=True)
+    return 0
+
+
+def _same(a, b) -> bool:
+    """The pandas and Dask results agree (frames to 1e-12, trees node for node)."""
+    if isinstance(a, pd.DataFrame):
+        return bool(a.index.equals(b.index) and np.allclose(a, b, rtol=0, atol=1e-12))
+    return a.to_dict() == b.to_dict()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,318 @@
+"""The machinery every Dask function shares: passes over partitions, and columns as codes.
+
+A *pass* maps every partition to a small summary (a dict of numpy arrays: counts, sums, the
+distinct values of a column) and merges the summaries pairwise in a tree, on the workers, so that
+only the final summary reaches the caller. Two kinds of pass are enough for everything id3tree
+does:
+
+1. a *describing* pass learns how to code each column: the sorted categories of a categorical
+   column (as :func:`id3tree._validation.factorize` would sort them on the whole column) and the
+   range of a numeric one (for the bin edges of ``numpy.histogram``);
+2. a *counting* pass turns every partition into integer codes with that coding and counts them
+   (``np.bincount``), and the counts add up across partitions.
+"""
+
+from __future__ import annotations
+
+import numbers
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from id3tree._validation import factorize, is_numeric, listed_columns, numeric_values
+from id3tree.information import _bin
+
+SPLIT_EVERY = 8
+"""How many partial summaries one task merges."""
+
+TARGET = "__id3tree_target__"
+"""The name the target column takes inside the joined frame."""
+
+
+def import_dask():
+    """``dask`` and ``dask.dataframe``, or an ImportError that says how to install them."""
+    try:
+        import dask
+        import dask.dataframe as dd
+    except ImportError:  # pragma: no cover - only without the extra
+        raise ImportError(
+            'Dask input needs dask and distributed: pip install "id3tree[dask]"'
+        ) from None
+    return dask, dd
+
+
+# ---------------------------------------------------------------------------------------------
+# Passes over partitions
+# ---------------------------------------------------------------------------------------------
+def reduce_partitions(frame, chunk: Callable, combine: Callable, *args):
+    """A Dask Delayed of ``combine``-merged ``chunk(partition, *args)`` over every partition.
+
+    The merge runs as a tree of tasks (``SPLIT_EVERY`` summaries per task), so no single process
+    ever holds more than a few summaries.
+    """
+    dask, _ = import_dask()
+    summaries = [dask.delayed(chunk, pure=True)(part, *args) for part in frame.to_delayed()]
+    while len(summaries) > 1:
+        summaries = [
+            dask.delayed(_merge_many, pure=True)(summaries[i : i + SPLIT_EVERY], combine)
+            for i in range(0, len(summaries), SPLIT_EVERY)
+        ]
+    return summaries[0]
+
+
+def reduce_keys(frame, chunk: Callable, combiners: dict, finals: dict | None = None, *args):
+    """Delayed values, one per key: ``chunk(partition, *args)`` returns a dict, and each key's
+    entries are merged with ``combiners[key]`` in a tree of their own, then passed through
+    ``finals[key]`` (if given) on a worker. Keys are merged (and finished) independently, so a
+    large per-key summary lives on one worker at a time and only its result travels."""
+    dask, _ = import_dask()
+    parts = [dask.delayed(chunk, pure=True)(part, *args) for part in frame.to_delayed()]
+    out = {}
+    for key, combine in combiners.items():
+        pieces = [dask.delayed(operator.getitem, pure=True)(part, key) for part in parts]
+        while len(pieces) > 1:
+            pieces = [
+                dask.delayed(_merge_many, pure=True)(pieces[i : i + SPLIT_EVERY], combine)
+                for i in range(0, len(pieces), SPLIT_EVERY)
+            ]
+        merged = pieces[0]
+        if finals is not None and finals.get(key) is not None:
+            merged = dask.delayed(finals[key], pure=True)(merged)
+        out[key] = merged
+    return out
+
+
+def _merge_many(summaries: list, combine: Callable):
+    merged = summaries[0]
+    for other in summaries[1:]:
+        merged = combine(merged, other)
+    return merged
+
+
+def compute(*delayed_values):
+    """Compute Delayed values together (one pass over the data for all of them)."""
+    dask, _ = import_dask()
+    return dask.compute(*delayed_values)
+
+
+def add(a, b):
+    """Sum of two summaries: numbers and arrays add, dicts and tuples add entry by entry."""
+    if isinstance(a, dict):
+        return {key: add(a[key], b[key]) for key in a}
+    if isinstance(a, (tuple, list)):
+        return type(a)(add(u, v) for u, v in zip(a, b))
+    return a + b
+
+
+# ---------------------------------------------------------------------------------------------
+# Input checks
+# ---------------------------------------------------------------------------------------------
+def check_frame(X, name: str = "X"):
+    """X as a Dask DataFrame with at least one column and unique names; a Series is an error."""
+    _, dd = import_dask()
+    if isinstance(X, dd.Series):
+        raise ValueError(f"{name} must be 2-D; use X.to_frame() for a single column")
+    if not isinstance(X, dd.DataFrame):
+        raise TypeError(f"{name} must be a Dask DataFrame here, got {type(X).__name__}")
+    names = [str(c) for c in X.columns]
+    if not names:
+        raise ValueError(f"{name} has 0 feature(s); at least one is needed")
+    if len(set(names)) != len(names):
+        duplicated = sorted({n for n in names if names.count(n) > 1})
+        raise ValueError(f"{name} has duplicate column names: {duplicated}")
+    if TARGET in names:
+        raise ValueError(f"{name} has a column named {TARGET!r}, which id3tree uses itself")
+    return X
+
+
+def as_dask_series(values, name: str):
+    """A Dask Series (a one-column Dask DataFrame is taken as its column)."""
+    _, dd = import_dask()
+    if isinstance(values, dd.DataFrame):
+        if len(values.columns) != 1:
+            raise ValueError(
+                f"{name} must be one column, got a DataFrame with {len(values.columns)}"
+            )
+        values = values[values.columns[0]]
+    if not isinstance(values, dd.Series):
+        raise TypeError(
+            f"{name} is a {type(values).__name__}, but the other argument is a Dask collection: "
+            "pass both as columns of the same Dask DataFrame"
+        )
+    return values
+
+
+def join(frame, y):
+    """The feature frame with the target as one more column, partition by partition.
+
+    y must come from the same Dask DataFrame as the features (the same partitions); anything else
+    would need a shuffle to line the rows up, and is refused.
+    """
+    y = as_dask_series(y, "y")
+    if not _co_aligned(frame, y):
+        raise ValueError(
+            "X and y must be columns of the same Dask DataFrame (the same partitions), e.g. "
+            "X = frame[features] and y = frame['target']; lining up the rows of two different "
+            "collections would need a shuffle by index"
+        )
+    return frame.assign(**{TARGET: y})
+
+
+def _co_aligned(a, b) -> bool:
+    """Do two collections come from the same partitions (blockwise from one source)?"""
+    try:
+        from dask.dataframe.dask_expr._expr import are_co_aligned
+    except ImportError:  # pragma: no cover - other dask versions: the weaker check
+        return a.npartitions == b.npartitions
+    return bool(are_co_aligned(a.expr, b.expr))
+
+
+def series_frame(x, y, x_name: str = "x", y_name: str = "y"):
+    """Two Dask Series as a two-column frame ``x``, ``y`` (their own names kept for messages)."""
+    x = as_dask_series(x, x_name)
+    frame = x.to_frame(name="x")
+    if y is not None:
+        frame = join(frame, y).rename(columns={TARGET: "y"})
+    return frame
+
+
+def check_bins(bins) -> None:
+    """Bins must be a count or explicit edges: rules such as ``"auto"`` need all the data."""
+    if isinstance(bins, str):
+        raise ValueError(
+            f"bins={bins!r} needs the whole column at once; with a Dask DataFrame give a number "
+            "of bins or explicit edges"
+        )
+    if isinstance(bins, numbers.Integral) and not isinstance(bins, bool) and bins < 1:
+        raise ValueError(f"bins must be a positive integer, got {bins!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Codings: how a column becomes integer codes, learned in one describing pass
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class Coding:
+    """How one column becomes codes ``0 .. n_codes - 1`` (the last code: missing).
+
+    ``categories`` for a categorical column (sorted as :func:`factorize` sorts them), ``edges``
+    for a numeric column cut into bins, neither for a numeric column kept as numbers.
+    """
+
+    name: str
+    column: str
+    categories: list | None = None
+    edges: np.ndarray | None = None
+    low: float = np.nan  # range of a numeric column (NaN when no value is present)
+    high: float = np.nan
+    n_missing: int = 0
+
+    @property
+    def n_codes(self) -> int:
+        if self.categories is not None:
+            return len(self.categories) + 1
+        return len(self.edges)  # bins plus missing
+
+    def codes(self, part: pd.DataFrame) -> np.ndarray:
+        series = part[self.column]
+        if self.categories is not None:
+            return category_codes(series, self.categories, self.name)
+        return _bin(numeric_values(series, self.name), self.edges, self.name)[0]
+
+    def values(self, part: pd.DataFrame) -> np.ndarray:
+        return numeric_values(part[self.column], self.name)
+
+
+def category_codes(series: pd.Series, categories: list, name: str) -> np.ndarray:
+    """Codes of a partition's values among the column's categories (missing: the last code)."""
+    local, uniques = pd.factorize(series)  # the partition's own distinct values
+    lookup = pd.Index(categories, dtype=object).get_indexer(np.asarray(uniques, dtype=object))
+    if (lookup < 0).any():  # pragma: no cover - every value was seen by the describing pass
+        raise ValueError(f"column {name!r} has a value the describing pass did not see")
+    codes = np.append(lookup, len(categories))[local]  # local -1 (missing) -> the last code
+    return codes.astype(np.int64)
+
+
+def _describe_chunk(part: pd.DataFrame, wanted: dict) -> dict:
+    """Per column: its distinct values (categorical) or (min, max, missing count) (numeric)."""
+    out = {}
+    for column, (name, kind) in wanted.items():
+        series = part[column]
+        if kind == "categories":
+            out[column] = (
+                pd.Series(series.dropna().unique(), dtype=series.dtype),
+                int(series.isna().sum()),
+            )
+        else:
+            values = numeric_values(series, name)  # raises on infinite values, naming the column
+            present = values[~np.isnan(values)]
+            if len(present):
+                out[column] = (
+                    float(present.min()),
+                    float(present.max()),
+                    len(values) - len(present),
+                )
+            else:
+                out[column] = (np.nan, np.nan, len(values))
+    return out
+
+
+def _describe_combine(a: dict, b: dict) -> dict:
+    out = {}
+    for column, first in a.items():
+        second = b[column]
+        if isinstance(first[0], pd.Series):
+            both = pd.concat([first[0], second[0]], ignore_index=True).drop_duplicates()
+            out[column] = (both.reset_index(drop=True), first[1] + second[1])
+        else:
+            out[column] = (
+                np.fmin(first[0], second[0]),
+                np.fmax(first[1], second[1]),
+                first[2] + second[2],
+            )
+    return out
+
+
+def describe(frame, wanted: dict):
+    """A Delayed summary for the columns in ``wanted`` (column -> (name, kind))."""
+    return reduce_partitions(frame, _describe_chunk, _describe_combine, wanted)
+
+
+def is_categorical_meta(frame, column) -> bool:
+    """Non-numeric columns (text, category, bool) are categorical, as with pandas."""
+    return not is_numeric(frame._meta[column])
+
+
+def categorical_mask(frame, categorical="auto") -> list[bool]:
+    """Which columns of a Dask DataFrame are categorical, by the learner's ``categorical=`` rule."""
+    names = [str(c) for c in frame.columns]
+    listed = listed_columns(categorical, names)
+    return [f in listed or is_categorical_meta(frame, c) for f, c in enumerate(frame.columns)]
+
+
+def codings_from(summary: dict, wanted: dict, bins=None) -> dict[str, Coding]:
+    """Codings from a describing pass: categories sorted as on the whole column, bin edges as
+    ``numpy.histogram`` makes them from the column's range."""
+    codings = {}
+    for column, (name, kind) in wanted.items():
+        found = summary[column]
+        if kind == "categories":
+            _, categories = factorize(found[0], name)  # sorted, checked for mixed types
+            codings[column] = Coding(name, column, categories=categories, n_missing=found[1])
+        else:
+            low, high, n_missing = found
+            coding = Coding(name, column, low=low, high=high, n_missing=n_missing)
+            if bins is not None:
+                present = np.array([low, high]) if np.isfinite(low) else np.zeros(1)
+                try:
+                    coding.edges = np.histogram_bin_edges(present, bins=bins)
+                except ValueError as exc:
+                    raise ValueError(
+                        f"column {name!r} cannot be cut into bins={bins!r}: {exc}"
+                    ) from None
+                if np.isfinite(low) and (low < coding.edges[0] or high > coding.edges[-1]):
+                    _bin(np.array([low, high]), coding.edges, name)  # raises, naming the column
+            codings[column] = coding
+    return codings

@@ -1,0 +1,175 @@
+"""The information measures of :mod:`id3tree.information` for columns of a Dask DataFrame.
+
+Each function makes a describing pass (categories, ranges) and a counting pass (a contingency
+table, or the class counts of every distinct value of a numeric x), then calls the same
+table -> measure function as pandas input.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from id3tree._dask import core
+from id3tree._dask.counted_splits import (
+    distinct_value_counts,
+    merge_value_counts,
+    search_counted_thresholds,
+)
+from id3tree._entropy import entropy_rows
+from id3tree.contingency import crosstab_codes
+from id3tree.information import (
+    _bin_labels,
+    _table_frame,
+    _table_measures,
+    _weighted_entropy,
+    entropy_from_counts,
+)
+
+
+def _name(series, default: str) -> str:
+    return default if series.name is None else str(series.name)
+
+
+def _codings(frame, kinds: dict, bins=None) -> dict:
+    """Codings of the frame's columns; ``kinds`` maps a column to (name, "categories"|"range")."""
+    summary = core.compute(core.describe(frame, kinds))[0]
+    return core.codings_from(summary, kinds, bins)
+
+
+def _kind(frame, column, bins) -> str:
+    """Numeric columns with bins get a range (for the edges); everything else categories."""
+    numeric = not core.is_categorical_meta(frame, column)
+    return "range" if bins is not None and numeric else "categories"
+
+
+def _crosstab_chunk(part, cx, cy):
+    return crosstab_codes(cx.codes(part), cx.n_codes, cy.codes(part), cy.n_codes)
+
+
+def crosstab(frame, cx: core.Coding, cy: core.Coding) -> np.ndarray:
+    """The ``(x codes, y codes)`` table of two coded columns, summed over the partitions."""
+    table = core.compute(core.reduce_partitions(frame, _crosstab_chunk, core.add, cx, cy))[0]
+    if table.sum() == 0:
+        raise ValueError("x and y are empty")
+    return table
+
+
+def _pair(x, y, x_bins=None, y_bins=None):
+    """The frame of x and y, and their codings (numeric columns binned when bins are given)."""
+    frame = core.series_frame(x, y)
+    for bins in (x_bins, y_bins):
+        if bins is not None:
+            core.check_bins(bins)
+    kinds = {
+        "x": (_name(x, "x"), _kind(frame, "x", x_bins)),
+        "y": (_name(y, "y"), _kind(frame, "y", y_bins)),
+    }
+    # one describing pass for both: x's bins and y's bins may differ, so edges are made per column
+    summary = core.compute(core.describe(frame, kinds))[0]
+    cx = core.codings_from({"x": summary["x"]}, {"x": kinds["x"]}, x_bins)["x"]
+    cy = core.codings_from({"y": summary["y"]}, {"y": kinds["y"]}, y_bins)["y"]
+    return frame, cx, cy
+
+
+def _class_counts_chunk(part, cy):
+    return np.bincount(cy.codes(part), minlength=cy.n_codes)
+
+
+def entropy(y, *, base: float = 2) -> float:
+    y = core.as_dask_series(y, "y")
+    frame = y.to_frame(name="y")
+    cy = _codings(frame, {"y": (_name(y, "y"), "categories")})["y"]
+    counts = core.compute(core.reduce_partitions(frame, _class_counts_chunk, core.add, cy))[0]
+    return entropy_from_counts(counts, base=base)
+
+
+def conditional_entropy(x, y, *, base: float = 2) -> float:
+    frame, cx, cy = _pair(x, y)
+    return _weighted_entropy(crosstab(frame, cx, cy), base)
+
+
+def mutual_information(x, y, *, bins=10, base: float = 2) -> float:
+    frame, cx, cy = _pair(x, y, bins, bins)
+    return _table_measures(crosstab(frame, cx, cy), base)[0]
+
+
+def contingency_table(x, y, *, bins=None):
+    frame, cx, cy = _pair(x, y, x_bins=bins)
+    table = crosstab(frame, cx, cy)
+    x_labels = cx.categories + [np.nan] if cx.categories is not None else _bin_labels(cx.edges)
+    return _table_frame(table, x_labels, cy.categories + [np.nan], x.name, y.name)
+
+
+def information_gain(x, y, *, base: float = 2) -> float:
+    return split_measures(x, y, base)[0]
+
+
+def gain_ratio(x, y, *, base: float = 2) -> float:
+    gain, split_info = split_measures(x, y, base)
+    return gain / split_info if split_info > 0 else 0.0
+
+
+def split_measures(x, y, base) -> tuple[float, float]:
+    """(gain, split information) of the split ID3 would make on x, as in pandas."""
+    frame = core.series_frame(x, y)
+    numeric = not core.is_categorical_meta(frame, "x")
+    kinds = {
+        "x": (_name(x, "x"), "range" if numeric else "categories"),
+        "y": (_name(y, "y"), "categories"),
+    }
+    codings = _codings(frame, kinds)
+    cx, cy = codings["x"], codings["y"]
+    if not numeric:
+        return _table_measures(crosstab(frame, cx, cy), base)
+    # a numeric x: its best midpoint, from the class counts of its distinct values
+    search = numeric_split(frame, cx, cy)
+    if not search.found[0]:
+        return 0.0, 0.0
+    scale = 1.0 / math.log2(base)  # the search works in bits
+    return float(search.gain[0]) * scale, float(search.split_info[0]) * scale
+
+
+def _value_counts_chunk(part, cx, cy):
+    return counts_of_values(cx.values(part), cy.codes(part), cy.n_codes)
+
+
+def counts_of_values(values, y, n_classes):
+    """``((segment, values, counts), missing, parent)`` of one numeric column in one segment."""
+    present = ~np.isnan(values)
+    found = distinct_value_counts(
+        np.zeros(int(present.sum()), np.int64), values[present], y[present], n_classes
+    )
+    missing = np.bincount(y[~present], minlength=n_classes)
+    return found, missing, np.bincount(y, minlength=n_classes)
+
+
+def merge_counts_of_values(a, b):
+    return merge_value_counts(a[0], b[0]), a[1] + b[1], a[2] + b[2]
+
+
+def value_counts(frame, cx, cy):
+    """Delayed ``((segment, values, counts), missing, parent)`` of a numeric x against y."""
+    return core.reduce_partitions(frame, _value_counts_chunk, merge_counts_of_values, cx, cy)
+
+
+def search_values(found):
+    """The best threshold (a ThresholdSearch of one segment) from merged value counts."""
+    (segment, values, counts), missing, parent = found
+    if parent.sum() == 0:
+        raise ValueError("x and y are empty")
+    search, _ = search_counted_thresholds(
+        segment, values, counts, missing[None, :], parent[None, :]
+    )
+    return search
+
+
+def numeric_split(frame, cx, cy):
+    """The best threshold of a numeric x (a ThresholdSearch of one segment)."""
+    return search_values(core.compute(value_counts(frame, cx, cy))[0])
+
+
+def binned_entropy(table: np.ndarray) -> float:
+    """Entropy (bits) of the row sums of a table: the binned column's own entropy."""
+    return float(entropy_rows(table.sum(axis=1)))

@@ -1,0 +1,273 @@
+"""Feature ranking and screening on a Dask DataFrame: the tables of every feature in one pass.
+
+Every function makes one describing pass (categories, ranges, the target's classes) and one
+counting pass in which each partition yields the small tables of every feature at once; the
+tables are summed on the workers and handed to the same count -> score code as pandas input.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from id3tree._dask import core
+from id3tree._dask.measures import counts_of_values, merge_counts_of_values, search_values
+from id3tree._entropy import entropy_rows, entropy_terms
+from id3tree._validation import is_numeric, numeric_values
+from id3tree.contingency import crosstab_codes
+from id3tree.information import _table_measures
+from id3tree.ranking.jsd import class_groups, one_vs_rest
+from id3tree.ranking.mi import mi_frame
+from id3tree.ranking.scores import ranking_frame
+from id3tree.ranking.screening import screen_frame, screen_row
+
+DENSE_PAIR_CELLS = 1 << 24
+"""Most cells the pair tables of one column may have (they are counted densely)."""
+
+
+def features_and_target(X, y, bins=None, *, numeric_kind="range"):
+    """The joined frame, the features' codings (in column order) and the target's coding.
+
+    Missing labels are an error, as with pandas input.
+    """
+    X = core.check_frame(X)
+    joined = core.join(X, y)
+    kinds = {
+        c: (str(c), "categories" if core.is_categorical_meta(X, c) else numeric_kind)
+        for c in X.columns
+    }
+    y_name = "y" if getattr(y, "name", None) in (None, core.TARGET) else str(y.name)
+    kinds[core.TARGET] = ("y", "categories")
+    summary = core.compute(core.describe(joined, kinds))[0]
+    codings = core.codings_from(summary, kinds, bins)
+    target = codings.pop(core.TARGET)
+    if target.n_missing:
+        raise ValueError(
+            f"y has {target.n_missing} missing label(s); drop those rows or give them a class"
+        )
+    if not target.categories:
+        raise ValueError(f"X is empty: it has 0 rows ({y_name!r} has no labels)")
+    return joined, [codings[c] for c in X.columns], target
+
+
+# ---------------------------------------------------------------------------------------------
+# rank_features and jsd_screen: one (code, class) table per feature
+# ---------------------------------------------------------------------------------------------
+def _tables_chunk(part, codings, target, exact):
+    y = target.codes(part)
+    out = {}
+    for f, coding in enumerate(codings):
+        if exact[f]:
+            out[f] = counts_of_values(coding.values(part), y, target.n_codes)
+        else:
+            out[f] = crosstab_codes(coding.codes(part), coding.n_codes, y, target.n_codes)
+    return out
+
+
+def _split_of(found):
+    search = search_values(found)
+    if not search.found[0]:
+        return 0.0, 0.0
+    return float(search.gain[0]), float(search.split_info[0])
+
+
+def feature_tables(joined, codings, target, exact):
+    """Per feature: its (code, class) table, or (gain, split info) of its best threshold where
+    ``exact`` (the threshold search runs on a worker, next to the value counts)."""
+    combiners = {f: merge_counts_of_values if exact[f] else core.add for f in range(len(exact))}
+    finals = {f: _split_of if exact[f] else None for f in range(len(exact))}
+    found = core.reduce_keys(joined, _tables_chunk, combiners, finals, codings, target, exact)
+    values = core.compute(*found.values())
+    return dict(zip(found.keys(), values))
+
+
+def rank_features(X, y, *, method="information_gain", bins=10):
+    by_threshold = method in ("information_gain", "gain_ratio")
+    if not by_threshold:
+        core.check_bins(bins)
+    joined, codings, target = features_and_target(X, y, None if by_threshold else bins)
+    exact = [by_threshold and c.categories is None for c in codings]
+    tables = feature_tables(joined, codings, target, exact)
+    n_classes = len(target.categories)
+    if method == "jsd":
+        _, membership = class_groups(target.categories, False)
+    scores = np.empty(len(codings))
+    for f in range(len(codings)):
+        found = tables[f]
+        if method == "jsd":
+            scores[f] = one_vs_rest(found[:, :n_classes], membership).max()
+            continue
+        gain, split_info = found if exact[f] else _table_measures(found, 2)
+        if method == "information_gain" or method == "mutual_information":
+            scores[f] = gain
+        elif method == "gain_ratio":
+            scores[f] = gain / split_info if split_info > 0 else 0.0
+        else:  # symmetric uncertainty: 2 MI / (H(x) + H(y))
+            total = float(entropy_rows(found.sum(axis=1))) + float(entropy_rows(found.sum(axis=0)))
+            scores[f] = min(2 * gain / total, 1.0) if total > 0 else 0.0
+    return ranking_frame(scores, core.check_frame(X).columns)
+
+
+def jsd_screen(X, y, *, bins=25, macroclasses=False, trim_outliers=None):
+    if trim_outliers is not None:
+        raise ValueError(
+            "trim_outliers needs the quartiles of every column, which a Dask DataFrame does not "
+            "give exactly in one pass; leave it None or pass explicit bins"
+        )
+    core.check_bins(bins)
+    joined, codings, target = features_and_target(X, y, bins)
+    tables = feature_tables(joined, codings, target, [False] * len(codings))
+    labels, membership = class_groups(target.categories, macroclasses)
+    n_classes = len(target.categories)
+    scores = np.column_stack(
+        [one_vs_rest(tables[f][:, :n_classes], membership) for f in range(len(codings))]
+    )
+    return pd.DataFrame(
+        scores,
+        index=pd.Index(labels, name="class"),
+        columns=pd.Index(core.check_frame(X).columns, name="feature"),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# mutual_information_matrix: the joint table of every pair of columns
+# ---------------------------------------------------------------------------------------------
+CHUNK_ROWS = 1 << 15
+
+
+def _pairs_chunk(part, codings):
+    """Per column a: its own counts and its joint tables with every later column, side by side
+    (``code_a * width + start_b + code_b``), counted a slab of rows at a time."""
+    codes = [c.codes(part) for c in codings]
+    sizes = np.array([c.n_codes for c in codings])
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+    out = {}
+    n_rows = len(part)
+    shifted = np.empty((n_rows, len(codes)), dtype=np.int64)
+    for b, column in enumerate(codes):
+        shifted[:, b] = column + starts[b]
+    for a in range(len(codes)):
+        own = np.bincount(codes[a], minlength=sizes[a])
+        width = int(starts[-1] - starts[a + 1])
+        joint = np.zeros(sizes[a] * width, dtype=np.int64)
+        for lo in range(0, n_rows if width else 0, CHUNK_ROWS):
+            hi = min(lo + CHUNK_ROWS, n_rows)
+            keys = shifted[lo:hi, a + 1 :] - starts[a + 1]
+            keys += (codes[a][lo:hi] * width)[:, None]
+            joint += np.bincount(keys.ravel(), minlength=len(joint))
+        out[a] = (own, joint)
+    return out
+
+
+def mutual_information_matrix(X, *, bins=10, base=2, normalize=False):
+    core.check_bins(bins)
+    X = core.check_frame(X)
+    kinds = {
+        c: (str(c), "categories" if core.is_categorical_meta(X, c) else "range") for c in X.columns
+    }
+    summary = core.compute(core.describe(X, kinds))[0]
+    codings_by_column = core.codings_from(summary, kinds, bins)
+    codings = [codings_by_column[c] for c in X.columns]
+    sizes = [c.n_codes for c in codings]
+    for a, coding in enumerate(codings):
+        if sizes[a] * sum(sizes[a + 1 :]) > DENSE_PAIR_CELLS:
+            raise ValueError(
+                f"column {coding.name!r} has {sizes[a] - 1} categories: its tables with the other "
+                "columns are too large to count densely; drop it or group its rare categories"
+            )
+    found = core.compute(
+        core.reduce_partitions(X, _pairs_chunk, core.add, codings),
+    )[0]
+    m = len(codings)
+    joint = np.zeros((m, m))
+    n = int(found[0][0].sum())
+    if n == 0:
+        raise ValueError("X is empty: it has 0 rows; at least one is needed")
+    for a in range(m):
+        own, tables = found[a]
+        joint[a, a] = entropy_terms(own, n, base).sum()
+        offset = 0
+        for b in range(a + 1, m):
+            cells = tables.reshape(sizes[a], -1)[:, offset : offset + sizes[b]]
+            joint[a, b] = joint[b, a] = entropy_terms(cells, n, base).sum()
+            offset += sizes[b]
+    return mi_frame(joint, X.columns, normalize)
+
+
+# ---------------------------------------------------------------------------------------------
+# screen_features: value counts and moments, merged
+# ---------------------------------------------------------------------------------------------
+def _moments(values: np.ndarray) -> tuple[int, float, float]:
+    """(n, mean, sum of squared deviations) of the present values."""
+    values = values[~np.isnan(values)]
+    if not len(values):
+        return 0, 0.0, 0.0
+    mean = float(values.mean())
+    return len(values), mean, float(((values - mean) ** 2).sum())
+
+
+def _merge_moments(a, b):
+    """Chan, Golub and LeVeque's pairwise update of (n, mean, M2)."""
+    n = a[0] + b[0]
+    if n == 0:
+        return a
+    delta = b[1] - a[1]
+    mean = a[1] + delta * b[0] / n
+    return n, mean, a[2] + b[2] + delta * delta * a[0] * b[0] / n
+
+
+def _screen_chunk(part, columns, numeric):
+    out = {}
+    for column, is_number in zip(columns, numeric):
+        series = part[column]
+        counts = series.value_counts(dropna=True, sort=False)
+        moments = None
+        if is_number:
+            values = series.astype(float) if series.dtype == bool else series
+            moments = _moments(numeric_values(values, str(column)))
+        out[column] = (counts, len(series), moments)
+    return out
+
+
+def _screen_combine(a, b):
+    out = {}
+    for column, (counts, n, moments) in a.items():
+        other = b[column]
+        merged = counts.add(other[0], fill_value=0) if len(other[0]) else counts
+        if not len(counts):
+            merged = other[0]
+        out[column] = (
+            merged,
+            n + other[1],
+            None if moments is None else _merge_moments(moments, other[2]),
+        )
+    return out
+
+
+def screen_features(X, limits):
+    X = core.check_frame(X)
+    columns = list(X.columns)
+    numeric = [
+        is_numeric(X._meta[c]) or pd.api.types.is_bool_dtype(X._meta[c].dtype) for c in columns
+    ]
+    found = core.compute(
+        core.reduce_partitions(X, _screen_chunk, _screen_combine, columns, numeric)
+    )[0]
+    rows = []
+    for column, is_number in zip(columns, numeric):
+        counts, n_rows, moments = found[column]
+        if n_rows == 0:
+            raise ValueError("X is empty: it has 0 rows; at least one is needed")
+        counts = counts.astype(np.int64).sort_values(ascending=False, kind="stable")
+        mean = cv = math.nan
+        if is_number and len(counts):
+            n, mean, m2 = moments
+            cv = 0.0
+            if n >= 2:
+                sign = 1.0 if mean >= 0 else -1.0
+                cv = sign * math.sqrt(m2 / (n - 1)) / max(1.0, abs(mean))
+        dtype = str(X._meta[column].dtype)
+        rows.append(screen_row(dtype, counts, n_rows, is_number, mean, cv, limits))
+    return screen_frame(rows, X.columns)

@@ -1,0 +1,137 @@
+"""The wrapper search as a scikit-learn feature selector, for use in a Pipeline."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from id3tree._validation import check_labels, check_table
+from id3tree.stats.sweep import TOLERANCE
+from id3tree.stats.wrapper import select_features
+
+
+class WrapperSelector(SelectorMixin, BaseEstimator):
+    """Keep the features a wrapper search chooses (see :func:`select_features`).
+
+    Supervised: fit it on training data only, e.g. as a step of a ``Pipeline`` inside
+    cross-validation, so the search never sees the rows it is judged on.
+
+    Parameters
+    ----------
+    direction : {"forward", "backward", "both", "exhaustive", "random"}, default="forward"
+    criterion : {"aic", "bic", "pvalue"}, default="aic"
+    categorical : "auto" or list of str or int, default="auto"
+    target_kind : {"auto", "categorical", "interval"}, default="auto"
+    alpha_enter : float, default=0.05
+    alpha_remove : float, optional
+    max_features : int, optional
+    n_iter : int, default=100
+    random_state : int, optional
+    missing : {"drop", "category"}, default="drop"
+    tolerance : float, default=1e-8
+        All as in :func:`select_features`.
+
+    Attributes
+    ----------
+    result_ : SelectionResult
+        The search: its ``path``, ``candidates`` and ``selected``.
+    support_ : ndarray of bool of shape (n_features,)
+    n_features_in_ : int
+    feature_names_in_ : ndarray of shape (n_features,)
+        Only when X was a DataFrame with string column names.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> X = pd.DataFrame(rng.normal(size=(300, 3)), columns=["a", "b", "noise"])
+    >>> y = (X["a"] - X["b"] + rng.logistic(size=300) > 0).astype(int)
+    >>> WrapperSelector(criterion="bic").fit(X, y).get_feature_names_out().tolist()
+    ['a', 'b']
+    """
+
+    def __init__(
+        self,
+        direction="forward",
+        criterion="aic",
+        categorical="auto",
+        target_kind="auto",
+        alpha_enter=0.05,
+        alpha_remove=None,
+        max_features=None,
+        n_iter=100,
+        random_state=None,
+        missing="drop",
+        tolerance=TOLERANCE,
+    ):
+        self.direction = direction
+        self.criterion = criterion
+        self.categorical = categorical
+        self.target_kind = target_kind
+        self.alpha_enter = alpha_enter
+        self.alpha_remove = alpha_remove
+        self.max_features = max_features
+        self.n_iter = n_iter
+        self.random_state = random_state
+        self.missing = missing
+        self.tolerance = tolerance
+
+    def fit(self, X, y):
+        """Run the search on X and y.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        if y is None:
+            raise ValueError(
+                f"{type(self).__name__} requires y to be passed, but the target y is None"
+            )
+        validate_data(self, X, skip_check_array=True, reset=True)
+        frame = check_table(X)
+        target = check_labels(y, frame.shape[0])
+        self.result_ = select_features(
+            frame,
+            target,
+            direction=self.direction,
+            criterion=self.criterion,
+            categorical=self.categorical,
+            target_kind=self.target_kind,
+            alpha_enter=self.alpha_enter,
+            alpha_remove=self.alpha_remove,
+            max_features=self.max_features,
+            n_iter=self.n_iter,
+            random_state=self.random_state,
+            missing=self.missing,
+            tolerance=self.tolerance,
+        )
+        chosen = set(self.result_.selected)
+        self.support_ = np.array([str(c) in chosen for c in frame.columns], dtype=bool)
+        return self
+
+    def transform(self, X):
+        """The selected columns of X: a DataFrame stays a DataFrame (with its dtypes)."""
+        check_is_fitted(self, "support_")
+        if isinstance(X, pd.DataFrame):
+            validate_data(self, X, skip_check_array=True, reset=False)
+            return X.loc[:, self.support_]
+        return super().transform(X)
+
+    def _get_support_mask(self) -> np.ndarray:
+        check_is_fitted(self, "support_")
+        return self.support_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.input_tags.allow_nan = True
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        return tags

@@ -1,0 +1,657 @@
+"""Wrapper feature selection: search subsets of features by fitting a model to each one.
+
+The lecture's wrapper methods score a model by how well it fits, with a price on its size:
+
+    AIC = -2 l + 2 k,        BIC = -2 l + k ln(n),
+
+with ``l`` the model's log-likelihood, ``k`` its number of free parameters and ``n`` its rows.
+A categorical target gets a multinomial logit (``k = (K - 1)`` times the design's columns), an
+interval target least squares (``k`` = the design's columns; the error variance, common to all
+models, is not counted, as in statsmodels and R's ``extractAIC``). A categorical feature enters as
+the indicator columns of its categories but the last one (the reference), all together, as one
+feature. Before each fit the SWEEP operator (:mod:`id3tree.stats.sweep`) finds the columns that
+are linear combinations of the others; they are left out of the fit and reported as aliased.
+
+Searches (``direction``):
+
+* ``"forward"``: start from the intercept alone; at each step add the feature that lowers the
+  criterion most; stop when none lowers it.
+* ``"backward"``: start from all features; at each step remove the feature whose removal lowers
+  the criterion most; stop when no removal lowers it.
+* ``"both"`` (stepwise): start from the intercept; at each step make the single addition or
+  removal that lowers the criterion most.
+* ``"exhaustive"``: every subset of up to ``max_features`` features.
+* ``"random"``: ``n_iter`` random subsets (a size drawn uniformly, then a subset of that size).
+
+With ``criterion="pvalue"`` the directional searches use the likelihood-ratio test of each step
+instead (the F test of least squares, its exact form): a feature enters when its p-value is
+below ``alpha_enter`` and leaves when its p-value is above ``alpha_remove``.
+
+Every fitted model is compared on the same rows: rows missing the target or any feature are
+dropped first (the lecture's complete rows), unless ``missing="category"`` makes a missing value
+of a categorical feature a category of its own.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+import math
+import numbers
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from id3tree._validation import as_series, factorize, numeric_values, to_frame
+from id3tree.stats import logit
+from id3tree.stats.result import chi2_tail, f_tail, format_pvalue
+from id3tree.stats.selection import _feature_kinds, _target_kind
+from id3tree.stats.sweep import TOLERANCE, sweep_operator
+
+DIRECTIONS = ("forward", "backward", "both", "exhaustive", "random")
+CRITERIA = ("aic", "bic", "pvalue")
+MAX_SUBSETS = 1 << 16
+"""An exhaustive search refuses to fit more models than this (choose ``max_features``)."""
+TIE = 1e-10
+"""Criterion values closer than this are ties, broken by the feature's place in X."""
+INTERCEPT = "Intercept"
+PATH_COLUMNS = [
+    "step",
+    "action",
+    "feature",
+    "features",
+    "n_features",
+    "n_parameters",
+    "log_likelihood",
+    "aic",
+    "bic",
+    "statistic",
+    "df",
+    "pvalue",
+    "aliased",
+    "note",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# The result
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SelectionResult:
+    """The outcome of a wrapper search: print it for the path, show it in Jupyter for a table.
+
+    Attributes
+    ----------
+    direction, criterion : str
+        The search and what it minimised.
+    model : str
+        ``"multinomial logit"`` (categorical target) or ``"least squares"`` (interval target).
+    target : str
+    n : int
+        Rows every model was fitted to.
+    n_dropped : int
+        Rows dropped because the target or a feature was missing.
+    path : DataFrame
+        One row per step: ``step``, ``action`` (``start``, ``enter``, ``remove``, ``best of size
+        k``, ``draw i``), ``feature`` (entered or removed), ``features`` (the model after the
+        step), ``n_features``, ``n_parameters``, ``log_likelihood``, ``aic``, ``bic`` and the
+        likelihood-ratio (or F) test of the step against the model before it: ``statistic``,
+        ``df``, ``pvalue``; ``aliased``: the model's aliased design columns; ``note``.
+    candidates : DataFrame
+        Every model fitted, step by step, with the same columns and ``chosen``.
+    selected : list of str
+        The features of the chosen model (in the order they entered, for directional searches).
+    design_columns : dict
+        Each feature's design columns (a categorical feature's indicator columns).
+    """
+
+    direction: str
+    criterion: str
+    model: str
+    target: str
+    n: int
+    n_dropped: int
+    path: pd.DataFrame = field(repr=False)
+    candidates: pd.DataFrame = field(repr=False)
+    selected: list[str] = field(default_factory=list)
+    design_columns: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def title(self) -> str:
+        search = {"both": "stepwise"}.get(self.direction, self.direction)
+        by = {"aic": "AIC", "bic": "BIC", "pvalue": "likelihood-ratio p-value"}[self.criterion]
+        dropped = f", {self.n_dropped} dropped for missing values" if self.n_dropped else ""
+        return (
+            f"{search.capitalize()} selection by {by}: {self.model} of {self.target!r} "
+            f"on {self.n} rows{dropped}"
+        )
+
+    def _shown(self) -> pd.DataFrame:
+        shown = self.path.drop(columns=["features", "note"]).copy()
+        shown["pvalue"] = [_format_p(p) for p in self.path["pvalue"]]
+        shown["df"] = [("" if pd.isna(d) else str(int(d))) for d in self.path["df"]]
+        return shown
+
+    def __str__(self) -> str:
+        table = self._shown().to_string(
+            index=False,
+            formatters={
+                "log_likelihood": "{:.4f}".format,
+                "aic": "{:.4f}".format,
+                "bic": "{:.4f}".format,
+                "statistic": lambda v: "" if pd.isna(v) else f"{v:.4f}",
+            },
+        )
+        notes = [
+            f"note at step {s}: {t}" for s, t in zip(self.path["step"], self.path["note"]) if t
+        ]
+        chosen = ", ".join(self.selected) if self.selected else "(none: the intercept alone)"
+        return "\n".join([self.title, "", table, "", f"selected: {chosen}", *notes])
+
+    def _repr_html_(self) -> str:
+        table = self._shown().to_html(
+            index=False,
+            float_format="{:.4f}".format,
+            na_rep="",
+            border=0,
+        )
+        chosen = ", ".join(self.selected) if self.selected else "(none: the intercept alone)"
+        notes = "".join(
+            f"<li>step {s}: {html.escape(t)}</li>"
+            for s, t in zip(self.path["step"], self.path["note"])
+            if t
+        )
+        return (
+            f"<p><strong>{html.escape(self.title)}</strong></p>{table}"
+            f"<p>selected: {html.escape(chosen)}</p>" + (f"<ul>{notes}</ul>" if notes else "")
+        )
+
+
+def _format_p(p) -> str:
+    if pd.isna(p):
+        return ""
+    return format_pvalue(math.log(p)) if p > 0 else "0"
+
+
+# ---------------------------------------------------------------------------------------------
+# The data: one design matrix for every model
+# ---------------------------------------------------------------------------------------------
+@dataclass
+class _Design:
+    """All the columns any model may use, built once; a model is a set of feature blocks."""
+
+    names: list[str]
+    blocks: list[list[int]]  # design columns of each feature (column 0 is the intercept)
+    labels: list[str]  # design column labels
+    matrix: np.ndarray  # (n, P) working columns: intercept, indicators, standardised intervals
+    cross: np.ndarray  # (P + 1, P + 1) cross products of [matrix, y] (y centred, for OLS)
+    y: np.ndarray  # class codes (logit) or values (least squares)
+    n_classes: int  # 0 for an interval target
+    n_dropped: int
+
+
+def _build_design(X, y, categorical, target_kind, missing) -> tuple[_Design, str, str]:
+    frame = to_frame(X, "X")
+    names = [str(c) for c in frame.columns]
+    if len(set(names)) != len(names):
+        raise ValueError(
+            f"X has duplicate column names: {sorted({n for n in names if names.count(n) > 1})}"
+        )
+    if frame.shape[1] == 0:
+        raise ValueError("X has no columns: a wrapper search needs at least one feature")
+    target = as_series(y, "y")
+    target_name = "y" if target.name is None else str(target.name)
+    if len(target) != len(frame):
+        raise ValueError(f"X has {len(frame)} rows but y has {len(target)}")
+    if missing not in ("drop", "category"):
+        raise ValueError(f"missing must be 'drop' or 'category', got {missing!r}")
+    if target.notna().sum() == 0:
+        raise ValueError(f"the target {target_name!r} has no values present")
+    kind = _target_kind(target, target_kind)
+    kinds = _feature_kinds(frame, names, categorical)
+
+    # the rows every model uses
+    present = target.notna().to_numpy().copy()
+    for f, feature_kind in enumerate(kinds):
+        if feature_kind == "interval" or missing == "drop":
+            present &= frame.iloc[:, f].notna().to_numpy()
+    if not present.any():
+        raise ValueError(
+            "no row has the target and every feature present; drop the mostly-missing "
+            "columns first or use missing='category' for categorical ones"
+        )
+    keep = np.flatnonzero(present)
+    rows = frame.iloc[keep].reset_index(drop=True)
+    n = len(keep)
+
+    # the target
+    if kind == "categorical":
+        codes, classes = factorize(target.iloc[keep].reset_index(drop=True), target_name)
+        if len(classes) < 2:
+            raise ValueError(
+                f"the target {target_name!r} has only one class ({classes[0]!r}) in the rows "
+                "used, so there is nothing to predict"
+            )
+        y_values, n_classes = codes, len(classes)
+    else:
+        y_values = numeric_values(target.iloc[keep], target_name)
+        n_classes = 0
+
+    # the design: intercept, then each feature's columns
+    columns, labels, blocks = [np.ones(n)], [INTERCEPT], []
+    for f, (name, feature_kind) in enumerate(zip(names, kinds)):
+        column = rows.iloc[:, f]
+        if feature_kind == "categorical":
+            codes, levels = factorize(column, name)
+            levels = levels + (["<missing>"] if (codes == len(levels)).any() else [])
+            block = []
+            for code, level in enumerate(levels[:-1]):  # the last level is the reference
+                columns.append((codes == code).astype(float))
+                labels.append(f"{name}={level}")
+                block.append(len(labels) - 1)
+        else:
+            values = numeric_values(column, name)
+            spread = values.std()
+            columns.append((values - values.mean()) / (spread if spread > 0 else 1.0))
+            labels.append(name)
+            block = [len(labels) - 1]
+        blocks.append(block)
+    matrix = np.column_stack(columns)
+    response = (y_values - y_values.mean()) if n_classes == 0 else np.zeros(n)
+    augmented = np.column_stack([matrix, response])
+    design = _Design(
+        names,
+        blocks,
+        labels,
+        matrix,
+        augmented.T @ augmented,
+        y_values,
+        n_classes,
+        int(len(frame) - n),
+    )
+    model = "multinomial logit" if n_classes else "least squares"
+    return design, model, target_name
+
+
+# ---------------------------------------------------------------------------------------------
+# Fitting one model
+# ---------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Fit:
+    features: tuple[int, ...]  # feature positions, in the model's order
+    kept: tuple[int, ...]  # design columns fitted (aliased ones left out)
+    aliased: tuple[int, ...]
+    log_likelihood: float
+    n_parameters: int
+    rss: float  # residual sum of squares (least squares), else nan
+    note: str
+
+
+class _Models:
+    """Fits models on the shared design, each set of columns once, logits warm-started."""
+
+    def __init__(self, design: _Design, tolerance: float):
+        self.design = design
+        self.tolerance = tolerance
+        self.n = design.matrix.shape[0]
+        self._by_columns: dict[frozenset, tuple] = {}
+
+    def fit(self, features: tuple[int, ...], start_from: _Fit | None = None) -> _Fit:
+        d = self.design
+        columns = [0] + [c for f in features for c in d.blocks[f]]
+        # SWEEP the model's cross products in the model's order: later columns that the earlier
+        # ones already span are aliased
+        swept = sweep_operator(d.cross[np.ix_(columns, columns)], tolerance=self.tolerance)
+        kept = tuple(columns[i] for i in swept.kept)
+        aliased = tuple(columns[i] for i in swept.aliased)
+        key = frozenset(kept)
+        if key not in self._by_columns:
+            self._by_columns[key] = self._fit_columns(kept, start_from)
+        log_likelihood, n_parameters, rss, coefficients, note = self._by_columns[key]
+        return _Fit(tuple(features), kept, aliased, log_likelihood, n_parameters, rss, note)
+
+    def coefficients(self, fit: _Fit):
+        return self._by_columns[frozenset(fit.kept)][3]
+
+    def _fit_columns(self, kept: tuple[int, ...], start_from: _Fit | None):
+        d, n = self.design, self.n
+        if d.n_classes == 0:  # least squares: sweep [Z y]'[Z y] on Z's columns
+            index = list(kept) + [d.cross.shape[0] - 1]
+            swept = sweep_operator(d.cross[np.ix_(index, index)], range(len(kept)), tolerance=0)
+            rss = max(float(swept.matrix[-1, -1]), 0.0)
+            note = "" if rss > 0 else "a perfect fit: the residual sum of squares is 0"
+            log_likelihood = (
+                -0.5 * n * (math.log(2 * math.pi * rss / n) + 1.0) if rss > 0 else math.inf
+            )
+            return log_likelihood, len(kept), rss, swept.matrix[: len(kept), -1], note
+        start = None
+        if start_from is not None:
+            previous = dict(zip(start_from.kept, self.coefficients(start_from)))
+            start = np.array([previous.get(c, np.zeros(d.n_classes - 1)) for c in kept])
+        fitted = logit.fit_design_logit(d.matrix[:, kept], d.y, d.n_classes, start)
+        note = ""
+        if fitted.n_saturated:
+            note = (
+                f"{fitted.n_saturated} row(s) fitted with probability 1: the classes are "
+                "separated, the maximum likelihood lies at infinity (log-likelihood shown is "
+                "its supremum)"
+            )
+        elif not fitted.converged:
+            note = f"Newton-Raphson did not converge in {fitted.iterations} steps"
+        n_parameters = (d.n_classes - 1) * len(kept)
+        return fitted.log_likelihood, n_parameters, math.nan, fitted.coefficients, note
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring and comparing models
+# ---------------------------------------------------------------------------------------------
+def _information(fit: _Fit, n: int) -> tuple[float, float]:
+    """(AIC, BIC)."""
+    deviance = -2.0 * fit.log_likelihood
+    return deviance + 2.0 * fit.n_parameters, deviance + fit.n_parameters * math.log(n)
+
+
+def _compare(small: _Fit, large: _Fit, n: int, least_squares: bool) -> tuple[float, int, float]:
+    """The test of the larger model against the nested smaller one: (statistic, df, p-value).
+
+    Logit: the likelihood-ratio statistic ``G2 = 2 (l_large - l_small)`` on chi-square with the
+    difference in parameters. Least squares: ``F = ((RSS_s - RSS_l) / df) / (RSS_l / (n - k_l))``.
+    """
+    df = large.n_parameters - small.n_parameters
+    if df <= 0:
+        return math.nan, df, math.nan
+    if least_squares:
+        residual_df = n - large.n_parameters
+        if residual_df <= 0 or large.rss <= 0:
+            return math.nan, df, math.nan
+        statistic = max(small.rss - large.rss, 0.0) / df / (large.rss / residual_df)
+        return statistic, df, f_tail(statistic, df, residual_df)[0]
+    statistic = max(2.0 * (large.log_likelihood - small.log_likelihood), 0.0)
+    return statistic, df, chi2_tail(statistic, df)[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# The search
+# ---------------------------------------------------------------------------------------------
+def select_features(
+    X,
+    y,
+    *,
+    direction: str = "forward",
+    criterion: str = "aic",
+    categorical="auto",
+    target_kind: str = "auto",
+    alpha_enter: float = 0.05,
+    alpha_remove: float | None = None,
+    max_features: int | None = None,
+    n_iter: int = 100,
+    random_state=None,
+    missing: str = "drop",
+    tolerance: float = TOLERANCE,
+) -> SelectionResult:
+    """Choose a subset of the features of X by fitting a model of y to candidate subsets.
+
+    Parameters
+    ----------
+    X : DataFrame or array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    direction : {"forward", "backward", "both", "exhaustive", "random"}, default="forward"
+        The search (see the module's description).
+    criterion : {"aic", "bic", "pvalue"}, default="aic"
+        What the search minimises. ``"pvalue"`` (the likelihood-ratio test of each step) is for
+        the directional searches only.
+    categorical : "auto" or list of str or int, default="auto"
+        Text, category and bool columns are categorical; numeric columns are interval unless
+        listed here.
+    target_kind : {"auto", "categorical", "interval"}, default="auto"
+        As in :func:`test_features`: categorical targets get a multinomial logit, interval
+        targets least squares.
+    alpha_enter, alpha_remove : float, default=0.05 and None (the same as ``alpha_enter``)
+        With ``criterion="pvalue"``: a feature enters when its p-value is below ``alpha_enter``
+        and leaves when its p-value is above ``alpha_remove`` (at least ``alpha_enter``).
+    max_features : int, optional
+        The largest subset a search may reach (exhaustive and random search: the largest size
+        tried). Default: all features.
+    n_iter : int, default=100
+        Random search: how many subsets to draw.
+    random_state : int, numpy Generator or None
+        Random search: the seed.
+    missing : {"drop", "category"}, default="drop"
+        ``"drop"``: rows missing any feature are dropped. ``"category"``: a missing value of a
+        categorical feature is a category of its own (rows missing an interval feature are
+        still dropped).
+    tolerance : float, default=1e-8
+        The SWEEP operator's tolerance for aliased columns.
+
+    Returns
+    -------
+    SelectionResult
+        ``.path`` (with ``aic`` and ``bic`` columns), ``.selected``, ``.candidates``.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> X = pd.DataFrame(rng.normal(size=(200, 3)), columns=["a", "b", "noise"])
+    >>> y = 2 * X["a"] - X["b"] + rng.normal(size=200)
+    >>> select_features(X, y).selected
+    ['a', 'b']
+    """
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction must be one of {list(DIRECTIONS)}, got {direction!r}")
+    if criterion not in CRITERIA:
+        raise ValueError(f"criterion must be one of {list(CRITERIA)}, got {criterion!r}")
+    if criterion == "pvalue" and direction in ("exhaustive", "random"):
+        raise ValueError(
+            f"criterion='pvalue' needs a directional search (forward, backward or both); a "
+            f"{direction} search compares models of different sizes, use 'aic' or 'bic'"
+        )
+    for name, value in (("alpha_enter", alpha_enter), ("alpha_remove", alpha_remove)):
+        if value is not None and not (
+            isinstance(value, numbers.Real) and not isinstance(value, bool) and 0 < value < 1
+        ):
+            raise ValueError(f"{name} must be a number between 0 and 1, got {value!r}")
+    alpha_remove = alpha_enter if alpha_remove is None else alpha_remove
+    if alpha_remove < alpha_enter:
+        raise ValueError(
+            f"alpha_remove ({alpha_remove}) must be at least alpha_enter ({alpha_enter}), or "
+            "a feature could enter and leave for ever"
+        )
+    for name, value, low in (("max_features", max_features, 0), ("n_iter", n_iter, 1)):
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low
+        ):
+            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    if not (isinstance(tolerance, numbers.Real) and 0 <= tolerance < 1):
+        raise ValueError(f"tolerance must be a number in [0, 1), got {tolerance!r}")
+
+    design, model, target = _build_design(X, y, categorical, target_kind, missing)
+    search = _Search(design, criterion, alpha_enter, alpha_remove, max_features, tolerance)
+    if direction in ("forward", "both"):
+        search.stepwise(backward=False, both=direction == "both")
+    elif direction == "backward":
+        search.stepwise(backward=True, both=False)
+    elif direction == "exhaustive":
+        search.exhaustive()
+    else:
+        search.random(n_iter, np.random.default_rng(random_state))
+
+    return SelectionResult(
+        direction=direction,
+        criterion=criterion,
+        model=model,
+        target=target,
+        n=search.models.n,
+        n_dropped=design.n_dropped,
+        path=pd.DataFrame(search.path, columns=PATH_COLUMNS),
+        candidates=pd.DataFrame(search.candidates, columns=[*PATH_COLUMNS, "chosen"]),
+        selected=[design.names[f] for f in search.selected],
+        design_columns={
+            name: [design.labels[c] for c in block]
+            for name, block in zip(design.names, design.blocks)
+        },
+    )
+
+
+class _Search:
+    def __init__(self, design, criterion, alpha_enter, alpha_remove, max_features, tolerance):
+        self.design = design
+        self.models = _Models(design, tolerance)
+        self.criterion = criterion
+        self.alpha_enter = alpha_enter
+        self.alpha_remove = alpha_remove
+        n_features = len(design.names)
+        self.max_features = n_features if max_features is None else min(max_features, n_features)
+        self.least_squares = design.n_classes == 0
+        self.path: list[list] = []
+        self.candidates: list[list] = []
+        self.selected: tuple[int, ...] = ()
+
+    # -- rows of the tables --------------------------------------------------------------------
+    def _row(self, step, action, feature, fit: _Fit, test=(math.nan, math.nan, math.nan)):
+        aic, bic = _information(fit, self.models.n)
+        names = [self.design.names[f] for f in fit.features]
+        aliased = ", ".join(self.design.labels[c] for c in fit.aliased)
+        return [
+            step,
+            action,
+            "" if feature is None else self.design.names[feature],
+            ", ".join(names) if names else "(intercept only)",
+            len(names),
+            fit.n_parameters,
+            fit.log_likelihood,
+            aic,
+            bic,
+            test[0],
+            test[1],
+            test[2],
+            aliased,
+            fit.note,
+        ]
+
+    def _score(self, fit: _Fit) -> float:
+        aic, bic = _information(fit, self.models.n)
+        return aic if self.criterion == "aic" else bic
+
+    # -- forward, backward, both ---------------------------------------------------------------
+    def stepwise(self, *, backward: bool, both: bool) -> None:
+        n_features = len(self.design.names)
+        if backward and n_features > self.max_features:
+            raise ValueError(
+                f"a backward search starts from all {n_features} features, more than "
+                f"max_features={self.max_features}"
+            )
+        current = self.models.fit(tuple(range(n_features)) if backward else ())
+        self.path.append(self._row(0, "start", None, current))
+        seen = {frozenset(current.features)}
+        step = 0
+        while True:
+            step += 1
+            moves = []  # (score, order, action, feature, fit, test)
+            if not backward and len(current.features) < self.max_features:
+                for f in range(n_features):
+                    if f not in current.features:
+                        fit = self.models.fit((*current.features, f), current)
+                        moves.append(("enter", f, fit, _compare(current, fit, *self._nesting())))
+            if backward or both:
+                for f in current.features:
+                    kept = tuple(g for g in current.features if g != f)
+                    fit = self.models.fit(kept, current)
+                    moves.append(("remove", f, fit, _compare(fit, current, *self._nesting())))
+            if not moves:
+                break
+            chosen = self._choose(current, moves, seen)
+            for action, f, fit, test in moves:
+                self.candidates.append(
+                    [
+                        *self._row(step, action, f, fit, test),
+                        chosen is not None and chosen[2] is fit,
+                    ]
+                )
+            if chosen is None:
+                break
+            action, f, fit, test = chosen
+            self.path.append(self._row(step, action, f, fit, test))
+            seen.add(frozenset(fit.features))
+            current = fit
+        self.selected = current.features
+
+    def _nesting(self):
+        return self.models.n, self.least_squares
+
+    def _choose(self, current: _Fit, moves: list, seen: set):
+        """The move to make, or None. Ties go to the feature that comes first in X."""
+        if self.criterion != "pvalue":
+            best, best_score = None, self._score(current) - TIE
+            for move in sorted(moves, key=lambda m: m[1]):
+                score = self._score(move[2])
+                if score < best_score:  # strictly better by more than a tie
+                    best, best_score = move, score - TIE
+            return best
+        # p-values: first remove the feature that is least significant (above alpha_remove),
+        # else enter the most significant one (below alpha_enter); never revisit a model
+        removals = [m for m in moves if m[0] == "remove" and not math.isnan(m[3][2])]
+        removals = [m for m in removals if m[3][2] > self.alpha_remove]
+        removals = [m for m in removals if frozenset(m[2].features) not in seen]
+        if removals:
+            return max(sorted(removals, key=lambda m: m[1]), key=lambda m: (m[3][2], -m[3][0]))
+        entries = [m for m in moves if m[0] == "enter" and not math.isnan(m[3][2])]
+        entries = [m for m in entries if m[3][2] < self.alpha_enter]
+        entries = [m for m in entries if frozenset(m[2].features) not in seen]
+        if not entries:
+            return None
+        # the smallest p-value; p underflows to 0 for strong features, so the larger statistic
+        # per degree of freedom breaks those ties
+        return min(sorted(entries, key=lambda m: m[1]), key=lambda m: (m[3][2], -m[3][0] / m[3][1]))
+
+    # -- exhaustive and random -----------------------------------------------------------------
+    def exhaustive(self) -> None:
+        n_features = len(self.design.names)
+        total = sum(math.comb(n_features, k) for k in range(self.max_features + 1))
+        if total > MAX_SUBSETS:
+            raise ValueError(
+                f"an exhaustive search over {n_features} features fits {total} models, more "
+                f"than {MAX_SUBSETS}; set max_features to limit the subsets' size"
+            )
+        best_by_size = {}
+        step = 0
+        for size in range(self.max_features + 1):
+            for subset in itertools.combinations(range(n_features), size):
+                fit = self.models.fit(subset)
+                score = self._score(fit)
+                self.candidates.append([*self._row(step, "model", None, fit), False])
+                step += 1
+                if size not in best_by_size or score < best_by_size[size][0] - TIE:
+                    best_by_size[size] = (score, fit, len(self.candidates) - 1)
+        self._finish(best_by_size, "best of size")
+
+    def random(self, n_iter: int, rng: np.random.Generator) -> None:
+        n_features = len(self.design.names)
+        start = self.models.fit(())
+        best_score, best = self._score(start), start
+        self.path.append(self._row(0, "start", None, start))
+        self.candidates.append([*self._row(0, "start", None, start), False])
+        best_index = 0
+        for draw in range(1, n_iter + 1):
+            size = int(rng.integers(1, self.max_features + 1)) if self.max_features else 0
+            subset = tuple(sorted(rng.choice(n_features, size=size, replace=False).tolist()))
+            fit = self.models.fit(subset)
+            score = self._score(fit)
+            self.candidates.append([*self._row(draw, f"draw {draw}", None, fit), False])
+            if score < best_score - TIE:
+                best_score, best, best_index = score, fit, len(self.candidates) - 1
+                self.path.append(self._row(draw, f"draw {draw}", None, fit))
+        self.candidates[best_index][-1] = True
+        self.selected = best.features
+
+    def _finish(self, best_by_size: dict, label: str) -> None:
+        overall = min(best_by_size.values(), key=lambda item: (item[0], len(item[1].features)))
+        previous = None
+        for size, (_, fit, _index) in sorted(best_by_size.items()):
+            test = (math.nan, math.nan, math.nan)
+            if previous is not None and set(previous.features) <= set(fit.features):
+                test = _compare(previous, fit, *self._nesting())
+            self.path.append(self._row(size, f"{label} {size}", None, fit, test))
+            previous = fit
+        self.candidates[overall[2]][-1] = True
+        self.selected = overall[1].features

@@ -1,0 +1,435 @@
+"""The numbers a teacher needs, node by node: who reached each node and what every feature
+would have done there.
+
+The learner keeps its encoded training data after ``fit``; this module follows the tree down
+that data once (reading order: depth first, children in branch order) and, on request, counts
+the classes behind every branch of every candidate split of a node. The step-through, the
+"why not" answers, the worked solutions and the interactive page all read these counts, so the
+numbers they show are the same numbers.
+
+Everything is counted with integers; entropies come from :mod:`id3tree._entropy`, as in the
+learner, so a gain here equals the gain in ``trace_``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from id3tree._entropy import entropy_rows
+from id3tree.node import MISSING, Node, branch_label, format_number
+from id3tree.splits import TIE_TOLERANCE, midpoint
+
+
+def _entropy(counts) -> float:
+    return float(entropy_rows(np.asarray(counts, dtype=np.int64)[None, :])[0])
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One side of a split: its label and the class counts of the rows it gets."""
+
+    label: str
+    counts: tuple[int, ...]
+
+    @property
+    def n(self) -> int:
+        return sum(self.counts)
+
+    @property
+    def entropy(self) -> float:
+        return _entropy(self.counts)
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """One candidate cut of a numeric feature: ``x <= threshold`` against ``x > threshold``."""
+
+    threshold: float
+    low: float  # the largest value on the left
+    high: float  # the smallest value on the right
+    left: tuple[int, ...]
+    right: tuple[int, ...]
+    overall_entropy: float
+    gain: float
+    allowed: bool  # both sides have at least min_samples_leaf rows
+
+
+@dataclass
+class CandidateTable:
+    """What one feature offers at one node: every branch (or threshold) with its class counts.
+
+    ``branches`` are the branches of the feature's best split (for a numeric feature ``<=``,
+    ``>`` and, when rows are missing, ``missing``); ``thresholds`` lists every candidate cut of
+    a numeric feature. ``excluded`` says in words why the feature could not split here, or is
+    None when it could.
+    """
+
+    node: int
+    feature: str
+    kind: str  # "categorical" or "numeric"
+    classes: list
+    parent: tuple[int, ...]
+    branches: list[Branch] = field(default_factory=list)
+    threshold: float | None = None
+    low: float | None = None
+    high: float | None = None
+    n_tied_thresholds: int = 0
+    excluded: str | None = None
+    chosen: bool = False
+    tie: bool = False
+    _cuts: dict | None = field(default=None, repr=False)  # numeric: arrays over every cut
+
+    @property
+    def thresholds(self) -> list[Threshold]:
+        """Every candidate cut of a numeric feature, in increasing order (empty otherwise)."""
+        if self._cuts is None:
+            return []
+        c = self._cuts
+        return [
+            Threshold(
+                float(c["threshold"][j]),
+                float(c["low"][j]),
+                float(c["high"][j]),
+                tuple(c["left"][j].tolist()),
+                tuple(c["right"][j].tolist()),
+                float(c["overall_entropy"][j]),
+                float(c["gain"][j]),
+                bool(c["allowed"][j]),
+            )
+            for j in range(len(c["threshold"]))
+        ]
+
+    @property
+    def n_allowed_thresholds(self) -> int:
+        return 0 if self._cuts is None else int(self._cuts["allowed"].sum())
+
+    @property
+    def n(self) -> int:
+        return sum(self.parent)
+
+    @property
+    def parent_entropy(self) -> float:
+        return _entropy(self.parent)
+
+    @property
+    def valid(self) -> bool:
+        return self.excluded is None
+
+    @property
+    def overall_entropy(self) -> float | None:
+        """The size-weighted entropy of the branches (None when the feature cannot split)."""
+        if not self.valid:
+            return None
+        return sum(b.n * b.entropy for b in self.branches) / self.n
+
+    @property
+    def gain(self) -> float | None:
+        if not self.valid:
+            return None
+        return max(self.parent_entropy - self.overall_entropy, 0.0)
+
+    @property
+    def split_info(self) -> float | None:
+        if not self.valid:
+            return None
+        return _entropy([b.n for b in self.branches])
+
+    @property
+    def gain_ratio(self) -> float | None:
+        if not self.valid:
+            return None
+        return self.gain / self.split_info if self.split_info > 0 else 0.0
+
+    def score(self, criterion: str) -> float | None:
+        """The number features compete on: gain, or gain ratio."""
+        return self.gain_ratio if criterion == "gain_ratio" else self.gain
+
+    @property
+    def test(self) -> str:
+        """The split in words: ``Outlook`` or ``petal_length <= 2.45``."""
+        if self.kind == "numeric" and self.threshold is not None:
+            return f"{self.feature} <= {format_number(self.threshold)}"
+        return self.feature
+
+    def to_frame(self):
+        """The table as a DataFrame: one row per branch (categorical) or threshold (numeric)."""
+        import pandas as pd
+
+        if self.kind == "numeric":
+            c = self._cuts
+            if c is None:
+                return pd.DataFrame()
+            columns = {"threshold": c["threshold"], "low": c["low"], "high": c["high"]}
+            columns["n_left"] = c["left"].sum(axis=1)
+            columns |= {f"left {k}": c["left"][:, i] for i, k in enumerate(self.classes)}
+            columns["n_right"] = c["right"].sum(axis=1)
+            columns |= {f"right {k}": c["right"][:, i] for i, k in enumerate(self.classes)}
+            columns |= {name: c[name] for name in ("overall_entropy", "gain", "allowed")}
+            columns["best"] = c["threshold"] == self.threshold
+            return pd.DataFrame(columns)
+        rows = [
+            {
+                self.feature: b.label,
+                "n": b.n,
+                **{str(c): v for c, v in zip(self.classes, b.counts)},
+                "entropy": b.entropy,
+                "weight": b.n / self.n,
+                "weighted_entropy": b.n / self.n * b.entropy,
+            }
+            for b in self.branches
+        ]
+        return pd.DataFrame(rows)
+
+
+@dataclass
+class NodeInfo:
+    """One node in reading order, with where it hangs and the training rows that reached it."""
+
+    order: int  # position in reading order (depth first), 0 for the root
+    node: Node
+    parent: Node | None
+    branch: str | None  # the test on the edge from the parent: ``Outlook = Sunny``
+    path: tuple[str, ...]
+    rows: np.ndarray
+    used: frozenset  # categorical features used on the path (not candidates here)
+
+    @property
+    def node_id(self) -> int:
+        return self.node.node_id
+
+
+class TeachingRecord:
+    """The fitted tree, its training data and the trace, read node by node.
+
+    Parameters
+    ----------
+    root : Node
+    data : EncodedData
+        The encoded training data the tree was grown on.
+    classes : list
+    criterion : str
+    min_samples_leaf : int
+    trace : DataFrame or None
+        The learner's ``trace_`` (its ``tie`` column marks ties the learner broke).
+    """
+
+    def __init__(self, root, data, classes, criterion, min_samples_leaf, trace=None):
+        self.root, self.data, self.classes = root, data, list(classes)
+        self.criterion, self.min_leaf = criterion, int(min_samples_leaf)
+        self.names = list(data.names)
+        self.trace = trace
+        self.infos: list[NodeInfo] = []
+        self._tables: dict[tuple[int, str], CandidateTable] = {}
+        stack = [(root, None, None, (), np.arange(len(data.y)), frozenset())]
+        while stack:  # depth first, children in branch order, without recursion
+            node, parent, branch, path, rows, used = stack.pop()
+            self.infos.append(NodeInfo(len(self.infos), node, parent, branch, path, rows, used))
+            if node.is_leaf:
+                continue
+            f = self.names.index(node.feature)
+            now_used = used | {node.feature} if data.codes[f] is not None else used
+            children = []
+            for key, child in node.children.items():
+                test = branch_label(node, key)
+                children.append(
+                    (
+                        child,
+                        node,
+                        test,
+                        (*path, test),
+                        rows[self._goes(f, node, key, rows)],
+                        now_used,
+                    )
+                )
+            stack.extend(reversed(children))
+        self.by_id = {info.node_id: info for info in self.infos}
+
+    # -----------------------------------------------------------------------------------------
+    def _goes(self, f: int, node: Node, key: Any, rows: np.ndarray) -> np.ndarray:
+        """Which of ``rows`` take the branch ``key`` of ``node`` (a boolean mask)."""
+        codes = self.data.codes[f]
+        if codes is not None:
+            categories = self.data.categories[f]
+            code = len(categories) if key is MISSING else categories.index(key)
+            return codes[rows] == code
+        values = self.data.numeric[f][rows]
+        if key is MISSING:
+            return np.isnan(values)
+        return values <= node.threshold if key == "<=" else values > node.threshold
+
+    def info(self, node) -> NodeInfo:
+        """The :class:`NodeInfo` of a node given as a ``node_id`` or a :class:`Node`."""
+        node_id = node.node_id if isinstance(node, Node) else node
+        if isinstance(node_id, bool) or not isinstance(node_id, (int, np.integer)):
+            raise ValueError(f"node must be a node id (an integer) or a Node, got {node!r}")
+        if int(node_id) not in self.by_id:
+            raise ValueError(
+                f"there is no node {node_id} in this tree (node ids run from 0 to "
+                f"{max(self.by_id)})"
+            )
+        return self.by_id[int(node_id)]
+
+    def feature_index(self, feature) -> int:
+        if isinstance(feature, (int, np.integer)) and not isinstance(feature, bool):
+            if not 0 <= feature < len(self.names):
+                raise ValueError(f"feature {feature} is out of range: there are {len(self.names)}")
+            return int(feature)
+        if feature not in self.names:
+            raise ValueError(f"unknown feature {feature!r}; the features are {self.names}")
+        return self.names.index(feature)
+
+    def counts(self, rows: np.ndarray) -> tuple[int, ...]:
+        return tuple(np.bincount(self.data.y[rows], minlength=len(self.classes)).tolist())
+
+    def tables(self, node) -> list[CandidateTable]:
+        """Every feature's table at ``node``, in column order."""
+        return [self.table(node, name) for name in self.names]
+
+    def table(self, node, feature) -> CandidateTable:
+        """What ``feature`` offers at ``node`` (see :class:`CandidateTable`)."""
+        info = self.info(node)
+        f = self.feature_index(feature)
+        key = (info.node_id, self.names[f])
+        if key not in self._tables:
+            self._tables[key] = self._make_table(info, f)
+        return self._tables[key]
+
+    # -----------------------------------------------------------------------------------------
+    def _make_table(self, info: NodeInfo, f: int) -> CandidateTable:
+        name, rows = self.names[f], info.rows
+        parent = self.counts(rows)
+        kind = "numeric" if self.data.codes[f] is None else "categorical"
+        table = CandidateTable(info.node_id, name, kind, self.classes, parent)
+        if kind == "categorical":
+            self._categorical(table, info, f)
+        else:
+            self._numeric(table, rows, f)
+        node = info.node
+        table.chosen = node.feature == name
+        if self.trace is not None and table.valid:
+            mine = self.trace[
+                (self.trace["node"] == info.node_id) & (self.trace["feature"] == name)
+            ]
+            table.tie = bool(len(mine) and mine["tie"].iloc[0])
+        return table
+
+    def _categorical(self, table: CandidateTable, info: NodeInfo, f: int) -> None:
+        categories = self.data.categories[f]
+        codes = self.data.codes[f][info.rows]
+        y = self.data.y[info.rows]
+        k = len(self.classes)
+        grid = np.bincount(codes * k + y, minlength=(len(categories) + 1) * k).reshape(-1, k)
+        for code in np.flatnonzero(grid.sum(axis=1)):
+            label = "missing" if code == len(categories) else str(categories[code])
+            table.branches.append(Branch(label, tuple(grid[code].tolist())))
+        if table.feature in info.used:
+            table.excluded = (
+                f"{table.feature} is already used on the path to this node "
+                "(a categorical feature splits once per path)"
+            )
+        elif len(table.branches) < 2:
+            only = table.branches[0].label if table.branches else "no value"
+            table.excluded = (
+                f"every row here has the same value of {table.feature} ({only}), "
+                "so it cannot split them"
+            )
+        else:
+            small = [b for b in table.branches if b.n < self.min_leaf]
+            if small:
+                table.excluded = (
+                    f"the branch {table.feature} = {small[0].label} would get {_rows(small[0].n)}, "
+                    f"fewer than min_samples_leaf = {self.min_leaf}"
+                )
+
+    def _numeric(self, table: CandidateTable, rows: np.ndarray, f: int) -> None:
+        """Every midpoint at once: cumulative class counts of the sorted values give the counts
+        left of each cut, and the entropies of all cuts are computed together."""
+        values = self.data.numeric[f][rows]
+        y = self.data.y[rows]
+        k = len(self.classes)
+        present = ~np.isnan(values)
+        missing = np.bincount(y[~present], minlength=k)
+        order = np.argsort(values[present], kind="stable")
+        v, yv = values[present][order], y[present][order]
+        distinct, first = np.unique(v, return_index=True)
+        cum = np.zeros((len(v) + 1, k), dtype=np.int64)
+        for c in range(k):
+            np.cumsum(yv == c, out=cum[1:, c])
+        left = cum[first[1:]]  # rows before each cut: the values <= distinct[j]
+        right = cum[-1] - left
+        n_left, n_right = left.sum(axis=1), right.sum(axis=1)
+        n, n_missing = len(y), int(missing.sum())
+        overall = (
+            n_left * entropy_rows(left)
+            + n_right * entropy_rows(right)
+            + n_missing * _entropy(missing)
+        ) / n
+        allowed = (n_left >= self.min_leaf) & (n_right >= self.min_leaf)
+        table._cuts = dict(
+            threshold=midpoint(distinct[:-1], distinct[1:]),
+            low=distinct[:-1],
+            high=distinct[1:],
+            left=left,
+            right=right,
+            overall_entropy=overall,
+            gain=np.maximum(_entropy(table.parent) - overall, 0.0),
+            allowed=allowed,
+        )
+        if len(distinct) == 0:
+            table.excluded = f"every value of {table.feature} is missing here"
+        elif len(distinct) == 1:
+            table.excluded = (
+                f"all {_rows(len(v))} with a value have the same {table.feature} "
+                f"({format_number(distinct[0])}), so there is no midpoint to cut at"
+            )
+        elif not allowed.any():
+            table.excluded = (
+                f"every threshold leaves fewer than min_samples_leaf = {self.min_leaf} rows "
+                "on one side"
+            )
+        elif 0 < n_missing < self.min_leaf:
+            table.excluded = (
+                f"the branch of missing values would get {_rows(n_missing)}, fewer than "
+                f"min_samples_leaf = {self.min_leaf}"
+            )
+        if table.excluded is not None:
+            return
+        best = overall[allowed].min()
+        tied = np.flatnonzero(allowed & (overall <= best + TIE_TOLERANCE))
+        j = int(tied[0])  # the smallest threshold
+        table.threshold = float(table._cuts["threshold"][j])
+        table.low, table.high = float(distinct[j]), float(distinct[j + 1])
+        table.n_tied_thresholds = len(tied)
+        table.branches = [
+            Branch(f"<= {format_number(table.threshold)}", tuple(left[j].tolist())),
+            Branch(f"> {format_number(table.threshold)}", tuple(right[j].tolist())),
+        ]
+        if n_missing:
+            table.branches.append(Branch("missing", tuple(missing.tolist())))
+
+
+def _rows(n: int) -> str:
+    return f"{n} row" if n == 1 else f"{n} rows"
+
+
+def record_of(model) -> TeachingRecord:
+    """The :class:`TeachingRecord` of a fitted :class:`~id3tree.ID3Classifier` (kept on it)."""
+    cached = getattr(model, "_teaching_record", None)
+    if cached is not None and cached.root is model.root_:
+        return cached
+    data = getattr(model, "_fit_data", None)
+    if data is None:
+        raise ValueError(
+            "the teaching tools need the training data the tree was grown on, which only fit() "
+            "on in-memory data keeps: a tree loaded from JSON or a pickle, or grown from a Dask "
+            "DataFrame, has none; fit the model again on a pandas DataFrame"
+        )
+    trace = model.trace_ if getattr(model, "_trace_columns", None) is not None else None
+    record = TeachingRecord(
+        model.root_, data, model.classes_.tolist(), model.criterion, model.min_samples_leaf, trace
+    )
+    model._teaching_record = record
+    return record

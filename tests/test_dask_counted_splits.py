@@ -1,0 +1,96 @@
+"""The split search fed with counts (the Dask grower's) equals the learner's, fed with rows.
+
+Pure numpy: these run without dask installed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from id3tree import splits
+from id3tree._dask.counted_splits import (
+    distinct_value_counts,
+    merge_value_counts,
+    score_counted_categorical,
+    search_counted_thresholds,
+)
+
+
+def _equal(expected, found) -> None:
+    for field in expected.__dataclass_fields__:
+        a, b = getattr(expected, field), getattr(found, field)
+        np.testing.assert_array_equal(a, b, err_msg=field)  # NaN == NaN here
+
+
+@st.composite
+def segments(draw):
+    n_segments = draw(st.integers(1, 4))
+    n_classes = draw(st.integers(1, 4))
+    sizes = draw(st.lists(st.integers(1, 25), min_size=n_segments, max_size=n_segments))
+    n = sum(sizes)
+    values = draw(
+        st.lists(st.sampled_from([0.0, 0.5, 1.0, 2.0, 3.5, np.nan]), min_size=n, max_size=n)
+    )
+    y = draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n))
+    min_leaf = draw(st.integers(1, 4))
+    segment = np.repeat(np.arange(n_segments), sizes)
+    return segment, np.array(values), np.array(y), n_classes, min_leaf
+
+
+@settings(max_examples=200, deadline=None)
+@given(segments())
+def test_threshold_search_from_counts_equals_the_row_search(case):
+    segment, values, y, n_classes, min_leaf = case
+    k = segment.max() + 1
+    order = np.lexsort((np.isnan(values), values, segment))  # by value in each segment, NaN last
+    segment, values, y = segment[order], values[order], y[order]
+    sizes = np.bincount(segment, minlength=k)
+    rows = splits.search_thresholds(
+        values, y, np.cumsum(sizes) - sizes, sizes, n_classes, min_leaf=min_leaf
+    )
+
+    present = ~np.isnan(values)
+    distinct = distinct_value_counts(segment[present], values[present], y[present], n_classes)
+    missing = np.bincount(
+        segment[~present] * n_classes + y[~present], minlength=k * n_classes
+    ).reshape(k, n_classes)
+    parent = np.bincount(segment * n_classes + y, minlength=k * n_classes).reshape(k, n_classes)
+    counted, left = search_counted_thresholds(*distinct, missing, parent, min_leaf=min_leaf)
+    _equal(rows, counted)
+    # the class counts left of the chosen threshold are those of the rows it sends left
+    for s in np.flatnonzero(counted.found):
+        mine = (segment == s) & (values <= counted.threshold[s])
+        np.testing.assert_array_equal(left[s], np.bincount(y[mine], minlength=n_classes))
+
+
+@settings(max_examples=200, deadline=None)
+@given(segments(), st.integers(1, 5))
+def test_categorical_score_from_a_table_equals_the_row_score(case, n_levels):
+    segment, values, y, n_classes, min_leaf = case
+    k = segment.max() + 1
+    codes = np.where(np.isnan(values), n_levels, np.nan_to_num(values * 2).astype(int) % n_levels)
+    rows = splits.score_categorical(
+        codes, y, segment, k, n_levels + 1, n_classes, min_leaf=min_leaf
+    )
+    table = np.bincount(
+        (segment * (n_levels + 1) + codes) * n_classes + y,
+        minlength=k * (n_levels + 1) * n_classes,
+    ).reshape(k, n_levels + 1, n_classes)
+    _equal(rows, score_counted_categorical(table, min_leaf=min_leaf))
+
+
+def test_value_counts_merge_like_counting_everything_at_once():
+    rng = np.random.default_rng(0)
+    segment = rng.integers(0, 3, 500)
+    values = rng.integers(0, 20, 500).astype(float)
+    y = rng.integers(0, 2, 500)
+    whole = distinct_value_counts(segment, values, y, 2)
+    halves = merge_value_counts(
+        distinct_value_counts(segment[:200], values[:200], y[:200], 2),
+        distinct_value_counts(segment[200:], values[200:], y[200:], 2),
+    )
+    for a, b in zip(whole, halves):
+        np.testing.assert_array_equal(a, b)
+    assert whole[2].sum() == 500
