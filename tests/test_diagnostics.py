@@ -145,3 +145,15 @@ def test_chosen_split_has_at_least_average_gain_and_the_best_ratio_among_those()
         assert chosen["gain_ratio"] == pytest.approx(competing["gain_ratio"].max())
         checked += 1
     assert checked > 20
+
+
+def test_dask_ranking_flags_the_same_text_columns():
+    dd = pytest.importorskip("dask.dataframe")
+    X, y = load_titanic(return_X_y=True)
+    frame = dd.from_pandas(X.assign(Survived=y), npartitions=3)
+    on_dask = rank_features(frame[list(X.columns)], frame["Survived"])["flags"]
+    in_memory = rank_features(X, y)["flags"]
+    text = [c for c in X.columns if X[c].dtype == object or str(X[c].dtype) == "str"]
+    assert on_dask[text].to_dict() == in_memory[text].to_dict()
+    assert on_dask["Name"] == "ID-like"
+    assert on_dask["PassengerId"] == ""  # distinct whole numbers are flagged in memory only
