@@ -68,6 +68,7 @@ class GrowParams:
     min_samples_leaf: int = 1
     min_gain: float = 0.0
     alpha: float | None = None
+    average_gain_rule: bool = True  # C4.5: under gain ratio, only features of at least average gain
     keep_trace: bool = True  # False only to measure what keeping ``trace_`` costs
 
 
@@ -140,6 +141,8 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
 
         # 4. the best feature of each node; ties within TIE_TOLERANCE go to the first column
         score = np.nan_to_num(s.ratio if params.criterion == "gain_ratio" else s.gain, nan=-np.inf)
+        if params.criterion == "gain_ratio" and params.average_gain_rule:
+            score[s.below_average_gain()] = -np.inf
         best = score.max(axis=1, initial=-np.inf)
         s.tied = np.isfinite(score) & (score >= best[:, None] - TIE_TOLERANCE)
         chosen = np.argmax(s.tied, axis=1)
@@ -396,6 +399,20 @@ class Scores:
         self.n_ties = np.zeros((k, n_features), dtype=np.int64)
         self.candidate = np.zeros((k, n_features), dtype=bool)
         self.tied = np.zeros((k, n_features), dtype=bool)
+
+    def below_average_gain(self) -> np.ndarray:
+        return below_average_gain(self.gain)
+
+
+def below_average_gain(gain: np.ndarray) -> np.ndarray:
+    """C4.5's rule for gain ratio: a feature whose gain (one row per node, NaN where the feature
+    offers no valid split) is below the average gain of the features with a valid split at that
+    node does not compete; otherwise a split of tiny split information would win on a tiny gain."""
+    valid = np.isfinite(gain)
+    n_valid = valid.sum(axis=1, keepdims=True)
+    total = np.where(valid, gain, 0.0).sum(axis=1, keepdims=True)
+    average = total / np.maximum(n_valid, 1)
+    return valid & (gain < average - TIE_TOLERANCE)
 
 
 def _children(segment, branch, splitting, labels, k, n_slots, n_classes):
