@@ -19,7 +19,8 @@ from id3tree._dask.counted_splits import (
 
 
 def _equal(expected, found) -> None:
-    for field in expected.__dataclass_fields__:
+    # ``position`` indexes the sorted rows of a segment: the counted search has no rows.
+    for field in expected.__dataclass_fields__.keys() - {"position"}:
         a, b = getattr(expected, field), getattr(found, field)
         np.testing.assert_array_equal(a, b, err_msg=field)  # NaN == NaN here
 
