@@ -9,6 +9,14 @@ from pathlib import Path
 FORMATS = (".png", ".svg", ".pdf", ".dot")
 
 
+def check_image_path(path) -> Path:
+    """``path`` as a Path if it names a format a tree can be drawn in; a ValueError otherwise."""
+    path = Path(path)
+    if path.suffix.lower() not in FORMATS:
+        raise ValueError(f"cannot draw into {path.name!r}: use one of {', '.join(FORMATS)}")
+    return path
+
+
 def save_tree_image(model, path, *, engine: str = "auto", **options) -> str:
     """Draw a fitted model's tree into ``path`` (.png, .svg, .pdf or .dot).
 
@@ -16,10 +24,8 @@ def save_tree_image(model, path, *, engine: str = "auto", **options) -> str:
     ``"graphviz"`` or ``"matplotlib"``. Returns what drew it: ``"Graphviz"``, ``"matplotlib"``
     or ``"DOT text"``.
     """
-    path = Path(path)
+    path = check_image_path(path)
     suffix = path.suffix.lower()
-    if suffix not in FORMATS:
-        raise ValueError(f"cannot draw into {path.name!r}: use one of {', '.join(FORMATS)}")
     if suffix == ".dot":
         path.write_text(model.to_dot(**options), encoding="utf-8")
         return "DOT text"
