@@ -206,11 +206,14 @@ def encode_like_fit(
                 f"column {name!r} held {_KIND_WORDS[then]} at fit time but holds "
                 f"{_KIND_WORDS[now]} now (dtype {column.dtype}); convert it back first"
             )
-        codes = (
-            pd.Index(known, dtype=object)
-            .get_indexer(column.astype(object).to_numpy())
-            .astype(float)
-        )
+        if then == "text" and isinstance(column.dtype, pd.StringDtype):  # hashed natively
+            codes = pd.Index(known, dtype=column.dtype).get_indexer(column.array).astype(float)
+        else:
+            codes = (
+                pd.Index(known, dtype=object)
+                .get_indexer(column.astype(object).to_numpy())
+                .astype(float)
+            )
         codes[codes < 0] = UNSEEN
         codes[column.isna().to_numpy()] = len(known)
         columns[f] = codes

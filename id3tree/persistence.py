@@ -44,7 +44,9 @@ MODEL_FIELDS = {
     "categories",
     "nodes",
 }
-OPTIONAL_MODEL_FIELDS = {"names_from_frame"}
+# "target": the name of the class column, which `id3tree fit --save` records so that
+# `id3tree predict` can score data that has it (the model itself never reads it)
+OPTIONAL_MODEL_FIELDS = {"names_from_frame", "target"}
 NODE_FIELDS = {
     "id",
     "parent",
@@ -354,6 +356,8 @@ def check_model_dict(cls, d) -> tuple[dict, list, list, list, bool]:
         _fail(f"the field(s) {missing} are missing")
     if unknown:
         _fail(f"unknown field(s) {unknown}")
+    if not isinstance(d.get("target", ""), str):
+        _fail(f"the 'target' field must be a column name, got {d['target']!r}")
 
     params = d["params"]
     if not isinstance(params, dict):

@@ -349,5 +349,28 @@ def test_explore_command_writes_the_page(tmp_path, capsys):
 def test_teaching_needs_the_training_data(tennis):
     tree, _, _ = tennis
     loaded = ID3Classifier.from_json(tree.to_json())
-    with pytest.raises(ValueError, match="only fit\\(\\) keeps"):
+    with pytest.raises(ValueError, match="only fit\\(\\) on in-memory data keeps"):
         loaded.worked_solution()
+
+
+def test_every_threshold_of_a_numeric_table_matches_candidate_splits(iris):
+    tree, X, y = iris
+    for feature in X:
+        table = tree.step(0).tables[list(X).index(feature)].to_frame()
+        reference = candidate_splits(X[feature], y)
+        assert np.allclose(table["threshold"], reference["threshold"])
+        assert np.allclose(table["overall_entropy"], reference["overall_entropy"], atol=1e-12)
+        assert (table["n_left"] == reference["n_left"]).all()
+        left = table.filter(like="left ").sum(axis=1)
+        assert (left == table["n_left"]).all()  # class counts add up to the side's size
+        assert table["best"].sum() == 1
+
+
+def test_a_tree_grown_from_dask_says_it_has_no_rows_to_count():
+    dd = pytest.importorskip("dask.dataframe")
+    X, y = load_play_tennis(return_X_y=True)
+    tree = ID3Classifier().fit(X, y)
+    assert "Outlook" in tree.worked_solution(0)
+    tree.fit(dd.from_pandas(X, npartitions=2), dd.from_pandas(y, npartitions=2))
+    with pytest.raises(ValueError, match="grown from a Dask DataFrame, has none"):
+        tree.worked_solution(0)

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from threadpoolctl import threadpool_limits
 
 from id3tree._validation import as_series, factorize, numeric_values, to_frame
 from id3tree.stats import logit
@@ -53,6 +54,8 @@ DIRECTIONS = ("forward", "backward", "both", "exhaustive", "random")
 CRITERIA = ("aic", "bic", "pvalue")
 MAX_SUBSETS = 1 << 16
 """An exhaustive search refuses to fit more models than this (choose ``max_features``)."""
+MAX_CLASSES = 50
+"""A categorical target with more classes than this is refused (it is probably an amount)."""
 TIE = 1e-10
 """Criterion values closer than this are ties, broken by the feature's place in X."""
 INTERCEPT = "Intercept"
@@ -136,6 +139,7 @@ class SelectionResult:
     def __str__(self) -> str:
         table = self._shown().to_string(
             index=False,
+            na_rep="",
             formatters={
                 "log_likelihood": "{:.4f}".format,
                 "aic": "{:.4f}".format,
@@ -232,6 +236,11 @@ def _build_design(X, y, categorical, target_kind, missing) -> tuple[_Design, str
             raise ValueError(
                 f"the target {target_name!r} has only one class ({classes[0]!r}) in the rows "
                 "used, so there is nothing to predict"
+            )
+        if len(classes) > MAX_CLASSES:
+            raise ValueError(
+                f"the target {target_name!r} has {len(classes)} classes, too many for a "
+                "multinomial logit; if its values are amounts, pass target_kind='interval'"
             )
         y_values, n_classes = codes, len(classes)
     else:
@@ -443,8 +452,8 @@ def select_features(
         raise ValueError(f"criterion must be one of {list(CRITERIA)}, got {criterion!r}")
     if criterion == "pvalue" and direction in ("exhaustive", "random"):
         raise ValueError(
-            f"criterion='pvalue' needs a directional search (forward, backward or both); a "
-            f"{direction} search compares models of different sizes, use 'aic' or 'bic'"
+            "criterion='pvalue' needs a directional search (forward, backward or both); the "
+            f"{direction} search compares models of different sizes: use 'aic' or 'bic'"
         )
     for name, value in (("alpha_enter", alpha_enter), ("alpha_remove", alpha_remove)):
         if value is not None and not (
@@ -467,14 +476,17 @@ def select_features(
 
     design, model, target = _build_design(X, y, categorical, target_kind, missing)
     search = _Search(design, criterion, alpha_enter, alpha_remove, max_features, tolerance)
-    if direction in ("forward", "both"):
-        search.stepwise(backward=False, both=direction == "both")
-    elif direction == "backward":
-        search.stepwise(backward=True, both=False)
-    elif direction == "exhaustive":
-        search.exhaustive()
-    else:
-        search.random(n_iter, np.random.default_rng(random_state))
+    # many small fits of tall, thin matrices: BLAS threads only add synchronisation (on a busy
+    # machine they made the search 10 to 40 times slower), so one thread does the products
+    with threadpool_limits(limits=1, user_api="blas"):
+        if direction in ("forward", "both"):
+            search.stepwise(backward=False, both=direction == "both")
+        elif direction == "backward":
+            search.stepwise(backward=True, both=False)
+        elif direction == "exhaustive":
+            search.exhaustive()
+        else:
+            search.random(n_iter, np.random.default_rng(random_state))
 
     return SelectionResult(
         direction=direction,
@@ -581,6 +593,14 @@ class _Search:
 
     def _choose(self, current: _Fit, moves: list, seen: set):
         """The move to make, or None. Ties go to the feature that comes first in X."""
+        # a feature whose columns are all aliased adds nothing to the model: it leaves first
+        idle = [
+            m
+            for m in moves
+            if m[0] == "remove" and set(self.design.blocks[m[1]]) <= set(current.aliased)
+        ]
+        if idle:
+            return idle[-1]
         if self.criterion != "pvalue":
             best, best_score = None, self._score(current) - TIE
             for move in sorted(moves, key=lambda m: m[1]):

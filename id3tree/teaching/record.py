@@ -73,7 +73,6 @@ class CandidateTable:
     classes: list
     parent: tuple[int, ...]
     branches: list[Branch] = field(default_factory=list)
-    thresholds: list[Threshold] = field(default_factory=list)
     threshold: float | None = None
     low: float | None = None
     high: float | None = None
@@ -81,6 +80,31 @@ class CandidateTable:
     excluded: str | None = None
     chosen: bool = False
     tie: bool = False
+    _cuts: dict | None = field(default=None, repr=False)  # numeric: arrays over every cut
+
+    @property
+    def thresholds(self) -> list[Threshold]:
+        """Every candidate cut of a numeric feature, in increasing order (empty otherwise)."""
+        if self._cuts is None:
+            return []
+        c = self._cuts
+        return [
+            Threshold(
+                float(c["threshold"][j]),
+                float(c["low"][j]),
+                float(c["high"][j]),
+                tuple(c["left"][j].tolist()),
+                tuple(c["right"][j].tolist()),
+                float(c["overall_entropy"][j]),
+                float(c["gain"][j]),
+                bool(c["allowed"][j]),
+            )
+            for j in range(len(c["threshold"]))
+        ]
+
+    @property
+    def n_allowed_thresholds(self) -> int:
+        return 0 if self._cuts is None else int(self._cuts["allowed"].sum())
 
     @property
     def n(self) -> int:
@@ -135,23 +159,17 @@ class CandidateTable:
         import pandas as pd
 
         if self.kind == "numeric":
-            rows = [
-                {
-                    "threshold": t.threshold,
-                    "low": t.low,
-                    "high": t.high,
-                    "n_left": sum(t.left),
-                    **{f"left {c}": v for c, v in zip(self.classes, t.left)},
-                    "n_right": sum(t.right),
-                    **{f"right {c}": v for c, v in zip(self.classes, t.right)},
-                    "overall_entropy": t.overall_entropy,
-                    "gain": t.gain,
-                    "allowed": t.allowed,
-                    "best": self.threshold is not None and t.threshold == self.threshold,
-                }
-                for t in self.thresholds
-            ]
-            return pd.DataFrame(rows)
+            c = self._cuts
+            if c is None:
+                return pd.DataFrame()
+            columns = {"threshold": c["threshold"], "low": c["low"], "high": c["high"]}
+            columns["n_left"] = c["left"].sum(axis=1)
+            columns |= {f"left {k}": c["left"][:, i] for i, k in enumerate(self.classes)}
+            columns["n_right"] = c["right"].sum(axis=1)
+            columns |= {f"right {k}": c["right"][:, i] for i, k in enumerate(self.classes)}
+            columns |= {name: c[name] for name in ("overall_entropy", "gain", "allowed")}
+            columns["best"] = c["threshold"] == self.threshold
+            return pd.DataFrame(columns)
         rows = [
             {
                 self.feature: b.label,
@@ -327,39 +345,39 @@ class TeachingRecord:
                 )
 
     def _numeric(self, table: CandidateTable, rows: np.ndarray, f: int) -> None:
+        """Every midpoint at once: cumulative class counts of the sorted values give the counts
+        left of each cut, and the entropies of all cuts are computed together."""
         values = self.data.numeric[f][rows]
         y = self.data.y[rows]
         k = len(self.classes)
         present = ~np.isnan(values)
-        missing = tuple(np.bincount(y[~present], minlength=k).tolist())
-        v, yv = values[present], y[present]
-        order = np.argsort(v, kind="stable")
-        v, yv = v[order], yv[order]
+        missing = np.bincount(y[~present], minlength=k)
+        order = np.argsort(values[present], kind="stable")
+        v, yv = values[present][order], y[present][order]
         distinct, first = np.unique(v, return_index=True)
         cum = np.zeros((len(v) + 1, k), dtype=np.int64)
-        cum[1:] = np.cumsum(np.eye(k, dtype=np.int64)[yv], axis=0)
-        total = cum[-1]
-        n, n_missing = len(y), sum(missing)
-        h_missing = _entropy(missing)
-        parent_entropy = _entropy(table.parent)
-        for j in range(len(distinct) - 1):
-            cut = first[j + 1]  # rows before this position are <= distinct[j]
-            left, right = cum[cut], total - cum[cut]
-            nl, nr = int(left.sum()), int(right.sum())
-            overall = (nl * _entropy(left) + nr * _entropy(right) + n_missing * h_missing) / n
-            table.thresholds.append(
-                Threshold(
-                    float(midpoint(np.float64(distinct[j]), np.float64(distinct[j + 1]))),
-                    float(distinct[j]),
-                    float(distinct[j + 1]),
-                    tuple(left.tolist()),
-                    tuple(right.tolist()),
-                    overall,
-                    max(parent_entropy - overall, 0.0),
-                    nl >= self.min_leaf and nr >= self.min_leaf,
-                )
-            )
-        allowed = [t for t in table.thresholds if t.allowed]
+        for c in range(k):
+            np.cumsum(yv == c, out=cum[1:, c])
+        left = cum[first[1:]]  # rows before each cut: the values <= distinct[j]
+        right = cum[-1] - left
+        n_left, n_right = left.sum(axis=1), right.sum(axis=1)
+        n, n_missing = len(y), int(missing.sum())
+        overall = (
+            n_left * entropy_rows(left)
+            + n_right * entropy_rows(right)
+            + n_missing * _entropy(missing)
+        ) / n
+        allowed = (n_left >= self.min_leaf) & (n_right >= self.min_leaf)
+        table._cuts = dict(
+            threshold=midpoint(distinct[:-1], distinct[1:]),
+            low=distinct[:-1],
+            high=distinct[1:],
+            left=left,
+            right=right,
+            overall_entropy=overall,
+            gain=np.maximum(_entropy(table.parent) - overall, 0.0),
+            allowed=allowed,
+        )
         if len(distinct) == 0:
             table.excluded = f"every value of {table.feature} is missing here"
         elif len(distinct) == 1:
@@ -367,7 +385,7 @@ class TeachingRecord:
                 f"all {_rows(len(v))} with a value have the same {table.feature} "
                 f"({format_number(distinct[0])}), so there is no midpoint to cut at"
             )
-        elif not allowed:
+        elif not allowed.any():
             table.excluded = (
                 f"every threshold leaves fewer than min_samples_leaf = {self.min_leaf} rows "
                 "on one side"
@@ -379,17 +397,18 @@ class TeachingRecord:
             )
         if table.excluded is not None:
             return
-        best = min(t.overall_entropy for t in allowed)
-        tied = [t for t in allowed if t.overall_entropy <= best + TIE_TOLERANCE]
-        winner = tied[0]  # the smallest threshold
-        table.threshold, table.low, table.high = winner.threshold, winner.low, winner.high
+        best = overall[allowed].min()
+        tied = np.flatnonzero(allowed & (overall <= best + TIE_TOLERANCE))
+        j = int(tied[0])  # the smallest threshold
+        table.threshold = float(table._cuts["threshold"][j])
+        table.low, table.high = float(distinct[j]), float(distinct[j + 1])
         table.n_tied_thresholds = len(tied)
         table.branches = [
-            Branch(f"<= {format_number(winner.threshold)}", winner.left),
-            Branch(f"> {format_number(winner.threshold)}", winner.right),
+            Branch(f"<= {format_number(table.threshold)}", tuple(left[j].tolist())),
+            Branch(f"> {format_number(table.threshold)}", tuple(right[j].tolist())),
         ]
         if n_missing:
-            table.branches.append(Branch("missing", missing))
+            table.branches.append(Branch("missing", tuple(missing.tolist())))
 
 
 def _rows(n: int) -> str:
@@ -405,7 +424,8 @@ def record_of(model) -> TeachingRecord:
     if data is None:
         raise ValueError(
             "the teaching tools need the training data the tree was grown on, which only fit() "
-            "keeps: a tree loaded from JSON or a pickle has none; fit the model again"
+            "on in-memory data keeps: a tree loaded from JSON or a pickle, or grown from a Dask "
+            "DataFrame, has none; fit the model again on a pandas DataFrame"
         )
     trace = model.trace_ if getattr(model, "_trace_columns", None) is not None else None
     record = TeachingRecord(

@@ -36,7 +36,7 @@ def was_scored(record: TeachingRecord, info: NodeInfo) -> bool:
         mine = record.trace[record.trace["node"] == info.node_id]
         return bool(mine["feature"].notna().any())
     reason = info.node.stop_reason or ""
-    return not (reason == "pure" or "max_depth" in reason or reason.startswith("fewer"))
+    return not (reason.startswith("pure") or "max_depth" in reason or reason.startswith("fewer"))
 
 
 def candidate_frame(record: TeachingRecord, tables: list[CandidateTable]) -> pd.DataFrame:
@@ -180,7 +180,7 @@ def _decision(record: TeachingRecord, info: NodeInfo, tables) -> tuple[str, str]
     if node.is_leaf:
         decision = f"leaf: predict {node.prediction}"
         reason = node.stop_reason or "no split"
-        if reason == "pure":
+        if reason.startswith("pure"):
             reason = f"the node is pure (all {samples(node.n_samples)} are {node.prediction})"
         top = sorted(node.class_counts.values(), reverse=True)
         if len(top) > 1 and top[0] == top[1]:

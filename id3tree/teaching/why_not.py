@@ -70,7 +70,7 @@ def why_not(record: TeachingRecord, node, feature) -> WhyNot:
     score_name = "gain ratio" if record.criterion == "gain_ratio" else "gain"
     if not was_scored(record, info):
         reason = n.stop_reason or "it stopped"
-        if reason == "pure":
+        if reason.startswith("pure"):
             reason = f"it is pure (all {samples(n.n_samples)} are {n.prediction})"
         return WhyNot(
             n.node_id,

@@ -190,7 +190,7 @@ def _feature_block(w: _Writer, record: TeachingRecord, table: CandidateTable) ->
         )
         return out
     if table.kind == "numeric":
-        allowed = sum(t.allowed for t in table.thresholds)
+        allowed = table.n_allowed_thresholds
         out.append(
             w.para(
                 f"{w.bold(w.text(name))} (numeric): {allowed} candidate "
@@ -256,7 +256,7 @@ def _node_block(w: _Writer, record: TeachingRecord, node_id: int, level: int) ->
     out = [w.heading(title, level)]
     if not was_scored(record, info):
         reason = n.stop_reason or "no split"
-        if reason == "pure":
+        if reason.startswith("pure"):
             who = "The only sample is" if n.n_samples == 1 else f"All {n.n_samples} samples are"
             out.append(
                 w.para(
