@@ -3,7 +3,11 @@ the same way (docs/bad_input.md lists each case and its outcome)."""
 
 from __future__ import annotations
 
+import html
 import math
+import re
+import shutil
+import subprocess
 import warnings
 
 import numpy as np
@@ -162,3 +166,30 @@ def test_other_bases_rescale_bits(base):
     assert entropy(["a", "b", "b"], base=base) == pytest.approx(
         scipy.stats.entropy([1, 2], base=base), rel=1e-12
     )
+
+
+# ------------------------------------------------------------------------------------------------
+# 6. DOT that Graphviz accepts and draws exactly
+# ------------------------------------------------------------------------------------------------
+def _odd_names_model():
+    X = pd.DataFrame({"a\\Nb": ["x\\G", "y\tz", "x\\G", "y\tz"], "": [1.0, 2.0, 3.0, 4.0]})
+    return ID3Classifier().fit(X, ["", "c\n", "", "c\n"])
+
+
+def test_dot_has_no_empty_elements_and_no_graphviz_escapes():
+    dot = _odd_names_model().to_dot()
+    assert "<b></b>" not in dot and "<i></i>" not in dot
+    # every backslash of the data is doubled (Graphviz reads a single one as an escape) ...
+    assert "a\\\\Nb" in dot and "x\\\\G" in dot
+    assert "\t" not in dot.replace("\n\t", "\n")  # ... and a tab is written as \t
+    assert "y\\\\tz" in dot
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="needs Graphviz's dot program")
+def test_graphviz_draws_odd_names_exactly():
+    dot = _odd_names_model().to_dot()
+    done = subprocess.run(["dot", "-Tsvg"], input=dot, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    texts = {html.unescape(t) for t in re.findall(r">([^<>]*)</text>", done.stdout)}
+    assert {"a\\Nb", "x\\G", "y\\tz"} <= texts
+    assert "a0b" not in texts and "xTree" not in texts
