@@ -20,6 +20,8 @@ from id3tree._dask.counted_splits import (
 
 def _equal(expected, found) -> None:
     for field in expected.__dataclass_fields__:
+        if field == "position":  # rows have positions; counts of distinct values do not
+            continue
         a, b = getattr(expected, field), getattr(found, field)
         if b is None:  # a detail for the trace that the counted search leaves out
             continue
