@@ -565,14 +565,21 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         if getattr(self, "_trace_columns", None) is None:
             raise AttributeError("trace_ is only kept by fit(); a tree loaded from JSON has none")
         t = self._trace_columns
-        nodes = list(self.root_.walk())  # pre-order: nodes[i].node_id == i
+        # pre-order; a pruned copy keeps its nodes' ids, so arrays are indexed by node_id
+        walked = list(self.root_.walk())
+        nodes = [None] * (max(n.node_id for n in walked) + 1)
+        for n in walked:
+            nodes[n.node_id] = n
         parent = np.full(len(nodes), -1)
         branch = np.full(len(nodes), "", dtype=object)
         for node, key, child in self.root_.iter_edges():
             parent[child.node_id] = node.node_id
             branch[child.node_id] = edge_label(node, key)
         paths = node_paths(self.root_)
-        path = np.array([" and ".join(paths[n.node_id]) for n in nodes], dtype=object)
+        path = np.array([" and ".join(paths.get(i, [])) for i in range(len(nodes))], dtype=object)
+        kept = np.isin(t["node"], [n.node_id for n in walked])  # rows of nodes pruned away go
+        t = {name: column[kept] for name, column in t.items()}
+        nodes = [n if n is not None else walked[0] for n in nodes]  # placeholders never read
         classes = self.classes_.tolist()
         counts = np.array([[n.class_counts[c] for c in classes] for n in nodes])
         order = np.lexsort((t["feature"], t["node"]))

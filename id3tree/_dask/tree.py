@@ -326,7 +326,8 @@ def grow_on_dask(X, y, params, *, categorical="auto", numeric_bins=None, tracer=
                     ok = result.found & ((result.n_missing == 0) | (result.n_missing >= min_leaf))
                     s.threshold[:, f] = np.where(ok, result.threshold, np.nan)
                     if result.low is not None:
-                        s.low[:, f], s.high[:, f] = result.low, result.high
+                        s.low[:, f] = np.where(ok, result.low, np.nan)
+                        s.high[:, f] = np.where(ok, result.high, np.nan)
                     s.n_ties[:, f] = result.n_ties
                     right = parent_counts - missing - left
                     branch_counts[f] = np.stack([left, right, missing], axis=1)
