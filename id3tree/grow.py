@@ -26,7 +26,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from id3tree.contingency import chi_square_from_table
-from id3tree.growth_record import GrownTree, Level, Record
+from id3tree.growth_record import (
+    NO_VALID_SPLIT,
+    GrownTree,
+    Level,
+    Record,
+    low_gain_reason,
+    not_significant_reason,
+    stop_reasons,
+)
 from id3tree.node import LEFT, NUMERIC_MISSING, RIGHT
 from id3tree.splits import (
     TIE_TOLERANCE,
@@ -99,7 +107,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     n_slots = max([3] + [len(c) + 1 for c in data.categories if c is not None])
     min_leaf = params.min_samples_leaf
     nodes = _Nodes(n_classes)
-    record = Record(tracer, data, keep_trace=params.keep_trace)
+    record = Record(tracer, data, keep_trace=params.keep_trace, min_leaf=min_leaf)
 
     # 1. the root holds every row; numeric features are sorted once, here
     counts = class_counts(y.astype(np.intp), 1, n_classes)
@@ -138,6 +146,8 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
                 ok = result.valid & ~used[:, f]
                 s.gain[:, f] = np.where(ok, result.gain, np.nan)
                 s.ratio[:, f] = _ratio(ok, result.gain, result.split_info)
+                s.overall[:, f] = np.where(ok, result.overall_entropy, np.nan)
+                s.results[f] = result  # the branches, for the trace
 
         # 4. the best feature of each node; ties within TIE_TOLERANCE go to the first column
         score = np.nan_to_num(s.ratio if params.criterion == "gain_ratio" else s.gain, nan=-np.inf)
@@ -148,8 +158,9 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         chosen = np.argmax(s.tied, axis=1)
         chosen_gain = s.gain[np.arange(k), chosen]
         why = np.full(k, None, dtype=object)
-        why[~np.isfinite(best)] = "no feature offers a valid split"
-        why[np.isfinite(best) & (chosen_gain < params.min_gain)] = "gain below min_gain"
+        why[~np.isfinite(best)] = NO_VALID_SPLIT
+        for e in np.flatnonzero(np.isfinite(best) & (chosen_gain < params.min_gain)):
+            why[e] = low_gain_reason(chosen_gain[e], params.min_gain)
         splitting = np.array([w is None for w in why], dtype=bool)
 
         # 5. the branch of every row of a splitting node, and the children's class counts
@@ -162,9 +173,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
             for e in np.flatnonzero(splitting):
                 p = chi_square_from_table(child_counts[bounds[e] : bounds[e + 1]]).pvalue
                 if not p < params.alpha:
-                    why[e] = (
-                        f"split not significant (chi-square p = {p:.4g}, alpha = {params.alpha:g})"
-                    )
+                    why[e] = not_significant_reason(p, params.alpha)
                     splitting[e] = False
             children_of = _children(segment, branch, splitting, labels, k, n_slots, n_classes)
         reasons[eligible] = why
@@ -211,14 +220,16 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
 
 def _stopping_reasons(counts, depth, params) -> np.ndarray:
     """Why each node is a leaf before any scoring (None where it may split)."""
-    sizes = counts.sum(axis=1)
-    reasons = np.full(len(counts), None, dtype=object)
-    reasons[sizes < 2 * params.min_samples_leaf] = "fewer than 2 x min_samples_leaf samples"
-    reasons[sizes < params.min_samples_split] = "fewer than min_samples_split samples"
-    if depth >= params.max_depth:
-        reasons[:] = "max_depth reached"
-    reasons[(counts > 0).sum(axis=1) <= 1] = "pure"
-    return reasons
+    return stop_reasons(counts, depth, params)
+
+
+@dataclass(frozen=True)
+class _Found:
+    """What the trace needs of one numeric feature's search: per node, whether a threshold was
+    found and the class counts of its sides (left, right, missing)."""
+
+    found: np.ndarray
+    side_counts: np.ndarray
 
 
 def _ratio(ok, gain, split_info) -> np.ndarray:
@@ -312,9 +323,10 @@ class SortedColumns:
             at = result.position[ok]
             first_value = np.repeat(self._first_value[js.start : js.stop], k)[ok]
             threshold = np.full(c * k, np.nan)
-            threshold[ok] = midpoint(
-                self._values[first_value + ranks[at]], self._values[first_value + ranks[at + 1]]
-            )
+            low, high = np.full(c * k, np.nan), np.full(c * k, np.nan)
+            low[ok] = self._values[first_value + ranks[at]]
+            high[ok] = self._values[first_value + ranks[at + 1]]
+            threshold[ok] = midpoint(low[ok], high[ok])
 
             def table(values, c=c):
                 return values.reshape(c, k).T
@@ -323,9 +335,12 @@ class SortedColumns:
             s.threshold[:, features] = table(threshold)
             s.n_ties[:, features] = table(result.n_ties)
             s.gain[:, features] = table(np.where(ok, result.gain, np.nan))
+            s.overall[:, features] = table(np.where(ok, result.overall_entropy, np.nan))
+            s.low[:, features], s.high[:, features] = table(low), table(high)
             s.ratio[:, features] = table(_ratio(ok, result.gain, result.split_info))
             for i, f in enumerate(features):
                 part = slice(i * k, (i + 1) * k)
+                s.results[f] = _Found(result.found[part], result.side_counts[part])
                 self._found[f] = (result.n_left[part], result.n_right[part])
 
     def branches(self, data, chosen, splitting, starts, sizes, is_cat) -> np.ndarray:
@@ -396,6 +411,10 @@ class Scores:
         self.gain = np.full((k, n_features), np.nan)
         self.ratio = np.full((k, n_features), np.nan)
         self.threshold = np.full((k, n_features), np.nan)
+        self.overall = np.full((k, n_features), np.nan)  # overall entropy after the split
+        self.low = np.full((k, n_features), np.nan)  # the values a threshold lies between
+        self.high = np.full((k, n_features), np.nan)
+        self.results = {}  # feature -> what the trace needs of its search (branch counts)
         self.n_ties = np.zeros((k, n_features), dtype=np.int64)
         self.candidate = np.zeros((k, n_features), dtype=bool)
         self.tied = np.zeros((k, n_features), dtype=bool)

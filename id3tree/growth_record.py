@@ -9,7 +9,17 @@ import numpy as np
 
 from id3tree import tracing
 from id3tree._entropy import entropy_rows
-from id3tree.node import LEFT, MISSING, RIGHT, Node, format_number
+from id3tree.node import (
+    LEFT,
+    MISSING,
+    NUMERIC_MISSING,
+    RIGHT,
+    Node,
+    condensed_path,
+    format_number,
+    plural,
+    tied_classes,
+)
 from id3tree.splits import enumerate_thresholds
 
 
@@ -98,17 +108,63 @@ class Level:
     sizes: np.ndarray
 
 
+# ---------------------------------------------------------------------------------------------
+# why a node stops, in words (shared by every grower, so their trees compare equal)
+# ---------------------------------------------------------------------------------------------
+def stop_reasons(counts: np.ndarray, depth: int, params) -> np.ndarray:
+    """Why each node of a level stops before any scoring (None where it will be scored)."""
+    sizes, min_leaf = counts.sum(axis=1), params.min_samples_leaf
+    reasons = np.full(len(counts), None, dtype=object)
+    reasons[sizes < 2 * min_leaf] = (
+        f"fewer than {2 * min_leaf} samples, too few for two branches of "
+        f"min_samples_leaf = {min_leaf}"
+    )
+    reasons[sizes < params.min_samples_split] = (
+        f"fewer than min_samples_split = {params.min_samples_split} samples"
+    )
+    if depth >= params.max_depth:
+        reasons[:] = f"max_depth = {depth} reached"
+    reasons[(counts > 0).sum(axis=1) <= 1] = "pure, every sample is of one class"
+    return reasons
+
+
+NO_VALID_SPLIT = "no feature offers a valid split"
+
+
+def low_gain_reason(gain: float, min_gain: float) -> str:
+    return f"the best gain, {gain:.4f}, is below min_gain = {min_gain:g}"
+
+
+def not_significant_reason(p: float, alpha: float) -> str:
+    return f"the split is not significant: chi-square p = {p:.4g} is not below alpha = {alpha:g}"
+
+
 def slot_label(data, f: int, slot: int, threshold: float) -> str:
     """A branch as a short label: ``Sunny``, ``<= 2.45``, ``> 2.45`` or ``missing``."""
     if data.codes[f] is not None:
         categories = data.categories[f]
         return "missing" if slot == len(categories) else str(categories[slot])
-    labels = {LEFT: f"<= {format_number(threshold)}", RIGHT: f"> {format_number(threshold)}"}
-    return labels.get(slot, "missing")
+    t = format_number(threshold, tracing.DECIMALS)
+    return {LEFT: f"<= {t}", RIGHT: f"> {t}"}.get(slot, "missing")
+
+
+def slot_step(data, f: int, slot: int, threshold: float) -> tuple[str, str, object]:
+    """A branch as a ``(feature, op, value)`` step of :func:`~id3tree.node.condensed_path`."""
+    name = data.names[f]
+    if data.codes[f] is not None:
+        categories = data.categories[f]
+        if slot == len(categories):
+            return name, "missing", None
+        return name, "=", categories[slot]
+    if slot == NUMERIC_MISSING:
+        return name, "missing", None
+    return name, "<=" if slot == LEFT else ">", threshold
 
 
 _THRESHOLD_FIELDS = (
     "threshold",
+    "low",
+    "high",
     "n_left",
     "n_right",
     "entropy_left",
@@ -118,15 +174,34 @@ _THRESHOLD_FIELDS = (
 )
 
 
-class Record:
-    """Collects each :class:`Level` and turns the whole growth into a :class:`GrownTree`."""
+@dataclass
+class _Details:
+    """What the trace needs of one level beyond the decisions (kept only when a tracer listens),
+    computed for the whole level at once and kept as Python lists, so that writing the events
+    node by node costs no numpy call per branch."""
 
-    def __init__(self, tracer, data, *, keep_trace: bool = True):
+    level: Level
+    counts: list  # per node: its class counts
+    entropy: list  # per node: its entropy
+    scores: dict  # name -> per scored node, per feature: gain, ratio, overall, threshold, ...
+    branches: dict  # feature -> per scored node: [(label, counts, n, entropy), ...]
+    reasons: dict  # (scored node, feature) -> why the feature has no valid split there
+    thresholds: dict  # numeric feature -> (columns of the kept thresholds, totals per node)
+
+
+class Record:
+    """Collects each :class:`Level` and turns the whole growth into a :class:`GrownTree`.
+
+    When a tracer listens, the levels are kept too, and once the tree is finished (and numbered
+    in pre-order) :meth:`finish` sends the events node by node in reading order.
+    """
+
+    def __init__(self, tracer, data, *, keep_trace: bool = True, min_leaf: int = 1):
         self.tracer, self.data, self.keep_trace = tracer, data, keep_trace
-        self.thresholds = tracer is not None and getattr(tracer, "thresholds", False)
-        self.paths = {0: ()}
+        self.min_leaf = min_leaf
+        self.max_thresholds = getattr(tracer, "max_thresholds", 0) if tracer is not None else 0
         self.split_parts, self.leaf_parts, self.trace_parts = [], [], []
-        self.buffer = []  # events in the order of growth, replayed in reading order at the end
+        self.details: list[_Details] = []
 
     def level(self, lv: Level) -> None:
         s = lv.scores
@@ -140,7 +215,7 @@ class Record:
         if self.keep_trace:
             self._keep_trace(lv)
         if self.tracer is not None:
-            self._emit(lv)
+            self._keep_details(lv)
 
     def _keep_trace(self, lv: Level) -> None:
         """The trace: one row per (scored node, candidate feature), one per unscored leaf."""
@@ -148,100 +223,280 @@ class Record:
         e, f = np.nonzero(s.candidate)
         unscored = lv.nodes[~lv.eligible]
         m = len(unscored)
+
+        def column(values):
+            if values is None:  # a grower that does not provide this column
+                return np.full(m + len(e), np.nan)
+            return np.concatenate([np.full(m, np.nan), values[e, f]])
+
         self.trace_parts.append(
             dict(
                 node=np.concatenate([unscored, lv.ids[e]]),
                 feature=np.concatenate([np.full(m, -1), f]),
-                gain=np.concatenate([np.full(m, np.nan), s.gain[e, f]]),
-                gain_ratio=np.concatenate([np.full(m, np.nan), s.ratio[e, f]]),
-                threshold=np.concatenate([np.full(m, np.nan), s.threshold[e, f]]),
+                threshold=column(s.threshold),
+                low=column(getattr(s, "low", None)),
+                high=column(getattr(s, "high", None)),
+                overall_entropy=column(getattr(s, "overall", None)),
+                gain=column(s.gain),
+                gain_ratio=column(s.ratio),
                 chosen=np.concatenate([np.zeros(m, bool), lv.splitting[e] & (lv.chosen[e] == f)]),
                 tie=np.concatenate([np.zeros(m, bool), s.tied[e, f] & (s.tied[e].sum(axis=1) > 1)]),
             )
         )
 
-    def _emit(self, lv: Level) -> None:
-        """Send the level's events, node by node: started, candidates, decision."""
-        data, emit, s = self.data, self.buffer.append, lv.scores
-        names, classes = data.names, data.classes
-        tables = {}
-        if self.thresholds:  # verbose=2: every candidate threshold of every numeric feature
-            for f, o in lv.orders.items():
-                cols = enumerate_thresholds(
-                    data.numeric[f][o], data.y[o], lv.starts, lv.sizes, len(classes)
-                )
-                tables[f] = (cols, np.searchsorted(cols["segment"], np.arange(len(lv.ids) + 1)))
-        first_child = np.searchsorted(lv.parent, np.arange(len(lv.ids) + 1))
-        entropy = entropy_rows(lv.counts)
-        e = -1
-        for i, node in enumerate(lv.nodes.tolist()):
-            class_counts = {c: int(v) for c, v in zip(classes, lv.counts[i])}
-            n = int(lv.counts[i].sum())
-            path = self.paths.pop(node)  # the tests on the way here, kept only until used
-            emit(tracing.NodeStarted(node, lv.depth, path, class_counts, n, float(entropy[i])))
-            prediction = classes[int(np.argmax(lv.counts[i]))]
-            if not lv.eligible[i]:
-                emit(tracing.LeafMade(node, lv.depth, prediction, class_counts, lv.reasons[i]))
-                continue
-            e += 1
-            for f in np.flatnonzero(s.candidate[e]):
-                if f in tables:
-                    cols, bounds = tables[f]
-                    for j in range(bounds[e], bounds[e + 1]):
-                        values = (cols[c][j].item() for c in _THRESHOLD_FIELDS)
-                        emit(tracing.ThresholdScored(node, lv.depth, names[f], *values))
-                emit(
-                    tracing.CandidateScored(
-                        node,
-                        lv.depth,
-                        names[f],
-                        _or_none(s.gain[e, f]),
-                        _or_none(s.threshold[e, f]),
-                        _or_none(s.ratio[e, f]),
-                        lv.criterion,
-                    )
-                )
-            if not lv.splitting[e]:
-                emit(tracing.LeafMade(node, lv.depth, prediction, class_counts, lv.reasons[i]))
-                continue
-            f = int(lv.chosen[e])
-            threshold = s.threshold[e, f]
-            branches = []
-            for c in range(first_child[e], first_child[e + 1]):
-                label = slot_label(data, f, int(lv.child_slot[c]), threshold)
-                branches.append((label, int(lv.child_sizes[c])))
-                if label == "missing":
-                    test = f"{names[f]} is missing"
-                else:
-                    test = (
-                        f"{names[f]} {label}" if data.codes[f] is None else f"{names[f]} = {label}"
-                    )
-                self.paths[int(lv.children[c])] = (*path, test)
-            tied = tuple(names[g] for g in np.flatnonzero(s.tied[e]) if g != f)
-            emit(
-                tracing.SplitChosen(
-                    node,
-                    lv.depth,
-                    names[f],
-                    _or_none(threshold),
-                    float(s.gain[e, f]),
-                    float(s.ratio[e, f]),
-                    lv.criterion,
-                    tied,
-                    int(s.n_ties[e, f]) if data.codes[f] is None else 1,
-                    tuple(branches),
-                )
+    def _keep_details(self, lv: Level) -> None:
+        """Keep what the events of this level's nodes will say, computed level-wide: the
+        branches of every candidate, why a candidate has no valid split (from the sorted rows,
+        which are not kept) and, for ``verbose=2``, the best thresholds."""
+        data, k, s = self.data, len(lv.ids), lv.scores
+        names = data.names
+        nan = np.full(s.gain.shape, np.nan)
+        scores = {
+            name: getattr(s, attr, nan).tolist()
+            for name, attr in (
+                ("gain", "gain"),
+                ("ratio", "ratio"),
+                ("overall", "overall"),
+                ("threshold", "threshold"),
+                ("low", "low"),
+                ("high", "high"),
             )
+        }
+        invalid = s.candidate & np.isnan(s.gain)
+        branches, reasons, thresholds = {}, {}, {}
+        segment = np.repeat(np.arange(k), lv.sizes)
+        for f, table in getattr(s, "branch_tables", {}).items():  # dense (k, slots, classes)
+            branches[f] = self._dense_branches(f, table, s.gain[:, f], s.threshold[:, f])
+            for e in np.flatnonzero(invalid[:, f]).tolist():
+                if data.codes[f] is not None and (table[e].sum(axis=1) > 0).sum() < 2:
+                    reasons[e, f] = f"all {plural(int(lv.sizes[e]), 'sample')} have the same value"
+        for f, result in getattr(s, "results", {}).items():
+            name = names[f]
+            per_node = [[] for _ in range(k)]
+            if data.codes[f] is None:
+                counts = result.side_counts.tolist()  # (k, 3, n_classes)
+                entropy = entropy_rows(result.side_counts).tolist()
+                for e in np.flatnonzero(~np.isnan(s.gain[:, f])).tolist():
+                    t = format_number(s.threshold[e, f], tracing.DECIMALS)
+                    labels = (f"{name} <= {t}", f"{name} > {t}", f"{name} is missing")
+                    for slot in (LEFT, RIGHT, NUMERIC_MISSING):
+                        n = sum(counts[e][slot])
+                        if n or slot != NUMERIC_MISSING:
+                            per_node[e].append((labels[slot], counts[e][slot], n, entropy[e][slot]))
+                branches[f] = per_node
+                if f not in lv.orders:
+                    continue
+                o = lv.orders[f]
+                v = data.numeric[f][o]
+                present = ~np.isnan(v)
+                n_present = np.bincount(segment, weights=present, minlength=k)
+                new_value = present.copy()
+                new_value[1:] &= (v[1:] != v[:-1]) | (segment[1:] != segment[:-1])
+                n_distinct = np.bincount(segment, weights=new_value, minlength=k)
+                for e in np.flatnonzero(invalid[:, f]).tolist():
+                    reasons[e, f] = self._numeric_reason(
+                        int(lv.sizes[e]), int(n_present[e]), int(n_distinct[e]), result.found[e]
+                    )
+                if self.max_thresholds != 0:
+                    thresholds[f] = self._best_thresholds(v, data.y[o], lv)
+            else:
+                n_levels = len(data.categories[f]) + 1
+                keys = result.branch_keys.tolist()
+                table = result.table.tolist()
+                entropy = entropy_rows(result.table).tolist()
+                categories = data.categories[f]
+                for j, key in enumerate(keys):
+                    e, code = divmod(key, n_levels)
+                    label = (
+                        f"{name} is missing"
+                        if code == n_levels - 1
+                        else f"{name} = {categories[code]}"
+                    )
+                    per_node[e].append((label, table[j], sum(table[j]), entropy[j]))
+                for e in np.flatnonzero(invalid[:, f]).tolist():
+                    n = plural(int(lv.sizes[e]), "sample")
+                    reasons[e, f] = (
+                        f"all {n} have the same value"
+                        if result.n_branches[e] < 2
+                        else f"a branch would hold fewer than min_samples_leaf = {self.min_leaf} "
+                        "samples"
+                    )
+            branches[f] = per_node
+        self.details.append(
+            _Details(
+                replace(lv, orders={}),
+                lv.counts.tolist(),
+                entropy_rows(lv.counts).tolist(),
+                scores,
+                branches,
+                reasons,
+                thresholds,
+            )
+        )
 
-    def _replay(self, new: np.ndarray) -> None:
-        """Send the buffered events node by node in pre-order, with pre-order numbers."""
-        by_node = {}
-        for event in self.buffer:
-            by_node.setdefault(event.node, []).append(event)
-        self.buffer = []
+    def _dense_branches(self, f: int, table, gain, threshold) -> list:
+        """Per node, the branches of feature ``f`` from a dense ``(k, slots, classes)`` table."""
+        data, name = self.data, self.data.names[f]
+        entropy = entropy_rows(table).tolist()
+        counts = table.tolist()
+        per_node = [[] for _ in range(len(table))]
+        for e in np.flatnonzero(~np.isnan(gain)).tolist():
+            if data.codes[f] is None:
+                t = format_number(threshold[e], tracing.DECIMALS)
+                labels = [f"{name} <= {t}", f"{name} > {t}", f"{name} is missing"]
+            else:
+                labels = [f"{name} = {c}" for c in data.categories[f]] + [f"{name} is missing"]
+            for slot, row in enumerate(counts[e]):
+                n = sum(row)
+                if n or (data.codes[f] is None and slot != NUMERIC_MISSING):
+                    per_node[e].append((labels[slot], row, n, entropy[e][slot]))
+        return per_node
+
+    def _numeric_reason(self, n: int, present: int, distinct: int, found: bool) -> str:
+        """Why a numeric feature offers no valid split at a node of ``n`` rows, in words."""
+        m = self.min_leaf
+        if present == 0:
+            return f"its value is missing in all {plural(n, 'sample')}"
+        if distinct < 2:
+            if present == n:
+                return f"all {plural(n, 'sample')} have the same value"
+            return f"all {present} samples where it is known have the same value"
+        if not found:
+            return f"every threshold leaves fewer than min_samples_leaf = {m} samples on a side"
+        return (
+            f"the missing-values branch would hold {plural(n - present, 'sample')}, "
+            f"fewer than min_samples_leaf = {m}"
+        )
+
+    def _best_thresholds(self, v, y, lv: Level):
+        """Every threshold of every node, best (lowest overall entropy) first; only the first
+        ``max_thresholds`` of each node are kept, with the number each node has."""
+        cols = enumerate_thresholds(v, y, lv.starts, lv.sizes, len(self.data.classes))
+        seg = cols["segment"]
+        totals = np.bincount(seg, minlength=len(lv.ids))
+        order = np.lexsort((cols["threshold"], cols["overall_entropy"], seg))
+        if self.max_thresholds is not None:
+            first = np.searchsorted(seg[order], seg[order])  # the first row of each node
+            order = order[np.arange(len(order)) - first < self.max_thresholds]
+        seg = seg[order]
+        bounds = np.searchsorted(seg, np.arange(len(lv.ids) + 1)).tolist()
+        rows = list(zip(*(cols[c][order].tolist() for c in _THRESHOLD_FIELDS)))
+        return rows, bounds, totals.tolist()
+
+    # -----------------------------------------------------------------------------------------
+    # the events, in reading order
+    # -----------------------------------------------------------------------------------------
+    def _replay(self, new: np.ndarray, parent: np.ndarray) -> None:
+        """Send the events of every node in pre-order, with pre-order numbers."""
+        starts = np.array([int(d.level.nodes[0]) for d in self.details])
+        e_of = [np.cumsum(d.level.eligible) - 1 for d in self.details]
+        first_child = [
+            np.searchsorted(d.level.parent, np.arange(len(d.level.ids) + 1)) for d in self.details
+        ]
+        paths = {0: []}
         for old in np.argsort(new).tolist():
-            for event in by_node.pop(old, ()):
-                self.tracer(_renumbered(event, new))
+            j = int(np.searchsorted(starts, old, side="right")) - 1
+            d = self.details[j]
+            i = old - int(starts[j])
+            e = int(e_of[j][i]) if d.level.eligible[i] else None
+            steps = paths.pop(old)
+            for child, child_steps in self._node_events(
+                d, i, e, int(new[old]), parent, steps, first_child[j]
+            ):
+                paths[child] = child_steps
+        self.details = []
+
+    def _node_events(self, d: _Details, i, e, number, parent, steps, first_child):
+        """Send one node's events; return its children (grower's numbers) with their paths."""
+        lv, data, emit = d.level, self.data, self.tracer
+        names, classes = data.names, data.classes
+        counts = d.counts[i]
+        class_counts = dict(zip(classes, counts))
+        n = sum(counts)
+        entropy = d.entropy[i]
+        p = int(parent[number])
+        path = tuple(condensed_path(steps, tracing.DECIMALS))
+        emit(
+            tracing.NodeStarted(
+                number, None if p < 0 else p, lv.depth, path, class_counts, n, entropy
+            )
+        )
+        prediction = classes[counts.index(max(counts))]
+        tied = tuple(tied_classes(class_counts))
+        if e is None:
+            emit(tracing.LeafMade(number, lv.depth, prediction, class_counts, lv.reasons[i], tied))
+            return []
+        s = lv.scores
+        for f in np.flatnonzero(s.candidate[e]).tolist():
+            emit(self._candidate(d, e, f, number, n, entropy))
+            if f in d.thresholds:
+                self._thresholds(d, e, f, number)
+        if not lv.splitting[e]:
+            reason = lv.reasons[i]
+            if reason == NO_VALID_SPLIT:
+                reason += ", as each candidate above says"
+            emit(tracing.LeafMade(number, lv.depth, prediction, class_counts, reason, tied))
+            return []
+        f = int(lv.chosen[e])
+        threshold = d.scores["threshold"][e][f]
+        branches, children = [], []
+        for c in range(first_child[e], first_child[e + 1]):
+            slot = int(lv.child_slot[c])
+            branches.append((slot_label(data, f, slot, threshold), int(lv.child_sizes[c])))
+            children.append((int(lv.children[c]), [*steps, slot_step(data, f, slot, threshold)]))
+        tied_with = tuple(names[g] for g in np.flatnonzero(s.tied[e]) if g != f)
+        emit(
+            tracing.SplitChosen(
+                number,
+                lv.depth,
+                names[f],
+                _or_none(threshold),
+                d.scores["gain"][e][f],
+                d.scores["ratio"][e][f],
+                lv.criterion,
+                tied_with,
+                int(s.n_ties[e, f]) if data.codes[f] is None else 1,
+                tuple(branches),
+            )
+        )
+        return children
+
+    def _thresholds(self, d: _Details, e: int, f: int, number: int) -> None:
+        """The best thresholds of numeric feature ``f`` at scored node ``e`` (``verbose=2``)."""
+        rows, bounds, totals = d.thresholds[f]
+        lo, hi = bounds[e], bounds[e + 1]
+        name, depth = self.data.names[f], d.level.depth
+        for rank, j in enumerate(range(lo, hi), start=1):
+            self.tracer(tracing.ThresholdScored(number, depth, name, rank, *rows[j]))
+        if totals[e] > hi - lo:
+            self.tracer(tracing.ThresholdsOmitted(number, depth, name, totals[e] - hi + lo))
+
+    def _candidate(self, d: _Details, e: int, f: int, number: int, n: int, entropy: float):
+        """The event of feature ``f`` scored at scored node ``e``: its branches and numbers."""
+        classes = self.data.classes
+        sc = d.scores
+        gain = _or_none(sc["gain"][e][f])
+        branches = tuple(
+            tracing.Branch(label, dict(zip(classes, counts)), size, h)
+            for label, counts, size, h in (d.branches[f][e] if f in d.branches else ())
+        )
+        return tracing.CandidateScored(
+            number,
+            d.level.depth,
+            self.data.names[f],
+            "numeric" if self.data.codes[f] is None else "categorical",
+            n,
+            entropy,
+            gain,
+            _or_none(sc["ratio"][e][f]),
+            _or_none(sc["overall"][e][f]),
+            _or_none(sc["threshold"][e][f]),
+            _or_none(sc["low"][e][f]),
+            _or_none(sc["high"][e][f]),
+            branches,
+            d.level.criterion,
+            d.reasons.get((e, f)),
+        )
 
     def finish(self, parent, slot, depth, counts) -> GrownTree:
         parent, slot = np.concatenate(parent), np.concatenate(slot)
@@ -281,12 +536,8 @@ class Record:
             trace,
         )
         if self.tracer is not None:
-            self._replay(new)
+            self._replay(new, grown.parent)
         return grown
-
-
-def _renumbered(event, new):
-    return replace(event, node=int(new[event.node]))
 
 
 def preorder(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
@@ -317,4 +568,55 @@ def preorder(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
 
 
 def _or_none(value) -> float | None:
-    return None if np.isnan(value) else float(value)
+    value = float(value)
+    return None if value != value else value
+
+
+def candidate_table(data, rows: np.ndarray, f: int, *, min_leaf: int = 1, best=None):
+    """Every candidate split of feature ``f`` over the training rows ``rows`` (one node's rows),
+    as the columns of a table: every threshold of a numeric feature, every value of a
+    categorical one. ``best`` is the threshold the learner kept, marked in the ``best`` column."""
+    classes, n_classes = data.classes, len(data.classes)
+    y = data.y[rows]
+    if data.codes[f] is not None:
+        n_levels = len(data.categories[f]) + 1
+        table = np.bincount(data.codes[f][rows] * n_classes + y, minlength=n_levels * n_classes)
+        table = table.reshape(n_levels, n_classes)
+        present = np.flatnonzero(table.sum(axis=1))
+        table = table[present]
+        sizes = table.sum(axis=1)
+        entropy = entropy_rows(table)
+        weight = sizes / max(len(rows), 1)
+        columns = {"value": [data.categories[f][c] if c < n_levels - 1 else None for c in present]}
+        columns["n_samples"] = sizes
+        columns |= {f"n_{c}": table[:, k] for k, c in enumerate(classes)}
+        columns |= {"entropy": entropy, "weight": weight, "weighted_entropy": weight * entropy}
+        return columns
+    x = data.numeric[f][rows]
+    order = np.argsort(x, kind="stable")  # missing values last
+    x, y = x[order], y[order]
+    cols = enumerate_thresholds(x, y, np.array([0]), np.array([len(x)]), n_classes)
+    cols.pop("segment")
+    known = ~np.isnan(x)
+    n_missing = int((~known).sum())
+    missing = np.bincount(y[~known], minlength=n_classes)
+    columns = {c: cols[c] for c in ("threshold", "low", "high", "n_left", "n_right")}
+    columns["n_missing"] = np.full(len(cols["threshold"]), n_missing)
+    left = [np.cumsum(y[known] == k)[cols["n_left"] - 1] for k in range(n_classes)]
+    columns |= {f"left_{c}": left[k] for k, c in enumerate(classes)}
+    total = np.bincount(y[known], minlength=n_classes)
+    columns |= {f"right_{c}": total[k] - left[k] for k, c in enumerate(classes)}
+    if n_missing:
+        size = len(cols["threshold"])
+        columns |= {f"missing_{c}": np.full(size, missing[k]) for k, c in enumerate(classes)}
+    columns["entropy_left"], columns["entropy_right"] = cols["entropy_left"], cols["entropy_right"]
+    if n_missing:
+        columns["entropy_missing"] = np.full(len(cols["threshold"]), float(entropy_rows(missing)))
+    columns["overall_entropy"], columns["gain"] = cols["overall_entropy"], cols["gain"]
+    columns["valid"] = (
+        (cols["n_left"] >= min_leaf)
+        & (cols["n_right"] >= min_leaf)
+        & ((n_missing == 0) | (n_missing >= min_leaf))
+    )
+    columns["best"] = cols["threshold"] == best if best is not None else columns["valid"] & False
+    return columns

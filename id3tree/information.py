@@ -171,7 +171,8 @@ def candidate_splits(x, y) -> pd.DataFrame:
     columns = splits.enumerate_thresholds(
         values, y_codes, np.array([0]), np.array([len(values)]), n_classes
     )
-    columns.pop("segment")
+    for name in ("segment", "low", "high"):
+        columns.pop(name)
     return pd.DataFrame(columns)
 
 

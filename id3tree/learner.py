@@ -33,12 +33,15 @@ from id3tree._validation import (
 )
 from id3tree.diagnostics import IDLikeFeatureWarning, id_like_message, is_id_like
 from id3tree.grow import EncodedData, GrowParams, grow
-from id3tree.node import MISSING, Node, feature_importances
+from id3tree.growth_record import candidate_table
+from id3tree.node import MISSING, Node, edge_label, feature_importances, node_paths
 from id3tree.render.text import explain_path, tree_to_text
 from id3tree.routing import CompiledTree
 from id3tree.tracing import PrintTracer
 
 CRITERIA = ("entropy", "gain_ratio")
+VERBOSE_THRESHOLDS = 10
+"""How many thresholds of each numeric candidate ``verbose=2`` lists, best first."""
 
 
 class ID3Classifier(ClassifierMixin, BaseEstimator):
@@ -78,8 +81,16 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         valid split at that node. Without the rule, a split that gains almost nothing but has
         tiny split information (one huge branch and a few tiny ones) can win. False turns it off.
     verbose : int, default=0
-        0 silent; 1 prints every node with its class counts and entropy, every candidate feature
-        with its gain, and the decision; 2 also prints every candidate threshold (in memory only).
+        0 silent. 1 prints the hand calculation of every node once the tree is grown, in
+        reading order (depth first, so indentation always means "child of the node above"):
+        its class counts and entropy; for every candidate feature its branches (each value of a
+        categorical feature, both sides of a numeric feature's best threshold "<= t (between a
+        and b)", and the missing values) with their class counts, entropy, weight and weighted
+        entropy, then the overall entropy and the gain; the decision, any tie and the rule that
+        broke it, and why a leaf stops. 2 also lists the best 10 thresholds of every numeric
+        candidate and how many more there are; ``fit(X, y,
+        tracer=PrintTracer(max_thresholds=None))`` lists them all (see :mod:`id3tree.tracing`);
+        thresholds are listed for in-memory data only.
     numeric_bins : int or None, default=None
         Only for a Dask DataFrame: None searches every midpoint of every numeric feature exactly,
         as in memory (the tree is the same); an integer B first cuts each numeric feature into B
@@ -188,10 +199,11 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             names, numeric, codes, self._categories, y_codes, list(self.classes_.tolist())
         )
         if tracer is None and self.verbose:
-            tracer = PrintTracer(thresholds=self.verbose >= 2)
+            tracer = PrintTracer(max_thresholds=VERBOSE_THRESHOLDS if self.verbose >= 2 else 0)
         grown = grow(data, params, tracer)
         self._trace_columns = grown.trace
-        self._fit_data = data  # the teaching tools (id3tree.teaching) count from it
+        # candidate_table() and the teaching tools count from it; neither saved nor pickled
+        self._fit_data = data
         self._set_tree(grown.to_nodes(data))
         return self._after_growth(tracer)
 
@@ -210,7 +222,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         if self.numeric_bins is not None:
             _check_int("numeric_bins", self.numeric_bins, 2)
         if tracer is None and self.verbose:
-            tracer = PrintTracer(thresholds=False)  # every threshold would need every row
+            tracer = PrintTracer(max_thresholds=0)  # every threshold would need every row
         fitted = grow_on_dask(
             X,
             y,
@@ -517,31 +529,174 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
     @property
     def trace_(self) -> pd.DataFrame:
-        """One row per node and candidate feature: ``node``, ``depth``, ``n_samples``, ``entropy``,
-        ``feature``, ``threshold``, ``gain``, ``gain_ratio``, ``chosen``, ``tie``. Nodes that were not
-        scored (pure, too small, too deep) have one row with no feature."""
+        """The whole growth as a table: one row per node and candidate feature, and one row
+        (with no feature) per node that was never scored. Rows are in reading order: nodes in
+        pre-order, candidates in column order. The numbers are those the printed trace shows.
+
+        Columns
+        -------
+        node, parent, depth
+            The node's ``node_id``, its parent's (-1 for the root) and its depth.
+        branch, path
+            The branch from the parent (``Sunny``, ``<= 2.45``, ``missing``; empty for the root)
+            and every test on the way, one per feature (``2.45 < petal_length <= 4.95``).
+        n_samples, n_<class>
+            The training rows at the node, and how many of each class (one column per class).
+        entropy
+            Entropy of the node's class counts, in bits.
+        feature
+            The candidate feature (None on the row of an unscored node).
+        threshold, low, high
+            For a numeric candidate: its best threshold (the exact value) and the two adjacent
+            values it lies between. NaN for categorical candidates.
+        overall_entropy, gain, gain_ratio
+            The size-weighted entropy of the branches, the entropy minus it, and the gain
+            divided by the split information. NaN when the candidate has no valid split.
+        chosen, tie
+            Whether the node splits on this candidate, and whether it is one of several whose
+            scores tie for the best (the first in column order is then chosen).
+        stop_reason
+            Why the node is a leaf, in words; None where it splits.
+        prediction, class_tie
+            The node's predicted class, and whether its top classes tie (the class that comes
+            first in ``classes_`` is then predicted).
+        """
         check_is_fitted(self, "root_")
         if getattr(self, "_trace_columns", None) is None:
             raise AttributeError("trace_ is only kept by fit(); a tree loaded from JSON has none")
         t = self._trace_columns
-        nodes = {node.node_id: node for node in self._compiled.nodes}
+        nodes = list(self.root_.walk())  # pre-order: nodes[i].node_id == i
+        parent = np.full(len(nodes), -1)
+        branch = np.full(len(nodes), "", dtype=object)
+        for node, key, child in self.root_.iter_edges():
+            parent[child.node_id] = node.node_id
+            branch[child.node_id] = edge_label(node, key)
+        paths = node_paths(self.root_)
+        path = np.array([" and ".join(paths[n.node_id]) for n in nodes], dtype=object)
+        classes = self.classes_.tolist()
+        counts = np.array([[n.class_counts[c] for c in classes] for n in nodes])
         order = np.lexsort((t["feature"], t["node"]))
-        node_ids = t["node"][order]
+        ids = t["node"][order]
         names = np.array(self._names + [None], dtype=object)
-        return pd.DataFrame(
-            {
-                "node": node_ids,
-                "depth": [nodes[i].depth for i in node_ids],
-                "n_samples": [nodes[i].n_samples for i in node_ids],
-                "entropy": [nodes[i].entropy for i in node_ids],
-                "feature": names[t["feature"][order]],
-                "threshold": t["threshold"][order],
-                "gain": t["gain"][order],
-                "gain_ratio": t["gain_ratio"][order],
-                "chosen": t["chosen"][order],
-                "tie": t["tie"][order],
-            }
-        )
+
+        def per_node(values, dtype=object):
+            return np.asarray(values, dtype=dtype)[ids]
+
+        columns = {
+            "node": ids,
+            "parent": parent[ids],
+            "depth": per_node([n.depth for n in nodes], np.int64),
+            "branch": branch[ids],
+            "path": path[ids],
+            "n_samples": counts.sum(axis=1)[ids],
+        }
+        columns |= {f"n_{c}": counts[ids, k] for k, c in enumerate(classes)}
+        columns["entropy"] = per_node([n.entropy for n in nodes], float)
+        columns["feature"] = names[t["feature"][order]]
+        for name in ("threshold", "low", "high", "overall_entropy", "gain", "gain_ratio"):
+            columns[name] = t[name][order]
+        columns["chosen"], columns["tie"] = t["chosen"][order], t["tie"][order]
+        columns["stop_reason"] = per_node([n.stop_reason for n in nodes])
+        columns["prediction"] = per_node([n.prediction for n in nodes])
+        columns["class_tie"] = per_node([bool(n.tied_classes) for n in nodes], bool)
+        return pd.DataFrame(columns)
+
+    def candidate_table(self, node: int, feature) -> pd.DataFrame:
+        """Every candidate split of one feature at one node, from the training rows that
+        reached it: the numbers behind one ``candidate`` block of the printed trace.
+
+        Parameters
+        ----------
+        node : int
+            A ``node_id``.
+        feature : str or int
+            A feature name, or its position.
+
+        Returns
+        -------
+        DataFrame
+            For a numeric feature, one row per threshold (every midpoint between adjacent
+            distinct values, in increasing order): ``threshold``, ``low`` and ``high`` (the
+            values it lies between), ``n_left``, ``n_right``, ``n_missing``, the class counts of
+            each side (``left_<class>``, ``right_<class>``, and ``missing_<class>`` when values
+            are missing), ``entropy_left``, ``entropy_right`` (``entropy_missing``),
+            ``overall_entropy``, ``gain``, ``valid`` (both sides hold at least
+            ``min_samples_leaf`` rows) and ``best`` (the threshold the learner kept).
+
+            For a categorical feature, one row per value seen at the node (None for missing
+            values): ``value``, ``n_samples``, the class counts ``n_<class>``, ``entropy``,
+            ``weight`` (the value's share of the node) and ``weighted_entropy``; their sum is
+            the overall entropy. ``attrs`` holds ``entropy``, ``overall_entropy`` and ``gain``.
+
+        Notes
+        -----
+        ``fit`` keeps the encoded training columns for this method; they are not saved by
+        :meth:`to_json` nor pickled, so a loaded model cannot answer.
+
+        Examples
+        --------
+        >>> from id3tree import ID3Classifier
+        >>> from id3tree.datasets import load_play_tennis
+        >>> tree = ID3Classifier().fit(*load_play_tennis(return_X_y=True))
+        >>> tree.candidate_table(0, "Outlook").round(4)
+              value  n_samples  n_No  n_Yes  entropy  weight  weighted_entropy
+        0  Overcast          4     0      4    0.000  0.2857            0.0000
+        1      Rain          5     2      3    0.971  0.3571            0.3468
+        2     Sunny          5     3      2    0.971  0.3571            0.3468
+        """
+        check_is_fitted(self, "root_")
+        data = getattr(self, "_fit_data", None)
+        if data is None:
+            raise AttributeError(
+                "candidate_table needs the training data, which only fit() keeps; "
+                "a loaded or unpickled model has none"
+            )
+        nodes = {n.node_id: n for n in self.root_.walk()}
+        if isinstance(node, bool) or not isinstance(node, numbers.Integral) or node not in nodes:
+            raise ValueError(f"node must be a node_id between 0 and {len(nodes) - 1}, got {node!r}")
+        if isinstance(feature, numbers.Integral) and not isinstance(feature, bool):
+            if not 0 <= feature < len(self._names):
+                raise ValueError(f"feature position {feature} is out of range")
+            f = int(feature)
+        elif str(feature) in self._names:
+            f = self._names.index(str(feature))
+        else:
+            raise ValueError(f"unknown feature {feature!r}; the features are {self._names}")
+        rows = self._training_rows_at(nodes[node])
+        t = self._trace_columns
+        mine = (t["node"] == node) & (t["feature"] == f) if t is not None else np.array([False])
+        best = float(t["threshold"][mine][0]) if mine.any() else None
+        columns = candidate_table(data, rows, f, min_leaf=self.min_samples_leaf, best=best)
+        table = pd.DataFrame(columns)
+        if data.codes[f] is not None:
+            entropy = nodes[node].entropy
+            overall = float(table["weighted_entropy"].sum())
+            table.attrs.update(entropy=entropy, overall_entropy=overall, gain=entropy - overall)
+        return table
+
+    def _training_rows_at(self, target: Node) -> np.ndarray:
+        """The training rows that reached ``target``: the tests of its path, applied in turn."""
+        data = self._fit_data
+        parent = {child.node_id: (node, key) for node, key, child in self.root_.iter_edges()}
+        chain, at = [], target.node_id
+        while at in parent:
+            node, key = parent[at]
+            chain.append((node, key))
+            at = node.node_id
+        keep = np.ones(len(data.y), dtype=bool)
+        for node, key in reversed(chain):
+            f = self._names.index(node.feature)
+            if data.codes[f] is None:
+                x = data.numeric[f]
+                if key is None:
+                    keep &= np.isnan(x)
+                else:
+                    keep &= (x <= node.threshold) if key == "<=" else (x > node.threshold)
+            else:
+                categories = data.categories[f]
+                code = len(categories) if key is None else categories.index(key)
+                keep &= data.codes[f] == code
+        return np.flatnonzero(keep)
 
     def to_text(self, *, decimals: int = 4, max_depth: int | None = None) -> str:
         """The tree as indented text, one line per node with its counts."""
@@ -710,6 +865,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
                 list(self.root_.walk()), self.classes_.tolist(), encode=False
             )
             del state["root_"], state["_compiled"]
+        state.pop("_fit_data", None)
         return state
 
     def __setstate__(self, state):

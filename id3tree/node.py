@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,7 +39,8 @@ class Node:
     gain : float or None
         Information gain of the split made here; None for a leaf.
     prediction : object
-        The majority class (ties go to the class that comes first in ``classes_``).
+        The majority class (ties go to the class that comes first in ``classes_``; see
+        :attr:`tied_classes`).
     depth : int
         0 for the root.
     node_id : int
@@ -64,6 +66,12 @@ class Node:
         return not self.children
 
     @property
+    def tied_classes(self) -> list:
+        """The classes tied for the largest count (``[]`` when one class leads). The prediction
+        is then the first of them in ``classes_``."""
+        return tied_classes(self.class_counts)
+
+    @property
     def is_numeric_split(self) -> bool:
         return self.threshold is not None
 
@@ -86,18 +94,128 @@ class Node:
         return f"Node({self.node_id}: {test}, n={self.n_samples}, counts={self.class_counts})"
 
 
-def format_number(value: float) -> str:
-    """A threshold as people write it: ``2.45``, not ``2.4500000000000002``."""
-    return f"{value:.10g}"
+def format_number(value: float, decimals: int | None = None) -> str:
+    """A threshold as people write it: ``2.45``, not ``2.4500000000000002``; rounded to
+    ``decimals`` digits after the point when given (the model keeps the exact value).
+
+    >>> format_number(28.85625), format_number(28.85625, 3), format_number(2.45, 3)
+    ('28.85625', '28.856', '2.45')
+    """
+    if decimals is not None:
+        value = round(float(value), decimals)
+    return f"{value + 0.0:.10g}"  # + 0.0: never "-0"
 
 
-def branch_label(node: Node, key: Any) -> str:
+def class_name(c: Any) -> str:
+    """A class as the trace, the text and the drawings write it: ``Yes``, or ``class 0`` when the
+    classes are numbers (a bare ``0 549`` reads like two numbers)."""
+    if isinstance(c, (bool, np.bool_)) or not isinstance(c, (numbers.Number, np.number)):
+        return str(c)
+    return f"class {c}"
+
+
+def format_counts(class_counts: dict) -> str:
+    """Class counts in the one form used everywhere: ``No: 5, Yes: 9`` or ``class 0: 549, class 1: 342``."""
+    return ", ".join(f"{class_name(c)}: {n}" for c, n in class_counts.items())
+
+
+def plural(n: int, word: str, words: str | None = None) -> str:
+    """``1 sample``, ``2 samples``; ``words`` for irregular plurals (``branch``, ``branches``)."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+def tied_classes(class_counts: dict) -> list:
+    """The classes that share the largest count, when more than one does (else ``[]``)."""
+    top = max(class_counts.values(), default=0)
+    tied = [c for c, n in class_counts.items() if n == top]
+    return tied if top > 0 and len(tied) > 1 else []
+
+
+CLASS_TIE_RULE = "the class that comes first in classes_ wins"
+
+
+def class_tie_note(class_counts: dict, prediction: Any) -> str:
+    """Words for a tie between the top classes, or ``""`` when there is none."""
+    tied = tied_classes(class_counts)
+    if not tied:
+        return ""
+    names = ", ".join(class_name(c) for c in tied[:-1]) + f" and {class_name(tied[-1])}"
+    each = plural(class_counts[tied[0]], "sample")
+    return f"{names} tie with {each} each; {CLASS_TIE_RULE}, so it predicts {prediction}"
+
+
+def condensed_path(steps: list[tuple[str, str, Any]], decimals: int | None = None) -> list[str]:
+    """The tests on the way to a node, one per feature: a numeric feature cut several times
+    becomes one interval (``2.45 < petal_length <= 4.95``).
+
+    ``steps`` are ``(feature, op, value)`` with op one of ``"="``, ``"<="``, ``">"`` and
+    ``"missing"``, in the order they were made.
+
+    >>> condensed_path([("petal_length", ">", 2.45), ("petal_width", "<=", 1.75),
+    ...                 ("petal_length", "<=", 4.95)])
+    ['2.45 < petal_length <= 4.95', 'petal_width <= 1.75']
+    """
+    state: dict[str, list] = {}
+    for feature, op, value in steps:
+        low, high, other = state.setdefault(feature, [None, None, None])
+        if op == "<=":
+            state[feature][1] = value if high is None else min(high, value)
+        elif op == ">":
+            state[feature][0] = value if low is None else max(low, value)
+        else:
+            state[feature][2] = (op, value)
+    words = []
+    for feature, (low, high, other) in state.items():
+        if other is not None:
+            op, value = other
+            words.append(f"{feature} is missing" if op == "missing" else f"{feature} = {value}")
+        elif low is not None and high is not None:
+            words.append(
+                f"{format_number(low, decimals)} < {feature} <= {format_number(high, decimals)}"
+            )
+        elif low is not None:
+            words.append(f"{feature} > {format_number(low, decimals)}")
+        else:
+            words.append(f"{feature} <= {format_number(high, decimals)}")
+    return words
+
+
+def path_step(node: Node, key: Any) -> tuple[str, str, Any]:
+    """The branch ``key`` of ``node`` as a ``(feature, op, value)`` step of :func:`condensed_path`."""
+    if key is MISSING:
+        return node.feature, "missing", None
+    if node.is_numeric_split:
+        return node.feature, key, node.threshold
+    return node.feature, "=", key
+
+
+def node_paths(root: Node, decimals: int | None = None) -> dict[int, list[str]]:
+    """``node_id`` -> the condensed tests on the way there, for every node below ``root``."""
+    paths, stack = {root.node_id: []}, [(root, [])]
+    while stack:
+        node, steps = stack.pop()
+        paths[node.node_id] = condensed_path(steps, decimals)
+        for key, child in node.children.items():
+            stack.append((child, [*steps, path_step(node, key)]))
+    return paths
+
+
+def branch_label(node: Node, key: Any, decimals: int | None = None) -> str:
     """How a branch reads in text: ``Outlook = Sunny``, ``petal_length <= 2.45``, ``Wind is missing``."""
     if key is MISSING:
         return f"{node.feature} is missing"
     if node.is_numeric_split:
-        return f"{node.feature} {key} {format_number(node.threshold)}"
+        return f"{node.feature} {key} {format_number(node.threshold, decimals)}"
     return f"{node.feature} = {key}"
+
+
+def edge_label(node: Node, key: Any, decimals: int | None = None) -> str:
+    """A branch as a short label, without the feature: ``Sunny``, ``<= 2.45``, ``missing``."""
+    if key is MISSING:
+        return "missing"
+    if node.is_numeric_split:
+        return f"{key} {format_number(node.threshold, decimals)}"
+    return str(key)
 
 
 def feature_importances(root: Node, names: list[str]) -> np.ndarray:

@@ -223,6 +223,10 @@ class ThresholdSearch:
     n_missing: np.ndarray
     n_ties: np.ndarray  # how many thresholds share the best overall entropy
     position: np.ndarray | None = None  # the last row left of each cut (-1 where not found)
+    # for the trace (None from searches that do not provide them):
+    low: np.ndarray | None = None  # the two adjacent values the threshold lies between
+    high: np.ndarray | None = None
+    side_counts: np.ndarray | None = None  # (n_segments, 3, n_classes): left, right, missing
 
 
 def search_cuts(
@@ -244,6 +248,8 @@ def search_cuts(
     n_left = np.zeros(n_seg, dtype=np.int64)
     n_ties = np.zeros(n_seg, dtype=np.int64)
     parent_entropy = entropy_rows(cuts.parent)
+    side_counts = np.zeros((n_seg, 3, n_classes), dtype=np.int64)
+    side_counts[:, 2] = cuts.missing
     valid = cuts.valid(min_leaf)
     weighted = cuts.score_all(valid)
     best = np.minimum.reduceat(weighted, starts)
@@ -261,6 +267,7 @@ def search_cuts(
         n_left[owner] = at + 1 - starts[owner]
         # the winners' entropies from their exact class counts, by Shannon's formula
         left = cuts.left_counts(owner, at)
+        side_counts[owner, 0], side_counts[owner, 1] = left, cuts.present[owner] - left
         sides = np.concatenate([left, cuts.present[owner] - left, cuts.missing[owner]])
         h_left, h_right, h_missing = entropy_rows(sides).reshape(3, -1)
         n_right_w = cuts.n_present[owner] - n_left[owner]
@@ -280,6 +287,7 @@ def search_cuts(
         n_right=n_right,
         n_missing=np.where(found, n_missing, 0),
         n_ties=n_ties,
+        side_counts=side_counts,
     )
 
 
@@ -308,14 +316,17 @@ def search_thresholds(values, y, starts, lengths, n_classes, *, min_leaf=1) -> T
     at = found.position[found.found]
     threshold = found.threshold.copy()
     threshold[found.found] = midpoint(values[at], values[at + 1])
-    return dataclasses.replace(found, threshold=threshold, position=None)
+    low, high = np.full(len(starts), np.nan), np.full(len(starts), np.nan)
+    low[found.found], high[found.found] = values[at], values[at + 1]
+    return dataclasses.replace(found, threshold=threshold, position=None, low=low, high=high)
 
 
 def enumerate_thresholds(values, y, starts, lengths, n_classes) -> dict[str, np.ndarray]:
     """Every candidate midpoint of every segment, in segment then threshold order.
 
     Same inputs as :func:`search_thresholds`; returns the columns of ``candidate_splits`` plus
-    ``segment``. Each side's entropy comes from its class counts (kept for every cut: this is
+    ``segment``, and ``low`` and ``high``, the adjacent values each threshold lies between.
+    Each side's entropy comes from its class counts (kept for every cut: this is
     for showing the candidates, not for searching them).
     """
     values = np.asarray(values, dtype=float)
@@ -335,6 +346,8 @@ def enumerate_thresholds(values, y, starts, lengths, n_classes) -> dict[str, np.
     return {
         "segment": seg,
         "threshold": midpoint(values[pos], values[pos + 1]),
+        "low": values[pos],
+        "high": values[pos + 1],
         "n_left": nl,
         "n_right": nr,
         "entropy_left": h_left,
@@ -355,6 +368,10 @@ class CategoricalSearch:
     gain: np.ndarray
     split_info: np.ndarray
     n_branches: np.ndarray
+    # for the trace (None from searches that do not provide them):
+    overall_entropy: np.ndarray | None = None  # the size-weighted entropy of the branches
+    branch_keys: np.ndarray | None = None  # segment * n_levels + value of each non-empty branch
+    table: np.ndarray | None = None  # (n_branches_total, n_classes): their class counts
 
 
 def dense_ranks(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
@@ -404,4 +421,7 @@ def score_categorical(
         gain=np.where(valid, np.maximum(parent - after, 0.0), np.nan),
         split_info=entropy_of_groups(sizes, owner, n_segments),
         n_branches=n_branches,
+        overall_entropy=after,
+        branch_keys=branch_keys,
+        table=table,
     )

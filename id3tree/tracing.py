@@ -20,11 +20,19 @@ from typing import Any
 
 import pandas as pd
 
-from id3tree.node import format_number
+from id3tree._entropy import entropy_rows
+from id3tree.node import class_tie_note, format_counts, format_number, plural
+
+DECIMALS = 4
+"""Digits after the point for every entropy, gain, weight and threshold the trace prints."""
 
 
-def _counts(counts: dict) -> str:
-    return "{" + ", ".join(f"{k}: {v}" for k, v in counts.items()) + "}"
+def _f(value: float) -> str:
+    return f"{value:.{DECIMALS}f}"
+
+
+def _t(value: float) -> str:
+    return format_number(value, DECIMALS)
 
 
 def _indent(depth: int) -> str:
@@ -33,11 +41,12 @@ def _indent(depth: int) -> str:
 
 @dataclass(frozen=True)
 class NodeStarted:
-    """A node was made: where it is and what reached it."""
+    """A node: its number, where it hangs, what reached it."""
 
     node: int
+    parent: int | None
     depth: int
-    path: tuple[str, ...]
+    path: tuple[str, ...]  # the condensed tests on the way here
     class_counts: dict
     n_samples: int
     entropy: float
@@ -45,40 +54,92 @@ class NodeStarted:
     def __str__(self) -> str:
         where = " and ".join(self.path) if self.path else "root"
         return (
-            f"{_indent(self.depth)}Node {self.node} [{where}]: {self.n_samples} samples "
-            f"{_counts(self.class_counts)}, entropy {self.entropy:.4f}"
+            f"{_indent(self.depth)}Node {self.node} [{where}]: {plural(self.n_samples, 'sample')} "
+            f"({format_counts(self.class_counts)}), entropy {_f(self.entropy)}"
         )
 
 
 @dataclass(frozen=True)
+class Branch:
+    """One branch of a candidate split: its test, its class counts, their entropy."""
+
+    label: str  # "Outlook = Sunny", "petal_length <= 2.45", "petal_length is missing"
+    class_counts: dict
+    n_samples: int
+    entropy: float
+
+
+@dataclass(frozen=True)
 class CandidateScored:
-    """One feature scored at one node: its best split and what that split gains."""
+    """One feature scored at one node: its (best) split, branch by branch, and what it gains.
+
+    For a numeric feature the split is the best threshold, ``low`` and ``high`` the adjacent
+    values it lies between; a categorical feature has one branch per value. ``gain`` is None when
+    the feature offers no valid split here, and ``reason`` then says why.
+    """
 
     node: int
     depth: int
     feature: str
-    gain: float | None  # None when the feature offers no valid split here
-    threshold: float | None
+    kind: str  # "numeric" or "categorical"
+    n_samples: int  # at the node
+    entropy: float  # of the node
+    gain: float | None
     gain_ratio: float | None
+    overall_entropy: float | None
+    threshold: float | None
+    low: float | None
+    high: float | None
+    branches: tuple[Branch, ...]
     criterion: str
+    reason: str | None = None
 
     def __str__(self) -> str:
         pad = _indent(self.depth) + "  "
         if self.gain is None:
-            return f"{pad}candidate {self.feature}: no valid split"
-        test = f" <= {format_number(self.threshold)}" if self.threshold is not None else ""
-        ratio = f", gain ratio {self.gain_ratio:.4f}" if self.criterion == "gain_ratio" else ""
-        return f"{pad}candidate {self.feature}{test}: gain {self.gain:.4f}{ratio}"
+            why = f", {self.reason}" if self.reason else ""
+            return f"{pad}candidate {self.feature}: no valid split{why}"
+        if not self.branches:  # a grower that kept no branch counts (Dask): the score only
+            test = f" <= {_t(self.threshold)}" if self.threshold is not None else ""
+            return f"{pad}candidate {self.feature}{test}: gain {_f(self.gain)}"
+        if self.kind == "numeric":
+            head = (
+                f"{pad}candidate {self.feature} <= {_t(self.threshold)} "
+                f"(between {format_number(self.low)} and {format_number(self.high)}):"
+            )
+        else:
+            head = f"{pad}candidate {self.feature} ({plural(len(self.branches), 'value')}):"
+        lines = [head]
+        n = self.n_samples
+        for b in self.branches:
+            weight = b.n_samples / n
+            lines.append(
+                f"{pad}    {b.label}: {plural(b.n_samples, 'sample')} "
+                f"({format_counts(b.class_counts)}), entropy {_f(b.entropy)}, "
+                f"weight {b.n_samples}/{n} = {_f(weight)}, weighted entropy {_f(weight * b.entropy)}"
+            )
+        total = (
+            f"{pad}    overall entropy {_f(self.overall_entropy)}, gain {_f(self.entropy)} - "
+            f"{_f(self.overall_entropy)} = {_f(self.gain)}"
+        )
+        if self.criterion == "gain_ratio":
+            split_info = float(entropy_rows([b.n_samples for b in self.branches]))
+            total += f", split information {_f(split_info)}, gain ratio {_f(self.gain_ratio)}"
+        lines.append(total)
+        return "\n".join(lines)
 
 
 @dataclass(frozen=True)
 class ThresholdScored:
-    """One candidate threshold of a numeric feature (``verbose=2``)."""
+    """One threshold of a numeric feature (``verbose=2``), ranked by overall entropy (1 = best)."""
 
     node: int
     depth: int
     feature: str
+    rank: int
     threshold: float
+    low: float
+    high: float
     n_left: int
     n_right: int
     entropy_left: float
@@ -87,11 +148,31 @@ class ThresholdScored:
     gain: float
 
     def __str__(self) -> str:
+        pad = _indent(self.depth) + "      "
+        line = (
+            f"{pad}{self.rank}. <= {_t(self.threshold)} (between {format_number(self.low)} and "
+            f"{format_number(self.high)}): left {self.n_left} (entropy {_f(self.entropy_left)}), "
+            f"right {self.n_right} (entropy {_f(self.entropy_right)}), "
+            f"overall entropy {_f(self.overall_entropy)}, gain {_f(self.gain)}"
+        )
+        if self.rank == 1:
+            line = f"{_indent(self.depth)}    thresholds of {self.feature}, best first:\n{line}"
+        return line
+
+
+@dataclass(frozen=True)
+class ThresholdsOmitted:
+    """How many more thresholds of a numeric feature ``verbose=2`` did not print."""
+
+    node: int
+    depth: int
+    feature: str
+    n_more: int
+
+    def __str__(self) -> str:
         return (
-            f"{_indent(self.depth)}    {self.feature} <= {format_number(self.threshold)}: "
-            f"left {self.n_left} (entropy {self.entropy_left:.4f}), right {self.n_right} "
-            f"(entropy {self.entropy_right:.4f}), overall entropy {self.overall_entropy:.4f}, "
-            f"gain {self.gain:.4f}"
+            f"{_indent(self.depth)}      and {plural(self.n_more, 'more threshold')} "
+            "(a PrintTracer with max_thresholds=None prints them all)"
         )
 
 
@@ -112,13 +193,14 @@ class SplitChosen:
 
     def __str__(self) -> str:
         pad = _indent(self.depth) + "  "
-        test = f" <= {format_number(self.threshold)}" if self.threshold is not None else ""
+        test = f" <= {_t(self.threshold)}" if self.threshold is not None else ""
         score = (
-            f"gain ratio {self.gain_ratio:.4f}"
+            f"gain ratio {_f(self.gain_ratio)}"
             if self.criterion == "gain_ratio"
-            else f"gain {self.gain:.4f}"
+            else f"gain {_f(self.gain)}"
         )
-        lines = [f"{pad}=> split on {self.feature}{test} ({score})"]
+        into = ", ".join(f"{b} ({plural(n, 'sample')})" for b, n in self.branches)
+        lines = [f"{pad}=> split on {self.feature}{test}, the highest {score}; branches: {into}"]
         if self.tied_with:
             lines.append(
                 f"{pad}   tie with {', '.join(self.tied_with)}: broken by column order "
@@ -126,22 +208,26 @@ class SplitChosen:
             )
         if self.n_tied_thresholds > 1:
             lines.append(f"{pad}   {self.n_tied_thresholds} thresholds tie: the smallest is used")
-        lines.append(f"{pad}   branches: " + ", ".join(f"{b} ({n})" for b, n in self.branches))
         return "\n".join(lines)
 
 
 @dataclass(frozen=True)
 class LeafMade:
-    """The node stays a leaf, and why."""
+    """The node stays a leaf: why, what it predicts, and whether its top classes tie."""
 
     node: int
     depth: int
     prediction: Any
     class_counts: dict
     reason: str
+    tied_classes: tuple = ()
 
     def __str__(self) -> str:
-        return f"{_indent(self.depth)}  => leaf: predict {self.prediction} ({self.reason})"
+        pad = _indent(self.depth) + "  "
+        line = f"{pad}=> leaf, predict {self.prediction}: {self.reason}"
+        if self.tied_classes:
+            line += f"\n{pad}   {class_tie_note(self.class_counts, self.prediction)}"
+        return line
 
 
 @dataclass(frozen=True)
@@ -171,27 +257,43 @@ class PruningDecision:
         )
 
 
-Event = NodeStarted | CandidateScored | ThresholdScored | SplitChosen | LeafMade | PruningDecision
+Event = (
+    NodeStarted
+    | CandidateScored
+    | ThresholdScored
+    | ThresholdsOmitted
+    | SplitChosen
+    | LeafMade
+    | PruningDecision
+)
 
 
 class PrintTracer:
-    """Print every event as it happens (what ``verbose=1`` and ``verbose=2`` use)."""
+    """Print every event (what ``verbose=1`` and ``verbose=2`` use).
 
-    def __init__(self, file=None, *, thresholds: bool = False):
+    Parameters
+    ----------
+    file : file-like, optional
+        Where to print; default ``sys.stdout``.
+    max_thresholds : int or None, default=0
+        How many thresholds of each numeric candidate to list, best first (``verbose=2`` uses
+        10); the rest are counted in an "and N more" line. None lists every threshold.
+    """
+
+    def __init__(self, file=None, *, max_thresholds: int | None = 0):
         self.file = file
-        self.thresholds = thresholds
+        self.max_thresholds = max_thresholds
 
     def __call__(self, event: Event) -> None:
-        if isinstance(event, ThresholdScored) and not self.thresholds:
-            return
         print(event, file=self.file if self.file is not None else sys.stdout)
 
 
 class RecordingTracer:
-    """Keep every event; ``to_frame()`` turns them into a DataFrame."""
+    """Keep every event; ``to_frame()`` turns them into a DataFrame (``max_thresholds`` as in
+    :class:`PrintTracer`)."""
 
-    def __init__(self, *, thresholds: bool = False):
-        self.thresholds = thresholds
+    def __init__(self, *, max_thresholds: int | None = 0):
+        self.max_thresholds = max_thresholds
         self.events: list[Event] = []
 
     def __call__(self, event: Event) -> None:
@@ -206,18 +308,18 @@ class RecordingTracer:
 
 
 class LoggingTracer:
-    """Send every event to a :mod:`logging` logger."""
+    """Send every event to a :mod:`logging` logger (``max_thresholds`` as in :class:`PrintTracer`)."""
 
     def __init__(
         self,
         logger: logging.Logger | str = "id3tree",
         level: int = logging.INFO,
         *,
-        thresholds: bool = False,
+        max_thresholds: int | None = 0,
     ):
         self.logger = logging.getLogger(logger) if isinstance(logger, str) else logger
         self.level = level
-        self.thresholds = thresholds
+        self.max_thresholds = max_thresholds
 
     def __call__(self, event: Event) -> None:
         self.logger.log(self.level, "%s", event)

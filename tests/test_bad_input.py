@@ -227,7 +227,7 @@ def test_text_of_a_deep_chain_grows_linearly():
     assert len(lines) == 2 * n - 1
     longest = max(len(line) for line in lines)
     assert longest < 4 * MAX_INDENT + 200  # not 4 x 3000 characters
-    assert "[level 3000] |-- x0 > 2999.5: 1 samples" in lines[-1]
+    assert "[level 3000] |-- x0 > 2999.5: 1 sample " in lines[-1]
 
 
 def test_a_tree_squeezed_into_a_small_axes_warns():

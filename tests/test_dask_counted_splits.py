@@ -23,6 +23,8 @@ def _equal(expected, found) -> None:
         if field == "position":  # rows have positions; counts of distinct values do not
             continue
         a, b = getattr(expected, field), getattr(found, field)
+        if b is None:  # a detail for the trace that the counted search leaves out
+            continue
         np.testing.assert_array_equal(a, b, err_msg=field)  # NaN == NaN here
 
 

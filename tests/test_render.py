@@ -108,7 +108,7 @@ def test_play_tennis_reads_like_the_textbook(tennis):
     assert found["0"] == [
         "Outlook",
         "samples = 14",
-        "No 5 · Yes 9",
+        "No: 5, Yes: 9",
         "entropy = 0.940",
         "gain = 0.247",
     ]
@@ -123,14 +123,14 @@ def test_play_tennis_reads_like_the_textbook(tennis):
         "Weak",
     ]
     overcast = next(key.split("->")[1] for key, text in edges.items() if text == "Overcast")
-    assert found[overcast] == ["predict Yes", "samples = 4", "No 0 · Yes 4", "entropy = 0.000"]
+    assert found[overcast] == ["predict Yes", "samples = 4", "No: 0, Yes: 4", "entropy = 0.000"]
 
 
 def test_numeric_splits_show_thresholds_on_nodes_and_edges(iris):
     root, classes = iris
     found = labels(tree_to_dot(root, classes=classes, decimals=4))
     assert found["0"][0] == "petal_length ≤ 2.45"
-    assert found["0"][2:5] == ["setosa 50", "versicolor 50", "virginica 50"]
+    assert found["0"][2:5] == ["setosa: 50", "versicolor: 50", "virginica: 50"]
     assert found["0"][-2:] == ["entropy = 1.5850", "gain = 0.9183"]
     assert found["0->1"] == ["≤ 2.45"] and found["0->2"] == ["> 2.45"]
 
@@ -142,7 +142,7 @@ def test_every_node_shows_every_class_count(mushroom):
     nodes = list(root.walk())
     assert len([k for k in found if "->" not in k]) == len(nodes)
     for i, node in enumerate(nodes):  # statements are numbered in the order walk() visits
-        assert f"e {node.class_counts['e']} · p {node.class_counts['p']}" in found[str(i)]
+        assert f"e: {node.class_counts['e']}, p: {node.class_counts['p']}" in found[str(i)]
         assert any(line.startswith("gain = ") for line in found[str(i)]) == (not node.is_leaf)
 
 
@@ -175,7 +175,7 @@ def test_options(tennis):
         "gain = 0.2",
     ]
     reordered = labels(tree_to_dot(root, classes=["Yes", "No"], show=("counts",)))
-    assert reordered["0"] == ["Outlook", "Yes 9 · No 5"]
+    assert reordered["0"] == ["Outlook", "Yes: 9, No: 5"]
     colours = tree_to_dot(root, class_colors={"Yes": "#00ff00", "No": "red"})
     assert 'fillcolor="#00ff00"' in colours and 'fillcolor="#ff0000"' in colours
     assert 'fontname="Courier"' in tree_to_dot(root, fontname="Courier")
@@ -449,6 +449,40 @@ def test_a_drawing_too_large_is_refused_with_a_depth_that_fits(iris, monkeypatch
     assert len([p for p in ax.patches if p.get_gid() == NODE_GID]) == within_2
     with pytest.raises(ValueError, match="max_depth=2"):
         plot_tree(root, classes=classes, max_depth=3)
+
+
+def test_one_vocabulary_for_counts_and_rounded_thresholds():
+    X = pd.DataFrame({"fare": [7.25, 28.7125, 28.7125, 29.0, 30.5, 31.0]})
+    y = [0, 0, 1, 1, 1, 1]
+    model = ID3Classifier().fit(X, y)
+    assert model.root_.threshold == (28.7125 + 29.0) / 2  # the model keeps the exact value
+    text = model.to_text(decimals=3)
+    assert "fare <= 28.856" in text and "28.85625" not in text
+    assert "(class 0: 2, class 1: 4)" in text
+    dot = model.to_dot(decimals=3)
+    assert "fare ≤ 28.856" in dot and "&gt; 28.856" in dot and "28.85625" not in dot
+    assert "class 0: 2, class 1: 4" in dot
+    ax = model.plot(decimals=2)
+    shown = " ".join(t.get_text() for t in ax.texts)
+    assert "28.86" in shown and "28.85625" not in shown and "class 1: 4" in shown
+    plt.close(ax.figure)
+    assert "class 0: 2" in model.explain({"fare": 7.25})
+    assert "1 sample " in model.to_text() or "1 sample (" in model.to_text()
+    assert "1 samples" not in model.to_text()
+
+
+def test_a_leaf_whose_classes_tie_says_so_everywhere():
+    X = pd.DataFrame({"a": ["p", "p", "q", "q", "q", "r"]})
+    y = ["yes", "no", "no", "no", "yes", "yes"]
+    model = ID3Classifier().fit(X, y)
+    rule = "the class that comes first in classes_ wins, so it predicts no"
+    text = model.to_text()
+    assert (
+        f"a = p: 2 samples (no: 1, yes: 1), entropy 1.0000 -> predict no (no and yes tie with 1 sample each; {rule})"
+        in text
+    )
+    assert f"Tie: no and yes tie with 1 sample each; {rule}." in model.explain({"a": "p"})
+    assert "tie: 2 classes, first wins" in model.to_dot()
 
 
 def test_text_measured_per_shape_is_measured_exactly(iris):

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import logging
+import pickle
+import re
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
+import scipy.stats
 
 from id3tree import ID3Classifier, candidate_splits
 from id3tree.datasets import load_iris, load_play_tennis
@@ -18,6 +22,7 @@ from id3tree.tracing import (
     RecordingTracer,
     SplitChosen,
     ThresholdScored,
+    ThresholdsOmitted,
 )
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -41,9 +46,9 @@ def test_events_follow_the_algorithm():
     model = ID3Classifier().fit(X, y, tracer=tracer)
     events = tracer.events
     nodes = [e for e in events if isinstance(e, NodeStarted)]
-    assert [e.node for e in nodes] == [
-        n.node_id for n in sorted(model.root_.walk(), key=lambda n: n.node_id)
-    ]
+    assert [e.node for e in nodes] == [n.node_id for n in model.root_.walk()]  # reading order
+    parent = {c.node_id: p.node_id for p, _, c in model.root_.iter_edges()}
+    assert [e.parent for e in nodes] == [parent.get(e.node) for e in nodes]
     # every node ends in exactly one decision, after its candidates
     decisions = [e for e in events if isinstance(e, (SplitChosen, LeafMade))]
     assert [e.node for e in decisions] == [e.node for e in nodes]
@@ -52,35 +57,62 @@ def test_events_follow_the_algorithm():
     chosen = next(e for e in events if isinstance(e, SplitChosen) and e.node == 0)
     assert chosen.feature == "Outlook" and chosen.gain == max(e.gain for e in root_candidates)
     assert dict(chosen.branches) == {"Overcast": 4, "Rain": 5, "Sunny": 5}
+    # each candidate's branches partition the node's rows, class by class
+    for e in events:
+        if isinstance(e, CandidateScored) and e.gain is not None:
+            node = nodes[e.node]
+            for c in node.class_counts:
+                assert sum(b.class_counts[c] for b in e.branches) == node.class_counts[c]
+            assert 0 <= e.gain <= e.entropy + 1e-12
     # a categorical feature is used up on its path
     below = [e for e in events if isinstance(e, CandidateScored) and e.node != 0]
     assert "Outlook" not in {e.feature for e in below}
     frame = tracer.to_frame()
     assert set(frame["event"]) == {"NodeStarted", "CandidateScored", "SplitChosen", "LeafMade"}
-    assert all(e.reason == "pure" for e in events if isinstance(e, LeafMade))
+    assert all(e.reason.startswith("pure") for e in events if isinstance(e, LeafMade))
 
 
-def test_verbose_2_shows_every_threshold_of_iris(capsys):
+def test_verbose_2_lists_the_best_thresholds_and_counts_the_rest(capsys):
     X, y = load_iris(return_X_y=True)
-    tracer = RecordingTracer(thresholds=True)
+    tracer = RecordingTracer(max_thresholds=10)
     ID3Classifier(max_depth=1).fit(X, y, tracer=tracer)
     scored = [
         e for e in tracer.events if isinstance(e, ThresholdScored) and e.feature == "petal_width"
     ]
-    expected = candidate_splits(X["petal_width"], y)
-    np.testing.assert_array_equal([e.threshold for e in scored], expected["threshold"])
-    np.testing.assert_allclose(
-        [e.overall_entropy for e in scored], expected["overall_entropy"], atol=1e-12
+    expected = candidate_splits(X["petal_width"], y).sort_values(
+        ["overall_entropy", "threshold"], kind="stable"
     )
+    assert [e.rank for e in scored] == list(range(1, 11))
+    np.testing.assert_array_equal([e.threshold for e in scored], expected["threshold"][:10])
+    np.testing.assert_allclose(
+        [e.overall_entropy for e in scored], expected["overall_entropy"][:10], atol=1e-12
+    )
+    more = next(
+        e for e in tracer.events if isinstance(e, ThresholdsOmitted) and e.feature == "petal_width"
+    )
+    assert more.n_more == len(expected) - 10
+    everything = RecordingTracer(max_thresholds=None)
+    ID3Classifier(max_depth=1).fit(X, y, tracer=everything)
+    listed = [
+        e
+        for e in everything.events
+        if isinstance(e, ThresholdScored) and e.feature == "petal_width"
+    ]
+    assert sorted(e.threshold for e in listed) == sorted(expected["threshold"])
+    assert not any(isinstance(e, ThresholdsOmitted) for e in everything.events)
     ID3Classifier(max_depth=1, verbose=2).fit(X, y)
     out = capsys.readouterr().out
-    assert (
-        "petal_width <= 0.8: left 50 (entropy 0.0000), right 100 (entropy 1.0000), overall entropy 0.6667"
-        in out
+    lines = out.splitlines()
+    header = lines.index("    thresholds of petal_width, best first:")
+    assert lines[header - 1].endswith("gain 1.5850 - 0.6667 = 0.9183")  # under its candidate
+    assert lines[header + 1] == (
+        "      1. <= 0.8 (between 0.6 and 1): left 50 (entropy 0.0000), right 100 "
+        "(entropy 1.0000), overall entropy 0.6667, gain 0.9183"
     )
+    assert lines[header + 11].startswith(f"      and {len(expected) - 10} more thresholds")
     assert "tie with petal_width: broken by column order (petal_length comes first)" in out
     ID3Classifier(max_depth=1, verbose=1).fit(X, y)
-    assert "overall entropy" not in capsys.readouterr().out
+    assert "best first" not in capsys.readouterr().out
 
 
 def test_trace_frame_has_one_row_per_node_and_candidate():
@@ -89,22 +121,147 @@ def test_trace_frame_has_one_row_per_node_and_candidate():
     trace = model.trace_
     assert list(trace.columns) == [
         "node",
+        "parent",
         "depth",
+        "branch",
+        "path",
         "n_samples",
+        "n_No",
+        "n_Yes",
         "entropy",
         "feature",
         "threshold",
+        "low",
+        "high",
+        "overall_entropy",
         "gain",
         "gain_ratio",
         "chosen",
         "tie",
+        "stop_reason",
+        "prediction",
+        "class_tie",
     ]
+    nodes = {n.node_id: n for n in model.root_.walk()}
     assert trace.groupby("node")["chosen"].sum().to_dict() == {
-        n.node_id: int(not n.is_leaf) for n in model.root_.walk()
+        i: int(not n.is_leaf) for i, n in nodes.items()
     }
     assert len(trace) == 4 + 3 + 3 + 5  # root, two nodes with 3 candidates, 5 unscored leaves
-    chosen = trace[trace["chosen"]].set_index("node")["feature"]
-    assert chosen.to_dict() == {0: "Outlook", 2: "Wind", 5: "Humidity"}
+    assert trace["node"].is_monotonic_increasing  # reading order
+    chosen = trace[trace["chosen"]].set_index("node")
+    assert chosen["feature"].to_dict() == {i: n.feature for i, n in nodes.items() if not n.is_leaf}
+    assert (trace["n_No"] + trace["n_Yes"] == trace["n_samples"]).all()
+    scored = trace.dropna(subset=["gain"])
+    np.testing.assert_allclose(scored["entropy"] - scored["overall_entropy"], scored["gain"])
+    leaves = trace[trace["feature"].isna()]
+    assert (
+        leaves["stop_reason"].notna().all() and trace[trace["chosen"]]["stop_reason"].isna().all()
+    )
+    sunny = trace[trace["node"] == 6].iloc[0]
+    assert (sunny["parent"], sunny["branch"], sunny["path"]) == (
+        5,
+        "High",
+        "Outlook = Sunny and Humidity = High",
+    )
+
+
+def test_trace_rows_of_numeric_candidates_say_between_which_values():
+    X, y = load_iris(return_X_y=True)
+    trace = ID3Classifier().fit(X, y).trace_
+    numeric = trace.dropna(subset=["threshold"])
+    assert (
+        (numeric["low"] < numeric["threshold"]) & (numeric["threshold"] < numeric["high"])
+    ).all()
+    for row in numeric.itertuples():  # low and high are adjacent values present in the data
+        assert row.low in set(X[row.feature]) and row.high in set(X[row.feature])
+    condensed = trace[trace["path"].str.count("petal_length") > 0]["path"]
+    assert "2.45 < petal_length <= 4.95" in set(condensed.str.split(" and ").explode())
+    assert not condensed.str.contains("petal_length.*petal_length").any()
+
+
+def test_candidate_table_has_the_printed_numbers(capsys):
+    X, y = load_play_tennis(return_X_y=True)
+    model = ID3Classifier(verbose=1).fit(X, y)
+    out = capsys.readouterr().out
+    table = model.candidate_table(0, "Temperature")
+    for row in table.itertuples():
+        line = (
+            f"Temperature = {row.value}: {row.n_samples} samples (No: {row.n_No}, Yes: {row.n_Yes}), "
+            f"entropy {row.entropy:.4f}, weight {row.n_samples}/14 = {row.weight:.4f}, "
+            f"weighted entropy {row.weighted_entropy:.4f}"
+        )
+        assert line in out
+    assert f"gain 0.9403 - {table.attrs['overall_entropy']:.4f} = {table.attrs['gain']:.4f}" in out
+    with pytest.raises(ValueError, match="unknown feature"):
+        model.candidate_table(0, "Rain")
+    with pytest.raises(ValueError, match="node must be"):
+        model.candidate_table(99, "Wind")
+
+
+def test_numeric_candidate_table_against_scipy():
+    X, y = load_iris(return_X_y=True)
+    model = ID3Classifier().fit(X, y)
+    node = next(n for n in model.root_.walk() if n.depth == 2 and not n.is_leaf)
+    table = model.candidate_table(node.node_id, "petal_length")
+    # the rows that reached the node, found independently from the path
+    rows = X.index[(X["petal_length"] > 2.45) & (X["petal_width"] <= 1.75)]
+    assert len(rows) == node.n_samples
+    x, labels = X.loc[rows, "petal_length"].to_numpy(), y[rows].to_numpy()
+    values = np.unique(x)
+    np.testing.assert_allclose(table["threshold"], (values[:-1] + values[1:]) / 2)
+    for row in table.itertuples():
+        left = labels[x <= row.threshold]
+        right = labels[x > row.threshold]
+        h = [scipy.stats.entropy(pd.Series(s).value_counts(), base=2) for s in (left, right)]
+        overall = (len(left) * h[0] + len(right) * h[1]) / len(x)
+        assert row.n_left == len(left) and row.left_versicolor == (left == "versicolor").sum()
+        assert row.overall_entropy == pytest.approx(overall, abs=1e-12)
+    best = table[table["best"]]
+    assert best["threshold"].tolist() == [node.threshold]
+    assert best["overall_entropy"].iloc[0] == table["overall_entropy"].min()
+
+
+def test_class_ties_are_reported():
+    X = pd.DataFrame({"a": ["p", "p", "q", "q", "q", "r"]})
+    y = ["yes", "no", "no", "no", "yes", "yes"]
+    model = ID3Classifier()
+    tracer = RecordingTracer()
+    model.fit(X, y, tracer=tracer)
+    tied = [e for e in tracer.events if isinstance(e, LeafMade) and e.tied_classes]
+    assert [e.tied_classes for e in tied] == [("no", "yes")]
+    assert tied[0].prediction == "no"  # the first class in classes_
+    assert "no and yes tie with 1 sample each; the class that comes first in classes_ wins" in str(
+        tied[0]
+    )
+    leaf = next(n for n in model.root_.walk() if n.node_id == tied[0].node)
+    assert leaf.tied_classes == ["no", "yes"]
+    trace = model.trace_
+    assert trace.loc[trace["node"] == leaf.node_id, "class_tie"].all()
+
+
+def test_why_no_split_is_valid_in_plain_words():
+    X = pd.DataFrame({"same": [1.0, 1.0, 1.0, 1.0], "cat": ["u", "u", "u", "u"]})
+    tracer = RecordingTracer()
+    ID3Classifier().fit(X, ["a", "b", "a", "b"], tracer=tracer)
+    reasons = {e.feature: e.reason for e in tracer.events if isinstance(e, CandidateScored)}
+    assert reasons == {
+        "same": "all 4 samples have the same value",
+        "cat": "all 4 samples have the same value",
+    }
+    leaf = next(e for e in tracer.events if isinstance(e, LeafMade))
+    assert leaf.reason.startswith("no feature offers a valid split")
+    tracer = RecordingTracer()
+    X = pd.DataFrame({"x": [1.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0]})
+    ID3Classifier(min_samples_leaf=3).fit(X, ["a", "b", "a", "b", "b", "a", "a"], tracer=tracer)
+    assert "leaves fewer than min_samples_leaf = 3" in str(tracer)
+    assert "1 samples" not in str(tracer)
+
+
+def test_pickled_model_keeps_no_training_data():
+    X, y = load_play_tennis(return_X_y=True)
+    model = pickle.loads(pickle.dumps(ID3Classifier().fit(X, y)))
+    with pytest.raises(AttributeError, match="needs the training data"):
+        model.candidate_table(0, "Outlook")
 
 
 def test_logging_tracer(caplog):
@@ -138,3 +295,46 @@ def test_nodes_are_numbered_depth_first():
     again = ID3Classifier.from_json(model.to_json())
     np.testing.assert_array_equal(again.apply(X), stop)
     assert [n.node_id for n in again.root_.walk()] == list(range(len(nodes)))
+
+
+COUNTS = re.compile(r"(\d+) samples? \(([^)]*)\), entropy (\d\.\d{4})")
+TOTAL = re.compile(r"overall entropy (\d\.\d{4}), gain (\d\.\d{4}) - (\d\.\d{4}) = (\d\.\d{4})")
+
+
+def test_every_number_of_the_play_tennis_page_can_be_checked_by_hand(capsys):
+    """Read the printed page as a student would and redo every entropy and gain with scipy."""
+    X, y = load_play_tennis(return_X_y=True)
+    ID3Classifier(verbose=1).fit(X, y)
+    page = capsys.readouterr().out.splitlines()
+    checked_entropies = checked_gains = 0
+    node_entropy = branches = None
+    for line in page:
+        found = COUNTS.search(line)
+        if found:
+            n, counts, printed = found.groups()
+            values = [int(part.split(": ")[1]) for part in counts.split(", ")]
+            assert sum(values) == int(n)
+            assert float(printed) == pytest.approx(scipy.stats.entropy(values, base=2), abs=5e-5)
+            checked_entropies += 1
+            if line.lstrip().startswith("Node "):
+                node_entropy, node_n = scipy.stats.entropy(values, base=2), int(n)
+            elif line.lstrip().startswith("candidate "):
+                pass
+            else:  # a branch of the candidate above: its weight and weighted entropy too
+                weight = re.search(r"weight (\d+)/(\d+) = (\d\.\d{4})", line).groups()
+                assert (int(weight[0]), int(weight[1])) == (int(n), node_n)
+                assert float(weight[2]) == pytest.approx(int(n) / node_n, abs=5e-5)
+                branches.append(values)
+        elif line.lstrip().startswith("candidate "):
+            branches = []
+        total = TOTAL.search(line)
+        if total:
+            overall = sum(sum(b) / node_n * scipy.stats.entropy(b, base=2) for b in branches)
+            printed_overall, before, _, gain = map(float, total.groups())
+            assert sum(sum(b) for b in branches) == node_n  # the branches share out the node
+            assert printed_overall == pytest.approx(overall, abs=5e-5)
+            assert before == pytest.approx(node_entropy, abs=5e-5)
+            assert gain == pytest.approx(node_entropy - overall, abs=5e-5)
+            checked_gains += 1
+    assert checked_gains == 4 + 3 + 3  # every candidate of the three scored nodes
+    assert checked_entropies == 8 + (3 + 3 + 2 + 2) + (2 + 2 + 2) + (3 + 2 + 2)  # nodes, branches

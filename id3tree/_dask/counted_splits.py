@@ -69,6 +69,7 @@ def search_counted_thresholds(
     n_left = np.zeros(n_seg, dtype=np.int64)
     n_ties = np.zeros(n_seg, dtype=np.int64)
     left_counts = np.zeros((n_seg, n_classes), dtype=np.int64)
+    low, high = np.full(n_seg, np.nan), np.full(n_seg, np.nan)
     if len(pos):
         seg = segment[pos]
         nl = n_left_all[pos]
@@ -87,6 +88,7 @@ def search_counted_thresholds(
         at = pos[winners]
         found[owner] = True
         if thresholds is None:
+            low[owner], high[owner] = values[at], values[at + 1]
             threshold[owner] = midpoint(values[at], values[at + 1])
         else:
             threshold[owner] = np.asarray(thresholds)[at]
@@ -105,6 +107,8 @@ def search_counted_thresholds(
         n_right=n_right,
         n_missing=np.where(found, n_missing, 0),
         n_ties=n_ties,
+        low=low,
+        high=high,
     )
     return search, left_counts
 
@@ -134,6 +138,7 @@ def score_counted_categorical(table, *, min_leaf=1) -> CategoricalSearch:
         gain=np.where(valid, np.maximum(parent - after, 0.0), np.nan),
         split_info=entropy_of_groups(sizes, owner, n_seg),
         n_branches=n_branches,
+        overall_entropy=after,
     )
 
 

@@ -41,7 +41,14 @@ from id3tree._dask.counted_splits import (
 )
 from id3tree.contingency import chi_square_from_table
 from id3tree.grow import EncodedData, below_average_gain
-from id3tree.growth_record import Level, Record
+from id3tree.growth_record import (
+    NO_VALID_SPLIT,
+    Level,
+    Record,
+    low_gain_reason,
+    not_significant_reason,
+    stop_reasons,
+)
 from id3tree.node import LEFT, NUMERIC_MISSING, RIGHT
 from id3tree.splits import TIE_TOLERANCE
 
@@ -61,6 +68,10 @@ class Scores:
         self.gain = np.full((k, n_features), np.nan)
         self.ratio = np.full((k, n_features), np.nan)
         self.threshold = np.full((k, n_features), np.nan)
+        self.low = np.full((k, n_features), np.nan)  # the values a threshold lies between
+        self.high = np.full((k, n_features), np.nan)
+        self.overall = np.full((k, n_features), np.nan)  # overall entropy after the split
+        self.branch_tables = {}  # feature -> (k, branch slots, classes) counts, for the trace
         self.n_ties = np.zeros((k, n_features), dtype=np.int64)
         self.candidate = np.zeros((k, n_features), dtype=bool)
         self.tied = np.zeros((k, n_features), dtype=bool)
@@ -252,11 +263,7 @@ def grow_on_dask(X, y, params, *, categorical="auto", numeric_bins=None, tracer=
     while len(level):
         sizes = counts.sum(axis=1)
         # 2. stopping rules that need no scoring
-        reasons = np.full(len(level), None, dtype=object)
-        reasons[sizes < 2 * min_leaf] = "fewer than 2 x min_samples_leaf samples"
-        reasons[sizes < params.min_samples_split] = "fewer than min_samples_split samples"
-        reasons[depth >= params.max_depth] = "max_depth reached"
-        reasons[(counts > 0).sum(axis=1) <= 1] = "pure"
+        reasons = stop_reasons(counts, depth, params)
         eligible = np.array([r is None for r in reasons], dtype=bool)
         ids, used, scored_counts = level[eligible], used[eligible], counts[eligible]
         k = len(ids)
@@ -318,10 +325,14 @@ def grow_on_dask(X, y, params, *, categorical="auto", numeric_bins=None, tracer=
                     s.candidate[:, f] = True
                     ok = result.found & ((result.n_missing == 0) | (result.n_missing >= min_leaf))
                     s.threshold[:, f] = np.where(ok, result.threshold, np.nan)
+                    if result.low is not None:
+                        s.low[:, f], s.high[:, f] = result.low, result.high
                     s.n_ties[:, f] = result.n_ties
                     right = parent_counts - missing - left
                     branch_counts[f] = np.stack([left, right, missing], axis=1)
                 s.gain[:, f] = np.where(ok, result.gain, np.nan)
+                if result.overall_entropy is not None:
+                    s.overall[:, f] = np.where(ok, result.overall_entropy, np.nan)
                 s.ratio[:, f] = np.where(
                     ok & (result.split_info > 0),
                     result.gain / np.maximum(result.split_info, 1e-300),
@@ -337,8 +348,9 @@ def grow_on_dask(X, y, params, *, categorical="auto", numeric_bins=None, tracer=
             s.tied = np.isfinite(score) & (score >= best[:, None] - TIE_TOLERANCE)
             chosen = np.argmax(s.tied, axis=1)
             chosen_gain = s.gain[np.arange(k), chosen]
-            why[~np.isfinite(best)] = "no feature offers a valid split"
-            why[np.isfinite(best) & (chosen_gain < params.min_gain)] = "gain below min_gain"
+            why[~np.isfinite(best)] = NO_VALID_SPLIT
+            for e in np.flatnonzero(np.isfinite(best) & (chosen_gain < params.min_gain)):
+                why[e] = low_gain_reason(chosen_gain[e], params.min_gain)
             splitting = np.array([w is None for w in why], dtype=bool)
             # Quinlan's chi-square rule: a split whose branches and classes look independent
             if params.alpha is not None:
@@ -346,11 +358,9 @@ def grow_on_dask(X, y, params, *, categorical="auto", numeric_bins=None, tracer=
                     table = branch_counts[chosen[e]][e]
                     p = chi_square_from_table(table[table.sum(axis=1) > 0]).pvalue
                     if not p < params.alpha:
-                        why[e] = (
-                            f"split not significant (chi-square p = {p:.4g}, "
-                            f"alpha = {params.alpha:g})"
-                        )
+                        why[e] = not_significant_reason(p, params.alpha)
                         splitting[e] = False
+        s.branch_tables = branch_counts
         reasons[eligible] = why
 
         # 5. one child per non-empty branch of every splitting node, in branch order

@@ -48,7 +48,14 @@ SCORERS = {
 }
 
 
-def rank_features(X, y, *, method: str = "information_gain", bins=10) -> pd.DataFrame:
+MI_BINS = 10
+"""Bins of a numeric feature for the mutual-information methods (as :func:`mutual_information`)."""
+JSD_BINS = 25
+"""Bins of a numeric feature for every Jensen-Shannon function and command (``jsd_screen``,
+``JSDSelector``, ``rank_features(method="jsd")``, ``id3tree rank --method jsd``)."""
+
+
+def rank_features(X, y, *, method: str = "information_gain", bins=None) -> pd.DataFrame:
     """Score every feature against the class and sort them, best first.
 
     Methods (all in bits):
@@ -70,8 +77,10 @@ def rank_features(X, y, *, method: str = "information_gain", bins=10) -> pd.Data
         Class labels; missing labels are an error. The classes are categories even when they are
         numbers.
     method : str, default="information_gain"
-    bins : int or str, default=10
-        Bins for numeric features; used by the histogram methods only.
+    bins : int or str, optional
+        Bins for numeric features; used by the histogram methods only. Default: 25 for
+        ``"jsd"`` (as :func:`jsd_screen` and :class:`JSDSelector`), 10 for the mutual-information
+        methods (as :func:`id3tree.mutual_information`).
 
     Returns
     -------
@@ -94,6 +103,8 @@ def rank_features(X, y, *, method: str = "information_gain", bins=10) -> pd.Data
     """
     if method not in SCORERS and method != "jsd":
         raise ValueError(f"method must be one of {sorted([*SCORERS, 'jsd'])}, got {method!r}")
+    if bins is None:
+        bins = JSD_BINS if method == "jsd" else MI_BINS
     if any_dask(X, y):  # a Dask DataFrame: every feature's table counted in one pass
         from id3tree._dask import ranking as on_dask
 

@@ -112,17 +112,21 @@ def _dot_lines(
         ),
     ]
     for shown in visible(root, max_depth):  # iterative: trees can be thousands of levels deep
-        node, i = shown.node, shown.index
+        node, i = shown.node, shown.node.node_id  # DOT names are the node ids of the trace
         attributes = {
-            "label": _label(node_body(node, classes, show, decimals), bold=node_title(node))
+            "label": _label(
+                node_body(node, classes, show, decimals), bold=node_title(node, decimals)
+            ),
+            "tooltip": _quoted(_html(f"node {node.node_id}")),
         }
         if filled:
             attributes["fillcolor"] = _quoted(fill_color(node, palette, len(classes)))
         lines.append(f"\t{i} {_attrs(attributes)}")
         if shown.parent is not None:
-            text, missing = edge_lines(shown.parent_node, shown.key)
+            text, missing = edge_lines(shown.parent_node, shown.key, decimals)
             lines.append(
-                f"\t{shown.parent} -> {i} {_attrs({'label': _label(text, italic=missing)})}"
+                f"\t{shown.parent_node.node_id} -> {i} "
+                f"{_attrs({'label': _label(text, italic=missing)})}"
             )
         if shown.hidden:
             marker = {
@@ -150,7 +154,8 @@ def tree_to_dot(root: Node, *, classes: Sequence | None = None, **options) -> st
         The lines under each node's title (the feature and threshold of a split, the predicted
         class of a leaf). Leaves have no gain.
     decimals : int, default=3
-        Digits after the point for entropy and gain.
+        Digits after the point for entropy and gain; thresholds are rounded to as many (the
+        model keeps the exact value).
     filled : bool, default=True
         Fill each node with its majority class's colour, stronger the purer the node
         (``1 - entropy / log2 K`` of the way from white).
@@ -180,7 +185,7 @@ def tree_to_dot(root: Node, *, classes: Sequence | None = None, **options) -> st
         graph [rankdir=TB nodesep=0.3 ranksep=0.45]
         node [shape=box style="rounded" color="#555555" fillcolor="#ffffff" fontname="Helvetica,Arial,sans-serif" fontsize=11 margin="0.14,0.07"]
         edge [color="#666666" fontname="Helvetica,Arial,sans-serif" fontsize=10 arrowsize=0.6]
-        0 [label=<<b>Outlook</b><br/>samples = 14>]
+        0 [label=<<b>Outlook</b><br/>samples = 14> tooltip="node 0"]
         m0 [label=<… 7 more nodes> shape=plaintext style="" fontcolor="#777777"]
         0 -> m0 [style=dashed arrowhead=none]
     }

@@ -223,12 +223,14 @@ def _items(root, classes, show, decimals, filled, class_colors, max_depth) -> li
     for shown in visible(root, max_depth):
         node = shown.node
         edge, italic = (
-            ([], False) if shown.parent is None else edge_lines(shown.parent_node, shown.key)
+            ([], False)
+            if shown.parent is None
+            else edge_lines(shown.parent_node, shown.key, decimals)
         )
         items.append(
             _Item(
                 shown=shown,
-                title=node_title(node),
+                title=node_title(node, decimals),
                 body=node_body(node, classes, show, decimals),
                 fill=fill_color(node, palette, len(classes)) if filled else WHITE,
                 edge=edge,

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from id3tree.node import MISSING, Node, format_number
+from id3tree.node import MISSING, Node, class_name, format_number, plural
 
 FIELDS = ("samples", "counts", "entropy", "gain")
 """The lines a node box can show under its title, in the order they appear."""
@@ -89,30 +89,38 @@ def text_lines(value: Any) -> list[str]:
 
 
 def _counts_lines(node: Node, classes: list) -> list[str]:
-    """``No 5 · Yes 9`` on one line when it is short, else one class per line."""
-    parts = [f"{c} {node.class_counts.get(c, 0)}" for c in classes]
-    joined = f" {DOT} ".join(parts)
+    """``No: 5, Yes: 9`` on one line when it is short, else one class per line (the counts are
+    written as everywhere else: ``class 0: 549`` when the classes are numbers)."""
+    parts = [f"{class_name(c)}: {node.class_counts.get(c, 0)}" for c in classes]
+    joined = ", ".join(parts)
     lines = [joined] if len(joined) <= COUNTS_WIDTH else parts
     return [piece for line in lines for piece in text_lines(line)]
 
 
-def node_title(node: Node) -> list[str]:
-    """The bold first line(s): ``Outlook``, ``petal_length ≤ 2.45``, or ``predict Yes``."""
+def node_title(node: Node, decimals: int | None = None) -> list[str]:
+    """The bold first line(s): ``Outlook``, ``petal_length ≤ 2.45``, or ``predict Yes``; the
+    threshold rounded to ``decimals`` digits."""
     if node.is_leaf:
         return text_lines(f"predict {node.prediction}")
     if node.is_numeric_split:
-        return text_lines(f"{node.feature} {LE} {format_number(node.threshold)}")
+        return text_lines(f"{node.feature} {LE} {format_number(node.threshold, decimals)}")
     return text_lines(node.feature)
 
 
 def node_body(node: Node, classes: list, show: tuple[str, ...], decimals: int) -> list[str]:
-    """The lines under the title: samples, class counts, entropy and (for splits) gain."""
+    """The lines under the title: samples, class counts (with a note when the top classes of a
+    leaf tie), entropy and (for splits) gain."""
     lines = []
     for field in show:
         if field == "samples":
             lines.append(f"samples = {node.n_samples}")
         elif field == "counts":
             lines.extend(_counts_lines(node, classes))
+            tied = node.tied_classes if node.is_leaf else []
+            if tied:
+                lines.extend(
+                    text_lines(f"tie: {plural(len(tied), 'class', 'classes')}, first wins")
+                )
         elif field == "entropy":
             lines.append(f"entropy = {node.entropy:.{decimals}f}")
         elif field == "gain" and node.gain is not None:
@@ -120,14 +128,14 @@ def node_body(node: Node, classes: list, show: tuple[str, ...], decimals: int) -
     return lines
 
 
-def edge_lines(parent: Node, key: Any) -> tuple[list[str], bool]:
+def edge_lines(parent: Node, key: Any, decimals: int | None = None) -> tuple[list[str], bool]:
     """The label of the branch ``key`` of ``parent``, and whether it is the missing branch
     (drawn in italics, so it never reads like a category called "missing")."""
     if key is MISSING:
         return ["missing"], True
     if parent.is_numeric_split:
         sign = LE if key == "<=" else GT
-        return [f"{sign} {format_number(parent.threshold)}"], False
+        return [f"{sign} {format_number(parent.threshold, decimals)}"], False
     return text_lines(key), False
 
 

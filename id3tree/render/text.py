@@ -4,20 +4,33 @@ from __future__ import annotations
 
 from typing import Any
 
-from id3tree.node import MISSING, Node, branch_label, format_number
+from id3tree.node import (
+    MISSING,
+    Node,
+    branch_label,
+    class_tie_note,
+    format_counts,
+    format_number,
+    plural,
+)
 
 
-def _counts(node: Node) -> str:
-    return ", ".join(f"{c} {n}" for c, n in node.class_counts.items())
+def _head(node: Node, decimals: int) -> str:
+    """``14 samples (No: 5, Yes: 9), entropy 0.9403``."""
+    return (
+        f"{plural(node.n_samples, 'sample')} ({format_counts(node.class_counts)}), "
+        f"entropy {node.entropy:.{decimals}f}"
+    )
 
 
 def _describe(node: Node, decimals: int) -> str:
-    """What a node holds and what it does: ``14 samples (No 5, Yes 9), entropy 0.9403 -> ...``."""
-    head = f"{node.n_samples} samples ({_counts(node)}), entropy {node.entropy:.{decimals}f}"
+    """What a node holds and what it does: ``14 samples (No: 5, Yes: 9), entropy 0.9403 -> ...``."""
+    head = _head(node, decimals)
     if node.is_leaf:
-        return f"{head} -> predict {node.prediction}"
+        tie = class_tie_note(node.class_counts, node.prediction)
+        return f"{head} -> predict {node.prediction}" + (f" ({tie})" if tie else "")
     test = (
-        f"{node.feature} <= {format_number(node.threshold)}"
+        f"{node.feature} <= {format_number(node.threshold, decimals)}"
         if node.is_numeric_split
         else node.feature
     )
@@ -43,14 +56,14 @@ def tree_to_text(root: Node, *, decimals: int = 4, max_depth: int | None = None)
     >>> from id3tree.datasets import load_play_tennis
     >>> X, y = load_play_tennis(return_X_y=True)
     >>> print(ID3Classifier().fit(X, y).to_text(decimals=3))
-    [root] 14 samples (No 5, Yes 9), entropy 0.940 -> split on Outlook, gain 0.247
-    |-- Outlook = Overcast: 4 samples (No 0, Yes 4), entropy 0.000 -> predict Yes
-    |-- Outlook = Rain: 5 samples (No 2, Yes 3), entropy 0.971 -> split on Wind, gain 0.971
-    |   |-- Wind = Strong: 2 samples (No 2, Yes 0), entropy 0.000 -> predict No
-    |   |-- Wind = Weak: 3 samples (No 0, Yes 3), entropy 0.000 -> predict Yes
-    |-- Outlook = Sunny: 5 samples (No 3, Yes 2), entropy 0.971 -> split on Humidity, gain 0.971
-    |   |-- Humidity = High: 3 samples (No 3, Yes 0), entropy 0.000 -> predict No
-    |   |-- Humidity = Normal: 2 samples (No 0, Yes 2), entropy 0.000 -> predict Yes
+    [root] 14 samples (No: 5, Yes: 9), entropy 0.940 -> split on Outlook, gain 0.247
+    |-- Outlook = Overcast: 4 samples (No: 0, Yes: 4), entropy 0.000 -> predict Yes
+    |-- Outlook = Rain: 5 samples (No: 2, Yes: 3), entropy 0.971 -> split on Wind, gain 0.971
+    |   |-- Wind = Strong: 2 samples (No: 2, Yes: 0), entropy 0.000 -> predict No
+    |   |-- Wind = Weak: 3 samples (No: 0, Yes: 3), entropy 0.000 -> predict Yes
+    |-- Outlook = Sunny: 5 samples (No: 3, Yes: 2), entropy 0.971 -> split on Humidity, gain 0.971
+    |   |-- Humidity = High: 3 samples (No: 3, Yes: 0), entropy 0.000 -> predict No
+    |   |-- Humidity = Normal: 2 samples (No: 0, Yes: 2), entropy 0.000 -> predict Yes
     """
     lines = [f"[root] {_describe(root, decimals)}"]
     stack = [(root, key, child, 1) for key, child in reversed(list(root.children.items()))]
@@ -60,10 +73,10 @@ def tree_to_text(root: Node, *, decimals: int = 4, max_depth: int | None = None)
         if max_depth is not None and level > max_depth:
             hidden = sum(1 for _ in node.walk())
             lines.append(
-                f"{pad}{branch_label(parent, key)}: ... ({hidden} node{'s' * (hidden > 1)} below)"
+                f"{pad}{branch_label(parent, key, decimals)}: ... ({plural(hidden, 'node')} below)"
             )
             continue
-        lines.append(f"{pad}{branch_label(parent, key)}: {_describe(node, decimals)}")
+        lines.append(f"{pad}{branch_label(parent, key, decimals)}: {_describe(node, decimals)}")
         stack.extend((node, k, c, level + 1) for k, c in reversed(list(node.children.items())))
     return "\n".join(lines)
 
@@ -77,7 +90,7 @@ def explain_path(nodes: list[Node], steps: list[tuple[int, Any]], row: dict, cla
     lines = []
     for number, (at, slot) in enumerate(steps, start=1):
         node = nodes[at]
-        where = f"Step {number}, node {node.node_id}: {node.n_samples} samples ({_counts(node)}), entropy {node.entropy:.4f}"
+        where = f"Step {number}, node {node.node_id}: {_head(node, 4)}"
         if node.is_leaf:
             lines.append(f"{where}; a leaf.")
             break
@@ -94,14 +107,18 @@ def explain_path(nodes: list[Node], steps: list[tuple[int, Any]], row: dict, cla
             break
         key = _key_of(node, nodes, steps, number)
         lines.append(
-            f"{where}; {node.feature} is {shown}, so take the branch {branch_label(node, key)}."
+            f"{where}; {node.feature} is {shown}, so take the branch {branch_label(node, key, 4)}."
         )
     stop = nodes[steps[-1][0]]
     total = stop.n_samples
     share = stop.class_counts[stop.prediction] / total if total else 0.0
     lines.append(
-        f"Prediction: {stop.prediction} (probability {share:.2f}, from {total} training samples)."
+        f"Prediction: {stop.prediction} (probability {share:.2f}, from "
+        f"{plural(total, 'training sample')})."
     )
+    tie = class_tie_note(stop.class_counts, stop.prediction)
+    if tie:
+        lines.append(f"Tie: {tie}.")
     return "\n".join(lines)
 
 
