@@ -480,14 +480,17 @@ class Suite:
         if not self.wanted("tracing"):
             return
         X, y = numeric_data(n)
-        a, b, _, _ = best_of_pair(
+        self.fit_pair(
+            13,
+            f"tracing overhead n={n:,} (trace kept / not)",
             ID3Classifier,
             UntracedID3Classifier,
             X,
             y,
-            max(self.repeats, 5),
+            1.05,
+            against="untraced",
+            repeats=max(self.repeats, 5),
         )
-        self.add(Row(13, f"tracing overhead n={n:,} (trace kept / not)", a, b, 1.05, "untraced"))
 
 
 MEMORY_SCRIPT = """
@@ -501,6 +504,7 @@ if who == "id3tree":
 else:
     from sklearn.tree import DecisionTreeClassifier
     make = lambda: DecisionTreeClassifier(criterion="entropy", random_state=0)
+make().fit(X[:200], y[:200])  # modules a fit imports lazily are loaded before measuring
 gc.collect()
 process = psutil.Process()
 loaded = process.memory_info().rss

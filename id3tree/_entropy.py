@@ -74,7 +74,7 @@ def scaled_xlogx(n_max: int, n_terms: int | None = None) -> tuple[np.ndarray, np
     overflow 63 bits. The table is computed once per scale and reused.
 
     >>> q, _, unit = scaled_xlogx(8)
-    >>> round(float((q[8] - q[4] - q[4]) * unit), 12)  # 8 H(4, 4) = 8 bits
+    >>> round(float((q[8] - q[4] - q[4]) * unit), 9)  # 8 H(4, 4) = 8 bits, to half a unit an entry
     8.0
     """
     n_max = max(int(n_max), 2)

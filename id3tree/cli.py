@@ -34,10 +34,16 @@ def read_data(spec: str) -> pd.DataFrame:
     path = Path(spec)
     if path.is_file():
         try:
-            return pd.read_csv(path, na_values=["?"])
+            header = pd.read_csv(path, header=None, nrows=1, dtype=str).iloc[0].tolist()
+            frame = pd.read_csv(path, na_values=["?"])
         except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise UserError(f"cannot read {spec!r} as CSV: {first}") from None
+        named = [h for h in header if isinstance(h, str)]
+        twice = sorted({h for h in named if named.count(h) > 1})
+        if twice:  # pandas would quietly rename the second one "name.1"
+            raise UserError(f"{spec!r} has duplicate column names in its header: {twice}")
+        return frame
     try:
         return datasets.load(spec)
     except ValueError:
@@ -53,6 +59,12 @@ def split_target(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, pd.Ser
             f"target column {target!r} is not in the data (columns: {', '.join(map(str, frame.columns))})"
         )
     return frame.drop(columns=target), frame[target]
+
+
+def check_new_file(path, force: bool, what: str = "file") -> None:
+    """Refuse to overwrite an existing file unless ``--force`` was given."""
+    if path is not None and Path(path).exists() and not force:
+        raise UserError(f"{what} {str(path)!r} already exists; pass --force to overwrite it")
 
 
 def write_table(frame: pd.DataFrame, out: str | None) -> None:
@@ -78,8 +90,9 @@ def _demo(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     path = out / "play_tennis_tree.png"
+    existed = path.exists()
     engine = save_tree_image(model, path)
-    print(f"\nDrew the tree with {engine}: {path}")
+    print(f"\nDrew the tree with {engine}: {path}" + (" (replaced the old one)" if existed else ""))
     return 0
 
 
@@ -91,6 +104,14 @@ def _column_list(text: str | None):
 def _fit(args: argparse.Namespace) -> int:
     from sklearn.model_selection import train_test_split
 
+    if args.render:  # every problem with the outputs is found before the fit, not after it
+        from id3tree.render.files import check_image_path
+
+        check_image_path(args.render)
+    check_new_file(args.render, args.force, "the picture")
+    check_new_file(args.save, args.force, "the model file")
+    if args.render and args.save and Path(args.render).resolve() == Path(args.save).resolve():
+        raise UserError("--render and --save name the same file")
     X, y = split_target(read_data(args.data), args.target)
     X_test = y_test = None
     if args.test is not None:
@@ -184,6 +205,7 @@ def confusion_table(actual, predicted, classes) -> pd.DataFrame:
 
 
 def _predict(args: argparse.Namespace) -> int:
+    check_new_file(args.out, args.force)
     try:
         record = persistence.read_json(Path(args.model))
         model = ID3Classifier.from_dict(record)
@@ -285,6 +307,14 @@ def _screen(args: argparse.Namespace) -> int:
 def _mi(args: argparse.Namespace) -> int:
     from id3tree.ranking import mutual_information_matrix, plot_heatmap
 
+    if args.out is not None and Path(args.out).suffix.lower() not in (
+        ".csv",
+        ".png",
+        ".svg",
+        ".pdf",
+    ):
+        raise UserError(f"cannot write {args.out!r}: use .csv, .png, .svg or .pdf")
+    check_new_file(args.out, args.force)
     matrix = mutual_information_matrix(
         read_data(args.data), bins=args.bins, normalize=args.normalize
     )
@@ -311,6 +341,7 @@ def _mi(args: argparse.Namespace) -> int:
 # teaching: the interactive page and exercise sheets (id3tree.teaching, id3tree.exercises)
 # ------------------------------------------------------------------------------------------------
 def _explore(args: argparse.Namespace) -> int:
+    check_new_file(args.out, args.force, "the page")
     X, y = split_target(read_data(args.data), args.target)
     model = ID3Classifier(criterion=args.criterion, max_depth=args.max_depth).fit(X, y)
     model.to_html(args.out, title=args.title or f"{args.data}: predicting {args.target}")
@@ -341,6 +372,7 @@ def _add_teaching_commands(commands) -> None:
     explore.add_argument("--criterion", default="entropy", choices=["entropy", "gain_ratio"])
     explore.add_argument("--max-depth", type=int, default=None)
     explore.add_argument("--title", help="the page title")
+    explore.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     explore.set_defaults(run=_explore)
 
     exercise = commands.add_parser("exercise", help="write an exercise sheet and its answer key")
@@ -408,6 +440,9 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--render", metavar="FILE", help="draw the tree: .png, .svg, .pdf or .dot")
     fit.add_argument("--save", metavar="MODEL.json", help="save the fitted model as JSON")
     fit.add_argument(
+        "--force", action="store_true", help="overwrite --render and --save files that exist"
+    )
+    fit.add_argument(
         "--show-depth", type=int, default=4, help="levels of the text view (default 4)"
     )
     fit.set_defaults(run=_fit)
@@ -428,6 +463,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the class column to score against (default: the one the model was fitted on)",
     )
     predict.add_argument("--out", metavar="FILE", help="write CSV here instead of the screen")
+    predict.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     predict.set_defaults(run=_predict)
 
     stats = commands.add_parser("stats", help="chi-square, ANOVA, regression and deviance tests")
@@ -475,6 +511,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     mi.add_argument("--bins", type=int, default=10, help="bins of numeric columns")
     mi.add_argument("--normalize", action="store_true", help="symmetric uncertainty in [0, 1]")
+    mi.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     mi.set_defaults(run=_mi)
     _add_teaching_commands(commands)
     from id3tree._cli_select import add_select_command  # wrapper selection (id3tree.stats)
@@ -483,14 +520,43 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def repeated_option(argv: list[str]) -> str | None:
+    """The first ``--option`` given twice: argparse would quietly keep the last one."""
+    seen = set()
+    for token in argv:
+        if token == "--":
+            break
+        if token.startswith("--"):
+            name = token.split("=", 1)[0]
+            if name in seen:
+                return name
+            seen.add(name)
+    return None
+
+
+def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning as one line on stderr, without Python's source path and line."""
+    print(f"id3tree: warning: {message}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    twice = repeated_option(argv)
+    if twice:
+        print(f"id3tree: error: {twice} is given twice; give it once", file=sys.stderr)
+        return 2
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse has printed its one-line message
         return int(exc.code or 0)
     try:
-        return args.run(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _one_line_warning
+            return args.run(args)
+    except KeyboardInterrupt:  # Ctrl-C: one line, and the shell's status for SIGINT
+        print("id3tree: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # the reader went away (| head): nothing left to say
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (keeps Python's exit flush quiet)
         return 0

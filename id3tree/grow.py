@@ -266,6 +266,8 @@ class SortedColumns:
             self._rows[j * n : (j + 1) * n] = order
             self._ranks[j * n : (j + 1) * n] = rank
             self._labels[j * n : (j + 1) * n] = data.y[order]
+        self._values = np.concatenate(self.values) if self.values else np.zeros(0)
+        self._first_value = np.cumsum([0] + [len(v) for v in self.values])[:-1].astype(np.int64)
         if not self.features:
             self._rows[:] = np.arange(n)
             self._labels[:] = data.y
@@ -304,19 +306,26 @@ class SortedColumns:
             result = search_cuts(
                 step_up, labels, chunk_starts, lengths, n_present, n_classes, min_leaf=min_leaf
             )
-            for i, j in enumerate(js):
-                f = self.features[j]
+            # the results of the chunk's features side by side, as (node, feature) tables
+            features = self.features[js.start : js.stop]
+            ok = result.found & ((result.n_missing == 0) | (result.n_missing >= min_leaf))
+            at = result.position[ok]
+            first_value = np.repeat(self._first_value[js.start : js.stop], k)[ok]
+            threshold = np.full(c * k, np.nan)
+            threshold[ok] = midpoint(
+                self._values[first_value + ranks[at]], self._values[first_value + ranks[at + 1]]
+            )
+
+            def table(values, c=c):
+                return values.reshape(c, k).T
+
+            s.candidate[:, features] = True
+            s.threshold[:, features] = table(threshold)
+            s.n_ties[:, features] = table(result.n_ties)
+            s.gain[:, features] = table(np.where(ok, result.gain, np.nan))
+            s.ratio[:, features] = table(_ratio(ok, result.gain, result.split_info))
+            for i, f in enumerate(features):
                 part = slice(i * k, (i + 1) * k)
-                found = result.found[part]
-                ok = found & ((result.n_missing[part] == 0) | (result.n_missing[part] >= min_leaf))
-                at = result.position[part][ok]
-                threshold = np.full(k, np.nan)
-                threshold[ok] = midpoint(self.values[j][ranks[at]], self.values[j][ranks[at + 1]])
-                s.candidate[:, f] = True
-                s.threshold[:, f] = threshold
-                s.n_ties[:, f] = result.n_ties[part]
-                s.gain[:, f] = np.where(ok, result.gain[part], np.nan)
-                s.ratio[:, f] = _ratio(ok, result.gain[part], result.split_info[part])
                 self._found[f] = (result.n_left[part], result.n_right[part])
 
     def branches(self, data, chosen, splitting, starts, sizes, is_cat) -> np.ndarray:
@@ -354,22 +363,29 @@ class SortedColumns:
         self.regroup(new_segment_of_row)
 
     def regroup(self, new_segment_of_row) -> None:
-        """Keep the rows whose new segment is >= 0, grouped by it, each group in its old order."""
+        """Keep the rows whose new segment is >= 0, grouped by it, each group in its old order.
+
+        Several layouts are regrouped by one stable sort: layout i of a chunk gets the keys
+        ``i * (n_segments + 1) + segment``, and dropped rows the largest key."""
         d, m = self.rows.shape
-        m_new = None
-        for j in range(d):
-            key = new_segment_of_row[self.rows[j]].view(np.uint32)  # -1 (dropped) sorts last
-            order = np.argsort(key, kind="stable")
-            if m_new is None:
-                m_new = m - int(np.count_nonzero(key == np.uint32(0xFFFFFFFF)))
-            order = order[:m_new]
-            rows, labels = self.rows[j][order], self.labels[j][order]
-            self._rows[j * m_new : (j + 1) * m_new] = rows
-            self._labels[j * m_new : (j + 1) * m_new] = labels
+        if m == 0:
+            return
+        n_keys = int(new_segment_of_row[self.rows[0]].max(initial=-1)) + 2
+        m_new = int(np.count_nonzero(new_segment_of_row[self.rows[0]] >= 0))
+        per_chunk = max(1, CHUNK_ROWS // m)
+        for first in range(0, d, per_chunk):
+            last = min(first + per_chunk, d)
+            rows = self.rows[first:last].reshape(-1)
+            key = new_segment_of_row[rows].astype(np.int64)
+            key[key < 0] = n_keys * (last - first)  # dropped: after everything
+            key += np.repeat(np.arange(last - first) * n_keys, m)
+            order = np.argsort(key, kind="stable")[: (last - first) * m_new]
+            kept = slice(first * m_new, last * m_new)
+            self._rows[kept] = rows[order]
+            self._labels[kept] = self.labels[first:last].reshape(-1)[order]
             if self.features:
-                ranks = self.ranks[j][order]
-                self._ranks[j * m_new : (j + 1) * m_new] = ranks
-        self.m = m_new if m_new is not None else 0
+                self._ranks[kept] = self.ranks[first:last].reshape(-1)[order]
+        self.m = m_new
         self._set_views()
 
 

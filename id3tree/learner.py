@@ -283,7 +283,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     def _categorical_mask(self, frame: pd.DataFrame, names: list[str]) -> list[bool]:
         """Non-numeric columns are categorical; ``categorical=`` may add numeric ones."""
         listed = listed_columns(self.categorical, names)
-        return [f in listed or not is_numeric(frame.iloc[:, f]) for f in range(len(names))]
+        dtypes = frame.dtypes.tolist()
+        return [f in listed or not is_numeric(dtypes[f]) for f in range(len(names))]
 
     def _set_tree(self, root: Node) -> None:
         self.root_ = root

@@ -113,11 +113,11 @@ class _Cuts:
         self.parent = class_counts(self.cell, n_seg, n_classes)
         self.has_missing = bool(np.any(n_present < lengths))
         if self.has_missing:
-            self.present_mask = self.offset < n_present[self.segment]
-            self.present = class_counts(self.cell[self.present_mask], n_seg, n_classes)
+            present = self.offset < n_present[self.segment]
+            self.present = class_counts(self.cell[present], n_seg, n_classes)
         else:
-            self.present_mask = None
             self.present = self.parent
+        self.missing = self.parent - self.present
         self.q, steps, self.unit = scaled_xlogx(int(lengths.max(initial=1)), m)
         # how many rows of its own class come before each row in its segment (its rank)
         rank = _rank_in_segment_and_class(y, self.segment, self.offset, starts, self.parent)
@@ -261,12 +261,11 @@ def search_cuts(
         n_left[owner] = at + 1 - starts[owner]
         # the winners' entropies from their exact class counts, by Shannon's formula
         left = cuts.left_counts(owner, at)
-        right = cuts.present[owner] - left
+        sides = np.concatenate([left, cuts.present[owner] - left, cuts.missing[owner]])
+        h_left, h_right, h_missing = entropy_rows(sides).reshape(3, -1)
         n_right_w = cuts.n_present[owner] - n_left[owner]
         overall[owner] = (
-            n_left[owner] * entropy_rows(left)
-            + n_right_w * entropy_rows(right)
-            + n_missing[owner] * entropy_rows(cuts.parent[owner] - cuts.present[owner])
+            n_left[owner] * h_left + n_right_w * h_right + n_missing[owner] * h_missing
         ) / lengths[owner]
     n_right = np.where(found, n_present - n_left, 0)
     split_info = entropy_rows(np.stack([n_left, n_right, np.where(found, n_missing, 0)], axis=1))
@@ -309,7 +308,7 @@ def search_thresholds(values, y, starts, lengths, n_classes, *, min_leaf=1) -> T
     at = found.position[found.found]
     threshold = found.threshold.copy()
     threshold[found.found] = midpoint(values[at], values[at + 1])
-    return dataclasses.replace(found, threshold=threshold)
+    return dataclasses.replace(found, threshold=threshold, position=None)
 
 
 def enumerate_thresholds(values, y, starts, lengths, n_classes) -> dict[str, np.ndarray]:
@@ -331,7 +330,7 @@ def enumerate_thresholds(values, y, starts, lengths, n_classes) -> dict[str, np.
     left = before[pos + 1] - before[starts[seg]]
     h_left, h_right = entropy_rows(left), entropy_rows(cuts.present[seg] - left)
     n_missing = lengths - n_present
-    missing_part = (n_missing * entropy_rows(cuts.parent - cuts.present))[seg]
+    missing_part = (n_missing * entropy_rows(cuts.missing))[seg]
     overall = (nl * h_left + nr * h_right + missing_part) / lengths[seg]
     return {
         "segment": seg,
