@@ -152,7 +152,7 @@ def main(argv=None) -> int:
             threads_per_worker=1,
             processes=True,
             memory_limit=args.memory_limit,
-            dashboard_address=None,
+            dashboard_address=":0",
             silence_logs=logging.ERROR,
         ) as cluster,
         Client(cluster) as client,

@@ -9,9 +9,24 @@ gain of a split, the learner's split search, mutual information, the feature scr
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 
 import numpy as np
+
+
+def log_base(base) -> float:
+    """``ln(base)``, the divisor that turns nats into units of ``base``; a clear error for a
+    base that has no logarithm to divide by (not a number, not positive, 1, infinite)."""
+    if (
+        isinstance(base, bool)
+        or not isinstance(base, numbers.Real)
+        or not math.isfinite(base)
+        or base <= 0
+        or base == 1
+    ):
+        raise ValueError(f"base must be a finite number > 0 other than 1, got {base!r}")
+    return math.log(base)
 
 
 def entropy_of_counts(
@@ -35,7 +50,7 @@ def entropy_of_counts(
         log_p.fill(0.0)
         np.log(p, out=log_p, where=p > 0)  # 0 log 0 = 0
         h -= p * log_p
-    return (h + 0.0) / math.log(base)  # + 0.0 turns a pure node's -0.0 into 0.0
+    return (h + 0.0) / log_base(base)  # + 0.0 turns a pure node's -0.0 into 0.0
 
 
 def entropy_terms(counts, totals, base: float = 2.0) -> np.ndarray:
@@ -58,10 +73,23 @@ def entropy_rows(counts, base: float = 2.0) -> np.ndarray:
     [0.9403, 0.0, 1.0]
     """
     counts = np.asarray(counts, dtype=float)
-    totals = counts.sum(axis=-1)
+    with np.errstate(over="ignore"):
+        totals = counts.sum(axis=-1)
+    if not np.all(np.isfinite(totals)):  # counts near the largest float: their sum overflows
+        counts = _scaled_rows(counts)
+        totals = counts.sum(axis=-1)
     if counts.shape[-1] > 16:  # many cells per row: all terms at once rather than cell by cell
         return entropy_terms(counts, totals[..., None], base).sum(axis=-1) + 0.0
     return entropy_of_counts(np.moveaxis(counts, -1, 0), totals, base)
+
+
+def _scaled_rows(counts: np.ndarray) -> np.ndarray:
+    """Each row divided by a power of two near its largest entry: the proportions (and so the
+    entropy) do not change, and the row's sum no longer overflows. Infinite or NaN entries are
+    the caller's to refuse; they stay as they are."""
+    largest = np.max(np.where(np.isfinite(counts), np.abs(counts), 0.0), axis=-1, keepdims=True)
+    exponent = np.frexp(np.where(largest > 0, largest, 1.0))[1]
+    return np.ldexp(counts, -exponent)
 
 
 def entropy_of_groups(counts, group, n_groups: int, base: float = 2.0) -> np.ndarray:

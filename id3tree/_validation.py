@@ -40,9 +40,18 @@ def is_numeric(series: pd.Series) -> bool:
     return ptypes.is_numeric_dtype(series.dtype) and not ptypes.is_bool_dtype(series.dtype)
 
 
-def numeric_values(series: pd.Series, name: str) -> np.ndarray:
-    """A numeric column as float64 with NaN for missing; infinite values are an error."""
+def numeric_values(series: pd.Series, name: str, *, exact: bool = True) -> np.ndarray:
+    """A numeric column as float64 with NaN for missing; infinite values are an error, and so
+    are complex numbers.
+
+    With ``exact`` (the default: the values will be compared with each other), so is an integer
+    column with values beyond 2**53 that float64 cannot tell apart: splitting on them would
+    silently merge them. Listed in ``categorical=`` such a column keeps every value exactly.
+    """
+    refuse_complex(series.dtype, f"column {name!r}")
     values = series.to_numpy(dtype=float, na_value=np.nan)
+    if exact and ptypes.is_integer_dtype(series.dtype) and len(values):
+        _refuse_merged_integers(series, values, name)
     bad = np.isinf(values)
     if bad.any():
         raise ValueError(
@@ -50,6 +59,75 @@ def numeric_values(series: pd.Series, name: str) -> np.ndarray:
             f"{int(np.argmax(bad))}); replace them with a finite number or a missing value"
         )
     return values
+
+
+FLOAT_INTEGER_LIMIT = 2**53
+"""Every integer up to this size in magnitude has its own float64; beyond it, neighbours merge."""
+
+
+def _refuse_merged_integers(series: pd.Series, values: np.ndarray, name: str) -> None:
+    present = ~np.isnan(values)
+    if not np.any(np.abs(values[present]) >= FLOAT_INTEGER_LIMIT):
+        return
+    exact = series[present].astype(object).to_numpy()
+    order = np.argsort(values[present], kind="stable")
+    as_float, as_int = values[present][order], exact[order]
+    same = np.flatnonzero((as_float[1:] == as_float[:-1]) & (as_int[1:] != as_int[:-1]))
+    if len(same):
+        a, b = as_int[same[0]], as_int[same[0] + 1]
+        raise ValueError(
+            f"column {name!r} holds integers beyond 2**53 that a float64 cannot tell apart "
+            f"({a} and {b}); list it in categorical= to keep every value exactly, or rescale it"
+        )
+
+
+_KINDS = {
+    "string": "text",
+    "bytes": "bytes",
+    "integer": "number",
+    "floating": "number",
+    "mixed-integer-float": "number",
+    "integer-na": "number",
+    "decimal": "number",
+    "complex": "number",
+    "boolean": "bool",
+    "datetime": "datetime",
+    "datetime64": "datetime",
+    "date": "date",
+    "time": "time",
+    "timedelta": "timedelta",
+    "timedelta64": "timedelta",
+    "period": "period",
+    "interval": "interval",
+    "empty": "empty",
+}
+
+
+_KIND_WORDS = {
+    "text": "text",
+    "bytes": "bytes",
+    "number": "numbers",
+    "bool": "booleans",
+    "datetime": "dates and times",
+    "date": "dates",
+    "time": "times",
+    "timedelta": "timedeltas",
+    "period": "periods",
+    "interval": "intervals",
+    None: "values of several kinds",
+}
+
+
+def value_kind(values) -> str | None:
+    """What a column's (non-missing) values are: ``"text"``, ``"bytes"``, ``"number"``,
+    ``"bool"``, ``"datetime"``, ``"date"``, ``"time"``, ``"timedelta"``, ``"period"``,
+    ``"interval"``, ``"empty"``, or None when they are of several kinds."""
+    if isinstance(getattr(values, "dtype", None), pd.CategoricalDtype):
+        values = values.cat.categories if isinstance(values, pd.Series) else values.categories
+    kind = _KINDS.get(ptypes.infer_dtype(values, skipna=True))
+    if kind == "number" and bool(pd.isna(values).all()):  # a float column of NaN only
+        return "empty"
+    return kind
 
 
 def check_not_mixed(series: pd.Series, name: str) -> None:
@@ -107,8 +185,9 @@ def encode_like_fit(
     """New rows as ``(n_features, n_rows)`` floats, encoded as at fit time: numeric values (NaN
     missing) or category codes (``len(categories)`` for missing, ``UNSEEN`` for new values).
 
-    A column whose kind changed since fit time (text then, numbers now, or the other way round)
-    is an error: every value would count as unseen and the prediction would quietly fall back.
+    A column whose kind changed since fit time (text then, numbers now; dates then, text now;
+    booleans then, the text "True" now; ...) is an error: every value would count as unseen and
+    the prediction would quietly fall back to the root's.
     """
     columns = np.empty((len(names), frame.shape[0]))
     for f, name in enumerate(names):
@@ -119,20 +198,13 @@ def encode_like_fit(
                 raise ValueError(
                     f"column {name!r} was numeric at fit time but now has dtype {column.dtype}"
                 )
-            columns[f] = numeric_values(column, name)
+            columns[f] = numeric_values(column, name, exact=False)
             continue
-        was_text = bool(known) and all(isinstance(v, str) for v in known)
-        was_number = bool(known) and all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) for v in known
-        )
-        present = column.dropna()
-        if len(present) and (
-            (was_text and is_numeric(column))
-            or (was_number and ptypes.infer_dtype(present, skipna=True) == "string")
-        ):
-            then, now = ("text", "numbers") if was_text else ("numbers", "text")
+        then, now = value_kind(known), value_kind(column)
+        if then is not None and now not in (then, "empty") and {then, now} != {"bool", "number"}:
             raise ValueError(
-                f"column {name!r} held {then} at fit time but holds {now} now (dtype {column.dtype})"
+                f"column {name!r} held {_KIND_WORDS[then]} at fit time but holds "
+                f"{_KIND_WORDS[now]} now (dtype {column.dtype}); convert it back first"
             )
         codes = (
             pd.Index(known, dtype=object)

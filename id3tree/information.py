@@ -15,7 +15,7 @@ import pandas as pd
 
 from id3tree import splits
 from id3tree._dask import any_dask
-from id3tree._entropy import entropy_rows
+from id3tree._entropy import entropy_rows, log_base
 from id3tree._validation import as_series, factorize, is_numeric, numeric_values
 from id3tree.contingency import crosstab_codes
 
@@ -136,7 +136,7 @@ def _split_measures(x, y, base) -> tuple[float, float]:
     )
     if not found.found[0]:
         return 0.0, 0.0
-    scale = 1.0 / math.log2(base)  # the search works in bits
+    scale = math.log(2) / log_base(base)  # the search works in bits
     return float(found.gain[0]) * scale, float(found.split_info[0]) * scale
 
 
@@ -210,8 +210,9 @@ def mutual_information(x, y, *, bins=10, base: float = 2) -> float:
 
 def _distribution(p, name: str) -> np.ndarray:
     p = np.asarray(p, dtype=float)
-    if p.ndim != 1 or p.size == 0 or np.any(~np.isfinite(p)) or np.any(p < 0) or p.sum() == 0:
+    if p.ndim != 1 or p.size == 0 or np.any(~np.isfinite(p)) or np.any(p < 0) or not p.any():
         raise ValueError(f"{name} must be a 1-D array of non-negative counts with a positive sum")
+    p = np.ldexp(p, -np.frexp(p.max())[1])  # exact scaling: a sum near the largest float overflows
     return p / p.sum()
 
 
@@ -221,13 +222,14 @@ def kl_divergence(p, q, *, base: float = 2) -> float:
     >>> round(kl_divergence([1, 1], [1, 3]), 6)    # 0.5 log2(0.5/0.25) + 0.5 log2(0.5/0.75)
     0.207519
     """
+    divisor = log_base(base)
     p, q = _distribution(p, "p"), _distribution(q, "q")
     if p.shape != q.shape:
         raise ValueError(f"p and q must have the same length, got {p.size} and {q.size}")
     support = p > 0
     if np.any(q[support] == 0):
         return math.inf
-    return float(np.sum(p[support] * np.log(p[support] / q[support])) / math.log(base))
+    return float(np.sum(p[support] * np.log(p[support] / q[support])) / divisor)
 
 
 def jensen_shannon_divergence(p, q, *, base: float = 2) -> float:

@@ -155,6 +155,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             del self.feature_names_in_
         self.n_features_in_ = frame.shape[1]
         self._names = names
+        self._names_from_frame = isinstance(X, pd.DataFrame)
         cat_mask = self._categorical_mask(frame, names)
         self._categories = [None] * len(names)
         numeric, codes = [None] * len(names), [None] * len(names)
@@ -165,7 +166,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             else:
                 numeric[f] = numeric_values(column, name)
         y_codes, classes = factorize(y_series, "y")
-        self.classes_ = _class_array(classes)
+        self.classes_ = persistence.class_array(classes)
         data = EncodedData(
             names, numeric, codes, self._categories, y_codes, list(self.classes_.tolist())
         )
@@ -200,8 +201,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             del self.feature_names_in_
         self.n_features_in_ = len(names)
         self._names = names
+        self._names_from_frame = True
         self._categories = fitted.data.categories
-        self.classes_ = _class_array(fitted.data.classes)
+        self.classes_ = persistence.class_array(fitted.data.classes)
         fitted.data.classes = list(self.classes_.tolist())
         self._trace_columns = fitted.grown.trace
         self._fit_data = None  # the rows stay on the cluster: the teaching tools cannot count
@@ -312,8 +314,10 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             return columns
         frame = to_frame(X)
         names = [str(c) for c in frame.columns]
-        if isinstance(X, pd.DataFrame) and hasattr(self, "feature_names_in_"):
-            expected = self.feature_names_in_.tolist()
+        if isinstance(X, pd.DataFrame) and (
+            hasattr(self, "feature_names_in_") or getattr(self, "_names_from_frame", False)
+        ):  # columns are matched by name, whatever their type: never silently by position
+            expected = list(self._names)
             if names != expected:
                 missing = [c for c in expected if c not in names]
                 extra = [c for c in names if c not in expected]
@@ -506,7 +510,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         state = dict(super().__getstate__())
         state.pop("_teaching_record", None)  # rebuilt on demand
         if "root_" in state:
-            state["_flat_tree"] = persistence.model_to_dict(self)["nodes"]
+            state["_flat_tree"] = persistence.node_records(
+                list(self.root_.walk()), self.classes_.tolist(), encode=False
+            )
             del state["root_"], state["_compiled"]
         return state
 
@@ -514,7 +520,11 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         flat = state.pop("_flat_tree", None)
         super().__setstate__(state)
         if flat is not None:
-            self._set_tree(persistence.nodes_from_records(flat, self.classes_.tolist()))
+            self._set_tree(
+                persistence.nodes_from_records(
+                    flat, self.classes_.tolist(), self._names, self._categories, encoded=False
+                )
+            )
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -542,21 +552,14 @@ def _check_int(name: str, value, low: int, *, allow_none: bool = False) -> None:
         raise ValueError(f"{name} must be {allowed}, got {value!r}")
 
 
-def _class_array(classes: list) -> np.ndarray:
-    """Classes as a numpy array of their natural dtype (strings as object)."""
-    if all(isinstance(c, str) for c in classes):
-        return np.array(classes, dtype=object)
-    return np.array(classes)
-
-
 def _one_row(x, names: list[str]) -> pd.DataFrame:
     """One sample as a one-row frame with the model's columns, in order."""
     if isinstance(x, pd.DataFrame):
         if len(x) != 1:
             raise ValueError(f"explain takes one sample, got {len(x)} rows")
-        record = x.iloc[0].to_dict()
+        record = _by_name(x.iloc[0].to_dict())
     elif isinstance(x, (dict, pd.Series)):
-        record = dict(x)
+        record = _by_name(dict(x))
     else:
         values = list(np.asarray(x, dtype=object).ravel())
         if len(values) != len(names):
@@ -568,3 +571,11 @@ def _one_row(x, names: list[str]) -> pd.DataFrame:
     if missing:
         raise ValueError(f"the sample has no value for {missing}")
     return pd.DataFrame([{n: record[n] for n in names}]).infer_objects()
+
+
+def _by_name(record: dict) -> dict:
+    """A sample's values keyed by column name as the model knows it (``str`` of the label)."""
+    named = {str(k): v for k, v in record.items()}
+    if len(named) != len(record):
+        raise ValueError(f"the sample names a column twice: {list(record)}")
+    return named

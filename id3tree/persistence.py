@@ -1,38 +1,283 @@
 """Saving a fitted tree as JSON and loading it back: plain data, no pickle.
 
 The nodes are stored as a flat list in pre-order (their ``node_id`` order), each naming its parent
-and the key of the branch that leads to it, so a tree thousands of levels deep needs no recursion either way.
+(by position in the list) and the key of the branch that leads to it, so a tree thousands of
+levels deep needs no recursion either way. Loading does not depend on that order.
+
+Loading trusts nothing: :func:`check_model_dict` checks the whole file (the schema, every value's
+type, acyclic parent links, class counts that are non-negative integers adding up to the
+parent's, branch keys that the split can produce, known version and parameters) before a single
+node is built, and every problem is a ``ValueError`` that says where it is. The work and memory
+it takes grow with the size of the file.
+
+Values that JSON has no type for (tuples, bytes, dates and times, timedeltas, periods,
+intervals, infinite floats) are stored as small tagged objects, ``{"$type": "tuple", "items":
+[...]}``, and come back as the same Python or pandas values.
 """
 
 from __future__ import annotations
 
+import base64
+import datetime as dt
+import decimal
 import json
+import math
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
+from id3tree._entropy import entropy_rows
+from id3tree._validation import listed_columns
 from id3tree.node import Node
 
 FORMAT = "id3tree.ID3Classifier"
 VERSION = 1
 
+MODEL_FIELDS = {
+    "format",
+    "version",
+    "params",
+    "classes",
+    "feature_names",
+    "has_feature_names",
+    "categories",
+    "nodes",
+}
+OPTIONAL_MODEL_FIELDS = {"names_from_frame"}
+NODE_FIELDS = {
+    "id",
+    "parent",
+    "key",
+    "feature",
+    "threshold",
+    "counts",
+    "entropy",
+    "gain",
+    "depth",
+    "stop_reason",
+}
+OPTIONAL_NODE_FIELDS = {"stop_reason"}
+NUMERIC_KEYS = ("<=", ">")
+ENTROPY_TOLERANCE = 1e-7  # bits: a stored entropy must match its counts this closely
 
+
+class ModelFileError(ValueError):
+    """A model file (or dict) that is not a valid id3tree model."""
+
+
+# ---------------------------------------------------------------------------------------------
+# values JSON has no type for
+# ---------------------------------------------------------------------------------------------
+def encode_value(value, what: str = "value"):
+    """A category, class or branch key as JSON-ready data (tagged objects for non-JSON types)."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, (np.datetime64, np.timedelta64)):
+        value = pd.Timestamp(value) if isinstance(value, np.datetime64) else pd.Timedelta(value)
+    elif isinstance(value, np.generic):
+        value = value.item()
+        if value is None or isinstance(value, (bool, str)):
+            return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else {"$type": "float", "value": repr(value)}
+    if isinstance(value, tuple):
+        return {"$type": "tuple", "items": [encode_value(v, what) for v in value]}
+    if isinstance(value, bytes):
+        return {"$type": "bytes", "base64": base64.b64encode(value).decode("ascii")}
+    if isinstance(value, pd.Timestamp):
+        tz = None if value.tz is None else str(value.tz)
+        return {"$type": "timestamp", "value": value.isoformat(), "tz": tz}
+    if isinstance(value, dt.datetime):
+        return {"$type": "datetime", "value": value.isoformat()}
+    if isinstance(value, dt.date):
+        return {"$type": "date", "value": value.isoformat()}
+    if isinstance(value, dt.time):
+        return {"$type": "time", "value": value.isoformat()}
+    if isinstance(value, pd.Timedelta):
+        return {"$type": "timedelta", "ns": int(value.value)}
+    if isinstance(value, dt.timedelta):
+        return {
+            "$type": "py_timedelta",
+            "days": value.days,
+            "seconds": value.seconds,
+            "microseconds": value.microseconds,
+        }
+    if isinstance(value, pd.Period):
+        return {"$type": "period", "value": str(value), "freq": value.freqstr}
+    if isinstance(value, pd.Interval):
+        return {
+            "$type": "interval",
+            "left": encode_value(value.left, what),
+            "right": encode_value(value.right, what),
+            "closed": value.closed,
+        }
+    if isinstance(value, decimal.Decimal):
+        return {"$type": "decimal", "value": str(value)}
+    raise ValueError(
+        f"cannot save the {what} {value!r} of type {type(value).__name__}: id3tree saves "
+        "strings, numbers, booleans, tuples, bytes, dates, times, timedeltas, periods and "
+        "intervals; convert the column (e.g. with .astype(str)) and fit again"
+    )
+
+
+def decode_value(data, what: str = "value"):
+    """The value :func:`encode_value` stored; a ``ModelFileError`` for anything else."""
+    if data is None or isinstance(data, (bool, str, int)):
+        return data
+    if isinstance(data, float):
+        if not math.isfinite(data):
+            raise ModelFileError(f"{what} is not a finite number: {data!r}")
+        return data
+    if not isinstance(data, dict) or not isinstance(data.get("$type"), str):
+        raise ModelFileError(
+            f"{what} must be a string, number, boolean, null or a tagged object, "
+            f"got {type(data).__name__}"
+        )
+    kind = data["$type"]
+    try:
+        value = _decode_tagged(kind, data, what)
+    except ModelFileError:
+        raise
+    except (KeyError, TypeError, ValueError, OverflowError, decimal.InvalidOperation) as exc:
+        raise ModelFileError(f"{what} is a malformed {kind!r} value: {exc}") from None
+    if value is _UNKNOWN:
+        raise ModelFileError(f"{what} has an unknown type tag {kind!r}")
+    return value
+
+
+_UNKNOWN = object()
+
+
+def _decode_tagged(kind: str, data: dict, what: str):
+    def text(field: str) -> str:
+        value = data[field]
+        if not isinstance(value, str):
+            raise TypeError(f"{field!r} must be a string")
+        return value
+
+    if kind == "float":
+        value = float(text("value"))
+        if math.isfinite(value):
+            raise ValueError("only inf, -inf and nan are stored as tagged floats")
+        return value
+    if kind == "tuple":
+        items = data["items"]
+        if not isinstance(items, list):
+            raise TypeError("'items' must be a list")
+        return tuple(decode_value(v, what) for v in items)
+    if kind == "bytes":
+        return base64.b64decode(text("base64").encode("ascii"), validate=True)
+    if kind == "timestamp":
+        stamp = pd.Timestamp(text("value"))
+        tz = data.get("tz")
+        if tz is not None:
+            if not isinstance(tz, str) or stamp.tz is None:
+                raise ValueError("'tz' needs a string and a time with an offset")
+            stamp = stamp.tz_convert(tz)
+        if stamp is pd.NaT:
+            raise ValueError("NaT is a missing value, not a category")
+        return stamp
+    if kind == "datetime":
+        return dt.datetime.fromisoformat(text("value"))
+    if kind == "date":
+        return dt.date.fromisoformat(text("value"))
+    if kind == "time":
+        return dt.time.fromisoformat(text("value"))
+    if kind == "timedelta":
+        ns = data["ns"]
+        if isinstance(ns, bool) or not isinstance(ns, int):
+            raise TypeError("'ns' must be an integer")
+        return pd.Timedelta(ns, unit="ns")
+    if kind == "py_timedelta":
+        parts = [data[k] for k in ("days", "seconds", "microseconds")]
+        if any(isinstance(p, bool) or not isinstance(p, int) for p in parts):
+            raise TypeError("days, seconds and microseconds must be integers")
+        return dt.timedelta(*parts)
+    if kind == "period":
+        return pd.Period(text("value"), freq=text("freq"))
+    if kind == "interval":
+        closed = data["closed"]
+        if closed not in ("left", "right", "both", "neither"):
+            raise ValueError(f"'closed' must be left, right, both or neither, got {closed!r}")
+        left, right = decode_value(data["left"], what), decode_value(data["right"], what)
+        return pd.Interval(left, right, closed=closed)
+    if kind == "decimal":
+        return decimal.Decimal(text("value"))
+    return _UNKNOWN
+
+
+def encode_param(value, name: str):
+    """A hyperparameter as JSON-ready data: numpy scalars and arrays become Python ones."""
+    if isinstance(value, np.ndarray):
+        value = value.tolist()
+    if isinstance(value, (list, tuple)):
+        return [encode_param(v, name) for v in value]
+    if isinstance(value, dict):
+        return {
+            "$type": "dict",
+            "items": [
+                [encode_value(k, f"key of {name}"), encode_param(v, name)] for k, v in value.items()
+            ],
+        }
+    return encode_value(value, f"parameter {name}")
+
+
+def decode_param(data, name: str):
+    if isinstance(data, list):
+        return [decode_param(v, name) for v in data]
+    if isinstance(data, dict) and data.get("$type") == "dict":
+        items = data.get("items")
+        if not isinstance(items, list) or not all(
+            isinstance(p, list) and len(p) == 2 for p in items
+        ):
+            raise ModelFileError(f"parameter {name} is a malformed dict")
+        return {decode_value(k, f"key of {name}"): decode_param(v, name) for k, v in items}
+    return decode_value(data, f"parameter {name}")
+
+
+# ---------------------------------------------------------------------------------------------
+# writing
+# ---------------------------------------------------------------------------------------------
 def model_to_dict(model) -> dict:
-    nodes = list(model.root_.walk())  # pre-order: parents come before their children
+    """Everything needed to predict again as plain JSON-ready data; a ``ValueError`` names any
+    value that cannot be saved."""
+    classes = model.classes_.tolist()
+    categories = [
+        None if c is None else [encode_value(v, f"category of {name!r}") for v in c]
+        for name, c in zip(model._names, model._categories)
+    ]
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "params": {k: encode_param(v, k) for k, v in model.get_params().items()},
+        "classes": [encode_value(c, "class") for c in classes],
+        "feature_names": list(model._names),
+        "has_feature_names": hasattr(model, "feature_names_in_"),
+        "names_from_frame": bool(getattr(model, "_names_from_frame", False)),
+        "categories": categories,
+        "nodes": node_records(list(model.root_.walk()), classes),  # pre-order
+    }
+
+
+def node_records(nodes: list[Node], classes: list, *, encode: bool = True) -> list[dict]:
+    """The nodes as flat records; every parent comes before its children. Branch keys are
+    encoded for JSON unless ``encode`` is False (pickle keeps them as they are)."""
     position = {id(node): i for i, node in enumerate(nodes)}
-    records = []
     parent_of = {}
     for node in nodes:
         for key, child in node.children.items():
             parent_of[id(child)] = (position[id(node)], key)
-    classes = model.classes_.tolist()
+    records = []
     for node in nodes:
         parent, key = parent_of.get(id(node), (-1, None))
         records.append(
             {
                 "id": node.node_id,
                 "parent": parent,
-                "key": key,
+                "key": encode_value(key, "branch key") if encode else key,
                 "feature": node.feature,
                 "threshold": node.threshold,
                 "counts": [node.class_counts[c] for c in classes],
@@ -42,92 +287,364 @@ def model_to_dict(model) -> dict:
                 "stop_reason": node.stop_reason,
             }
         )
-    params = {
-        k: (list(v) if isinstance(v, (list, tuple, np.ndarray)) else v)
-        for k, v in model.get_params().items()
-    }
-    if isinstance(params.get("categorical"), list):
-        params["categorical"] = [
-            v.item() if isinstance(v, np.generic) else v for v in params["categorical"]
-        ]
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "params": params,
-        "classes": classes,
-        "feature_names": list(model._names),
-        "has_feature_names": hasattr(model, "feature_names_in_"),
-        "categories": model._categories,
-        "nodes": records,
-    }
+    return records
 
 
+# ---------------------------------------------------------------------------------------------
+# reading: check everything, then build
+# ---------------------------------------------------------------------------------------------
 def model_from_dict(cls, d: dict):
-    if not isinstance(d, dict) or d.get("format") != FORMAT:
-        raise ValueError("not an id3tree model: the 'format' field is missing or wrong")
-    if d.get("version") != VERSION:
-        raise ValueError(
-            f"unsupported id3tree model version {d.get('version')!r} (this id3tree reads {VERSION})"
-        )
-    try:
-        model = cls(**d["params"])
-        classes = d["classes"]
-        model.classes_ = (
-            np.array(classes, dtype=object)
-            if all(isinstance(c, str) for c in classes)
-            else np.array(classes)
-        )
-        model._names = list(d["feature_names"])
-        model.n_features_in_ = len(model._names)
-        if d["has_feature_names"]:
-            model.feature_names_in_ = np.asarray(model._names, dtype=object)
-        model._categories = [None if c is None else list(c) for c in d["categories"]]
-        model._trace_columns = None
-        root = nodes_from_records(d["nodes"], model.classes_.tolist())
-    except (KeyError, TypeError, IndexError, ValueError) as exc:
-        raise ValueError(f"not a valid id3tree model: {type(exc).__name__} {exc}") from None
-    model._set_tree(root)
+    """A fitted ``cls`` from :func:`model_to_dict` output, checked through and through first."""
+    params, classes, names, categories, names_from_frame = check_model_dict(cls, d)
+    tree = check_nodes(d["nodes"], classes, names, categories)
+    model = cls(**params)
+    try:  # the same checks as fit: an unknown criterion, a negative depth, an unknown column ...
+        model._grow_params()
+        listed_columns(model.categorical, names)
+    except (TypeError, ValueError) as exc:
+        _fail(f"a parameter is wrong: {exc}")
+    model.classes_ = class_array(classes)
+    model._names = names
+    model.n_features_in_ = len(names)
+    if d["has_feature_names"]:
+        model.feature_names_in_ = np.asarray(names, dtype=object)
+    model._names_from_frame = names_from_frame or d["has_feature_names"]
+    model._categories = categories
+    model._trace_columns = None
+    model._set_tree(tree.build())
     return model
 
 
-def nodes_from_records(records: list[dict], classes: list) -> Node:
-    """The root of the tree stored as flat records (parents always come before children)."""
-    nodes = []
-    for r in records:
-        counts = {c: int(v) for c, v in zip(classes, r["counts"])}
-        node = Node(
-            feature=r["feature"],
-            threshold=r["threshold"],
-            children={},
-            class_counts=counts,
-            n_samples=sum(counts.values()),
-            entropy=float(r["entropy"]),
-            gain=r["gain"],
-            prediction=classes[int(np.argmax(r["counts"]))],
-            depth=int(r["depth"]),
-            node_id=int(r["id"]),
-            stop_reason=r.get("stop_reason"),
+def class_array(classes: list) -> np.ndarray:
+    """Classes as a numpy array of their natural dtype (strings, and anything unusual, as object)."""
+    if all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in classes) or all(
+        isinstance(c, bool) for c in classes
+    ):
+        return np.array(classes)
+    array = np.empty(len(classes), dtype=object)
+    array[:] = classes
+    return array
+
+
+def _fail(message: str):
+    raise ModelFileError(f"not a valid id3tree model: {message}")
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def check_model_dict(cls, d) -> tuple[dict, list, list, list, bool]:
+    """The parts of a model dict around its nodes, checked: ``(params, classes, feature names,
+    categories, names_from_frame)``."""
+    if not isinstance(d, dict) or d.get("format") != FORMAT:
+        raise ModelFileError("not an id3tree model: the 'format' field is missing or wrong")
+    version = d.get("version")
+    if not _is_int(version) or version != VERSION:
+        raise ModelFileError(
+            f"unsupported id3tree model version {version!r} (this id3tree reads {VERSION})"
         )
-        nodes.append(node)
-        if r["parent"] >= 0:
-            nodes[r["parent"]].children[r["key"]] = node
-    if not nodes:
-        raise ValueError("the model has no nodes")
-    return nodes[0]
+    missing = sorted(MODEL_FIELDS - d.keys())
+    unknown = sorted(d.keys() - MODEL_FIELDS - OPTIONAL_MODEL_FIELDS)
+    if missing:
+        _fail(f"the field(s) {missing} are missing")
+    if unknown:
+        _fail(f"unknown field(s) {unknown}")
+
+    params = d["params"]
+    if not isinstance(params, dict):
+        _fail("'params' must be an object")
+    known = set(cls._get_param_names())
+    unknown = sorted(set(params) - known)
+    if unknown:
+        _fail(f"unknown parameter(s) {unknown} (known: {sorted(known)})")
+    params = {k: decode_param(v, k) for k, v in params.items()}
+
+    classes = d["classes"]
+    if not isinstance(classes, list) or not classes:
+        _fail("'classes' must be a non-empty list")
+    classes = [decode_value(c, f"class {i}") for i, c in enumerate(classes)]
+    _check_unique(classes, "classes")
+    if any(c is None for c in classes):
+        _fail("a class is null; missing labels are not classes")
+
+    names = d["feature_names"]
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        _fail("'feature_names' must be a non-empty list of strings")
+    _check_unique(names, "feature_names")
+    for flag in ("has_feature_names", "names_from_frame"):
+        if not isinstance(d.get(flag, False), bool):
+            _fail(f"{flag!r} must be true or false")
+
+    categories = d["categories"]
+    if not isinstance(categories, list) or len(categories) != len(names):
+        _fail(f"'categories' must be a list with one entry per feature ({len(names)})")
+    decoded = []
+    for name, values in zip(names, categories):
+        if values is None:
+            decoded.append(None)
+            continue
+        if not isinstance(values, list):
+            _fail(f"the categories of {name!r} must be a list or null")
+        values = [decode_value(v, f"a category of {name!r}") for v in values]
+        if any(v is None for v in values):
+            _fail(f"a category of {name!r} is null; missing values are not categories")
+        _check_unique(values, f"the categories of {name!r}")
+        decoded.append(values)
+    return params, classes, names, decoded, d.get("names_from_frame", False)
+
+
+def _check_unique(values: list, what: str) -> None:
+    seen = {}
+    for v in values:
+        try:
+            hash(v)
+        except TypeError:
+            _fail(f"{what} holds an unhashable value {v!r}")
+        if v in seen:
+            _fail(f"{what} lists {v!r} twice")
+        seen[v] = True
+
+
+class CheckedTree:
+    """Node records that passed :func:`check_nodes`, ready to become :class:`Node` objects."""
+
+    def __init__(self, records, classes, keys, children_of, root):
+        self.records, self.classes, self.keys = records, classes, keys
+        self.children_of, self.root = children_of, root
+
+    def build(self) -> Node:
+        """The Node objects, linked parent to child in the stored order; the root."""
+        classes, records = self.classes, self.records
+        counts = np.array([r["counts"] for r in records], dtype=np.int64).reshape(
+            len(records), len(classes)
+        )
+        majority = np.argmax(counts, axis=1).tolist()
+        nodes = [
+            Node(
+                feature=r["feature"],
+                threshold=None if r["threshold"] is None else float(r["threshold"]),
+                children={},
+                class_counts=dict(zip(classes, r["counts"])),
+                n_samples=sum(r["counts"]),
+                entropy=float(r["entropy"]),
+                gain=None if r["gain"] is None else float(r["gain"]),
+                prediction=classes[majority[i]],
+                depth=r["depth"],
+                node_id=r["id"],
+                stop_reason=r.get("stop_reason"),
+            )
+            for i, r in enumerate(records)
+        ]
+        for i, kids in enumerate(self.children_of):
+            for c in kids:
+                nodes[i].children[self.keys[c]] = nodes[c]
+        return nodes[self.root]
+
+
+def check_nodes(
+    records, classes: list, names: list, categories: list, *, encoded: bool = True
+) -> CheckedTree:
+    """Check the node records of a tree; every problem is a ``ModelFileError``.
+
+    Nothing depends on the order of the records or on how nodes are numbered: the one record
+    whose parent is -1 is the root, every other parent must be another record, and a walk from
+    the root must reach every record exactly once (so there are no cycles).
+    """
+    if not isinstance(records, list) or not records:
+        _fail("'nodes' must be a non-empty list")
+    n, n_classes = len(records), len(classes)
+    column = {name: f for f, name in enumerate(names)}
+    ids, roots = set(), []
+    for i, r in enumerate(records):
+        where = f"node record {i}"
+        if not isinstance(r, dict):
+            _fail(f"{where} is not an object")
+        missing = sorted(NODE_FIELDS - OPTIONAL_NODE_FIELDS - r.keys())
+        unknown = sorted(r.keys() - NODE_FIELDS)
+        if missing or unknown:
+            _fail(
+                f"{where} " + (f"lacks {missing}" if missing else f"has unknown field(s) {unknown}")
+            )
+        if not _is_int(r["id"]) or r["id"] < 0 or r["id"] in ids:
+            _fail(f"{where} has an id that is not a new non-negative integer: {r['id']!r}")
+        ids.add(r["id"])
+        parent = r["parent"]
+        if not _is_int(parent) or not -1 <= parent < n or parent == i:
+            _fail(f"{where} has parent {parent!r}: it must be -1 (the root) or another record")
+        if parent == -1:
+            roots.append(i)
+        counts = r["counts"]
+        if (
+            not isinstance(counts, list)
+            or len(counts) != n_classes
+            or not all(_is_int(c) and c >= 0 for c in counts)
+        ):
+            _fail(f"{where}: 'counts' must list {n_classes} non-negative integers, got {counts!r}")
+        if sum(counts) == 0:
+            _fail(f"{where} has no samples (all its counts are 0)")
+        if r["feature"] is not None and r["feature"] not in column:
+            _fail(f"{where} splits on {r['feature']!r}, which is not a feature of the model")
+        if r["threshold"] is not None and not _is_number(r["threshold"]):
+            _fail(f"{where} has a threshold that is not a finite number: {r['threshold']!r}")
+        if not _is_number(r["entropy"]) or r["entropy"] < 0:
+            _fail(f"{where} has an entropy that is not a non-negative number: {r['entropy']!r}")
+        if r["gain"] is not None and not _is_number(r["gain"]):
+            _fail(f"{where} has a gain that is not a finite number: {r['gain']!r}")
+        if not _is_int(r["depth"]) or r["depth"] < 0:
+            _fail(f"{where} has a depth that is not a non-negative integer: {r['depth']!r}")
+        if r.get("stop_reason") is not None and not isinstance(r["stop_reason"], str):
+            _fail(f"{where} has a stop_reason that is not a string")
+    if len(roots) != 1:
+        _fail(f"a tree has one root (a node whose parent is -1), this one has {len(roots)}")
+    root = roots[0]
+    if records[root]["key"] is not None:
+        _fail("the root has a branch key, but no branch leads to it")
+
+    expected = entropy_rows(np.array([r["counts"] for r in records], dtype=float))
+    for i, r in enumerate(records):
+        if abs(r["entropy"] - expected[i]) > ENTROPY_TOLERANCE:
+            _fail(f"node record {i} has entropy {r['entropy']!r}, its counts give {expected[i]!r}")
+
+    children_of: list[list[int]] = [[] for _ in range(n)]
+    for i, r in enumerate(records):
+        if i != root:
+            children_of[r["parent"]].append(i)
+
+    # every split: its kind, its children's keys and counts
+    keys: list = [None] * n
+    category_sets = [None if c is None else set(c) for c in categories]
+    for i, r in enumerate(records):
+        kids, where = children_of[i], f"node record {i}"
+        if r["feature"] is None:
+            if kids:
+                _fail(f"{where} has children but splits on no feature")
+            if r["threshold"] is not None or r["gain"] is not None:
+                _fail(f"{where} is a leaf but has a threshold or a gain")
+            continue
+        if not kids:
+            _fail(f"{where} splits on {r['feature']!r} but has no children")
+        if r["gain"] is None:
+            _fail(f"{where} splits on {r['feature']!r} but has no gain")
+        known = categories[column[r["feature"]]]
+        numeric = known is None
+        if numeric and r["threshold"] is None:
+            _fail(f"{where} splits on the numeric feature {r['feature']!r} without a threshold")
+        if not numeric and r["threshold"] is not None:
+            _fail(f"{where} has a threshold on the categorical feature {r['feature']!r}")
+        allowed = category_sets[column[r["feature"]]]
+        seen = set()
+        totals = [0] * n_classes
+        for c in kids:
+            key = records[c]["key"]
+            if numeric:
+                if key is not None and key not in NUMERIC_KEYS:
+                    _fail(
+                        f"node record {c}: a numeric split's branch key is '<=', '>' or null, got {key!r}"
+                    )
+            else:
+                if encoded:
+                    key = decode_value(key, f"the branch key of node record {c}")
+                try:
+                    ok = key is None or key in allowed
+                except TypeError:
+                    ok = False
+                if not ok:
+                    _fail(f"node record {c}: {key!r} is not a category of {r['feature']!r}")
+            if key in seen:
+                _fail(f"{where} has two branches with the key {key!r}")
+            seen.add(key)
+            keys[c] = key
+            totals = [t + k for t, k in zip(totals, records[c]["counts"])]
+        if totals != r["counts"]:
+            _fail(f"the counts of the children of {where} add up to {totals}, not {r['counts']}")
+
+    # a walk from the root: depths, categorical features used once per path, no cycles
+    used = [0] * len(names)
+    reached = 0
+    stack = [(root, True)]
+    while stack:
+        i, entering = stack.pop()
+        r = records[i]
+        f = None if r["feature"] is None else column[r["feature"]]
+        categorical = f is not None and categories[f] is not None
+        if not entering:
+            if categorical:
+                used[f] -= 1
+            continue
+        reached += 1
+        depth = 0 if i == root else records[r["parent"]]["depth"] + 1
+        if r["depth"] != depth:
+            _fail(f"node record {i} has depth {r['depth']}, its place in the tree gives {depth}")
+        if categorical:
+            if used[f]:
+                _fail(f"node record {i} splits again on the categorical feature {r['feature']!r}")
+            used[f] += 1
+        stack.append((i, False))
+        stack.extend((c, True) for c in reversed(children_of[i]))
+    if reached != n:
+        _fail(f"{n - reached} node record(s) are not below the root (their parents form a cycle)")
+    return CheckedTree(records, classes, keys, children_of, root)
+
+
+def nodes_from_records(
+    records: list[dict], classes: list, names: list, categories: list, *, encoded: bool = True
+) -> Node:
+    """The root of the tree stored as flat records, checked first (pickled models use this)."""
+    return check_nodes(records, classes, names, categories, encoded=encoded).build()
 
 
 def read_json(s_or_path) -> dict:
-    """Parse JSON given as text or as a path to a file."""
+    """Parse JSON given as text or as a path to a file; NaN and Infinity literals, duplicate
+    names in an object and nesting too deep to parse are errors."""
     if isinstance(s_or_path, Path) or (
         isinstance(s_or_path, str) and not s_or_path.lstrip().startswith("{")
     ):
         path = Path(s_or_path)
         if not path.is_file():
-            raise ValueError(f"no model file at {str(path)!r}")
-        text = path.read_text(encoding="utf-8")
-    else:
+            raise ModelFileError(f"no model file at {str(path)!r}")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError as exc:
+            raise ModelFileError(f"the model file is not UTF-8 text: {exc}") from None
+    elif isinstance(s_or_path, (str, bytes, bytearray)):
         text = s_or_path
+    else:
+        raise ModelFileError(f"from_json takes JSON text or a path, got {type(s_or_path).__name__}")
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"the model is not valid JSON: {exc}") from None
+        return json.loads(
+            text,
+            parse_constant=_refuse_constant,
+            parse_float=_finite_float,
+            object_pairs_hook=_unique_names,
+        )
+    except RecursionError:
+        raise ModelFileError("the model is not valid JSON: it is nested too deeply") from None
+    except ModelFileError:
+        raise
+    except ValueError as exc:  # JSONDecodeError, too many digits, bad UTF-8 in bytes
+        raise ModelFileError(f"the model is not valid JSON: {exc}") from None
+
+
+def _refuse_constant(name: str):
+    raise ModelFileError(f"the model is not valid JSON: {name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ModelFileError(f"the model holds the number {text}, too large for a float")
+    return value
+
+
+def _unique_names(pairs: list) -> dict:
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        names = [k for k, _ in pairs]
+        twice = sorted({k for k in names if names.count(k) > 1})
+        raise ModelFileError(f"the model is not valid JSON: an object names {twice} twice")
+    return d

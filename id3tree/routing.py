@@ -18,6 +18,37 @@ import numpy as np
 from id3tree._validation import UNSEEN
 from id3tree.node import LEFT, MISSING, NUMERIC_MISSING, RIGHT, Node
 
+DENSE_SLOTS, SPARSE_FACTOR = 64, 8
+"""A categorical split keeps a slot for every category of its feature (one array lookup per row)
+unless that is more than ``max(DENSE_SLOTS, SPARSE_FACTOR x (branches + 1))``: a split with a few branches
+of a feature with very many categories keeps its branches in :class:`SparseBranches` instead,
+so the compiled tree's size grows with the tree, never with nodes x categories."""
+
+
+@dataclass
+class SparseBranches:
+    """Branches of categorical splits looked up by ``node position * stride + category code``."""
+
+    keys: np.ndarray  # sorted
+    children: np.ndarray
+    stride: int
+    at_node: np.ndarray  # bool per node position: its branches are here
+
+    @classmethod
+    def of(cls, keys: list[int], children: list[int], stride: int, n_nodes: int):
+        keys_array = np.asarray(keys, dtype=np.int64)
+        order = np.argsort(keys_array, kind="stable")
+        at_node = np.zeros(n_nodes, dtype=bool)
+        at_node[keys_array // stride] = True
+        return cls(keys_array[order], np.asarray(children, dtype=np.int64)[order], stride, at_node)
+
+    def child_of(self, at: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        """The child position for each (node, code); -1 where the node has no such branch."""
+        valid = np.isfinite(codes) & (codes >= 0)
+        wanted = at * self.stride + np.where(valid, codes, 0).astype(np.int64)
+        i = np.minimum(np.searchsorted(self.keys, wanted), len(self.keys) - 1)
+        return np.where(valid & (self.keys[i] == wanted), self.children[i], -1)
+
 
 @dataclass
 class CompiledTree:
@@ -31,6 +62,7 @@ class CompiledTree:
     n_slots: np.ndarray
     child: np.ndarray  # node position of each slot's child, -1 where no branch
     counts: np.ndarray  # (n_nodes, n_classes)
+    sparse: SparseBranches | None = None  # categorical splits with few of many categories
 
     @property
     def majority(self) -> np.ndarray:
@@ -60,6 +92,7 @@ class CompiledTree:
         get_counts = itemgetter(*classes) if len(classes) > 1 else lambda d: (d[classes[0]],)
         counts = np.array([get_counts(node.class_counts) for node in nodes], dtype=float)
         counts = counts.reshape(n, len(classes))
+        sparse_nodes = []
         for i, node in enumerate(nodes):
             if node.is_leaf:
                 continue
@@ -70,18 +103,33 @@ class CompiledTree:
             else:
                 categorical[i] = True
                 n_slots[i] = len(categories[f]) + 1
+                if n_slots[i] > max(DENSE_SLOTS, SPARSE_FACTOR * (len(node.children) + 1)):
+                    n_slots[i] = 1  # one empty slot; the branches go to the sparse lookup
+                    sparse_nodes.append(i)
         offset = np.concatenate([[0], np.cumsum(n_slots)[:-1]]).astype(np.int64)
         child = np.full(int(n_slots.sum()), -1, dtype=np.int64)
+        sparse_keys, sparse_children = [], []
+        stride = max([len(c) + 2 for c in categories if c is not None], default=2)
         for i, node in enumerate(nodes):
+            is_sparse = categorical[i] and n_slots[i] == 1
             for key, kid in node.children.items():
-                if key is MISSING:
-                    slot = n_slots[i] - 1
-                elif categorical[i]:
-                    slot = value_slot[feature[i]][key]
+                if categorical[i]:
+                    f = feature[i]
+                    code = len(categories[f]) if key is MISSING else value_slot[f][key]
+                    if is_sparse:
+                        sparse_keys.append(i * stride + code)
+                        sparse_children.append(position[id(kid)])
+                        continue
+                    slot = code
+                elif key is MISSING:
+                    slot = NUMERIC_MISSING
                 else:
                     slot = LEFT if key == "<=" else RIGHT
                 child[offset[i] + slot] = position[id(kid)]
-        return cls(nodes, feature, threshold, categorical, offset, n_slots, child, counts)
+        sparse = (
+            SparseBranches.of(sparse_keys, sparse_children, stride, n) if sparse_nodes else None
+        )
+        return cls(nodes, feature, threshold, categorical, offset, n_slots, child, counts, sparse)
 
     def route(self, columns: np.ndarray) -> np.ndarray:
         """The node position where each row stops. ``columns`` is ``(n_features, n_rows)``:
@@ -119,7 +167,17 @@ class CompiledTree:
                 at = take(child, take(offset, at) + right)
             else:
                 rows, at = self._general_step(
-                    at, value, right, has_missing, categorical, n_slots, child, offset, rows, stop
+                    at,
+                    value,
+                    right,
+                    has_missing,
+                    categorical,
+                    n_slots,
+                    child,
+                    offset,
+                    rows,
+                    stop,
+                    self.sparse,
                 )
             step += 1
             if step % 2 and len(rows) > 64:  # arrivals are looked for every other step
@@ -136,7 +194,7 @@ class CompiledTree:
 
     @staticmethod
     def _general_step(
-        at, value, right, has_missing, categorical, n_slots, child, offset, rows, stop
+        at, value, right, has_missing, categorical, n_slots, child, offset, rows, stop, sparse=None
     ):
         """One step when there are missing values or categorical splits; returns (rows, at)."""
         slot = right.astype(np.int64)  # LEFT 0, RIGHT 1
@@ -146,6 +204,10 @@ class CompiledTree:
         slot[is_cat] = value[is_cat]  # a category's code is its slot; UNSEEN is -1
         slot[slot >= n_slots[at]] = UNSEEN
         nxt = np.where(slot >= 0, child[offset[at] + np.maximum(slot, 0)], -1)
+        if sparse is not None:
+            there = sparse.at_node[at]
+            if there.any():
+                nxt[there] = sparse.child_of(at[there], value[there])
         lost = nxt < 0  # no branch for this value here: the row stops at this node
         if lost.any():
             stop[rows[lost]] = at[lost]
@@ -161,6 +223,14 @@ class CompiledTree:
                 steps.append((at, None))
                 return steps
             value = column_values[f]
+            if self.sparse is not None and self.sparse.at_node[at]:
+                nxt = int(self.sparse.child_of(np.array([at]), np.array([value]))[0])
+                code = -1 if np.isnan(value) else int(value)
+                steps.append((at, code if nxt >= 0 else None))
+                if nxt < 0:
+                    return steps
+                at = nxt
+                continue
             if self.categorical[at]:
                 slot = UNSEEN if np.isnan(value) else int(value)
             else:

@@ -152,15 +152,22 @@ def join(frame, y):
     would need a shuffle to line the rows up, and is refused.
     """
     y = as_dask_series(y, "y")
-    try:
-        joined = frame.assign(**{TARGET: y})
-        joined._meta  # noqa: B018 - builds the expression, raising if the partitions differ
-    except (ValueError, NotImplementedError, TypeError) as exc:
+    if not _co_aligned(frame, y):
         raise ValueError(
-            "X and y must be columns of the same Dask DataFrame (same partitions), e.g. "
-            f"X = frame[features] and y = frame['target']: {exc}"
-        ) from None
-    return joined
+            "X and y must be columns of the same Dask DataFrame (the same partitions), e.g. "
+            "X = frame[features] and y = frame['target']; lining up the rows of two different "
+            "collections would need a shuffle by index"
+        )
+    return frame.assign(**{TARGET: y})
+
+
+def _co_aligned(a, b) -> bool:
+    """Do two collections come from the same partitions (blockwise from one source)?"""
+    try:
+        from dask.dataframe.dask_expr._expr import are_co_aligned
+    except ImportError:  # pragma: no cover - other dask versions: the weaker check
+        return a.npartitions == b.npartitions
+    return bool(are_co_aligned(a.expr, b.expr))
 
 
 def series_frame(x, y, x_name: str = "x", y_name: str = "y"):

@@ -173,6 +173,18 @@ def cramers_v(x, y) -> float:
 # ---------------------------------------------------------------------------------------------
 # Categorical x, interval y: sums of squares between and within groups
 # ---------------------------------------------------------------------------------------------
+def _unit_scaled(values: np.ndarray) -> np.ndarray:
+    """Values divided by the power of two nearest above their largest magnitude, so all lie in
+    [-1, 1]. F, t, eta-squared and r-squared do not depend on the scale of x or y, and the
+    division is exact; without it, sums of squares of values near 1e200 overflow to inf and
+    those of values near 1e-200 underflow to 0."""
+    largest = float(np.max(np.abs(values))) if len(values) else 0.0
+    if largest == 0 or not math.isfinite(largest):
+        return values
+    return np.ldexp(values, -math.frexp(largest)[1])
+
+
+# ---------------------------------------------------------------------------------------------
 def _anova(x, y) -> tuple[HypothesisTestResult, float]:
     if any_dask(x, y):  # columns of a Dask DataFrame: per-group sums merged across partitions
         from id3tree._dask import stats as on_dask
@@ -180,7 +192,7 @@ def _anova(x, y) -> tuple[HypothesisTestResult, float]:
         return _anova_of(*on_dask.group_sums(x, y))
     pair = complete_rows(x, y)
     groups, labels = categories(pair.x, pair.x_name)
-    values = interval(pair.y, pair.y_name, "anova_test", "chi_square_test")
+    values = _unit_scaled(interval(pair.y, pair.y_name, "anova_test", "chi_square_test"))
     n_i = np.bincount(groups, minlength=len(labels)).astype(float)
     mean_i = np.bincount(groups, weights=values, minlength=len(labels)) / n_i
     mean = values.mean()
@@ -241,8 +253,8 @@ def _regression(x, y) -> tuple[HypothesisTestResult, float]:
 
         return _regression_of(*on_dask.co_moments(x, y))
     pair = complete_rows(x, y)
-    xv = interval(pair.x, pair.x_name, "regression_test", "anova_test")
-    yv = interval(pair.y, pair.y_name, "regression_test", "deviance_test")
+    xv = _unit_scaled(interval(pair.x, pair.x_name, "regression_test", "anova_test"))
+    yv = _unit_scaled(interval(pair.y, pair.y_name, "regression_test", "deviance_test"))
     n = len(xv)
     dx, dy = xv - xv.mean(), yv - yv.mean()
     sxx, syy, sxy = float(dx @ dx), float(dy @ dy), float(dx @ dy)

@@ -8,7 +8,13 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from id3tree._validation import as_series, is_numeric, listed_columns, numeric_values, to_frame
+from id3tree._validation import (
+    as_series,
+    check_table,
+    is_numeric,
+    listed_columns,
+    numeric_values,
+)
 from id3tree.stats import classical
 
 # (feature kind, target kind) -> (test name, test returning (result, association), measure name)
@@ -74,7 +80,7 @@ def test_features(X, y, *, categorical="auto", target_kind="auto", alpha=0.05) -
     Wind         chi-square     0.9333   1  0.3340       0.2582
     Temperature  chi-square     0.5704   2  0.7519       0.2018
     """
-    frame = to_frame(X, "X")
+    frame = check_table(X, "X")  # the learner's checks: unique names, no complex numbers
     target = as_series(y, "y")
     names = [str(c) for c in frame.columns]
     if len(target) != len(frame):

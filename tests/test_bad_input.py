@@ -1,0 +1,164 @@
+"""Extreme numbers give the right answer or a clear error, and every entry point checks its input
+the same way (docs/bad_input.md lists each case and its outcome)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.stats
+
+from id3tree import (
+    ID3Classifier,
+    candidate_splits,
+    entropy,
+    entropy_from_counts,
+    information_gain,
+    jensen_shannon_divergence,
+    kl_divergence,
+    mutual_information,
+)
+from id3tree.stats import anova_test, eta_squared, pearson_r2, regression_test, test_features
+
+
+# ------------------------------------------------------------------------------------------------
+# 8. overflow and precision
+# ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("scale", [1.0, 1e300, 1e308, 1e-300, 5e-324])
+def test_entropy_of_counts_does_not_depend_on_their_scale(scale):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert entropy_from_counts([scale, scale]) == 1.0
+        assert entropy_from_counts([scale, scale, scale, scale]) == 2.0
+        assert entropy_from_counts([scale, 0.0]) == 0.0
+
+
+def test_divergences_of_huge_counts_equal_those_of_their_proportions():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        jsd = jensen_shannon_divergence([1e308, 1e308], [1e308, 0])
+        kl = kl_divergence([1e308, 1e308], [1e308, 1e307])
+    # scipy's jensenshannon is the square root of the divergence, in the given base
+    assert jsd == pytest.approx(scipy.stats.entropy([0.75, 0.25], base=2) - 0.5, abs=1e-12)
+    assert jsd == pytest.approx(jensen_shannon_divergence([1, 1], [1, 0]), abs=1e-15)
+    assert kl == pytest.approx(scipy.stats.entropy([0.5, 0.5], [1 / 1.1, 0.1 / 1.1], base=2))
+
+
+@pytest.mark.parametrize("scale", [1e-200, 1e-100, 1.0, 1e100, 1e200, 1e300])
+def test_regression_and_anova_statistics_do_not_depend_on_scale(scale):
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=40)
+    y = 0.5 * x + rng.normal(size=40)
+    groups = np.repeat(["a", "b", "c", "d"], 10)
+    reference = scipy.stats.linregress(x, y)
+    f_reference = scipy.stats.f_oneway(*(y[groups == g] for g in "abcd"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        t = regression_test(x * scale, y * scale)
+        f = anova_test(groups, y * scale)
+        r2, eta2 = pearson_r2(x * scale, y), eta_squared(groups, y * scale)
+    assert t.statistic == pytest.approx(reference.slope / reference.stderr, rel=1e-12)
+    assert t.pvalue == pytest.approx(reference.pvalue, rel=1e-9)
+    assert f.statistic == pytest.approx(f_reference.statistic, rel=1e-12)
+    assert f.pvalue == pytest.approx(f_reference.pvalue, rel=1e-9)
+    assert r2 == pytest.approx(reference.rvalue**2, rel=1e-12)
+    assert 0 <= eta2 <= 1
+
+
+def test_integers_beyond_2_to_the_53_are_refused_as_numbers_and_kept_as_categories():
+    X = pd.DataFrame({"id": [2**53, 2**53 + 1, 2**53, 2**53 + 1]})
+    y = ["a", "b", "a", "b"]
+    with pytest.raises(ValueError, match="'id'.*beyond 2\\*\\*53.*categorical="):
+        ID3Classifier().fit(X, y)
+    with pytest.raises(ValueError, match="beyond 2\\*\\*53"):
+        candidate_splits(X["id"], y)
+    model = ID3Classifier(categorical=["id"]).fit(X, y)
+    assert model.get_n_leaves() == 2 and model.score(X, y) == 1.0
+    assert list(ID3Classifier.from_json(model.to_json()).predict(X)) == y
+    # large integers that float64 does tell apart are fine as numbers
+    far = pd.DataFrame({"id": [2**60, 2**61, 2**62, 2**62 + 2**20]})
+    assert ID3Classifier().fit(far, [0, 0, 1, 1]).score(far, [0, 0, 1, 1]) == 1.0
+    unsigned = pd.DataFrame({"id": pd.array([2**63 + 1, 2**63 + 2], dtype="UInt64")})
+    with pytest.raises(ValueError, match="beyond 2\\*\\*53"):
+        ID3Classifier().fit(unsigned, [0, 1])
+
+
+# ------------------------------------------------------------------------------------------------
+# 9. the same checks everywhere
+# ------------------------------------------------------------------------------------------------
+def test_complex_numbers_are_refused_by_predict_and_test_features_as_by_fit():
+    model = ID3Classifier().fit(pd.DataFrame({"x": [1.0, 2.0]}), [0, 1])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no ComplexWarning: a clear error instead
+        with pytest.raises(ValueError, match="'x' holds complex numbers"):
+            model.predict(pd.DataFrame({"x": [1 + 1j, 2.0]}))
+        with pytest.raises(ValueError, match="complex"):
+            model.predict(np.array([[1 + 1j]]))
+        with pytest.raises(ValueError, match="'c' holds complex numbers"):
+            test_features(pd.DataFrame({"c": [1 + 1j, 2, 3]}), [0, 1, 1])
+        with pytest.raises(ValueError, match="complex"):
+            information_gain(np.array([1 + 1j, 2, 3]), [0, 1, 1])
+
+
+def test_test_features_refuses_duplicate_column_names_as_fit_does():
+    X = pd.DataFrame([[1, 2], [3, 4], [5, 7]], columns=["a", "a"])
+    for call in (lambda: ID3Classifier().fit(X, [0, 1, 1]), lambda: test_features(X, [0, 1, 1])):
+        with pytest.raises(ValueError, match="duplicate column names: \\['a'\\]"):
+            call()
+
+
+@pytest.mark.parametrize(
+    "fitted, given, then, now",
+    [
+        (
+            pd.to_datetime(["2020-01-01", "2021-01-01"]),
+            ["2020-01-01", "2021-01-01"],
+            "dates",
+            "text",
+        ),
+        ([True, False], ["True", "False"], "booleans", "text"),
+        (["a", "b"], [b"a", b"b"], "text", "bytes"),
+        (["a", "b"], [1.0, 2.0], "text", "numbers"),
+        (pd.to_timedelta([1, 2], unit="D"), ["1 day", "2 days"], "timedeltas", "text"),
+        (["a", "b"], ["a", 2], "text", "values of several kinds"),
+    ],
+)
+def test_a_column_whose_kind_changed_since_fit_is_refused(fitted, given, then, now):
+    X = pd.DataFrame({"c": pd.Series(fitted)})
+    model = ID3Classifier(categorical=["c"]).fit(X, [0, 1])
+    with pytest.raises(ValueError, match=f"'c' held {then}.* holds {now} now"):
+        model.predict(pd.DataFrame({"c": pd.Series(given, dtype=object)}))
+    assert model.predict(X).tolist() == [0, 1]  # the fitted kind still works
+    missing = pd.DataFrame({"c": [None, None]})
+    assert model.predict(missing).shape == (2,)  # all missing: nothing to compare
+
+
+def test_a_boolean_column_takes_numbers_that_equal_its_values():
+    model = ID3Classifier().fit(pd.DataFrame({"b": [True, False]}), [1, 0])
+    assert model.predict(pd.DataFrame({"b": [1, 0]})).tolist() == [1, 0]
+
+
+@pytest.mark.parametrize("base", [0, 1, -2, math.inf, math.nan, "e", True, None])
+def test_a_base_without_a_logarithm_is_a_clear_error(base):
+    for call in (
+        lambda: entropy(["a", "b"], base=base),
+        lambda: entropy_from_counts(
+            [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17], base=base
+        ),
+        lambda: information_gain([1.0, 2.0], [0, 1], base=base),
+        lambda: mutual_information(["a", "b"], [0, 1], base=base),
+        lambda: kl_divergence([1, 1], [1, 0], base=base),
+        lambda: jensen_shannon_divergence([1, 1], [1, 0], base=base),
+    ):
+        with pytest.raises(ValueError, match="base must be a finite number > 0 other than 1"):
+            call()
+
+
+@pytest.mark.parametrize("base", [math.e, 10, 0.5, 3])
+def test_other_bases_rescale_bits(base):
+    assert entropy(["a", "b", "b"], base=base) == pytest.approx(
+        scipy.stats.entropy([1, 2], base=base), rel=1e-12
+    )

@@ -1,0 +1,317 @@
+"""id3tree on Dask: a real local cluster (worker processes) on a partitioned Parquet data set.
+
+Every Dask result is checked against the pandas result on the same rows, read back from the same
+files with ``pandas.read_parquet``: numbers to 1e-12, trees node for node.
+"""
+
+from __future__ import annotations
+
+import logging
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+dd = pytest.importorskip("dask.dataframe")
+distributed = pytest.importorskip("distributed")
+
+import id3tree  # noqa: E402
+from id3tree import ID3Classifier, stats  # noqa: E402
+
+N_ROWS = 3000
+
+
+def make_frame(n: int = N_ROWS, seed: int = 0) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    hidden = rng.normal(size=n)
+    frame = pd.DataFrame(
+        {
+            "size": np.round(hidden + rng.normal(0, 0.8, n), 1),  # numeric, repeated values
+            "count": rng.integers(0, 6, n),  # whole numbers
+            "colour": rng.choice(["red", "green", "blue"], n),
+            "shape": rng.choice(["round", "square", "star", "oval"], n),
+            "flag": rng.random(n) < 0.3,
+            "level": pd.Categorical(rng.choice(["low", "mid", "high"], n)),
+            "score": np.round(2 * hidden + rng.normal(0, 1, n), 2),
+        }
+    )
+    frame.loc[rng.random(n) < 0.05, "size"] = np.nan
+    frame.loc[rng.random(n) < 0.05, "shape"] = None
+    label = np.where(hidden > 0.5, "yes", np.where(hidden < -0.8, "no", "maybe"))
+    flip = rng.random(n) < 0.15
+    frame["label"] = np.where(flip, rng.choice(["yes", "no", "maybe"], n), label)
+    return frame
+
+
+@pytest.fixture(scope="module")
+def client():
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            memory_limit="1GB",
+            dashboard_address=":0",
+            silence_logs=logging.ERROR,
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
+
+
+@pytest.fixture(scope="module")
+def data(client, tmp_path_factory):
+    """(Dask frame, pandas frame) of the same Parquet files, five partitions."""
+    path = tmp_path_factory.mktemp("parquet") / "table"
+    dd.from_pandas(make_frame(), npartitions=5).to_parquet(path, write_index=False)
+    on_dask = dd.read_parquet(path)
+    in_memory = pd.read_parquet(path)
+    assert on_dask.npartitions == 5 and len(in_memory) == N_ROWS
+    return on_dask, in_memory
+
+
+FEATURES = ["size", "count", "colour", "shape", "flag", "level", "score"]
+
+
+def close(a: float, b: float, tolerance: float = 1e-12) -> bool:
+    return abs(a - b) <= tolerance * max(1.0, abs(b))
+
+
+# ---------------------------------------------------------------------------------------------
+# information measures and contingency tables
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("column", FEATURES)
+def test_information_measures_equal_pandas(data, column):
+    on_dask, in_memory = data
+    x, y = on_dask[column], on_dask["label"]
+    xp, yp = in_memory[column], in_memory["label"]
+    for function in (
+        id3tree.conditional_entropy,
+        id3tree.information_gain,
+        id3tree.gain_ratio,
+        id3tree.mutual_information,
+    ):
+        assert close(function(x, y), function(xp, yp)), function.__name__
+    assert close(
+        id3tree.mutual_information(x, y, bins=4, base=np.e),
+        id3tree.mutual_information(xp, yp, bins=4, base=np.e),
+    )
+    assert close(id3tree.entropy(x), id3tree.entropy(xp))
+
+
+def test_information_gain_of_a_numeric_column_is_its_best_midpoint(data):
+    on_dask, in_memory = data
+    table = id3tree.candidate_splits(in_memory["size"], in_memory["label"])
+    assert close(id3tree.information_gain(on_dask["size"], on_dask["label"]), table["gain"].max())
+
+
+@pytest.mark.parametrize("column, bins", [("colour", None), ("shape", None), ("size", 5)])
+def test_contingency_table_equals_pandas(data, column, bins):
+    on_dask, in_memory = data
+    found = id3tree.contingency_table(on_dask[column], on_dask["label"], bins=bins)
+    expected = id3tree.contingency_table(in_memory[column], in_memory["label"], bins=bins)
+    pd.testing.assert_frame_equal(found, expected)
+    assert found.to_numpy().sum() == N_ROWS
+
+
+def test_explicit_edges_work_and_binning_rules_are_refused(data):
+    on_dask, in_memory = data
+    edges = [-5, -1, 0, 1, 5]
+    found = id3tree.mutual_information(on_dask["size"], on_dask["label"], bins=edges)
+    assert close(
+        found, id3tree.mutual_information(in_memory["size"], in_memory["label"], bins=edges)
+    )
+    with pytest.raises(ValueError, match="whole column"):
+        id3tree.mutual_information(on_dask["size"], on_dask["label"], bins="auto")
+
+
+# ---------------------------------------------------------------------------------------------
+# ranking and screening
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "method",
+    ["information_gain", "gain_ratio", "mutual_information", "symmetric_uncertainty", "jsd"],
+)
+def test_rank_features_equals_pandas(data, method):
+    on_dask, in_memory = data
+    found = id3tree.rank_features(on_dask[FEATURES], on_dask["label"], method=method, bins=6)
+    expected = id3tree.rank_features(in_memory[FEATURES], in_memory["label"], method=method, bins=6)
+    assert found.index.tolist() == expected.index.tolist()
+    np.testing.assert_allclose(found["score"], expected["score"], rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("normalize", [False, True])
+def test_mutual_information_matrix_equals_pandas(data, normalize):
+    on_dask, in_memory = data
+    found = id3tree.mutual_information_matrix(on_dask, bins=7, normalize=normalize)
+    expected = id3tree.mutual_information_matrix(in_memory, bins=7, normalize=normalize)
+    assert found.index.equals(expected.index) and found.columns.equals(expected.columns)
+    np.testing.assert_allclose(found, expected, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(found, found.T, rtol=0, atol=0)
+
+
+def test_jsd_screen_equals_pandas(data):
+    on_dask, in_memory = data
+    found = id3tree.jsd_screen(on_dask[FEATURES], on_dask["label"], bins=8, macroclasses=True)
+    expected = id3tree.jsd_screen(
+        in_memory[FEATURES], in_memory["label"], bins=8, macroclasses=True
+    )
+    pd.testing.assert_index_equal(found.index, expected.index)
+    np.testing.assert_allclose(found, expected, rtol=0, atol=1e-12)
+    assert ((found >= 0) & (found <= 1)).all().all()
+    with pytest.raises(ValueError, match="trim_outliers"):
+        id3tree.jsd_screen(on_dask[FEATURES], on_dask["label"], trim_outliers=1.5)
+
+
+def test_screen_features_equals_pandas(data):
+    on_dask, in_memory = data
+    found = id3tree.screen_features(on_dask)
+    expected = id3tree.screen_features(in_memory)
+    exact = ["is_string", "n_valid", "n_missing", "n_unique", "flags"]
+    pd.testing.assert_frame_equal(found[exact], expected[exact])
+    for column in ["percent_missing", "entropy", "percent_entropy", "mean", "coef_variation"]:
+        np.testing.assert_allclose(found[column], expected[column], rtol=1e-12, atol=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# classical tests
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "test, x, y, association",
+    [
+        (stats.chi_square_test, "colour", "label", stats.cramers_v),
+        (stats.chi_square_test, "shape", "level", stats.cramers_v),
+        (stats.g_test, "shape", "label", None),
+        (stats.anova_test, "shape", "score", stats.eta_squared),
+        (stats.regression_test, "size", "score", stats.pearson_r2),
+    ],
+)
+def test_classical_tests_equal_pandas(data, test, x, y, association):
+    on_dask, in_memory = data
+    found, expected = test(on_dask[x], on_dask[y]), test(in_memory[x], in_memory[y])
+    assert found.method == expected.method and found.df == expected.df and found.n == expected.n
+    assert close(found.statistic, expected.statistic)
+    assert close(found.pvalue, expected.pvalue)
+    if found.observed is not None:
+        pd.testing.assert_frame_equal(found.observed, expected.observed)
+    if association is not None:
+        assert close(association(on_dask[x], on_dask[y]), association(in_memory[x], in_memory[y]))
+
+
+def test_deviance_test_says_it_needs_pandas(data):
+    on_dask, _ = data
+    with pytest.raises(TypeError, match="needs pandas input"):
+        stats.deviance_test(on_dask["size"], on_dask["label"])
+
+
+# ---------------------------------------------------------------------------------------------
+# the learner
+# ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"max_depth": 3, "criterion": "gain_ratio"},
+        {"min_samples_leaf": 20, "min_gain": 0.001},
+        {"alpha": 0.01, "categorical": ["count"]},
+    ],
+)
+def test_tree_on_dask_equals_the_tree_in_memory(data, params):
+    on_dask, in_memory = data
+    X, y = on_dask[FEATURES], on_dask["label"]
+    Xp, yp = in_memory[FEATURES], in_memory["label"]
+    found = ID3Classifier(**params).fit(X, y)
+    expected = ID3Classifier(**params).fit(Xp, yp)
+    assert found.to_dict() == expected.to_dict()  # node for node: tests, counts, gains
+    assert found.to_text() == expected.to_text()
+    pd.testing.assert_frame_equal(found.trace_, expected.trace_)
+    np.testing.assert_array_equal(found.predict(Xp), expected.predict(Xp))
+
+
+def test_prediction_maps_partitions(data):
+    on_dask, in_memory = data
+    model = ID3Classifier(max_depth=4).fit(on_dask[FEATURES], on_dask["label"])
+    predicted = model.predict(on_dask[FEATURES])
+    assert isinstance(predicted, dd.Series) and predicted.npartitions == on_dask.npartitions
+    np.testing.assert_array_equal(
+        predicted.compute().to_numpy(), model.predict(in_memory[FEATURES])
+    )
+    proba = model.predict_proba(on_dask[FEATURES]).compute()
+    assert proba.columns.tolist() == model.classes_.tolist()
+    np.testing.assert_allclose(proba.to_numpy(), model.predict_proba(in_memory[FEATURES]))
+
+
+def test_verbose_prints_what_the_in_memory_fit_prints(data, capsys):
+    on_dask, in_memory = data
+    ID3Classifier(max_depth=2, verbose=1).fit(on_dask[FEATURES], on_dask["label"])
+    found = capsys.readouterr().out
+    ID3Classifier(max_depth=2, verbose=1).fit(in_memory[FEATURES], in_memory["label"])
+    assert found == capsys.readouterr().out and "split on" in found
+
+
+def _upper_edges(values: np.ndarray, n_bins: int) -> np.ndarray:
+    """Each value replaced by the upper edge of its equal-width bin, bins closed on the right."""
+    present = values[~np.isnan(values)]
+    edges = np.linspace(present.min(), present.max(), n_bins + 1)
+    bins = np.clip(np.digitize(values, edges, right=True) - 1, 0, n_bins - 1)
+    return np.where(np.isnan(values), np.nan, edges[bins + 1])
+
+
+def test_numeric_bins_is_the_exact_tree_of_binned_values(data):
+    """With numeric_bins, thresholds fall on bin edges; the splits chosen are those of the exact
+    learner on values replaced by their bins' upper edges (the same rows go each way)."""
+    on_dask, in_memory = data
+    binned = ID3Classifier(max_depth=4, numeric_bins=8).fit(on_dask[FEATURES], on_dask["label"])
+    Xb = in_memory[FEATURES].copy()
+    for column in ["size", "count", "score"]:
+        Xb[column] = _upper_edges(Xb[column].to_numpy(dtype=float), 8)
+    reference = ID3Classifier(max_depth=4).fit(Xb, in_memory["label"])
+    pairs = list(zip(binned.root_.walk(), reference.root_.walk()))
+    assert len(pairs) == len(list(reference.root_.walk()))
+    for mine, theirs in pairs:
+        assert (mine.feature, mine.class_counts, mine.depth) == (
+            theirs.feature,
+            theirs.class_counts,
+            theirs.depth,
+        )
+        if mine.is_numeric_split:
+            assert mine.threshold in set(Xb[mine.feature].dropna())  # an upper edge
+            assert close(mine.gain, theirs.gain)
+    np.testing.assert_array_equal(binned.predict(in_memory[FEATURES]), reference.predict(Xb))
+
+
+# ---------------------------------------------------------------------------------------------
+# errors
+# ---------------------------------------------------------------------------------------------
+def test_clear_errors(data, tmp_path):
+    on_dask, in_memory = data
+    with pytest.raises(ValueError, match="numeric_bins applies to Dask"):
+        ID3Classifier(numeric_bins=8).fit(in_memory[FEATURES], in_memory["label"])
+    with pytest.raises(TypeError, match="needs its data in memory"):
+        id3tree.candidate_splits(on_dask["size"], on_dask["label"])
+    with pytest.raises(TypeError, match="same Dask DataFrame"):
+        id3tree.rank_features(on_dask[FEATURES], in_memory["label"])
+    other = dd.from_pandas(in_memory, npartitions=3)
+    with pytest.raises(ValueError, match="same Dask DataFrame"):
+        id3tree.information_gain(on_dask["colour"], other["label"])
+    missing = in_memory.assign(label=in_memory["label"].where(in_memory["size"] > -2))
+    frame = dd.from_pandas(missing, npartitions=2)
+    with pytest.raises(ValueError, match="missing label"):
+        ID3Classifier().fit(frame[FEATURES], frame["label"])
+    with pytest.raises(ValueError, match="missing label"):
+        id3tree.rank_features(frame[FEATURES], frame["label"])
+    bad = dd.from_pandas(in_memory.assign(size=in_memory["size"].replace(0.0, np.inf)), 2)
+    with pytest.raises(ValueError, match="'size' has .* infinite"):
+        id3tree.rank_features(bad[FEATURES], bad["label"])
+
+
+def test_pandas_input_never_imports_dask():
+    code = (
+        "import sys, id3tree; from id3tree.datasets import load_play_tennis;"
+        "X, y = load_play_tennis(return_X_y=True); id3tree.rank_features(X, y);"
+        "id3tree.ID3Classifier().fit(X, y); assert 'dask' not in sys.modules"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
