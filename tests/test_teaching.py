@@ -371,6 +371,7 @@ def test_a_tree_grown_from_dask_says_it_has_no_rows_to_count():
     X, y = load_play_tennis(return_X_y=True)
     tree = ID3Classifier().fit(X, y)
     assert "Outlook" in tree.worked_solution(0)
-    tree.fit(dd.from_pandas(X, npartitions=2), dd.from_pandas(y, npartitions=2))
+    frame = dd.from_pandas(X.assign(Play=y), npartitions=2)
+    tree.fit(frame[list(X.columns)], frame["Play"])
     with pytest.raises(ValueError, match="grown from a Dask DataFrame, has none"):
         tree.worked_solution(0)
