@@ -375,3 +375,15 @@ def test_a_tree_grown_from_dask_says_it_has_no_rows_to_count():
     tree.fit(frame[list(X.columns)], frame["Play"])
     with pytest.raises(ValueError, match="grown from a Dask DataFrame, has none"):
         tree.worked_solution(0)
+
+
+def test_markdown_of_the_solution_renders_as_tables_and_paragraphs(tennis):
+    markdown_it = pytest.importorskip("markdown_it")
+    tree, _, _ = tennis
+    solution = tree.worked_solution()
+    assert solution._repr_markdown_() == str(solution)  # what Jupyter renders
+    html = markdown_it.MarkdownIt("commonmark").enable("table").render(str(solution))
+    # one table per feature at the root, three below it (Outlook is used up) at Rain and Sunny
+    assert html.count("<table>") == 4 + 3 + 3
+    assert "<td>Sunny</td>" in html and "<strong>Decision</strong>" in html
+    assert "<li>" not in html  # no formula line was taken for a list item
