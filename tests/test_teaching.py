@@ -387,3 +387,16 @@ def test_markdown_of_the_solution_renders_as_tables_and_paragraphs(tennis):
     assert html.count("<table>") == 4 + 3 + 3
     assert "<td>Sunny</td>" in html and "<strong>Decision</strong>" in html
     assert "<li>" not in html  # no formula line was taken for a list item
+
+
+def test_why_not_under_gain_ratio_compares_ratios():
+    from id3tree import gain_ratio
+
+    X, y = load_play_tennis(return_X_y=True)
+    tree = ID3Classifier(criterion="gain_ratio").fit(X, y)
+    answer = tree.why_not(0, "Humidity")
+    assert answer.kind == "lower_score" and "loses on gain ratio" in str(answer)
+    assert answer.gain_ratio == pytest.approx(gain_ratio(X["Humidity"], y))
+    assert answer.winner_gain_ratio == pytest.approx(gain_ratio(X["Outlook"], y))
+    # Outlook's split information: the entropy of its branch sizes 4, 5, 5
+    assert f"(split information {hand_entropy([4, 5, 5]):.4f})" in str(answer)
