@@ -148,8 +148,8 @@ def as_dask_series(values, name: str):
 def join(frame, y):
     """The feature frame with the target as one more column, partition by partition.
 
-    y must come from the same Dask DataFrame as the features (the same partitions); anything else
-    would need a shuffle to line the rows up, and is refused.
+    y must come from the same Dask DataFrame as the features, or have the same known divisions;
+    anything else would need a shuffle to line the rows up, and is refused.
     """
     y = as_dask_series(y, "y")
     if not _co_aligned(frame, y):
@@ -162,7 +162,13 @@ def join(frame, y):
 
 
 def _co_aligned(a, b) -> bool:
-    """Do two collections come from the same partitions (blockwise from one source)?"""
+    """Do two collections line up partition by partition without a shuffle?
+
+    Yes when they come blockwise from one source, or when both have the same known divisions
+    (``dd.from_pandas(X, npartitions=k)`` and ``dd.from_pandas(y, npartitions=k)`` of one index).
+    """
+    if a.known_divisions and b.known_divisions and tuple(a.divisions) == tuple(b.divisions):
+        return True
     try:
         from dask.dataframe.dask_expr._expr import are_co_aligned
     except ImportError:  # pragma: no cover - other dask versions: the weaker check
