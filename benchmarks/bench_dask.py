@@ -125,6 +125,10 @@ def main(argv=None) -> int:
     parser.add_argument("--path", type=Path, default=None, help="where the Parquet files go")
     parser.add_argument("--keep", action="store_true", help="keep the generated files")
     parser.add_argument("--quick", action="store_true", help="200,000 rows x 20 columns")
+    parser.add_argument("--reuse", action="store_true", help="use the files already in --path")
+    parser.add_argument(
+        "--only", default=None, help="whole-table jobs to run, by number (e.g. 3,4); 0: none"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.rows, args.columns, args.file_rows = 200_000, 20, 50_000
@@ -141,7 +145,9 @@ def main(argv=None) -> int:
         f"\ntable: {args.rows:,} rows x {args.columns} columns + target, "
         f"{size / 1e9:.2f} GB in memory, files of {args.file_rows:,} rows"
     )
-    seconds, _ = timed(make_table, path, args.rows, args.columns, args.file_rows)
+    seconds = 0.0
+    if not (args.reuse and any(path.glob("*.parquet"))):
+        seconds, _ = timed(make_table, path, args.rows, args.columns, args.file_rows)
     on_disk = sum(f.stat().st_size for f in path.glob("*.parquet"))
     print(f"generated in {seconds:.0f} s; {on_disk / 1e9:.2f} GB of Parquet")
 
@@ -160,7 +166,10 @@ def main(argv=None) -> int:
         table = dd.read_parquet(path)
         X, y = table.drop(columns=["target"]), table["target"]
         print(f"{table.npartitions} partitions, {args.workers} workers x {args.memory_limit}\n")
-        for name, job in jobs(X, y, args.depth, args.bins):
+        chosen = None if args.only is None else {int(k) for k in args.only.split(",")}
+        for number, (name, job) in enumerate(jobs(X, y, args.depth, args.bins), start=1):
+            if chosen is not None and number not in chosen:
+                continue
             client.restart()  # fresh workers: each peak belongs to one job
             seconds, _ = timed(job)
             peaks = peak_memory(client)

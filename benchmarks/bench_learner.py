@@ -1,23 +1,18 @@
-"""id3tree against scikit-learn: fit and predict times, side by side, in one run.
+"""The learner's benchmark suite: id3tree against scikit-learn (and Orange), side by side.
 
 Usage::
 
-    python benchmarks/bench_learner.py            # full: n = 100_000, best of 3 (tracing: best of 5)
-    python benchmarks/bench_learner.py --quick    # n = 20_000, best of 1 (tracing: best of 5)
+    python benchmarks/bench_learner.py                 # full: every row of the table, best of 3
+    python benchmarks/bench_learner.py --quick         # smaller data, best of 1 (a CI smoke run)
+    python benchmarks/bench_learner.py --only predict  # rows whose name contains a word
+    python benchmarks/bench_learner.py --huge          # also the 3,000,000-row fit
+    python benchmarks/bench_learner.py --orange-python PATH  # an interpreter with Orange3
 
-Cases (see benchmarks/README.md for what each goal means):
-
-1. numeric      make_classification(n, 10 features), fully grown trees:
-                ID3Classifier() vs DecisionTreeClassifier(criterion="entropy").
-2. categorical  20 string features with 2..12 levels, a learnable label with 10% noise:
-                ID3Classifier() on the DataFrame vs a Pipeline of
-                OneHotEncoder(handle_unknown="ignore") + DecisionTreeClassifier(criterion="entropy"),
-                the encoding included in the sklearn times.
-3. tracing      the numeric fit with the trace kept (the default) vs GrowParams(keep_trace=False).
-4. root split   both libraries choose the same feature and threshold at the root (numeric case).
-
-Ratios are id3tree / sklearn (or traced / untraced): below 1 means id3tree is faster.
-The script always exits with status 0: it measures, it does not test.
+Every time is the best (minimum) wall-clock time of N runs, the two contenders run alternately
+(a, b, a, b, ...) so that drift on a busy machine hits both alike. Every ratio is id3tree / the
+other library in the same run: below 1 means id3tree is faster. Memory is measured in a fresh
+subprocess per library (resident set size sampled every millisecond). See benchmarks/README.md
+for what each row means. The script measures, it does not test: it always exits with status 0.
 """
 
 from __future__ import annotations
@@ -25,32 +20,27 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import gc
+import json
 import os
 import platform
 import string
+import subprocess
 import sys
+import textwrap
 import time
 import traceback
 
 import numpy as np
 import pandas as pd
 import sklearn
+from sklearn.compose import ColumnTransformer, make_column_selector
 from sklearn.datasets import make_classification
-from sklearn.model_selection import train_test_split
 from sklearn.pipeline import Pipeline
-from sklearn.preprocessing import OneHotEncoder
+from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder
 from sklearn.tree import DecisionTreeClassifier
 
 import id3tree
 from id3tree import ID3Classifier
-
-GOALS = {
-    "numeric fit": 1.5,
-    "numeric predict": 2.0,
-    "categorical fit": 0.5,
-    "categorical predict": 2.0,
-    "tracing overhead": 1.05,
-}
 
 
 class UntracedID3Classifier(ID3Classifier):
@@ -63,246 +53,539 @@ class UntracedID3Classifier(ID3Classifier):
 # ---------------------------------------------------------------------------------------------
 # timing
 # ---------------------------------------------------------------------------------------------
-def best_of(fn, repeats: int) -> tuple[float, object]:
-    """The fastest of ``repeats`` wall-clock runs of ``fn()`` and the last result."""
-    best, result = np.inf, None
-    for _ in range(repeats):
-        gc.collect()
-        start = time.perf_counter()
-        result = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, result
-
-
 def best_of_pair(fn_a, fn_b, repeats: int) -> tuple[float, float, object, object]:
-    """Best times of two functions run alternately (a, b, a, b, ...) so drift hits both alike."""
-    best_a = best_b = np.inf
-    res_a = res_b = None
+    """Best times of two functions run alternately, and their last results."""
+    best = [np.inf, np.inf]
+    results = [None, None]
     for _ in range(repeats):
-        for which in ("a", "b"):
+        for i, fn in enumerate((fn_a, fn_b)):
             gc.collect()
             start = time.perf_counter()
-            if which == "a":
-                res_a = fn_a()
-                best_a = min(best_a, time.perf_counter() - start)
-            else:
-                res_b = fn_b()
-                best_b = min(best_b, time.perf_counter() - start)
-    return best_a, best_b, res_a, res_b
+            results[i] = fn()
+            best[i] = min(best[i], time.perf_counter() - start)
+    return best[0], best[1], results[0], results[1]
 
 
 # ---------------------------------------------------------------------------------------------
 # data
 # ---------------------------------------------------------------------------------------------
-def numeric_data(n: int):
-    return make_classification(n_samples=n, n_features=10, random_state=0)
+def numeric_data(n: int, n_features: int = 10, n_classes: int = 2, seed: int = 0):
+    """make_classification; more classes get 8 informative features and one cluster each."""
+    if n_classes == 2:
+        return make_classification(n_samples=n, n_features=n_features, random_state=seed)
+    return make_classification(
+        n_samples=n,
+        n_features=n_features,
+        n_informative=8,
+        n_classes=n_classes,
+        n_clusters_per_class=1,
+        random_state=seed,
+    )
+
+
+def distinct_data(n: int, n_values: int = 100):
+    """The numeric data with each column rounded to ``n_values`` equally spaced values."""
+    X, y = numeric_data(n)
+    low, high = X.min(axis=0), X.max(axis=0)
+    return np.round((X - low) / (high - low) * (n_values - 1)), y
 
 
 def categorical_data(n: int, n_features: int = 20, noise: float = 0.1, seed: int = 0):
-    """20 string columns ``c0..c19`` with 2..12 levels ("a", "b", ...) and a 0/1 label.
-
-    The clean label is a hash-like function of three columns (c0, c5, c11); then 10% of the
-    labels are flipped. Returns the DataFrame, the noisy label, the clean label and the levels.
-    """
+    """String columns ``c0..`` with 2..12 levels ("a", "b", ...) and a 0/1 label: a hash-like
+    function of c0, c5 and c11 with ``noise`` of the labels flipped."""
     rng = np.random.default_rng(seed)
-    levels = rng.integers(2, 13, size=n_features)  # 2..12 levels per feature
+    levels = rng.integers(2, 13, size=n_features)
     letters = np.array(list(string.ascii_lowercase), dtype=object)
     codes = np.stack([rng.integers(0, k, size=n) for k in levels])
     frame = pd.DataFrame({f"c{f}": letters[codes[f]] for f in range(n_features)})
-    a, b, c = codes[0], codes[5], codes[11]
+    a, b, c = codes[0], codes[5 % n_features], codes[11 % n_features]
     clean = ((a * 7 + b * 13 + c * 31 + a * b) % 5 >= 2).astype(np.int64)
-    flip = rng.random(n) < noise
-    y = np.where(flip, 1 - clean, clean)
-    return frame, y, clean, levels
+    y = np.where(rng.random(n) < noise, 1 - clean, clean)
+    return frame, y
 
 
-def sklearn_pipeline(sparse_output: bool = True) -> Pipeline:
-    """The goal's pipeline is OneHotEncoder's default (sparse output); dense is for reference."""
-    return Pipeline(
-        [
-            ("onehot", OneHotEncoder(handle_unknown="ignore", sparse_output=sparse_output)),
-            ("tree", DecisionTreeClassifier(criterion="entropy", random_state=0)),
-        ]
-    )
+def mixed_data(n: int):
+    """5 numeric columns and 5 string columns; the label depends on both kinds."""
+    X, y = numeric_data(n, n_features=5)
+    frame, y_cat = categorical_data(n, n_features=5, seed=1)
+    for f in range(5):
+        frame[f"x{f}"] = X[:, f]
+    return frame, np.where(np.random.default_rng(2).random(n) < 0.5, y, y_cat)
+
+
+def sk_tree(**params) -> DecisionTreeClassifier:
+    return DecisionTreeClassifier(criterion="entropy", random_state=0, **params)
+
+
+def onehot_pipeline() -> Pipeline:
+    """Dense one-hot encoding (the faster of its two outputs for a tree) then the tree."""
+    encoder = OneHotEncoder(handle_unknown="ignore", sparse_output=False)
+    return Pipeline([("onehot", encoder), ("tree", sk_tree())])
+
+
+def ordinal_pipeline() -> Pipeline:
+    encoder = OrdinalEncoder(handle_unknown="use_encoded_value", unknown_value=-1)
+    return Pipeline([("ordinal", encoder), ("tree", sk_tree())])
+
+
+def mixed_pipeline() -> Pipeline:
+    text = make_column_selector(dtype_exclude="number")
+    encoder = OneHotEncoder(handle_unknown="ignore", sparse_output=False)
+    columns = ColumnTransformer([("onehot", encoder, text)], remainder="passthrough")
+    return Pipeline([("encode", columns), ("tree", sk_tree())])
 
 
 # ---------------------------------------------------------------------------------------------
-# cases
+# the rows
 # ---------------------------------------------------------------------------------------------
-def case_numeric(n: int, repeats: int, rows: list, results: dict, notes: list) -> None:
-    X, y = numeric_data(n)
-    t_fit_id3, id3 = best_of(lambda: ID3Classifier().fit(X, y), repeats)
-    t_fit_sk, sk = best_of(
-        lambda: DecisionTreeClassifier(criterion="entropy", random_state=0).fit(X, y), repeats
-    )
-    t_pred_id3, p_id3 = best_of(lambda: id3.predict(X), repeats)
-    t_pred_sk, p_sk = best_of(lambda: sk.predict(X), repeats)
-    rows.append(("numeric", "fit", t_fit_id3, t_fit_sk, GOALS["numeric fit"]))
-    rows.append(("numeric", "predict", t_pred_id3, t_pred_sk, GOALS["numeric predict"]))
-    results["numeric fit"] = t_fit_id3 / t_fit_sk
-    results["numeric predict"] = t_pred_id3 / t_pred_sk
-    notes.append(
-        f"numeric, fitted on all {n:,} rows: depth id3tree {id3.get_depth()} / sklearn {sk.get_depth()}, "
-        f"leaves id3tree {id3.get_n_leaves():,} / sklearn {sk.get_n_leaves():,}"
-    )
-    notes.append(f"numeric, training-set predictions agree on {np.mean(p_id3 == p_sk):.2%} of rows")
+@dataclasses.dataclass
+class Row:
+    issue: int
+    name: str
+    ours: float
+    theirs: float
+    goal: float | None
+    against: str = "sklearn"
+    unit: str = "s"
 
-    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.2, random_state=0)
-    id3_h = ID3Classifier().fit(X_tr, y_tr)
-    sk_h = DecisionTreeClassifier(criterion="entropy", random_state=0).fit(X_tr, y_tr)
-    h_id3, h_sk = id3_h.predict(X_te), sk_h.predict(X_te)
-    notes.append(
-        f"numeric, fitted on 80% ({len(y_tr):,} rows), held-out 20%: predictions agree on "
-        f"{np.mean(h_id3 == h_sk):.2%}; accuracy id3tree {np.mean(h_id3 == y_te):.2%} / "
-        f"sklearn {np.mean(h_sk == y_te):.2%}; depth {id3_h.get_depth()} / {sk_h.get_depth()}, "
-        f"leaves {id3_h.get_n_leaves():,} / {sk_h.get_n_leaves():,}"
-    )
-    results["_numeric_models"] = (X, id3, sk)
+    @property
+    def ratio(self) -> float:
+        return self.ours / self.theirs
+
+    @property
+    def verdict(self) -> str:
+        if self.goal is None:
+            return "-"
+        return "PASS" if self.ratio <= self.goal else "MISS"
 
 
-def case_categorical(n: int, repeats: int, rows: list, results: dict, notes: list) -> None:
-    X, y, clean, levels = categorical_data(n)
-    t_fit_id3, id3 = best_of(lambda: ID3Classifier().fit(X, y), repeats)
-    t_fit_sk, pipe = best_of(lambda: sklearn_pipeline().fit(X, y), repeats)
-    t_pred_id3, p_id3 = best_of(lambda: id3.predict(X), repeats)
-    t_pred_sk, p_sk = best_of(lambda: pipe.predict(X), repeats)
-    rows.append(("categorical", "fit", t_fit_id3, t_fit_sk, GOALS["categorical fit"]))
-    rows.append(("categorical", "predict", t_pred_id3, t_pred_sk, GOALS["categorical predict"]))
-    results["categorical fit"] = t_fit_id3 / t_fit_sk
-    results["categorical predict"] = t_pred_id3 / t_pred_sk
-    # For reference only (no goal): scikit-learn's trees are much slower on sparse input, so
-    # also time the same pipeline with a dense one-hot matrix.
-    t_fit_dense, dense = best_of(lambda: sklearn_pipeline(sparse_output=False).fit(X, y), repeats)
-    t_pred_dense, _ = best_of(lambda: dense.predict(X), repeats)
-    rows.append(("categorical", "fit, dense one-hot (info)", t_fit_id3, t_fit_dense, None))
-    rows.append(("categorical", "predict, dense one-hot (info)", t_pred_id3, t_pred_dense, None))
-    tree = pipe.named_steps["tree"]
-    n_onehot = pipe.named_steps["onehot"].transform(X.iloc[:1]).shape[1]
-    notes.append(
-        f"categorical: {X.shape[1]} columns of dtype {X.dtypes.iloc[0]}, levels {levels.min()}..{levels.max()} "
-        f"-> {n_onehot} one-hot columns, label = f(c0, c5, c11) with 10% flipped"
-    )
-    notes.append(
-        f"categorical: depth id3tree {id3.get_depth()} / sklearn {tree.get_depth()}, "
-        f"leaves id3tree {id3.get_n_leaves():,} / sklearn {tree.get_n_leaves():,}; root feature "
-        f"id3tree {id3.root_.feature} / sklearn {pipe.named_steps['onehot'].get_feature_names_out()[tree.tree_.feature[0]]}"
-    )
-    notes.append(
-        f"categorical: training-set predictions agree on {np.mean(p_id3 == p_sk):.2%}; "
-        f"agreement with the noise-free label id3tree {np.mean(p_id3 == clean):.2%} / sklearn {np.mean(p_sk == clean):.2%}"
-    )
+class Suite:
+    def __init__(self, args):
+        self.quick, self.repeats, self.only = args.quick, args.repeats, args.only
+        self.huge, self.orange_python = args.huge, args.orange_python
+        self.rows: list[Row] = []
+        self.notes: list[str] = []
+
+    def size(self, n: int) -> int:
+        """Quick mode shrinks the large cases (at most 50,000 rows) and keeps the small ones."""
+        return n if not self.quick or n <= 10_000 else min(n, max(10_000, n // 20))
+
+    def wanted(self, name: str) -> bool:
+        return self.only is None or self.only in name
+
+    def add(self, row: Row) -> None:
+        self.rows.append(row)
+        print(
+            f"  {row.name:<58} {row.ours:9.4f} {row.theirs:9.4f}  {row.ratio:6.3f}"
+            f"  {'' if row.goal is None else f'<= {row.goal:g}':>7}  {row.verdict}",
+            flush=True,
+        )
+
+    def pair(self, issue, name, ours, theirs, args, goal, against="sklearn", repeats=None):
+        """Time ``ours(*args)`` against ``theirs(*args)``; returns their results."""
+        if not self.wanted(name):
+            return None, None
+        a, b, mine, other = best_of_pair(
+            lambda: ours(*args), lambda: theirs(*args), repeats or self.repeats
+        )
+        self.add(Row(issue, name, a, b, goal, against))
+        return mine, other
+
+    def fit_pair(self, issue, name, make_ours, make_theirs, X, y, goal, **options):
+        """Time fitting fresh models made by ``make_ours()`` and ``make_theirs()`` on (X, y)."""
+        return self.pair(
+            issue,
+            name,
+            lambda X, y: make_ours().fit(X, y),
+            lambda X, y: make_theirs().fit(X, y),
+            (X, y),
+            goal,
+            **options,
+        )
+
+    # -- issue 13: speed on every tree shape --------------------------------------------------
+    def numeric_fits(self):
+        sizes = [100_000, 1_000_000] + ([3_000_000] if self.huge else [])
+        for n in map(self.size, sizes):
+            X, y = numeric_data(n)
+            ours, theirs = self.fit_pair(
+                13,
+                f"fit numeric 2 classes d=10 n={n:,}",
+                ID3Classifier,
+                sk_tree,
+                X,
+                y,
+                0.6,
+                repeats=self.repeats if n <= 1_000_000 else 1,
+            )
+            if ours is not None:
+                self.notes.append(
+                    f"d=10 n={n:,}: leaves {ours.get_n_leaves():,} / {theirs.get_n_leaves():,}, "
+                    f"training predictions agree on {np.mean(ours.predict(X) == theirs.predict(X)):.2%}"
+                )
+        n = self.size(100_000)
+        X, y = numeric_data(n, n_features=100)
+        self.fit_pair(
+            13,
+            f"fit numeric 2 classes d=100 n={n:,}",
+            ID3Classifier,
+            sk_tree,
+            X,
+            y,
+            0.6,
+        )
+        for k in (10, 100):
+            X, y = numeric_data(n, n_classes=k)
+            self.fit_pair(
+                13,
+                f"fit numeric {k} classes d=10 n={n:,}",
+                ID3Classifier,
+                sk_tree,
+                X,
+                y,
+                1.0,
+            )
+        for n in map(self.size, (100_000, 1_000_000)):
+            X, y = distinct_data(n)
+            self.fit_pair(
+                13,
+                f"fit 100 distinct values per column n={n:,}",
+                ID3Classifier,
+                sk_tree,
+                X,
+                y,
+                1.0,
+            )
+        n = self.size(1_000_000)
+        X, y = numeric_data(n)
+        self.fit_pair(
+            13,
+            f"fit max_depth=5 n={n:,}",
+            lambda: ID3Classifier(max_depth=5),
+            lambda: sk_tree(max_depth=5),
+            X,
+            y,
+            0.5,
+        )
+
+    def predictions(self):
+        n_fit, n_predict = self.size(100_000), self.size(1_000_000)
+        for label, (X, y) in (
+            ("d=100", numeric_data(n_fit, n_features=100)),
+            ("100-distinct", distinct_data(n_fit)),
+        ):
+            if not self.wanted(f"predict {label}"):
+                continue
+            ours, theirs = ID3Classifier().fit(X, y), sk_tree().fit(X, y)
+            rows = np.tile(X, (max(1, n_predict // n_fit), 1))
+            n_rows = f"{len(rows):,}"
+            name = f"{label} tree, {n_rows} rows"
+            self.pair(13, f"predict {name}", ours.predict, theirs.predict, (rows,), 1.5)
+            self.pair(
+                13, f"predict_proba {name}", ours.predict_proba, theirs.predict_proba, (rows,), 1.5
+            )
+
+    def categorical_fits(self):
+        n = self.size(1_000_000)
+        if not self.wanted("fit categorical 20 columns"):
+            return
+        X, y = categorical_data(n)
+        self.fit_pair(
+            13,
+            f"fit categorical 20 columns n={n:,} vs dense one-hot",
+            ID3Classifier,
+            onehot_pipeline,
+            X,
+            y,
+            0.1,
+            against="one-hot+tree",
+        )
+        self.fit_pair(
+            13,
+            f"fit categorical 20 columns n={n:,} vs ordinal",
+            ID3Classifier,
+            ordinal_pipeline,
+            X,
+            y,
+            0.5,
+            against="ordinal+tree",
+        )
+
+    # -- issue 15: the classroom ---------------------------------------------------------------
+    def small_fits(self):
+        for n in (1_000, 10_000):
+            X, y = numeric_data(n)
+            self.fit_pair(
+                15,
+                f"fit small numeric n={n:,}",
+                ID3Classifier,
+                sk_tree,
+                X,
+                y,
+                1.0,
+                repeats=max(self.repeats, 5),
+            )
+            C, yc = categorical_data(n)
+            self.fit_pair(
+                15,
+                f"fit small categorical n={n:,} vs one-hot",
+                ID3Classifier,
+                onehot_pipeline,
+                C,
+                yc,
+                1.0,
+                against="one-hot+tree",
+                repeats=max(self.repeats, 5),
+            )
+            M, ym = mixed_data(n)
+            self.fit_pair(
+                15,
+                f"fit small mixed n={n:,} vs one-hot",
+                ID3Classifier,
+                mixed_pipeline,
+                M,
+                ym,
+                1.0,
+                against="one-hot+tree",
+                repeats=max(self.repeats, 5),
+            )
+
+    def string_predictions(self):
+        if not self.wanted("predict from strings"):
+            return
+        X, y = categorical_data(10_000)
+        rows, _ = categorical_data(self.size(100_000), seed=5)
+        ours, pipe = ID3Classifier().fit(X, y), onehot_pipeline().fit(X, y)
+        self.pair(
+            15,
+            f"predict from strings, {len(rows):,} rows vs one-hot",
+            ours.predict,
+            pipe.predict,
+            (rows,),
+            0.3,
+            "one-hot+tree",
+        )
+        if self.orange_python:
+            self.orange_row(len(rows))
+        else:
+            self.notes.append(
+                "Orange row skipped: pass --orange-python with an interpreter that has Orange3"
+            )
+
+    def orange_row(self, n_rows: int) -> None:
+        """Orange's TreeLearner, table conversion included, timed in the Orange interpreter."""
+        here = os.path.dirname(os.path.abspath(__file__))
+        code = textwrap.dedent(
+            f"""
+            import json, sys
+            sys.path.insert(0, {here!r})
+            import numpy as np
+            import Orange
+            from Orange.data import Domain, DiscreteVariable, Table
+            from Orange.classification import TreeLearner
+            from bench_learner import best_of_pair, categorical_data
+            from id3tree import ID3Classifier
+            X, y = categorical_data(10_000)
+            rows, _ = categorical_data({n_rows}, seed=5)
+            attrs = [DiscreteVariable(c, values=sorted(set(X[c]) | set(rows[c]))) for c in X]
+            domain = Domain(attrs, DiscreteVariable("y", values=["0", "1"]))
+
+            def table(frame, labels):
+                codes = np.column_stack(
+                    [[a.to_val(v) for v in frame[a.name]] for a in attrs]
+                ).astype(float)
+                return Table.from_numpy(domain, codes, labels.astype(float))
+
+            ours = ID3Classifier().fit(X, y)
+            theirs = TreeLearner()(table(X, y))
+            zeros = np.zeros(len(rows))
+            a, b, _, _ = best_of_pair(
+                lambda: ours.predict(rows), lambda: theirs(table(rows, zeros)), {self.repeats}
+            )
+            print(json.dumps(dict(ours=a, theirs=b, version=Orange.__version__)))
+            """
+        )
+        try:
+            out = subprocess.run(
+                [self.orange_python, "-c", code], capture_output=True, text=True, check=True
+            )
+            result = json.loads(out.stdout.strip().splitlines()[-1])
+        except (subprocess.CalledProcessError, ValueError, IndexError) as exc:
+            self.notes.append(f"Orange row failed: {getattr(exc, 'stderr', exc)!s:.300}")
+            return
+        self.add(
+            Row(
+                15,
+                f"predict from strings, {n_rows:,} rows vs Orange",
+                result["ours"],
+                result["theirs"],
+                1.0,
+                "Orange",
+            )
+        )
+        self.notes.append(
+            f"Orange {result['version']} TreeLearner; its time includes building the Table from "
+            "the strings (Variable.to_val per value), the same work id3tree's predict does"
+        )
+
+    def memory(self):
+        if not self.wanted("memory"):
+            return
+        n = self.size(1_000_000)
+        ours, theirs = measure_memory("id3tree", n), measure_memory("sklearn", n)
+        if ours is None or theirs is None:
+            self.notes.append("memory rows failed (psutil missing?)")
+            return
+        self.add(
+            Row(
+                13,
+                f"memory: peak RSS of the fit, {n:,} x 10",
+                ours["peak"],
+                theirs["peak"],
+                1.2,
+                unit="MB",
+            )
+        )
+        self.add(
+            Row(
+                15,
+                f"memory: peak above the loaded data, {n:,} x 10",
+                ours["peak"] - ours["loaded"],
+                theirs["peak"] - theirs["loaded"],
+                1.5,
+                unit="MB",
+            )
+        )
+        self.add(
+            Row(
+                15,
+                f"memory: kept after the fit (info), {n:,} x 10",
+                max(ours["after"] - ours["loaded"], 0.01),
+                max(theirs["after"] - theirs["loaded"], 0.01),
+                None,
+                unit="MB",
+            )
+        )
+        self.notes.append(
+            "memory (MB): "
+            + "; ".join(
+                f"{who} loaded {m['loaded']:.0f}, peak {m['peak']:.0f}, after {m['after']:.0f}, "
+                f"model pickled {m['pickled']:.1f}"
+                for who, m in (("id3tree", ours), ("sklearn", theirs))
+            )
+        )
+
+    def tracing(self):
+        n = self.size(100_000)
+        if not self.wanted("tracing"):
+            return
+        X, y = numeric_data(n)
+        self.fit_pair(
+            13,
+            f"tracing overhead n={n:,} (trace kept / not)",
+            ID3Classifier,
+            UntracedID3Classifier,
+            X,
+            y,
+            1.05,
+            against="untraced",
+            repeats=max(self.repeats, 5),
+        )
 
 
-def case_tracing(n: int, repeats: int, rows: list, results: dict, notes: list) -> None:
-    X, y = numeric_data(n)
-    t_traced, t_untraced, traced, untraced = best_of_pair(
-        lambda: ID3Classifier().fit(X, y), lambda: UntracedID3Classifier().fit(X, y), repeats
-    )
-    rows.append(
-        ("numeric", f"fit (best of {repeats})", t_traced, t_untraced, GOALS["tracing overhead"])
-    )
-    results["tracing overhead"] = t_traced / t_untraced
-    same = traced.get_n_leaves() == untraced.get_n_leaves() and np.array_equal(
-        traced.predict(X), untraced.predict(X)
-    )
-    trace = getattr(traced, "_trace_columns", None)
-    n_trace = 0 if not trace else len(next(iter(trace.values())))
-    notes.append(
-        f"tracing: the traced fit kept {n_trace:,} trace rows, the untraced one "
-        f"{'none' if not getattr(untraced, '_trace_columns', None) else 'some (unexpected)'}; "
-        f"same tree: {'yes' if same else 'NO'}"
-    )
+MEMORY_SCRIPT = """
+import gc, json, pickle, sys, threading, time
+import numpy as np, psutil
+from sklearn.datasets import make_classification
+who, n = sys.argv[1], int(sys.argv[2])
+X, y = make_classification(n_samples=n, n_features=10, random_state=0)
+if who == "id3tree":
+    from id3tree import ID3Classifier as make
+else:
+    from sklearn.tree import DecisionTreeClassifier
+    make = lambda: DecisionTreeClassifier(criterion="entropy", random_state=0)
+make().fit(X[:200], y[:200])  # modules a fit imports lazily are loaded before measuring
+gc.collect()
+process = psutil.Process()
+loaded = process.memory_info().rss
+peak = [loaded]
+done = threading.Event()
+def watch():
+    while not done.is_set():
+        peak[0] = max(peak[0], process.memory_info().rss)
+        time.sleep(0.001)
+watcher = threading.Thread(target=watch)
+watcher.start()
+model = make().fit(X, y)
+done.set()
+watcher.join()
+gc.collect()
+after = process.memory_info().rss
+mb = 2.0**20
+print(json.dumps(dict(loaded=loaded / mb, peak=max(peak[0], after) / mb, after=after / mb,
+                      pickled=len(pickle.dumps(model)) / mb)))
+"""
 
 
-def root_split_check(results: dict, notes: list) -> bool:
-    """Same root feature in both, and thresholds that cut the training rows identically."""
-    X, id3, sk = results.pop("_numeric_models")
-    names = list(id3._names)
-    f_id3 = names.index(id3.root_.feature)
-    t_id3 = id3.root_.threshold
-    f_sk = int(sk.tree_.feature[0])
-    t_sk = float(sk.tree_.threshold[0])
-    # sklearn works in float32, so its threshold is the midpoint of float32 values: compare the
-    # thresholds numerically and by the partition of the training rows they make.
-    same_feature = f_id3 == f_sk
-    same_partition = same_feature and np.array_equal(
-        X[:, f_id3] <= t_id3, X[:, f_sk].astype(np.float32) <= t_sk
-    )
-    notes.append(
-        f"root split: id3tree x{f_id3} <= {t_id3!r}, sklearn x{f_sk} <= {t_sk!r} "
-        f"(difference {abs(t_id3 - t_sk):.2e}; same partition of the rows: {'yes' if same_partition else 'no'})"
-    )
-    return bool(
-        same_feature and same_partition and abs(t_id3 - t_sk) <= 1e-6 * max(1.0, abs(t_id3))
-    )
+def measure_memory(who: str, n: int) -> dict | None:
+    """RSS (MB) after loading the data, at the fit's peak and after it, in a fresh process."""
+    try:
+        out = subprocess.run(
+            [sys.executable, "-c", MEMORY_SCRIPT, who, str(n)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return json.loads(out.stdout.strip().splitlines()[-1])
+    except (subprocess.CalledProcessError, ValueError, IndexError) as exc:
+        print(f"memory measurement of {who} failed: {getattr(exc, 'stderr', exc)}", file=sys.stderr)
+        return None
 
 
 # ---------------------------------------------------------------------------------------------
 # report
 # ---------------------------------------------------------------------------------------------
-def print_table(rows: list, a_label: str = "id3tree s", b_label: str = "sklearn s") -> None:
-    header = ("case", "what", a_label, b_label, "ratio", "goal")
-    lines = [
-        (
-            case,
-            what,
-            f"{a:.4f}",
-            f"{b:.4f}",
-            f"{a / b:.3f}",
-            "-" if goal is None else f"<= {goal:g}",
-        )
-        for case, what, a, b, goal in rows
-    ]
-    widths = [max(len(str(r[i])) for r in [header] + lines) for i in range(len(header))]
-    fmt = "  ".join(f"{{:<{w}}}" if i < 2 else f"{{:>{w}}}" for i, w in enumerate(widths))
-    print(fmt.format(*header))
-    print("  ".join("-" * w for w in widths))
-    for line in lines:
-        print(fmt.format(*line))
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--quick", action="store_true", help="n = 20_000 and best of 1 (tracing: best of 5)"
-    )
+    parser.add_argument("--quick", action="store_true", help="small data, best of 1")
+    parser.add_argument("--repeats", type=int, default=None, help="best of N (default 3; quick 1)")
+    parser.add_argument("--only", default=None, help="run only rows whose name contains this")
+    parser.add_argument("--huge", action="store_true", help="also fit 3,000,000 rows")
+    parser.add_argument("--orange-python", default=None, help="a Python with Orange3 installed")
     args = parser.parse_args(argv)
-    n, repeats, trace_repeats = (20_000, 1, 5) if args.quick else (100_000, 3, 5)
-
+    if args.repeats is None:
+        args.repeats = 1 if args.quick else 3
+    suite = Suite(args)
     print(
-        f"id3tree {id3tree.__version__ if hasattr(id3tree, '__version__') else '?'}, scikit-learn {sklearn.__version__}, "
-        f"numpy {np.__version__}, pandas {pd.__version__}, Python {platform.python_version()}"
+        f"id3tree {getattr(id3tree, '__version__', '?')}, scikit-learn {sklearn.__version__}, "
+        f"numpy {np.__version__}, pandas {pd.__version__}, Python {platform.python_version()}; "
+        f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
     )
-    print(
-        f"{os.cpu_count()} CPUs, {platform.machine()}; mode {'quick' if args.quick else 'full'}: "
-        f"n = {n:,}, best of {repeats} (tracing: best of {trace_repeats})"
-    )
+    print(f"mode {'quick' if args.quick else 'full'}, best of {args.repeats} (small fits: of 5+)")
     print()
-
-    rows, trace_rows, results, notes = [], [], {}, []
-    case_numeric(n, repeats, rows, results, notes)
-    case_categorical(n, repeats, rows, results, notes)
-    case_tracing(n, trace_repeats, trace_rows, results, notes)
-    same_root = root_split_check(results, notes)
-
-    print("id3tree vs scikit-learn (ratio = id3tree / sklearn)")
-    print_table(rows)
+    print(f"  {'row':<58} {'id3tree':>9} {'other':>9}  {'ratio':>6}  {'goal':>7}")
+    for part in (
+        suite.numeric_fits,
+        suite.predictions,
+        suite.categorical_fits,
+        suite.small_fits,
+        suite.string_predictions,
+        suite.memory,
+        suite.tracing,
+    ):
+        try:
+            part()
+        except Exception:  # one broken row does not hide the others
+            traceback.print_exc()
     print()
-    print("id3tree tracing overhead (ratio = trace kept / keep_trace=False)")
-    print_table(trace_rows, "traced s", "untraced s")
-    print()
-    for note in notes:
+    for note in suite.notes:
         print(f"- {note}")
+    missed = [r.name for r in suite.rows if r.verdict == "MISS"]
     print()
-    print("goals")
-    print("-----")
-    width = max(len(k) for k in GOALS)
-    for name, goal in GOALS.items():
-        ratio = results[name]
-        print(
-            f"{name:<{width}}  ratio {ratio:6.3f}  goal <= {goal:<5g} {'PASS' if ratio <= goal else 'MISS'}"
-        )
-    print(f"{'same root split':<{width}}  {'':12}  {'':13} {'PASS' if same_root else 'MISS'}")
+    print(f"{len(suite.rows)} rows, {len(missed)} goals missed" + (": " if missed else ""))
+    for name in missed:
+        print(f"  MISS {name}")
+    print(f"load average at the end {os.getloadavg()[0]:.1f}")
     sys.stdout.flush()
     return 0
 

@@ -5,6 +5,7 @@ step-by-step tracing, drawings of the tree, and the same entropy code reused for
 and classical tests.
 """
 
+from id3tree.diagnostics import IDLikeFeatureWarning
 from id3tree.information import (
     candidate_splits,
     conditional_entropy,
@@ -32,6 +33,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "ID3Classifier",
+    "IDLikeFeatureWarning",
     "JSDSelector",
     "Node",
     "jsd_screen",

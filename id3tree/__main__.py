@@ -1,5 +1,9 @@
 import sys
 
-from id3tree.cli import main
+try:  # Ctrl-C while the libraries load: the same one line as during the work
+    from id3tree.cli import main
 
-sys.exit(main())
+    sys.exit(main())
+except KeyboardInterrupt:
+    print("id3tree: interrupted", file=sys.stderr)
+    sys.exit(130)

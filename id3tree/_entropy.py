@@ -4,6 +4,11 @@ Everything in id3tree that needs an entropy (the public ``entropy`` functions, t
 gain of a split, the learner's split search, mutual information, the feature screens) calls
 :func:`entropy_of_counts` or one of its wrappers (:func:`entropy_rows`, :func:`entropy_terms`,
 :func:`entropy_of_groups`), so there is exactly one ``-sum p log p`` to read and to test.
+
+The split search compares many candidate cuts by the same formula rewritten for counts:
+``n H = n log n - sum_k c_k log c_k`` (with ``n = sum_k c_k``), so comparing cuts needs only a table
+of ``c log c`` over whole numbers. :func:`scaled_xlogx` keeps that table as integers, which makes
+the comparison exact: two cuts with the same class counts score exactly the same.
 """
 
 from __future__ import annotations
@@ -51,6 +56,40 @@ def entropy_of_counts(
         np.log(p, out=log_p, where=p > 0)  # 0 log 0 = 0
         h -= p * log_p
     return (h + 0.0) / log_base(base)  # + 0.0 turns a pure node's -0.0 into 0.0
+
+
+XLOGX_SCALE_BITS = 36
+"""``c log c`` is kept in units of ``2**-36`` nats (fewer bits only for tables of tens of millions)."""
+
+_xlogx_tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def scaled_xlogx(n_max: int, n_terms: int | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+    """The table ``q[c] = round(c ln c * 2**s)`` for ``c = 0 .. n_max`` (int64), its steps
+    ``q[c + 1] - q[c]``, and the value of one unit in bits, ``1 / (2**s ln 2)``.
+
+    ``n H(c) = q[n] - sum_k q[c_k]`` in those units, up to the rounding of each entry (half a
+    unit), for any class counts ``c`` summing to ``n``. ``n_terms`` bounds the total count ever
+    summed in one array (it defaults to ``n_max``); the scale ``s`` is 36 unless such sums could
+    overflow 63 bits. The table is computed once per scale and reused.
+
+    >>> q, _, unit = scaled_xlogx(8)
+    >>> round(float((q[8] - q[4] - q[4]) * unit), 9)  # 8 H(4, 4) = 8 bits, to half a unit an entry
+    8.0
+    """
+    n_max = max(int(n_max), 2)
+    total = max(int(n_terms if n_terms is not None else n_max), n_max)
+    s = XLOGX_SCALE_BITS
+    while s > 20 and total * math.log(total) * 2.0**s >= 2.0**62:
+        s -= 1
+    tables = _xlogx_tables.get(s)
+    if tables is None or len(tables[0]) <= n_max + 1:
+        c = np.arange(n_max + 2, dtype=float)
+        xlogx = np.zeros_like(c)
+        np.multiply(c[1:], np.log(c[1:]), out=xlogx[1:])
+        table = np.rint(xlogx * 2.0**s).astype(np.int64)
+        tables = _xlogx_tables[s] = (table, np.diff(table))
+    return tables[0], tables[1], 1.0 / (2.0**s * math.log(2.0))
 
 
 def entropy_terms(counts, totals, base: float = 2.0) -> np.ndarray:

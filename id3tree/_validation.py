@@ -36,8 +36,10 @@ def as_series(values, name: str = "x") -> pd.Series:
 
 
 def is_numeric(series: pd.Series) -> bool:
-    """True for numeric dtypes (nullable ``Int64``/``Float64`` included), False for bool."""
-    return ptypes.is_numeric_dtype(series.dtype) and not ptypes.is_bool_dtype(series.dtype)
+    """True for numeric dtypes (nullable ``Int64``/``Float64`` included), False for bool.
+    A dtype may be given instead of a column."""
+    dtype = getattr(series, "dtype", series)
+    return ptypes.is_numeric_dtype(dtype) and not ptypes.is_bool_dtype(dtype)
 
 
 def numeric_values(series: pd.Series, name: str, *, exact: bool = True) -> np.ndarray:
@@ -206,11 +208,14 @@ def encode_like_fit(
                 f"column {name!r} held {_KIND_WORDS[then]} at fit time but holds "
                 f"{_KIND_WORDS[now]} now (dtype {column.dtype}); convert it back first"
             )
-        codes = (
-            pd.Index(known, dtype=object)
-            .get_indexer(column.astype(object).to_numpy())
-            .astype(float)
-        )
+        if then == "text" and isinstance(column.dtype, pd.StringDtype):  # hashed natively
+            codes = pd.Index(known, dtype=column.dtype).get_indexer(column.array).astype(float)
+        else:
+            codes = (
+                pd.Index(known, dtype=object)
+                .get_indexer(column.astype(object).to_numpy())
+                .astype(float)
+            )
         codes[codes < 0] = UNSEEN
         codes[column.isna().to_numpy()] = len(known)
         columns[f] = codes
@@ -268,7 +273,8 @@ def to_frame(X, name: str = "X") -> pd.DataFrame:
         array.dtype == object
     ):  # pd.NA is missing too, or infer_objects would keep numbers as objects
         array = np.where(pd.isna(array), None, array)
-    frame = pd.DataFrame(array, columns=[f"x{i}" for i in range(array.shape[1])])
+    # no copy: the frame is only read, and a copy of a large array would double the memory
+    frame = pd.DataFrame(array, columns=[f"x{i}" for i in range(array.shape[1])], copy=False)
     if array.dtype == object:
         frame = frame.infer_objects()
     return frame

@@ -8,13 +8,17 @@ and returns 2; there is no traceback.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
+import warnings
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
-from id3tree import datasets
+from id3tree import datasets, persistence
+from id3tree.diagnostics import IDLikeFeatureWarning
 from id3tree.learner import ID3Classifier
 
 
@@ -30,10 +34,16 @@ def read_data(spec: str) -> pd.DataFrame:
     path = Path(spec)
     if path.is_file():
         try:
-            return pd.read_csv(path, na_values=["?"])
+            header = pd.read_csv(path, header=None, nrows=1, dtype=str).iloc[0].tolist()
+            frame = pd.read_csv(path, na_values=["?"])
         except (pd.errors.ParserError, pd.errors.EmptyDataError, UnicodeDecodeError) as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise UserError(f"cannot read {spec!r} as CSV: {first}") from None
+        named = [h for h in header if isinstance(h, str)]
+        twice = sorted({h for h in named if named.count(h) > 1})
+        if twice:  # pandas would quietly rename the second one "name.1"
+            raise UserError(f"{spec!r} has duplicate column names in its header: {twice}")
+        return frame
     try:
         return datasets.load(spec)
     except ValueError:
@@ -49,6 +59,12 @@ def split_target(frame: pd.DataFrame, target: str) -> tuple[pd.DataFrame, pd.Ser
             f"target column {target!r} is not in the data (columns: {', '.join(map(str, frame.columns))})"
         )
     return frame.drop(columns=target), frame[target]
+
+
+def check_new_file(path, force: bool, what: str = "file") -> None:
+    """Refuse to overwrite an existing file unless ``--force`` was given."""
+    if path is not None and Path(path).exists() and not force:
+        raise UserError(f"{what} {str(path)!r} already exists; pass --force to overwrite it")
 
 
 def write_table(frame: pd.DataFrame, out: str | None) -> None:
@@ -74,21 +90,75 @@ def _demo(args: argparse.Namespace) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     path = out / "play_tennis_tree.png"
+    existed = path.exists()
     engine = save_tree_image(model, path)
-    print(f"\nDrew the tree with {engine}: {path}")
+    print(f"\nDrew the tree with {engine}: {path}" + (" (replaced the old one)" if existed else ""))
     return 0
 
 
+def _column_list(text: str | None):
+    """``A,B,C`` as a list of names, or "auto"."""
+    return [c.strip() for c in text.split(",") if c.strip()] if text else "auto"
+
+
 def _fit(args: argparse.Namespace) -> int:
+    from sklearn.model_selection import train_test_split
+
+    if args.render:  # every problem with the outputs is found before the fit, not after it
+        from id3tree.render.files import check_image_path
+
+        check_image_path(args.render)
+    check_new_file(args.render, args.force, "the picture")
+    check_new_file(args.save, args.force, "the model file")
+    if args.render and args.save and Path(args.render).resolve() == Path(args.save).resolve():
+        raise UserError("--render and --save name the same file")
     X, y = split_target(read_data(args.data), args.target)
+    X_test = y_test = None
+    if args.test is not None:
+        X_test, y_test = split_target(read_data(args.test), args.target)
+    elif args.test_size is not None:
+        if not 0 < args.test_size < 1:
+            raise UserError(f"--test-size must be a fraction between 0 and 1, got {args.test_size}")
+        X, X_test, y, y_test = _split(X, y, args.test_size, args.seed, train_test_split)
+    verbose = max(args.verbose, int(args.trace))
     model = ID3Classifier(
-        criterion=args.criterion, max_depth=args.max_depth, verbose=int(args.trace)
+        criterion=args.criterion,
+        max_depth=args.max_depth,
+        min_samples_leaf=args.min_samples_leaf,
+        alpha=args.alpha,
+        categorical=_column_list(args.categorical),
+        ccp_alpha=args.ccp_alpha if args.prune == "cost_complexity" else 0.0,
+        verbose=verbose,
     )
-    model.fit(X, y)
+    X_val = y_val = None
+    if args.prune == "reduced_error":
+        X, X_val, y, y_val = _split(X, y, args.validation_size, args.seed, train_test_split)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", IDLikeFeatureWarning)
+        model.fit(X, y)
+    for warning in caught:  # one plain line each, as for errors
+        if issubclass(warning.category, IDLikeFeatureWarning):
+            print(f"id3tree: warning: {warning.message}", file=sys.stderr)
+        else:
+            warnings.warn_explicit(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
+    if args.prune in ("reduced_error", "pessimistic"):
+        grown = model.get_n_leaves()
+        model = model.prune(
+            args.prune, X_val, y_val, confidence=args.confidence, tracer=_prune_tracer(verbose)
+        )
+        held = f", {len(X_val)} rows held out to prune" if X_val is not None else ""
+        print(f"{args.prune} pruning: {grown} leaves -> {model.get_n_leaves()}{held}")
+    elif args.prune == "cost_complexity":
+        print(f"cost-complexity pruning at ccp_alpha {args.ccp_alpha:g}")
     print(
         f"ID3 tree on {len(X)} rows and {X.shape[1]} features: depth {model.get_depth()}, "
         f"{model.get_n_leaves()} leaves, training accuracy {model.score(X, y):.4f}"
     )
+    if X_test is not None:
+        print(f"held-out accuracy {model.score(X_test, y_test):.4f} on {len(X_test)} rows")
+        print(confusion_table(y_test, model.predict(X_test), model.classes_).to_string())
     print(model.to_text(max_depth=args.show_depth))
     if args.render:
         from id3tree.render.files import save_tree_image
@@ -96,14 +166,49 @@ def _fit(args: argparse.Namespace) -> int:
         engine = save_tree_image(model, args.render)
         print(f"drew the tree with {engine}: {args.render}")
     if args.save:
-        model.to_json(args.save)
+        record = model.to_dict()
+        record["target"] = args.target  # so that predict can score data that has this column
+        Path(args.save).write_text(json.dumps(record, allow_nan=False), encoding="utf-8")
         print(f"saved the model: {args.save}")
     return 0
 
 
-def _predict(args: argparse.Namespace) -> int:
+def _split(X, y, size: float, seed: int, train_test_split):
+    """Rows split at random, stratified by class when every class has two rows or more."""
+    stratify = y if y.value_counts().min() >= 2 else None
     try:
-        model = ID3Classifier.from_json(Path(args.model))
+        return train_test_split(X, y, test_size=size, random_state=seed, stratify=stratify)
+    except ValueError:  # too few rows of a class for the stratified split asked for
+        return train_test_split(X, y, test_size=size, random_state=seed)
+
+
+def _prune_tracer(verbose: int):
+    if not verbose:
+        return None
+    from id3tree.tracing import PrintTracer
+
+    return PrintTracer()
+
+
+def confusion_table(actual, predicted, classes) -> pd.DataFrame:
+    """Counts of (actual, predicted) pairs: one row per actual class, one column per prediction."""
+    labels = list(classes)
+    extra = [c for c in pd.unique(pd.Series(actual)) if c not in labels]
+    labels += sorted(extra, key=str)
+    table = pd.crosstab(
+        pd.Categorical(np.asarray(actual, dtype=object), categories=labels),
+        pd.Categorical(np.asarray(predicted, dtype=object), categories=labels),
+        dropna=False,
+    )
+    table.index.name, table.columns.name = "actual", "predicted"
+    return table
+
+
+def _predict(args: argparse.Namespace) -> int:
+    check_new_file(args.out, args.force)
+    try:
+        record = persistence.read_json(Path(args.model))
+        model = ID3Classifier.from_dict(record)
     except ValueError as exc:
         raise UserError(f"{args.model}: {exc}") from None
     frame = read_data(args.data)
@@ -112,12 +217,34 @@ def _predict(args: argparse.Namespace) -> int:
     if missing:
         raise UserError(f"the data lacks the model's feature column(s) {missing}")
     X = frame[names]
-    result = pd.DataFrame({"prediction": model.predict(X)})
+    if args.id_column is not None:
+        if args.id_column not in frame.columns:
+            raise UserError(f"--id-column {args.id_column!r} is not in the data")
+        ids = frame[args.id_column].to_numpy()
+    else:
+        ids = np.arange(len(frame))
+    predicted = model.predict(X)
+    result = pd.DataFrame({args.id_column or "row": ids, "prediction": predicted})
     if args.proba:
         proba = model.predict_proba(X)
         for i, c in enumerate(model.classes_):
             result[f"P({c})"] = proba[:, i]
     write_table(result, args.out)
+    target = args.target or record.get("target")
+    if target is not None and target in frame.columns:
+        actual = frame[target]
+        known = actual.notna().to_numpy()
+        # the report goes beside the table: to stderr when the table fills stdout
+        report = sys.stdout if args.out is not None else sys.stderr
+        hits = int((actual.to_numpy()[known] == predicted[known]).sum())
+        print(
+            f"accuracy {hits / max(known.sum(), 1):.4f} ({hits} of {int(known.sum())} rows with "
+            f"a {target!r} value)",
+            file=report,
+        )
+        print(confusion_table(actual[known], predicted[known], model.classes_), file=report)
+    elif args.target is not None:
+        raise UserError(f"target column {args.target!r} is not in the data")
     return 0
 
 
@@ -180,6 +307,14 @@ def _screen(args: argparse.Namespace) -> int:
 def _mi(args: argparse.Namespace) -> int:
     from id3tree.ranking import mutual_information_matrix, plot_heatmap
 
+    if args.out is not None and Path(args.out).suffix.lower() not in (
+        ".csv",
+        ".png",
+        ".svg",
+        ".pdf",
+    ):
+        raise UserError(f"cannot write {args.out!r}: use .csv, .png, .svg or .pdf")
+    check_new_file(args.out, args.force)
     matrix = mutual_information_matrix(
         read_data(args.data), bins=args.bins, normalize=args.normalize
     )
@@ -206,6 +341,7 @@ def _mi(args: argparse.Namespace) -> int:
 # teaching: the interactive page and exercise sheets (id3tree.teaching, id3tree.exercises)
 # ------------------------------------------------------------------------------------------------
 def _explore(args: argparse.Namespace) -> int:
+    check_new_file(args.out, args.force, "the page")
     X, y = split_target(read_data(args.data), args.target)
     model = ID3Classifier(criterion=args.criterion, max_depth=args.max_depth).fit(X, y)
     model.to_html(args.out, title=args.title or f"{args.data}: predicting {args.target}")
@@ -236,6 +372,7 @@ def _add_teaching_commands(commands) -> None:
     explore.add_argument("--criterion", default="entropy", choices=["entropy", "gain_ratio"])
     explore.add_argument("--max-depth", type=int, default=None)
     explore.add_argument("--title", help="the page title")
+    explore.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     explore.set_defaults(run=_explore)
 
     exercise = commands.add_parser("exercise", help="write an exercise sheet and its answer key")
@@ -263,21 +400,70 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--target", required=True, help="the class column")
     fit.add_argument("--criterion", default="entropy", choices=["entropy", "gain_ratio"])
     fit.add_argument("--max-depth", type=int, default=None)
+    fit.add_argument("--min-samples-leaf", type=int, default=1, help="rows every branch needs")
+    fit.add_argument(
+        "--alpha", type=float, default=None, help="split only if chi-square p < ALPHA (pre-pruning)"
+    )
+    fit.add_argument(
+        "--categorical", metavar="A,B,...", help="numeric columns to treat as categories"
+    )
+    fit.add_argument(
+        "--prune",
+        choices=["reduced_error", "pessimistic", "cost_complexity"],
+        help="post-prune the grown tree (reduced_error holds out --validation-size of the rows)",
+    )
+    fit.add_argument(
+        "--confidence", type=float, default=0.25, help="C4.5's CF for pessimistic (0.25)"
+    )
+    fit.add_argument(
+        "--ccp-alpha", type=float, default=0.0, help="complexity parameter for cost_complexity"
+    )
+    fit.add_argument(
+        "--validation-size", type=float, default=0.25, help="share held out for reduced_error"
+    )
+    held_out = fit.add_mutually_exclusive_group()
+    held_out.add_argument(
+        "--test-size", type=float, help="hold out this share of the rows and report accuracy on it"
+    )
+    held_out.add_argument("--test", metavar="DATA", help="report accuracy on this second data set")
+    fit.add_argument("--seed", type=int, default=0, help="random seed of the held-out splits")
     fit.add_argument(
         "--trace", action="store_true", help="print every node, candidate and decision"
     )
+    fit.add_argument(
+        "--verbose",
+        type=int,
+        default=0,
+        choices=[0, 1, 2],
+        help="1 = --trace, 2 also prints every candidate threshold",
+    )
     fit.add_argument("--render", metavar="FILE", help="draw the tree: .png, .svg, .pdf or .dot")
     fit.add_argument("--save", metavar="MODEL.json", help="save the fitted model as JSON")
+    fit.add_argument(
+        "--force", action="store_true", help="overwrite --render and --save files that exist"
+    )
     fit.add_argument(
         "--show-depth", type=int, default=4, help="levels of the text view (default 4)"
     )
     fit.set_defaults(run=_fit)
 
-    predict = commands.add_parser("predict", help="predict with a saved model")
+    predict = commands.add_parser(
+        "predict",
+        help="predict with a saved model; scores the predictions when the target column is there",
+    )
     predict.add_argument("model", help="a model saved by fit --save")
     predict.add_argument("data", help="a CSV path or a built-in dataset name")
     predict.add_argument("--proba", action="store_true", help="add the class probabilities")
+    predict.add_argument(
+        "--id-column", metavar="COL", help="label rows by this column (default: row number)"
+    )
+    predict.add_argument(
+        "--target",
+        metavar="COL",
+        help="the class column to score against (default: the one the model was fitted on)",
+    )
     predict.add_argument("--out", metavar="FILE", help="write CSV here instead of the screen")
+    predict.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     predict.set_defaults(run=_predict)
 
     stats = commands.add_parser("stats", help="chi-square, ANOVA, regression and deviance tests")
@@ -325,19 +511,52 @@ def build_parser() -> argparse.ArgumentParser:
     )
     mi.add_argument("--bins", type=int, default=10, help="bins of numeric columns")
     mi.add_argument("--normalize", action="store_true", help="symmetric uncertainty in [0, 1]")
+    mi.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     mi.set_defaults(run=_mi)
     _add_teaching_commands(commands)
+    from id3tree._cli_select import add_select_command  # wrapper selection (id3tree.stats)
+
+    add_select_command(commands)
     return parser
+
+
+def repeated_option(argv: list[str]) -> str | None:
+    """The first ``--option`` given twice: argparse would quietly keep the last one."""
+    seen = set()
+    for token in argv:
+        if token == "--":
+            break
+        if token.startswith("--"):
+            name = token.split("=", 1)[0]
+            if name in seen:
+                return name
+            seen.add(name)
+    return None
+
+
+def _one_line_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """A warning as one line on stderr, without Python's source path and line."""
+    print(f"id3tree: warning: {message}", file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    twice = repeated_option(argv)
+    if twice:
+        print(f"id3tree: error: {twice} is given twice; give it once", file=sys.stderr)
+        return 2
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse has printed its one-line message
         return int(exc.code or 0)
     try:
-        return args.run(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _one_line_warning
+            return args.run(args)
+    except KeyboardInterrupt:  # Ctrl-C: one line, and the shell's status for SIGINT
+        print("id3tree: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # the reader went away (| head): nothing left to say
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (keeps Python's exit flush quiet)
         return 0

@@ -30,10 +30,18 @@ from id3tree.growth_record import GrownTree, Level, Record
 from id3tree.node import LEFT, NUMERIC_MISSING, RIGHT
 from id3tree.splits import (
     TIE_TOLERANCE,
+    class_counts,
     dense_ranks,
+    midpoint,
     score_categorical,
-    search_thresholds,
+    search_cuts,
 )
+
+MISSING_RANK = np.iinfo(np.int32).max
+"""The rank of a missing value: after every value."""
+
+CHUNK_ROWS = 2**20
+"""Numeric features are searched together, as many as fit in this many positions."""
 
 
 @dataclass
@@ -60,6 +68,7 @@ class GrowParams:
     min_samples_leaf: int = 1
     min_gain: float = 0.0
     alpha: float | None = None
+    average_gain_rule: bool = True  # C4.5: under gain ratio, only features of at least average gain
     keep_trace: bool = True  # False only to measure what keeping ``trace_`` costs
 
 
@@ -93,63 +102,47 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     record = Record(tracer, data, keep_trace=params.keep_trace)
 
     # 1. the root holds every row; numeric features are sorted once, here
-    counts = np.bincount(y, minlength=n_classes)[None]
+    counts = class_counts(y.astype(np.intp), 1, n_classes)
     level = nodes.add(np.array([-1]), np.array([-1]), 0, counts)
-    local = np.zeros(n, dtype=np.int64)  # each row's node, numbered within the current level
-    rows = np.arange(n)  # the rows still in play
-    orders = {f: np.argsort(data.numeric[f], kind="stable") for f in np.flatnonzero(~is_cat)}
+    reasons = _stopping_reasons(counts, 0, params)
+    columns = SortedColumns(data, np.flatnonzero(~is_cat))
+    if reasons[0] is not None:
+        columns.regroup(np.full(n, -1, dtype=np.int32))
     used = np.zeros((1, n_features), dtype=bool)  # categorical features used on each node's path
     depth = 0
     while len(level):
-        sizes = counts.sum(axis=1)
-        # 2. stopping rules that need no scoring
-        reasons = np.full(len(level), None, dtype=object)
-        reasons[sizes < 2 * min_leaf] = "fewer than 2 x min_samples_leaf samples"
-        reasons[sizes < params.min_samples_split] = "fewer than min_samples_split samples"
-        reasons[depth >= params.max_depth] = "max_depth reached"
-        reasons[(counts > 0).sum(axis=1) <= 1] = "pure"
+        # 2. the stopping rules that need no scoring were applied when the level was made
         eligible = np.array([r is None for r in reasons], dtype=bool)
-        orders = {f: o[eligible[local[o]]] for f, o in orders.items()}
-        rows = rows[eligible[local[rows]]]
-        local[rows] = (np.cumsum(eligible) - 1)[local[rows]]
-        sizes, used, ids = sizes[eligible], used[eligible], level[eligible]
+        sizes = counts[eligible].sum(axis=1)
+        used, ids = used[eligible], level[eligible]
         starts = (np.cumsum(sizes) - sizes).astype(np.int64)
         k = len(ids)
 
         # 3. score every feature at every eligible node
         s = Scores(k, n_features)
-        for f in range(n_features):
-            if is_cat[f]:
-                n_levels = len(data.categories[f]) + 1
+        rows, labels = columns.rows[0], columns.labels[0]  # the rows in play, by node
+        segment = np.repeat(np.arange(k), sizes)
+        if k:
+            columns.score(s, starts, sizes, n_classes, min_leaf)
+            for f in np.flatnonzero(is_cat):
                 result = score_categorical(
                     data.codes[f][rows],
-                    y[rows],
-                    local[rows],
+                    labels,
+                    segment,
                     k,
-                    n_levels,
+                    len(data.categories[f]) + 1,
                     n_classes,
                     min_leaf=min_leaf,
                 )
                 s.candidate[:, f] = ~used[:, f]
                 ok = result.valid & ~used[:, f]
-            else:
-                o = orders[f]
-                result = search_thresholds(
-                    data.numeric[f][o], y[o], starts, sizes, n_classes, min_leaf=min_leaf
-                )
-                s.candidate[:, f] = True
-                ok = result.found & ((result.n_missing == 0) | (result.n_missing >= min_leaf))
-                s.threshold[:, f] = np.where(ok, result.threshold, np.nan)
-                s.n_ties[:, f] = result.n_ties
-            s.gain[:, f] = np.where(ok, result.gain, np.nan)
-            s.ratio[:, f] = np.where(
-                ok & (result.split_info > 0),
-                result.gain / np.maximum(result.split_info, 1e-300),
-                np.where(ok, 0.0, np.nan),
-            )
+                s.gain[:, f] = np.where(ok, result.gain, np.nan)
+                s.ratio[:, f] = _ratio(ok, result.gain, result.split_info)
 
         # 4. the best feature of each node; ties within TIE_TOLERANCE go to the first column
         score = np.nan_to_num(s.ratio if params.criterion == "gain_ratio" else s.gain, nan=-np.inf)
+        if params.criterion == "gain_ratio" and params.average_gain_rule:
+            score[s.below_average_gain()] = -np.inf
         best = score.max(axis=1, initial=-np.inf)
         s.tied = np.isfinite(score) & (score >= best[:, None] - TIE_TOLERANCE)
         chosen = np.argmax(s.tied, axis=1)
@@ -160,8 +153,8 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         splitting = np.array([w is None for w in why], dtype=bool)
 
         # 5. the branch of every row of a splitting node, and the children's class counts
-        branch = _branches(data, rows, local, chosen, s.threshold, splitting, is_cat)
-        children_of = _children(rows, local, branch, splitting, y, k, n_slots, n_classes)
+        branch = columns.branches(data, chosen, splitting, starts, sizes, is_cat)
+        children_of = _children(segment, branch, splitting, labels, k, n_slots, n_classes)
         # Quinlan's chi-square rule: a split whose branches and classes look independent is undone
         if params.alpha is not None and splitting.any():
             parent_e, child_counts = children_of[0] // n_slots, children_of[2]
@@ -173,11 +166,11 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
                         f"split not significant (chi-square p = {p:.4g}, alpha = {params.alpha:g})"
                     )
                     splitting[e] = False
-            children_of = _children(rows, local, branch, splitting, y, k, n_slots, n_classes)
+            children_of = _children(segment, branch, splitting, labels, k, n_slots, n_classes)
         reasons[eligible] = why
 
         # 6. one child per non-empty (node, branch) pair, in branch order
-        keys, child_local, child_counts, child_rows = children_of
+        keys, child_of_position, child_counts = children_of
         parent_e, child_slot = keys // n_slots, keys % n_slots
         children = nodes.add(ids[parent_e], child_slot, depth + 1, child_counts)
         record.level(
@@ -196,26 +189,204 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
                 parent_e,
                 child_slot,
                 child_counts.sum(axis=1),
-                orders,
+                columns.orders(),
                 starts,
                 sizes,
             )
         )
 
-        # 7. the next level: rows regrouped by child, keeping each feature's sorted order
-        new_local = np.empty(n, dtype=np.int64)
-        new_local[child_rows] = child_local
-        key_type = np.uint16 if len(keys) < 2**16 else np.int64  # uint16 sorts by radix: fast
-        for f, o in orders.items():
-            o = o[splitting[local[o]]]
-            orders[f] = o[np.argsort(new_local[o].astype(key_type), kind="stable")]
-        rows, local = child_rows, new_local
+        # 7. the next level: the children that may split, their rows regrouped by child,
+        # keeping each numeric feature's sorted order
+        child_reasons = _stopping_reasons(child_counts, depth + 1, params)
+        scored = np.array([r is None for r in child_reasons], dtype=bool)
+        new_segment = np.append(np.where(scored, np.cumsum(scored) - 1, -1), -1).astype(np.int32)
+        columns.regroup_positions(new_segment[child_of_position])  # position -1: the last, -1
         used = used[parent_e]
         from_cat = np.flatnonzero(is_cat[chosen[parent_e]])
         used[from_cat, chosen[parent_e][from_cat]] = True  # 4. a categorical feature is used up
-        level, counts, depth = children, child_counts, depth + 1
+        level, counts, reasons, depth = children, child_counts, child_reasons, depth + 1
 
     return record.finish(nodes.parent, nodes.slot, nodes.depth, nodes.counts)
+
+
+def _stopping_reasons(counts, depth, params) -> np.ndarray:
+    """Why each node is a leaf before any scoring (None where it may split)."""
+    sizes = counts.sum(axis=1)
+    reasons = np.full(len(counts), None, dtype=object)
+    reasons[sizes < 2 * params.min_samples_leaf] = "fewer than 2 x min_samples_leaf samples"
+    reasons[sizes < params.min_samples_split] = "fewer than min_samples_split samples"
+    if depth >= params.max_depth:
+        reasons[:] = "max_depth reached"
+    reasons[(counts > 0).sum(axis=1) <= 1] = "pure"
+    return reasons
+
+
+def _ratio(ok, gain, split_info) -> np.ndarray:
+    """Gain ratio where the split is valid (0 for a split of one branch), NaN elsewhere."""
+    return np.where(
+        ok & (split_info > 0),
+        gain / np.maximum(split_info, 1e-300),
+        np.where(ok, 0.0, np.nan),
+    )
+
+
+class SortedColumns:
+    """The rows in play, grouped by node; for each numeric feature sorted by value within a node.
+
+    Feature j (the j-th numeric feature) keeps three arrays laid out alike: ``rows[j]`` (row
+    numbers), ``ranks[j]`` (the rank of each row's value among the feature's distinct values,
+    ``MISSING_RANK`` for NaN, which sorts last) and ``labels[j]`` (class codes). Node s of the
+    level occupies positions ``starts[s] : starts[s] + sizes[s]`` of every feature. Carrying the
+    labels and ranks along costs less than gathering them by row number at every level, and the
+    sort happens once, at the root. With no numeric feature, one layout of the rows is kept.
+    """
+
+    def __init__(self, data: EncodedData, features):
+        n = len(data.y)
+        self.features = [int(f) for f in features]
+        d = max(len(self.features), 1)
+        label_type = np.uint8 if len(data.classes) <= 256 else np.int32
+        self._rows = np.empty(d * n, dtype=np.int32 if n < 2**31 else np.int64)
+        self._labels = np.empty(d * n, dtype=label_type)
+        self._ranks = np.empty(len(self.features) * n, dtype=np.int32)
+        self.values = []  # the distinct non-missing values of each feature, increasing
+        self.has_missing = []
+        for j, f in enumerate(self.features):
+            x = data.numeric[f]
+            order = np.argsort(x, kind="stable")  # NaN last
+            xs = x[order]
+            new_value = np.empty(n, dtype=bool)
+            new_value[0] = True
+            np.not_equal(xs[1:], xs[:-1], out=new_value[1:])
+            missing = np.isnan(xs)
+            rank = np.cumsum(new_value, dtype=np.int64) - 1
+            rank[missing] = MISSING_RANK
+            self.values.append(xs[new_value & ~missing])
+            self.has_missing.append(bool(missing[-1]) if n else False)
+            self._rows[j * n : (j + 1) * n] = order
+            self._ranks[j * n : (j + 1) * n] = rank
+            self._labels[j * n : (j + 1) * n] = data.y[order]
+        self._values = np.concatenate(self.values) if self.values else np.zeros(0)
+        self._first_value = np.cumsum([0] + [len(v) for v in self.values])[:-1].astype(np.int64)
+        if not self.features:
+            self._rows[:] = np.arange(n)
+            self._labels[:] = data.y
+        self.m = n
+        self._slot_of_row = np.empty(n, dtype=np.int64)  # work arrays indexed by row
+        self._segment_of_row = np.empty(n, dtype=np.int32)
+        self._set_views()
+
+    def _set_views(self):
+        d, m = max(len(self.features), 1), self.m
+        self.rows = self._rows[: d * m].reshape(d, m)
+        self.labels = self._labels[: d * m].reshape(d, m)
+        self.ranks = self._ranks[: len(self.features) * m].reshape(len(self.features), m)
+
+    def orders(self) -> dict:
+        """Each numeric feature's rows in play, sorted within each node (feature -> rows)."""
+        return {f: self.rows[j] for j, f in enumerate(self.features)}
+
+    def score(self, s, starts, sizes, n_classes, min_leaf) -> None:
+        """Fill ``s`` (a :class:`Scores`) for the numeric features, a few features at a time."""
+        m, k = self.m, len(starts)
+        per_chunk = max(1, CHUNK_ROWS // max(m, 1))
+        self._found = {}
+        for first in range(0, len(self.features), per_chunk):
+            js = range(first, min(first + per_chunk, len(self.features)))
+            c = len(js)
+            ranks = self.ranks[js.start : js.stop].reshape(-1)
+            labels = self.labels[js.start : js.stop].reshape(-1)
+            chunk_starts = (np.arange(c)[:, None] * m + starts).reshape(-1)
+            lengths = np.tile(sizes, c)
+            step_up = np.zeros(len(ranks), dtype=bool)
+            np.less(ranks[:-1], ranks[1:], out=step_up[:-1])
+            n_present = lengths
+            if any(self.has_missing[j] for j in js):
+                n_present = lengths - np.add.reduceat(ranks == MISSING_RANK, chunk_starts)
+            result = search_cuts(
+                step_up, labels, chunk_starts, lengths, n_present, n_classes, min_leaf=min_leaf
+            )
+            # the results of the chunk's features side by side, as (node, feature) tables
+            features = self.features[js.start : js.stop]
+            ok = result.found & ((result.n_missing == 0) | (result.n_missing >= min_leaf))
+            at = result.position[ok]
+            first_value = np.repeat(self._first_value[js.start : js.stop], k)[ok]
+            threshold = np.full(c * k, np.nan)
+            threshold[ok] = midpoint(
+                self._values[first_value + ranks[at]], self._values[first_value + ranks[at + 1]]
+            )
+
+            def table(values, c=c):
+                return values.reshape(c, k).T
+
+            s.candidate[:, features] = True
+            s.threshold[:, features] = table(threshold)
+            s.n_ties[:, features] = table(result.n_ties)
+            s.gain[:, features] = table(np.where(ok, result.gain, np.nan))
+            s.ratio[:, features] = table(_ratio(ok, result.gain, result.split_info))
+            for i, f in enumerate(features):
+                part = slice(i * k, (i + 1) * k)
+                self._found[f] = (result.n_left[part], result.n_right[part])
+
+    def branches(self, data, chosen, splitting, starts, sizes, is_cat) -> np.ndarray:
+        """The branch slot of every position of ``rows[0]`` (-1 where the node does not split)."""
+        rows = self.rows[0]
+        slot_of_row = self._slot_of_row
+        slot_of_row[rows] = -1
+        segment = np.repeat(np.arange(len(starts)), sizes)
+        for f in np.unique(chosen[splitting]):
+            mine = np.flatnonzero(splitting & (chosen == f))
+            if is_cat[f]:
+                at = np.flatnonzero(np.isin(segment, mine)) if len(mine) < len(starts) else None
+                r = rows if at is None else rows[at]
+                slot_of_row[r] = data.codes[f][r]
+                continue
+            # a numeric split sends the first n_left rows of the node left, then n_right right,
+            # then the missing ones: in the feature's own sorted order, no comparison needed
+            j = self.features.index(f)
+            n_left, n_right = (a[mine] for a in self._found[f])
+            offset = np.arange(int(sizes[mine].sum())) - np.repeat(
+                np.cumsum(sizes[mine]) - sizes[mine], sizes[mine]
+            )
+            n_left, n_right = np.repeat(n_left, sizes[mine]), np.repeat(n_right, sizes[mine])
+            slot = np.where(
+                offset < n_left, LEFT, np.where(offset < n_left + n_right, RIGHT, NUMERIC_MISSING)
+            )
+            at = np.repeat(starts[mine], sizes[mine]) + offset
+            slot_of_row[self.rows[j][at]] = slot
+        return slot_of_row[rows]
+
+    def regroup_positions(self, new_segment_of_position) -> None:
+        """Regroup every layout by the new segment of each position of ``rows[0]`` (-1: dropped)."""
+        new_segment_of_row = self._segment_of_row
+        new_segment_of_row[self.rows[0]] = new_segment_of_position
+        self.regroup(new_segment_of_row)
+
+    def regroup(self, new_segment_of_row) -> None:
+        """Keep the rows whose new segment is >= 0, grouped by it, each group in its old order.
+
+        Several layouts are regrouped by one stable sort: layout i of a chunk gets the keys
+        ``i * (n_segments + 1) + segment``, and dropped rows the largest key."""
+        d, m = self.rows.shape
+        if m == 0:
+            return
+        n_keys = int(new_segment_of_row[self.rows[0]].max(initial=-1)) + 2
+        m_new = int(np.count_nonzero(new_segment_of_row[self.rows[0]] >= 0))
+        per_chunk = max(1, CHUNK_ROWS // m)
+        for first in range(0, d, per_chunk):
+            last = min(first + per_chunk, d)
+            rows = self.rows[first:last].reshape(-1)
+            key = new_segment_of_row[rows].astype(np.int64)
+            key[key < 0] = n_keys * (last - first)  # dropped: after everything
+            key += np.repeat(np.arange(last - first) * n_keys, m)
+            order = np.argsort(key, kind="stable")[: (last - first) * m_new]
+            kept = slice(first * m_new, last * m_new)
+            self._rows[kept] = rows[order]
+            self._labels[kept] = self.labels[first:last].reshape(-1)[order]
+            if self.features:
+                self._ranks[kept] = self.ranks[first:last].reshape(-1)[order]
+        self.m = m_new
+        self._set_views()
 
 
 class Scores:
@@ -229,28 +400,27 @@ class Scores:
         self.candidate = np.zeros((k, n_features), dtype=bool)
         self.tied = np.zeros((k, n_features), dtype=bool)
 
-
-def _branches(data, rows, local, chosen, thresholds, splitting, is_cat) -> np.ndarray:
-    """The branch slot of every row whose node splits (-1 for the others)."""
-    branch = np.full(len(rows), -1, dtype=np.int64)
-    feature_of_row = np.where(splitting, chosen, -1)[local[rows]]
-    for f in np.unique(feature_of_row[feature_of_row >= 0]):
-        mine = np.flatnonzero(feature_of_row == f)
-        r = rows[mine]
-        if is_cat[f]:
-            branch[mine] = data.codes[f][r]
-        else:
-            v = data.numeric[f][r]
-            t = thresholds[local[r], f]
-            branch[mine] = np.where(np.isnan(v), NUMERIC_MISSING, np.where(v <= t, LEFT, RIGHT))
-    return branch
+    def below_average_gain(self) -> np.ndarray:
+        return below_average_gain(self.gain)
 
 
-def _children(rows, local, branch, splitting, y, k, n_slots, n_classes):
-    """The children of the splitting nodes: their (node, slot) keys in order, each moving row's
-    child, the children's class counts, and the moving rows."""
-    moving = splitting[local[rows]]
-    child_rows = rows[moving]
-    keys, child_local = dense_ranks(local[child_rows] * n_slots + branch[moving], k * n_slots)
-    counts = np.bincount(child_local * n_classes + y[child_rows], minlength=len(keys) * n_classes)
-    return keys, child_local, counts.reshape(-1, n_classes), child_rows
+def below_average_gain(gain: np.ndarray) -> np.ndarray:
+    """C4.5's rule for gain ratio: a feature whose gain (one row per node, NaN where the feature
+    offers no valid split) is below the average gain of the features with a valid split at that
+    node does not compete; otherwise a split of tiny split information would win on a tiny gain."""
+    valid = np.isfinite(gain)
+    n_valid = valid.sum(axis=1, keepdims=True)
+    total = np.where(valid, gain, 0.0).sum(axis=1, keepdims=True)
+    average = total / np.maximum(n_valid, 1)
+    return valid & (gain < average - TIE_TOLERANCE)
+
+
+def _children(segment, branch, splitting, labels, k, n_slots, n_classes):
+    """The children of the splitting nodes: their (node, slot) keys in order, the child of each
+    position (-1 for rows of nodes that do not split), and the children's class counts."""
+    moving = splitting[segment] if len(segment) else np.zeros(0, dtype=bool)
+    keys, child = dense_ranks(segment[moving] * n_slots + branch[moving], k * n_slots)
+    counts = class_counts(child * n_classes + labels[moving], len(keys), n_classes)
+    child_of_position = np.full(len(segment), -1, dtype=np.int64)
+    child_of_position[moving] = child
+    return keys, child_of_position, counts

@@ -307,9 +307,20 @@ def _fmt(value: float) -> str:
     return f"{value:.4g}"
 
 
+MAX_BINS = 4096
+"""The most bins a numeric column is cut into: two binned columns make a table of bins x bins
+cells (134 MB at this bound), and ``bins=10**9`` would ask for gigabytes before anything else."""
+
+
 def _bin(values: np.ndarray, bins, name: str = "x") -> tuple[np.ndarray, np.ndarray]:
     """Bin codes as numpy.histogram makes them (the last bin includes its right edge); missing
     values get the last code. Explicit edges must cover every present value."""
+    n_bins = bins if isinstance(bins, (int, np.integer)) else np.size(bins) - 1
+    if not isinstance(bins, str) and n_bins > MAX_BINS:
+        raise ValueError(
+            f"bins={n_bins} is more than {MAX_BINS}: a table of two binned columns has "
+            "bins x bins cells; use fewer bins"
+        )
     present = ~np.isnan(values)
     data = values[present] if present.any() else np.zeros(1)
     try:

@@ -19,7 +19,7 @@ from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from id3tree import persistence
+from id3tree import persistence, pruning
 from id3tree._dask import any_dask
 from id3tree._validation import (
     check_labels,
@@ -31,8 +31,9 @@ from id3tree._validation import (
     numeric_values,
     to_frame,
 )
+from id3tree.diagnostics import IDLikeFeatureWarning, id_like_message, is_id_like
 from id3tree.grow import EncodedData, GrowParams, grow
-from id3tree.node import Node, feature_importances
+from id3tree.node import MISSING, Node, feature_importances
 from id3tree.render.text import explain_path, tree_to_text
 from id3tree.routing import CompiledTree
 from id3tree.tracing import PrintTracer
@@ -47,7 +48,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     ----------
     criterion : {"entropy", "gain_ratio"}, default="entropy"
         How features compete at a node: information gain, or gain divided by split information
-        (C4.5). A numeric feature's threshold is always the midpoint of lowest overall entropy.
+        (C4.5; see ``average_gain_rule``). Information gain favours features with many values: a
+        column with one value per row (a name, an id) has the largest gain of all, and the learner
+        warns about such splits with an :class:`~id3tree.diagnostics.IDLikeFeatureWarning`. A numeric feature's threshold is always the midpoint of lowest overall entropy.
     max_depth : int or None, default=None
         Nodes at this depth become leaves. None grows until the leaves are pure or no split helps.
     min_samples_split : int, default=2
@@ -64,6 +67,16 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         ``"auto"``: numeric dtypes are continuous; object, string, category and bool columns are
         categorical. A list names (or gives the positions of) numeric columns to treat as
         categorical too, such as coded numbers; non-numeric columns are always categorical.
+    ccp_alpha : float, default=0.0
+        Minimal cost-complexity pruning after growth, as in scikit-learn: the tree keeps the subtree
+        whose weakest link has the largest effective alpha not above ``ccp_alpha`` (impurity =
+        entropy in bits weighted by the node's share of the rows). 0 prunes nothing. See
+        :meth:`cost_complexity_pruning_path` and :meth:`prune`.
+    average_gain_rule : bool, default=True
+        Used with ``criterion="gain_ratio"`` only: as in C4.5, a feature competes on gain ratio
+        only if its information gain is at least the average gain of the features that offer a
+        valid split at that node. Without the rule, a split that gains almost nothing but has
+        tiny split information (one huge branch and a few tiny ones) can win. False turns it off.
     verbose : int, default=0
         0 silent; 1 prints every node with its class counts and entropy, every candidate feature
         with its gain, and the decision; 2 also prints every candidate threshold (in memory only).
@@ -106,6 +119,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         min_gain=0.0,
         alpha=None,
         categorical="auto",
+        ccp_alpha=0.0,
+        average_gain_rule=True,
         verbose=0,
         numeric_bins=None,
     ):
@@ -116,6 +131,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self.min_gain = min_gain
         self.alpha = alpha
         self.categorical = categorical
+        self.ccp_alpha = ccp_alpha
+        self.average_gain_rule = average_gain_rule
         self.verbose = verbose
         self.numeric_bins = numeric_bins
 
@@ -176,6 +193,14 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self._trace_columns = grown.trace
         self._fit_data = data  # the teaching tools (id3tree.teaching) count from it
         self._set_tree(grown.to_nodes(data))
+        return self._after_growth(tracer)
+
+    def _after_growth(self, tracer) -> ID3Classifier:
+        """What follows growth on any data: the ID-like warning, then ``ccp_alpha`` pruning."""
+        _warn_about_id_like_splits(self.root_)
+        if self.ccp_alpha > 0:
+            result = pruning.cost_complexity(self.root_, float(self.ccp_alpha), tracer=tracer)
+            self._set_pruned(result)
         return self
 
     def _fit_dask(self, X, y, params, tracer):
@@ -208,7 +233,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self._trace_columns = fitted.grown.trace
         self._fit_data = None  # the rows stay on the cluster: the teaching tools cannot count
         self._set_tree(fitted.grown.to_nodes(fitted.data))
-        return self
+        return self._after_growth(tracer)
 
     def _grow_params(self) -> GrowParams:
         if self.criterion not in CRITERIA:
@@ -219,6 +244,10 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         _check_int("verbose", self.verbose, 0)
         if not isinstance(self.min_gain, numbers.Real) or not self.min_gain >= 0:
             raise ValueError(f"min_gain must be a number >= 0, got {self.min_gain!r}")
+        if isinstance(self.ccp_alpha, bool) or not (
+            isinstance(self.ccp_alpha, numbers.Real) and self.ccp_alpha >= 0
+        ):
+            raise ValueError(f"ccp_alpha must be a number >= 0, got {self.ccp_alpha!r}")
         if self.alpha is not None and not (
             isinstance(self.alpha, numbers.Real) and 0 < self.alpha <= 1
         ):
@@ -230,6 +259,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             min_samples_leaf=self.min_samples_leaf,
             min_gain=float(self.min_gain),
             alpha=None if self.alpha is None else float(self.alpha),
+            average_gain_rule=bool(self.average_gain_rule),
         )
 
     @staticmethod
@@ -253,7 +283,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     def _categorical_mask(self, frame: pd.DataFrame, names: list[str]) -> list[bool]:
         """Non-numeric columns are categorical; ``categorical=`` may add numeric ones."""
         listed = listed_columns(self.categorical, names)
-        return [f in listed or not is_numeric(frame.iloc[:, f]) for f in range(len(names))]
+        dtypes = frame.dtypes.tolist()
+        return [f in listed or not is_numeric(dtypes[f]) for f in range(len(names))]
 
     def _set_tree(self, root: Node) -> None:
         self.root_ = root
@@ -261,6 +292,127 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             root, self._names, self._categories, self.classes_.tolist()
         )
         self.feature_importances_ = feature_importances(root, self._names)
+
+    def _set_pruned(self, result: pruning.PruningResult) -> None:
+        """Keep a pruned tree, its decision table, and the growth trace of the nodes left."""
+        self._set_tree(result.root)
+        self.pruning_ = result.decisions
+        t = getattr(self, "_trace_columns", None)
+        if t is not None:
+            kept = np.array([node.node_id for node in self._compiled.nodes])
+            leaf = np.array([node.node_id for node in self._compiled.nodes if node.is_leaf])
+            rows = np.isin(t["node"], kept)
+            t = {name: column[rows] for name, column in t.items()}
+            t["chosen"] = t["chosen"] & ~np.isin(t["node"], leaf)
+            self._trace_columns = t
+
+    # -----------------------------------------------------------------------------------------
+    # pruning
+    # -----------------------------------------------------------------------------------------
+    def prune(
+        self, method: str, X_val=None, y_val=None, *, confidence=0.25, ccp_alpha=None, tracer=None
+    ) -> ID3Classifier:
+        """A pruned copy of this fitted tree; this one is left as it is.
+
+        Parameters
+        ----------
+        method : {"reduced_error", "pessimistic", "cost_complexity"}
+            ``"reduced_error"`` (Quinlan 1987) needs ``X_val, y_val``, rows not used to grow the
+            tree: bottom up, a subtree becomes a leaf when that makes no more validation errors.
+            ``"pessimistic"`` is C4.5's error-based pruning with the confidence factor
+            ``confidence`` (subtree replacement; subtree raising is not done).
+            ``"cost_complexity"`` is minimal cost-complexity pruning at ``ccp_alpha``, as the
+            ``ccp_alpha`` parameter does at fit time. Details in :mod:`id3tree.pruning`.
+        X_val, y_val : array-like, optional
+            The validation rows of reduced-error pruning.
+        confidence : float, default=0.25
+            C4.5's confidence factor CF in (0, 0.5]; smaller prunes more.
+        ccp_alpha : float, optional
+            The complexity parameter of cost-complexity pruning.
+        tracer : callable, optional
+            Receives one :class:`~id3tree.tracing.PruningDecision` per internal node examined.
+
+        Returns
+        -------
+        ID3Classifier
+            A copy with the pruned tree; its ``pruning_`` DataFrame has one row per decision:
+            ``node``, ``depth``, ``n_samples``, ``n_leaves`` (of the subtree), ``measure``,
+            ``subtree`` and ``leaf`` (the measure for the subtree and for the node made a leaf),
+            ``alpha`` (cost complexity only) and ``decision`` (``"pruned"`` or ``"kept"``).
+
+        Examples
+        --------
+        >>> from id3tree.datasets import load_iris
+        >>> X, y = load_iris(return_X_y=True)
+        >>> tree = ID3Classifier().fit(X, y)
+        >>> small = tree.prune("pessimistic")
+        >>> small.get_n_leaves() < tree.get_n_leaves()
+        True
+        """
+        check_is_fitted(self, "root_")
+        classes = self.classes_.tolist()
+        if method == "reduced_error":
+            if X_val is None or y_val is None:
+                raise ValueError("reduced_error pruning needs validation rows: X_val and y_val")
+            stop = self._stop_nodes(X_val)
+            y_codes = self._validation_codes(y_val, len(stop))
+            counts = np.zeros((len(self._compiled.nodes), len(classes)))
+            np.add.at(counts, (stop, y_codes), 1.0)
+            stops = {
+                node.node_id: counts[i]
+                for i, node in enumerate(self._compiled.nodes)
+                if counts[i].any()
+            }
+            result = pruning.reduced_error(self.root_, stops, classes, tracer=tracer)
+        elif method == "pessimistic":
+            result = pruning.pessimistic(self.root_, classes, confidence=confidence, tracer=tracer)
+        elif method == "cost_complexity":
+            if ccp_alpha is None:
+                raise ValueError("cost_complexity pruning needs ccp_alpha")
+            result = pruning.cost_complexity(self.root_, ccp_alpha, tracer=tracer)
+        else:
+            raise ValueError(
+                f"method must be one of {list(pruning.PRUNING_METHODS)}, got {method!r}"
+            )
+        pruned = self.__class__.__new__(self.__class__)  # a shallow copy, without pickling
+        pruned.__dict__.update(self.__dict__)
+        pruned._set_pruned(result)
+        return pruned
+
+    def _validation_codes(self, y, n_rows: int) -> np.ndarray:
+        """Validation labels as class codes; a class the tree never saw is an error."""
+        series = check_labels(y, n_rows)
+        index = {c: i for i, c in enumerate(self.classes_.tolist())}
+        unknown = sorted({v for v in series.tolist() if v not in index}, key=str)
+        if unknown:
+            raise ValueError(
+                f"y_val holds classes the tree was not fitted on: {unknown[:5]} "
+                f"(classes: {self.classes_.tolist()})"
+            )
+        return np.array([index[v] for v in series.tolist()], dtype=np.int64)
+
+    def cost_complexity_pruning_path(self, X, y, sample_weight=None):
+        """The minimal cost-complexity pruning path, as scikit-learn computes it.
+
+        Grows a tree on ``X, y`` with this model's parameters (``ccp_alpha`` aside) and returns
+        the effective alphas of its weakest-link sequence.
+
+        Returns
+        -------
+        sklearn.utils.Bunch
+            ``ccp_alphas`` (increasing; the first is 0, the last prunes to the root) and
+            ``impurities`` (the sum of ``n_t / n * H(t)`` over the leaves of each subtree).
+        """
+        from sklearn.base import clone
+        from sklearn.utils import Bunch
+
+        full = clone(self).set_params(ccp_alpha=0.0, verbose=0)
+        if sample_weight is None:
+            full.fit(X, y)
+        else:
+            full.fit(X, y, sample_weight=sample_weight)
+        alphas, impurities = pruning.cost_complexity_path(full.root_)
+        return Bunch(ccp_alphas=alphas, impurities=impurities)
 
     # -----------------------------------------------------------------------------------------
     # predicting
@@ -300,18 +452,20 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         return np.array([nodes[i].node_id for i in stop], dtype=np.int64)
 
     def _encode(self, X) -> np.ndarray:
-        """New rows as ``(n_features, n_rows)`` floats: values, or category codes."""
+        """New rows as ``(n_rows, n_features)`` floats: values, or category codes."""
         if _plain_numeric_array(X, self):  # the common fast case: no pandas needed
             if X.shape[1] != self.n_features_in_:
                 raise ValueError(
                     f"X has {X.shape[1]} features, but ID3Classifier is expecting "
                     f"{self.n_features_in_} features as input"
                 )
-            columns = np.ascontiguousarray(X.T, dtype=float)
-            if np.isinf(columns).any():
-                f = int(np.flatnonzero(np.isinf(columns).any(axis=1))[0])
-                numeric_values(pd.Series(columns[f]), self._names[f])  # raises, naming the column
-            return columns
+            values = np.asarray(X, dtype=float)  # no copy for floats: rows are read in place
+            if not np.isfinite(values.sum()):  # a NaN or an infinity somewhere: which?
+                infinite = np.isinf(values).any(axis=0)
+                if infinite.any():
+                    f = int(np.flatnonzero(infinite)[0])
+                    numeric_values(pd.Series(values[:, f]), self._names[f])  # raises, naming it
+            return values
         frame = to_frame(X)
         names = [str(c) for c in frame.columns]
         if isinstance(X, pd.DataFrame) and (
@@ -344,7 +498,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"X has {frame.shape[1]} features, but ID3Classifier is expecting {self.n_features_in_} features as input"
             )
-        return self._encode_frame(frame)
+        return self._encode_frame(frame).T
 
     def _encode_frame(self, frame: pd.DataFrame) -> np.ndarray:
         return encode_like_fit(frame, self._names, self._categories)
@@ -416,6 +570,48 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         from id3tree.render.plot import plot_tree
 
         return plot_tree(self.root_, classes=self.classes_.tolist(), ax=ax, **options)
+
+    def plot_regions(self, X, y, *, features=None, ax=None, **options):
+        """Draw the decision regions of a tree fitted on two numeric features, with the points.
+
+        ``X`` holds the points to draw (a DataFrame with the features' columns, or an array in the
+        model's column order), ``y`` their classes. ``features`` names the two features (x axis,
+        then y axis); default: the model's two features. Options as in
+        :func:`id3tree.render.regions.plot_regions`. Returns the matplotlib Axes.
+        """
+        check_is_fitted(self, "root_")
+        from id3tree.render.regions import plot_regions
+
+        if features is None:
+            if len(self._names) != 2:
+                raise ValueError(
+                    f"the model has {len(self._names)} features: name the two to draw "
+                    "with features=(x_feature, y_feature)"
+                )
+            features = self._names
+        features = [str(f) for f in features]
+        unknown = [f for f in features if f not in self._names]
+        if unknown:
+            raise ValueError(f"{unknown} are not features of the model ({self._names})")
+        categorical = [f for f in features if self._categories[self._names.index(f)] is not None]
+        if categorical:
+            raise ValueError(
+                f"{categorical} are categorical; a region plot needs two numeric features"
+            )
+        frame = to_frame(X)
+        if isinstance(X, pd.DataFrame):
+            points = frame[features]
+        else:
+            points = frame.iloc[:, [self._names.index(f) for f in features]]
+        return plot_regions(
+            self.root_,
+            points.to_numpy(dtype=float, na_value=np.nan),
+            check_labels(y, len(points)).to_numpy(),
+            features=features,
+            classes=self.classes_.tolist(),
+            ax=ax,
+            **options,
+        )
 
     def explain(self, x) -> str:
         """The path of one sample: each test, the branch taken, the counts, the prediction.
@@ -532,6 +728,27 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.categorical = True
         tags.input_tags.string = True
         return tags
+
+
+def _warn_about_id_like_splits(root: Node) -> None:
+    """One :class:`IDLikeFeatureWarning` per column that made a split of (nearly) one row per
+    branch, naming the largest such split."""
+    worst = {}
+    for node in root.walk():
+        if node.is_leaf or node.is_numeric_split:
+            continue
+        missing = node.children.get(MISSING)  # the rows with no value do not count
+        n_rows = node.n_samples - (missing.n_samples if missing is not None else 0)
+        n_values = len(node.children) - (missing is not None)
+        if is_id_like(n_rows, n_values):
+            if node.feature not in worst or n_rows > worst[node.feature][1]:
+                worst[node.feature] = (node, n_rows, n_values)
+    for feature, (node, n_rows, n_values) in worst.items():
+        where = "" if node.depth == 0 else f" at node {node.node_id} (depth {node.depth})"
+        if n_rows < node.n_samples:
+            where += f" (not counting {node.n_samples - n_rows:g} with no value)"
+        message = id_like_message(feature, n_rows, n_values, where)
+        warnings.warn(message, IDLikeFeatureWarning, stacklevel=4)
 
 
 def _plain_numeric_array(X, model) -> bool:

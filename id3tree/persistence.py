@@ -44,7 +44,9 @@ MODEL_FIELDS = {
     "categories",
     "nodes",
 }
-OPTIONAL_MODEL_FIELDS = {"names_from_frame"}
+# "target": the name of the class column, which `id3tree fit --save` records so that
+# `id3tree predict` can score data that has it (the model itself never reads it)
+OPTIONAL_MODEL_FIELDS = {"names_from_frame", "target"}
 NODE_FIELDS = {
     "id",
     "parent",
@@ -354,6 +356,8 @@ def check_model_dict(cls, d) -> tuple[dict, list, list, list, bool]:
         _fail(f"the field(s) {missing} are missing")
     if unknown:
         _fail(f"unknown field(s) {unknown}")
+    if not isinstance(d.get("target", ""), str):
+        _fail(f"the 'target' field must be a column name, got {d['target']!r}")
 
     params = d["params"]
     if not isinstance(params, dict):
@@ -487,7 +491,9 @@ def check_nodes(
             _fail(f"{where}: 'counts' must list {n_classes} non-negative integers, got {counts!r}")
         if sum(counts) == 0:
             _fail(f"{where} has no samples (all its counts are 0)")
-        if r["feature"] is not None and r["feature"] not in column:
+        if r["feature"] is not None and (
+            not isinstance(r["feature"], str) or r["feature"] not in column
+        ):
             _fail(f"{where} splits on {r['feature']!r}, which is not a feature of the model")
         if r["threshold"] is not None and not _is_number(r["threshold"]):
             _fail(f"{where} has a threshold that is not a finite number: {r['threshold']!r}")
@@ -601,20 +607,26 @@ def nodes_from_records(
 def read_json(s_or_path) -> dict:
     """Parse JSON given as text or as a path to a file; NaN and Infinity literals, duplicate
     names in an object and nesting too deep to parse are errors."""
-    if isinstance(s_or_path, Path) or (
-        isinstance(s_or_path, str) and not s_or_path.lstrip().startswith("{")
-    ):
+    if isinstance(s_or_path, (str, Path)) and not str(s_or_path).lstrip().startswith("{"):
         path = Path(s_or_path)
-        if not path.is_file():
-            raise ModelFileError(f"no model file at {str(path)!r}")
         try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:
-            raise ModelFileError(f"the model file is not UTF-8 text: {exc}") from None
-    elif isinstance(s_or_path, (str, bytes, bytearray)):
-        text = s_or_path
-    else:
+            is_file = path.is_file()
+        except (OSError, ValueError):  # a name too long, or with a NUL: not a file's name
+            is_file = False
+        if is_file:
+            try:
+                return parse_json(path.read_text(encoding="utf-8"))
+            except UnicodeDecodeError as exc:
+                raise ModelFileError(f"the model file is not UTF-8 text: {exc}") from None
+        if isinstance(s_or_path, Path) or "{" not in s_or_path:
+            raise ModelFileError(f"no model file at {str(path)[:200]!r}")
+    elif not isinstance(s_or_path, (str, bytes, bytearray)):
         raise ModelFileError(f"from_json takes JSON text or a path, got {type(s_or_path).__name__}")
+    return parse_json(s_or_path)
+
+
+def parse_json(text) -> dict:
+    """JSON text as Python data, or a ``ModelFileError`` that says what is wrong with it."""
     try:
         return json.loads(
             text,

@@ -18,6 +18,10 @@ import numpy as np
 from id3tree._validation import UNSEEN
 from id3tree.node import LEFT, MISSING, NUMERIC_MISSING, RIGHT, Node
 
+BLOCK_VALUES = 2**22
+"""Rows are routed in blocks of about this many values (rows x features)."""
+
+
 DENSE_SLOTS, SPARSE_FACTOR = 64, 8
 """A categorical split keeps a slot for every category of its feature (one array lookup per row)
 unless that is more than ``max(DENSE_SLOTS, SPARSE_FACTOR x (branches + 1))``: a split with a few branches
@@ -131,12 +135,17 @@ class CompiledTree:
         )
         return cls(nodes, feature, threshold, categorical, offset, n_slots, child, counts, sparse)
 
-    def route(self, columns: np.ndarray) -> np.ndarray:
-        """The node position where each row stops. ``columns`` is ``(n_features, n_rows)``:
-        numeric values (NaN missing), or category codes (``len(categories)`` for missing and
-        ``UNSEEN`` for values never seen at fit time)."""
-        n_rows = columns.shape[1]
-        flat = columns.ravel()
+    def route(self, values: np.ndarray) -> np.ndarray:
+        """The node position where each row stops. ``values`` is ``(n_rows, n_features)``, in
+        either memory order (no copy is made): numeric values (NaN missing), or category codes
+        (``len(categories)`` for missing and ``UNSEEN`` for values never seen at fit time)."""
+        n_rows, n_features = values.shape
+        if values.flags.c_contiguous:
+            flat, row_step, feature_step = values.reshape(-1), n_features, 1
+        elif values.flags.f_contiguous:
+            flat, row_step, feature_step = values.T.reshape(-1), 1, n_rows
+        else:
+            flat, row_step, feature_step = np.ascontiguousarray(values).reshape(-1), n_features, 1
         stop = np.zeros(n_rows, dtype=np.int64)
         if self.feature[0] < 0:
             return stop
@@ -144,29 +153,39 @@ class CompiledTree:
         # leaf can stay in the batch for a few more steps; the batch is compacted only when a
         # quarter of it has arrived. That keeps the per-step work to a few array operations.
         leaf = self.feature < 0
-        column_start = (
-            np.where(leaf, 0, self.feature) * n_rows
-        )  # where each node's feature sits in flat
+        column_start = np.where(leaf, 0, self.feature) * feature_step  # the node's feature in flat
         threshold = np.where(leaf, np.inf, self.threshold)
         offset, child = self.offset.copy(), self.child
         n_slots = np.where(leaf, 3, self.n_slots)
         n_leaf_slots = 3 * int(leaf.sum())
         offset[leaf] = len(child) + np.arange(0, n_leaf_slots, 3)
         child = np.concatenate([child, np.repeat(np.flatnonzero(leaf), 3)])
+        tables = (column_start, threshold, offset, child, n_slots, leaf)
+        # np.isnan of the sum: one pass, no temporary (the values hold no infinities)
+        has_missing = bool(np.isnan(flat.sum()))
+        # Rows are routed a block at a time, so the values a block reads stay in the cache
+        # through the whole descent.
+        block = max(1024, BLOCK_VALUES // max(n_features, 1))
+        for first in range(0, n_rows, block):
+            rows = np.arange(first, min(first + block, n_rows))
+            self._route_rows(rows, rows * row_step, flat, tables, has_missing, stop)
+        return stop
+
+    def _route_rows(self, rows, row_start, flat, tables, has_missing, stop) -> None:
+        """Send ``rows`` (whose values start at ``row_start`` in ``flat``) down to where they stop."""
+        column_start, threshold, offset, child, n_slots, leaf = tables
         categorical = self.categorical
         has_categorical = bool(categorical.any())
-        has_missing = bool(np.isnan(flat).any())
-        rows = np.arange(n_rows)
-        at = np.zeros(n_rows, dtype=np.int64)
+        at = np.zeros(len(rows), dtype=np.int64)
         take = np.take  # a little faster than fancy indexing for these 1-D gathers
         step = 0
         while True:
-            value = take(flat, take(column_start, at) + rows)
+            value = take(flat, take(column_start, at) + row_start)
             right = value > take(threshold, at)
             if not (has_missing or has_categorical):  # the common case, in a few operations
                 at = take(child, take(offset, at) + right)
             else:
-                rows, at = self._general_step(
+                rows, at, row_start = self._general_step(
                     at,
                     value,
                     right,
@@ -177,6 +196,7 @@ class CompiledTree:
                     offset,
                     rows,
                     stop,
+                    row_start,
                     self.sparse,
                 )
             step += 1
@@ -186,17 +206,29 @@ class CompiledTree:
             n_arrived = int(np.count_nonzero(arrived))
             if n_arrived == len(rows):
                 stop[rows] = at
-                return stop
+                return
             if 4 * n_arrived > len(rows):
                 stop[rows[arrived]] = at[arrived]
                 keep = ~arrived
-                rows, at = rows[keep], at[keep]
+                rows, at, row_start = rows[keep], at[keep], row_start[keep]
 
     @staticmethod
     def _general_step(
-        at, value, right, has_missing, categorical, n_slots, child, offset, rows, stop, sparse=None
+        at,
+        value,
+        right,
+        has_missing,
+        categorical,
+        n_slots,
+        child,
+        offset,
+        rows,
+        stop,
+        row_start,
+        sparse=None,
     ):
-        """One step when there are missing values or categorical splits; returns (rows, at)."""
+        """One step when there are missing values or categorical splits; returns
+        (rows, at, row_start) of the rows still moving."""
         slot = right.astype(np.int64)  # LEFT 0, RIGHT 1
         if has_missing:
             slot[np.isnan(value)] = NUMERIC_MISSING
@@ -211,8 +243,8 @@ class CompiledTree:
         lost = nxt < 0  # no branch for this value here: the row stops at this node
         if lost.any():
             stop[rows[lost]] = at[lost]
-            rows, nxt = rows[~lost], nxt[~lost]
-        return rows, nxt
+            rows, nxt, row_start = rows[~lost], nxt[~lost], row_start[~lost]
+        return rows, nxt, row_start
 
     def path(self, column_values: np.ndarray) -> list[tuple[int, int | None]]:
         """The positions one row visits, each with the slot it leaves by (None at the end)."""

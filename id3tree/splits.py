@@ -6,8 +6,9 @@ here and a property test proves them equal:
 
 * :func:`plain_candidate_splits` scores every midpoint from scratch, one at a time. Read it first.
 * :func:`search_thresholds` does the same for many nodes ("segments") at once: the rows of each
-  node are sorted by value, cumulative class counts give the counts left of every midpoint in one
-  pass, and the entropies of every prefix and suffix are computed together. The learner uses it.
+  node are sorted by value, and running sums of a table of ``c log c`` score every midpoint of
+  every segment in one pass, whatever the number of classes (see :class:`_Cuts`). The learner
+  uses its core, :func:`search_cuts`, on rows it keeps sorted.
 
 Missing values (NaN) sit at the end of each segment. They form a third branch of their own: they
 count in the overall entropy and the gain, but never decide where the threshold goes.
@@ -18,11 +19,12 @@ and the smallest threshold wins.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
-from id3tree._entropy import entropy_of_counts, entropy_of_groups, entropy_rows
+from id3tree._entropy import entropy_of_groups, entropy_rows, scaled_xlogx
 
 TIE_TOLERANCE = 1e-10
 """Two scores (in bits) closer than this are a tie."""
@@ -84,55 +86,127 @@ def plain_candidate_splits(x, y) -> list[dict]:
 # ---------------------------------------------------------------------------------------------
 # The fast version: many segments at once
 # ---------------------------------------------------------------------------------------------
-class _Prefix:
-    """Cumulative class counts of values sorted within segments (NaN last in each segment).
+class _Cuts:
+    """Every cut point of many segments sorted by value, scored together in O(rows).
 
-    Counts are kept class by class (``cum[k, i]`` = rows of class k among the first i), so every
-    array the search touches is one-dimensional and contiguous.
+    A cut after position i puts the rows ``start .. i`` of its segment on the left. With ``q`` the
+    integer table of ``c log c`` (:func:`~id3tree._entropy.scaled_xlogx`), the size-weighted entropy
+    of the two sides is ``q[n_left] + q[n_right] - sum_k q[left_k] - sum_k q[right_k]``. Moving one
+    row of class k from the right side to the left changes only ``left_k`` and ``right_k``, each
+    by one, so the two sums over classes are running sums of one table step per row: one
+    cumulative sum scores every cut of every segment, whatever the number of classes. The sums
+    are integers, so two cuts with the same class counts score exactly alike.
+
+    Parameters are those of :func:`search_cuts`.
     """
 
-    def __init__(self, values, y, starts, lengths, n_classes):
-        m = len(values)
-        self.values, self.starts, self.lengths = values, starts, lengths
-        self.segment = np.repeat(np.arange(len(starts)), lengths)
-        self.cum = np.zeros((n_classes, m + 1), dtype=np.int64)
-        for k in range(n_classes):
-            np.cumsum(y == k, out=self.cum[k, 1:])
-        present = ~np.isnan(values)
-        # non-missing values per segment (NaN sort last, so they are a suffix)
-        self.n_present = np.add.reduceat(present, starts) if m else np.zeros(len(starts), np.int64)
-        ends = starts + lengths
-        present_end = starts + self.n_present
-        self.parent = (self.cum[:, ends] - self.cum[:, starts]).T
-        self.missing = (self.cum[:, ends] - self.cum[:, present_end]).T
-        self.present_total = self.cum[:, present_end] - self.cum[:, starts]
+    def __init__(self, step_up, y, starts, lengths, n_present, n_classes):
+        m, n_seg = len(y), len(starts)
+        index = np.int32 if m < 2**31 else np.int64
+        self.starts, self.lengths, self.n_present = starts, lengths, n_present
+        self.n_classes = n_classes
+        self.segment = np.repeat(np.arange(n_seg, dtype=index), lengths)
+        self.offset = np.arange(m, dtype=index) - np.repeat(starts.astype(index), lengths)
+        self.step_up = step_up
+        self.y = y
+        self.cell = self.segment * n_classes + y  # (segment, class) of each row
+        self.parent = class_counts(self.cell, n_seg, n_classes)
+        self.has_missing = bool(np.any(n_present < lengths))
+        if self.has_missing:
+            present = self.offset < n_present[self.segment]
+            self.present = class_counts(self.cell[present], n_seg, n_classes)
+        else:
+            self.present = self.parent
+        self.missing = self.parent - self.present
+        self.q, steps, self.unit = scaled_xlogx(int(lengths.max(initial=1)), m)
+        # how many rows of its own class come before each row in its segment (its rank)
+        rank = _rank_in_segment_and_class(y, self.segment, self.offset, starts, self.parent)
+        above = self.present.ravel()[self.cell] - rank - 1  # rows of its class after it
+        np.maximum(above, 0, out=above)  # (missing rows: never read)
+        self.left_sum = _cumsum0(steps[rank])  # sum_k q[left_k], from the segment's start
+        self.right_drop = _cumsum0(steps[above])  # how much sum_k q[right_k] fell
+        self.right_total = self.q[self.present].sum(axis=1)
+
+    def valid(self, min_leaf: int = 1) -> np.ndarray:
+        """Whether a cut may go after each position: between two distinct values present in one
+        segment, leaving at least ``min_leaf`` rows on each side."""
+        n_present = np.repeat(self.n_present, self.lengths)
+        valid = self.step_up & (self.offset < n_present - 1)
+        if min_leaf > 1:
+            valid &= (self.offset + 1 >= min_leaf) & (n_present - self.offset - 1 >= min_leaf)
+        return valid
 
     def candidates(self, min_leaf: int = 1) -> np.ndarray:
-        """Positions i (left side = segment start .. i) that are valid cut points."""
-        v = self.values
-        offset = np.arange(len(v)) - self.starts[self.segment]  # position inside the segment
-        n_present = self.n_present[self.segment]
-        valid = offset < n_present - 1  # both neighbours present...
-        valid[:-1] &= v[:-1] < v[1:]  # ...and distinct
-        if min_leaf > 1:
-            valid &= (offset + 1 >= min_leaf) & (n_present - offset - 1 >= min_leaf)
-        return np.flatnonzero(valid)
+        """Positions i where a cut may go (see :meth:`valid`)."""
+        return np.flatnonzero(self.valid(min_leaf))
+
+    def score_all(self, valid) -> np.ndarray:
+        """``n H`` (table units) of the cut after every position; the largest int64 where not valid.
+
+        The same sums as :meth:`score`, for every position at once: no gathers by position."""
+        lengths, q = self.lengths, self.q
+        n_left = self.offset + 1
+        n_right = np.repeat(self.n_present, lengths) - n_left
+        np.maximum(n_right, 0, out=n_right)  # (past the last present row: never valid)
+        weighted = q[n_left]
+        weighted += q[n_right]
+        weighted -= self.left_sum[1:]
+        weighted += np.repeat(self.left_sum[self.starts], lengths)
+        weighted -= np.repeat(self.right_total + self.right_drop[self.starts], lengths)
+        weighted += self.right_drop[1:]
+        weighted[~valid] = _NOT_A_CUT
+        return weighted
 
     def score(self, pos):
-        """Sizes and entropies of both sides of the cut after each position in ``pos``."""
+        """Segment, sizes of both sides and ``n H`` of the cut after each position (table units)."""
         seg = self.segment[pos]
         start = self.starts[seg]
         n_left = pos + 1 - start
         n_right = self.n_present[seg] - n_left
-        left = [self.cum[k, pos + 1] - self.cum[k, start] for k in range(len(self.cum))]
-        right = [self.present_total[k, seg] - left[k] for k in range(len(self.cum))]
-        return (
-            seg,
-            n_left,
-            n_right,
-            entropy_of_counts(left, n_left),
-            entropy_of_counts(right, n_right),
-        )
+        left = self.left_sum[pos + 1] - self.left_sum[start]
+        right = self.right_total[seg] - (self.right_drop[pos + 1] - self.right_drop[start])
+        q = self.q
+        return seg, n_left, n_right, q[n_left] - left + q[n_right] - right
+
+    def left_counts(self, seg, pos) -> np.ndarray:
+        """Exact class counts left of the cut after ``pos[i]`` in segment ``seg[i]`` (rows: seg)."""
+        last = np.full(len(self.starts), -1, dtype=np.int64)
+        last[seg] = pos - self.starts[seg]
+        left = self.offset <= last[self.segment]
+        return class_counts(self.cell[left], len(self.starts), self.n_classes)[seg]
+
+
+_NOT_A_CUT = np.iinfo(np.int64).max
+
+
+def class_counts(cell, n_segments: int, n_classes: int) -> np.ndarray:
+    """Rows of each class in each segment, ``(n_segments, n_classes)``, from each row's
+    ``segment * n_classes + class``. (The one place that counts rows: weights would go here.)"""
+    return np.bincount(cell, minlength=n_segments * n_classes).reshape(n_segments, n_classes)
+
+
+def _cumsum0(values) -> np.ndarray:
+    """Cumulative sum with a leading 0 (int64): ``out[i]`` is the sum of ``values[:i]``."""
+    out = np.zeros(len(values) + 1, dtype=np.int64)
+    np.cumsum(values, out=out[1:])
+    return out
+
+
+def _rank_in_segment_and_class(y, segment, offset, starts, counts) -> np.ndarray:
+    """For each row, how many rows of the same class come before it in its segment."""
+    if counts.shape[1] == 2:  # one running count of class 1 is enough
+        ones_before = np.cumsum(y, dtype=np.int64) - y
+        ones_before -= ones_before[starts][segment]
+        return np.where(y == 1, ones_before, offset - ones_before)
+    # a stable sort by class keeps each class's rows in segment order
+    small = y.astype(np.uint8 if counts.shape[1] <= 256 else np.int32)
+    order = np.argsort(small, kind="stable")
+    per_class = counts.sum(axis=0)
+    first_of_class = np.cumsum(per_class) - per_class
+    rank = np.empty(len(y), dtype=np.int64)
+    rank[order] = np.arange(len(y)) - first_of_class[y[order]]
+    earlier_segments = np.cumsum(counts, axis=0) - counts  # rows of class k before each segment
+    return rank - earlier_segments.ravel()[segment * counts.shape[1] + y]
 
 
 @dataclass(frozen=True)
@@ -148,47 +222,57 @@ class ThresholdSearch:
     n_right: np.ndarray
     n_missing: np.ndarray
     n_ties: np.ndarray  # how many thresholds share the best overall entropy
+    position: np.ndarray | None = None  # the last row left of each cut (-1 where not found)
 
 
-def search_thresholds(values, y, starts, lengths, n_classes, *, min_leaf=1) -> ThresholdSearch:
-    """Best midpoint of every segment by lowest overall entropy; ties go to the smallest threshold.
+def search_cuts(
+    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1
+) -> ThresholdSearch:
+    """Best cut of every segment by lowest overall entropy; ties go to the first (smallest) cut.
 
-    ``values`` must be sorted within each segment with NaN last; ``y`` holds class codes
-    ``0 .. n_classes-1`` in the same order; segment s is ``starts[s] : starts[s] + lengths[s]``
-    (every segment non-empty).
+    Rows of segment s are ``starts[s] : starts[s] + lengths[s]`` (every segment non-empty), sorted
+    by value with the ``n_present[s]`` non-missing rows first; ``y`` holds class codes
+    ``0 .. n_classes-1``; ``step_up[i]`` says the value at ``i + 1`` is larger than at ``i``.
+    Returns the position of each best cut (``threshold`` is left NaN; the caller knows the values).
     """
-    pre = _Prefix(values, y, starts, lengths, n_classes)
+    cuts = _Cuts(step_up, y, starts, lengths, n_present, n_classes)
     n_seg = len(starts)
-    n_missing = lengths - pre.n_present
-    missing_part = n_missing * entropy_rows(pre.missing)
-    parent_entropy = entropy_rows(pre.parent)
-
+    n_missing = lengths - n_present
     found = np.zeros(n_seg, dtype=bool)
-    threshold = np.full(n_seg, np.nan)
+    position = np.full(n_seg, -1, dtype=np.int64)
     overall = np.full(n_seg, np.nan)
     n_left = np.zeros(n_seg, dtype=np.int64)
     n_ties = np.zeros(n_seg, dtype=np.int64)
-    pos = pre.candidates(min_leaf)
-    if len(pos):
-        seg, nl, nr, h_left, h_right = pre.score(pos)
-        weighted = nl * h_left + nr * h_right  # n * overall entropy, less the missing part
-        first = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])  # first candidate of a segment
-        best = np.minimum.reduceat(weighted, first)
-        owner = seg[first]
-        tied = weighted <= best[np.searchsorted(owner, seg)] + TIE_TOLERANCE * lengths[seg]
-        n_ties[owner] = np.add.reduceat(tied, first)
+    parent_entropy = entropy_rows(cuts.parent)
+    valid = cuts.valid(min_leaf)
+    weighted = cuts.score_all(valid)
+    best = np.minimum.reduceat(weighted, starts)
+    owner = np.flatnonzero(best < _NOT_A_CUT)
+    if len(owner):
+        tolerance = np.floor(TIE_TOLERANCE * lengths / cuts.unit).astype(np.int64)
+        tied = weighted - np.repeat(best, lengths) <= np.repeat(tolerance, lengths)
+        tied &= valid
+        n_ties[:] = np.add.reduceat(tied, starts)
         winners = np.flatnonzero(tied)
-        winners = winners[np.r_[True, seg[winners][1:] != seg[winners][:-1]]]  # smallest threshold
-        at = pos[winners]
+        seg = cuts.segment[winners]
+        at = winners[np.r_[True, seg[1:] != seg[:-1]]]  # the first tied cut of each segment
         found[owner] = True
-        threshold[owner] = midpoint(values[at], values[at + 1])
-        n_left[owner] = nl[winners]
-        overall[owner] = (weighted[winners] + missing_part[owner]) / lengths[owner]
-    n_right = np.where(found, pre.n_present - n_left, 0)
+        position[owner] = at
+        n_left[owner] = at + 1 - starts[owner]
+        # the winners' entropies from their exact class counts, by Shannon's formula
+        left = cuts.left_counts(owner, at)
+        sides = np.concatenate([left, cuts.present[owner] - left, cuts.missing[owner]])
+        h_left, h_right, h_missing = entropy_rows(sides).reshape(3, -1)
+        n_right_w = cuts.n_present[owner] - n_left[owner]
+        overall[owner] = (
+            n_left[owner] * h_left + n_right_w * h_right + n_missing[owner] * h_missing
+        ) / lengths[owner]
+    n_right = np.where(found, n_present - n_left, 0)
     split_info = entropy_rows(np.stack([n_left, n_right, np.where(found, n_missing, 0)], axis=1))
     return ThresholdSearch(
         found=found,
-        threshold=threshold,
+        position=position,
+        threshold=np.full(n_seg, np.nan),
         overall_entropy=overall,
         gain=np.where(found, np.maximum(parent_entropy - overall, 0.0), np.nan),
         split_info=split_info,
@@ -199,17 +283,54 @@ def search_thresholds(values, y, starts, lengths, n_classes, *, min_leaf=1) -> T
     )
 
 
+def _steps_and_present(values, starts, lengths):
+    """``step_up`` and ``n_present`` of :func:`search_cuts` for values sorted within segments."""
+    step_up = np.zeros(len(values), dtype=bool)
+    np.less(values[:-1], values[1:], out=step_up[:-1])  # NaN compares False
+    missing = np.isnan(values)
+    n_missing = np.add.reduceat(missing, starts) if len(values) else np.zeros(len(starts), int)
+    return step_up, lengths - n_missing
+
+
+def search_thresholds(values, y, starts, lengths, n_classes, *, min_leaf=1) -> ThresholdSearch:
+    """Best midpoint of every segment by lowest overall entropy; ties go to the smallest threshold.
+
+    ``values`` must be sorted within each segment with NaN last; ``y`` holds class codes
+    ``0 .. n_classes-1`` in the same order; segment s is ``starts[s] : starts[s] + lengths[s]``
+    (every segment non-empty).
+    """
+    values = np.asarray(values, dtype=float)
+    starts, lengths = np.asarray(starts), np.asarray(lengths)
+    step_up, n_present = _steps_and_present(values, starts, lengths)
+    found = search_cuts(
+        step_up, np.asarray(y), starts, lengths, n_present, n_classes, min_leaf=min_leaf
+    )
+    at = found.position[found.found]
+    threshold = found.threshold.copy()
+    threshold[found.found] = midpoint(values[at], values[at + 1])
+    return dataclasses.replace(found, threshold=threshold, position=None)
+
+
 def enumerate_thresholds(values, y, starts, lengths, n_classes) -> dict[str, np.ndarray]:
     """Every candidate midpoint of every segment, in segment then threshold order.
 
     Same inputs as :func:`search_thresholds`; returns the columns of ``candidate_splits`` plus
-    ``segment``.
+    ``segment``. Each side's entropy comes from its class counts (kept for every cut: this is
+    for showing the candidates, not for searching them).
     """
-    pre = _Prefix(values, y, starts, lengths, n_classes)
-    pos = pre.candidates()
-    seg, nl, nr, h_left, h_right = pre.score(pos)
-    n_missing = lengths - pre.n_present
-    missing_part = (n_missing * entropy_rows(pre.missing))[seg]
+    values = np.asarray(values, dtype=float)
+    y = np.asarray(y)
+    starts, lengths = np.asarray(starts), np.asarray(lengths)
+    step_up, n_present = _steps_and_present(values, starts, lengths)
+    cuts = _Cuts(step_up, y, starts, lengths, n_present, n_classes)
+    pos = cuts.candidates()
+    seg, nl, nr, _ = cuts.score(pos)
+    before = np.zeros((len(values) + 1, n_classes), dtype=np.int64)  # class counts of y[:i]
+    np.cumsum(y[:, None] == np.arange(n_classes), axis=0, out=before[1:])
+    left = before[pos + 1] - before[starts[seg]]
+    h_left, h_right = entropy_rows(left), entropy_rows(cuts.present[seg] - left)
+    n_missing = lengths - n_present
+    missing_part = (n_missing * entropy_rows(cuts.missing))[seg]
     overall = (nl * h_left + nr * h_right + missing_part) / lengths[seg]
     return {
         "segment": seg,
@@ -219,7 +340,7 @@ def enumerate_thresholds(values, y, starts, lengths, n_classes) -> dict[str, np.
         "entropy_left": h_left,
         "entropy_right": h_right,
         "overall_entropy": overall,
-        "gain": np.maximum(entropy_rows(pre.parent)[seg] - overall, 0.0),
+        "gain": np.maximum(entropy_rows(cuts.parent)[seg] - overall, 0.0),
     }
 
 

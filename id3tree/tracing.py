@@ -144,7 +144,34 @@ class LeafMade:
         return f"{_indent(self.depth)}  => leaf: predict {self.prediction} ({self.reason})"
 
 
-Event = NodeStarted | CandidateScored | ThresholdScored | SplitChosen | LeafMade
+@dataclass(frozen=True)
+class PruningDecision:
+    """Post-pruning looked at an internal node: its subtree against the node made a leaf.
+
+    ``measure`` names what ``subtree`` and ``leaf`` count: validation errors (reduced-error
+    pruning), estimated errors (pessimistic pruning) or weighted entropy (cost-complexity
+    pruning, where ``alpha`` is the node's effective alpha).
+    """
+
+    node: int
+    depth: int
+    method: str
+    measure: str
+    subtree: float
+    leaf: float
+    alpha: float | None
+    pruned: bool
+
+    def __str__(self) -> str:
+        alpha = f", effective alpha {self.alpha:.4g}" if self.alpha is not None else ""
+        verdict = "pruned: the node becomes a leaf" if self.pruned else "kept"
+        return (
+            f"{_indent(self.depth)}Node {self.node} ({self.method}): {self.measure} "
+            f"{self.subtree:.4g} as a subtree, {self.leaf:.4g} as a leaf{alpha} => {verdict}"
+        )
+
+
+Event = NodeStarted | CandidateScored | ThresholdScored | SplitChosen | LeafMade | PruningDecision
 
 
 class PrintTracer:

@@ -3,7 +3,11 @@ the same way (docs/bad_input.md lists each case and its outcome)."""
 
 from __future__ import annotations
 
+import html
 import math
+import re
+import shutil
+import subprocess
 import warnings
 
 import numpy as np
@@ -162,3 +166,95 @@ def test_other_bases_rescale_bits(base):
     assert entropy(["a", "b", "b"], base=base) == pytest.approx(
         scipy.stats.entropy([1, 2], base=base), rel=1e-12
     )
+
+
+# ------------------------------------------------------------------------------------------------
+# 6. DOT that Graphviz accepts and draws exactly
+# ------------------------------------------------------------------------------------------------
+def _odd_names_model():
+    X = pd.DataFrame({"a\\Nb": ["x\\G", "y\tz", "x\\G", "y\tz"], "": [1.0, 2.0, 3.0, 4.0]})
+    return ID3Classifier().fit(X, ["", "c\n", "", "c\n"])
+
+
+def test_dot_has_no_empty_elements_and_no_graphviz_escapes():
+    dot = _odd_names_model().to_dot()
+    assert "<b></b>" not in dot and "<i></i>" not in dot
+    # every backslash of the data is doubled (Graphviz reads a single one as an escape) ...
+    assert "a\\\\Nb" in dot and "x\\\\G" in dot
+    assert "\t" not in dot.replace("\n\t", "\n")  # ... and a tab is written as \t
+    assert "y\\\\tz" in dot
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="needs Graphviz's dot program")
+def test_graphviz_draws_odd_names_exactly():
+    dot = _odd_names_model().to_dot()
+    done = subprocess.run(["dot", "-Tsvg"], input=dot, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    texts = {html.unescape(t) for t in re.findall(r">([^<>]*)</text>", done.stdout)}
+    assert {"a\\Nb", "x\\G", "y\\tz"} <= texts
+    assert "a0b" not in texts and "xTree" not in texts
+
+
+# ------------------------------------------------------------------------------------------------
+# 7. resources: bounded by what is asked for, and said when squeezed
+# ------------------------------------------------------------------------------------------------
+def test_too_many_bins_are_refused_before_any_memory_is_asked_for():
+    from id3tree import mutual_information_matrix, rank_features
+    from id3tree.information import MAX_BINS
+
+    x, y = np.arange(10.0), np.arange(10) % 2
+    for call in (
+        lambda: mutual_information(x, y, bins=10**9),
+        lambda: rank_features(pd.DataFrame({"x": x}), y, method="mutual_information", bins=10**9),
+        lambda: mutual_information_matrix(pd.DataFrame({"x": x, "z": x}), bins=MAX_BINS + 1),
+    ):
+        with pytest.raises(ValueError, match=f"more than {MAX_BINS}"):
+            call()
+    assert mutual_information(x, y, bins=MAX_BINS) == pytest.approx(1.0)
+
+
+def test_text_of_a_deep_chain_grows_linearly():
+    from id3tree.render.text import MAX_INDENT
+
+    n = 3001
+    X = np.arange(n, dtype=float).reshape(-1, 1)
+    model = ID3Classifier().fit(X, np.arange(n) % 2)
+    lines = model.to_text().splitlines()
+    assert len(lines) == 2 * n - 1
+    longest = max(len(line) for line in lines)
+    assert longest < 4 * MAX_INDENT + 200  # not 4 x 3000 characters
+    assert "[level 3000] |-- x0 > 2999.5: 1 samples" in lines[-1]
+
+
+def test_a_tree_squeezed_into_a_small_axes_warns():
+    from matplotlib.figure import Figure
+
+    from id3tree.datasets import load
+
+    X, y = load("car", return_X_y=True)
+    model = ID3Classifier(max_depth=3).fit(X, y)
+    ax = Figure(figsize=(1.5, 1), dpi=72).add_subplot()
+    with pytest.warns(UserWarning, match="too small to read"):
+        model.plot(ax=ax)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model.plot()  # a figure sized to the tree: no squeeze, no warning
+
+
+def test_saving_with_matplotlib_keeps_plots_pixel_cap(tmp_path, monkeypatch):
+    import struct
+
+    from id3tree.render.files import save_tree_image
+    from id3tree.render.plot import MAX_PIXELS
+
+    monkeypatch.setattr(shutil, "which", lambda name: None)  # as on a machine without Graphviz
+    n = 300
+    X = pd.DataFrame({"code": [f"c{i}" for i in range(n)]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # an ID-like column, on purpose
+        model = ID3Classifier().fit(X, np.arange(n) % 2)  # one split, 300 leaves side by side
+    path = tmp_path / "wide.png"
+    assert save_tree_image(model, path, fontsize=40) == "matplotlib"
+    width, height = struct.unpack(">II", path.read_bytes()[16:24])
+    assert max(width, height) <= MAX_PIXELS * 1.01
+    assert width > 10_000  # still drawn large, only not beyond the cap

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -14,7 +16,7 @@ import pytest
 
 from id3tree import ID3Classifier
 from id3tree.cli import main
-from id3tree.datasets import load_iris
+from id3tree.datasets import load, load_iris
 
 HAS_DOT = shutil.which("dot") is not None
 PNG = b"\x89PNG"
@@ -171,3 +173,136 @@ def test_mi_writes_a_heatmap_and_a_csv(tmp_path, capsys):
         and np.allclose(matrix, matrix.T)
         and (matrix.to_numpy() <= 1 + 1e-12).all()
     )
+
+
+# -------------------------------------------------------------------------------------------------
+# evaluation: held-out accuracy, pruning, predict with row ids and scores
+# -------------------------------------------------------------------------------------------------
+def test_fit_reports_held_out_accuracy_like_a_manual_split(capsys):
+    from sklearn.model_selection import train_test_split
+
+    assert main(["fit", "car", "--target", "class", "--test-size", "0.3", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    X, y = load("car", return_X_y=True)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, random_state=1, stratify=y)
+    model = ID3Classifier().fit(X_tr, y_tr)
+    assert f"held-out accuracy {model.score(X_te, y_te):.4f} on {len(X_te)} rows" in out
+    assert f"ID3 tree on {len(X_tr)} rows" in out
+    matrix = pd.crosstab(y_te, model.predict(X_te)).reindex(
+        index=model.classes_, columns=model.classes_, fill_value=0
+    )
+    assert "predicted" in out and "actual" in out
+    for c, row in matrix.iterrows():  # every row of the confusion matrix, as printed
+        assert re.search(rf"^{c}\s+" + r"\s+".join(map(str, row)) + "$", out, re.M), c
+
+
+def test_fit_on_a_second_file_and_every_learning_option(tmp_path, capsys):
+    X, y = load("car", return_X_y=True)
+    frame = X.assign(**{"class": y})
+    train, test = tmp_path / "train.csv", tmp_path / "test.csv"
+    frame.iloc[:1200].to_csv(train, index=False)
+    frame.iloc[1200:].to_csv(test, index=False)
+    argv = [
+        "fit",
+        str(train),
+        "--target",
+        "class",
+        "--test",
+        str(test),
+        "--criterion",
+        "gain_ratio",
+        "--min-samples-leaf",
+        "3",
+        "--alpha",
+        "0.05",
+        "--show-depth",
+        "1",
+    ]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    model = ID3Classifier(criterion="gain_ratio", min_samples_leaf=3, alpha=0.05)
+    model.fit(X.iloc[:1200], y.iloc[:1200])
+    assert f"held-out accuracy {model.score(X.iloc[1200:], y.iloc[1200:]):.4f} on 528 rows" in out
+    assert f"{model.get_n_leaves()} leaves" in out
+
+
+@pytest.mark.parametrize("method", ["pessimistic", "cost_complexity", "reduced_error"])
+def test_fit_prunes(method, capsys):
+    argv = ["fit", "car", "--target", "class", "--prune", method, "--ccp-alpha", "0.01"]
+    assert main([*argv, "--show-depth", "0"]) == 0
+    out = capsys.readouterr().out
+    X, y = load("car", return_X_y=True)
+    if method == "pessimistic":
+        expected = ID3Classifier().fit(X, y).prune("pessimistic")
+        assert f"{expected.get_n_leaves()} leaves" in out
+    elif method == "cost_complexity":
+        expected = ID3Classifier(ccp_alpha=0.01).fit(X, y)
+        assert f"{expected.get_n_leaves()} leaves" in out
+    else:
+        assert "rows held out to prune" in out
+
+
+def test_fit_verbose_two_prints_thresholds_and_categorical_option(capsys):
+    argv = ["fit", "iris", "--target", "species", "--verbose", "2", "--max-depth", "1"]
+    assert main(argv) == 0
+    assert "petal_width <= 0.8: left 50" in capsys.readouterr().out
+    argv = ["fit", "hmeq", "--target", "BAD", "--categorical", "DELINQ", "--max-depth", "1"]
+    assert main([*argv, "--show-depth", "1"]) == 0
+
+
+def test_fit_warns_about_id_like_columns_in_one_line(capsys):
+    assert main(["fit", "titanic", "--target", "Survived", "--show-depth", "0"]) == 0
+    err = capsys.readouterr().err
+    assert "id3tree: warning: column 'Name' looks like an identifier" in err
+    assert "Traceback" not in err
+
+
+def test_predict_prints_row_ids_accuracy_and_confusion_matrix(tmp_path, capsys):
+    model_path = tmp_path / "model.json"
+    assert (
+        main(["fit", "car", "--target", "class", "--max-depth", "2", "--save", str(model_path)])
+        == 0
+    )
+    capsys.readouterr()
+    assert main(["predict", str(model_path), "car"]) == 0
+    captured = capsys.readouterr()
+    table = pd.read_csv(io.StringIO(captured.out))
+    X, y = load("car", return_X_y=True)
+    model = ID3Classifier(max_depth=2).fit(X, y)
+    assert table.columns.tolist() == ["row", "prediction"]
+    np.testing.assert_array_equal(table["row"], np.arange(len(X)))
+    np.testing.assert_array_equal(table["prediction"], model.predict(X))
+    hits = int((model.predict(X) == y.to_numpy()).sum())
+    assert f"accuracy {hits / len(y):.4f} ({hits} of {len(y)} rows" in captured.err
+    for c in model.classes_:
+        assert c in captured.err
+
+
+def test_predict_with_an_id_column_and_no_target(tmp_path, capsys):
+    model_path = tmp_path / "model.json"
+    X, y = load("titanic", return_X_y=True)
+    data = tmp_path / "new.csv"
+    X.to_csv(data, index=False)  # no Survived column
+    argv = [
+        "fit",
+        "titanic",
+        "--target",
+        "Survived",
+        "--max-depth",
+        "1",
+        "--criterion",
+        "gain_ratio",
+        "--save",
+        str(model_path),
+    ]
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert main(["predict", str(model_path), str(data), "--id-column", "PassengerId"]) == 0
+    captured = capsys.readouterr()
+    table = pd.read_csv(io.StringIO(captured.out))
+    assert table.columns.tolist() == ["PassengerId", "prediction"]
+    np.testing.assert_array_equal(table["PassengerId"], X["PassengerId"])
+    assert "accuracy" not in captured.err
+    assert main(["predict", str(model_path), str(data), "--target", "Survived"]) == 2
+    assert "'Survived' is not in the data" in capsys.readouterr().err
+    assert main(["predict", str(model_path), str(data), "--id-column", "Nope"]) == 2

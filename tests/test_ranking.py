@@ -32,7 +32,8 @@ def test_play_tennis_reproduces_the_seed_table_best_first():
     X, y = load_play_tennis(return_X_y=True)
     ranked = rank_features(X, y)
     assert ranked.index.tolist() == ["Outlook", "Humidity", "Wind", "Temperature"]
-    assert ranked.columns.tolist() == ["score"]
+    assert ranked.columns.tolist() == ["score", "flags"]
+    assert (ranked["flags"] == "").all()
     assert ranked["score"].round(4).tolist() == [0.2467, 0.1518, 0.0481, 0.0292]
 
 

@@ -449,3 +449,27 @@ def test_a_drawing_too_large_is_refused_with_a_depth_that_fits(iris, monkeypatch
     assert len([p for p in ax.patches if p.get_gid() == NODE_GID]) == within_2
     with pytest.raises(ValueError, match="max_depth=2"):
         plot_tree(root, classes=classes, max_depth=3)
+
+
+def test_text_measured_per_shape_is_measured_exactly(iris):
+    from id3tree.render.plot import _Metrics
+
+    root, classes = iris
+    lines = [line for node in root.walk() for line in node_lines(node, classes)]
+    lines += ["x 1 111 · 222", "≤ -0.000123", "samples = 9876543210"]
+    metrics = _Metrics(None, 9.0, 100.0)
+    for font in (metrics.regular, metrics.bold, metrics.small):
+        shapes = {metrics.size([line], font) for line in lines}
+        for line in lines:  # the cached size of the shape is the line's own measured size
+            assert metrics.size([line], font) == pytest.approx(metrics._measure(line, font))
+        assert len(metrics.sizes) < len(lines) and len(shapes) > 1
+    block = ["samples = 150", "entropy = 1.585"]
+    width, height = metrics.size(block, metrics.regular)
+    assert width == pytest.approx(max(metrics._measure(line, metrics.regular)[0] for line in block))
+    assert height > 1.5 * metrics._measure(block[0], metrics.regular)[1]  # two lines tall
+
+
+def node_lines(node, classes):
+    from id3tree.render.style import node_body, node_title
+
+    return node_title(node) + node_body(node, classes, ("samples", "counts", "entropy", "gain"), 3)

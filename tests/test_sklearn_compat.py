@@ -117,6 +117,8 @@ PARAMS = {
     "min_gain": 0.01,
     "alpha": 0.5,
     "categorical": ["Outlook", "Temperature", "Humidity", "Wind"],
+    "ccp_alpha": 0.01,
+    "average_gain_rule": False,
     "verbose": 0,
     "numeric_bins": None,
 }
@@ -131,6 +133,8 @@ def test_default_params_are_the_documented_ones():
         "min_gain": 0.0,
         "alpha": None,
         "categorical": "auto",
+        "ccp_alpha": 0.0,
+        "average_gain_rule": True,
         "verbose": 0,
         "numeric_bins": None,
     }

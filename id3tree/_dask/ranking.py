@@ -17,6 +17,7 @@ from id3tree._dask.measures import counts_of_values, merge_counts_of_values, sea
 from id3tree._entropy import entropy_rows, entropy_terms
 from id3tree._validation import is_numeric, numeric_values
 from id3tree.contingency import crosstab_codes
+from id3tree.diagnostics import ID_LIKE_FLAG, is_id_like
 from id3tree.information import _table_measures
 from id3tree.ranking.jsd import class_groups, one_vs_rest
 from id3tree.ranking.mi import mi_frame
@@ -107,7 +108,22 @@ def rank_features(X, y, *, method="information_gain", bins=10):
         else:  # symmetric uncertainty: 2 MI / (H(x) + H(y))
             total = float(entropy_rows(found.sum(axis=1))) + float(entropy_rows(found.sum(axis=0)))
             scores[f] = min(2 * gain / total, 1.0) if total > 0 else 0.0
-    return ranking_frame(scores, core.check_frame(X).columns)
+    return ranking_frame(scores, core.check_frame(X).columns, _id_like_flags(tables, codings))
+
+
+def _id_like_flags(tables, codings) -> list[str]:
+    """The ID-like flag of each categorical feature, from its counted table (a numeric column of
+    distinct whole numbers, which the in-memory ranking also flags, would need its values)."""
+    flags = []
+    for f, coding in enumerate(codings):
+        table = tables[f]
+        if coding.categories is None or not isinstance(table, np.ndarray):
+            flags.append("")
+            continue
+        per_value = table[: len(coding.categories)].sum(axis=1)
+        n_rows, n_values = float(per_value.sum()), int((per_value > 0).sum())
+        flags.append(ID_LIKE_FLAG if is_id_like(n_rows, n_values) else "")
+    return flags
 
 
 def jsd_screen(X, y, *, bins=25, macroclasses=False, trim_outliers=None):

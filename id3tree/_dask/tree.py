@@ -40,7 +40,7 @@ from id3tree._dask.counted_splits import (
     search_counted_thresholds,
 )
 from id3tree.contingency import chi_square_from_table
-from id3tree.grow import EncodedData
+from id3tree.grow import EncodedData, below_average_gain
 from id3tree.growth_record import Level, Record
 from id3tree.node import LEFT, NUMERIC_MISSING, RIGHT
 from id3tree.splits import TIE_TOLERANCE
@@ -331,6 +331,8 @@ def grow_on_dask(X, y, params, *, categorical="auto", numeric_bins=None, tracer=
             # 4. the best feature of each node; ties within TIE_TOLERANCE go to the first column
             score = s.ratio if params.criterion == "gain_ratio" else s.gain
             score = np.nan_to_num(score, nan=-np.inf)
+            if params.criterion == "gain_ratio" and params.average_gain_rule:
+                score[below_average_gain(s.gain)] = -np.inf  # C4.5: at least average gain
             best = score.max(axis=1, initial=-np.inf)
             s.tied = np.isfinite(score) & (score >= best[:, None] - TIE_TOLERANCE)
             chosen = np.argmax(s.tied, axis=1)

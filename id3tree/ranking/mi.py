@@ -74,8 +74,15 @@ def mutual_information_matrix(
     bar = _progress_bar(len(names) * (len(names) - 1) // 2) if progress else None
     pool = ThreadPoolExecutor(max_workers=n_threads) if n_threads > 1 else None
     try:
-        # 1. encode every column once (narrow codes), 2. count every pair and take entropies
-        encoded = [binned_codes(frame.iloc[:, f], names[f], bins) for f in range(len(names))]
+        # 1. encode every column once (narrow codes), 2. count every pair and take entropies;
+        # both on the threads (pandas and numpy release the GIL while they encode and count)
+        columns = [column for _, column in frame.items()]
+
+        def encode(f: int) -> tuple[np.ndarray, int]:
+            return binned_codes(columns[f], names[f], bins)
+
+        every = range(len(names))
+        encoded = list(pool.map(encode, every)) if pool is not None else list(map(encode, every))
         joint = pair_entropies(
             [c for c, _ in encoded],
             [n for _, n in encoded],

@@ -7,11 +7,13 @@ import pandas as pd
 
 from id3tree._dask import any_dask
 from id3tree._entropy import entropy_rows
-from id3tree._validation import check_table
+from id3tree._validation import as_series, check_table, is_numeric
+from id3tree.diagnostics import ID_LIKE_FLAG
 from id3tree.information import gain_ratio, information_gain
 from id3tree.information import mutual_information as _mutual_information
 from id3tree.ranking._common import binned_codes, check_target
 from id3tree.ranking.jsd import screen_arrays
+from id3tree.ranking.screening import looks_like_an_identifier
 
 
 def _information_gain(x, y, bins):
@@ -74,14 +76,16 @@ def rank_features(X, y, *, method: str = "information_gain", bins=10) -> pd.Data
     Returns
     -------
     DataFrame
-        Indexed by feature, one column ``score``, sorted by score (ties keep the column order).
+        Indexed by feature, sorted by ``score`` (ties keep the column order), with ``flags``:
+        ``"ID-like"`` for a column with (nearly) one row per value, whose high gain is spurious
+        (the same flag as :func:`screen_features`), else ``""``.
 
     Examples
     --------
     >>> from id3tree.datasets import load_play_tennis
     >>> X, y = load_play_tennis(return_X_y=True)
     >>> rank_features(X, y).round(4)
-                  score
+                  score flags
     feature
     Outlook      0.2467
     Humidity     0.1518
@@ -102,10 +106,22 @@ def rank_features(X, y, *, method: str = "information_gain", bins=10) -> pd.Data
         target = pd.Series(pd.Categorical.from_codes(codes, categories=range(len(classes))))
         scorer = SCORERS[method]
         scores = np.array([scorer(frame.iloc[:, f], target, bins) for f in range(frame.shape[1])])
-    return ranking_frame(scores, frame.columns)
+    flags = [_id_like_flag(frame.iloc[:, f], str(frame.columns[f])) for f in range(frame.shape[1])]
+    return ranking_frame(scores, frame.columns, flags)
 
 
-def ranking_frame(scores: np.ndarray, columns) -> pd.DataFrame:
-    """Scores as the ranking: indexed by feature, best first, ties in column order."""
-    ranked = pd.DataFrame({"score": scores}, index=pd.Index(columns, name="feature"))
+def ranking_frame(scores: np.ndarray, columns, flags=None) -> pd.DataFrame:
+    """Scores as the ranking: indexed by feature, best first, ties in column order; ``flags``
+    (default: none) mark ID-like columns."""
+    flags = [""] * len(scores) if flags is None else list(flags)
+    ranked = pd.DataFrame(
+        {"score": scores, "flags": flags}, index=pd.Index(columns, name="feature")
+    )
     return ranked.iloc[np.argsort(-scores, kind="stable")]
+
+
+def _id_like_flag(values, name: str) -> str:
+    column = as_series(values, name)
+    counts = column.value_counts(dropna=True)
+    numeric = is_numeric(column)
+    return ID_LIKE_FLAG if looks_like_an_identifier(counts, numeric) else ""

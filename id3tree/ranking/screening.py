@@ -17,6 +17,7 @@ import pandas as pd
 from id3tree._dask import is_dask_collection
 from id3tree._entropy import entropy_rows
 from id3tree._validation import as_series, check_table, is_numeric, numeric_values
+from id3tree.diagnostics import ID_LIKE_FLAG, is_id_like
 
 COLUMNS = [
     "dtype",
@@ -59,6 +60,11 @@ def screen_features(
     low_variety : float, default=10.0
         Flag ``low variety`` when a non-numeric column with two or more values has a
         ``percent_entropy`` below this.
+
+    A column is also flagged ``ID-like`` when it has (nearly) one row per value (at least 10
+    distinct values and at most 2 rows per value, as in :mod:`id3tree.diagnostics`): a text
+    column, or whole numbers that are all distinct. Such a column has the largest information
+    gain of all and predicts nothing; drop it or use gain ratio.
 
     Returns
     -------
@@ -144,6 +150,8 @@ def screen_row(dtype: str, counts: pd.Series, n_rows: int, numeric, mean, cv, li
         flags.append("mostly missing")
     if not numeric and n_unique >= 2 and percent < variety:
         flags.append("low variety")
+    if looks_like_an_identifier(counts, numeric):
+        flags.append(ID_LIKE_FLAG)
     return [
         dtype,
         is_string,
@@ -157,6 +165,19 @@ def screen_row(dtype: str, counts: pd.Series, n_rows: int, numeric, mean, cv, li
         cv,
         ", ".join(flags),
     ]
+
+
+def looks_like_an_identifier(counts: pd.Series, numeric: bool) -> bool:
+    """(Nearly) one row per value (:func:`id3tree.diagnostics.is_id_like`), judged from a
+    column's value counts: a text or categorical column, or whole numbers that are all distinct
+    (a row number)."""
+    n_valid, n_unique = int(counts.sum()), len(counts)
+    if not is_id_like(n_valid, n_unique):
+        return False
+    if not numeric:
+        return True
+    values = np.asarray(counts.index, dtype=float)
+    return n_unique == n_valid and bool(np.all(values == np.round(values)))
 
 
 def percent_entropy(entropy: float, n: int, k: int) -> float:

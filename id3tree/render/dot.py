@@ -31,17 +31,30 @@ RANKDIRS = ("TB", "LR", "BT", "RL")
 DEFAULT_FONT = "Helvetica,Arial,sans-serif"
 
 
+_ENTITIES = {
+    "&": "&amp;",
+    "<": "&lt;",
+    ">": "&gt;",
+    '"': "&quot;",
+    "\\": "\\\\",  # doubled: alone, Graphviz would expand \N, \G, \E ... (node name, graph name)
+    "\t": "\\\\t",  # Graphviz drops tabs: shown as an escape, like other control characters
+}
+
+
 def _html(text: str) -> str:
-    """Text as it must appear inside an HTML-like label."""
-    return (
-        text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-    )
+    """Text as it must appear inside an HTML-like label: exactly as given, never expanded."""
+    return "".join(_ENTITIES.get(ch, ch) for ch in text)
+
+
+def _element(tag: str, text: str) -> str:
+    """``<b>text</b>``; an empty element is a syntax error to Graphviz, so empty text is a space."""
+    return f"<{tag}>{_html(text) or '&#160;'}</{tag}>"
 
 
 def _label(lines: Iterable[str], *, bold: Iterable[str] = (), italic: bool = False) -> str:
     """An HTML-like label: the ``bold`` lines, then ``lines``, one per row."""
-    rows = [f"<b>{_html(line)}</b>" for line in bold]
-    rows += [f"<i>{_html(line)}</i>" if italic else _html(line) for line in lines]
+    rows = [_element("b", line) for line in bold]
+    rows += [_element("i", line) if italic else _html(line) for line in lines]
     return "<" + "<br/>".join(rows) + ">"
 
 

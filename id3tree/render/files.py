@@ -7,6 +7,15 @@ import shutil
 from pathlib import Path
 
 FORMATS = (".png", ".svg", ".pdf", ".dot")
+SAVE_DPI = 150
+
+
+def check_image_path(path) -> Path:
+    """``path`` as a Path if it names a format a tree can be drawn in; a ValueError otherwise."""
+    path = Path(path)
+    if path.suffix.lower() not in FORMATS:
+        raise ValueError(f"cannot draw into {path.name!r}: use one of {', '.join(FORMATS)}")
+    return path
 
 
 def save_tree_image(model, path, *, engine: str = "auto", **options) -> str:
@@ -16,10 +25,8 @@ def save_tree_image(model, path, *, engine: str = "auto", **options) -> str:
     ``"graphviz"`` or ``"matplotlib"``. Returns what drew it: ``"Graphviz"``, ``"matplotlib"``
     or ``"DOT text"``.
     """
-    path = Path(path)
+    path = check_image_path(path)
     suffix = path.suffix.lower()
-    if suffix not in FORMATS:
-        raise ValueError(f"cannot draw into {path.name!r}: use one of {', '.join(FORMATS)}")
     if suffix == ".dot":
         path.write_text(model.to_dot(**options), encoding="utf-8")
         return "DOT text"
@@ -31,8 +38,12 @@ def save_tree_image(model, path, *, engine: str = "auto", **options) -> str:
     if engine == "graphviz" or (engine == "auto" and has_dot):
         path.write_bytes(model.to_graphviz(**options).pipe(format=suffix[1:]))
         return "Graphviz"
+    from id3tree.render.plot import MAX_PIXELS
+
     ax = model.plot(**options)
-    ax.figure.savefig(path, dpi=150, bbox_inches="tight")
+    # 150 dpi unless that would make a side longer than plot()'s cap allows
+    dpi = min(SAVE_DPI, MAX_PIXELS / max(ax.figure.get_size_inches()))
+    ax.figure.savefig(path, dpi=dpi, bbox_inches="tight")
     _close(ax.figure)
     return "matplotlib"
 

@@ -22,6 +22,7 @@ sets them).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -45,6 +46,7 @@ from id3tree.render.style import (
 )
 
 NODE_GID, EDGE_GID, MARKER_GID = "id3tree-node", "id3tree-edge-label", "id3tree-cut"
+MIN_READABLE_FONTSIZE = 4.0  # points: a drawing squeezed below this says so
 MAX_PIXELS = 60_000  # Agg draws at most 2**16 pixels a side; bigger plans get a lower dpi
 MAX_NODES = 2_000  # more boxes are unreadable on any page matplotlib can save, and slow to save
 
@@ -483,6 +485,14 @@ def plot_tree(
             if scale >= 1:
                 break
             plan = _plan(items, fontname, plan.fontsize * scale * 0.98, dpi)
+        if plan.fontsize < MIN_READABLE_FONTSIZE:
+            warnings.warn(
+                f"the tree fits in this Axes only with {plan.fontsize:.2g} pt text, too small to "
+                "read; give it a bigger Axes, draw fewer levels with max_depth=, or call plot() "
+                "without ax to get a figure sized to the tree",
+                UserWarning,
+                stacklevel=3,
+            )
     _draw(ax, plan)
     x_mid, y_mid = plan.width / 2, plan.height / 2
     ax.set_xlim(x_mid - view_w / 2, x_mid + view_w / 2)

@@ -24,6 +24,18 @@ def _describe(node: Node, decimals: int) -> str:
     return f"{head} -> split on {test}, gain {node.gain:.{decimals}f}"
 
 
+MAX_INDENT = 40
+"""Levels drawn as ``|   `` rulers; deeper lines say their depth instead, so the text of a tree
+n levels deep grows with n, not n squared."""
+
+
+def _indent(level: int) -> str:
+    """The start of a line ``level`` levels below the root."""
+    if level - 1 <= MAX_INDENT:
+        return "|   " * (level - 1) + "|-- "
+    return "|   " * MAX_INDENT + f"[level {level}] |-- "
+
+
 def tree_to_text(root: Node, *, decimals: int = 4, max_depth: int | None = None) -> str:
     """An indented outline of a (multiway) tree, one line per node.
 
@@ -44,7 +56,7 @@ def tree_to_text(root: Node, *, decimals: int = 4, max_depth: int | None = None)
     stack = [(root, key, child, 1) for key, child in reversed(list(root.children.items()))]
     while stack:  # depth first without recursion: trees can be thousands of levels deep
         parent, key, node, level = stack.pop()
-        pad = "|   " * (level - 1) + "|-- "
+        pad = _indent(level)
         if max_depth is not None and level > max_depth:
             hidden = sum(1 for _ in node.walk())
             lines.append(

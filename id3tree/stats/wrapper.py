@@ -42,12 +42,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from threadpoolctl import threadpool_limits
 
-from id3tree._validation import as_series, factorize, numeric_values, to_frame
-from id3tree.stats import logit
-from id3tree.stats.result import chi2_tail, f_tail, format_pvalue
-from id3tree.stats.selection import _feature_kinds, _target_kind
-from id3tree.stats.sweep import TOLERANCE, sweep_operator
+from id3tree.stats._wrapper_models import (
+    Fit,
+    Models,
+    build_design,
+    compare_nested,
+    information_criteria,
+)
+from id3tree.stats.result import format_pvalue
+from id3tree.stats.sweep import TOLERANCE
 
 DIRECTIONS = ("forward", "backward", "both", "exhaustive", "random")
 CRITERIA = ("aic", "bic", "pvalue")
@@ -55,7 +60,6 @@ MAX_SUBSETS = 1 << 16
 """An exhaustive search refuses to fit more models than this (choose ``max_features``)."""
 TIE = 1e-10
 """Criterion values closer than this are ties, broken by the feature's place in X."""
-INTERCEPT = "Intercept"
 PATH_COLUMNS = [
     "step",
     "action",
@@ -136,6 +140,7 @@ class SelectionResult:
     def __str__(self) -> str:
         table = self._shown().to_string(
             index=False,
+            na_rep="",
             formatters={
                 "log_likelihood": "{:.4f}".format,
                 "aic": "{:.4f}".format,
@@ -172,203 +177,6 @@ def _format_p(p) -> str:
     if pd.isna(p):
         return ""
     return format_pvalue(math.log(p)) if p > 0 else "0"
-
-
-# ---------------------------------------------------------------------------------------------
-# The data: one design matrix for every model
-# ---------------------------------------------------------------------------------------------
-@dataclass
-class _Design:
-    """All the columns any model may use, built once; a model is a set of feature blocks."""
-
-    names: list[str]
-    blocks: list[list[int]]  # design columns of each feature (column 0 is the intercept)
-    labels: list[str]  # design column labels
-    matrix: np.ndarray  # (n, P) working columns: intercept, indicators, standardised intervals
-    cross: np.ndarray  # (P + 1, P + 1) cross products of [matrix, y] (y centred, for OLS)
-    y: np.ndarray  # class codes (logit) or values (least squares)
-    n_classes: int  # 0 for an interval target
-    n_dropped: int
-
-
-def _build_design(X, y, categorical, target_kind, missing) -> tuple[_Design, str, str]:
-    frame = to_frame(X, "X")
-    names = [str(c) for c in frame.columns]
-    if len(set(names)) != len(names):
-        raise ValueError(
-            f"X has duplicate column names: {sorted({n for n in names if names.count(n) > 1})}"
-        )
-    if frame.shape[1] == 0:
-        raise ValueError("X has no columns: a wrapper search needs at least one feature")
-    target = as_series(y, "y")
-    target_name = "y" if target.name is None else str(target.name)
-    if len(target) != len(frame):
-        raise ValueError(f"X has {len(frame)} rows but y has {len(target)}")
-    if missing not in ("drop", "category"):
-        raise ValueError(f"missing must be 'drop' or 'category', got {missing!r}")
-    if target.notna().sum() == 0:
-        raise ValueError(f"the target {target_name!r} has no values present")
-    kind = _target_kind(target, target_kind)
-    kinds = _feature_kinds(frame, names, categorical)
-
-    # the rows every model uses
-    present = target.notna().to_numpy().copy()
-    for f, feature_kind in enumerate(kinds):
-        if feature_kind == "interval" or missing == "drop":
-            present &= frame.iloc[:, f].notna().to_numpy()
-    if not present.any():
-        raise ValueError(
-            "no row has the target and every feature present; drop the mostly-missing "
-            "columns first or use missing='category' for categorical ones"
-        )
-    keep = np.flatnonzero(present)
-    rows = frame.iloc[keep].reset_index(drop=True)
-    n = len(keep)
-
-    # the target
-    if kind == "categorical":
-        codes, classes = factorize(target.iloc[keep].reset_index(drop=True), target_name)
-        if len(classes) < 2:
-            raise ValueError(
-                f"the target {target_name!r} has only one class ({classes[0]!r}) in the rows "
-                "used, so there is nothing to predict"
-            )
-        y_values, n_classes = codes, len(classes)
-    else:
-        y_values = numeric_values(target.iloc[keep], target_name)
-        n_classes = 0
-
-    # the design: intercept, then each feature's columns
-    columns, labels, blocks = [np.ones(n)], [INTERCEPT], []
-    for f, (name, feature_kind) in enumerate(zip(names, kinds)):
-        column = rows.iloc[:, f]
-        if feature_kind == "categorical":
-            codes, levels = factorize(column, name)
-            levels = levels + (["<missing>"] if (codes == len(levels)).any() else [])
-            block = []
-            for code, level in enumerate(levels[:-1]):  # the last level is the reference
-                columns.append((codes == code).astype(float))
-                labels.append(f"{name}={level}")
-                block.append(len(labels) - 1)
-        else:
-            values = numeric_values(column, name)
-            spread = values.std()
-            columns.append((values - values.mean()) / (spread if spread > 0 else 1.0))
-            labels.append(name)
-            block = [len(labels) - 1]
-        blocks.append(block)
-    matrix = np.column_stack(columns)
-    response = (y_values - y_values.mean()) if n_classes == 0 else np.zeros(n)
-    augmented = np.column_stack([matrix, response])
-    design = _Design(
-        names,
-        blocks,
-        labels,
-        matrix,
-        augmented.T @ augmented,
-        y_values,
-        n_classes,
-        int(len(frame) - n),
-    )
-    model = "multinomial logit" if n_classes else "least squares"
-    return design, model, target_name
-
-
-# ---------------------------------------------------------------------------------------------
-# Fitting one model
-# ---------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Fit:
-    features: tuple[int, ...]  # feature positions, in the model's order
-    kept: tuple[int, ...]  # design columns fitted (aliased ones left out)
-    aliased: tuple[int, ...]
-    log_likelihood: float
-    n_parameters: int
-    rss: float  # residual sum of squares (least squares), else nan
-    note: str
-
-
-class _Models:
-    """Fits models on the shared design, each set of columns once, logits warm-started."""
-
-    def __init__(self, design: _Design, tolerance: float):
-        self.design = design
-        self.tolerance = tolerance
-        self.n = design.matrix.shape[0]
-        self._by_columns: dict[frozenset, tuple] = {}
-
-    def fit(self, features: tuple[int, ...], start_from: _Fit | None = None) -> _Fit:
-        d = self.design
-        columns = [0] + [c for f in features for c in d.blocks[f]]
-        # SWEEP the model's cross products in the model's order: later columns that the earlier
-        # ones already span are aliased
-        swept = sweep_operator(d.cross[np.ix_(columns, columns)], tolerance=self.tolerance)
-        kept = tuple(columns[i] for i in swept.kept)
-        aliased = tuple(columns[i] for i in swept.aliased)
-        key = frozenset(kept)
-        if key not in self._by_columns:
-            self._by_columns[key] = self._fit_columns(kept, start_from)
-        log_likelihood, n_parameters, rss, coefficients, note = self._by_columns[key]
-        return _Fit(tuple(features), kept, aliased, log_likelihood, n_parameters, rss, note)
-
-    def coefficients(self, fit: _Fit):
-        return self._by_columns[frozenset(fit.kept)][3]
-
-    def _fit_columns(self, kept: tuple[int, ...], start_from: _Fit | None):
-        d, n = self.design, self.n
-        if d.n_classes == 0:  # least squares: sweep [Z y]'[Z y] on Z's columns
-            index = list(kept) + [d.cross.shape[0] - 1]
-            swept = sweep_operator(d.cross[np.ix_(index, index)], range(len(kept)), tolerance=0)
-            rss = max(float(swept.matrix[-1, -1]), 0.0)
-            note = "" if rss > 0 else "a perfect fit: the residual sum of squares is 0"
-            log_likelihood = (
-                -0.5 * n * (math.log(2 * math.pi * rss / n) + 1.0) if rss > 0 else math.inf
-            )
-            return log_likelihood, len(kept), rss, swept.matrix[: len(kept), -1], note
-        start = None
-        if start_from is not None:
-            previous = dict(zip(start_from.kept, self.coefficients(start_from)))
-            start = np.array([previous.get(c, np.zeros(d.n_classes - 1)) for c in kept])
-        fitted = logit.fit_design_logit(d.matrix[:, kept], d.y, d.n_classes, start)
-        note = ""
-        if fitted.n_saturated:
-            note = (
-                f"{fitted.n_saturated} row(s) fitted with probability 1: the classes are "
-                "separated, the maximum likelihood lies at infinity (log-likelihood shown is "
-                "its supremum)"
-            )
-        elif not fitted.converged:
-            note = f"Newton-Raphson did not converge in {fitted.iterations} steps"
-        n_parameters = (d.n_classes - 1) * len(kept)
-        return fitted.log_likelihood, n_parameters, math.nan, fitted.coefficients, note
-
-
-# ---------------------------------------------------------------------------------------------
-# Scoring and comparing models
-# ---------------------------------------------------------------------------------------------
-def _information(fit: _Fit, n: int) -> tuple[float, float]:
-    """(AIC, BIC)."""
-    deviance = -2.0 * fit.log_likelihood
-    return deviance + 2.0 * fit.n_parameters, deviance + fit.n_parameters * math.log(n)
-
-
-def _compare(small: _Fit, large: _Fit, n: int, least_squares: bool) -> tuple[float, int, float]:
-    """The test of the larger model against the nested smaller one: (statistic, df, p-value).
-
-    Logit: the likelihood-ratio statistic ``G2 = 2 (l_large - l_small)`` on chi-square with the
-    difference in parameters. Least squares: ``F = ((RSS_s - RSS_l) / df) / (RSS_l / (n - k_l))``.
-    """
-    df = large.n_parameters - small.n_parameters
-    if df <= 0:
-        return math.nan, df, math.nan
-    if least_squares:
-        residual_df = n - large.n_parameters
-        if residual_df <= 0 or large.rss <= 0:
-            return math.nan, df, math.nan
-        statistic = max(small.rss - large.rss, 0.0) / df / (large.rss / residual_df)
-        return statistic, df, f_tail(statistic, df, residual_df)[0]
-    statistic = max(2.0 * (large.log_likelihood - small.log_likelihood), 0.0)
-    return statistic, df, chi2_tail(statistic, df)[0]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -443,8 +251,8 @@ def select_features(
         raise ValueError(f"criterion must be one of {list(CRITERIA)}, got {criterion!r}")
     if criterion == "pvalue" and direction in ("exhaustive", "random"):
         raise ValueError(
-            f"criterion='pvalue' needs a directional search (forward, backward or both); a "
-            f"{direction} search compares models of different sizes, use 'aic' or 'bic'"
+            "criterion='pvalue' needs a directional search (forward, backward or both); the "
+            f"{direction} search compares models of different sizes: use 'aic' or 'bic'"
         )
     for name, value in (("alpha_enter", alpha_enter), ("alpha_remove", alpha_remove)):
         if value is not None and not (
@@ -465,16 +273,19 @@ def select_features(
     if not (isinstance(tolerance, numbers.Real) and 0 <= tolerance < 1):
         raise ValueError(f"tolerance must be a number in [0, 1), got {tolerance!r}")
 
-    design, model, target = _build_design(X, y, categorical, target_kind, missing)
+    design, model, target = build_design(X, y, categorical, target_kind, missing)
     search = _Search(design, criterion, alpha_enter, alpha_remove, max_features, tolerance)
-    if direction in ("forward", "both"):
-        search.stepwise(backward=False, both=direction == "both")
-    elif direction == "backward":
-        search.stepwise(backward=True, both=False)
-    elif direction == "exhaustive":
-        search.exhaustive()
-    else:
-        search.random(n_iter, np.random.default_rng(random_state))
+    # many small fits of tall, thin matrices: BLAS threads only add synchronisation (on a busy
+    # machine they made the search 10 to 40 times slower), so one thread does the products
+    with threadpool_limits(limits=1, user_api="blas"):
+        if direction in ("forward", "both"):
+            search.stepwise(backward=False, both=direction == "both")
+        elif direction == "backward":
+            search.stepwise(backward=True, both=False)
+        elif direction == "exhaustive":
+            search.exhaustive()
+        else:
+            search.random(n_iter, np.random.default_rng(random_state))
 
     return SelectionResult(
         direction=direction,
@@ -496,7 +307,7 @@ def select_features(
 class _Search:
     def __init__(self, design, criterion, alpha_enter, alpha_remove, max_features, tolerance):
         self.design = design
-        self.models = _Models(design, tolerance)
+        self.models = Models(design, tolerance)
         self.criterion = criterion
         self.alpha_enter = alpha_enter
         self.alpha_remove = alpha_remove
@@ -508,8 +319,8 @@ class _Search:
         self.selected: tuple[int, ...] = ()
 
     # -- rows of the tables --------------------------------------------------------------------
-    def _row(self, step, action, feature, fit: _Fit, test=(math.nan, math.nan, math.nan)):
-        aic, bic = _information(fit, self.models.n)
+    def _row(self, step, action, feature, fit: Fit, test=(math.nan, math.nan, math.nan)):
+        aic, bic = information_criteria(fit, self.models.n)
         names = [self.design.names[f] for f in fit.features]
         aliased = ", ".join(self.design.labels[c] for c in fit.aliased)
         return [
@@ -529,8 +340,8 @@ class _Search:
             fit.note,
         ]
 
-    def _score(self, fit: _Fit) -> float:
-        aic, bic = _information(fit, self.models.n)
+    def _score(self, fit: Fit) -> float:
+        aic, bic = information_criteria(fit, self.models.n)
         return aic if self.criterion == "aic" else bic
 
     # -- forward, backward, both ---------------------------------------------------------------
@@ -552,12 +363,14 @@ class _Search:
                 for f in range(n_features):
                     if f not in current.features:
                         fit = self.models.fit((*current.features, f), current)
-                        moves.append(("enter", f, fit, _compare(current, fit, *self._nesting())))
+                        moves.append(
+                            ("enter", f, fit, compare_nested(current, fit, *self._nesting()))
+                        )
             if backward or both:
                 for f in current.features:
                     kept = tuple(g for g in current.features if g != f)
                     fit = self.models.fit(kept, current)
-                    moves.append(("remove", f, fit, _compare(fit, current, *self._nesting())))
+                    moves.append(("remove", f, fit, compare_nested(fit, current, *self._nesting())))
             if not moves:
                 break
             chosen = self._choose(current, moves, seen)
@@ -579,8 +392,16 @@ class _Search:
     def _nesting(self):
         return self.models.n, self.least_squares
 
-    def _choose(self, current: _Fit, moves: list, seen: set):
+    def _choose(self, current: Fit, moves: list, seen: set):
         """The move to make, or None. Ties go to the feature that comes first in X."""
+        # a feature whose columns are all aliased adds nothing to the model: it leaves first
+        idle = [
+            m
+            for m in moves
+            if m[0] == "remove" and set(self.design.blocks[m[1]]) <= set(current.aliased)
+        ]
+        if idle:
+            return idle[-1]
         if self.criterion != "pvalue":
             best, best_score = None, self._score(current) - TIE
             for move in sorted(moves, key=lambda m: m[1]):
@@ -650,7 +471,7 @@ class _Search:
         for size, (_, fit, _index) in sorted(best_by_size.items()):
             test = (math.nan, math.nan, math.nan)
             if previous is not None and set(previous.features) <= set(fit.features):
-                test = _compare(previous, fit, *self._nesting())
+                test = compare_nested(previous, fit, *self._nesting())
             self.path.append(self._row(size, f"{label} {size}", None, fit, test))
             previous = fit
         self.candidates[overall[2]][-1] = True

@@ -1,0 +1,82 @@
+"""``id3tree select``: the wrapper search from the command line."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from id3tree.cli import main
+from id3tree.datasets import load_hmeq
+from id3tree.stats import select_features
+
+
+@pytest.fixture
+def known_csv(tmp_path):
+    """y depends on a and b; c is noise."""
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame(rng.normal(size=(300, 3)), columns=["a", "b", "c"])
+    frame["y"] = 2 * frame["a"] - frame["b"] + rng.normal(size=300)
+    path = tmp_path / "known.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_select_on_a_csv_prints_the_path_and_the_selection(known_csv, capsys):
+    assert main(["select", str(known_csv), "--target", "y", "--criterion", "bic"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Forward selection by BIC: least squares of 'y' on 300 rows")
+    assert "selected: a, b" in out
+
+
+def test_select_on_a_builtin_dataset_agrees_with_the_function(capsys):
+    args = ["select", "hmeq", "--target", "BAD", "--direction", "backward", "--criterion", "bic"]
+    assert main(args) == 0
+    hmeq = load_hmeq()
+    expected = select_features(
+        hmeq.drop(columns="BAD"), hmeq["BAD"], direction="backward", criterion="bic"
+    )
+    assert f"selected: {', '.join(expected.selected)}" in capsys.readouterr().out
+
+
+def test_select_writes_the_path_or_every_candidate_as_csv(known_csv, tmp_path, capsys):
+    out = tmp_path / "path.csv"
+    common = ["select", str(known_csv), "--target", "y", "--direction", "exhaustive"]
+    assert main([*common, "--out", str(out)]) == 0
+    path = pd.read_csv(out)
+    assert list(path["action"]) == [f"best of size {k}" for k in range(4)]
+    assert {"aic", "bic", "log_likelihood"} <= set(path.columns)
+    assert main([*common, "--candidates", "--out", str(out)]) == 0
+    assert len(pd.read_csv(out)) == 8
+    assert main([*common, "--candidates"]) == 0
+    assert "every model fitted" in capsys.readouterr().out
+
+
+def test_select_options_reach_the_search(known_csv, capsys):
+    args = ["select", str(known_csv), "--target", "y", "--direction", "random"]
+    assert main([*args, "--n-iter", "5", "--seed", "3", "--features", "a,c"]) == 0
+    out = capsys.readouterr().out
+    assert "Random selection by AIC" in out and "b" not in out.split("selected:")[1]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--target", "nope"], "target column 'nope' is not in the data"),
+        (["--target", "y", "--features", "a,zz"], "--features names column(s) ['zz']"),
+        (["--target", "y", "--direction", "random", "--criterion", "pvalue"], "directional"),
+        (["--target", "y", "--alpha", "2"], "alpha_enter must be a number between 0 and 1"),
+        (["--target", "y", "--categorical", "q"], "'q', which is not in X"),
+    ],
+)
+def test_select_user_errors_exit_2_with_one_line(known_csv, capsys, extra, message):
+    assert main(["select", str(known_csv), *extra]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_select_unknown_data_and_bad_choice_exit_2(capsys):
+    assert main(["select", "no_such_file.csv", "--target", "y"]) == 2
+    assert "neither a CSV file nor a built-in dataset" in capsys.readouterr().err
+    assert main(["select", "hmeq", "--target", "BAD", "--direction", "up"]) == 2
+    assert "invalid choice" in capsys.readouterr().err
