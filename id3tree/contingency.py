@@ -13,6 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as _scipy_stats
 
+MAX_CELLS = 2**27
+"""The largest table counted (1 GiB of int64): two columns binned very finely, or two ID-like
+columns, would otherwise ask for more memory than the machine has."""
+
 
 def crosstab_codes(x_codes: np.ndarray, n_x: int, y_codes: np.ndarray, n_y: int) -> np.ndarray:
     """Counts of every (x, y) pair of integer codes, as an ``(n_x, n_y)`` int64 array.
@@ -22,6 +26,11 @@ def crosstab_codes(x_codes: np.ndarray, n_x: int, y_codes: np.ndarray, n_y: int)
     >>> crosstab_codes(np.array([0, 0, 1, 2]), 3, np.array([1, 0, 1, 1]), 2).tolist()
     [[1, 1], [0, 1], [0, 1]]
     """
+    if n_x * n_y > MAX_CELLS:
+        raise ValueError(
+            f"a contingency table of {n_x} x {n_y} cells is too large to count (more than "
+            f"{MAX_CELLS:,}); use fewer bins, or fewer categories"
+        )
     flat = np.asarray(x_codes, dtype=np.int64) * n_y + np.asarray(y_codes, dtype=np.int64)
     return np.bincount(flat, minlength=n_x * n_y).reshape(n_x, n_y)
 

@@ -48,7 +48,7 @@ from id3tree.splits import (
 MISSING_RANK = np.iinfo(np.int32).max
 """The rank of a missing value: after every value."""
 
-CHUNK_ROWS = 2**20
+CHUNK_ROWS = 2**18
 """Numeric features are searched together, as many as fit in this many positions."""
 
 

@@ -308,9 +308,10 @@ def _fmt(value: float) -> str:
     return f"{value:.4g}"
 
 
-MAX_BINS = 4096
-"""The most bins a numeric column is cut into: two binned columns make a table of bins x bins
-cells (134 MB at this bound), and ``bins=10**9`` would ask for gigabytes before anything else."""
+MAX_BINS = 100_000
+"""The most bins a numeric column is cut into: ``bins=10**9`` would ask for gigabytes of edges
+before anything else. (Two binned columns make a table of bins x bins cells, which
+:func:`id3tree.contingency.crosstab_codes` bounds on its own.)"""
 
 
 def _bin(values: np.ndarray, bins, name: str = "x") -> tuple[np.ndarray, np.ndarray]:
@@ -318,10 +319,7 @@ def _bin(values: np.ndarray, bins, name: str = "x") -> tuple[np.ndarray, np.ndar
     values get the last code. Explicit edges must cover every present value."""
     n_bins = bins if isinstance(bins, (int, np.integer)) else np.size(bins) - 1
     if not isinstance(bins, str) and n_bins > MAX_BINS:
-        raise ValueError(
-            f"bins={n_bins} is more than {MAX_BINS}: a table of two binned columns has "
-            "bins x bins cells; use fewer bins"
-        )
+        raise ValueError(f"bins={n_bins} is more than {MAX_BINS}; use fewer bins")
     present = ~np.isnan(values)
     data = values[present] if present.any() else np.zeros(1)
     try:

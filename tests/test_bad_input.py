@@ -200,6 +200,7 @@ def test_graphviz_draws_odd_names_exactly():
 # ------------------------------------------------------------------------------------------------
 def test_too_many_bins_are_refused_before_any_memory_is_asked_for():
     from id3tree import mutual_information_matrix, rank_features
+    from id3tree.contingency import MAX_CELLS
     from id3tree.information import MAX_BINS
 
     x, y = np.arange(10.0), np.arange(10) % 2
@@ -210,7 +211,10 @@ def test_too_many_bins_are_refused_before_any_memory_is_asked_for():
     ):
         with pytest.raises(ValueError, match=f"more than {MAX_BINS}"):
             call()
-    assert mutual_information(x, y, bins=MAX_BINS) == pytest.approx(1.0)
+    assert mutual_information(x, y.astype(str), bins=MAX_BINS) == pytest.approx(1.0)
+    fine = int(MAX_CELLS**0.5) + 1  # two columns binned this finely: a table too large to count
+    with pytest.raises(ValueError, match="too large to count"):
+        mutual_information(x, x, bins=fine)
 
 
 def test_text_of_a_deep_chain_grows_linearly():

@@ -206,3 +206,32 @@ def test_string_columns_encode_as_object_columns_do():
             node = node.children[key]
         counts = np.array([node.class_counts[c] for c in model.classes_], dtype=float)
         np.testing.assert_allclose(expected[i], counts / counts.sum())
+
+
+def test_routing_in_blocks_and_either_memory_order_gives_the_same_stops(monkeypatch):
+    # prediction reads numpy rows in place (C order) or columns (F order, as frames encode), and
+    # routes rows a block at a time: every way must stop each row at the same node
+    from id3tree import routing
+
+    rng = np.random.default_rng(4)
+    X = np.round(rng.normal(size=(500, 4)), 1)
+    X[rng.random(X.shape) < 0.05] = np.nan
+    y = (np.nan_to_num(X[:, 0]) + rng.normal(size=500) > 0).astype(int)
+    model = ID3Classifier().fit(X, y)
+    expected = model.apply(np.asfortranarray(X))
+    np.testing.assert_array_equal(model.apply(X), expected)
+    monkeypatch.setattr(routing, "BLOCK_VALUES", 8)  # blocks of 1,024 rows
+    big = np.tile(X, (5, 1))
+    np.testing.assert_array_equal(model.apply(big), np.tile(expected, 5))
+    monkeypatch.setattr(routing, "BLOCK_VALUES", 2**22)
+    # the reference: each row walked down the nodes by hand
+    ids = {node.node_id: node for node in model.root_.walk()}
+    for i in range(0, 500, 29):
+        node = model.root_
+        while not node.is_leaf:
+            v = X[i, int(node.feature[1:])]
+            key = MISSING if np.isnan(v) else ("<=" if v <= node.threshold else ">")
+            if key not in node.children:
+                break
+            node = node.children[key]
+        assert ids[expected[i]] is node

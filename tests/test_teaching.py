@@ -371,6 +371,32 @@ def test_a_tree_grown_from_dask_says_it_has_no_rows_to_count():
     X, y = load_play_tennis(return_X_y=True)
     tree = ID3Classifier().fit(X, y)
     assert "Outlook" in tree.worked_solution(0)
-    tree.fit(dd.from_pandas(X, npartitions=2), dd.from_pandas(y, npartitions=2))
+    frame = dd.from_pandas(X.assign(Play=y), npartitions=2)
+    tree.fit(frame[list(X.columns)], frame["Play"])
     with pytest.raises(ValueError, match="grown from a Dask DataFrame, has none"):
         tree.worked_solution(0)
+
+
+def test_markdown_of_the_solution_renders_as_tables_and_paragraphs(tennis):
+    markdown_it = pytest.importorskip("markdown_it")
+    tree, _, _ = tennis
+    solution = tree.worked_solution()
+    assert solution._repr_markdown_() == str(solution)  # what Jupyter renders
+    html = markdown_it.MarkdownIt("commonmark").enable("table").render(str(solution))
+    # one table per feature at the root, three below it (Outlook is used up) at Rain and Sunny
+    assert html.count("<table>") == 4 + 3 + 3
+    assert "<td>Sunny</td>" in html and "<strong>Decision</strong>" in html
+    assert "<li>" not in html  # no formula line was taken for a list item
+
+
+def test_why_not_under_gain_ratio_compares_ratios():
+    from id3tree import gain_ratio
+
+    X, y = load_play_tennis(return_X_y=True)
+    tree = ID3Classifier(criterion="gain_ratio").fit(X, y)
+    answer = tree.why_not(0, "Humidity")
+    assert answer.kind == "lower_score" and "loses on gain ratio" in str(answer)
+    assert answer.gain_ratio == pytest.approx(gain_ratio(X["Humidity"], y))
+    assert answer.winner_gain_ratio == pytest.approx(gain_ratio(X["Outlook"], y))
+    # Outlook's split information: the entropy of its branch sizes 4, 5, 5
+    assert f"(split information {hand_entropy([4, 5, 5]):.4f})" in str(answer)

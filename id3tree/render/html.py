@@ -120,6 +120,13 @@ _SCRIPT = r"""
       d.appendChild(el("p", "No feature was scored at this node.", "muted"));
     }
     paint();
+    var box = document.querySelector('#tree g.node[data-node="' + node.id + '"]');
+    var pane = document.getElementById("tree");
+    if (box && box.getBoundingClientRect) {  // bring the node into the tree's view
+      var r = box.getBoundingClientRect(), p = pane.getBoundingClientRect();
+      pane.scrollLeft += (r.left + r.width / 2) - (p.left + p.width / 2);
+      pane.scrollTop += (r.top + r.height / 2) - (p.top + p.height / 2);
+    }
   }
 
   function paint() {
