@@ -2,13 +2,14 @@
 would have done there.
 
 The learner keeps its encoded training data after ``fit``; this module follows the tree down
-that data once (reading order: depth first, children in branch order) and, on request, counts
-the classes behind every branch of every candidate split of a node. The step-through, the
-"why not" answers, the worked solutions and the interactive page all read these counts, so the
-numbers they show are the same numbers.
+that data once (reading order: depth first, children in branch order) and, on request, reads
+the candidate table of a node and feature, the same one ``ID3Classifier.candidate_table`` and
+the printed trace show (:func:`id3tree.growth_record.candidate_table`), together with the
+decisions of ``trace_``. The step-through, the "why not" answers, the worked solutions and the
+interactive page all read these numbers, so they show the same numbers as the trace.
 
-Everything is counted with integers; entropies come from :mod:`id3tree._entropy`, as in the
-learner, so a gain here equals the gain in ``trace_``.
+What this module adds is the teacher's view of the table: the branches of the best split with
+integer class counts (for exact fractions), and in words why a feature could not split.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from typing import Any
 import numpy as np
 
 from id3tree._entropy import entropy_rows
-from id3tree.node import MISSING, Node, branch_label, format_number
-from id3tree.splits import TIE_TOLERANCE, midpoint
+from id3tree.growth_record import candidate_table
+from id3tree.node import MISSING, Node, branch_label, format_number, node_paths, plural
+from id3tree.splits import TIE_TOLERANCE
 
 
 def _entropy(counts) -> float:
@@ -223,10 +225,14 @@ class TeachingRecord:
         self.trace = trace
         self.infos: list[NodeInfo] = []
         self._tables: dict[tuple[int, str], CandidateTable] = {}
+        paths = node_paths(root)  # one condensed test per feature: 2.45 < petal_length <= 4.95
         stack = [(root, None, None, (), np.arange(len(data.y)), frozenset())]
         while stack:  # depth first, children in branch order, without recursion
             node, parent, branch, path, rows, used = stack.pop()
-            self.infos.append(NodeInfo(len(self.infos), node, parent, branch, path, rows, used))
+            condensed = tuple(paths[node.node_id])
+            self.infos.append(
+                NodeInfo(len(self.infos), node, parent, branch, condensed, rows, used)
+            )
             if node.is_leaf:
                 continue
             f = self.names.index(node.feature)
@@ -303,28 +309,33 @@ class TeachingRecord:
         parent = self.counts(rows)
         kind = "numeric" if self.data.codes[f] is None else "categorical"
         table = CandidateTable(info.node_id, name, kind, self.classes, parent)
-        if kind == "categorical":
-            self._categorical(table, info, f)
-        else:
-            self._numeric(table, rows, f)
-        node = info.node
-        table.chosen = node.feature == name
-        if self.trace is not None and table.valid:
+        mine = None
+        if self.trace is not None:
             mine = self.trace[
                 (self.trace["node"] == info.node_id) & (self.trace["feature"] == name)
             ]
-            table.tie = bool(len(mine) and mine["tie"].iloc[0])
+        best = None
+        if mine is not None and len(mine) and not np.isnan(mine["threshold"].iloc[0]):
+            best = float(mine["threshold"].iloc[0])  # the threshold the learner kept
+        columns = candidate_table(self.data, rows, f, min_leaf=self.min_leaf, best=best)
+        if kind == "categorical":
+            self._categorical(table, info, columns)
+        else:
+            self._numeric(table, columns)
+        table.chosen = info.node.feature == name
+        if mine is not None and len(mine) and table.valid:
+            table.tie = bool(mine["tie"].iloc[0])
         return table
 
-    def _categorical(self, table: CandidateTable, info: NodeInfo, f: int) -> None:
-        categories = self.data.categories[f]
-        codes = self.data.codes[f][info.rows]
-        y = self.data.y[info.rows]
-        k = len(self.classes)
-        grid = np.bincount(codes * k + y, minlength=(len(categories) + 1) * k).reshape(-1, k)
-        for code in np.flatnonzero(grid.sum(axis=1)):
-            label = "missing" if code == len(categories) else str(categories[code])
-            table.branches.append(Branch(label, tuple(grid[code].tolist())))
+    def _class_columns(self, columns: dict, prefix: str) -> np.ndarray:
+        """The per-class count columns ``prefix<class>`` of a candidate table, as one array."""
+        return np.stack([np.asarray(columns[f"{prefix}{c}"]) for c in self.classes], axis=-1)
+
+    def _categorical(self, table: CandidateTable, info: NodeInfo, columns: dict) -> None:
+        counts = self._class_columns(columns, "n_")
+        for value, row in zip(columns["value"], counts):
+            label = "missing" if value is None else str(value)
+            table.branches.append(Branch(label, tuple(int(v) for v in row)))
         if table.feature in info.used:
             table.excluded = (
                 f"{table.feature} is already used on the path to this node "
@@ -340,79 +351,65 @@ class TeachingRecord:
             small = [b for b in table.branches if b.n < self.min_leaf]
             if small:
                 table.excluded = (
-                    f"the branch {table.feature} = {small[0].label} would get {_rows(small[0].n)}, "
-                    f"fewer than min_samples_leaf = {self.min_leaf}"
+                    f"the branch {table.feature} = {small[0].label} would get "
+                    f"{plural(small[0].n, 'row')}, fewer than min_samples_leaf = {self.min_leaf}"
                 )
 
-    def _numeric(self, table: CandidateTable, rows: np.ndarray, f: int) -> None:
-        """Every midpoint at once: cumulative class counts of the sorted values give the counts
-        left of each cut, and the entropies of all cuts are computed together."""
-        values = self.data.numeric[f][rows]
-        y = self.data.y[rows]
+    def _numeric(self, table: CandidateTable, columns: dict) -> None:
+        """The cuts as the trace counts them; the best is the learner's threshold where the node
+        was scored, else the cut of lowest overall entropy (ties: the smallest)."""
         k = len(self.classes)
-        present = ~np.isnan(values)
-        missing = np.bincount(y[~present], minlength=k)
-        order = np.argsort(values[present], kind="stable")
-        v, yv = values[present][order], y[present][order]
-        distinct, first = np.unique(v, return_index=True)
-        cum = np.zeros((len(v) + 1, k), dtype=np.int64)
-        for c in range(k):
-            np.cumsum(yv == c, out=cum[1:, c])
-        left = cum[first[1:]]  # rows before each cut: the values <= distinct[j]
-        right = cum[-1] - left
-        n_left, n_right = left.sum(axis=1), right.sum(axis=1)
-        n, n_missing = len(y), int(missing.sum())
-        overall = (
-            n_left * entropy_rows(left)
-            + n_right * entropy_rows(right)
-            + n_missing * _entropy(missing)
-        ) / n
-        allowed = (n_left >= self.min_leaf) & (n_right >= self.min_leaf)
+        left = self._class_columns(columns, "left_").reshape(-1, k)
+        right = self._class_columns(columns, "right_").reshape(-1, k)
+        allowed = np.asarray(columns["valid"], dtype=bool)
+        overall = np.asarray(columns["overall_entropy"], dtype=float)
         table._cuts = dict(
-            threshold=midpoint(distinct[:-1], distinct[1:]),
-            low=distinct[:-1],
-            high=distinct[1:],
+            threshold=np.asarray(columns["threshold"], dtype=float),
+            low=np.asarray(columns["low"], dtype=float),
+            high=np.asarray(columns["high"], dtype=float),
             left=left,
             right=right,
             overall_entropy=overall,
-            gain=np.maximum(_entropy(table.parent) - overall, 0.0),
+            gain=np.asarray(columns["gain"], dtype=float),
             allowed=allowed,
         )
-        if len(distinct) == 0:
+        f = self.names.index(table.feature)
+        present = self.data.numeric[f][self.info(table.node).rows]
+        present = present[~np.isnan(present)]
+        n_missing = sum(table.parent) - len(present)
+        if len(present) == 0:
             table.excluded = f"every value of {table.feature} is missing here"
-        elif len(distinct) == 1:
+        elif len(left) == 0:
             table.excluded = (
-                f"all {_rows(len(v))} with a value have the same {table.feature} "
-                f"({format_number(distinct[0])}), so there is no midpoint to cut at"
+                f"all {plural(len(present), 'row')} with a value have the same {table.feature} "
+                f"({format_number(present[0])}), so there is no midpoint to cut at"
+            )
+        elif 0 < n_missing < self.min_leaf:
+            table.excluded = (
+                f"the branch of missing values would get {plural(n_missing, 'row')}, fewer than "
+                f"min_samples_leaf = {self.min_leaf}"
             )
         elif not allowed.any():
             table.excluded = (
                 f"every threshold leaves fewer than min_samples_leaf = {self.min_leaf} rows "
                 "on one side"
             )
-        elif 0 < n_missing < self.min_leaf:
-            table.excluded = (
-                f"the branch of missing values would get {_rows(n_missing)}, fewer than "
-                f"min_samples_leaf = {self.min_leaf}"
-            )
         if table.excluded is not None:
             return
         best = overall[allowed].min()
         tied = np.flatnonzero(allowed & (overall <= best + TIE_TOLERANCE))
-        j = int(tied[0])  # the smallest threshold
+        marked = np.flatnonzero(np.asarray(columns["best"], dtype=bool))
+        j = int(marked[0]) if len(marked) else int(tied[0])  # the smallest threshold
         table.threshold = float(table._cuts["threshold"][j])
-        table.low, table.high = float(distinct[j]), float(distinct[j + 1])
+        table.low, table.high = float(table._cuts["low"][j]), float(table._cuts["high"][j])
         table.n_tied_thresholds = len(tied)
         table.branches = [
-            Branch(f"<= {format_number(table.threshold)}", tuple(left[j].tolist())),
-            Branch(f"> {format_number(table.threshold)}", tuple(right[j].tolist())),
+            Branch(f"<= {format_number(table.threshold)}", tuple(int(v) for v in left[j])),
+            Branch(f"> {format_number(table.threshold)}", tuple(int(v) for v in right[j])),
         ]
         if n_missing:
-            table.branches.append(Branch("missing", tuple(missing.tolist())))
-
-
-def _rows(n: int) -> str:
-    return f"{n} row" if n == 1 else f"{n} rows"
+            missing = self._class_columns(columns, "missing_").reshape(-1, k)[0]
+            table.branches.append(Branch("missing", tuple(int(v) for v in missing)))
 
 
 def record_of(model) -> TeachingRecord:

@@ -14,18 +14,18 @@ from html import escape
 
 import pandas as pd
 
-from id3tree.node import format_number
+from id3tree.node import class_tie_note, format_counts, format_number, plural
 from id3tree.render.svg import tree_to_svg
 from id3tree.teaching.record import CandidateTable, NodeInfo, TeachingRecord
 
 
 def counts_text(classes, counts) -> str:
-    """``No 5, Yes 9``."""
-    return ", ".join(f"{c} {v}" for c, v in zip(classes, counts))
+    """Class counts as the trace writes them: ``No: 5, Yes: 9`` (``class 0: 549`` for numbers)."""
+    return format_counts(dict(zip(classes, counts)))
 
 
 def samples(n: int) -> str:
-    return f"{n} sample" if n == 1 else f"{n} samples"
+    return plural(n, "sample")
 
 
 def was_scored(record: TeachingRecord, info: NodeInfo) -> bool:
@@ -131,7 +131,7 @@ class Step:
                 if self.criterion == "gain_ratio" and not pd.isna(row["gain_ratio"]):
                     gain += f", gain ratio {row['gain_ratio']:.4f}"
                 note = f"  [{row['note']}]" if row["note"] else ""
-                text = f"{split}, {gain}" if gain else "no valid split"
+                text = f"{split}, {gain}" if gain else "not a candidate"
                 lines.append(f"  {row['feature']:<{width}}  {text}{note}")
         lines.append(f"decision: {self.decision}")
         lines.append(f"why: {self.reason}")
@@ -180,14 +180,9 @@ def _decision(record: TeachingRecord, info: NodeInfo, tables) -> tuple[str, str]
     if node.is_leaf:
         decision = f"leaf: predict {node.prediction}"
         reason = node.stop_reason or "no split"
-        if reason.startswith("pure"):
-            reason = f"the node is pure (all {samples(node.n_samples)} are {node.prediction})"
-        top = sorted(node.class_counts.values(), reverse=True)
-        if len(top) > 1 and top[0] == top[1]:
-            reason += (
-                f"; its top classes tie, and the prediction goes to the first of them in class "
-                f"order ({node.prediction})"
-            )
+        tie = class_tie_note(node.class_counts, node.prediction)
+        if tie:
+            reason += f"; {tie}"
         return decision, reason
     chosen = next(t for t in tables if t.chosen)
     score_name = "gain ratio" if record.criterion == "gain_ratio" else "gain"

@@ -62,10 +62,9 @@ def why_not(record: TeachingRecord, node, feature) -> WhyNot:
     f = record.feature_index(feature)
     name = record.names[f]
     n = info.node
-    at = (
-        f"At node {n.node_id} ({'the root' if info.parent is None else ' and '.join(info.path)}; "
-        f"{samples(n.n_samples)}: {counts_text(record.classes, n.class_counts.values())})"
-    )
+    where = "the root" if info.parent is None else " and ".join(info.path)
+    counts = counts_text(record.classes, n.class_counts.values())
+    at = f"At node {n.node_id} ({where}: {samples(n.n_samples)}, {counts})"
     table = record.table(info.node_id, name)
     score_name = "gain ratio" if record.criterion == "gain_ratio" else "gain"
     if not was_scored(record, info):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from id3tree.node import format_number
+from id3tree.node import class_name, class_tie_note, format_number
 from id3tree.teaching.record import Branch, CandidateTable, TeachingRecord
 from id3tree.teaching.steps import counts_text, samples, was_scored
 
@@ -213,7 +213,7 @@ def _feature_block(w: _Writer, record: TeachingRecord, table: CandidateTable) ->
     header = [
         w.text(name),
         "samples",
-        *[w.text(c) for c in record.classes],
+        *[w.text(class_name(c)) for c in record.classes],
         "entropy",
         "weight",
         "weighted entropy",
@@ -265,7 +265,13 @@ def _node_block(w: _Writer, record: TeachingRecord, node_id: int, level: int) ->
                 )
             )
         else:
-            out.append(w.para(f"A leaf ({w.text(reason)}), predicting {w.text(n.prediction)}."))
+            tie = class_tie_note(n.class_counts, n.prediction)
+            out.append(
+                w.para(
+                    f"A leaf ({w.text(reason)}), predicting {w.text(n.prediction)}"
+                    + (f"; {w.text(tie)}." if tie else ".")
+                )
+            )
         return out
     out.append(w.para("Entropy of the node:"))
     out.append(w.math(f"{w.symbol('H', 'S')} = {w.entropy_value(list(n.class_counts.values()))}"))
