@@ -6,15 +6,12 @@ import numbers
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator
-from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
 
-from id3tree._validation import check_table
+from id3tree._selector import FrameSelector
 from id3tree.ranking.jsd import screen_arrays
 
 
-class JSDSelector(SelectorMixin, BaseEstimator):
+class JSDSelector(FrameSelector):
     """Select features by their one-vs-all Jensen-Shannon divergence (see :func:`jsd_screen`).
 
     Supervised: fit it on training data only, e.g. as a step of a ``Pipeline`` inside
@@ -75,12 +72,7 @@ class JSDSelector(SelectorMixin, BaseEstimator):
         self
         """
         self._check_params()
-        if y is None:
-            raise ValueError(
-                f"{type(self).__name__} requires y to be passed, but the target y is None"
-            )
-        validate_data(self, X, skip_check_array=True, reset=True)
-        frame = check_table(X)
+        frame = self._fit_table(X, y)
         scores, labels, classes = screen_arrays(frame, y, self.bins, False, self.trim_outliers)
         self.jsd_ = pd.DataFrame(
             scores,
@@ -91,18 +83,6 @@ class JSDSelector(SelectorMixin, BaseEstimator):
         self.scores_ = scores.max(axis=0)
         self.support_ = self._choose(scores)
         return self
-
-    def transform(self, X):
-        """The selected columns of X: a DataFrame stays a DataFrame (with its dtypes)."""
-        check_is_fitted(self, "support_")
-        if isinstance(X, pd.DataFrame):
-            validate_data(self, X, skip_check_array=True, reset=False)
-            return X.loc[:, self.support_]
-        return super().transform(X)
-
-    def _get_support_mask(self) -> np.ndarray:
-        check_is_fitted(self, "support_")
-        return self.support_
 
     def _choose(self, scores: np.ndarray) -> np.ndarray:
         n_features = scores.shape[1]

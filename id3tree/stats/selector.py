@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
-from sklearn.base import BaseEstimator
-from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
 
-from id3tree._validation import check_labels, check_table
+from id3tree._selector import FrameSelector
+from id3tree._validation import check_labels
 from id3tree.stats.sweep import TOLERANCE
 from id3tree.stats.wrapper import select_features
 
 
-class WrapperSelector(SelectorMixin, BaseEstimator):
+class WrapperSelector(FrameSelector):
     """Keep the features a wrapper search chooses (see :func:`select_features`).
 
     Supervised: fit it on training data only, e.g. as a step of a ``Pipeline`` inside
@@ -45,6 +42,7 @@ class WrapperSelector(SelectorMixin, BaseEstimator):
 
     Examples
     --------
+    >>> import pandas as pd
     >>> rng = np.random.default_rng(0)
     >>> X = pd.DataFrame(rng.normal(size=(300, 3)), columns=["a", "b", "noise"])
     >>> y = (X["a"] - X["b"] + rng.logistic(size=300) > 0).astype(int)
@@ -90,12 +88,7 @@ class WrapperSelector(SelectorMixin, BaseEstimator):
         -------
         self
         """
-        if y is None:
-            raise ValueError(
-                f"{type(self).__name__} requires y to be passed, but the target y is None"
-            )
-        validate_data(self, X, skip_check_array=True, reset=True)
-        frame = check_table(X)
+        frame = self._fit_table(X, y)
         target = check_labels(y, frame.shape[0])
         self.result_ = select_features(
             frame,
@@ -115,18 +108,6 @@ class WrapperSelector(SelectorMixin, BaseEstimator):
         chosen = set(self.result_.selected)
         self.support_ = np.array([str(c) in chosen for c in frame.columns], dtype=bool)
         return self
-
-    def transform(self, X):
-        """The selected columns of X: a DataFrame stays a DataFrame (with its dtypes)."""
-        check_is_fitted(self, "support_")
-        if isinstance(X, pd.DataFrame):
-            validate_data(self, X, skip_check_array=True, reset=False)
-            return X.loc[:, self.support_]
-        return super().transform(X)
-
-    def _get_support_mask(self) -> np.ndarray:
-        check_is_fitted(self, "support_")
-        return self.support_
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
