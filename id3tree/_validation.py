@@ -132,18 +132,19 @@ def value_kind(values) -> str | None:
     return kind
 
 
-def check_not_mixed(series: pd.Series, name: str) -> None:
+def check_not_mixed(series, name: str) -> None:
     """Refuse a categorical column that mixes numbers and text: its categories would be ambiguous.
 
     ``1`` and ``"1"`` would become two categories that print alike, so id3tree asks the user to
-    choose one type (``X[col].astype(str)`` is usually what was meant).
+    choose one type (``X[col].astype(str)`` is usually what was meant). ``series`` may be the
+    column or its distinct values (an object array): the verdict and the message are the same.
     """
     if series.dtype != object:
         return
     kind = ptypes.infer_dtype(series, skipna=True)
     if kind not in ("mixed", "mixed-integer", "mixed-integer-float"):
         return
-    values = series.dropna()
+    values = pd.Series(series).dropna()
     numbers = [
         v for v in values if isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
     ]
@@ -165,16 +166,26 @@ def factorize(series: pd.Series, name: str) -> tuple[np.ndarray, list]:
 
     Returns ``(codes, categories)`` with ``categories`` as plain Python scalars. The ordering is
     the values' natural order (the categories' order for a pandas ``category`` column).
+
+    One hashing pass finds each row's distinct value; the checks and the sort then work on the
+    distinct values only, and one gather turns first-seen order into sorted order.
     """
-    check_not_mixed(series, name)
-    try:
-        codes, uniques = pd.factorize(series, sort=True)
+    codes, distinct = distinct_values(series, name)
+    check_not_mixed(distinct, name)
+    try:  # a category column sorts by its categories' order, others by value
+        order = (
+            np.argsort(distinct, kind="stable")
+            if isinstance(distinct, np.ndarray)
+            else distinct.argsort()
+        )
     except TypeError as exc:  # unorderable values that are not numbers-and-text
         raise ValueError(f"column {name!r} has values that cannot be ordered: {exc}") from None
-    categories = [_plain(v) for v in np.asarray(uniques, dtype=object)]
-    codes = codes.astype(np.int64)
-    codes[codes < 0] = len(categories)
-    return codes, categories
+    # sorted position of each first-seen code; the missing values' -1 takes the last entry, L
+    position = np.empty(len(order) + 1, dtype=np.int64)
+    position[order] = np.arange(len(order))
+    position[-1] = len(order)
+    categories = [_plain(v) for v in np.asarray(distinct, dtype=object)[order]]
+    return np.take(position, codes), categories
 
 
 UNSEEN = -1
@@ -192,8 +203,7 @@ def encode_like_fit(
     the prediction would quietly fall back to the root's.
     """
     columns = np.empty((len(names), frame.shape[0]))
-    for f, name in enumerate(names):
-        column = frame.iloc[:, f]
+    for f, (name, (_, column)) in enumerate(zip(names, frame.items())):
         known = categories[f]
         if known is None:
             if not is_numeric(column) and not column.isna().all():
@@ -202,24 +212,46 @@ def encode_like_fit(
                 )
             columns[f] = numeric_values(column, name, exact=False)
             continue
-        then, now = value_kind(known), value_kind(column)
+        codes, distinct = distinct_values(column, name)
+        distinct = np.asarray(distinct, dtype=object)
+        then, now = value_kind(known), value_kind(distinct)
         if then is not None and now not in (then, "empty") and {then, now} != {"bool", "number"}:
             raise ValueError(
                 f"column {name!r} held {_KIND_WORDS[then]} at fit time but holds "
                 f"{_KIND_WORDS[now]} now (dtype {column.dtype}); convert it back first"
             )
-        if then == "text" and isinstance(column.dtype, pd.StringDtype):  # hashed natively
-            codes = pd.Index(known, dtype=column.dtype).get_indexer(column.array).astype(float)
-        else:
-            codes = (
-                pd.Index(known, dtype=object)
-                .get_indexer(column.astype(object).to_numpy())
-                .astype(float)
-            )
-        codes[codes < 0] = UNSEEN
-        codes[column.isna().to_numpy()] = len(known)
-        columns[f] = codes
+        # the fit-time code of each distinct value (UNSEEN if new), then the missing values' code
+        code_of = {value: code for code, value in enumerate(known)}
+        lookup = np.array([code_of.get(value, UNSEEN) for value in distinct] + [len(known)], float)
+        np.take(lookup, codes, out=columns[f])  # a missing value's code -1 takes the last entry
     return columns
+
+
+def distinct_values(column: pd.Series, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """One hashing pass over a column: each row's index into the column's distinct values in
+    order of first appearance (-1 where missing), and those values (an array as long as there
+    are distinct values, whatever the number of rows).
+
+    pandas' pyarrow-backed text (the ``str`` dtype of pandas 3) is hashed by pyarrow itself,
+    without making a Python string per row; every other column by ``pandas.factorize``.
+    """
+    if _is_arrow_text(column.dtype):
+        import pyarrow as pa
+
+        text = pa.array(column.array)  # the column's own buffers if it is one chunk
+        if isinstance(text, pa.ChunkedArray):  # several chunks: one dictionary for them all
+            text = text.combine_chunks()
+        encoded = text.dictionary_encode()
+        codes = encoded.indices.fill_null(-1).to_numpy()
+        return codes, encoded.dictionary.to_numpy(zero_copy_only=False)
+    try:
+        return pd.factorize(column)
+    except TypeError as exc:  # unhashable values, such as lists
+        raise ValueError(f"column {name!r} has values that cannot be compared: {exc}") from None
+
+
+def _is_arrow_text(dtype) -> bool:
+    return isinstance(dtype, pd.StringDtype) and str(dtype.storage).startswith("pyarrow")
 
 
 def listed_columns(categorical, names: list[str]) -> set[int]:

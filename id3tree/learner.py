@@ -187,8 +187,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         cat_mask = self._categorical_mask(frame, names)
         self._categories = [None] * len(names)
         numeric, codes = [None] * len(names), [None] * len(names)
-        for f, name in enumerate(names):
-            column = frame.iloc[:, f]
+        for f, (name, (_, column)) in enumerate(zip(names, frame.items())):
             if cat_mask[f]:
                 codes[f], self._categories[f] = factorize(column, name)
             else:
