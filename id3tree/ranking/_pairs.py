@@ -25,11 +25,11 @@ from concurrent.futures import Executor
 
 import numpy as np
 
-from id3tree._entropy import entropy_terms
+from id3tree._entropy import entropy_from_xlogx, xlogx
 
 GROUP_CELLS = 2048  # most joint codes a group may have
-BLOCK_COLUMNS = 8  # most columns in a block
-BLOCK_CODES = 256  # most codes in a block; a column with more is a block of its own
+BLOCK_COLUMNS = 16  # most columns in a block
+BLOCK_CODES = 128  # most codes in a block; a column with more is a block of its own
 DENSE_CELLS = 1 << 22  # larger tables are counted with np.unique instead of np.bincount
 CHUNK_ROWS = 1 << 16  # rows per bincount, so the work buffer stays small on tall tables
 
@@ -96,15 +96,15 @@ class _Plan:
         # Pairs inside the group, and each member's own entropy, from the group's joint table.
         table = _count(joint, cells).reshape(sizes)
         for i, a in enumerate(group):
-            found[a, a] = entropy_terms(_keep(table, [i]), n_rows, self.base).sum()
+            found[a, a] = self._entropy(xlogx(_keep(table, [i])).sum(), n_rows)
             for j in range(i + 1, len(group)):
-                pair = _keep(table, [i, j])
-                found[a, group[j]] = entropy_terms(pair, n_rows, self.base).sum()
-        # Pairs with every later column, a block at a time: each member's tables with the later
-        # columns are collected side by side, and their entropies taken in one go at the end.
+                pair = xlogx(_keep(table, [i, j])).sum()
+                found[a, group[j]] = self._entropy(pair, n_rows)
+        # Pairs with every later column, a block at a time: for each member, the sums of
+        # c ln c of its tables with the later columns, one entry per code of those columns.
         after = group[-1] + 1
         work = np.empty((BLOCK_COLUMNS + 1) * min(n_rows, CHUNK_ROWS), dtype=np.int64)
-        pieces: list[list[np.ndarray]] = [[] for _ in group]
+        sums: list[list[np.ndarray]] = [[] for _ in group]
         partners: list[int] = []
         widths: list[int] = []
         for block in self.blocks:
@@ -113,7 +113,7 @@ class _Plan:
             first = max(0, after - block.members[0])
             if cells * block.width <= DENSE_CELLS:
                 for i, piece in enumerate(self._dense(sizes, joint, block, first, work)):
-                    pieces[i].append(piece)
+                    sums[i].append(xlogx(piece).sum(axis=0))
                 partners.extend(block.members[first:])
                 widths.extend(self.n_codes[b] for b in block.members[first:])
             else:
@@ -122,27 +122,28 @@ class _Plan:
                         found[a, b] = self._one_pair(a, b, n_rows)
         if partners:
             starts = np.cumsum([0] + widths[:-1])
-            for a, member_pieces in zip(group, pieces):
-                terms = entropy_terms(np.hstack(member_pieces), n_rows, self.base)
-                found[a, partners] = np.add.reduceat(terms.sum(axis=0), starts)
+            for a, member_sums in zip(group, sums):
+                per_pair = np.add.reduceat(np.concatenate(member_sums), starts)
+                found[a, partners] = self._entropy(per_pair, n_rows)
+
+    def _entropy(self, sum_xlogx, n_rows: int):
+        return entropy_from_xlogx(sum_xlogx, n_rows, self.base)
 
     def _dense(self, sizes, joint, block, first, work) -> list[np.ndarray]:
         """Each member's tables with columns ``block.members[first:]``, side by side.
 
-        One bincount for all of them: the joint index of (group code, column b) is
-        ``group * width + start_b + b``, laid out column after column.
+        One table for all of them: the cell of (group code, column b) is
+        ``group * width + start_b + b``. Rows are counted a chunk at a time into it, each chunk
+        laid out column after column.
         """
         k, n_rows = len(block.members) - first, len(joint)
-        cells = int(np.prod(sizes)) * block.width
-        table = None
+        table = np.zeros(int(np.prod(sizes)) * block.width, dtype=np.int64)
         for lo in range(0, n_rows, CHUNK_ROWS):
             hi = min(lo + CHUNK_ROWS, n_rows)
             rows = work[: (k + 1) * (hi - lo)].reshape(k + 1, hi - lo)
             np.multiply(joint[lo:hi], block.width, out=rows[-1])
-            # (columns, rows): pair after pair, so each small table stays in cache as it fills
             np.add(rows[-1], block.shifted[first:, lo:hi], out=rows[:k])
-            counts = _count(rows[:k].reshape(-1), cells)
-            table = counts if table is None else table + counts
+            np.add.at(table, rows[:k].reshape(-1), 1)  # no temporary table per chunk
         table = table.reshape([*sizes, block.width])
         start = block.starts[first]
         return [_keep(table, [i, len(sizes)])[:, start:] for i in range(len(sizes))]
@@ -154,7 +155,7 @@ class _Plan:
             counts = _count(flat, self.n_codes[a] * n_b)
         else:
             counts = np.unique(flat, return_counts=True)[1]
-        return float(entropy_terms(counts, n_rows, self.base).sum())
+        return float(self._entropy(xlogx(counts).sum(), n_rows))
 
 
 class _Block:
