@@ -287,8 +287,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
                 stacklevel=3,
             )
         series = check_labels(y, n_rows)
-        if is_numeric(series):
-            check_classification_targets(series.to_numpy())
+        if is_numeric(series):  # the verdict depends on the distinct labels only
+            check_classification_targets(series.drop_duplicates().to_numpy())
         return series
 
     def _categorical_mask(self, frame: pd.DataFrame, names: list[str]) -> list[bool]:
