@@ -195,3 +195,21 @@ def test_bad_input_is_a_clear_error():
         mutual_information_matrix(pd.DataFrame({"a": [1.0, np.inf]}))
     with pytest.raises(ValueError, match="mixes numbers and text"):
         mutual_information_matrix(pd.DataFrame({"a": [1, "1"]}, dtype=object))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.integers(0, 10**6), min_size=1, max_size=40).filter(lambda c: sum(c) > 0),
+    st.sampled_from([2, math.e, 10]),
+)
+def test_entropy_from_sums_of_c_log_c_equals_scipy(counts, base):
+    from scipy.stats import entropy as scipy_entropy
+
+    from id3tree._entropy import entropy_from_xlogx, xlogx
+
+    counts = np.array(counts)
+    found = float(entropy_from_xlogx(xlogx(counts).sum(), counts.sum(), base))
+    assert found == pytest.approx(scipy_entropy(counts, base=base), abs=1e-12)
+    assert found >= 0.0
+    if np.count_nonzero(counts) == 1:  # one non-zero cell: exactly 0, not a rounding residue
+        assert found == 0.0

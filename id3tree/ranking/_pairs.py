@@ -8,10 +8,12 @@ row once per pair. This engine gets the same counts with less work, in three ste
    of (group code, b) gives the tables of *every* member with b after summing out the other
    members, so a group of three binary columns costs one pass over the rows instead of three.
 2. **Blocks.** The later columns are taken a block at a time: ``group * L + offset_b + b`` for
-   all b of the block in one array (``L`` = the block's codes), counted by one ``np.bincount``.
-   The array is laid out pair by pair, so each pair's small table stays in cache while it fills.
-3. **Entropies.** ``H(a, b)`` of every table in the block at once, from the cell terms
-   ``-p log p`` of :func:`id3tree._entropy.entropy_terms` (the package's one formula).
+   all b of the block in one array (``L`` = the block's codes), counted into one table with
+   ``np.add.at`` (no minimum/maximum pass, no new table per chunk of rows). The array is laid out
+   column after column, and blocks are kept narrow (``BLOCK_CODES``) so the table stays in cache.
+3. **Entropies.** ``H(a, b)`` of every table at once from the sums of ``c ln c`` of its cells,
+   ``ln n - S / n`` (:func:`id3tree._entropy.xlogx`, the package's one formula written for
+   counts): all tables of a matrix share the total ``n``.
 
 Groups are independent, so they run on a thread pool; numpy releases the GIL in the counting
 loop and the arithmetic. Tables too large to hold densely (two columns with 100,000 codes each)
