@@ -289,7 +289,6 @@ BROKEN = {
     "duplicate classes": (_break_duplicate_class, "classes lists"),
     "negative count": (_break_counts(-1), "non-negative numbers"),
     # (a fractional count is a sum of weights, allowed: see test_weights.py)
-    "infinite count": (_break_counts(float("inf")), "non-negative numbers"),
     "list count": (_break_counts([1]), "non-negative numbers"),
     "string count": (_break_counts("3"), "non-negative numbers"),
     "boolean count": (_break_counts(True), "non-negative numbers"),
