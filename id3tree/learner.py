@@ -70,7 +70,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         A split is made only if its information gain is at least this (bits).
     alpha : float or None, default=None
         If set, a split is made only when Pearson's chi-square test of independence between its
-        branches and the class is significant at ``alpha`` (Quinlan 1986).
+        branches and the class is significant at ``alpha`` (Quinlan 1986). With weights the
+        test is made on the weighted counts, weights taken as frequencies (a row of weight 2 is
+        two rows), so scaling every weight changes the p-values.
     categorical : "auto" or list of str or int, default="auto"
         ``"auto"``: numeric dtypes are continuous; object, string, category and bool columns are
         categorical. A list names (or gives the positions of) numeric columns to treat as
@@ -495,7 +497,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         """The minimal cost-complexity pruning path, as scikit-learn computes it.
 
         Grows a tree on ``X, y`` with this model's parameters (``ccp_alpha`` aside) and returns
-        the effective alphas of its weakest-link sequence.
+        the effective alphas of its weakest-link sequence. With ``sample_weight`` (and
+        ``class_weight``), each node's impurity is weighted by its share of the total weight, as
+        scikit-learn's ``weighted_n_node_samples``.
 
         Returns
         -------
