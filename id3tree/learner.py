@@ -195,10 +195,15 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         """
         params = self._grow_params()
         if any_dask(X, y):  # a Dask DataFrame: one distributed pass per level
-            if sample_weight is not None or self.class_weight is not None:
+            if (
+                sample_weight is not None
+                or self.class_weight is not None
+                or (self.min_weight_fraction_leaf != 0)
+            ):
                 raise NotImplementedError(
-                    "sample_weight and class_weight are not supported for Dask DataFrames: the "
-                    "distributed grower counts rows, not weights; fit on a pandas DataFrame"
+                    "sample_weight, class_weight and min_weight_fraction_leaf are not supported "
+                    "for Dask DataFrames: the distributed grower counts rows, not weights; fit "
+                    "on a pandas DataFrame"
                 )
             return self._fit_dask(X, y, params, tracer)
         if self.numeric_bins is not None:

@@ -404,3 +404,5 @@ def test_dask_fit_with_weights_is_refused():
         ID3Classifier().fit(frame.drop(columns="y"), frame["y"], sample_weight=np.ones(14))
     with pytest.raises(NotImplementedError, match="class_weight"):
         ID3Classifier(class_weight="balanced").fit(frame.drop(columns="y"), frame["y"])
+    with pytest.raises(NotImplementedError, match="min_weight_fraction_leaf"):
+        ID3Classifier(min_weight_fraction_leaf=0.1).fit(frame.drop(columns="y"), frame["y"])
