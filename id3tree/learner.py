@@ -297,7 +297,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
     def _after_growth(self, tracer) -> ID3Classifier:
         """What follows growth on any data: the ID-like warning, then ``ccp_alpha`` pruning."""
-        _warn_about_id_like_splits(self.root_)
+        weight = getattr(getattr(self, "_fit_data", None), "weight", None)
+        rows_of = None if weight is None else (lambda node: len(self._training_rows_at(node)))
+        _warn_about_id_like_splits(self.root_, rows_of)
         if self.ccp_alpha > 0:
             result = pruning.cost_complexity(self.root_, float(self.ccp_alpha), tracer=tracer)
             self._set_pruned(result)
@@ -998,23 +1000,27 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         return tags
 
 
-def _warn_about_id_like_splits(root: Node) -> None:
+def _warn_about_id_like_splits(root: Node, rows_of=None) -> None:
     """One :class:`IDLikeFeatureWarning` per column that made a split of (nearly) one row per
-    branch, naming the largest such split."""
+    branch, naming the largest such split. ``rows_of(node)`` counts a node's training rows when
+    its ``n_samples`` is a sum of weights (a weighted fit): the rule is about rows."""
+    size = (lambda node: node.n_samples) if rows_of is None else rows_of
     worst = {}
     for node in root.walk():
         if node.is_leaf or node.is_numeric_split:
             continue
         missing = node.children.get(MISSING)  # the rows with no value do not count
-        n_rows = node.n_samples - (missing.n_samples if missing is not None else 0)
         n_values = len(node.children) - (missing is not None)
+        if not is_id_like(0, n_values):  # too few values to be ID-like, whatever the rows
+            continue
+        n_rows = size(node) - (size(missing) if missing is not None else 0)
         if is_id_like(n_rows, n_values):
             if node.feature not in worst or n_rows > worst[node.feature][1]:
                 worst[node.feature] = (node, n_rows, n_values)
     for feature, (node, n_rows, n_values) in worst.items():
         where = "" if node.depth == 0 else f" at node {node.node_id} (depth {node.depth})"
-        if n_rows < node.n_samples:
-            where += f" (not counting {node.n_samples - n_rows:g} with no value)"
+        if n_rows < size(node):
+            where += f" (not counting {size(node) - n_rows:g} with no value)"
         message = id_like_message(feature, n_rows, n_values, where)
         warnings.warn(message, IDLikeFeatureWarning, stacklevel=4)
 

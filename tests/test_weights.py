@@ -382,6 +382,17 @@ def test_verbose_trace_prints_weighted_thresholds(capsys):
     assert "left 12.5 (entropy 0.0000)" in out  # the best threshold of petal_length
 
 
+def test_the_id_like_warning_counts_rows_not_weights():
+    from id3tree.datasets import load_titanic
+
+    X, y = load_titanic(return_X_y=True)
+    X = X[["Name", "Sex"]]
+    with pytest.warns(IDLikeFeatureWarning, match="split 891 rows into 891 branches"):
+        ID3Classifier(max_depth=1).fit(X, y, sample_weight=np.full(len(y), 7.5))
+    with pytest.warns(IDLikeFeatureWarning, match="split 891 rows into 891 branches"):
+        ID3Classifier(max_depth=1).fit(X, y, sample_weight=np.full(len(y), 0.01))
+
+
 def test_teaching_tools_refuse_a_weighted_tree():
     X, y = load_play_tennis(return_X_y=True)
     model = ID3Classifier().fit(X, y, sample_weight=np.arange(1, 15))
