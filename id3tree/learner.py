@@ -262,30 +262,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         n = len(y_series)
         weight = None
         if sample_weight is not None:
-            try:
-                weight = np.array(sample_weight, dtype=float)
-            except (TypeError, ValueError):
-                raise ValueError(
-                    "sample_weight must hold numbers, one per row; got values that are not"
-                ) from None
-            if weight.ndim == 0:  # one number: every row weighs it (as scikit-learn)
-                weight = np.full(n, float(weight))
-            if weight.shape != (n,):
-                raise ValueError(
-                    f"sample_weight.shape == {weight.shape}, expected ({n},): one weight per row"
-                )
-            bad = np.flatnonzero(~np.isfinite(weight))
-            if len(bad):
-                raise ValueError(
-                    f"sample_weight must be finite; row {bad[0]} has {float(weight[bad[0]])!r}"
-                    f" ({len(bad)} such rows)"
-                )
-            negative = np.flatnonzero(weight < 0)
-            if len(negative):
-                raise ValueError(
-                    f"sample_weight must be non-negative; row {negative[0]} has "
-                    f"{float(weight[negative[0]])!r} ({len(negative)} negative weights)"
-                )
+            weight = _check_weights(sample_weight, n)
         if self.class_weight is not None:
             weight = _class_weights(self.class_weight, y_series, weight)
         if weight is not None and not weight.sum() > 0:
@@ -419,7 +396,15 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     # pruning
     # -----------------------------------------------------------------------------------------
     def prune(
-        self, method: str, X_val=None, y_val=None, *, confidence=0.25, ccp_alpha=None, tracer=None
+        self,
+        method: str,
+        X_val=None,
+        y_val=None,
+        *,
+        sample_weight=None,
+        confidence=0.25,
+        ccp_alpha=None,
+        tracer=None,
     ) -> ID3Classifier:
         """A pruned copy of this fitted tree; this one is left as it is.
 
@@ -434,6 +419,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             ``ccp_alpha`` parameter does at fit time. Details in :mod:`id3tree.pruning`.
         X_val, y_val : array-like, optional
             The validation rows of reduced-error pruning.
+        sample_weight : array-like, optional
+            Weights of the validation rows (reduced-error pruning only): errors are then sums of
+            weights. The tree's own counts are those of its fit (weighted if it was).
         confidence : float, default=0.25
             C4.5's confidence factor CF in (0, 0.5]; smaller prunes more.
         ccp_alpha : float, optional
@@ -465,14 +453,22 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
                 raise ValueError("reduced_error pruning needs validation rows: X_val and y_val")
             stop = self._stop_nodes(X_val)
             y_codes = self._validation_codes(y_val, len(stop))
+            weight = 1.0
+            if sample_weight is not None:
+                weight = _check_weights(sample_weight, len(stop))
             counts = np.zeros((len(self._compiled.nodes), len(classes)))
-            np.add.at(counts, (stop, y_codes), 1.0)
+            np.add.at(counts, (stop, y_codes), weight)
             stops = {
                 node.node_id: counts[i]
                 for i, node in enumerate(self._compiled.nodes)
                 if counts[i].any()
             }
             result = pruning.reduced_error(self.root_, stops, classes, tracer=tracer)
+        elif sample_weight is not None:
+            raise ValueError(
+                f"sample_weight weighs validation rows, which only reduced_error pruning takes; "
+                f"{method} pruning uses the tree's own (weighted) counts"
+            )
         elif method == "pessimistic":
             result = pruning.pessimistic(self.root_, classes, confidence=confidence, tracer=tracer)
         elif method == "cost_complexity":
@@ -1023,6 +1019,36 @@ def _warn_about_id_like_splits(root: Node, rows_of=None) -> None:
             where += f" (not counting {size(node) - n_rows:g} with no value)"
         message = id_like_message(feature, n_rows, n_values, where)
         warnings.warn(message, IDLikeFeatureWarning, stacklevel=4)
+
+
+def _check_weights(sample_weight, n: int) -> np.ndarray:
+    """``sample_weight`` as n finite, non-negative floats (one number: every row weighs it),
+    or a ``ValueError`` naming the first bad row."""
+    try:
+        weight = np.array(sample_weight, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(
+            "sample_weight must hold numbers, one per row; got values that are not"
+        ) from None
+    if weight.ndim == 0:  # one number: every row weighs it (as scikit-learn)
+        weight = np.full(n, float(weight))
+    if weight.shape != (n,):
+        raise ValueError(
+            f"sample_weight.shape == {weight.shape}, expected ({n},): one weight per row"
+        )
+    bad = np.flatnonzero(~np.isfinite(weight))
+    if len(bad):
+        raise ValueError(
+            f"sample_weight must be finite; row {bad[0]} has {float(weight[bad[0]])!r}"
+            f" ({len(bad)} such rows)"
+        )
+    negative = np.flatnonzero(weight < 0)
+    if len(negative):
+        raise ValueError(
+            f"sample_weight must be non-negative; row {negative[0]} has "
+            f"{float(weight[negative[0]])!r} ({len(negative)} negative weights)"
+        )
+    return weight
 
 
 def _class_weights(class_weight, y: pd.Series, sample_weight) -> np.ndarray:

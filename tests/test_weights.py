@@ -373,6 +373,21 @@ def test_pruning_a_weighted_tree():
                 assert total == pytest.approx(node.n_samples)
 
 
+def test_reduced_error_pruning_with_weighted_validation_rows():
+    X, y = _numeric_classification()
+    model = ID3Classifier().fit(X[:160], y[:160])
+    X_val, y_val = X[160:].reset_index(drop=True), y[160:].reset_index(drop=True)
+    weight = np.random.default_rng(5).integers(0, 4, len(y_val))
+    weighted = model.prune("reduced_error", X_val, y_val, sample_weight=weight)
+    repeated = model.prune("reduced_error", *_repeated(X_val, y_val, weight))
+    assert _nodes(weighted) == _nodes(repeated)
+    pd.testing.assert_frame_equal(weighted.pruning_, repeated.pruning_)
+    with pytest.raises(ValueError, match="finite; row 2"):
+        model.prune("reduced_error", X_val, y_val, sample_weight=np.r_[1, 1, np.nan, weight[3:]])
+    with pytest.raises(ValueError, match="only reduced_error"):
+        model.prune("pessimistic", sample_weight=weight)
+
+
 def test_verbose_trace_prints_weighted_thresholds(capsys):
     X, y = load_iris(return_X_y=True)
     weight = np.where(y == "setosa", 0.25, 1.0)
