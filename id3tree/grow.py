@@ -244,8 +244,8 @@ def _as_counts(weight):
     """What class counts become: unchanged without weights or with fractional ones; whole
     numbers (int64) when every weight is a whole number, so that a row of weight 2 and two
     copies of it give the very same counts (in the nodes, the trace and saved models)."""
-    if weight is None or not np.all(weight == np.round(weight)):
-        return lambda counts: counts
+    if weight is None or not np.all(weight == np.round(weight)) or weight.sum() >= 2**53:
+        return lambda counts: counts  # (past 2**53 float sums are no longer exact)
     return lambda counts: np.rint(counts).astype(np.int64)
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from id3tree._entropy import entropy_of_counts, entropy_of_groups, entropy_rows, scaled_xlogx
+from id3tree._entropy import entropy_of_groups, entropy_rows, entropy_terms, scaled_xlogx
 
 TIE_TOLERANCE = 1e-10
 """Two scores (in bits) closer than this are a tie."""
@@ -299,11 +299,12 @@ class _WeightedCuts:
     """Every cut point of many segments when each row has a weight (``fit(sample_weight=)``).
 
     The integer ``c log c`` table of :class:`_Cuts` needs whole counts, so weights take this
-    road: one running sum of weight per class, and the size-weighted entropy of both sides of
-    every cut by Shannon's formula. Rows still decide *where* a cut may go (``min_leaf`` counts
-    rows, as scikit-learn's ``min_samples_leaf``); weights decide what it is worth
-    (``min_weight`` is the weight each side must hold, scikit-learn's ``min_weight_leaf``).
-    Parameters are those of :func:`search_weighted_cuts`.
+    road: running sums of weight, one class at a time (memory stays linear in the rows, whatever
+    the number of classes), and the entropy of both sides of every cut by Shannon's formula.
+    Rows still decide *where* a cut may go (``min_leaf`` counts rows, as scikit-learn's
+    ``min_samples_leaf``); weights decide what it is worth (``min_weight`` is the weight each
+    side must hold, scikit-learn's ``min_weight_leaf``). Parameters are those of
+    :func:`search_weighted_cuts`.
     """
 
     def __init__(self, step_up, y, weight, starts, lengths, n_present, n_classes):
@@ -312,16 +313,13 @@ class _WeightedCuts:
         self.step_up, self.n_classes = step_up, n_classes
         self.segment = np.repeat(np.arange(n_seg), lengths)
         self.offset = np.arange(m) - np.repeat(starts, lengths)
-        self.cell = self.segment * n_classes + y
-        self.weight = weight
-        self.cum = np.zeros((n_classes, m + 1))  # cum[k, i]: weight of class k among rows [:i]
-        for k in range(n_classes):
-            np.cumsum(np.where(y == k, weight, 0.0), out=self.cum[k, 1:])
+        self.y, self.cell, self.weight = y, self.segment * n_classes + y, weight
         self.parent = class_counts(self.cell, n_seg, n_classes, weight)
         present = self.offset < np.repeat(n_present, lengths)
         self.present = class_counts(self.cell[present], n_seg, n_classes, weight[present])
         self.missing = np.maximum(self.parent - self.present, 0.0)
-        self.cum_size = self.cum.sum(axis=0)
+        self.cum_size = np.zeros(m + 1)  # cum_size[i]: the weight of rows [:i]
+        np.cumsum(weight, out=self.cum_size[1:])
         self.present_size = self.present.sum(axis=1)
 
     def candidates(self, min_leaf: int = 1, min_weight: float = 0.0) -> np.ndarray:
@@ -338,16 +336,20 @@ class _WeightedCuts:
         return np.flatnonzero(valid)
 
     def score(self, pos):
-        """Segment, weights of both sides, and their size-weighted entropy (bits times weight)
-        of the cut after each position."""
+        """Segment, weights of both sides and their entropies (bits) of the cut after each
+        position."""
         seg = self.segment[pos]
         start = self.starts[seg]
-        left = [self.cum[k, pos + 1] - self.cum[k, start] for k in range(self.n_classes)]
-        right = [np.maximum(self.present[seg, k] - left[k], 0.0) for k in range(self.n_classes)]
-        w_left, w_right = sum(left), sum(right)
-        weighted = w_left * entropy_of_counts(left, w_left)
-        weighted += w_right * entropy_of_counts(right, w_right)
-        return seg, w_left, w_right, weighted
+        w_left = self.cum_size[pos + 1] - self.cum_size[start]
+        w_right = np.maximum(self.present_size[seg] - w_left, 0.0)
+        h_left, h_right = np.zeros(len(pos)), np.zeros(len(pos))
+        cum = np.zeros(len(self.y) + 1)
+        for k in range(self.n_classes):
+            np.cumsum(np.where(self.y == k, self.weight, 0.0), out=cum[1:])
+            left = cum[pos + 1] - cum[start]
+            h_left += entropy_terms(left, w_left)
+            h_right += entropy_terms(np.maximum(self.present[seg, k] - left, 0.0), w_right)
+        return seg, w_left, w_right, h_left + 0.0, h_right + 0.0
 
     def left_counts(self, seg, pos) -> np.ndarray:
         """Class weights left of the cut after ``pos[i]`` in segment ``seg[i]``, summed afresh
@@ -388,7 +390,8 @@ def search_weighted_cuts(
         light = (n_missing > 0) & (missing_weight < min_weight)
         pos = pos[~light[cuts.segment[pos]]]
     if len(pos):
-        seg, _, _, weighted = cuts.score(pos)
+        seg, w_left, w_right, h_left, h_right = cuts.score(pos)
+        weighted = w_left * h_left + w_right * h_right  # bits times weight
         first = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
         owner = seg[first]
         best = np.full(n_seg, np.inf)
@@ -505,18 +508,10 @@ def enumerate_thresholds(
 def _enumerate_weighted_thresholds(cuts: _WeightedCuts, values) -> dict[str, np.ndarray]:
     """:func:`enumerate_thresholds` of weighted rows: ``n_left`` and ``n_right`` are weights."""
     pos = cuts.candidates()
-    seg, w_left, w_right, weighted = cuts.score(pos)
+    seg, w_left, w_right, h_left, h_right = cuts.score(pos)
     total = cuts.parent.sum(axis=1)
     missing_part = (cuts.missing.sum(axis=1) * entropy_rows(cuts.missing))[seg]
-    overall = (weighted + missing_part) / total[seg]
-    left = (
-        np.stack(
-            [cuts.cum[k, pos + 1] - cuts.cum[k, cuts.starts[seg]] for k in range(cuts.n_classes)],
-            axis=-1,
-        )
-        if len(pos)
-        else np.zeros((0, cuts.n_classes))
-    )
+    overall = (w_left * h_left + w_right * h_right + missing_part) / total[seg]
     return {
         "segment": seg,
         "threshold": midpoint(values[pos], values[pos + 1]),
@@ -524,8 +519,8 @@ def _enumerate_weighted_thresholds(cuts: _WeightedCuts, values) -> dict[str, np.
         "high": values[pos + 1],
         "n_left": w_left,
         "n_right": w_right,
-        "entropy_left": entropy_rows(left),
-        "entropy_right": entropy_rows(np.maximum(cuts.present[seg] - left, 0.0)),
+        "entropy_left": h_left,
+        "entropy_right": h_right,
         "overall_entropy": overall,
         "gain": np.maximum(entropy_rows(cuts.parent)[seg] - overall, 0.0),
     }
