@@ -16,6 +16,11 @@ kept sorted by value inside each node (sorted once at the start, then stably reg
 after every level), so the split search of all nodes is a handful of vectorised operations; the
 categorical features take one ``bincount`` of (node, value, class) per level.
 
+With ``sample_weight`` (``EncodedData.weight``) every class count is a sum of weights, the rows
+of each node are counted apart (they lay out the segments and meet ``min_samples_leaf``), and
+the numeric search takes its float twin, :func:`~id3tree.splits.search_weighted_cuts`; without
+weights nothing of this runs.
+
 The result is a :class:`GrownTree` of flat arrays, renumbered in pre-order (depth first) at the end.
 """
 

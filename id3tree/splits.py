@@ -10,6 +10,9 @@ here and a property test proves them equal:
   every segment in one pass, whatever the number of classes (see :class:`_Cuts`). The learner
   uses its core, :func:`search_cuts`, on rows it keeps sorted.
 
+With a weight per row (``fit(sample_weight=)``), :func:`search_weighted_cuts` is the float twin
+of :func:`search_cuts`: counts are sums of weights, scored by Shannon's formula class by class.
+
 Missing values (NaN) sit at the end of each segment. They form a third branch of their own: they
 count in the overall entropy and the gain, but never decide where the threshold goes.
 
