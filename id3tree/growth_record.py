@@ -600,7 +600,7 @@ def candidate_table(data, rows: np.ndarray, f: int, *, min_leaf: int = 1, best=N
         table = table[present]
         sizes = table.sum(axis=1)
         entropy = entropy_rows(table)
-        weight = sizes / max(sizes.sum(), 1)
+        weight = sizes / sizes.sum()  # the node's rows (or weight) are never empty
         columns = {"value": [data.categories[f][c] if c < n_levels - 1 else None for c in present]}
         columns["n_samples"] = sizes
         columns |= {f"n_{c}": table[:, k] for k, c in enumerate(classes)}

@@ -249,6 +249,17 @@ def test_weighted_candidate_table_against_scipy():
     assert colour["weight"].sum() == pytest.approx(1.0)
 
 
+def test_candidate_tables_of_tiny_uniform_weights_are_the_unweighted_ones():
+    X, y = load_play_tennis(return_X_y=True)
+    tiny = ID3Classifier().fit(X, y, sample_weight=np.full(14, 1e-3))
+    plain = ID3Classifier().fit(X, y)
+    for node in (0, 2):
+        a, b = tiny.candidate_table(node, "Wind"), plain.candidate_table(node, "Wind")
+        np.testing.assert_allclose(a["weight"], b["weight"])
+        np.testing.assert_allclose(a["n_samples"], b["n_samples"] * 1e-3)
+        np.testing.assert_allclose(a["weighted_entropy"], b["weighted_entropy"])
+
+
 def test_zero_weight_rows_are_as_if_absent():
     for name in ("car", "iris", "mixed_with_holes"):
         X, y = _dataset(name)
