@@ -265,11 +265,18 @@ class Record:
         invalid = s.candidate & np.isnan(s.gain)
         branches, reasons, thresholds = {}, {}, {}
         segment = np.repeat(np.arange(k), lv.sizes)
+        facts = getattr(s, "numeric_facts", {})  # f -> per node (n_present, n_distinct, found)
         for f, table in getattr(s, "branch_tables", {}).items():  # dense (k, slots, classes)
             branches[f] = self._dense_branches(f, table, s.gain[:, f], s.threshold[:, f])
             for e in np.flatnonzero(invalid[:, f]).tolist():
-                if data.codes[f] is not None and (table[e].sum(axis=1) > 0).sum() < 2:
-                    reasons[e, f] = f"all {plural(int(lv.sizes[e]), 'sample')} have the same value"
+                if data.codes[f] is not None:
+                    n_branches = int((table[e].sum(axis=1) > 0).sum())
+                    reasons[e, f] = self._categorical_reason(int(lv.sizes[e]), n_branches)
+                elif f in facts:
+                    n_present, n_distinct, found = (int(a[e]) for a in facts[f])
+                    reasons[e, f] = self._numeric_reason(
+                        int(lv.sizes[e]), n_present, n_distinct, bool(found)
+                    )
         for f, result in getattr(s, "results", {}).items():
             name = names[f]
             per_node = [[] for _ in range(k)]
@@ -314,12 +321,8 @@ class Record:
                     )
                     per_node[e].append((label, table[j], sum(table[j]), entropy[j]))
                 for e in np.flatnonzero(invalid[:, f]).tolist():
-                    n = plural(int(lv.sizes[e]), "sample")
-                    reasons[e, f] = (
-                        f"all {n} have the same value"
-                        if result.n_branches[e] < 2
-                        else f"a branch would hold fewer than min_samples_leaf = {self.min_leaf} "
-                        "samples"
+                    reasons[e, f] = self._categorical_reason(
+                        int(lv.sizes[e]), int(result.n_branches[e])
                     )
             branches[f] = per_node
         self.details.append(
@@ -351,6 +354,12 @@ class Record:
                 if n or (data.codes[f] is None and slot != NUMERIC_MISSING):
                     per_node[e].append((labels[slot], row, n, entropy[e][slot]))
         return per_node
+
+    def _categorical_reason(self, n: int, n_branches: int) -> str:
+        """Why a categorical feature offers no valid split at a node of ``n`` rows, in words."""
+        if n_branches < 2:
+            return f"all {plural(n, 'sample')} have the same value"
+        return f"a branch would hold fewer than min_samples_leaf = {self.min_leaf} samples"
 
     def _numeric_reason(self, n: int, present: int, distinct: int, found: bool) -> str:
         """Why a numeric feature offers no valid split at a node of ``n`` rows, in words."""
