@@ -18,8 +18,8 @@ Needs the ``dask`` extra (``pip install "id3tree[dask]"``).
 2. **Dask.** A ``distributed.LocalCluster`` (processes, ``--workers`` workers of one thread and
    ``--memory-limit`` each) runs ``mutual_information_matrix(X)``, ``rank_features(X, y)``
    (information gain, exact thresholds) and ``ID3Classifier(max_depth=--depth).fit(X, y)`` (exact
-   thresholds, and again with ``numeric_bins=64``) on the whole table. After each job the peak
-   resident memory of every worker process is read (``ru_maxrss``).
+   thresholds, and again with ``numeric_bins=64``) on the whole table, each job on a fresh
+   cluster. After each job the peak resident memory of every worker process is read (``VmHWM``).
 3. **pandas.** The same calls on the first ``--pandas-rows`` rows (the largest slice this machine
    holds comfortably beside the cluster) read with ``pandas.read_parquet``, and Dask on the same
    slice, so the ratio compares like with like. The peak resident memory of the pandas process
@@ -84,17 +84,26 @@ def table_bytes(n_rows: int, n_columns: int) -> int:
 
 
 def own_peak_memory() -> int:
-    """Peak resident bytes of this process so far (the pandas side)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    """Peak resident bytes of this process since it started.
+
+    Linux's ``VmHWM``, the high-water mark of this process's own memory. Not ``ru_maxrss``: a
+    process started by fork and exec (as a worker is spawned) inherits its parent's maximum
+    there, so every worker of a parent that holds a large frame would report the parent's size.
+    """
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:  # not Linux: the best the platform offers
+        pass
+    scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, kilobytes elsewhere
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale
 
 
 def peak_memory(client) -> list[int]:
-    """Peak resident bytes of every worker process so far (Linux reports kilobytes)."""
-
-    def maxrss():
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-
-    return sorted(client.run(maxrss).values())
+    """Peak resident bytes of every worker process so far."""
+    return sorted(client.run(own_peak_memory).values())
 
 
 def timed(function, *args, **kwargs):
