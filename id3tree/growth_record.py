@@ -23,7 +23,7 @@ from id3tree.node import (
     plural,
     tied_classes,
 )
-from id3tree.splits import enumerate_thresholds
+from id3tree.splits import best_thresholds, enumerate_thresholds
 
 
 @dataclass
@@ -336,7 +336,7 @@ class Record:
         which are not kept) and, for ``verbose=2``, the best thresholds."""
         data, k, s = self.data, len(lv.ids), lv.scores
         invalid = s.candidate & np.isnan(s.gain)
-        branches, reasons, thresholds = {}, {}, {}
+        branches, reasons, ranked = {}, {}, []
         tables = dict(getattr(s, "branch_tables", {}))  # dense (k, slots, classes)
         for f in tables:
             for e in np.flatnonzero(invalid[:, f]).tolist():
@@ -354,7 +354,7 @@ class Record:
                 if invalid_here:
                     self._numeric_reasons(reasons, f, v, lv, invalid_here, result.found)
                 if self.max_thresholds != 0:
-                    thresholds[f] = self._best_thresholds(v, data.y[o], lv)
+                    ranked.append((f, v, data.y[o]))
             else:
                 branches[f] = self._categorical_branches(f, result, k)
                 for e in np.flatnonzero(invalid[:, f]).tolist():
@@ -365,6 +365,7 @@ class Record:
                         else f"a branch would hold fewer than min_samples_leaf = {self.min_leaf} "
                         "samples"
                     )
+        thresholds = self._best_thresholds(ranked, lv) if ranked else {}
         for numeric in (True, False):  # the dense tables, a kind at a time, all features at once
             features = [f for f in tables if (data.codes[f] is None) == numeric]
             if features:
@@ -490,21 +491,37 @@ class Record:
             f"fewer than min_samples_leaf = {m}"
         )
 
-    def _best_thresholds(self, v, y, lv: Level):
-        """Every threshold of every node, best (lowest overall entropy) first; only the first
-        ``max_thresholds`` of each node are kept, with the number each node has."""
-        cols = enumerate_thresholds(v, y, lv.starts, lv.sizes, len(self.data.classes))
-        seg = cols["segment"]
-        totals = np.bincount(seg, minlength=len(lv.ids))
-        order = np.lexsort((cols["threshold"], cols["overall_entropy"], seg))
-        if self.max_thresholds is not None:
-            first = np.searchsorted(seg[order], seg[order])  # the first row of each node
-            order = order[np.arange(len(order)) - first < self.max_thresholds]
-        seg = seg[order]
-        bounds = np.searchsorted(seg, np.arange(len(lv.ids) + 1)).tolist()
+    def _best_thresholds(self, ranked: list, lv: Level) -> dict:
+        """The thresholds of numeric features at every scored node of a level, best (lowest
+        overall entropy) first: the first ``max_thresholds`` of each (all if None), with the
+        number each has. ``ranked`` holds ``(feature, values, classes)``, the rows of the level
+        sorted by the feature within each node; all are ranked together."""
+        k, m, n_classes = len(lv.ids), int(lv.sizes.sum()), len(self.data.classes)
+        values = np.concatenate([v for _, v, _ in ranked])
+        y = np.concatenate([y for _, _, y in ranked])
+        starts = (np.arange(len(ranked))[:, None] * m + lv.starts).ravel()
+        lengths = np.tile(lv.sizes, len(ranked))
+        if self.max_thresholds is None:
+            cols = enumerate_thresholds(values, y, starts, lengths, n_classes)
+            totals = np.bincount(cols["segment"], minlength=len(starts))
+            order = np.lexsort((cols["threshold"], cols["overall_entropy"], cols["segment"]))
+            cols = {name: column[order] for name, column in cols.items()}
+        else:
+            cols, totals = best_thresholds(
+                values, y, starts, lengths, n_classes, self.max_thresholds
+            )
+        bounds = np.searchsorted(cols["segment"], np.arange(len(starts) + 1))
         names = ("threshold", "overall_entropy") if self.as_text else _THRESHOLD_FIELDS
-        columns = {c: cols[c][order].tolist() for c in names}
-        return columns, bounds, totals.tolist()
+        found = {}
+        for j, (f, _, _) in enumerate(ranked):
+            lo, hi = bounds[j * k], bounds[(j + 1) * k]
+            columns = {c: cols[c][lo:hi].tolist() for c in names}
+            found[f] = (
+                columns,
+                (bounds[j * k : (j + 1) * k + 1] - lo).tolist(),
+                totals[j * k : (j + 1) * k].tolist(),
+            )
+        return found
 
     def _candidate_text(self, d: _Details) -> list:
         """The text of every candidate of every scored node of a level, one string per node,
@@ -551,12 +568,16 @@ class Record:
                 text.update(zip(at, written))
             if f in d.thresholds:
                 best, bounds, totals = d.thresholds[f]
-                for e in candidates:
-                    lo, hi = bounds[e], bounds[e + 1]
-                    if hi > lo:
-                        ranked = zip(best["threshold"][lo:hi], best["overall_entropy"][lo:hi])
-                        more = totals[e] - hi + lo
-                        text[e] += "\n" + tracing.thresholds_text(depth, ranked, more)
+                listed = [e for e in candidates if bounds[e + 1] > bounds[e]]
+                spans = [
+                    (bounds[e], bounds[e + 1], totals[e] - bounds[e + 1] + bounds[e])
+                    for e in listed
+                ]
+                written = tracing.thresholds_texts(
+                    depth, best["threshold"], best["overall_entropy"], spans
+                )
+                for e, t in zip(listed, written):
+                    text[e] += "\n" + t
             for e in candidates:
                 parts[e].append(text[e])
         return ["\n".join(p) for p in parts]

@@ -142,12 +142,25 @@ def thresholds_text(depth: int, thresholds, n_more: int) -> str:
 
     ``thresholds`` holds ``(threshold, overall_entropy)`` pairs, best first.
     """
-    entries = [f"<= {_t(t)}: {_f(h)}" for t, h in thresholds]
+    threshold, overall = zip(*thresholds) if thresholds else ((), ())
+    return thresholds_texts(depth, threshold, overall, [(0, len(threshold), n_more)])[0]
+
+
+def thresholds_texts(depth: int, threshold, overall_entropy, spans) -> list[str]:
+    """:func:`thresholds_text` of many candidates at once: candidate i lists the thresholds
+    ``first:stop`` of the columns ``threshold`` and ``overall_entropy`` (best first), and
+    ``spans[i]`` is ``(first, stop, n_more)``."""
+    fixed = _FIXED
+    entries = [f"<= {_t(t)}: {format(h, fixed)}" for t, h in zip(threshold, overall_entropy)]
     pad, k = _indent(depth) + "      ", THRESHOLDS_PER_LINE
-    lines = [", ".join(entries[i : i + k]) for i in range(0, len(entries), k)]
-    if n_more:
-        lines[-1] += f", and {plural(n_more, 'more threshold')}"
-    return f"{pad}best thresholds by overall entropy: " + f",\n{pad}    ".join(lines)
+    head, wrap = f"{pad}best thresholds by overall entropy: ", f",\n{pad}    "
+    texts = []
+    for first, stop, n_more in spans:
+        lines = [", ".join(entries[i : min(i + k, stop)]) for i in range(first, stop, k)]
+        if n_more:
+            lines[-1] += f", and {plural(n_more, 'more threshold')}"
+        texts.append(head + wrap.join(lines))
+    return texts
 
 
 def split_text(

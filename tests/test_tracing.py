@@ -111,9 +111,24 @@ def test_verbose_2_lists_the_best_thresholds_and_counts_the_rest(capsys):
     header = candidate + 4  # after its two branches and its total, indented under it
     assert lines[header - 1].endswith("gain 1.5850 - 0.6667 = 0.9183")
     best = [f"<= {t:.10g}: {h:.4f}" for t, h in expected[["threshold", "overall_entropy"]].values]
+    assert (
+        lines[header]
+        == (  # verbose=2: the best 5, on one line
+            "      best thresholds by overall entropy: "
+            + ", ".join(best[:5])
+            + f", and {len(expected) - 5} more thresholds"
+        )
+    )
+    assert lines[header + 1].startswith("  => split on petal_length")
+    printed = io.StringIO()  # more than five go five to a line
+    ID3Classifier(max_depth=1).fit(X, y, tracer=PrintTracer(printed, max_thresholds=12))
+    lines = printed.getvalue().splitlines()
+    candidate = next(i for i, s in enumerate(lines) if s.startswith("  candidate petal_width"))
+    header = candidate + 4
     assert lines[header] == "      best thresholds by overall entropy: " + ", ".join(best[:5]) + ","
-    assert lines[header + 1] == (
-        "          " + ", ".join(best[5:10]) + f", and {len(expected) - 10} more thresholds"
+    assert lines[header + 1] == "          " + ", ".join(best[5:10]) + ","
+    assert lines[header + 2] == (
+        "          " + ", ".join(best[10:12]) + f", and {len(expected) - 12} more thresholds"
     )
     assert "tie with petal_width: broken by column order (petal_length comes first)" in out
     ID3Classifier(max_depth=1, verbose=1).fit(X, y)
