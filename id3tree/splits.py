@@ -344,8 +344,9 @@ def best_thresholds(values, y, starts, lengths, n_classes, k: int):
     Returns ``(columns, n_thresholds)``.
     """
     values, y, cuts = _cuts_of(values, y, starts, lengths, n_classes)
-    pos = cuts.candidates()
-    seg, _, _, score = cuts.score(pos)
+    valid = cuts.valid()
+    pos = np.flatnonzero(valid)
+    seg, score = cuts.segment[pos], cuts.score_all(valid)[pos]
     n_thresholds = np.bincount(seg, minlength=len(cuts.starts))
     if len(pos):
         # a k-th best score of each segment, to within 2**shift units, from one sort of a
@@ -381,9 +382,10 @@ def _threshold_columns(cuts: _Cuts, values, pos) -> dict[str, np.ndarray]:
     """The columns of :func:`enumerate_thresholds` for the cuts after positions ``pos``."""
     seg, nl, nr, _ = cuts.score(pos)
     starts, lengths, n_classes = cuts.starts, cuts.lengths, cuts.n_classes
-    before = np.zeros((len(values) + 1, n_classes), dtype=np.int64)  # class counts of y[:i]
-    np.cumsum(cuts.y[:, None] == np.arange(n_classes), axis=0, out=before[1:])
-    left = before[pos + 1] - before[starts[seg]]
+    left = np.empty((len(pos), n_classes), dtype=np.int64)  # class counts left of each cut
+    for k in range(n_classes):
+        before = _cumsum0(cuts.y == k)  # rows of class k before each position
+        left[:, k] = before[pos + 1] - before[starts[seg]]
     h_left, h_right = entropy_rows(left), entropy_rows(cuts.present[seg] - left)
     n_missing = lengths - cuts.n_present
     missing_part = (n_missing * entropy_rows(cuts.missing))[seg]
