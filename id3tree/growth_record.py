@@ -197,6 +197,7 @@ class _Branches:
     counts: np.ndarray  # (branches, classes)
     sizes: list
     entropy: list
+    tests: dict = field(default_factory=dict)  # numeric: scored node -> its threshold, written
 
     def at(self, e: int):
         """``(label, counts, n_samples, entropy)`` of each branch of scored node ``e``."""
@@ -446,6 +447,7 @@ class Record:
                 for f in features
             ]
             labels = [words[o // k][b] for o, b in zip(owner, slot)]
+            t = {}
         counts = table.reshape(-1, n_classes)[at]
         sizes = sizes.ravel()[at].tolist()
         entropy = entropy_rows(table).ravel()[at].tolist()
@@ -458,6 +460,7 @@ class Record:
                 counts[lo:hi],
                 sizes[lo:hi],
                 entropy[lo:hi],
+                {o - j * k: t[o] for o in range(j * k, (j + 1) * k) if o in t},
             )
         return found
 
@@ -551,8 +554,7 @@ class Record:
                     continue
                 at.append(e)
                 if kind == "numeric":
-                    t = format_number(threshold[e], tracing.DECIMALS)
-                    written = (t, format_number(low[e]), format_number(high[e]))
+                    written = (b.tests[e], format_number(low[e]), format_number(high[e]))
                 else:
                     written = (None, None, None)
                 scored.append(
