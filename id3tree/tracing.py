@@ -9,6 +9,19 @@ Nodes are numbered and reported in pre-order (depth first), the order in which o
 a node, then the whole subtree of its first branch, then the next branch. Indentation therefore
 always means "child of the node above". The learner grows the tree level by level, so it keeps the
 events while it grows and sends them to the tracer, in reading order, once the tree is finished.
+
+``verbose=2`` adds one :class:`ThresholdsRanked` event under each numeric candidate: its best
+thresholds by overall entropy, five to a printed line (``best thresholds by overall entropy:
+<= 0.8: 0.6667, <= 0.55: 0.7206, ..., and 16 more thresholds``). The chosen threshold is already
+worked out in full on the candidate's lines; the ranking shows how it compares with its closest
+rivals, which is what a student checks, and it keeps the page short (one line per candidate
+with the learner's 5). ``max_thresholds`` of the tracer lists more, or every one (None); the
+class counts behind any threshold are in ``candidate_table(node, feature)``.
+
+A tracer that only prints (a :class:`PrintTracer`, ``__call__`` not overridden) gets no events:
+the learner writes the same lines with the same functions (:func:`node_text`,
+:func:`candidate_texts`, :func:`thresholds_texts`, :func:`split_text`, :func:`leaf_text`) a level
+at a time, which is what keeps ``verbose=1`` and ``verbose=2`` cheap next to the fit itself.
 """
 
 from __future__ import annotations
