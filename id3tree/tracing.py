@@ -155,7 +155,8 @@ def thresholds_text(depth: int, thresholds, n_more: int) -> str:
 
     ``thresholds`` holds ``(threshold, overall_entropy)`` pairs, best first.
     """
-    threshold, overall = zip(*thresholds) if thresholds else ((), ())
+    threshold = [t for t, _ in thresholds]
+    overall = [h for _, h in thresholds]
     return thresholds_texts(depth, threshold, overall, [(0, len(threshold), n_more)])[0]
 
 
@@ -169,7 +170,7 @@ def thresholds_texts(depth: int, threshold, overall_entropy, spans) -> list[str]
     head, wrap = f"{pad}best thresholds by overall entropy: ", f",\n{pad}    "
     texts = []
     for first, stop, n_more in spans:
-        lines = [", ".join(entries[i : min(i + k, stop)]) for i in range(first, stop, k)]
+        lines = [", ".join(entries[i : min(i + k, stop)]) for i in range(first, stop, k)] or [""]
         if n_more:
             lines[-1] += f", and {plural(n_more, 'more threshold')}"
         texts.append(head + wrap.join(lines))
