@@ -17,13 +17,14 @@ from id3tree.node import (
     Node,
     class_name,
     class_tie_note,
+    format_counts,
     format_number,
     narrowed,
     path_word,
     plural,
     tied_classes,
 )
-from id3tree.splits import best_thresholds, enumerate_thresholds
+from id3tree.splits import best_thresholds, class_counts, enumerate_thresholds
 
 
 @dataclass
@@ -114,10 +115,21 @@ class Level:
 # ---------------------------------------------------------------------------------------------
 # why a node stops, in words (shared by every grower, so their trees compare equal)
 # ---------------------------------------------------------------------------------------------
-def stop_reasons(counts: np.ndarray, depth: int, params) -> np.ndarray:
-    """Why each node of a level stops before any scoring (None where it will be scored)."""
+def stop_reasons(counts: np.ndarray, depth: int, params, n_rows=None) -> np.ndarray:
+    """Why each node of a level stops before any scoring (None where it will be scored).
+
+    ``n_rows``, the rows of each node, is given when the counts are sums of weights: the
+    ``min_samples_*`` rules count rows, as in scikit-learn, and ``min_weight_leaf`` weighs."""
     sizes, min_leaf = counts.sum(axis=1), params.min_samples_leaf
     reasons = np.full(len(counts), None, dtype=object)
+    min_weight = getattr(params, "min_weight_leaf", 0.0)
+    if min_weight > 0:
+        reasons[sizes < 2 * min_weight] = (
+            f"a weight of less than {2 * min_weight:g}, too little for two branches of "
+            f"min_weight_fraction_leaf"
+        )
+    if n_rows is not None:
+        sizes = n_rows
     reasons[sizes < 2 * min_leaf] = (
         f"fewer than {2 * min_leaf} samples, too few for two branches of "
         f"min_samples_leaf = {min_leaf}"
@@ -355,7 +367,9 @@ class Record:
                 if invalid_here:
                     self._numeric_reasons(reasons, f, v, lv, invalid_here, result.found)
                 if self.max_thresholds != 0:
-                    ranked.append((f, v, data.y[o]))
+                    ranked.append(
+                        (f, v, data.y[o], None if data.weight is None else data.weight[o])
+                    )
             else:
                 branches[f] = self._categorical_branches(f, result, k)
                 for e in np.flatnonzero(invalid[:, f]).tolist():
@@ -497,26 +511,27 @@ class Record:
     def _best_thresholds(self, ranked: list, lv: Level) -> dict:
         """The thresholds of numeric features at every scored node of a level, best (lowest
         overall entropy) first: the first ``max_thresholds`` of each (all if None), with the
-        number each has. ``ranked`` holds ``(feature, values, classes)``, the rows of the level
-        sorted by the feature within each node; all are ranked together."""
+        number each has. ``ranked`` holds ``(feature, values, classes, weights)``, the rows of
+        the level sorted by the feature within each node; all are ranked together."""
         k, m, n_classes = len(lv.ids), int(lv.sizes.sum()), len(self.data.classes)
-        values = np.concatenate([v for _, v, _ in ranked])
-        y = np.concatenate([y for _, _, y in ranked])
+        values = np.concatenate([v for _, v, _, _ in ranked])
+        y = np.concatenate([y for _, _, y, _ in ranked])
+        weight = None if ranked[0][3] is None else np.concatenate([w for *_, w in ranked])
         starts = (np.arange(len(ranked))[:, None] * m + lv.starts).ravel()
         lengths = np.tile(lv.sizes, len(ranked))
         if self.max_thresholds is None:
-            cols = enumerate_thresholds(values, y, starts, lengths, n_classes)
+            cols = enumerate_thresholds(values, y, starts, lengths, n_classes, weight)
             totals = np.bincount(cols["segment"], minlength=len(starts))
             order = np.lexsort((cols["threshold"], cols["overall_entropy"], cols["segment"]))
             cols = {name: column[order] for name, column in cols.items()}
         else:
             cols, totals = best_thresholds(
-                values, y, starts, lengths, n_classes, self.max_thresholds
+                values, y, starts, lengths, n_classes, self.max_thresholds, weight
             )
         bounds = np.searchsorted(cols["segment"], np.arange(len(starts) + 1))
         names = ("threshold", "overall_entropy") if self.as_text else _THRESHOLD_FIELDS
         found = {}
-        for j, (f, _, _) in enumerate(ranked):
+        for j, (f, *_) in enumerate(ranked):
             lo, hi = bounds[j * k], bounds[(j + 1) * k]
             columns = {c: cols[c][lo:hi].tolist() for c in names}
             found[f] = (
@@ -562,8 +577,7 @@ class Record:
                     + (first, stop)
                 )
             if scored:
-                template = self.counts_template
-                counts = [template.format(*row) for row in b.counts.tolist()]
+                counts = [self._counts_text(row) for row in b.counts.tolist()]
                 written = tracing.candidate_texts(
                     depth, name, kind, criterion, scored, (b.labels, counts, b.sizes, b.entropy)
                 )
@@ -689,7 +703,10 @@ class Record:
         return dict(zip(self.data.classes, counts))
 
     def _counts_text(self, counts: list) -> str:
-        """Class counts written as :func:`~id3tree.node.format_counts` writes them."""
+        """Class counts written as :func:`~id3tree.node.format_counts` writes them (a sums of
+        weights by it; whole counts by one ``str.format``)."""
+        if self.data.weight is not None:
+            return format_counts(self._class_counts(counts))
         return self.counts_template.format(*counts)
 
     def _leaf(self, number, depth, prediction, counts, reason, tied: bool) -> None:
@@ -812,18 +829,20 @@ def preorder(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
 def candidate_table(data, rows: np.ndarray, f: int, *, min_leaf: int = 1, best=None):
     """Every candidate split of feature ``f`` over the training rows ``rows`` (one node's rows),
     as the columns of a table: every threshold of a numeric feature, every value of a
-    categorical one. ``best`` is the threshold the learner kept, marked in the ``best`` column."""
+    categorical one. ``best`` is the threshold the learner kept, marked in the ``best`` column.
+    For a weighted fit (``data.weight``) every count is a sum of weights; ``valid`` still counts
+    rows against ``min_leaf``."""
     classes, n_classes = data.classes, len(data.classes)
     y = data.y[rows]
+    w = None if data.weight is None else data.weight[rows]
     if data.codes[f] is not None:
         n_levels = len(data.categories[f]) + 1
-        table = np.bincount(data.codes[f][rows] * n_classes + y, minlength=n_levels * n_classes)
-        table = table.reshape(n_levels, n_classes)
+        table = class_counts(data.codes[f][rows] * n_classes + y, n_levels, n_classes, w)
         present = np.flatnonzero(table.sum(axis=1))
         table = table[present]
         sizes = table.sum(axis=1)
         entropy = entropy_rows(table)
-        weight = sizes / max(len(rows), 1)
+        weight = sizes / sizes.sum()  # the node's rows (or weight) are never empty
         columns = {"value": [data.categories[f][c] if c < n_levels - 1 else None for c in present]}
         columns["n_samples"] = sizes
         columns |= {f"n_{c}": table[:, k] for k, c in enumerate(classes)}
@@ -832,16 +851,24 @@ def candidate_table(data, rows: np.ndarray, f: int, *, min_leaf: int = 1, best=N
     x = data.numeric[f][rows]
     order = np.argsort(x, kind="stable")  # missing values last
     x, y = x[order], y[order]
-    cols = enumerate_thresholds(x, y, np.array([0]), np.array([len(x)]), n_classes)
+    w = None if w is None else w[order]
+    cols = enumerate_thresholds(x, y, np.array([0]), np.array([len(x)]), n_classes, w)
     cols.pop("segment")
     known = ~np.isnan(x)
-    n_missing = int((~known).sum())
-    missing = np.bincount(y[~known], minlength=n_classes)
+    rows_missing = int((~known).sum())
+    missing = class_counts(y[~known], 1, n_classes, None if w is None else w[~known])[0]
+    n_missing = missing.sum().item()
     columns = {c: cols[c] for c in ("threshold", "low", "high", "n_left", "n_right")}
     columns["n_missing"] = np.full(len(cols["threshold"]), n_missing)
-    left = [np.cumsum(y[known] == k)[cols["n_left"] - 1] for k in range(n_classes)]
+    rows_left = np.searchsorted(x[known], cols["threshold"], side="right")  # rows <= threshold
+    one_hot = y[known][:, None] == np.arange(n_classes)
+    if w is not None:
+        one_hot = one_hot * w[known][:, None]
+    before = np.zeros((int(known.sum()) + 1, n_classes), dtype=np.int64 if w is None else float)
+    np.cumsum(one_hot, axis=0, out=before[1:])
+    left = [before[rows_left, k] for k in range(n_classes)]
     columns |= {f"left_{c}": left[k] for k, c in enumerate(classes)}
-    total = np.bincount(y[known], minlength=n_classes)
+    total = before[-1]
     columns |= {f"right_{c}": total[k] - left[k] for k, c in enumerate(classes)}
     if n_missing:
         size = len(cols["threshold"])
@@ -851,9 +878,9 @@ def candidate_table(data, rows: np.ndarray, f: int, *, min_leaf: int = 1, best=N
         columns["entropy_missing"] = np.full(len(cols["threshold"]), float(entropy_rows(missing)))
     columns["overall_entropy"], columns["gain"] = cols["overall_entropy"], cols["gain"]
     columns["valid"] = (
-        (cols["n_left"] >= min_leaf)
-        & (cols["n_right"] >= min_leaf)
-        & ((n_missing == 0) | (n_missing >= min_leaf))
+        (rows_left >= min_leaf)
+        & (int(known.sum()) - rows_left >= min_leaf)
+        & ((rows_missing == 0) | (rows_missing >= min_leaf))
     )
     columns["best"] = cols["threshold"] == best if best is not None else columns["valid"] & False
     return columns

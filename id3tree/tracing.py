@@ -34,7 +34,7 @@ from typing import Any
 import pandas as pd
 
 from id3tree._entropy import entropy_rows
-from id3tree.node import class_tie_note, format_counts, format_number, plural
+from id3tree.node import class_tie_note, format_count, format_counts, format_number, plural
 
 DECIMALS = 4
 """Digits after the point for every entropy, gain, weight and threshold the trace prints."""
@@ -130,7 +130,8 @@ def candidate_texts(depth: int, feature: str, kind: str, criterion: str, candida
             w = size / n
             lines.append(
                 f"{pad}    {labels[j]}: {plural(size, 'sample')} ({counts[j]}), "
-                f"entropy {format(h, fixed)}, weight {size}/{n} = {format(w, fixed)}, "
+                f"entropy {format(h, fixed)}, weight {format_count(size)}/{format_count(n)} = "
+                f"{format(w, fixed)}, "
                 f"weighted entropy {format(w * h, fixed)}"
             )
         overall = format(overall, fixed)
@@ -315,8 +316,9 @@ class ThresholdScored:
     def __str__(self) -> str:
         return (
             f"{self.rank}. <= {_t(self.threshold)} (between {format_number(self.low)} and "
-            f"{format_number(self.high)}): left {self.n_left} (entropy {_f(self.entropy_left)}), "
-            f"right {self.n_right} (entropy {_f(self.entropy_right)}), "
+            f"{format_number(self.high)}): left {format_count(self.n_left)} "
+            f"(entropy {_f(self.entropy_left)}), right {format_count(self.n_right)} "
+            f"(entropy {_f(self.entropy_right)}), "
             f"overall entropy {_f(self.overall_entropy)}, gain {_f(self.gain)}"
         )
 

@@ -360,12 +360,13 @@ def test_every_number_of_the_play_tennis_page_can_be_checked_by_hand(capsys):
     assert checked_entropies == 8 + (3 + 3 + 2 + 2) + (2 + 2 + 2) + (3 + 2 + 2)  # nodes, branches
 
 
-def _printed_and_recorded(X, y, max_thresholds=0, **params):
+def _printed_and_recorded(X, y, max_thresholds=0, sample_weight=None, **params):
     """The page a PrintTracer writes (lines built without events) and the events' own text."""
     printed = io.StringIO()
-    ID3Classifier(**params).fit(X, y, tracer=PrintTracer(printed, max_thresholds=max_thresholds))
+    tracer = PrintTracer(printed, max_thresholds=max_thresholds)
+    ID3Classifier(**params).fit(X, y, sample_weight=sample_weight, tracer=tracer)
     recorded = RecordingTracer(max_thresholds=max_thresholds)
-    ID3Classifier(**params).fit(X, y, tracer=recorded)
+    ID3Classifier(**params).fit(X, y, sample_weight=sample_weight, tracer=recorded)
     return printed.getvalue(), str(recorded) + "\n"
 
 
@@ -379,6 +380,7 @@ def _printed_and_recorded(X, y, max_thresholds=0, **params):
         ("hmeq", {"max_depth": 3, "max_thresholds": 4, "min_samples_leaf": 20}),
         ("titanic", {"max_depth": 3, "criterion": "gain_ratio", "min_samples_leaf": 5}),
         ("numbers", {"max_thresholds": 2}),
+        ("weighted", {"max_thresholds": 3, "max_depth": 3}),
     ],
 )
 def test_the_printed_page_is_the_events_text(data, params):
@@ -391,6 +393,9 @@ def test_the_printed_page_is_the_events_text(data, params):
             {"x": rng.normal(size=60).round(1), "same": 1.0, "c": rng.choice(["u", "v"], 60)}
         )
         y = rng.integers(0, 3, size=60)
+    elif data == "weighted":  # counts that are sums of weights
+        X, y = load_iris(return_X_y=True)
+        params["sample_weight"] = np.where(y == "setosa", 0.25, 1.0) + np.arange(150) % 3 / 10
     else:
         X, y = getattr(id3tree.datasets, f"load_{data}")(return_X_y=True)
     printed, recorded = _printed_and_recorded(X, y, **params)
