@@ -124,15 +124,14 @@ def candidate_texts(depth: int, feature: str, kind: str, criterion: str, candida
             head = f"{pad}candidate {feature} <= {threshold} (between {low} and {high}):"
         else:
             head = f"{pad}candidate {feature} ({plural(stop - first, 'value')}):"
-        lines = [head]
+        lines, of_n = [head], f"/{format_count(n)} = "
         for j in range(first, stop):
             size, h = sizes[j], entropies[j]
             w = size / n
             lines.append(
                 f"{pad}    {labels[j]}: {plural(size, 'sample')} ({counts[j]}), "
-                f"entropy {format(h, fixed)}, weight {format_count(size)}/{format_count(n)} = "
-                f"{format(w, fixed)}, "
-                f"weighted entropy {format(w * h, fixed)}"
+                f"entropy {format(h, fixed)}, weight {format_count(size)}{of_n}"
+                f"{format(w, fixed)}, weighted entropy {format(w * h, fixed)}"
             )
         overall = format(overall, fixed)
         total = f"{pad}    overall entropy {overall}, gain {entropy} - {overall} = {format(gain, fixed)}"
