@@ -244,37 +244,76 @@ def search_cuts(
     Returns the position of each best cut (``threshold`` is left NaN; the caller knows the values).
     """
     cuts = _Cuts(step_up, y, starts, lengths, n_present, n_classes)
-    n_seg = len(starts)
-    n_missing = lengths - n_present
-    found = np.zeros(n_seg, dtype=bool)
-    position = np.full(n_seg, -1, dtype=np.int64)
-    overall = np.full(n_seg, np.nan)
-    n_left = np.zeros(n_seg, dtype=np.int64)
-    n_ties = np.zeros(n_seg, dtype=np.int64)
-    parent_entropy = entropy_rows(cuts.parent)
-    side_counts = np.zeros((n_seg, 3, n_classes), dtype=np.int64)
-    side_counts[:, 2] = cuts.missing
-    valid = cuts.valid(min_leaf)
-    weighted = cuts.score_all(valid)
+    weighted = cuts.score_all(cuts.valid(min_leaf))
+    tolerance = tie_tolerance(lengths, cuts.unit)
+    owner, at, n_ties = best_cuts(weighted, starts, lengths, tolerance, cuts.segment)
+    position = np.full(len(starts), -1, dtype=np.int64)
+    position[owner] = at
+    left = cuts.left_counts(owner, at)
+    return threshold_search(owner, left, cuts.present, cuts.missing, n_ties, position=position)
+
+
+def tie_tolerance(n_rows, unit: float) -> np.ndarray:
+    """``TIE_TOLERANCE`` bits of overall entropy for segments of ``n_rows`` rows, in the units
+    of the integer ``c log c`` table (scores are ``n H``, so the tolerance grows with ``n``)."""
+    return np.floor(TIE_TOLERANCE * np.asarray(n_rows) / unit).astype(np.int64)
+
+
+def scaled_cut_scores(left, right, q) -> np.ndarray:
+    """``n_left H(left) + n_right H(right)`` of cuts given by the class counts of their sides
+    (one row a cut), in the units of the ``c log c`` table ``q`` (see
+    :func:`~id3tree._entropy.scaled_xlogx`): the sums :class:`_Cuts` keeps running over rows,
+    for cuts whose counts are known (the split search fed with counts)."""
+    return q[left.sum(axis=1)] - q[left].sum(axis=1) + q[right.sum(axis=1)] - q[right].sum(axis=1)
+
+
+def best_cuts(weighted, starts, lengths, tolerance, segment):
+    """The winning cut of every group of candidates, by the tie rule.
+
+    The cuts of group g are ``starts[g] : starts[g] + lengths[g]`` (every group non-empty), in
+    threshold order, ``weighted`` their integer scores (``_NOT_A_CUT`` where no cut may go) and
+    ``segment`` the group of each. Cuts within ``tolerance[g]`` of the group's lowest score are
+    tied and the first (smallest threshold) wins. Returns the groups with a cut, the index of
+    each one's winner, and the number of tied cuts of every group.
+    """
+    n_ties = np.zeros(len(starts), dtype=np.int64)
+    if not len(starts):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), n_ties
     best = np.minimum.reduceat(weighted, starts)
     owner = np.flatnonzero(best < _NOT_A_CUT)
+    if not len(owner):
+        return owner, np.zeros(0, dtype=np.int64), n_ties
+    tied = weighted - np.repeat(best, lengths) <= np.repeat(tolerance, lengths)
+    tied &= weighted < _NOT_A_CUT
+    n_ties[:] = np.add.reduceat(tied, starts)
+    winners = np.flatnonzero(tied)
+    seg = segment[winners]
+    return owner, winners[np.r_[True, seg[1:] != seg[:-1]]], n_ties
+
+
+def threshold_search(owner, left, present, missing, n_ties, **extra) -> ThresholdSearch:
+    """The :class:`ThresholdSearch` of segments whose best cuts are known.
+
+    ``owner`` are the segments with a cut and ``left`` the class counts left of each one's cut;
+    ``present`` and ``missing`` (``(n_segments, n_classes)``) the class counts of the rows with
+    and without a value. The overall entropy of each winner is taken from its exact class
+    counts, by Shannon's formula; ``extra`` fills the optional fields.
+    """
+    n_seg, n_classes = present.shape
+    n_present, n_missing = present.sum(axis=1), missing.sum(axis=1)
+    lengths = n_present + n_missing
+    found = np.zeros(n_seg, dtype=bool)
+    found[owner] = True
+    n_left = np.zeros(n_seg, dtype=np.int64)
+    n_left[owner] = left.sum(axis=1)
+    overall = np.full(n_seg, np.nan)
+    side_counts = np.zeros((n_seg, 3, n_classes), dtype=np.int64)
+    side_counts[:, 2] = missing
     if len(owner):
-        tolerance = np.floor(TIE_TOLERANCE * lengths / cuts.unit).astype(np.int64)
-        tied = weighted - np.repeat(best, lengths) <= np.repeat(tolerance, lengths)
-        tied &= valid
-        n_ties[:] = np.add.reduceat(tied, starts)
-        winners = np.flatnonzero(tied)
-        seg = cuts.segment[winners]
-        at = winners[np.r_[True, seg[1:] != seg[:-1]]]  # the first tied cut of each segment
-        found[owner] = True
-        position[owner] = at
-        n_left[owner] = at + 1 - starts[owner]
-        # the winners' entropies from their exact class counts, by Shannon's formula
-        left = cuts.left_counts(owner, at)
-        side_counts[owner, 0], side_counts[owner, 1] = left, cuts.present[owner] - left
-        sides = np.concatenate([left, cuts.present[owner] - left, cuts.missing[owner]])
+        side_counts[owner, 0], side_counts[owner, 1] = left, present[owner] - left
+        sides = np.concatenate([left, present[owner] - left, missing[owner]])
         h_left, h_right, h_missing = entropy_rows(sides).reshape(3, -1)
-        n_right_w = cuts.n_present[owner] - n_left[owner]
+        n_right_w = n_present[owner] - n_left[owner]
         overall[owner] = (
             n_left[owner] * h_left + n_right_w * h_right + n_missing[owner] * h_missing
         ) / lengths[owner]
@@ -282,16 +321,16 @@ def search_cuts(
     split_info = entropy_rows(np.stack([n_left, n_right, np.where(found, n_missing, 0)], axis=1))
     return ThresholdSearch(
         found=found,
-        position=position,
         threshold=np.full(n_seg, np.nan),
         overall_entropy=overall,
-        gain=np.where(found, np.maximum(parent_entropy - overall, 0.0), np.nan),
+        gain=np.where(found, np.maximum(entropy_rows(present + missing) - overall, 0.0), np.nan),
         split_info=split_info,
         n_left=n_left,
         n_right=n_right,
         n_missing=np.where(found, n_missing, 0),
         n_ties=n_ties,
         side_counts=side_counts,
+        **extra,
     )
 
 
@@ -475,23 +514,84 @@ def enumerate_thresholds(
     for showing the candidates, not for searching them). With ``weight`` (one per row), the
     sizes and entropies are sums of weights (:func:`_enumerate_weighted_thresholds`).
     """
-    values = np.asarray(values, dtype=float)
-    y = np.asarray(y)
-    starts, lengths = np.asarray(starts), np.asarray(lengths)
-    step_up, n_present = _steps_and_present(values, starts, lengths)
     if weight is not None:
+        values, y, starts, lengths, step_up, n_present = _prepared(values, y, starts, lengths)
         cuts = _WeightedCuts(
             step_up, y, np.asarray(weight, float), starts, lengths, n_present, n_classes
         )
         return _enumerate_weighted_thresholds(cuts, values)
-    cuts = _Cuts(step_up, y, starts, lengths, n_present, n_classes)
-    pos = cuts.candidates()
+    values, y, cuts = _cuts_of(values, y, starts, lengths, n_classes)
+    return _threshold_columns(cuts, values, cuts.candidates())
+
+
+def best_thresholds(values, y, starts, lengths, n_classes, k: int, weight=None):
+    """The ``k`` best midpoints of every segment (lowest overall entropy, then smallest
+    threshold), best first, and how many each segment has in all.
+
+    Same inputs and columns as :func:`enumerate_thresholds`, and the same numbers, but the
+    cuts are ranked by their exact integer scores first (:class:`_Cuts`), so that entropies are
+    computed only for the few that can be among the ``k`` best, not for every cut (weighted
+    rows have no integer scores: every cut is scored, then ranked). Returns ``(columns,
+    n_thresholds)``.
+    """
+    if weight is not None:
+        columns = enumerate_thresholds(values, y, starts, lengths, n_classes, weight)
+        n_thresholds = np.bincount(columns["segment"], minlength=len(starts))
+        return _first_of_each(columns, k), n_thresholds
+    values, y, cuts = _cuts_of(values, y, starts, lengths, n_classes)
+    valid = cuts.valid()
+    pos = np.flatnonzero(valid)
+    seg, score = cuts.segment[pos], cuts.score_all(valid)[pos]
+    n_thresholds = np.bincount(seg, minlength=len(cuts.starts))
+    if len(pos):
+        # a k-th best score of each segment, to within 2**shift units, from one sort of a
+        # single key (segment, score >> shift); every cut within a margin of it is kept
+        shift = max(int(score.max()).bit_length() - 40, 0)
+        order = np.argsort((seg.astype(np.int64) << 40) + (score >> shift))
+        first = np.cumsum(n_thresholds) - n_thresholds
+        kth = order[first + np.minimum(n_thresholds, k) - 1]
+        bound = np.full(len(cuts.starts), -1, dtype=np.int64)
+        has = n_thresholds > 0
+        # floats and the table's rounding may order near-equal cuts differently: a margin of
+        # 1e-9 bits of overall entropy (and a few table units) keeps them all
+        margin = np.ceil(1e-9 * cuts.lengths / cuts.unit).astype(np.int64) + 4 * (n_classes + 1)
+        bound[has] = (((score[kth[has]] >> shift) + 1) << shift) + margin[has]
+        pos = pos[score <= bound[seg]]
+    return _first_of_each(_threshold_columns(cuts, values, pos), k), n_thresholds
+
+
+def _first_of_each(columns: dict, k: int) -> dict:
+    """The first ``k`` thresholds of each segment by overall entropy, then threshold."""
+    order = np.lexsort((columns["threshold"], columns["overall_entropy"], columns["segment"]))
+    seg = columns["segment"][order]
+    first = np.searchsorted(seg, seg)  # the first row of each segment
+    order = order[np.arange(len(order)) - first < k]
+    return {name: column[order] for name, column in columns.items()}
+
+
+def _prepared(values, y, starts, lengths):
+    values = np.asarray(values, dtype=float)
+    y = np.asarray(y)
+    starts, lengths = np.asarray(starts), np.asarray(lengths)
+    step_up, n_present = _steps_and_present(values, starts, lengths)
+    return values, y, starts, lengths, step_up, n_present
+
+
+def _cuts_of(values, y, starts, lengths, n_classes):
+    values, y, starts, lengths, step_up, n_present = _prepared(values, y, starts, lengths)
+    return values, y, _Cuts(step_up, y, starts, lengths, n_present, n_classes)
+
+
+def _threshold_columns(cuts: _Cuts, values, pos) -> dict[str, np.ndarray]:
+    """The columns of :func:`enumerate_thresholds` for the cuts after positions ``pos``."""
     seg, nl, nr, _ = cuts.score(pos)
-    before = np.zeros((len(values) + 1, n_classes), dtype=np.int64)  # class counts of y[:i]
-    np.cumsum(y[:, None] == np.arange(n_classes), axis=0, out=before[1:])
-    left = before[pos + 1] - before[starts[seg]]
+    starts, lengths, n_classes = cuts.starts, cuts.lengths, cuts.n_classes
+    left = np.empty((len(pos), n_classes), dtype=np.int64)  # class counts left of each cut
+    for k in range(n_classes):
+        before = _cumsum0(cuts.y == k)  # rows of class k before each position
+        left[:, k] = before[pos + 1] - before[starts[seg]]
     h_left, h_right = entropy_rows(left), entropy_rows(cuts.present[seg] - left)
-    n_missing = lengths - n_present
+    n_missing = lengths - cuts.n_present
     missing_part = (n_missing * entropy_rows(cuts.missing))[seg]
     overall = (nl * h_left + nr * h_right + missing_part) / lengths[seg]
     return {
@@ -576,23 +676,36 @@ def score_categorical(
     n_branch = len(branch_keys)
     table = class_counts(branch * n_classes + y, n_branch, n_classes, weight)
     owner = branch_keys // n_levels  # the segment of each branch
+    parent = class_counts(segment * n_classes + y, n_segments, n_classes, weight)
+    small = table.sum(axis=1) < min_leaf
+    if weight is not None:  # weighted: min_leaf counts rows, min_weight weighs the branch
+        rows = np.bincount(branch, minlength=n_branch)
+        small = (rows < min_leaf) | (table.sum(axis=1) < min_weight)
+    search = branch_search(table, owner, parent, small=small)
+    return dataclasses.replace(search, branch_keys=branch_keys, table=table)
+
+
+def branch_search(table, owner, parent, *, small) -> CategoricalSearch:
+    """The multiway split of every segment from the class counts of its branches.
+
+    ``table`` holds one row of class counts per non-empty branch, ``owner`` the segment of each
+    (in segment order), ``parent`` the class counts of every segment (``(n_segments,
+    n_classes)``) and ``small`` whether each branch is too small to stand (``min_leaf``). Gain
+    is the parent's entropy minus the size-weighted entropy of the branches; ``split_info`` is
+    the entropy of the branch sizes. A split is valid with two branches or more, none small.
+    """
+    n_segments = len(parent)
     sizes = table.sum(axis=1)
     n = np.bincount(owner, weights=sizes, minlength=n_segments)
-    parent = entropy_rows(class_counts(segment * n_classes + y, n_segments, n_classes, weight))
     with np.errstate(invalid="ignore", divide="ignore"):
         after = np.bincount(owner, weights=sizes * entropy_rows(table), minlength=n_segments) / n
     n_branches = np.bincount(owner, minlength=n_segments)
-    small = sizes < min_leaf
-    if weight is not None:  # weighted: min_leaf counts rows, min_weight weighs the branch
-        small = (np.bincount(branch, minlength=n_branch) < min_leaf) | (sizes < min_weight)
     too_small = np.bincount(owner, weights=small, minlength=n_segments) > 0
     valid = (n_branches >= 2) & ~too_small
     return CategoricalSearch(
         valid=valid,
-        gain=np.where(valid, np.maximum(parent - after, 0.0), np.nan),
+        gain=np.where(valid, np.maximum(entropy_rows(parent) - after, 0.0), np.nan),
         split_info=entropy_of_groups(sizes, owner, n_segments),
         n_branches=n_branches,
         overall_entropy=after,
-        branch_keys=branch_keys,
-        table=table,
     )
