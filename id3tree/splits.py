@@ -502,19 +502,22 @@ def score_categorical(
     many levels costs no more than one with few. Gain is the parent's entropy minus the
     size-weighted entropy of the branches; ``split_info`` is the entropy of the branch sizes.
     """
-    segment = segment.astype(np.int64)
-    branch_keys, branch = dense_ranks(segment * n_levels + codes, n_segments * n_levels)
-    n_branch = len(branch_keys)
-    table = np.bincount(branch * n_classes + y, minlength=n_branch * n_classes).reshape(
-        n_branch, n_classes
-    )
+    # one count of (segment, value, class): the branches present and their class counts
+    key = (segment.astype(np.int64) * n_levels + codes) * n_classes + y
+    keys, count = count_keys(key, n_segments * n_levels * n_classes)
+    cell, label = keys // n_classes, keys % n_classes  # (segment, value) and class of each count
+    new_branch = np.empty(len(cell), dtype=bool)
+    new_branch[:1] = True
+    np.not_equal(cell[1:], cell[:-1], out=new_branch[1:])
+    branch_keys = cell[new_branch]
+    branch = np.cumsum(new_branch) - 1
+    table = np.zeros((len(branch_keys), n_classes), dtype=np.int64)
+    table[branch, label] = count
     owner = branch_keys // n_levels  # the segment of each branch
     sizes = table.sum(axis=1)
     n = np.bincount(owner, weights=sizes, minlength=n_segments)
     parent = entropy_rows(
-        np.bincount(segment * n_classes + y, minlength=n_segments * n_classes).reshape(
-            -1, n_classes
-        )
+        class_counts(owner[branch] * n_classes + label, n_segments, n_classes, count)
     )
     with np.errstate(invalid="ignore", divide="ignore"):
         after = np.bincount(owner, weights=sizes * entropy_rows(table), minlength=n_segments) / n
