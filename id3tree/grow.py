@@ -516,8 +516,13 @@ class SortedColumns:
         d, m = self.rows.shape
         if m == 0:
             return
-        n_keys = int(new_segment_of_row[self.rows[0]].max(initial=-1)) + 2
-        m_new = int(np.count_nonzero(new_segment_of_row[self.rows[0]] >= 0))
+        new_segment = new_segment_of_row[self.rows[0]]
+        n_keys = int(new_segment.max(initial=-1)) + 2
+        m_new = int(np.count_nonzero(new_segment >= 0))
+        if m_new == 0:  # no row goes on (the last level of a depth-limited tree): nothing to sort
+            self.m = 0
+            self._set_views()
+            return
         per_chunk = max(1, CHUNK_ROWS // m)
         for first in range(0, d, per_chunk):
             last = min(first + per_chunk, d)
