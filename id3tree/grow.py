@@ -14,7 +14,9 @@ Doing step 3 node by node would multiply Python's overhead by nodes x features. 
 is one pass per feature over all the rows still in play: the rows of every numeric feature are
 kept sorted by value inside each node (sorted once at the start, then stably regrouped by child
 after every level), so the split search of all nodes is a handful of vectorised operations; the
-categorical features take one ``bincount`` of (node, value, class) per level.
+categorical features take one ``bincount`` of (node, value, class) per level, and so do numeric
+features with few distinct values (:func:`is_counted`), whose cuts are then scored over those
+counts by the same ``c log c`` sums as sorted rows.
 
 The result is a :class:`GrownTree` of flat arrays, renumbered in pre-order (depth first) at the end.
 """
