@@ -265,7 +265,7 @@ class _Orders(Mapping):
         if f not in c.counted:
             raise KeyError(f)
         j, rows = c.counted.index(f), c.rows[0]
-        key = c.node_of_position * (len(c.counted_values[j]) + 1) + c.codes[j][rows]
+        key = c.node_of_position * (len(c.counted_values[j]) + 1) + c.codes[j]
         return rows[np.argsort(key, kind="stable")]
 
     def __iter__(self):
@@ -327,7 +327,7 @@ class SortedColumns:
         n = len(data.y)
         self.features = []  # the sorted features
         self.counted = []  # the counted features
-        self.codes = []  # of each counted feature: each row's value code, missing last
+        codes = []  # of each counted feature: each row's value code, missing last
         self.counted_values = []  # of each counted feature: its distinct values, increasing
         d = max(len(features), 1)
         label_type = np.uint8 if len(data.classes) <= 256 else np.int32
@@ -342,7 +342,7 @@ class SortedColumns:
                 code = np.empty(n, dtype=np.int32)
                 code[order] = np.minimum(rank, len(values))  # missing: the last code
                 self.counted.append(int(f))
-                self.codes.append(code)
+                codes.append(code)
                 self.counted_values.append(values)
                 continue
             j = len(self.features)
@@ -361,6 +361,12 @@ class SortedColumns:
         if not self.features:
             self._rows[:] = np.arange(n)
             self._labels[:] = data.y
+        # the counted features' codes, laid out as rows[0] and regrouped with it (no gathers)
+        code_type = np.int16 if max(map(len, self.counted_values), default=0) < 2**15 else np.int32
+        self._codes = np.empty(len(self.counted) * n, dtype=code_type)
+        for j, code in enumerate(codes):
+            self._codes[j * n : (j + 1) * n] = code[self._rows[:n]]
+        del codes
         self.m = n
         self._slot_of_row = np.empty(n, dtype=np.int64)  # work arrays indexed by row
         self._segment_of_row = np.empty(n, dtype=np.int32)
@@ -373,6 +379,7 @@ class SortedColumns:
         self.rows = self._rows[: d * m].reshape(d, m)
         self.labels = self._labels[: d * m].reshape(d, m)
         self.ranks = self._ranks[: len(self.features) * m].reshape(len(self.features), m)
+        self.codes = self._codes[: len(self.counted) * m].reshape(len(self.counted), m)
 
     def orders(self) -> _Orders:
         """Each numeric feature's rows in play, sorted within each node (feature -> rows).
@@ -415,7 +422,7 @@ class SortedColumns:
         """The counted features' part of :meth:`score`: as many features as fit in a chunk
         counted together, segment ``i * k + node`` for the chunk's i-th feature."""
         m, k = self.m, len(sizes)
-        rows, labels, node = self.rows[0], self.labels[0], self.node_of_position
+        labels, node = self.labels[0], self.node_of_position
         per_chunk = max(1, CHUNK_ROWS // max(m, 1))
         for first in range(0, len(self.counted), per_chunk):
             js = range(first, min(first + per_chunk, len(self.counted)))
@@ -423,7 +430,7 @@ class SortedColumns:
             n_codes = max(len(self.counted_values[j]) for j in js) + 1  # the last: missing
             codes = np.empty((c, m), dtype=np.int32)
             for i, j in enumerate(js):
-                np.take(self.codes[j], rows, out=codes[i])
+                codes[i] = self.codes[j]
                 if len(self.counted_values[j]) < n_codes - 1:  # its missing code: the chunk's
                     codes[i][codes[i] == len(self.counted_values[j])] = n_codes - 1
             segment = (np.arange(c)[:, None] * k + node).reshape(-1)
@@ -483,7 +490,7 @@ class SortedColumns:
                     continue
                 # a counted feature: compare value codes with the code left of the cut
                 j = self.counted.index(f)
-                code, missing = self.codes[j][r], len(self.counted_values[j])
+                code, missing = self.codes[j][at], len(self.counted_values[j])
                 cut = self._cut_code[f][segment[at]]
                 slot_of_row[r] = np.where(
                     code <= cut, LEFT, np.where(code == missing, NUMERIC_MISSING, RIGHT)
@@ -538,6 +545,8 @@ class SortedColumns:
             self._labels[kept] = self.labels[first:last].reshape(-1)[order]
             if self.features:
                 self._ranks[kept] = self.ranks[first:last].reshape(-1)[order]
+            if first == 0 and self.counted:  # the codes follow rows[0], the chunk's first layout
+                self._codes[: len(self.counted) * m_new] = self.codes[:, order[:m_new]].reshape(-1)
         self.m = m_new
         self._set_views()
 
