@@ -33,8 +33,8 @@ from id3tree._validation import (
 )
 from id3tree.diagnostics import IDLikeFeatureWarning, id_like_message, is_id_like
 from id3tree.grow import EncodedData, GrowParams, grow
-from id3tree.growth_record import candidate_table
-from id3tree.node import MISSING, Node, edge_label, feature_importances, node_paths
+from id3tree.growth_record import GrownTree, candidate_table
+from id3tree.node import Node, edge_label, node_paths
 from id3tree.render.text import explain_path, tree_to_text
 from id3tree.routing import CompiledTree
 from id3tree.tracing import PrintTracer
@@ -204,12 +204,13 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self._trace_columns = grown.trace
         # candidate_table() and the teaching tools count from it; neither saved nor pickled
         self._fit_data = data
-        self._set_tree(grown.to_nodes(data))
+        grown.trace = None
+        self._set_arrays(grown)
         return self._after_growth(tracer)
 
     def _after_growth(self, tracer) -> ID3Classifier:
         """What follows growth on any data: the ID-like warning, then ``ccp_alpha`` pruning."""
-        _warn_about_id_like_splits(self.root_)
+        _warn_about_id_like_splits(self._tree, self._names, self._categories)
         if self.ccp_alpha > 0:
             result = pruning.cost_complexity(self.root_, float(self.ccp_alpha), tracer=tracer)
             self._set_pruned(result)
@@ -244,7 +245,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         fitted.data.classes = list(self.classes_.tolist())
         self._trace_columns = fitted.grown.trace
         self._fit_data = None  # the rows stay on the cluster: the teaching tools cannot count
-        self._set_tree(fitted.grown.to_nodes(fitted.data))
+        fitted.grown.trace = None
+        self._set_arrays(fitted.grown)
         return self._after_growth(tracer)
 
     def _grow_params(self) -> GrowParams:
@@ -298,12 +300,33 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         dtypes = frame.dtypes.tolist()
         return [f in listed or not is_numeric(dtypes[f]) for f in range(len(names))]
 
+    @property
+    def root_(self) -> Node:
+        """The root :class:`~id3tree.node.Node` of the fitted tree. The model keeps its tree as
+        arrays (:class:`~id3tree.growth_record.GrownTree`); the Node objects are made the first
+        time they are asked for, then kept."""
+        tree = self.__dict__.get("_tree")
+        if tree is None:
+            raise AttributeError("root_: this ID3Classifier is not fitted yet")
+        if self.__dict__.get("_root") is None:
+            self._root = self._tree.nodes(self._names, self._categories, self.classes_.tolist())[0]
+        return self._root
+
     def _set_tree(self, root: Node) -> None:
-        self.root_ = root
-        self._compiled = CompiledTree.from_root(
-            root, self._names, self._categories, self.classes_.tolist()
-        )
-        self.feature_importances_ = feature_importances(root, self._names)
+        """Keep a tree given as Nodes (pruned, or read from a file)."""
+        tree = GrownTree.from_nodes(root, self._names, self._categories, self.classes_.tolist())
+        self._set_arrays(tree, root)
+
+    def _set_arrays(self, tree: GrownTree, root: Node | None = None) -> None:
+        """Keep a tree given as arrays; its Nodes are made on demand (``root_``)."""
+        self._tree, self._root = tree, root
+        self.__dict__.pop("_teaching_record", None)
+        self._compiled = CompiledTree.from_tree(tree, self._categories)
+        self.feature_importances_ = _feature_importances(tree, len(self._names))
+
+    def _node_list(self) -> list[Node]:
+        """The Nodes by position in the arrays (pre-order)."""
+        return list(self.root_.walk())
 
     def _set_pruned(self, result: pruning.PruningResult) -> None:
         """Keep a pruned tree, its decision table, and the growth trace of the nodes left."""
@@ -311,8 +334,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self.pruning_ = result.decisions
         t = getattr(self, "_trace_columns", None)
         if t is not None:
-            kept = np.array([node.node_id for node in self._compiled.nodes])
-            leaf = np.array([node.node_id for node in self._compiled.nodes if node.is_leaf])
+            kept = self._tree.ids
+            leaf = kept[self._tree.feature < 0]
             rows = np.isin(t["node"], kept)
             t = {name: column[rows] for name, column in t.items()}
             t["chosen"] = t["chosen"] & ~np.isin(t["node"], leaf)
@@ -361,20 +384,17 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         >>> small.get_n_leaves() < tree.get_n_leaves()
         True
         """
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         classes = self.classes_.tolist()
         if method == "reduced_error":
             if X_val is None or y_val is None:
                 raise ValueError("reduced_error pruning needs validation rows: X_val and y_val")
             stop = self._stop_nodes(X_val)
             y_codes = self._validation_codes(y_val, len(stop))
-            counts = np.zeros((len(self._compiled.nodes), len(classes)))
+            counts = np.zeros((self._tree.n_nodes, len(classes)))
             np.add.at(counts, (stop, y_codes), 1.0)
-            stops = {
-                node.node_id: counts[i]
-                for i, node in enumerate(self._compiled.nodes)
-                if counts[i].any()
-            }
+            ids = self._tree.ids.tolist()
+            stops = {ids[i]: counts[i] for i in np.flatnonzero(counts.any(axis=1)).tolist()}
             result = pruning.reduced_error(self.root_, stops, classes, tracer=tracer)
         elif method == "pessimistic":
             result = pruning.pessimistic(self.root_, classes, confidence=confidence, tracer=tracer)
@@ -430,7 +450,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     # predicting
     # -----------------------------------------------------------------------------------------
     def _stop_nodes(self, X) -> np.ndarray:
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         return self._compiled.route(self._encode(X))
 
     def predict_proba(self, X) -> np.ndarray:
@@ -444,8 +464,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
             return predict_partitions(self, X, proba=True)
         stop = self._stop_nodes(X)
-        counts = self._compiled.counts[stop]
-        return counts / counts.sum(axis=1, keepdims=True)
+        return self._compiled.proba[stop]
 
     def predict(self, X) -> np.ndarray:
         """The majority class of the node where each row stops (a Dask Series for a Dask
@@ -460,8 +479,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     def apply(self, X) -> np.ndarray:
         """The ``node_id`` of the node where each row stops."""
         stop = self._stop_nodes(X)
-        nodes = self._compiled.nodes
-        return np.array([nodes[i].node_id for i in stop], dtype=np.int64)
+        return self._tree.ids[stop].astype(np.int64)
 
     def _encode(self, X) -> np.ndarray:
         """New rows as ``(n_rows, n_features)`` floats: values, or category codes."""
@@ -520,12 +538,12 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     # -----------------------------------------------------------------------------------------
     def get_depth(self) -> int:
         """The depth of the deepest leaf (0 for a single leaf)."""
-        check_is_fitted(self, "root_")
-        return max(node.depth for node in self._compiled.nodes)
+        check_is_fitted(self, "_tree")
+        return int(self._tree.depth.max())
 
     def get_n_leaves(self) -> int:
-        check_is_fitted(self, "root_")
-        return sum(node.is_leaf for node in self._compiled.nodes)
+        check_is_fitted(self, "_tree")
+        return int(np.count_nonzero(self._tree.feature < 0))
 
     @property
     def trace_(self) -> pd.DataFrame:
@@ -561,7 +579,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             The node's predicted class, and whether its top classes tie (the class that comes
             first in ``classes_`` is then predicted).
         """
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         if getattr(self, "_trace_columns", None) is None:
             raise AttributeError("trace_ is only kept by fit(); a tree loaded from JSON has none")
         t = self._trace_columns
@@ -651,7 +669,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         1      Rain          5     2      3    0.971  0.3571            0.3468
         2     Sunny          5     3      2    0.971  0.3571            0.3468
         """
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         data = getattr(self, "_fit_data", None)
         if data is None:
             raise AttributeError(
@@ -707,13 +725,13 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
     def to_text(self, *, decimals: int = 4, max_depth: int | None = None) -> str:
         """The tree as indented text, one line per node with its counts."""
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         return tree_to_text(self.root_, decimals=decimals, max_depth=max_depth)
 
     def to_dot(self, **options) -> str:
         """The tree in Graphviz's DOT language (no Graphviz install needed); options as in
         :func:`id3tree.render.dot.tree_to_dot`."""
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         from id3tree.render.dot import tree_to_dot
 
         return tree_to_dot(self.root_, classes=self.classes_.tolist(), **options)
@@ -721,14 +739,14 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     def to_graphviz(self, **options):
         """The tree as a ``graphviz`` object, shown inline in Jupyter; options as in
         :func:`id3tree.render.dot.tree_to_dot`."""
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         from id3tree.render.dot import tree_to_graphviz
 
         return tree_to_graphviz(self.root_, classes=self.classes_.tolist(), **options)
 
     def plot(self, ax=None, **options):
         """Draw the tree with matplotlib (no Graphviz program needed); returns the Axes."""
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         from id3tree.render.plot import plot_tree
 
         return plot_tree(self.root_, classes=self.classes_.tolist(), ax=ax, **options)
@@ -741,7 +759,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         then y axis); default: the model's two features. Options as in
         :func:`id3tree.render.regions.plot_regions`. Returns the matplotlib Axes.
         """
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         from id3tree.render.regions import plot_regions
 
         if features is None:
@@ -781,18 +799,18 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         ``x`` is one sample: a dict or Series keyed by feature name, a one-row DataFrame, or a
         list of values in column order.
         """
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         row = _one_row(x, self._names)
         steps = self._compiled.path(self._encode_frame(row)[:, 0])
         return explain_path(
-            self._compiled.nodes, steps, row.iloc[0].to_dict(), self.classes_.tolist()
+            self._node_list(), steps, row.iloc[0].to_dict(), self.classes_.tolist()
         )
 
     # -----------------------------------------------------------------------------------------
     # teaching (id3tree.teaching): the growth replayed from the training data fit() keeps
     # -----------------------------------------------------------------------------------------
     def _teaching(self):
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         from id3tree.teaching import record_of
 
         return record_of(self)
@@ -842,7 +860,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     # -----------------------------------------------------------------------------------------
     def to_dict(self) -> dict:
         """Everything needed to predict again, as plain JSON-ready Python objects."""
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         return persistence.model_to_dict(self)
 
     def to_json(self, path=None) -> str | None:
@@ -866,19 +884,19 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     def __getstate__(self):
         # A deep tree of nested Nodes would hit pickle's recursion limit: store it flat instead.
         state = dict(super().__getstate__())
-        state.pop("_teaching_record", None)  # rebuilt on demand
-        if "root_" in state:
-            state["_flat_tree"] = persistence.node_records(
-                list(self.root_.walk()), self.classes_.tolist(), encode=False
-            )
-            del state["root_"], state["_compiled"]
-        state.pop("_fit_data", None)
+        # The tree is pickled as its arrays; the Nodes, the compiled tree and the teaching
+        # record are made again on demand, and the training data is not kept.
+        for name in ("_teaching_record", "_root", "_compiled", "_fit_data"):
+            state.pop(name, None)
         return state
 
     def __setstate__(self, state):
-        flat = state.pop("_flat_tree", None)
+        flat = state.pop("_flat_tree", None)  # written by versions that pickled the Nodes
         super().__setstate__(state)
-        if flat is not None:
+        if "_tree" in state:
+            persistence.check_tree_arrays(self._tree, self.classes_.tolist(), self._categories)
+            self._set_arrays(self._tree)
+        elif flat is not None:
             self._set_tree(
                 persistence.nodes_from_records(
                     flat, self.classes_.tolist(), self._names, self._categories, encoded=False
@@ -893,23 +911,50 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         return tags
 
 
-def _warn_about_id_like_splits(root: Node) -> None:
+def _feature_importances(tree: GrownTree, n_features: int) -> np.ndarray:
+    """Entropy decrease of every split weighted by its share of the rows, summed per feature and
+    normalised to sum to 1 (all zeros for a single leaf); as
+    :func:`~id3tree.node.feature_importances` computes it from Nodes."""
+    split = np.flatnonzero(tree.feature >= 0)
+    n_samples = tree.counts.sum(axis=1)
+    weights = n_samples[split] / n_samples[0] * tree.gain[split]
+    total = np.bincount(tree.feature[split], weights=weights, minlength=n_features)
+    s = total.sum()
+    return total / s if s > 0 else total
+
+
+def _warn_about_id_like_splits(tree: GrownTree, names: list, categories: list) -> None:
     """One :class:`IDLikeFeatureWarning` per column that made a split of (nearly) one row per
     branch, naming the largest such split."""
+    n_levels = np.array([-1 if c is None else len(c) for c in categories] + [-1])
+    levels = n_levels[tree.feature]  # -1: a leaf or a numeric split
+    if not (levels >= 0).any():
+        return
+    n = tree.n_nodes
+    parent = tree.parent
+    is_child = parent >= 0
+    p = parent[is_child]
+    n_children = np.bincount(p, minlength=n)
+    n_samples = tree.counts.sum(axis=1)
+    missing = is_child.copy()
+    missing[is_child] = tree.slot[is_child] == levels[p]  # the rows with no value do not count
+    missing_child = np.full(n, -1)
+    missing_child[parent[missing]] = np.flatnonzero(missing)
     worst = {}
-    for node in root.walk():
-        if node.is_leaf or node.is_numeric_split:
-            continue
-        missing = node.children.get(MISSING)  # the rows with no value do not count
-        n_rows = node.n_samples - (missing.n_samples if missing is not None else 0)
-        n_values = len(node.children) - (missing is not None)
+    for i in np.flatnonzero(levels >= 0).tolist():
+        m = missing_child[i]
+        n_values = int(n_children[i]) - (m >= 0)
+        node_rows = n_samples[i].item()
+        n_rows = node_rows - (n_samples[m].item() if m >= 0 else 0)
         if is_id_like(n_rows, n_values):
-            if node.feature not in worst or n_rows > worst[node.feature][1]:
-                worst[node.feature] = (node, n_rows, n_values)
-    for feature, (node, n_rows, n_values) in worst.items():
-        where = "" if node.depth == 0 else f" at node {node.node_id} (depth {node.depth})"
-        if n_rows < node.n_samples:
-            where += f" (not counting {node.n_samples - n_rows:g} with no value)"
+            feature = names[tree.feature[i]]
+            if feature not in worst or n_rows > worst[feature][1]:
+                worst[feature] = (i, n_rows, n_values, node_rows)
+    ids, depth = tree.ids, tree.depth
+    for feature, (i, n_rows, n_values, node_rows) in worst.items():
+        where = "" if depth[i] == 0 else f" at node {ids[i]} (depth {depth[i]})"
+        if n_rows < node_rows:
+            where += f" (not counting {node_rows - n_rows:g} with no value)"
         message = id_like_message(feature, n_rows, n_values, where)
         warnings.warn(message, IDLikeFeatureWarning, stacklevel=4)
 

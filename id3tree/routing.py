@@ -9,14 +9,12 @@ prediction then comes from the class counts of the node where it stopped.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
-from operator import itemgetter
 
 import numpy as np
 
 from id3tree._validation import UNSEEN
-from id3tree.node import LEFT, MISSING, NUMERIC_MISSING, RIGHT, Node
+from id3tree.node import LEFT, NUMERIC_MISSING, RIGHT
 
 BLOCK_VALUES = 2**22
 """Rows are routed in blocks of about this many values (rows x features)."""
@@ -39,7 +37,7 @@ class SparseBranches:
     at_node: np.ndarray  # bool per node position: its branches are here
 
     @classmethod
-    def of(cls, keys: list[int], children: list[int], stride: int, n_nodes: int):
+    def of(cls, keys, children, stride: int, n_nodes: int):
         keys_array = np.asarray(keys, dtype=np.int64)
         order = np.argsort(keys_array, kind="stable")
         at_node = np.zeros(n_nodes, dtype=bool)
@@ -56,9 +54,9 @@ class SparseBranches:
 
 @dataclass
 class CompiledTree:
-    """A tree as arrays indexed by node position (breadth-first, root 0)."""
+    """A tree as arrays indexed by node position (the positions of the model's
+    :class:`~id3tree.growth_record.GrownTree`: pre-order, root 0)."""
 
-    nodes: list[Node]
     feature: np.ndarray  # feature index, -1 for a leaf
     threshold: np.ndarray  # NaN unless a numeric split
     categorical: np.ndarray  # bool: a categorical split
@@ -75,65 +73,47 @@ class CompiledTree:
             self._majority = np.argmax(self.counts, axis=1)
         return self._majority
 
+    @property
+    def proba(self) -> np.ndarray:
+        """Each node's class shares (the rows of ``counts`` divided by their sums)."""
+        if not hasattr(self, "_proba"):
+            self._proba = self.counts / self.counts.sum(axis=1, keepdims=True)
+        return self._proba
+
     @classmethod
-    def from_root(
-        cls, root: Node, feature_names: list[str], categories: list[list | None], classes: list
-    ) -> CompiledTree:
-        """Compile a tree of Nodes; ``categories[f]`` lists feature f's values (None if numeric)."""
-        column = {name: i for i, name in enumerate(feature_names)}
-        value_slot = [None if c is None else {v: i for i, v in enumerate(c)} for c in categories]
-        nodes, queue = [], deque([root])
-        while queue:  # breadth first, children in branch order
-            node = queue.popleft()
-            nodes.append(node)
-            queue.extend(node.children.values())
-        position = {id(node): i for i, node in enumerate(nodes)}
-        n = len(nodes)
-        feature = np.full(n, -1, dtype=np.int64)
-        threshold = np.full(n, np.nan)
-        categorical = np.zeros(n, dtype=bool)
-        n_slots = np.zeros(n, dtype=np.int64)
-        get_counts = itemgetter(*classes) if len(classes) > 1 else lambda d: (d[classes[0]],)
-        counts = np.array([get_counts(node.class_counts) for node in nodes], dtype=float)
-        counts = counts.reshape(n, len(classes))
-        sparse_nodes = []
-        for i, node in enumerate(nodes):
-            if node.is_leaf:
-                continue
-            f = feature[i] = column[node.feature]
-            if node.is_numeric_split:
-                threshold[i] = node.threshold
-                n_slots[i] = 3
-            else:
-                categorical[i] = True
-                n_slots[i] = len(categories[f]) + 1
-                if n_slots[i] > max(DENSE_SLOTS, SPARSE_FACTOR * (len(node.children) + 1)):
-                    n_slots[i] = 1  # one empty slot; the branches go to the sparse lookup
-                    sparse_nodes.append(i)
-        offset = np.concatenate([[0], np.cumsum(n_slots)[:-1]]).astype(np.int64)
-        child = np.full(int(n_slots.sum()), -1, dtype=np.int64)
-        sparse_keys, sparse_children = [], []
-        stride = max([len(c) + 2 for c in categories if c is not None], default=2)
-        for i, node in enumerate(nodes):
-            is_sparse = categorical[i] and n_slots[i] == 1
-            for key, kid in node.children.items():
-                if categorical[i]:
-                    f = feature[i]
-                    code = len(categories[f]) if key is MISSING else value_slot[f][key]
-                    if is_sparse:
-                        sparse_keys.append(i * stride + code)
-                        sparse_children.append(position[id(kid)])
-                        continue
-                    slot = code
-                elif key is MISSING:
-                    slot = NUMERIC_MISSING
-                else:
-                    slot = LEFT if key == "<=" else RIGHT
-                child[offset[i] + slot] = position[id(kid)]
-        sparse = (
-            SparseBranches.of(sparse_keys, sparse_children, stride, n) if sparse_nodes else None
+    def from_tree(cls, tree, categories: list[list | None]) -> CompiledTree:
+        """Compile a :class:`~id3tree.growth_record.GrownTree`; ``categories[f]`` lists feature
+        f's values (None if numeric). A child sits in its parent's slot: ``<=``, ``>`` or
+        missing for a numeric split, the category's code (missing last) for a categorical one."""
+        n = tree.n_nodes
+        feature = np.asarray(tree.feature, dtype=np.int64)
+        internal = feature >= 0
+        n_levels = np.array([-1 if c is None else len(c) for c in categories] + [-1])
+        levels = n_levels[feature]  # feature -1 reads the extra entry
+        categorical = internal & (levels >= 0)
+        threshold = np.where(internal & ~categorical, tree.threshold, np.nan)
+        parent = np.asarray(tree.parent, dtype=np.int64)
+        is_child = parent >= 0
+        n_children = np.bincount(parent[is_child], minlength=n)
+        n_slots = np.where(categorical, levels + 1, np.where(internal, 3, 0))
+        sparse_node = categorical & (
+            n_slots > np.maximum(DENSE_SLOTS, SPARSE_FACTOR * (n_children + 1))
         )
-        return cls(nodes, feature, threshold, categorical, offset, n_slots, child, counts, sparse)
+        n_slots[sparse_node] = 1  # one empty slot; the branches go to the sparse lookup
+        offset = np.zeros(n, dtype=np.int64)
+        np.cumsum(n_slots[:-1], out=offset[1:])
+        child = np.full(int(n_slots.sum()), -1, dtype=np.int64)
+        kids = np.flatnonzero(is_child)
+        p, slot = parent[kids], np.asarray(tree.slot, dtype=np.int64)[kids]
+        to_sparse = sparse_node[p]
+        dense = ~to_sparse
+        child[offset[p[dense]] + slot[dense]] = kids[dense]
+        sparse = None
+        if sparse_node.any():
+            stride = max([len(c) + 2 for c in categories if c is not None], default=2)
+            keys = p[to_sparse] * stride + slot[to_sparse]
+            sparse = SparseBranches.of(keys, kids[to_sparse], stride, n)
+        return cls(feature, threshold, categorical, offset, n_slots, child, tree.counts, sparse)
 
     def route(self, values: np.ndarray) -> np.ndarray:
         """The node position where each row stops. ``values`` is ``(n_rows, n_features)``, in

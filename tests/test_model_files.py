@@ -68,9 +68,29 @@ def test_a_cycle_of_parents_is_refused():
 def test_a_pickle_whose_tree_loops_is_refused():
     model = _tennis_model()
     state = model.__getstate__()
-    state["_flat_tree"][0]["parent"] = 0
+    state["_tree"].parent[0] = 0
     fresh = ID3Classifier.__new__(ID3Classifier)
     with pytest.raises(ValueError, match="parent 0"):
+        fresh.__setstate__(state)
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (lambda t: t.parent.__setitem__(3, 5), "node 3 has parent 5"),
+        (lambda t: t.slot.__setitem__(1, 7), "node 1 sits in branch slot 7"),
+        (lambda t: t.depth.__setitem__(2, 4), "node 2 has depth 4"),
+        (lambda t: t.feature.__setitem__(2, -1), "node 3 has parent 2, which is a leaf"),
+        (lambda t: t.counts.__setitem__((0, 0), -1), "node 0 has negative class counts"),
+    ],
+)
+def test_a_pickle_with_damaged_tree_arrays_is_refused(damage, message):
+    model = _tennis_model()
+    state = pickle.loads(pickle.dumps(model.__getstate__()))
+    damage(state["_tree"])
+    fresh = ID3Classifier.__new__(ID3Classifier)
+    with pytest.raises(ValueError, match=message):
         fresh.__setstate__(state)
 
 
