@@ -123,7 +123,9 @@ class GrownTree:
                 c = position[id(child)]
                 parent[c] = i
                 if categories[f] is None:
-                    slot[c] = NUMERIC_MISSING if key is MISSING else (LEFT if key == "<=" else RIGHT)
+                    slot[c] = (
+                        NUMERIC_MISSING if key is MISSING else (LEFT if key == "<=" else RIGHT)
+                    )
                 else:
                     slot[c] = len(categories[f]) if key is MISSING else value_slot[f][key]
         counts = np.array([[node.class_counts[c] for c in classes] for node in nodes])

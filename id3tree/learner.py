@@ -802,9 +802,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "_tree")
         row = _one_row(x, self._names)
         steps = self._compiled.path(self._encode_frame(row)[:, 0])
-        return explain_path(
-            self._node_list(), steps, row.iloc[0].to_dict(), self.classes_.tolist()
-        )
+        return explain_path(self._node_list(), steps, row.iloc[0].to_dict(), self.classes_.tolist())
 
     # -----------------------------------------------------------------------------------------
     # teaching (id3tree.teaching): the growth replayed from the training data fit() keeps

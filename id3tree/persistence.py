@@ -610,7 +610,11 @@ def check_tree_arrays(tree, classes: list, categories: list) -> None:
     problem is a ``ValueError`` naming the first node that has it."""
     n = len(tree.parent)
     fields = ("slot", "depth", "counts", "entropy", "feature", "threshold", "gain")
-    if n == 0 or any(len(getattr(tree, name)) != n for name in fields) or len(tree.stop_reason) != n:
+    if (
+        n == 0
+        or any(len(getattr(tree, name)) != n for name in fields)
+        or len(tree.stop_reason) != n
+    ):
         _fail(f"the tree's arrays must all have one entry per node ({n})")
     if tree.node_id is not None and len(tree.node_id) != n:
         _fail(f"the tree's arrays must all have one entry per node ({n})")
@@ -624,8 +628,10 @@ def check_tree_arrays(tree, classes: list, categories: list) -> None:
     position = np.arange(n)
     first(
         (parent >= position) | (parent < -1) | ((parent == -1) != (position == 0)),
-        lambda i: f"node {i} has parent {parent[i]}: the root (node 0) has parent -1 and every "
-        "other node's parent comes before it",
+        lambda i: (
+            f"node {i} has parent {parent[i]}: the root (node 0) has parent -1 and every "
+            "other node's parent comes before it"
+        ),
     )
     counts = np.asarray(tree.counts)
     if counts.ndim != 2 or counts.shape[1] != len(classes):
@@ -655,7 +661,8 @@ def check_tree_arrays(tree, classes: list, categories: list) -> None:
     )
     has_children = np.bincount(p, minlength=n) > 0
     first(
-        has_children != (feature >= 0), lambda i: f"node {i} splits but has no branches, or the reverse"
+        has_children != (feature >= 0),
+        lambda i: f"node {i} splits but has no branches, or the reverse",
     )
 
 
