@@ -215,6 +215,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         used[from_cat, chosen[parent_e][from_cat]] = True  # 4. a categorical feature is used up
         level, counts, reasons, depth = children, child_counts, child_reasons, depth + 1
 
+    del columns, segment, branch, children_of  # the sorted layouts go before the tree is built
     return record.finish(nodes.parent, nodes.slot, nodes.depth, nodes.counts)
 
 
@@ -260,7 +261,12 @@ class SortedColumns:
         self._rows = np.empty(d * n, dtype=np.int32 if n < 2**31 else np.int64)
         self._labels = np.empty(d * n, dtype=label_type)
         self._ranks = np.empty(len(self.features) * n, dtype=np.int32)
-        self.values = []  # the distinct non-missing values of each feature, increasing
+        # A threshold's neighbours are read from the column itself, through the rows on each side
+        # of the cut: no copy of the distinct values is kept. Only zero has two spellings that
+        # compare equal (0.0 and -0.0); a zero is written as the feature's first zero in sorted
+        # order, as a table of distinct values would hold it.
+        self.numeric = data.numeric
+        self.first_zero = []
         self.has_missing = []
         for j, f in enumerate(self.features):
             x = data.numeric[f]
@@ -272,13 +278,12 @@ class SortedColumns:
             missing = np.isnan(xs)
             rank = np.cumsum(new_value, dtype=np.int64) - 1
             rank[missing] = MISSING_RANK
-            self.values.append(xs[new_value & ~missing])
+            zero = np.searchsorted(xs, 0.0)  # the first zero in sorted order, if any
+            self.first_zero.append(xs[zero] if zero < n and xs[zero] == 0 else 0.0)
             self.has_missing.append(bool(missing[-1]) if n else False)
             self._rows[j * n : (j + 1) * n] = order
             self._ranks[j * n : (j + 1) * n] = rank
             self._labels[j * n : (j + 1) * n] = data.y[order]
-        self._values = np.concatenate(self.values) if self.values else np.zeros(0)
-        self._first_value = np.cumsum([0] + [len(v) for v in self.values])[:-1].astype(np.int64)
         if not self.features:
             self._rows[:] = np.arange(n)
             self._labels[:] = data.y
@@ -321,11 +326,19 @@ class SortedColumns:
             features = self.features[js.start : js.stop]
             ok = result.found & ((result.n_missing == 0) | (result.n_missing >= min_leaf))
             at = result.position[ok]
-            first_value = np.repeat(self._first_value[js.start : js.stop], k)[ok]
             threshold = np.full(c * k, np.nan)
             low, high = np.full(c * k, np.nan), np.full(c * k, np.nan)
-            low[ok] = self._values[first_value + ranks[at]]
-            high[ok] = self._values[first_value + ranks[at + 1]]
+            rows = self.rows[js.start : js.stop].reshape(-1)
+            feature_of = np.repeat(np.arange(c), k)[ok]
+            low_ok, high_ok = np.empty(len(at)), np.empty(len(at))
+            for i, j in enumerate(js):  # the last row before the cut, the first after it
+                mine = feature_of == i
+                x = self.numeric[self.features[j]]
+                low_ok[mine] = x[rows[at[mine]]]
+                high_ok[mine] = x[rows[at[mine] + 1]]
+                low_ok[mine & (low_ok == 0)] = self.first_zero[j]
+                high_ok[mine & (high_ok == 0)] = self.first_zero[j]
+            low[ok], high[ok] = low_ok, high_ok
             threshold[ok] = midpoint(low[ok], high[ok])
 
             def table(values, c=c):

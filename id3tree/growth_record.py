@@ -260,7 +260,7 @@ class Record:
     in pre-order) :meth:`finish` sends the events node by node in reading order.
     """
 
-    def __init__(self, tracer, data, *, keep_trace: bool = True, min_leaf: int = 1):
+    def __init__(self, tracer, data, *, keep_trace: bool | str = True, min_leaf: int = 1):
         self.tracer, self.data, self.keep_trace = tracer, data, keep_trace
         self.min_leaf = min_leaf
         self.max_thresholds = getattr(tracer, "max_thresholds", 0) if tracer is not None else 0
@@ -282,10 +282,16 @@ class Record:
             self._keep_details(lv)
 
     def _keep_trace(self, lv: Level) -> None:
-        """The trace: one row per (scored node, candidate feature), one per unscored leaf."""
+        """The trace: one row per (scored node, candidate feature), one per unscored leaf; with
+        ``keep_trace="splits"`` one row per node, its chosen split (a leaf: no feature)."""
         s = lv.scores
-        e, f = np.nonzero(s.candidate)
-        unscored = lv.nodes[~lv.eligible]
+        if self.keep_trace == "splits":
+            e = np.flatnonzero(lv.splitting)
+            f = lv.chosen[e]
+            unscored = np.concatenate([lv.nodes[~lv.eligible], lv.ids[~lv.splitting]])
+        else:
+            e, f = np.nonzero(s.candidate)
+            unscored = lv.nodes[~lv.eligible]
         m = len(unscored)
 
         def column(values):

@@ -7,9 +7,12 @@ The estimator is the thin layer: it checks parameters and data, encodes the colu
 
 from __future__ import annotations
 
+import ctypes
 import json
 import numbers
+import sys
 import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +43,9 @@ from id3tree.routing import CompiledTree
 from id3tree.tracing import PrintTracer
 
 CRITERIA = ("entropy", "gain_ratio")
+FULL_TRACE_VALUES = 1_000_000
+"""With ``keep_trace="auto"``, training sets of at most this many values (rows x features) keep
+the whole trace and the encoded training data; larger ones keep the chosen splits only."""
 VERBOSE_THRESHOLDS = 10
 """How many thresholds of each numeric candidate ``verbose=2`` lists, best first."""
 
@@ -97,6 +103,16 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         equal-width bins over its range and puts thresholds on bin edges only. That is a
         different, approximate algorithm, for columns with too many distinct values to count
         per node; see ``docs/dask.md``.
+    keep_trace : {"auto", True, False}, default="auto"
+        What the fitted model keeps of its growth for ``trace_``, :meth:`candidate_table` and
+        the teaching tools (:meth:`steps`, :meth:`why_not`, :meth:`worked_solution`,
+        :meth:`to_html`). True: the whole trace (one row per node and candidate feature) and the
+        encoded training data. "auto": the same for training sets of at most
+        ``FULL_TRACE_VALUES`` = 1,000,000 values (rows x features), every classroom dataset;
+        a larger fit keeps one row per node in ``trace_`` (the chosen split, or the leaf;
+        ``trace_.attrs["complete"]`` is False) and no training data, so the teaching tools ask
+        for ``keep_trace=True``. (A million-row tree has ~10^5 nodes: its whole trace would
+        take more memory than the tree.) False keeps neither. The tree is the same in all cases.
 
     Notes
     -----
@@ -134,6 +150,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         average_gain_rule=True,
         verbose=0,
         numeric_bins=None,
+        keep_trace="auto",
     ):
         self.criterion = criterion
         self.max_depth = max_depth
@@ -146,6 +163,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self.average_gain_rule = average_gain_rule
         self.verbose = verbose
         self.numeric_bins = numeric_bins
+        self.keep_trace = keep_trace
 
     # -----------------------------------------------------------------------------------------
     # fitting
@@ -176,6 +194,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             )
         frame = check_table(X)
         y_series = self._check_y(y, frame.shape[0])
+        if params.keep_trace == "auto":
+            full = frame.shape[0] * frame.shape[1] <= FULL_TRACE_VALUES
+            params = replace(params, keep_trace=True if full else "splits")
         names = [str(c) for c in frame.columns]
         if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns):
             self.feature_names_in_ = np.asarray(names, dtype=object)
@@ -202,10 +223,14 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             tracer = PrintTracer(max_thresholds=VERBOSE_THRESHOLDS if self.verbose >= 2 else 0)
         grown = grow(data, params, tracer)
         self._trace_columns = grown.trace
+        self._trace_complete = params.keep_trace is True
         # candidate_table() and the teaching tools count from it; neither saved nor pickled
-        self._fit_data = data
+        self._fit_data = data if self._trace_complete else None
         grown.trace = None
         self._set_arrays(grown)
+        if not self._trace_complete:  # a large fit: give back what growing it took
+            del data, frame, grown, numeric, codes, y_codes, y_series
+            _return_freed_memory()
         return self._after_growth(tracer)
 
     def _after_growth(self, tracer) -> ID3Classifier:
@@ -224,6 +249,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             _check_int("numeric_bins", self.numeric_bins, 2)
         if tracer is None and self.verbose:
             tracer = PrintTracer(max_thresholds=0)  # every threshold would need every row
+        if params.keep_trace == "auto":
+            params = replace(params, keep_trace=True)
         fitted = grow_on_dask(
             X,
             y,
@@ -244,6 +271,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self.classes_ = persistence.class_array(fitted.data.classes)
         fitted.data.classes = list(self.classes_.tolist())
         self._trace_columns = fitted.grown.trace
+        self._trace_complete = params.keep_trace is True
         self._fit_data = None  # the rows stay on the cluster: the teaching tools cannot count
         fitted.grown.trace = None
         self._set_arrays(fitted.grown)
@@ -256,6 +284,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         _check_int("min_samples_split", self.min_samples_split, 2)
         _check_int("min_samples_leaf", self.min_samples_leaf, 1)
         _check_int("verbose", self.verbose, 0)
+        if not any(self.keep_trace is v for v in (True, False)) and self.keep_trace != "auto":
+            raise ValueError(f'keep_trace must be "auto", True or False, got {self.keep_trace!r}')
         if not isinstance(self.min_gain, numbers.Real) or not self.min_gain >= 0:
             raise ValueError(f"min_gain must be a number >= 0, got {self.min_gain!r}")
         if isinstance(self.ccp_alpha, bool) or not (
@@ -274,6 +304,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             min_gain=float(self.min_gain),
             alpha=None if self.alpha is None else float(self.alpha),
             average_gain_rule=bool(self.average_gain_rule),
+            keep_trace=self.keep_trace,
         )
 
     @staticmethod
@@ -581,7 +612,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self, "_tree")
         if getattr(self, "_trace_columns", None) is None:
-            raise AttributeError("trace_ is only kept by fit(); a tree loaded from JSON has none")
+            raise AttributeError(
+                "trace_ is only kept by fit() (unless keep_trace=False); a tree loaded from JSON has none"
+            )
         t = self._trace_columns
         # pre-order; a pruned copy keeps its nodes' ids, so arrays are indexed by node_id
         walked = list(self.root_.walk())
@@ -624,7 +657,10 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         columns["stop_reason"] = per_node([n.stop_reason for n in nodes])
         columns["prediction"] = per_node([n.prediction for n in nodes])
         columns["class_tie"] = per_node([bool(n.tied_classes) for n in nodes], bool)
-        return pd.DataFrame(columns)
+        table = pd.DataFrame(columns)
+        # False: one row per node only (keep_trace="auto" on a large training set)
+        table.attrs["complete"] = getattr(self, "_trace_complete", True)
+        return table
 
     def candidate_table(self, node: int, feature) -> pd.DataFrame:
         """Every candidate split of one feature at one node, from the training rows that
@@ -673,8 +709,10 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         data = getattr(self, "_fit_data", None)
         if data is None:
             raise AttributeError(
-                "candidate_table needs the training data, which only fit() keeps; "
-                "a loaded or unpickled model has none"
+                "candidate_table needs the training data, which only fit() keeps: a loaded or "
+                "unpickled model has none, and with keep_trace='auto' a fit on more than "
+                f"{FULL_TRACE_VALUES:,} values (rows x features) keeps none; fit with "
+                "keep_trace=True to keep it"
             )
         nodes = {n.node_id: n for n in self.root_.walk()}
         if isinstance(node, bool) or not isinstance(node, numbers.Integral) or node not in nodes:
@@ -955,6 +993,25 @@ def _warn_about_id_like_splits(tree: GrownTree, names: list, categories: list) -
             where += f" (not counting {node_rows - n_rows:g} with no value)"
         message = id_like_message(feature, n_rows, n_values, where)
         warnings.warn(message, IDLikeFeatureWarning, stacklevel=4)
+
+
+def _return_freed_memory() -> None:
+    """Hand the memory a large fit freed back to the operating system. The C library's allocator
+    keeps freed heap memory for reuse (on Linux, glibc returns it only when asked), so after
+    growing a large tree the process would otherwise stay as large as at the fit's peak."""
+    global _malloc_trim
+    if _malloc_trim is None:
+        _malloc_trim = False
+        if sys.platform.startswith("linux"):
+            try:
+                _malloc_trim = ctypes.CDLL("libc.so.6").malloc_trim
+            except (OSError, AttributeError):  # not glibc (musl, ...): nothing to ask
+                pass
+    if _malloc_trim:
+        _malloc_trim(0)
+
+
+_malloc_trim = None
 
 
 def _plain_numeric_array(X, model) -> bool:

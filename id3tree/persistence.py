@@ -60,6 +60,9 @@ NODE_FIELDS = {
     "stop_reason",
 }
 OPTIONAL_NODE_FIELDS = {"stop_reason"}
+LATER_PARAMS = {"keep_trace": "auto"}
+"""Parameters added after version 1 of the format, with their defaults: written only when they
+differ from the default, so that a model with default settings is saved as before."""
 NUMERIC_KEYS = ("<=", ">")
 ENTROPY_TOLERANCE = 1e-7  # bits: a stored entropy must match its counts this closely
 
@@ -254,7 +257,11 @@ def model_to_dict(model) -> dict:
     return {
         "format": FORMAT,
         "version": VERSION,
-        "params": {k: encode_param(v, k) for k, v in model.get_params().items()},
+        "params": {
+            k: encode_param(v, k)
+            for k, v in model.get_params().items()
+            if k not in LATER_PARAMS or v != LATER_PARAMS[k]
+        },
         "classes": [encode_value(c, "class") for c in classes],
         "feature_names": list(model._names),
         "has_feature_names": hasattr(model, "feature_names_in_"),

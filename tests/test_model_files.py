@@ -504,3 +504,14 @@ def test_sparse_branches_route_exactly_like_dense_slots(name, monkeypatch):
     np.testing.assert_array_equal(again.apply(unseen), dense[1])
     for i in range(0, len(X), max(1, len(X) // 5)):
         assert again.explain(unseen.iloc[[i]]) == model.explain(unseen.iloc[[i]])
+
+
+def test_keep_trace_is_saved_only_when_it_is_not_the_default():
+    X, y = load_play_tennis(return_X_y=True)
+    default = ID3Classifier().fit(X, y).to_dict()
+    assert "keep_trace" not in default["params"]  # a default model's file is as before
+    assert ID3Classifier.from_dict(default).keep_trace == "auto"
+    kept = ID3Classifier(keep_trace=True).fit(X, y).to_dict()
+    assert kept["params"]["keep_trace"] is True
+    assert ID3Classifier.from_dict(kept).keep_trace is True
+    assert kept["nodes"] == default["nodes"]
