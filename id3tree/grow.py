@@ -288,7 +288,7 @@ class SortedColumns:
             self._rows[:] = np.arange(n)
             self._labels[:] = data.y
         self.m = n
-        self._slot_of_row = np.empty(n, dtype=np.int64)  # work arrays indexed by row
+        self._slot_of_row = np.empty(n, dtype=np.int32)  # work arrays indexed by row
         self._segment_of_row = np.empty(n, dtype=np.int32)
         self._set_views()
 

@@ -215,6 +215,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             else:
                 numeric[f] = numeric_values(column, name)
         y_codes, classes = factorize(y_series, "y")
+        del y_series  # (a copy of y: not needed while growing)
         self.classes_ = persistence.class_array(classes)
         data = EncodedData(
             names, numeric, codes, self._categories, y_codes, list(self.classes_.tolist())
@@ -229,7 +230,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         grown.trace = None
         self._set_arrays(grown)
         if not self._trace_complete:  # a large fit: give back what growing it took
-            del data, frame, grown, numeric, codes, y_codes, y_series
+            del data, frame, grown, numeric, codes, y_codes
             _return_freed_memory()
         return self._after_growth(tracer)
 

@@ -121,9 +121,13 @@ class _Cuts:
         self.q, steps, self.unit = scaled_xlogx(int(lengths.max(initial=1)), m)
         # how many rows of its own class come before each row in its segment (its rank)
         rank = _rank_in_segment_and_class(y, self.segment, self.offset, starts, self.parent)
-        above = self.present.ravel()[self.cell] - rank - 1  # rows of its class after it
+        # (in place where it can: at the root these arrays have a row per training row)
+        above = self.present.ravel()[self.cell]
+        above -= rank
+        above -= 1  # rows of its class after it
         np.maximum(above, 0, out=above)  # (missing rows: never read)
         self.left_sum = _cumsum0(steps[rank])  # sum_k q[left_k], from the segment's start
+        del rank
         self.right_drop = _cumsum0(steps[above])  # how much sum_k q[right_k] fell
         self.right_total = self.q[self.present].sum(axis=1)
 
@@ -146,10 +150,13 @@ class _Cuts:
         The same sums as :meth:`score`, for every position at once: no gathers by position."""
         lengths, q = self.lengths, self.q
         n_left = self.offset + 1
-        n_right = np.repeat(self.n_present, lengths) - n_left
+        n_right = np.repeat(self.n_present, lengths)
+        n_right -= n_left
         np.maximum(n_right, 0, out=n_right)  # (past the last present row: never valid)
         weighted = q[n_left]
+        del n_left
         weighted += q[n_right]
+        del n_right
         weighted -= self.left_sum[1:]
         weighted += np.repeat(self.left_sum[self.starts], lengths)
         weighted -= np.repeat(self.right_total + self.right_drop[self.starts], lengths)
@@ -195,7 +202,8 @@ def _cumsum0(values) -> np.ndarray:
 def _rank_in_segment_and_class(y, segment, offset, starts, counts) -> np.ndarray:
     """For each row, how many rows of the same class come before it in its segment."""
     if counts.shape[1] == 2:  # one running count of class 1 is enough
-        ones_before = np.cumsum(y, dtype=np.int64) - y
+        ones_before = np.cumsum(y, dtype=np.int64)
+        ones_before -= y
         ones_before -= ones_before[starts][segment]
         return np.where(y == 1, ones_before, offset - ones_before)
     # a stable sort by class keeps each class's rows in segment order
@@ -256,7 +264,9 @@ def search_cuts(
     owner = np.flatnonzero(best < _NOT_A_CUT)
     if len(owner):
         tolerance = np.floor(TIE_TOLERANCE * lengths / cuts.unit).astype(np.int64)
-        tied = weighted - np.repeat(best, lengths) <= np.repeat(tolerance, lengths)
+        weighted -= np.repeat(best, lengths)
+        tied = weighted <= np.repeat(tolerance, lengths)
+        del weighted
         tied &= valid
         n_ties[:] = np.add.reduceat(tied, starts)
         winners = np.flatnonzero(tied)
