@@ -1,8 +1,10 @@
 """ID3Classifier: the ID3 decision tree as a scikit-learn estimator.
 
 The estimator is the thin layer: it checks parameters and data, encodes the columns once
-(:mod:`id3tree._validation`), grows the tree (:mod:`id3tree.grow`), keeps it as
-:class:`~id3tree.node.Node` objects, and routes new rows (:mod:`id3tree.routing`).
+(:mod:`id3tree._validation`), grows the tree (:mod:`id3tree.grow`), keeps it as flat arrays in
+pre-order (:class:`~id3tree.growth_record.GrownTree`; the :class:`~id3tree.node.Node` objects of
+``root_`` are made the first time they are asked for), and routes new rows from the arrays
+(:mod:`id3tree.routing`).
 """
 
 from __future__ import annotations

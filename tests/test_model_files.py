@@ -515,3 +515,46 @@ def test_keep_trace_is_saved_only_when_it_is_not_the_default():
     assert kept["params"]["keep_trace"] is True
     assert ID3Classifier.from_dict(kept).keep_trace is True
     assert kept["nodes"] == default["nodes"]
+
+
+def test_the_model_keeps_arrays_and_makes_its_nodes_on_demand():
+    from id3tree.datasets import load_titanic
+    from id3tree.growth_record import GrownTree
+    from id3tree.node import feature_importances
+    from id3tree.persistence import node_records
+
+    X, y = load_titanic(return_X_y=True)
+    X = X.drop(columns=["Name"])
+    model = ID3Classifier(max_depth=6).fit(X, y)
+    assert model.__dict__.get("_root") is None  # fit made no Node
+    model.predict(X), model.predict_proba(X), model.get_depth(), model.get_n_leaves()
+    stops = model.apply(X)
+    assert model.__dict__.get("_root") is None  # nor did predicting
+    root = model.root_
+    assert model.root_ is root  # made once, then kept
+    nodes = list(root.walk())
+    assert model.get_depth() == max(n.depth for n in nodes)
+    assert model.get_n_leaves() == sum(n.is_leaf for n in nodes)
+    np.testing.assert_array_equal(
+        model.feature_importances_, feature_importances(root, model._names)
+    )
+    # every row stops where walking the Nodes by hand takes it
+    for i in range(0, len(X), 7):
+        row, node = X.iloc[i], root
+        while not node.is_leaf:
+            value = row[node.feature]
+            if pd.isna(value):
+                key = None
+            elif node.is_numeric_split:
+                key = "<=" if value <= node.threshold else ">"
+            else:
+                key = value
+            if key not in node.children:
+                break
+            node = node.children[key]
+        assert stops[i] == node.node_id
+    # Nodes -> arrays -> Nodes gives the same records
+    classes = model.classes_.tolist()
+    again = GrownTree.from_nodes(root, model._names, model._categories, classes)
+    rebuilt = again.nodes(model._names, model._categories, classes)
+    assert node_records(rebuilt, classes) == node_records(nodes, classes)
