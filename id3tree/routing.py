@@ -152,9 +152,11 @@ class CompiledTree:
         index = np.intp  # (np.take converts other index types first)
         if not has_missing and not self.categorical.any():
             # numbers only, none missing: a node's two children sit side by side
+            # tables indexed by 2 x position: a node's entry and its two children side by side
             pair = np.empty(2 * len(leaf), dtype=index)
-            pair[0::2], pair[1::2] = child[offset + LEFT], child[offset + RIGHT]
-            tables = (column_start.astype(index), threshold, pair, leaf)
+            pair[0::2], pair[1::2] = 2 * child[offset + LEFT], 2 * child[offset + RIGHT]
+            tables = tuple(np.repeat(t, 2) for t in (column_start.astype(index), threshold, leaf))
+            tables = (tables[0], tables[1], pair, tables[2])
             for first in range(0, n_rows, block):
                 rows = np.arange(first, min(first + block, n_rows), dtype=index)
                 _route_numeric(rows, rows * index(row_step), flat, tables, stop)
@@ -273,25 +275,35 @@ class CompiledTree:
 
 def _route_numeric(rows, row_start, flat, tables, stop) -> None:
     """:meth:`CompiledTree.route` for numeric splits and no missing value: each step is the
-    node's feature, the row's value of it, the comparison, and the child (``2 x node + right``)."""
+    node's feature, the row's value of it, the comparison, and the child. Positions are kept
+    doubled (``2 x node``), so the child is ``pair[2 x node + right]`` with no multiplication,
+    and every step writes into the same few buffers."""
     column_start, threshold, pair, leaf = tables
-    take = np.take  # a little faster than fancy indexing for these 1-D gathers
-    at = np.zeros(len(rows), dtype=pair.dtype)
+    take = np.take  # "clip": every index is valid, and numpy then writes ``out`` unbuffered
+    n = len(rows)
+    at = np.zeros(n, dtype=pair.dtype)  # 2 x the node position
+    where, value, bound = np.empty(n, dtype=pair.dtype), np.empty(n), np.empty(n)
+    right, arrived = np.empty(n, dtype=bool), np.empty(n, dtype=bool)
     step = 0
     while True:
-        right = take(flat, take(column_start, at) + row_start) > take(threshold, at)
-        at += at
-        at += right
-        at = take(pair, at)
+        m = len(rows)
+        w, v, b, r = where[:m], value[:m], bound[:m], right[:m]
+        take(column_start, at, out=w, mode="clip")
+        w += row_start
+        take(flat, w, out=v, mode="clip")
+        take(threshold, at, out=b, mode="clip")
+        np.greater(v, b, out=r)
+        at += r
+        take(pair, at, out=at, mode="clip")
         step += 1
-        if step % 2 and len(rows) > 64:  # arrivals are looked for every other step
+        if step % 2 and m > 64:  # arrivals are looked for every other step
             continue
-        arrived = take(leaf, at)
-        n_arrived = int(np.count_nonzero(arrived))
-        if n_arrived == len(rows):
-            stop[rows] = at
+        done = take(leaf, at, out=arrived[:m], mode="clip")
+        n_arrived = int(np.count_nonzero(done))
+        if n_arrived == m:
+            stop[rows] = at >> 1
             return
-        if 4 * n_arrived > len(rows):
-            stop[rows[arrived]] = at[arrived]
-            keep = ~arrived
+        if 4 * n_arrived > m:
+            stop[rows[done]] = at[done] >> 1
+            keep = ~done
             rows, at, row_start = rows[keep], at[keep], row_start[keep]
