@@ -485,6 +485,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     # -----------------------------------------------------------------------------------------
     def _stop_nodes(self, X) -> np.ndarray:
         check_is_fitted(self, "_tree")
+        if _plain_numeric_array(X, self):  # checked once for NaN: the router need not look again
+            return self._compiled.route(*self._plain_values(X))
         return self._compiled.route(self._encode(X))
 
     def predict_proba(self, X) -> np.ndarray:
@@ -518,18 +520,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     def _encode(self, X) -> np.ndarray:
         """New rows as ``(n_rows, n_features)`` floats: values, or category codes."""
         if _plain_numeric_array(X, self):  # the common fast case: no pandas needed
-            if X.shape[1] != self.n_features_in_:
-                raise ValueError(
-                    f"X has {X.shape[1]} features, but ID3Classifier is expecting "
-                    f"{self.n_features_in_} features as input"
-                )
-            values = np.asarray(X, dtype=float)  # no copy for floats: rows are read in place
-            if not np.isfinite(values.sum()):  # a NaN or an infinity somewhere: which?
-                infinite = np.isinf(values).any(axis=0)
-                if infinite.any():
-                    f = int(np.flatnonzero(infinite)[0])
-                    numeric_values(pd.Series(values[:, f]), self._names[f])  # raises, naming it
-            return values
+            return self._plain_values(X)[0]
         frame = to_frame(X)
         names = [str(c) for c in frame.columns]
         if isinstance(X, pd.DataFrame) and (
@@ -563,6 +554,23 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
                 f"X has {frame.shape[1]} features, but ID3Classifier is expecting {self.n_features_in_} features as input"
             )
         return self._encode_frame(frame).T
+
+    def _plain_values(self, X: np.ndarray) -> tuple[np.ndarray, bool]:
+        """A numeric array's values for a model of numeric features (no copy for floats: rows
+        are read in place), checked, and whether any is missing (NaN)."""
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {X.shape[1]} features, but ID3Classifier is expecting "
+                f"{self.n_features_in_} features as input"
+            )
+        values = np.asarray(X, dtype=float)
+        if np.isfinite(values.sum()):  # one pass, no temporary
+            return values, False
+        infinite = np.isinf(values).any(axis=0)  # a NaN or an infinity somewhere: which?
+        if infinite.any():
+            f = int(np.flatnonzero(infinite)[0])
+            numeric_values(pd.Series(values[:, f]), self._names[f])  # raises, naming it
+        return values, True
 
     def _encode_frame(self, frame: pd.DataFrame) -> np.ndarray:
         return encode_like_fit(frame, self._names, self._categories)
