@@ -268,6 +268,20 @@ class Suite:
             0.5,
         )
 
+    # -- issue 11: sample weights take the float twin of the split search --------------------
+    def weighted_fits(self):
+        n = self.size(100_000)
+        X, y = numeric_data(n)
+        weight = np.random.default_rng(0).uniform(0.5, 2.0, n)
+        self.pair(
+            11,
+            f"fit numeric weighted (sample_weight) d=10 n={n:,}",
+            lambda X, y: ID3Classifier().fit(X, y, sample_weight=weight),
+            lambda X, y: sk_tree().fit(X, y, sample_weight=weight),
+            (X, y),
+            None,
+        )
+
     def predictions(self):
         n_fit, n_predict = self.size(100_000), self.size(1_000_000)
         for label, (X, y) in (
@@ -566,6 +580,7 @@ def main(argv=None) -> int:
     print(f"  {'row':<58} {'id3tree':>9} {'other':>9}  {'ratio':>6}  {'goal':>7}")
     for part in (
         suite.numeric_fits,
+        suite.weighted_fits,
         suite.predictions,
         suite.categorical_fits,
         suite.small_fits,

@@ -125,6 +125,7 @@ def _fit(args: argparse.Namespace) -> int:
         criterion=args.criterion,
         max_depth=args.max_depth,
         min_samples_leaf=args.min_samples_leaf,
+        class_weight=args.class_weight,
         alpha=args.alpha,
         categorical=_column_list(args.categorical),
         ccp_alpha=args.ccp_alpha if args.prune == "cost_complexity" else 0.0,
@@ -402,6 +403,12 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument("--criterion", default="entropy", choices=["entropy", "gain_ratio"])
     fit.add_argument("--max-depth", type=int, default=None)
     fit.add_argument("--min-samples-leaf", type=int, default=1, help="rows every branch needs")
+    fit.add_argument(
+        "--class-weight",
+        choices=["balanced"],
+        default=None,
+        help="weigh each class's rows so the classes count the same (scikit-learn's 'balanced')",
+    )
     fit.add_argument(
         "--alpha", type=float, default=None, help="split only if chi-square p < ALPHA (pre-pruning)"
     )

@@ -16,6 +16,11 @@ kept sorted by value inside each node (sorted once at the start, then stably reg
 after every level), so the split search of all nodes is a handful of vectorised operations; the
 categorical features take one ``bincount`` of (node, value, class) per level.
 
+With ``sample_weight`` (``EncodedData.weight``) every class count is a sum of weights, the rows
+of each node are counted apart (they lay out the segments and meet ``min_samples_leaf``), and
+the numeric search takes its float twin, :func:`~id3tree.splits.search_weighted_cuts`; without
+weights nothing of this runs.
+
 The result is a :class:`GrownTree` of flat arrays, renumbered in pre-order (depth first) at the end.
 """
 
@@ -43,6 +48,7 @@ from id3tree.splits import (
     midpoint,
     score_categorical,
     search_cuts,
+    search_weighted_cuts,
 )
 
 MISSING_RANK = np.iinfo(np.int32).max
@@ -62,6 +68,7 @@ class EncodedData:
     categories: list[list | None]  # the L category values of each categorical feature
     y: np.ndarray  # class codes 0..K-1
     classes: list
+    weight: np.ndarray | None = None  # a positive weight per row (sample_weight); None: all 1
 
     @property
     def n_features(self) -> int:
@@ -74,6 +81,7 @@ class GrowParams:
     max_depth: float = np.inf
     min_samples_split: int = 2
     min_samples_leaf: int = 1
+    min_weight_leaf: float = 0.0  # the weight each branch must hold (weighted fits only)
     min_gain: float = 0.0
     alpha: float | None = None
     average_gain_rule: bool = True  # C4.5: under gain ratio, only features of at least average gain
@@ -109,10 +117,16 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     nodes = _Nodes(n_classes)
     record = Record(tracer, data, keep_trace=params.keep_trace, min_leaf=min_leaf)
 
+    # with weights, every class count is a sum of weights, and the rows of each node are
+    # counted apart (n_rows): rows lay out the segments and meet min_samples_leaf / _split
+    w, min_weight = data.weight, params.min_weight_leaf
+    as_counts = _as_counts(w)
+
     # 1. the root holds every row; numeric features are sorted once, here
-    counts = class_counts(y.astype(np.intp), 1, n_classes)
+    counts = as_counts(class_counts(y.astype(np.intp), 1, n_classes, w))
+    n_rows = None if w is None else np.array([n])
     level = nodes.add(np.array([-1]), np.array([-1]), 0, counts)
-    reasons = _stopping_reasons(counts, 0, params)
+    reasons = _stopping_reasons(counts, 0, params, n_rows)
     columns = SortedColumns(data, np.flatnonzero(~is_cat))
     if reasons[0] is not None:
         columns.regroup(np.full(n, -1, dtype=np.int32))
@@ -121,7 +135,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     while len(level):
         # 2. the stopping rules that need no scoring were applied when the level was made
         eligible = np.array([r is None for r in reasons], dtype=bool)
-        sizes = counts[eligible].sum(axis=1)
+        sizes = counts[eligible].sum(axis=1) if w is None else n_rows[eligible]
         used, ids = used[eligible], level[eligible]
         starts = (np.cumsum(sizes) - sizes).astype(np.int64)
         k = len(ids)
@@ -131,7 +145,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         rows, labels = columns.rows[0], columns.labels[0]  # the rows in play, by node
         segment = np.repeat(np.arange(k), sizes)
         if k:
-            columns.score(s, starts, sizes, n_classes, min_leaf)
+            columns.score(s, starts, sizes, n_classes, min_leaf, w, min_weight)
             for f in np.flatnonzero(is_cat):
                 result = score_categorical(
                     data.codes[f][rows],
@@ -141,6 +155,8 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
                     len(data.categories[f]) + 1,
                     n_classes,
                     min_leaf=min_leaf,
+                    weight=None if w is None else w[rows],
+                    min_weight=min_weight,
                 )
                 s.candidate[:, f] = ~used[:, f]
                 ok = result.valid & ~used[:, f]
@@ -165,7 +181,8 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
 
         # 5. the branch of every row of a splitting node, and the children's class counts
         branch = columns.branches(data, chosen, splitting, starts, sizes, is_cat)
-        children_of = _children(segment, branch, splitting, labels, k, n_slots, n_classes)
+        weight = None if w is None else w[rows]
+        children_of = _children(segment, branch, splitting, labels, k, n_slots, n_classes, weight)
         # Quinlan's chi-square rule: a split whose branches and classes look independent is undone
         if params.alpha is not None and splitting.any():
             parent_e, child_counts = children_of[0] // n_slots, children_of[2]
@@ -175,11 +192,14 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
                 if not p < params.alpha:
                     why[e] = not_significant_reason(p, params.alpha)
                     splitting[e] = False
-            children_of = _children(segment, branch, splitting, labels, k, n_slots, n_classes)
+            children_of = _children(
+                segment, branch, splitting, labels, k, n_slots, n_classes, weight
+            )
         reasons[eligible] = why
 
         # 6. one child per non-empty (node, branch) pair, in branch order
-        keys, child_of_position, child_counts = children_of
+        keys, child_of_position, child_counts, child_rows = children_of
+        child_counts = as_counts(child_counts)
         parent_e, child_slot = keys // n_slots, keys % n_slots
         children = nodes.add(ids[parent_e], child_slot, depth + 1, child_counts)
         record.level(
@@ -206,7 +226,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
 
         # 7. the next level: the children that may split, their rows regrouped by child,
         # keeping each numeric feature's sorted order
-        child_reasons = _stopping_reasons(child_counts, depth + 1, params)
+        child_reasons = _stopping_reasons(child_counts, depth + 1, params, child_rows)
         scored = np.array([r is None for r in child_reasons], dtype=bool)
         new_segment = np.append(np.where(scored, np.cumsum(scored) - 1, -1), -1).astype(np.int32)
         columns.regroup_positions(new_segment[child_of_position])  # position -1: the last, -1
@@ -214,14 +234,25 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         from_cat = np.flatnonzero(is_cat[chosen[parent_e]])
         used[from_cat, chosen[parent_e][from_cat]] = True  # 4. a categorical feature is used up
         level, counts, reasons, depth = children, child_counts, child_reasons, depth + 1
+        n_rows = child_rows
 
     del columns, segment, branch, children_of  # the sorted layouts go before the tree is built
     return record.finish(nodes.parent, nodes.slot, nodes.depth, nodes.counts)
 
 
-def _stopping_reasons(counts, depth, params) -> np.ndarray:
-    """Why each node is a leaf before any scoring (None where it may split)."""
-    return stop_reasons(counts, depth, params)
+def _stopping_reasons(counts, depth, params, n_rows=None) -> np.ndarray:
+    """Why each node is a leaf before any scoring (None where it may split); ``n_rows``: the
+    rows of each node when the counts are sums of weights."""
+    return stop_reasons(counts, depth, params, n_rows)
+
+
+def _as_counts(weight):
+    """What class counts become: unchanged without weights or with fractional ones; whole
+    numbers (int64) when every weight is a whole number, so that a row of weight 2 and two
+    copies of it give the very same counts (in the nodes, the trace and saved models)."""
+    if weight is None or not np.all(weight == np.round(weight)) or weight.sum() >= 2**53:
+        return lambda counts: counts  # (past 2**53 float sums are no longer exact)
+    return lambda counts: np.rint(counts).astype(np.int64)
 
 
 @dataclass(frozen=True)
@@ -302,8 +333,9 @@ class SortedColumns:
         """Each numeric feature's rows in play, sorted within each node (feature -> rows)."""
         return {f: self.rows[j] for j, f in enumerate(self.features)}
 
-    def score(self, s, starts, sizes, n_classes, min_leaf) -> None:
-        """Fill ``s`` (a :class:`Scores`) for the numeric features, a few features at a time."""
+    def score(self, s, starts, sizes, n_classes, min_leaf, weight=None, min_weight=0.0) -> None:
+        """Fill ``s`` (a :class:`Scores`) for the numeric features, a few features at a time;
+        with ``weight`` (one per row), by the weighted twin of the search."""
         m, k = self.m, len(starts)
         per_chunk = max(1, CHUNK_ROWS // max(m, 1))
         self._found = {}
@@ -319,9 +351,16 @@ class SortedColumns:
             n_present = lengths
             if any(self.has_missing[j] for j in js):
                 n_present = lengths - np.add.reduceat(ranks == MISSING_RANK, chunk_starts)
-            result = search_cuts(
-                step_up, labels, chunk_starts, lengths, n_present, n_classes, min_leaf=min_leaf
-            )
+            if weight is None:
+                result = search_cuts(
+                    step_up, labels, chunk_starts, lengths, n_present, n_classes, min_leaf=min_leaf
+                )
+            else:
+                rows = self.rows[js.start : js.stop].reshape(-1)
+                result = search_weighted_cuts(
+                    step_up, labels, weight[rows], chunk_starts, lengths, n_present, n_classes,
+                    min_leaf=min_leaf, min_weight=min_weight,
+                )  # fmt: skip
             # the results of the chunk's features side by side, as (node, feature) tables
             features = self.features[js.start : js.stop]
             ok = result.found & ((result.n_missing == 0) | (result.n_missing >= min_leaf))
@@ -447,12 +486,15 @@ def below_average_gain(gain: np.ndarray) -> np.ndarray:
     return valid & (gain < average - TIE_TOLERANCE)
 
 
-def _children(segment, branch, splitting, labels, k, n_slots, n_classes):
+def _children(segment, branch, splitting, labels, k, n_slots, n_classes, weight=None):
     """The children of the splitting nodes: their (node, slot) keys in order, the child of each
-    position (-1 for rows of nodes that do not split), and the children's class counts."""
+    position (-1 for rows of nodes that do not split), the children's class counts (sums of
+    ``weight`` when given) and, with weights, their numbers of rows (else None)."""
     moving = splitting[segment] if len(segment) else np.zeros(0, dtype=bool)
     keys, child = dense_ranks(segment[moving] * n_slots + branch[moving], k * n_slots)
-    counts = class_counts(child * n_classes + labels[moving], len(keys), n_classes)
+    moving_weight = None if weight is None else weight[moving]
+    counts = class_counts(child * n_classes + labels[moving], len(keys), n_classes, moving_weight)
     child_of_position = np.full(len(segment), -1, dtype=np.int64)
     child_of_position[moving] = child
-    return keys, child_of_position, counts
+    rows = None if weight is None else np.bincount(child, minlength=len(keys))
+    return keys, child_of_position, counts, rows

@@ -20,7 +20,7 @@ from id3tree.node import (
     plural,
     tied_classes,
 )
-from id3tree.splits import enumerate_thresholds
+from id3tree.splits import class_counts, enumerate_thresholds
 
 
 @dataclass
@@ -175,10 +175,21 @@ class Level:
 # ---------------------------------------------------------------------------------------------
 # why a node stops, in words (shared by every grower, so their trees compare equal)
 # ---------------------------------------------------------------------------------------------
-def stop_reasons(counts: np.ndarray, depth: int, params) -> np.ndarray:
-    """Why each node of a level stops before any scoring (None where it will be scored)."""
+def stop_reasons(counts: np.ndarray, depth: int, params, n_rows=None) -> np.ndarray:
+    """Why each node of a level stops before any scoring (None where it will be scored).
+
+    ``n_rows``, the rows of each node, is given when the counts are sums of weights: the
+    ``min_samples_*`` rules count rows, as in scikit-learn, and ``min_weight_leaf`` weighs."""
     sizes, min_leaf = counts.sum(axis=1), params.min_samples_leaf
     reasons = np.full(len(counts), None, dtype=object)
+    min_weight = getattr(params, "min_weight_leaf", 0.0)
+    if min_weight > 0:
+        reasons[sizes < 2 * min_weight] = (
+            f"a weight of less than {2 * min_weight:g}, too little for two branches of "
+            f"min_weight_fraction_leaf"
+        )
+    if n_rows is not None:
+        sizes = n_rows
     reasons[sizes < 2 * min_leaf] = (
         f"fewer than {2 * min_leaf} samples, too few for two branches of "
         f"min_samples_leaf = {min_leaf}"
@@ -368,7 +379,8 @@ class Record:
                         int(lv.sizes[e]), int(n_present[e]), int(n_distinct[e]), result.found[e]
                     )
                 if self.max_thresholds != 0:
-                    thresholds[f] = self._best_thresholds(v, data.y[o], lv)
+                    w = None if data.weight is None else data.weight[o]
+                    thresholds[f] = self._best_thresholds(v, data.y[o], lv, w)
             else:
                 n_levels = len(data.categories[f]) + 1
                 keys = result.branch_keys.tolist()
@@ -438,10 +450,10 @@ class Record:
             f"fewer than min_samples_leaf = {m}"
         )
 
-    def _best_thresholds(self, v, y, lv: Level):
+    def _best_thresholds(self, v, y, lv: Level, weight=None):
         """Every threshold of every node, best (lowest overall entropy) first; only the first
         ``max_thresholds`` of each node are kept, with the number each node has."""
-        cols = enumerate_thresholds(v, y, lv.starts, lv.sizes, len(self.data.classes))
+        cols = enumerate_thresholds(v, y, lv.starts, lv.sizes, len(self.data.classes), weight)
         seg = cols["segment"]
         totals = np.bincount(seg, minlength=len(lv.ids))
         order = np.lexsort((cols["threshold"], cols["overall_entropy"], seg))
@@ -512,7 +524,7 @@ class Record:
         branches, children = [], []
         for c in range(first_child[e], first_child[e + 1]):
             slot = int(lv.child_slot[c])
-            branches.append((slot_label(data, f, slot, threshold), int(lv.child_sizes[c])))
+            branches.append((slot_label(data, f, slot, threshold), lv.child_sizes[c].item()))
             children.append((int(lv.children[c]), [*steps, slot_step(data, f, slot, threshold)]))
         tied_with = tuple(names[g] for g in np.flatnonzero(s.tied[e]) if g != f)
         emit(
@@ -645,18 +657,20 @@ def _or_none(value) -> float | None:
 def candidate_table(data, rows: np.ndarray, f: int, *, min_leaf: int = 1, best=None):
     """Every candidate split of feature ``f`` over the training rows ``rows`` (one node's rows),
     as the columns of a table: every threshold of a numeric feature, every value of a
-    categorical one. ``best`` is the threshold the learner kept, marked in the ``best`` column."""
+    categorical one. ``best`` is the threshold the learner kept, marked in the ``best`` column.
+    For a weighted fit (``data.weight``) every count is a sum of weights; ``valid`` still counts
+    rows against ``min_leaf``."""
     classes, n_classes = data.classes, len(data.classes)
     y = data.y[rows]
+    w = None if data.weight is None else data.weight[rows]
     if data.codes[f] is not None:
         n_levels = len(data.categories[f]) + 1
-        table = np.bincount(data.codes[f][rows] * n_classes + y, minlength=n_levels * n_classes)
-        table = table.reshape(n_levels, n_classes)
+        table = class_counts(data.codes[f][rows] * n_classes + y, n_levels, n_classes, w)
         present = np.flatnonzero(table.sum(axis=1))
         table = table[present]
         sizes = table.sum(axis=1)
         entropy = entropy_rows(table)
-        weight = sizes / max(len(rows), 1)
+        weight = sizes / sizes.sum()  # the node's rows (or weight) are never empty
         columns = {"value": [data.categories[f][c] if c < n_levels - 1 else None for c in present]}
         columns["n_samples"] = sizes
         columns |= {f"n_{c}": table[:, k] for k, c in enumerate(classes)}
@@ -665,16 +679,24 @@ def candidate_table(data, rows: np.ndarray, f: int, *, min_leaf: int = 1, best=N
     x = data.numeric[f][rows]
     order = np.argsort(x, kind="stable")  # missing values last
     x, y = x[order], y[order]
-    cols = enumerate_thresholds(x, y, np.array([0]), np.array([len(x)]), n_classes)
+    w = None if w is None else w[order]
+    cols = enumerate_thresholds(x, y, np.array([0]), np.array([len(x)]), n_classes, w)
     cols.pop("segment")
     known = ~np.isnan(x)
-    n_missing = int((~known).sum())
-    missing = np.bincount(y[~known], minlength=n_classes)
+    rows_missing = int((~known).sum())
+    missing = class_counts(y[~known], 1, n_classes, None if w is None else w[~known])[0]
+    n_missing = missing.sum().item()
     columns = {c: cols[c] for c in ("threshold", "low", "high", "n_left", "n_right")}
     columns["n_missing"] = np.full(len(cols["threshold"]), n_missing)
-    left = [np.cumsum(y[known] == k)[cols["n_left"] - 1] for k in range(n_classes)]
+    rows_left = np.searchsorted(x[known], cols["threshold"], side="right")  # rows <= threshold
+    one_hot = y[known][:, None] == np.arange(n_classes)
+    if w is not None:
+        one_hot = one_hot * w[known][:, None]
+    before = np.zeros((int(known.sum()) + 1, n_classes), dtype=np.int64 if w is None else float)
+    np.cumsum(one_hot, axis=0, out=before[1:])
+    left = [before[rows_left, k] for k in range(n_classes)]
     columns |= {f"left_{c}": left[k] for k, c in enumerate(classes)}
-    total = np.bincount(y[known], minlength=n_classes)
+    total = before[-1]
     columns |= {f"right_{c}": total[k] - left[k] for k, c in enumerate(classes)}
     if n_missing:
         size = len(cols["threshold"])
@@ -684,9 +706,9 @@ def candidate_table(data, rows: np.ndarray, f: int, *, min_leaf: int = 1, best=N
         columns["entropy_missing"] = np.full(len(cols["threshold"]), float(entropy_rows(missing)))
     columns["overall_entropy"], columns["gain"] = cols["overall_entropy"], cols["gain"]
     columns["valid"] = (
-        (cols["n_left"] >= min_leaf)
-        & (cols["n_right"] >= min_leaf)
-        & ((n_missing == 0) | (n_missing >= min_leaf))
+        (rows_left >= min_leaf)
+        & (int(known.sum()) - rows_left >= min_leaf)
+        & ((rows_missing == 0) | (rows_missing >= min_leaf))
     )
     columns["best"] = cols["threshold"] == best if best is not None else columns["valid"] & False
     return columns

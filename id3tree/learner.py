@@ -68,16 +68,29 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         A node with fewer rows is a leaf.
     min_samples_leaf : int, default=1
         Every branch of a split (the missing-values branch included) must get at least this many
-        rows; numeric thresholds that leave fewer on a side are not candidates.
+        rows; numeric thresholds that leave fewer on a side are not candidates. Rows are
+        counted, not weights, as in scikit-learn (``min_samples_split`` too).
+    min_weight_fraction_leaf : float, default=0.0
+        As in scikit-learn: every branch of a split must hold at least this share of the total
+        weight (``sample_weight`` times ``class_weight``; without weights, of the rows), and a
+        node weighing less than twice that is a leaf. At most 0.5.
     min_gain : float, default=0.0
         A split is made only if its information gain is at least this (bits).
     alpha : float or None, default=None
         If set, a split is made only when Pearson's chi-square test of independence between its
-        branches and the class is significant at ``alpha`` (Quinlan 1986).
+        branches and the class is significant at ``alpha`` (Quinlan 1986). With weights the
+        test is made on the weighted counts, weights taken as frequencies (a row of weight 2 is
+        two rows), so scaling every weight changes the p-values.
     categorical : "auto" or list of str or int, default="auto"
         ``"auto"``: numeric dtypes are continuous; object, string, category and bool columns are
         categorical. A list names (or gives the positions of) numeric columns to treat as
         categorical too, such as coded numbers; non-numeric columns are always categorical.
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes, as in scikit-learn (``compute_sample_weight``): a dict
+        ``{class: weight}`` (classes not listed weigh 1), or ``"balanced"``, which weighs each
+        row ``n_samples / (n_classes * n_rows_of_its_class)`` so every class weighs the same in
+        total. Multiplied with ``sample_weight``; the tree's counts become weighted counts (see
+        :meth:`fit`).
     ccp_alpha : float, default=0.0
         Minimal cost-complexity pruning after growth, as in scikit-learn: the tree keeps the subtree
         whose weakest link has the largest effective alpha not above ``ccp_alpha`` (impurity =
@@ -145,9 +158,11 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         max_depth=None,
         min_samples_split=2,
         min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0,
         min_gain=0.0,
         alpha=None,
         categorical="auto",
+        class_weight=None,
         ccp_alpha=0.0,
         average_gain_rule=True,
         verbose=0,
@@ -158,9 +173,11 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.min_gain = min_gain
         self.alpha = alpha
         self.categorical = categorical
+        self.class_weight = class_weight
         self.ccp_alpha = ccp_alpha
         self.average_gain_rule = average_gain_rule
         self.verbose = verbose
@@ -170,7 +187,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     # -----------------------------------------------------------------------------------------
     # fitting
     # -----------------------------------------------------------------------------------------
-    def fit(self, X, y, *, tracer=None):
+    def fit(self, X, y, sample_weight=None, *, tracer=None):
         """Grow the tree.
 
         Parameters
@@ -179,6 +196,16 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             A DataFrame (its column names are used), an array or a list of rows.
         y : array-like of shape (n_samples,)
             Class labels; missing labels are an error.
+        sample_weight : array-like of shape (n_samples,), optional
+            Finite, non-negative weights of the rows, as in scikit-learn (multiplied with
+            ``class_weight``). Every count the learner makes becomes a sum of weights: the class
+            counts and ``n_samples`` of the nodes, the entropies, gains and thresholds, the
+            chi-square test of ``alpha``, the trace, ``predict_proba`` and
+            ``feature_importances_``. A row of weight 2 counts as two copies of it (integer
+            weights grow the tree of repeated rows, counts included); rows of weight 0 are left
+            out, as if absent. ``min_samples_leaf`` and ``min_samples_split`` still count rows.
+            With weights the split search takes a float twin of the exact integer one
+            (:func:`~id3tree.splits.search_weighted_cuts`); without them nothing changes.
         tracer : callable, optional
             Receives every event of the growth (see :mod:`id3tree.tracing`); overrides ``verbose``.
 
@@ -188,6 +215,16 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         """
         params = self._grow_params()
         if any_dask(X, y):  # a Dask DataFrame: one distributed pass per level
+            if (
+                sample_weight is not None
+                or self.class_weight is not None
+                or (self.min_weight_fraction_leaf != 0)
+            ):
+                raise NotImplementedError(
+                    "sample_weight, class_weight and min_weight_fraction_leaf are not supported "
+                    "for Dask DataFrames: the distributed grower counts rows, not weights; fit "
+                    "on a pandas DataFrame"
+                )
             return self._fit_dask(X, y, params, tracer)
         if self.numeric_bins is not None:
             raise ValueError(
@@ -196,6 +233,12 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             )
         frame = check_table(X)
         y_series = self._check_y(y, frame.shape[0])
+        weight = self._row_weights(sample_weight, y_series)
+        if weight is not None and not np.all(weight > 0):  # weight 0: as if the row were absent
+            kept = np.flatnonzero(weight > 0)
+            frame = frame.iloc[kept].reset_index(drop=True)
+            y_series = y_series.iloc[kept].reset_index(drop=True)
+            weight = weight[kept]
         if params.keep_trace == "auto":
             full = frame.shape[0] * frame.shape[1] <= FULL_TRACE_VALUES
             params = replace(params, keep_trace=True if full else "splits")
@@ -219,8 +262,14 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         y_codes, classes = factorize(y_series, "y")
         del y_series  # (a copy of y: not needed while growing)
         self.classes_ = persistence.class_array(classes)
+        if self.min_weight_fraction_leaf > 0:  # weighs the rows: each weighs 1 by default
+            weight = np.ones(len(y_codes)) if weight is None else weight
+            # less a relative 1e-9: sums of weights carry rounding, and a branch of exactly
+            # the limit (12 rows of 0.001 for 8% of 150 such rows) must pass as its rows would
+            limit = float(self.min_weight_fraction_leaf) * float(weight.sum())
+            params.min_weight_leaf = limit * (1 - 1e-9)
         data = EncodedData(
-            names, numeric, codes, self._categories, y_codes, list(self.classes_.tolist())
+            names, numeric, codes, self._categories, y_codes, list(self.classes_.tolist()), weight
         )
         if tracer is None and self.verbose:
             tracer = PrintTracer(max_thresholds=VERBOSE_THRESHOLDS if self.verbose >= 2 else 0)
@@ -236,9 +285,30 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             _return_freed_memory()
         return self._after_growth(tracer)
 
+    def _row_weights(self, sample_weight, y_series: pd.Series) -> np.ndarray | None:
+        """``sample_weight`` times the ``class_weight`` of each row's class, checked; None when
+        neither is given."""
+        n = len(y_series)
+        weight = None
+        if sample_weight is not None:
+            weight = _check_weights(sample_weight, n)
+        if self.class_weight is not None:
+            weight = _class_weights(self.class_weight, y_series, weight)
+        if weight is not None and not weight.sum() > 0:
+            raise ValueError(
+                "the sample weights are all zero (sample_weight times class_weight): at least "
+                "one row needs a non-zero weight to learn from"
+            )
+        return weight
+
     def _after_growth(self, tracer) -> ID3Classifier:
         """What follows growth on any data: the ID-like warning, then ``ccp_alpha`` pruning."""
-        _warn_about_id_like_splits(self._tree, self._names, self._categories)
+        weight = getattr(getattr(self, "_fit_data", None), "weight", None)
+        rows_of = None
+        if weight is not None:  # the rule is about rows, and a weighted node's counts are weights
+            nodes = self._node_list()
+            rows_of = lambda i: len(self._training_rows_at(nodes[i]))  # noqa: E731
+        _warn_about_id_like_splits(self._tree, self._names, self._categories, rows_of)
         if self.ccp_alpha > 0:
             result = pruning.cost_complexity(self.root_, float(self.ccp_alpha), tracer=tracer)
             self._set_pruned(result)
@@ -289,6 +359,13 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         _check_int("verbose", self.verbose, 0)
         if not any(self.keep_trace is v for v in (True, False)) and self.keep_trace != "auto":
             raise ValueError(f'keep_trace must be "auto", True or False, got {self.keep_trace!r}')
+        fraction = self.min_weight_fraction_leaf
+        if isinstance(fraction, bool) or not (
+            isinstance(fraction, numbers.Real) and 0 <= fraction <= 0.5
+        ):
+            raise ValueError(
+                f"min_weight_fraction_leaf must be a number in [0, 0.5], got {fraction!r}"
+            )
         if not isinstance(self.min_gain, numbers.Real) or not self.min_gain >= 0:
             raise ValueError(f"min_gain must be a number >= 0, got {self.min_gain!r}")
         if isinstance(self.ccp_alpha, bool) or not (
@@ -379,7 +456,15 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     # pruning
     # -----------------------------------------------------------------------------------------
     def prune(
-        self, method: str, X_val=None, y_val=None, *, confidence=0.25, ccp_alpha=None, tracer=None
+        self,
+        method: str,
+        X_val=None,
+        y_val=None,
+        *,
+        sample_weight=None,
+        confidence=0.25,
+        ccp_alpha=None,
+        tracer=None,
     ) -> ID3Classifier:
         """A pruned copy of this fitted tree; this one is left as it is.
 
@@ -394,6 +479,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             ``ccp_alpha`` parameter does at fit time. Details in :mod:`id3tree.pruning`.
         X_val, y_val : array-like, optional
             The validation rows of reduced-error pruning.
+        sample_weight : array-like, optional
+            Weights of the validation rows (reduced-error pruning only): errors are then sums of
+            weights. The tree's own counts are those of its fit (weighted if it was).
         confidence : float, default=0.25
             C4.5's confidence factor CF in (0, 0.5]; smaller prunes more.
         ccp_alpha : float, optional
@@ -425,11 +513,19 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
                 raise ValueError("reduced_error pruning needs validation rows: X_val and y_val")
             stop = self._stop_nodes(X_val)
             y_codes = self._validation_codes(y_val, len(stop))
+            weight = 1.0
+            if sample_weight is not None:
+                weight = _check_weights(sample_weight, len(stop))
             counts = np.zeros((self._tree.n_nodes, len(classes)))
-            np.add.at(counts, (stop, y_codes), 1.0)
+            np.add.at(counts, (stop, y_codes), weight)
             ids = self._tree.ids.tolist()
             stops = {ids[i]: counts[i] for i in np.flatnonzero(counts.any(axis=1)).tolist()}
             result = pruning.reduced_error(self.root_, stops, classes, tracer=tracer)
+        elif sample_weight is not None:
+            raise ValueError(
+                f"sample_weight weighs validation rows, which only reduced_error pruning takes; "
+                f"{method} pruning uses the tree's own (weighted) counts"
+            )
         elif method == "pessimistic":
             result = pruning.pessimistic(self.root_, classes, confidence=confidence, tracer=tracer)
         elif method == "cost_complexity":
@@ -461,7 +557,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         """The minimal cost-complexity pruning path, as scikit-learn computes it.
 
         Grows a tree on ``X, y`` with this model's parameters (``ccp_alpha`` aside) and returns
-        the effective alphas of its weakest-link sequence.
+        the effective alphas of its weakest-link sequence. With ``sample_weight`` (and
+        ``class_weight``), each node's impurity is weighted by its share of the total weight, as
+        scikit-learn's ``weighted_n_node_samples``.
 
         Returns
         -------
@@ -858,6 +956,14 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     # -----------------------------------------------------------------------------------------
     def _teaching(self):
         check_is_fitted(self, "_tree")
+        weight = getattr(getattr(self, "_fit_data", None), "weight", None)
+        if weight is not None and not np.all(weight == 1):
+            raise ValueError(
+                "the teaching tools (steps, why_not, worked_solution, to_html) write the hand "
+                "calculation with whole counts of rows; this tree was fitted with sample_weight "
+                "or class_weight, so its counts are sums of weights. Use trace_, "
+                "candidate_table() or verbose=1, which show the weighted counts"
+            )
         from id3tree.teaching import record_of
 
         return record_of(self)
@@ -970,9 +1076,10 @@ def _feature_importances(tree: GrownTree, n_features: int) -> np.ndarray:
     return total / s if s > 0 else total
 
 
-def _warn_about_id_like_splits(tree: GrownTree, names: list, categories: list) -> None:
+def _warn_about_id_like_splits(tree: GrownTree, names: list, categories: list, rows_of=None):
     """One :class:`IDLikeFeatureWarning` per column that made a split of (nearly) one row per
-    branch, naming the largest such split."""
+    branch, naming the largest such split. ``rows_of(position)`` counts a node's training rows
+    when its counts are sums of weights (a weighted fit): the rule is about rows."""
     n_levels = np.array([-1 if c is None else len(c) for c in categories] + [-1])
     levels = n_levels[tree.feature]  # -1: a leaf or a numeric split
     if not (levels >= 0).any():
@@ -983,6 +1090,7 @@ def _warn_about_id_like_splits(tree: GrownTree, names: list, categories: list) -
     p = parent[is_child]
     n_children = np.bincount(p, minlength=n)
     n_samples = tree.counts.sum(axis=1)
+    size = (lambda i: n_samples[i].item()) if rows_of is None else rows_of
     missing = is_child.copy()
     missing[is_child] = tree.slot[is_child] == levels[p]  # the rows with no value do not count
     missing_child = np.full(n, -1)
@@ -991,8 +1099,10 @@ def _warn_about_id_like_splits(tree: GrownTree, names: list, categories: list) -
     for i in np.flatnonzero(levels >= 0).tolist():
         m = missing_child[i]
         n_values = int(n_children[i]) - (m >= 0)
-        node_rows = n_samples[i].item()
-        n_rows = node_rows - (n_samples[m].item() if m >= 0 else 0)
+        if not is_id_like(0, n_values):  # too few values to be ID-like, whatever the rows
+            continue
+        node_rows = size(i)
+        n_rows = node_rows - (size(m) if m >= 0 else 0)
         if is_id_like(n_rows, n_values):
             feature = names[tree.feature[i]]
             if feature not in worst or n_rows > worst[feature][1]:
@@ -1004,6 +1114,62 @@ def _warn_about_id_like_splits(tree: GrownTree, names: list, categories: list) -
             where += f" (not counting {node_rows - n_rows:g} with no value)"
         message = id_like_message(feature, n_rows, n_values, where)
         warnings.warn(message, IDLikeFeatureWarning, stacklevel=4)
+
+
+def _check_weights(sample_weight, n: int) -> np.ndarray:
+    """``sample_weight`` as n finite, non-negative floats (one number: every row weighs it),
+    or a ``ValueError`` naming the first bad row."""
+    try:
+        weight = np.array(sample_weight, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(
+            "sample_weight must hold numbers, one per row; got values that are not"
+        ) from None
+    if weight.ndim == 0:  # one number: every row weighs it (as scikit-learn)
+        weight = np.full(n, float(weight))
+    if weight.shape != (n,):
+        raise ValueError(
+            f"sample_weight.shape == {weight.shape}, expected ({n},): one weight per row"
+        )
+    bad = np.flatnonzero(~np.isfinite(weight))
+    if len(bad):
+        raise ValueError(
+            f"sample_weight must be finite; row {bad[0]} has {float(weight[bad[0]])!r}"
+            f" ({len(bad)} such rows)"
+        )
+    negative = np.flatnonzero(weight < 0)
+    if len(negative):
+        raise ValueError(
+            f"sample_weight must be non-negative; row {negative[0]} has "
+            f"{float(weight[negative[0]])!r} ({len(negative)} negative weights)"
+        )
+    return weight
+
+
+def _class_weights(class_weight, y: pd.Series, sample_weight) -> np.ndarray:
+    """Each row's weight times its class's, by scikit-learn's ``compute_sample_weight``; as in
+    scikit-learn, ``"balanced"`` counts the rows of each class, whatever their sample weights."""
+    from sklearn.utils.class_weight import compute_sample_weight
+
+    if not (class_weight == "balanced" or isinstance(class_weight, dict)):
+        raise ValueError(
+            f'class_weight must be None, "balanced" or a dict {{class: weight}}, '
+            f"got {class_weight!r}"
+        )
+    labels = y.to_numpy(dtype=object)
+    if isinstance(class_weight, dict):
+        known = set(y.tolist())
+        unknown = [c for c in class_weight if c not in known]
+        if unknown:
+            raise ValueError(
+                f"class_weight names classes that are not in y: {unknown[:5]} "
+                f"(classes: {sorted(known, key=str)[:10]})"
+            )
+        bad = {c: w for c, w in class_weight.items() if not (np.isfinite(w) and w >= 0)}
+        if bad:
+            raise ValueError(f"class_weight values must be finite and non-negative: {bad}")
+    by_class = compute_sample_weight(class_weight, labels)
+    return by_class if sample_weight is None else sample_weight * by_class
 
 
 def _return_freed_memory() -> None:

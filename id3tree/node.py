@@ -114,14 +114,27 @@ def class_name(c: Any) -> str:
     return f"class {c}"
 
 
+def format_count(value) -> str:
+    """A count as people write it: ``9`` for a whole number, ``948.222`` for a sum of weights
+    (six significant digits, so ``431.99999999999983`` reads ``432``).
+
+    >>> format_count(9), format_count(9.0), format_count(948.2222222), format_count(0.1 + 0.2)
+    ('9', '9', '948.222', '0.3')
+    """
+    if isinstance(value, (float, np.floating)):
+        return f"{float(value) + 0.0:.6g}"
+    return str(value)
+
+
 def format_counts(class_counts: dict) -> str:
     """Class counts in the one form used everywhere: ``No: 5, Yes: 9`` or ``class 0: 549, class 1: 342``."""
-    return ", ".join(f"{class_name(c)}: {n}" for c, n in class_counts.items())
+    return ", ".join(f"{class_name(c)}: {format_count(n)}" for c, n in class_counts.items())
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
-    """``1 sample``, ``2 samples``; ``words`` for irregular plurals (``branch``, ``branches``)."""
-    return f"{n} {word if n == 1 else (words or word + 's')}"
+    """``1 sample``, ``2 samples``; ``words`` for irregular plurals (``branch``, ``branches``).
+    A sum of weights is written as :func:`format_count` writes it."""
+    return f"{format_count(n)} {word if n == 1 else (words or word + 's')}"
 
 
 def tied_classes(class_counts: dict) -> list:

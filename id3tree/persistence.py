@@ -5,8 +5,8 @@ The nodes are stored as a flat list in pre-order (their ``node_id`` order), each
 levels deep needs no recursion either way. Loading does not depend on that order.
 
 Loading trusts nothing: :func:`check_model_dict` checks the whole file (the schema, every value's
-type, acyclic parent links, class counts that are non-negative integers adding up to the
-parent's, branch keys that the split can produce, known version and parameters) before a single
+type, acyclic parent links, class counts that are non-negative numbers adding up to the parent's
+(sums of weights after a weighted fit, up to rounding), branch keys that the split can produce, known version and parameters) before a single
 node is built, and every problem is a ``ValueError`` that says where it is. The work and memory
 it takes grow with the size of the file.
 
@@ -343,6 +343,14 @@ def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _close_sums(totals: list, counts: list) -> bool:
+    """Children's counts that add up to their parent's up to the rounding of float sums (a
+    tree fitted with fractional sample weights); whole counts must add up exactly."""
+    if all(_is_int(c) for c in counts) and all(_is_int(t) for t in totals):
+        return False
+    return bool(np.allclose(totals, counts, rtol=1e-9, atol=1e-12))
+
+
 def _is_number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
@@ -431,7 +439,7 @@ class CheckedTree:
     def build(self) -> Node:
         """The Node objects, linked parent to child in the stored order; the root."""
         classes, records = self.classes, self.records
-        counts = np.array([r["counts"] for r in records], dtype=np.int64).reshape(
+        counts = np.array([r["counts"] for r in records], dtype=float).reshape(
             len(records), len(classes)
         )
         majority = np.argmax(counts, axis=1).tolist()
@@ -493,9 +501,9 @@ def check_nodes(
         if (
             not isinstance(counts, list)
             or len(counts) != n_classes
-            or not all(_is_int(c) and c >= 0 for c in counts)
-        ):
-            _fail(f"{where}: 'counts' must list {n_classes} non-negative integers, got {counts!r}")
+            or not all(_is_number(c) and c >= 0 for c in counts)
+        ):  # whole numbers, or sums of weights for a tree fitted with sample_weight
+            _fail(f"{where}: 'counts' must list {n_classes} non-negative numbers, got {counts!r}")
         if sum(counts) == 0:
             _fail(f"{where} has no samples (all its counts are 0)")
         if r["feature"] is not None and (
@@ -573,7 +581,7 @@ def check_nodes(
             seen.add(key)
             keys[c] = key
             totals = [t + k for t, k in zip(totals, records[c]["counts"])]
-        if totals != r["counts"]:
+        if totals != r["counts"] and not _close_sums(totals, r["counts"]):
             _fail(f"the counts of the children of {where} add up to {totals}, not {r['counts']}")
 
     # a walk from the root: depths, categorical features used once per path, no cycles

@@ -10,6 +10,9 @@ here and a property test proves them equal:
   every segment in one pass, whatever the number of classes (see :class:`_Cuts`). The learner
   uses its core, :func:`search_cuts`, on rows it keeps sorted.
 
+With a weight per row (``fit(sample_weight=)``), :func:`search_weighted_cuts` is the float twin
+of :func:`search_cuts`: counts are sums of weights, scored by Shannon's formula class by class.
+
 Missing values (NaN) sit at the end of each segment. They form a third branch of their own: they
 count in the overall entropy and the gain, but never decide where the threshold goes.
 
@@ -24,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from id3tree._entropy import entropy_of_groups, entropy_rows, scaled_xlogx
+from id3tree._entropy import entropy_of_groups, entropy_rows, entropy_terms, scaled_xlogx
 
 TIE_TOLERANCE = 1e-10
 """Two scores (in bits) closer than this are a tie."""
@@ -186,10 +189,11 @@ class _Cuts:
 _NOT_A_CUT = np.iinfo(np.int64).max
 
 
-def class_counts(cell, n_segments: int, n_classes: int) -> np.ndarray:
+def class_counts(cell, n_segments: int, n_classes: int, weight=None) -> np.ndarray:
     """Rows of each class in each segment, ``(n_segments, n_classes)``, from each row's
-    ``segment * n_classes + class``. (The one place that counts rows: weights would go here.)"""
-    return np.bincount(cell, minlength=n_segments * n_classes).reshape(n_segments, n_classes)
+    ``segment * n_classes + class``; with ``weight`` (one per row), sums of weights (float)."""
+    counts = np.bincount(cell, weights=weight, minlength=n_segments * n_classes)
+    return counts.reshape(n_segments, n_classes)
 
 
 def _cumsum0(values) -> np.ndarray:
@@ -301,6 +305,145 @@ def search_cuts(
     )
 
 
+# ---------------------------------------------------------------------------------------------
+# Weighted rows: the float twin of the search
+# ---------------------------------------------------------------------------------------------
+class _WeightedCuts:
+    """Every cut point of many segments when each row has a weight (``fit(sample_weight=)``).
+
+    The integer ``c log c`` table of :class:`_Cuts` needs whole counts, so weights take this
+    road: running sums of weight, one class at a time (memory stays linear in the rows, whatever
+    the number of classes), and the entropy of both sides of every cut by Shannon's formula.
+    Rows still decide *where* a cut may go (``min_leaf`` counts rows, as scikit-learn's
+    ``min_samples_leaf``); weights decide what it is worth (``min_weight`` is the weight each
+    side must hold, scikit-learn's ``min_weight_leaf``). Parameters are those of
+    :func:`search_weighted_cuts`.
+    """
+
+    def __init__(self, step_up, y, weight, starts, lengths, n_present, n_classes):
+        m, n_seg = len(y), len(starts)
+        self.starts, self.lengths, self.n_present = starts, lengths, n_present
+        self.step_up, self.n_classes = step_up, n_classes
+        self.segment = np.repeat(np.arange(n_seg), lengths)
+        self.offset = np.arange(m) - np.repeat(starts, lengths)
+        self.y, self.cell, self.weight = y, self.segment * n_classes + y, weight
+        self.parent = class_counts(self.cell, n_seg, n_classes, weight)
+        present = self.offset < np.repeat(n_present, lengths)
+        self.present = class_counts(self.cell[present], n_seg, n_classes, weight[present])
+        self.missing = np.maximum(self.parent - self.present, 0.0)
+        self.cum_size = np.zeros(m + 1)  # cum_size[i]: the weight of rows [:i]
+        np.cumsum(weight, out=self.cum_size[1:])
+        self.present_size = self.present.sum(axis=1)
+
+    def candidates(self, min_leaf: int = 1, min_weight: float = 0.0) -> np.ndarray:
+        """Positions where a cut may go: between two distinct present values, at least
+        ``min_leaf`` rows and ``min_weight`` weight on each side."""
+        n_present = np.repeat(self.n_present, self.lengths)
+        valid = self.step_up & (self.offset < n_present - 1)
+        if min_leaf > 1:
+            valid &= (self.offset + 1 >= min_leaf) & (n_present - self.offset - 1 >= min_leaf)
+        if min_weight > 0:
+            left = self.cum_size[1:] - np.repeat(self.cum_size[self.starts], self.lengths)
+            right = np.repeat(self.present_size, self.lengths) - left
+            valid &= (left >= min_weight) & (right >= min_weight)
+        return np.flatnonzero(valid)
+
+    def score(self, pos):
+        """Segment, weights of both sides and their entropies (bits) of the cut after each
+        position."""
+        seg = self.segment[pos]
+        start = self.starts[seg]
+        w_left = self.cum_size[pos + 1] - self.cum_size[start]
+        w_right = np.maximum(self.present_size[seg] - w_left, 0.0)
+        h_left, h_right = np.zeros(len(pos)), np.zeros(len(pos))
+        cum = np.zeros(len(self.y) + 1)
+        for k in range(self.n_classes):
+            np.cumsum(np.where(self.y == k, self.weight, 0.0), out=cum[1:])
+            left = cum[pos + 1] - cum[start]
+            h_left += entropy_terms(left, w_left)
+            h_right += entropy_terms(np.maximum(self.present[seg, k] - left, 0.0), w_right)
+        return seg, w_left, w_right, h_left + 0.0, h_right + 0.0
+
+    def left_counts(self, seg, pos) -> np.ndarray:
+        """Class weights left of the cut after ``pos[i]`` in segment ``seg[i]``, summed afresh
+        (not as a difference of running sums, so no rounding is carried over)."""
+        last = np.full(len(self.starts), -1, dtype=np.int64)
+        last[seg] = pos - self.starts[seg]
+        left = self.offset <= last[self.segment]
+        counts = class_counts(self.cell[left], len(self.starts), self.n_classes, self.weight[left])
+        return counts[seg]
+
+
+def search_weighted_cuts(
+    step_up, y, weight, starts, lengths, n_present, n_classes, *, min_leaf=1, min_weight=0.0
+) -> ThresholdSearch:
+    """:func:`search_cuts` with a positive weight per row.
+
+    Class counts, entropies, gains, ``split_info`` and ``side_counts`` are sums of weights;
+    ``n_left``, ``n_right`` and ``n_missing`` stay numbers of *rows* (the grower sends rows down
+    by them, and ``min_samples_leaf`` counts rows). A cut needs ``min_leaf`` rows and
+    ``min_weight`` weight on each side; the missing-values branch, when not empty, must weigh
+    ``min_weight`` too (its rows are the caller's to check, as in :func:`search_cuts`).
+    Ties: cuts whose overall entropies are within ``TIE_TOLERANCE`` bits; the first wins.
+    """
+    cuts = _WeightedCuts(step_up, y, weight, starts, lengths, n_present, n_classes)
+    n_seg = len(starts)
+    n_missing = lengths - n_present
+    total = cuts.parent.sum(axis=1)
+    missing_weight = cuts.missing.sum(axis=1)
+    found = np.zeros(n_seg, dtype=bool)
+    position = np.full(n_seg, -1, dtype=np.int64)
+    overall = np.full(n_seg, np.nan)
+    n_left = np.zeros(n_seg, dtype=np.int64)
+    n_ties = np.zeros(n_seg, dtype=np.int64)
+    side_counts = np.zeros((n_seg, 3, n_classes))
+    side_counts[:, 2] = cuts.missing
+    pos = cuts.candidates(min_leaf, min_weight)
+    if min_weight > 0:  # a missing-values branch lighter than min_weight: no cut in that segment
+        light = (n_missing > 0) & (missing_weight < min_weight)
+        pos = pos[~light[cuts.segment[pos]]]
+    if len(pos):
+        seg, w_left, w_right, h_left, h_right = cuts.score(pos)
+        weighted = w_left * h_left + w_right * h_right  # bits times weight
+        first = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
+        owner = seg[first]
+        best = np.full(n_seg, np.inf)
+        best[owner] = np.minimum.reduceat(weighted, first)
+        tied = weighted <= best[seg] + TIE_TOLERANCE * total[seg]
+        n_ties[owner] = np.add.reduceat(tied, first)
+        winners = np.flatnonzero(tied)
+        winners = winners[np.r_[True, seg[winners][1:] != seg[winners][:-1]]]  # the first cut
+        at = pos[winners]
+        found[owner] = True
+        position[owner] = at
+        n_left[owner] = at + 1 - starts[owner]
+        left = cuts.left_counts(owner, at)
+        right = np.maximum(cuts.present[owner] - left, 0.0)
+        side_counts[owner, 0], side_counts[owner, 1] = left, right
+        sides = np.concatenate([left, right, cuts.missing[owner]])
+        h_left, h_right, h_missing = entropy_rows(sides).reshape(3, -1)
+        overall[owner] = (
+            left.sum(axis=1) * h_left
+            + right.sum(axis=1) * h_right
+            + missing_weight[owner] * h_missing
+        ) / total[owner]
+    n_right = np.where(found, n_present - n_left, 0)
+    split_info = entropy_rows(side_counts.sum(axis=2) * found[:, None])
+    return ThresholdSearch(
+        found=found,
+        position=position,
+        threshold=np.full(n_seg, np.nan),
+        overall_entropy=overall,
+        gain=np.where(found, np.maximum(entropy_rows(cuts.parent) - overall, 0.0), np.nan),
+        split_info=split_info,
+        n_left=n_left,
+        n_right=n_right,
+        n_missing=np.where(found, n_missing, 0),
+        n_ties=n_ties,
+        side_counts=side_counts,
+    )
+
+
 def _steps_and_present(values, starts, lengths):
     """``step_up`` and ``n_present`` of :func:`search_cuts` for values sorted within segments."""
     step_up = np.zeros(len(values), dtype=bool)
@@ -331,18 +474,26 @@ def search_thresholds(values, y, starts, lengths, n_classes, *, min_leaf=1) -> T
     return dataclasses.replace(found, threshold=threshold, position=None, low=low, high=high)
 
 
-def enumerate_thresholds(values, y, starts, lengths, n_classes) -> dict[str, np.ndarray]:
+def enumerate_thresholds(
+    values, y, starts, lengths, n_classes, weight=None
+) -> dict[str, np.ndarray]:
     """Every candidate midpoint of every segment, in segment then threshold order.
 
     Same inputs as :func:`search_thresholds`; returns the columns of ``candidate_splits`` plus
     ``segment``, and ``low`` and ``high``, the adjacent values each threshold lies between.
     Each side's entropy comes from its class counts (kept for every cut: this is
-    for showing the candidates, not for searching them).
+    for showing the candidates, not for searching them). With ``weight`` (one per row), the
+    sizes and entropies are sums of weights (:func:`_enumerate_weighted_thresholds`).
     """
     values = np.asarray(values, dtype=float)
     y = np.asarray(y)
     starts, lengths = np.asarray(starts), np.asarray(lengths)
     step_up, n_present = _steps_and_present(values, starts, lengths)
+    if weight is not None:
+        cuts = _WeightedCuts(
+            step_up, y, np.asarray(weight, float), starts, lengths, n_present, n_classes
+        )
+        return _enumerate_weighted_thresholds(cuts, values)
     cuts = _Cuts(step_up, y, starts, lengths, n_present, n_classes)
     pos = cuts.candidates()
     seg, nl, nr, _ = cuts.score(pos)
@@ -360,6 +511,27 @@ def enumerate_thresholds(values, y, starts, lengths, n_classes) -> dict[str, np.
         "high": values[pos + 1],
         "n_left": nl,
         "n_right": nr,
+        "entropy_left": h_left,
+        "entropy_right": h_right,
+        "overall_entropy": overall,
+        "gain": np.maximum(entropy_rows(cuts.parent)[seg] - overall, 0.0),
+    }
+
+
+def _enumerate_weighted_thresholds(cuts: _WeightedCuts, values) -> dict[str, np.ndarray]:
+    """:func:`enumerate_thresholds` of weighted rows: ``n_left`` and ``n_right`` are weights."""
+    pos = cuts.candidates()
+    seg, w_left, w_right, h_left, h_right = cuts.score(pos)
+    total = cuts.parent.sum(axis=1)
+    missing_part = (cuts.missing.sum(axis=1) * entropy_rows(cuts.missing))[seg]
+    overall = (w_left * h_left + w_right * h_right + missing_part) / total[seg]
+    return {
+        "segment": seg,
+        "threshold": midpoint(values[pos], values[pos + 1]),
+        "low": values[pos],
+        "high": values[pos + 1],
+        "n_left": w_left,
+        "n_right": w_right,
         "entropy_left": h_left,
         "entropy_right": h_right,
         "overall_entropy": overall,
@@ -398,7 +570,7 @@ def dense_ranks(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def score_categorical(
-    codes, y, segment, n_segments, n_levels, n_classes, *, min_leaf=1
+    codes, y, segment, n_segments, n_levels, n_classes, *, min_leaf=1, weight=None, min_weight=0.0
 ) -> CategoricalSearch:
     """Information gain of splitting each segment into one branch per value present in it.
 
@@ -406,25 +578,24 @@ def score_categorical(
     ``segment`` the segment of each row. Only branches that occur are counted, so a feature with
     many levels costs no more than one with few. Gain is the parent's entropy minus the
     size-weighted entropy of the branches; ``split_info`` is the entropy of the branch sizes.
+    With ``weight`` (one per row) every count is a sum of weights; each branch then needs
+    ``min_leaf`` rows and ``min_weight`` weight.
     """
     segment = segment.astype(np.int64)
     branch_keys, branch = dense_ranks(segment * n_levels + codes, n_segments * n_levels)
     n_branch = len(branch_keys)
-    table = np.bincount(branch * n_classes + y, minlength=n_branch * n_classes).reshape(
-        n_branch, n_classes
-    )
+    table = class_counts(branch * n_classes + y, n_branch, n_classes, weight)
     owner = branch_keys // n_levels  # the segment of each branch
     sizes = table.sum(axis=1)
     n = np.bincount(owner, weights=sizes, minlength=n_segments)
-    parent = entropy_rows(
-        np.bincount(segment * n_classes + y, minlength=n_segments * n_classes).reshape(
-            -1, n_classes
-        )
-    )
+    parent = entropy_rows(class_counts(segment * n_classes + y, n_segments, n_classes, weight))
     with np.errstate(invalid="ignore", divide="ignore"):
         after = np.bincount(owner, weights=sizes * entropy_rows(table), minlength=n_segments) / n
     n_branches = np.bincount(owner, minlength=n_segments)
-    too_small = np.bincount(owner, weights=sizes < min_leaf, minlength=n_segments) > 0
+    small = sizes < min_leaf
+    if weight is not None:  # weighted: min_leaf counts rows, min_weight weighs the branch
+        small = (np.bincount(branch, minlength=n_branch) < min_leaf) | (sizes < min_weight)
+    too_small = np.bincount(owner, weights=small, minlength=n_segments) > 0
     valid = (n_branches >= 2) & ~too_small
     return CategoricalSearch(
         valid=valid,

@@ -21,7 +21,7 @@ from typing import Any
 import pandas as pd
 
 from id3tree._entropy import entropy_rows
-from id3tree.node import class_tie_note, format_counts, format_number, plural
+from id3tree.node import class_tie_note, format_count, format_counts, format_number, plural
 
 DECIMALS = 4
 """Digits after the point for every entropy, gain, weight and threshold the trace prints."""
@@ -116,7 +116,7 @@ class CandidateScored:
             lines.append(
                 f"{pad}    {b.label}: {plural(b.n_samples, 'sample')} "
                 f"({format_counts(b.class_counts)}), entropy {_f(b.entropy)}, "
-                f"weight {b.n_samples}/{n} = {_f(weight)}, weighted entropy {_f(weight * b.entropy)}"
+                f"weight {format_count(b.n_samples)}/{format_count(n)} = {_f(weight)}, weighted entropy {_f(weight * b.entropy)}"
             )
         total = (
             f"{pad}    overall entropy {_f(self.overall_entropy)}, gain {_f(self.entropy)} - "
@@ -151,8 +151,8 @@ class ThresholdScored:
         pad = _indent(self.depth) + "      "
         line = (
             f"{pad}{self.rank}. <= {_t(self.threshold)} (between {format_number(self.low)} and "
-            f"{format_number(self.high)}): left {self.n_left} (entropy {_f(self.entropy_left)}), "
-            f"right {self.n_right} (entropy {_f(self.entropy_right)}), "
+            f"{format_number(self.high)}): left {format_count(self.n_left)} (entropy {_f(self.entropy_left)}), "
+            f"right {format_count(self.n_right)} (entropy {_f(self.entropy_right)}), "
             f"overall entropy {_f(self.overall_entropy)}, gain {_f(self.gain)}"
         )
         if self.rank == 1:

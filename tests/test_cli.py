@@ -229,6 +229,16 @@ def test_fit_on_a_second_file_and_every_learning_option(tmp_path, capsys):
     assert f"{model.get_n_leaves()} leaves" in out
 
 
+def test_fit_with_balanced_class_weight(capsys):
+    argv = ["fit", "car", "--target", "class", "--class-weight", "balanced", "--max-depth", "2"]
+    assert main([*argv, "--show-depth", "0"]) == 0
+    out = capsys.readouterr().out
+    X, y = load("car", return_X_y=True)
+    expected = ID3Classifier(class_weight="balanced", max_depth=2).fit(X, y)
+    assert f"{expected.get_n_leaves()} leaves" in out
+    assert "1728 samples (acc: 432, good: 432, unacc: 432, vgood: 432)" in out  # 1728 / 4 each
+
+
 @pytest.mark.parametrize("method", ["pessimistic", "cost_complexity", "reduced_error"])
 def test_fit_prunes(method, capsys):
     argv = ["fit", "car", "--target", "class", "--prune", method, "--ccp-alpha", "0.01"]

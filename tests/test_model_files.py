@@ -307,10 +307,11 @@ def _break_no_nodes(d):
 
 BROKEN = {
     "duplicate classes": (_break_duplicate_class, "classes lists"),
-    "negative count": (_break_counts(-1), "non-negative integers"),
-    "float count": (_break_counts(1.5), "non-negative integers"),
-    "string count": (_break_counts("3"), "non-negative integers"),
-    "boolean count": (_break_counts(True), "non-negative integers"),
+    "negative count": (_break_counts(-1), "non-negative numbers"),
+    # (a fractional count is a sum of weights, allowed: see test_weights.py)
+    "list count": (_break_counts([1]), "non-negative numbers"),
+    "string count": (_break_counts("3"), "non-negative numbers"),
+    "boolean count": (_break_counts(True), "non-negative numbers"),
     "all-zero counts": (_break_all_zero_counts, "no samples"),
     "non-root with parent -1": (_break_two_roots, "one root"),
     "non-root with parent -1 again": (_break_parent(-1), "one root"),

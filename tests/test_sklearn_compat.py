@@ -49,6 +49,31 @@ def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
 
 
+SAMPLE_WEIGHT_CHECKS = {
+    "check_sample_weights_pandas_series",
+    "check_sample_weights_not_an_array",
+    "check_sample_weights_list",
+    "check_all_zero_sample_weights_error",
+    "check_sample_weights_shape",
+    "check_sample_weights_not_overwritten",
+    "check_sample_weight_equivalence_on_dense_data",
+    "check_classifiers_one_label_sample_weights",
+    "check_class_weight_classifiers",
+}
+
+
+def test_the_sample_weight_checks_run_and_are_not_expected_to_fail():
+    """fit takes sample_weight and the model has class_weight, so scikit-learn runs its weight
+    checks (above, each its own test); none of them is marked as an expected failure."""
+    from sklearn.utils.estimator_checks import estimator_checks_generator
+
+    names = {
+        check.func.__name__ for _, check in estimator_checks_generator(ID3Classifier(), mark="skip")
+    }
+    assert SAMPLE_WEIGHT_CHECKS <= names
+    assert not SAMPLE_WEIGHT_CHECKS & set(EXPECTED_FAILURES)
+
+
 def test_input_tags():
     # string=True is honest (arrays and columns of strings are categorical features) and it is
     # what check_dtype_object needs: with string=False that check puts a dict into X and wants
@@ -114,9 +139,11 @@ PARAMS = {
     "max_depth": 3,
     "min_samples_split": 4,
     "min_samples_leaf": 2,
+    "min_weight_fraction_leaf": 0.01,
     "min_gain": 0.01,
     "alpha": 0.5,
     "categorical": ["Outlook", "Temperature", "Humidity", "Wind"],
+    "class_weight": {"Yes": 1.0, "No": 2.0},
     "ccp_alpha": 0.01,
     "average_gain_rule": False,
     "verbose": 0,
@@ -131,9 +158,11 @@ def test_default_params_are_the_documented_ones():
         "max_depth": None,
         "min_samples_split": 2,
         "min_samples_leaf": 1,
+        "min_weight_fraction_leaf": 0.0,
         "min_gain": 0.0,
         "alpha": None,
         "categorical": "auto",
+        "class_weight": None,
         "ccp_alpha": 0.0,
         "average_gain_rule": True,
         "verbose": 0,

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from id3tree.node import MISSING, Node, class_name, format_number, plural
+from id3tree.node import MISSING, Node, class_name, format_count, format_number, plural
 
 FIELDS = ("samples", "counts", "entropy", "gain")
 """The lines a node box can show under its title, in the order they appear."""
@@ -91,7 +91,7 @@ def text_lines(value: Any) -> list[str]:
 def _counts_lines(node: Node, classes: list) -> list[str]:
     """``No: 5, Yes: 9`` on one line when it is short, else one class per line (the counts are
     written as everywhere else: ``class 0: 549`` when the classes are numbers)."""
-    parts = [f"{class_name(c)}: {node.class_counts.get(c, 0)}" for c in classes]
+    parts = [f"{class_name(c)}: {format_count(node.class_counts.get(c, 0))}" for c in classes]
     joined = ", ".join(parts)
     lines = [joined] if len(joined) <= COUNTS_WIDTH else parts
     return [piece for line in lines for piece in text_lines(line)]
@@ -113,7 +113,7 @@ def node_body(node: Node, classes: list, show: tuple[str, ...], decimals: int) -
     lines = []
     for field in show:
         if field == "samples":
-            lines.append(f"samples = {node.n_samples}")
+            lines.append(f"samples = {format_count(node.n_samples)}")
         elif field == "counts":
             lines.extend(_counts_lines(node, classes))
             tied = node.tied_classes if node.is_leaf else []
