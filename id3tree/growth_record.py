@@ -15,12 +15,16 @@ from id3tree.node import (
     NUMERIC_MISSING,
     RIGHT,
     Node,
-    condensed_path,
+    class_name,
+    class_tie_note,
+    format_counts,
     format_number,
+    narrowed,
+    path_word,
     plural,
     tied_classes,
 )
-from id3tree.splits import class_counts, enumerate_thresholds
+from id3tree.splits import best_thresholds, class_counts, enumerate_thresholds
 
 
 @dataclass
@@ -236,6 +240,9 @@ def slot_step(data, f: int, slot: int, threshold: float) -> tuple[str, str, obje
     return name, "<=" if slot == LEFT else ">", threshold
 
 
+WRITE_EVERY = 2000
+"""A printing tracer gets the trace in blocks of about this many lines."""
+
 _THRESHOLD_FIELDS = (
     "threshold",
     "low",
@@ -249,34 +256,115 @@ _THRESHOLD_FIELDS = (
 )
 
 
+_SCORE_NAMES = ("gain", "ratio", "overall", "threshold", "low", "high")
+
+
+def _none_if_nan(value: float) -> float | None:
+    return None if value != value else value
+
+
+@dataclass
+class _Branches:
+    """The branches of one feature's candidates at every scored node of a level, as flat
+    columns: scored node e has the branches ``first[e]:first[e + 1]``."""
+
+    first: list
+    labels: list
+    counts: np.ndarray  # (branches, classes)
+    sizes: list
+    entropy: list
+    tests: dict = field(default_factory=dict)  # numeric: scored node -> its threshold, written
+
+    def at(self, e: int):
+        """``(label, counts, n_samples, entropy)`` of each branch of scored node ``e``."""
+        a, b = self.first[e], self.first[e + 1]
+        return zip(self.labels[a:b], self.counts[a:b].tolist(), self.sizes[a:b], self.entropy[a:b])
+
+
+@dataclass
+class _Decisions:
+    """A level's decisions as Python lists, read node by node when the events are sent."""
+
+    scored: list  # per node: its index among the scored nodes, None if it was not scored
+    reasons: list  # per node: why it is a leaf, None where it splits
+    splitting: list  # per scored node
+    feature: list  # per scored node: the chosen feature
+    gain: list  # per scored node: the chosen feature's gain, gain ratio and threshold
+    ratio: list
+    threshold: list  # None unless numeric
+    n_ties: list  # per scored node: thresholds tied with the chosen one
+    tied_with: dict  # scored node -> the other features its chosen feature tied with
+    first_child: list  # scored node e has the children first_child[e]:first_child[e + 1]
+    child: list
+    child_slot: list
+    child_size: list
+
+    @classmethod
+    def of(cls, lv: Level, names: list) -> _Decisions:
+        s, k = lv.scores, len(lv.ids)
+        e, f = np.arange(k), lv.chosen
+        scored = np.where(lv.eligible, np.cumsum(lv.eligible) - 1, -1).tolist()
+        tied_with = {
+            e: tuple(names[g] for g in np.flatnonzero(s.tied[e]) if g != f[e])
+            for e in np.flatnonzero(s.tied.sum(axis=1) > 1).tolist()
+        }
+        threshold = s.threshold[e, f].tolist()
+        return cls(
+            [None if i < 0 else i for i in scored],
+            lv.reasons.tolist(),
+            lv.splitting.tolist(),
+            f.tolist(),
+            s.gain[e, f].tolist(),
+            s.ratio[e, f].tolist(),
+            [_none_if_nan(t) for t in threshold],
+            s.n_ties[e, f].tolist(),
+            tied_with,
+            np.searchsorted(lv.parent, np.arange(k + 1)).tolist(),
+            lv.children.tolist(),
+            lv.child_slot.tolist(),
+            lv.child_sizes.tolist(),
+        )
+
+
 @dataclass
 class _Details:
     """What the trace needs of one level beyond the decisions (kept only when a tracer listens),
-    computed for the whole level at once and kept as Python lists, so that writing the events
-    node by node costs no numpy call per branch."""
+    computed for the whole level at once. For a tracer that only prints, the candidates of each
+    scored node are kept as their finished text (``text``) rather than as numbers."""
 
     level: Level
     counts: list  # per node: its class counts
     entropy: list  # per node: its entropy
+    decisions: _Decisions
     scores: dict  # name -> per scored node, per feature: gain, ratio, overall, threshold, ...
-    branches: dict  # feature -> per scored node: [(label, counts, n, entropy), ...]
+    branches: dict  # feature -> its _Branches
     reasons: dict  # (scored node, feature) -> why the feature has no valid split there
-    thresholds: dict  # numeric feature -> (columns of the kept thresholds, totals per node)
+    thresholds: dict  # numeric feature -> (columns of the kept thresholds, bounds, totals)
+    text: list | None = None  # per scored node: the text of its candidates
 
 
 class Record:
     """Collects each :class:`Level` and turns the whole growth into a :class:`GrownTree`.
 
     When a tracer listens, the levels are kept too, and once the tree is finished (and numbered
-    in pre-order) :meth:`finish` sends the events node by node in reading order.
+    in pre-order) :meth:`finish` sends the events node by node in reading order. A tracer that
+    only prints (:func:`~id3tree.tracing.prints_only`) gets the same lines without the events:
+    each level's candidates are written out as text when the level is kept, a feature at a time
+    for all the level's nodes, and the finished lines are written a block at a time.
     """
 
     def __init__(self, tracer, data, *, keep_trace: bool | str = True, min_leaf: int = 1):
         self.tracer, self.data, self.keep_trace = tracer, data, keep_trace
         self.min_leaf = min_leaf
         self.max_thresholds = getattr(tracer, "max_thresholds", 0) if tracer is not None else 0
+        self.as_text = tracing.prints_only(tracer)
         self.split_parts, self.leaf_parts, self.trace_parts = [], [], []
         self.details: list[_Details] = []
+        # class counts as format_counts writes them, one str.format per row
+        self.counts_template = ", ".join(
+            f"{class_name(c)}: ".replace("{", "{{").replace("}", "}}") + "{}" for c in data.classes
+        )
+        self.out = None  # the lines not yet written, while a printing tracer is served
 
     def level(self, lv: Level) -> None:
         s = lv.scores
@@ -330,71 +418,30 @@ class Record:
         branches of every candidate, why a candidate has no valid split (from the sorted rows,
         which are not kept) and, for ``verbose=2``, the best thresholds."""
         data, k, s = self.data, len(lv.ids), lv.scores
-        names = data.names
-        nan = np.full(s.gain.shape, np.nan)
-        scores = {
-            name: getattr(s, attr, nan).tolist()
-            for name, attr in (
-                ("gain", "gain"),
-                ("ratio", "ratio"),
-                ("overall", "overall"),
-                ("threshold", "threshold"),
-                ("low", "low"),
-                ("high", "high"),
-            )
-        }
         invalid = s.candidate & np.isnan(s.gain)
-        branches, reasons, thresholds = {}, {}, {}
-        segment = np.repeat(np.arange(k), lv.sizes)
-        for f, table in getattr(s, "branch_tables", {}).items():  # dense (k, slots, classes)
-            branches[f] = self._dense_branches(f, table, s.gain[:, f], s.threshold[:, f])
+        branches, reasons, ranked = {}, {}, []
+        tables = dict(getattr(s, "branch_tables", {}))  # dense (k, slots, classes)
+        for f in tables:
             for e in np.flatnonzero(invalid[:, f]).tolist():
-                if data.codes[f] is not None and (table[e].sum(axis=1) > 0).sum() < 2:
+                if data.codes[f] is not None and (tables[f][e].sum(axis=1) > 0).sum() < 2:
                     reasons[e, f] = f"all {plural(int(lv.sizes[e]), 'sample')} have the same value"
         for f, result in getattr(s, "results", {}).items():
-            name = names[f]
-            per_node = [[] for _ in range(k)]
             if data.codes[f] is None:
-                counts = result.side_counts.tolist()  # (k, 3, n_classes)
-                entropy = entropy_rows(result.side_counts).tolist()
-                for e in np.flatnonzero(~np.isnan(s.gain[:, f])).tolist():
-                    t = format_number(s.threshold[e, f], tracing.DECIMALS)
-                    labels = (f"{name} <= {t}", f"{name} > {t}", f"{name} is missing")
-                    for slot in (LEFT, RIGHT, NUMERIC_MISSING):
-                        n = sum(counts[e][slot])
-                        if n or slot != NUMERIC_MISSING:
-                            per_node[e].append((labels[slot], counts[e][slot], n, entropy[e][slot]))
-                branches[f] = per_node
+                tables[f] = result.side_counts  # (k, 3, classes): left, right, missing
                 if f not in lv.orders:
                     continue
-                o = lv.orders[f]
-                v = data.numeric[f][o]
-                present = ~np.isnan(v)
-                n_present = np.bincount(segment, weights=present, minlength=k)
-                new_value = present.copy()
-                new_value[1:] &= (v[1:] != v[:-1]) | (segment[1:] != segment[:-1])
-                n_distinct = np.bincount(segment, weights=new_value, minlength=k)
-                for e in np.flatnonzero(invalid[:, f]).tolist():
-                    reasons[e, f] = self._numeric_reason(
-                        int(lv.sizes[e]), int(n_present[e]), int(n_distinct[e]), result.found[e]
-                    )
+                invalid_here = np.flatnonzero(invalid[:, f]).tolist()
+                if invalid_here or self.max_thresholds != 0:
+                    o = lv.orders[f]
+                    v = data.numeric[f][o]
+                if invalid_here:
+                    self._numeric_reasons(reasons, f, v, lv, invalid_here, result.found)
                 if self.max_thresholds != 0:
-                    w = None if data.weight is None else data.weight[o]
-                    thresholds[f] = self._best_thresholds(v, data.y[o], lv, w)
-            else:
-                n_levels = len(data.categories[f]) + 1
-                keys = result.branch_keys.tolist()
-                table = result.table.tolist()
-                entropy = entropy_rows(result.table).tolist()
-                categories = data.categories[f]
-                for j, key in enumerate(keys):
-                    e, code = divmod(key, n_levels)
-                    label = (
-                        f"{name} is missing"
-                        if code == n_levels - 1
-                        else f"{name} = {categories[code]}"
+                    ranked.append(
+                        (f, v, data.y[o], None if data.weight is None else data.weight[o])
                     )
-                    per_node[e].append((label, table[j], sum(table[j]), entropy[j]))
+            else:
+                branches[f] = self._categorical_branches(f, result, k)
                 for e in np.flatnonzero(invalid[:, f]).tolist():
                     n = plural(int(lv.sizes[e]), "sample")
                     reasons[e, f] = (
@@ -403,36 +450,117 @@ class Record:
                         else f"a branch would hold fewer than min_samples_leaf = {self.min_leaf} "
                         "samples"
                     )
-            branches[f] = per_node
-        self.details.append(
-            _Details(
-                replace(lv, orders={}),
-                lv.counts.tolist(),
-                entropy_rows(lv.counts).tolist(),
-                scores,
-                branches,
-                reasons,
-                thresholds,
-            )
+        thresholds = self._best_thresholds(ranked, lv) if ranked else {}
+        for numeric in (True, False):  # the dense tables, a kind at a time, all features at once
+            features = [f for f in tables if (data.codes[f] is None) == numeric]
+            if features:
+                branches |= self._table_branches(features, tables, s, numeric)
+        details = _Details(
+            replace(lv, orders={}),
+            lv.counts.tolist(),
+            entropy_rows(lv.counts).tolist(),
+            _Decisions.of(lv, data.names),
+            self._scores(s) if not self.as_text else {},
+            branches,
+            reasons,
+            thresholds,
         )
+        if self.as_text:  # the numbers become text now; only the text is kept
+            details.text = self._candidate_text(details)
+            details.branches, details.thresholds = {}, {}
+        self.details.append(details)
 
-    def _dense_branches(self, f: int, table, gain, threshold) -> list:
-        """Per node, the branches of feature ``f`` from a dense ``(k, slots, classes)`` table."""
+    @staticmethod
+    def _scores(s) -> dict:
+        """Per scored node, per feature, each score the events report (None where missing)."""
+        nan = s.gain * np.nan
+        return {
+            name: [[_none_if_nan(v) for v in row] for row in getattr(s, name, nan).tolist()]
+            for name in _SCORE_NAMES
+        }
+
+    def _numeric_reasons(self, reasons: dict, f: int, v, lv: Level, nodes: list, found) -> None:
+        """Why numeric feature ``f`` has no valid split at each scored node of ``nodes``; ``v``
+        holds its values in the level's sorted order."""
+        k = len(lv.ids)
+        segment = np.repeat(np.arange(k), lv.sizes)
+        present = ~np.isnan(v)
+        n_present = np.bincount(segment, weights=present, minlength=k)
+        new_value = present.copy()
+        new_value[1:] &= (v[1:] != v[:-1]) | (segment[1:] != segment[:-1])
+        n_distinct = np.bincount(segment, weights=new_value, minlength=k)
+        for e in nodes:
+            reasons[e, f] = self._numeric_reason(
+                int(lv.sizes[e]), int(n_present[e]), int(n_distinct[e]), found[e]
+            )
+
+    def _table_branches(self, features: list, tables: dict, s, numeric: bool) -> dict:
+        """The branches of several features of one kind from their dense ``(k, slots,
+        classes)`` tables of class counts, at the nodes where each splits: a numeric feature's
+        left and right sides (and its missing values when there are some), a categorical
+        feature's values present. Every feature of the level in one pass."""
+        data = self.data
+        n_slots = max(tables[f].shape[1] for f in features)
+        k, n_classes = len(s.gain), len(data.classes)
+        table = np.zeros((len(features), k, n_slots, n_classes), dtype=tables[features[0]].dtype)
+        for j, f in enumerate(features):
+            table[j, :, : tables[f].shape[1]] = tables[f]
+        sizes = table.sum(axis=3)
+        valid = ~np.isnan(s.gain[:, features].T)  # (features, k)
+        keep = valid[..., None] & (sizes > 0)
+        if numeric:
+            keep[..., LEFT] |= valid
+            keep[..., RIGHT] |= valid
+        at = np.flatnonzero(keep)
+        owner, slot = np.divmod(at, n_slots)  # owner: feature j * k + node e
+        bounds = np.searchsorted(owner, np.arange(len(features) * k + 1))
+        owner, slot = owner.tolist(), slot.tolist()
+        if numeric:
+            threshold = s.threshold[:, features].T.ravel().tolist()
+            t = {o: format_number(threshold[o], tracing.DECIMALS) for o in set(owner)}
+            names = [data.names[f] for f in features]
+            ops = {LEFT: " <= ", RIGHT: " > "}
+            labels = [
+                f"{names[o // k]} is missing" if b == NUMERIC_MISSING else f"{names[o // k]}{ops[b]}{t[o]}"
+                for o, b in zip(owner, slot)
+            ]  # fmt: skip
+        else:
+            words = [
+                [f"{data.names[f]} = {c}" for c in data.categories[f]]
+                + [f"{data.names[f]} is missing"]
+                for f in features
+            ]
+            labels = [words[o // k][b] for o, b in zip(owner, slot)]
+            t = {}
+        counts = table.reshape(-1, n_classes)[at]
+        sizes = sizes.ravel()[at].tolist()
+        entropy = entropy_rows(table).ravel()[at].tolist()
+        found = {}
+        for j, f in enumerate(features):
+            lo, hi = bounds[j * k], bounds[(j + 1) * k]
+            found[f] = _Branches(
+                (bounds[j * k : (j + 1) * k + 1] - lo).tolist(),
+                labels[lo:hi],
+                counts[lo:hi],
+                sizes[lo:hi],
+                entropy[lo:hi],
+                {o - j * k: t[o] for o in range(j * k, (j + 1) * k) if o in t},
+            )
+        return found
+
+    def _categorical_branches(self, f: int, result, k: int) -> _Branches:
+        """The branches of categorical feature ``f`` at every scored node, from its search."""
         data, name = self.data, self.data.names[f]
-        entropy = entropy_rows(table).tolist()
-        counts = table.tolist()
-        per_node = [[] for _ in range(len(table))]
-        for e in np.flatnonzero(~np.isnan(gain)).tolist():
-            if data.codes[f] is None:
-                t = format_number(threshold[e], tracing.DECIMALS)
-                labels = [f"{name} <= {t}", f"{name} > {t}", f"{name} is missing"]
-            else:
-                labels = [f"{name} = {c}" for c in data.categories[f]] + [f"{name} is missing"]
-            for slot, row in enumerate(counts[e]):
-                n = sum(row)
-                if n or (data.codes[f] is None and slot != NUMERIC_MISSING):
-                    per_node[e].append((labels[slot], row, n, entropy[e][slot]))
-        return per_node
+        n_levels = len(data.categories[f]) + 1
+        node, code = np.divmod(result.branch_keys, n_levels)
+        names = [f"{name} = {c}" for c in data.categories[f]] + [f"{name} is missing"]
+        return _Branches(
+            np.searchsorted(node, np.arange(k + 1)).tolist(),
+            [names[c] for c in code.tolist()],
+            result.table,
+            result.table.sum(axis=1).tolist(),
+            entropy_rows(result.table).tolist(),
+        )
 
     def _numeric_reason(self, n: int, present: int, distinct: int, found: bool) -> str:
         """Why a numeric feature offers no valid split at a node of ``n`` rows, in words."""
@@ -450,131 +578,250 @@ class Record:
             f"fewer than min_samples_leaf = {m}"
         )
 
-    def _best_thresholds(self, v, y, lv: Level, weight=None):
-        """Every threshold of every node, best (lowest overall entropy) first; only the first
-        ``max_thresholds`` of each node are kept, with the number each node has."""
-        cols = enumerate_thresholds(v, y, lv.starts, lv.sizes, len(self.data.classes), weight)
-        seg = cols["segment"]
-        totals = np.bincount(seg, minlength=len(lv.ids))
-        order = np.lexsort((cols["threshold"], cols["overall_entropy"], seg))
-        if self.max_thresholds is not None:
-            first = np.searchsorted(seg[order], seg[order])  # the first row of each node
-            order = order[np.arange(len(order)) - first < self.max_thresholds]
-        seg = seg[order]
-        bounds = np.searchsorted(seg, np.arange(len(lv.ids) + 1)).tolist()
-        rows = list(zip(*(cols[c][order].tolist() for c in _THRESHOLD_FIELDS)))
-        return rows, bounds, totals.tolist()
+    def _best_thresholds(self, ranked: list, lv: Level) -> dict:
+        """The thresholds of numeric features at every scored node of a level, best (lowest
+        overall entropy) first: the first ``max_thresholds`` of each (all if None), with the
+        number each has. ``ranked`` holds ``(feature, values, classes, weights)``, the rows of
+        the level sorted by the feature within each node; all are ranked together."""
+        k, m, n_classes = len(lv.ids), int(lv.sizes.sum()), len(self.data.classes)
+        values = np.concatenate([v for _, v, _, _ in ranked])
+        y = np.concatenate([y for _, _, y, _ in ranked])
+        weight = None if ranked[0][3] is None else np.concatenate([w for *_, w in ranked])
+        starts = (np.arange(len(ranked))[:, None] * m + lv.starts).ravel()
+        lengths = np.tile(lv.sizes, len(ranked))
+        if self.max_thresholds is None:
+            cols = enumerate_thresholds(values, y, starts, lengths, n_classes, weight)
+            totals = np.bincount(cols["segment"], minlength=len(starts))
+            order = np.lexsort((cols["threshold"], cols["overall_entropy"], cols["segment"]))
+            cols = {name: column[order] for name, column in cols.items()}
+        else:
+            cols, totals = best_thresholds(
+                values, y, starts, lengths, n_classes, self.max_thresholds, weight
+            )
+        bounds = np.searchsorted(cols["segment"], np.arange(len(starts) + 1))
+        names = ("threshold", "overall_entropy") if self.as_text else _THRESHOLD_FIELDS
+        found = {}
+        for j, (f, *_) in enumerate(ranked):
+            lo, hi = bounds[j * k], bounds[(j + 1) * k]
+            columns = {c: cols[c][lo:hi].tolist() for c in names}
+            found[f] = (
+                columns,
+                (bounds[j * k : (j + 1) * k + 1] - lo).tolist(),
+                totals[j * k : (j + 1) * k].tolist(),
+            )
+        return found
+
+    def _candidate_text(self, d: _Details) -> list:
+        """The text of every candidate of every scored node of a level, one string per node,
+        written a feature at a time (each numeric candidate followed by its best thresholds)."""
+        lv, s, data = d.level, d.level.scores, self.data
+        k, depth, criterion = len(lv.ids), lv.depth, lv.criterion
+        scored_nodes = np.flatnonzero(lv.eligible).tolist()
+        node_n = [sum(d.counts[i]) for i in scored_nodes]
+        node_entropy = [tracing._f(d.entropy[i]) for i in scored_nodes]
+        nan = s.gain * np.nan
+        columns = {name: getattr(s, name, nan).T.tolist() for name in _SCORE_NAMES}
+        parts = [[] for _ in range(k)]
+        for f in np.flatnonzero(s.candidate.any(axis=0)).tolist():
+            name, kind = data.names[f], "numeric" if data.codes[f] is None else "categorical"
+            gain, ratio, overall, threshold, low, high = (columns[c][f] for c in _SCORE_NAMES)
+            b = d.branches.get(f)
+            candidates = np.flatnonzero(s.candidate[:, f]).tolist()
+            text, at, scored = {}, [], []
+            for e in candidates:
+                first, stop = (b.first[e], b.first[e + 1]) if b is not None else (0, 0)
+                if gain[e] != gain[e] or first == stop:  # no valid split, or only its score
+                    text[e] = tracing.candidate_text(
+                        depth, name, kind, node_n[e], d.entropy[scored_nodes[e]],
+                        *(_none_if_nan(c[e]) for c in (gain, ratio, overall, threshold, low, high)),
+                        (), criterion, d.reasons.get((e, f)),
+                    )  # fmt: skip
+                    continue
+                at.append(e)
+                if kind == "numeric":
+                    written = (b.tests[e], format_number(low[e]), format_number(high[e]))
+                else:
+                    written = (None, None, None)
+                scored.append(
+                    (node_n[e], node_entropy[e], gain[e], ratio[e], overall[e], *written)
+                    + (first, stop)
+                )
+            if scored:
+                counts = [self._counts_text(row) for row in b.counts.tolist()]
+                written = tracing.candidate_texts(
+                    depth, name, kind, criterion, scored, (b.labels, counts, b.sizes, b.entropy)
+                )
+                text.update(zip(at, written))
+            if f in d.thresholds:
+                best, bounds, totals = d.thresholds[f]
+                listed = [e for e in candidates if bounds[e + 1] > bounds[e]]
+                spans = [
+                    (bounds[e], bounds[e + 1], totals[e] - bounds[e + 1] + bounds[e])
+                    for e in listed
+                ]
+                written = tracing.thresholds_texts(
+                    depth, best["threshold"], best["overall_entropy"], spans
+                )
+                for e, t in zip(listed, written):
+                    text[e] += "\n" + t
+            for e in candidates:
+                parts[e].append(text[e])
+        return ["\n".join(p) for p in parts]
 
     # -----------------------------------------------------------------------------------------
     # the events, in reading order
     # -----------------------------------------------------------------------------------------
     def _replay(self, new: np.ndarray, parent: np.ndarray) -> None:
-        """Send the events of every node in pre-order, with pre-order numbers."""
+        """Send the events of every node in pre-order, with pre-order numbers. A tracer that only
+        prints gets their lines instead, written a block at a time: the same text, without the
+        events (:func:`~id3tree.tracing.prints_only`)."""
+        self.out = [] if self.as_text else None
         starts = np.array([int(d.level.nodes[0]) for d in self.details])
-        e_of = [np.cumsum(d.level.eligible) - 1 for d in self.details]
-        first_child = [
-            np.searchsorted(d.level.parent, np.arange(len(d.level.ids) + 1)) for d in self.details
-        ]
-        paths = {0: []}
-        for old in np.argsort(new).tolist():
-            j = int(np.searchsorted(starts, old, side="right")) - 1
-            d = self.details[j]
-            i = old - int(starts[j])
-            e = int(e_of[j][i]) if d.level.eligible[i] else None
-            steps = paths.pop(old)
-            for child, child_steps in self._node_events(
-                d, i, e, int(new[old]), parent, steps, first_child[j]
-            ):
-                paths[child] = child_steps
-        self.details = []
+        order = np.argsort(new)  # the grower's numbers in reading order
+        level = np.searchsorted(starts, order, side="right") - 1
+        parent = parent.tolist()
+        paths = {0: ({}, {})}  # what the path knows of each feature, and its words
+        at = zip(order.tolist(), level.tolist(), (order - starts[level]).tolist())
+        for number, (old, j, i) in enumerate(at):
+            children = self._node_events(self.details[j], i, number, parent[number], paths.pop(old))
+            paths.update(children)
+            if self.out is not None and len(self.out) >= WRITE_EVERY:
+                self._write()
+        if self.out is not None:
+            self._write()
+        self.details, self.out = [], None
 
-    def _node_events(self, d: _Details, i, e, number, parent, steps, first_child):
-        """Send one node's events; return its children (grower's numbers) with their paths."""
-        lv, data, emit = d.level, self.data, self.tracer
-        names, classes = data.names, data.classes
+    def _write(self) -> None:
+        if self.out:
+            self.tracer.write("\n".join(self.out) + "\n")
+        self.out = []
+
+    def _node_events(self, d: _Details, i: int, number: int, parent: int, path: tuple) -> list:
+        """Send the events of node ``i`` of a level, numbered ``number``, whose path is
+        ``(tests, words)`` (:func:`~id3tree.node.narrowed` and :func:`~id3tree.node.path_word`
+        of each feature on it); return its children (grower's numbers) with their paths."""
+        lv, data, out, dec = d.level, self.data, self.out, d.decisions
+        depth = lv.depth
         counts = d.counts[i]
-        class_counts = dict(zip(classes, counts))
         n = sum(counts)
         entropy = d.entropy[i]
-        p = int(parent[number])
-        path = tuple(condensed_path(steps, tracing.DECIMALS))
-        emit(
-            tracing.NodeStarted(
-                number, None if p < 0 else p, lv.depth, path, class_counts, n, entropy
+        tests, words = path
+        top = max(counts)
+        prediction = data.classes[counts.index(top)]
+        tied = top > 0 and counts.count(top) > 1
+        if out is None:
+            class_counts = self._class_counts(counts)
+            where = tuple(words.values())
+            self.tracer(
+                tracing.NodeStarted(
+                    number, None if parent < 0 else parent, depth, where, class_counts, n, entropy
+                )
             )
-        )
-        prediction = classes[counts.index(max(counts))]
-        tied = tuple(tied_classes(class_counts))
+        else:
+            where = list(words.values())
+            out.append(
+                tracing.node_text(number, depth, where, self._counts_text(counts), n, entropy)
+            )
+        e = dec.scored[i]
         if e is None:
-            emit(tracing.LeafMade(number, lv.depth, prediction, class_counts, lv.reasons[i], tied))
+            self._leaf(number, depth, prediction, counts, dec.reasons[i], tied)
             return []
-        s = lv.scores
-        for f in np.flatnonzero(s.candidate[e]).tolist():
-            emit(self._candidate(d, e, f, number, n, entropy))
-            if f in d.thresholds:
-                self._thresholds(d, e, f, number)
-        if not lv.splitting[e]:
-            reason = lv.reasons[i]
+        if out is None:
+            for f in np.flatnonzero(lv.scores.candidate[e]).tolist():
+                self.tracer(tracing.CandidateScored(number, *self._candidate(d, e, f, n, entropy)))
+                if f in d.thresholds:
+                    self._thresholds(d, e, f, number)
+        elif d.text[e]:
+            out.append(d.text[e])
+        if not dec.splitting[e]:
+            reason = dec.reasons[i]
             if reason == NO_VALID_SPLIT:
                 reason += ", as each candidate above says"
-            emit(tracing.LeafMade(number, lv.depth, prediction, class_counts, reason, tied))
+            self._leaf(number, depth, prediction, counts, reason, tied)
             return []
-        f = int(lv.chosen[e])
-        threshold = d.scores["threshold"][e][f]
+        f, threshold = dec.feature[e], dec.threshold[e]
+        name, numeric = data.names[f], data.codes[f] is None
         branches, children = [], []
-        for c in range(first_child[e], first_child[e + 1]):
-            slot = int(lv.child_slot[c])
-            branches.append((slot_label(data, f, slot, threshold), lv.child_sizes[c].item()))
-            children.append((int(lv.children[c]), [*steps, slot_step(data, f, slot, threshold)]))
-        tied_with = tuple(names[g] for g in np.flatnonzero(s.tied[e]) if g != f)
-        emit(
-            tracing.SplitChosen(
-                number,
-                lv.depth,
-                names[f],
-                _or_none(threshold),
-                d.scores["gain"][e][f],
-                d.scores["ratio"][e][f],
-                lv.criterion,
-                tied_with,
-                int(s.n_ties[e, f]) if data.codes[f] is None else 1,
-                tuple(branches),
+        for c in range(dec.first_child[e], dec.first_child[e + 1]):
+            slot = dec.child_slot[c]
+            branches.append((slot_label(data, f, slot, threshold), dec.child_size[c]))
+            _, op, value = slot_step(data, f, slot, threshold)
+            known = narrowed(tests.get(name), op, value)
+            child_path = (
+                {**tests, name: known},
+                {**words, name: path_word(name, known, tracing.DECIMALS)},
             )
+            children.append((dec.child[c], child_path))
+        fields = (
+            depth,
+            name,
+            threshold,
+            dec.gain[e],
+            dec.ratio[e],
+            lv.criterion,
+            dec.tied_with.get(e, ()),
+            dec.n_ties[e] if numeric else 1,
+            tuple(branches),
         )
+        if out is None:
+            self.tracer(tracing.SplitChosen(number, *fields))
+        else:
+            out.append(tracing.split_text(*fields))
         return children
+
+    def _class_counts(self, counts: list) -> dict:
+        return dict(zip(self.data.classes, counts))
+
+    def _counts_text(self, counts: list) -> str:
+        """Class counts written as :func:`~id3tree.node.format_counts` writes them (a sums of
+        weights by it; whole counts by one ``str.format``)."""
+        if self.data.weight is not None:
+            return format_counts(self._class_counts(counts))
+        return self.counts_template.format(*counts)
+
+    def _leaf(self, number, depth, prediction, counts, reason, tied: bool) -> None:
+        class_counts = self._class_counts(counts)
+        if self.out is None:
+            ties = tuple(tied_classes(class_counts))
+            self.tracer(tracing.LeafMade(number, depth, prediction, class_counts, reason, ties))
+        else:
+            note = class_tie_note(class_counts, prediction) if tied else ""
+            self.out.append(tracing.leaf_text(depth, prediction, reason, note))
 
     def _thresholds(self, d: _Details, e: int, f: int, number: int) -> None:
         """The best thresholds of numeric feature ``f`` at scored node ``e`` (``verbose=2``)."""
-        rows, bounds, totals = d.thresholds[f]
+        columns, bounds, totals = d.thresholds[f]
         lo, hi = bounds[e], bounds[e + 1]
-        name, depth = self.data.names[f], d.level.depth
-        for rank, j in enumerate(range(lo, hi), start=1):
-            self.tracer(tracing.ThresholdScored(number, depth, name, rank, *rows[j]))
-        if totals[e] > hi - lo:
-            self.tracer(tracing.ThresholdsOmitted(number, depth, name, totals[e] - hi + lo))
+        if hi == lo:
+            return
+        depth, name = d.level.depth, self.data.names[f]
+        rows = zip(*(columns[c][lo:hi] for c in _THRESHOLD_FIELDS))
+        ranked = tuple(
+            tracing.ThresholdScored(number, depth, name, rank, *row)
+            for rank, row in enumerate(rows, start=1)
+        )
+        self.tracer(tracing.ThresholdsRanked(number, depth, name, ranked, totals[e] - hi + lo))
 
-    def _candidate(self, d: _Details, e: int, f: int, number: int, n: int, entropy: float):
-        """The event of feature ``f`` scored at scored node ``e``: its branches and numbers."""
-        classes = self.data.classes
-        sc = d.scores
-        gain = _or_none(sc["gain"][e][f])
+    def _candidate(self, d: _Details, e: int, f: int, n: int, entropy: float) -> tuple:
+        """The fields of feature ``f``'s :class:`~id3tree.tracing.CandidateScored` at scored
+        node ``e``, after ``node``: its branches and numbers."""
+        sc, classes = d.scores, self.data.classes
         branches = tuple(
             tracing.Branch(label, dict(zip(classes, counts)), size, h)
-            for label, counts, size, h in (d.branches[f][e] if f in d.branches else ())
+            for label, counts, size, h in (d.branches[f].at(e) if f in d.branches else ())
         )
-        return tracing.CandidateScored(
-            number,
+        return (
             d.level.depth,
             self.data.names[f],
             "numeric" if self.data.codes[f] is None else "categorical",
             n,
             entropy,
-            gain,
-            _or_none(sc["ratio"][e][f]),
-            _or_none(sc["overall"][e][f]),
-            _or_none(sc["threshold"][e][f]),
-            _or_none(sc["low"][e][f]),
-            _or_none(sc["high"][e][f]),
+            sc["gain"][e][f],
+            sc["ratio"][e][f],
+            sc["overall"][e][f],
+            sc["threshold"][e][f],
+            sc["low"][e][f],
+            sc["high"][e][f],
             branches,
             d.level.criterion,
             d.reasons.get((e, f)),
@@ -647,11 +894,6 @@ def preorder(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
         group_start = np.maximum.accumulate(np.where(first, np.arange(len(kids)), 0))
         number[kids] = number[p] + 1 + before - before[group_start]
     return number
-
-
-def _or_none(value) -> float | None:
-    value = float(value)
-    return None if value != value else value
 
 
 def candidate_table(data, rows: np.ndarray, f: int, *, min_leaf: int = 1, best=None):

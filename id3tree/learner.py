@@ -48,7 +48,7 @@ CRITERIA = ("entropy", "gain_ratio")
 FULL_TRACE_VALUES = 1_000_000
 """With ``keep_trace="auto"``, training sets of at most this many values (rows x features) keep
 the whole trace and the encoded training data; larger ones keep the chosen splits only."""
-VERBOSE_THRESHOLDS = 10
+VERBOSE_THRESHOLDS = 5
 """How many thresholds of each numeric candidate ``verbose=2`` lists, best first."""
 
 
@@ -108,8 +108,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         categorical feature, both sides of a numeric feature's best threshold "<= t (between a
         and b)", and the missing values) with their class counts, entropy, weight and weighted
         entropy, then the overall entropy and the gain; the decision, any tie and the rule that
-        broke it, and why a leaf stops. 2 also lists the best 10 thresholds of every numeric
-        candidate and how many more there are; ``fit(X, y,
+        broke it, and why a leaf stops. 2 also lists, under every numeric candidate, its 5 best
+        thresholds with their overall entropy (one line) and how many more there are; ``fit(X, y,
         tracer=PrintTracer(max_thresholds=None))`` lists them all (see :mod:`id3tree.tracing`);
         thresholds are listed for in-memory data only.
     numeric_bins : int or None, default=None

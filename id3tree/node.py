@@ -168,29 +168,35 @@ def condensed_path(steps: list[tuple[str, str, Any]], decimals: int | None = Non
     ...                 ("petal_length", "<=", 4.95)])
     ['2.45 < petal_length <= 4.95', 'petal_width <= 1.75']
     """
-    state: dict[str, list] = {}
+    state: dict[str, tuple] = {}
     for feature, op, value in steps:
-        low, high, other = state.setdefault(feature, [None, None, None])
-        if op == "<=":
-            state[feature][1] = value if high is None else min(high, value)
-        elif op == ">":
-            state[feature][0] = value if low is None else max(low, value)
-        else:
-            state[feature][2] = (op, value)
-    words = []
-    for feature, (low, high, other) in state.items():
-        if other is not None:
-            op, value = other
-            words.append(f"{feature} is missing" if op == "missing" else f"{feature} = {value}")
-        elif low is not None and high is not None:
-            words.append(
-                f"{format_number(low, decimals)} < {feature} <= {format_number(high, decimals)}"
-            )
-        elif low is not None:
-            words.append(f"{feature} > {format_number(low, decimals)}")
-        else:
-            words.append(f"{feature} <= {format_number(high, decimals)}")
-    return words
+        state[feature] = narrowed(state.get(feature), op, value)
+    return [path_word(feature, tests, decimals) for feature, tests in state.items()]
+
+
+def narrowed(tests: tuple | None, op: str, value) -> tuple:
+    """What the path knows of one feature, ``(low, high, other)``, after one more test on it
+    (``tests`` None before the first): the largest ``>`` bound, the smallest ``<=`` bound, and
+    the last ``=`` or ``missing`` test."""
+    low, high, other = tests or (None, None, None)
+    if op == "<=":
+        return low, value if high is None else min(high, value), other
+    if op == ">":
+        return value if low is None else max(low, value), high, other
+    return low, high, (op, value)
+
+
+def path_word(feature: str, tests: tuple, decimals: int | None = None) -> str:
+    """One feature's part of a condensed path, from its ``(low, high, other)``."""
+    low, high, other = tests
+    if other is not None:
+        op, value = other
+        return f"{feature} is missing" if op == "missing" else f"{feature} = {value}"
+    if low is not None and high is not None:
+        return f"{format_number(low, decimals)} < {feature} <= {format_number(high, decimals)}"
+    if low is not None:
+        return f"{feature} > {format_number(low, decimals)}"
+    return f"{feature} <= {format_number(high, decimals)}"
 
 
 def path_step(node: Node, key: Any) -> tuple[str, str, Any]:

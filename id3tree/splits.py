@@ -485,23 +485,84 @@ def enumerate_thresholds(
     for showing the candidates, not for searching them). With ``weight`` (one per row), the
     sizes and entropies are sums of weights (:func:`_enumerate_weighted_thresholds`).
     """
-    values = np.asarray(values, dtype=float)
-    y = np.asarray(y)
-    starts, lengths = np.asarray(starts), np.asarray(lengths)
-    step_up, n_present = _steps_and_present(values, starts, lengths)
     if weight is not None:
+        values, y, starts, lengths, step_up, n_present = _prepared(values, y, starts, lengths)
         cuts = _WeightedCuts(
             step_up, y, np.asarray(weight, float), starts, lengths, n_present, n_classes
         )
         return _enumerate_weighted_thresholds(cuts, values)
-    cuts = _Cuts(step_up, y, starts, lengths, n_present, n_classes)
-    pos = cuts.candidates()
+    values, y, cuts = _cuts_of(values, y, starts, lengths, n_classes)
+    return _threshold_columns(cuts, values, cuts.candidates())
+
+
+def best_thresholds(values, y, starts, lengths, n_classes, k: int, weight=None):
+    """The ``k`` best midpoints of every segment (lowest overall entropy, then smallest
+    threshold), best first, and how many each segment has in all.
+
+    Same inputs and columns as :func:`enumerate_thresholds`, and the same numbers, but the
+    cuts are ranked by their exact integer scores first (:class:`_Cuts`), so that entropies are
+    computed only for the few that can be among the ``k`` best, not for every cut (weighted
+    rows have no integer scores: every cut is scored, then ranked). Returns ``(columns,
+    n_thresholds)``.
+    """
+    if weight is not None:
+        columns = enumerate_thresholds(values, y, starts, lengths, n_classes, weight)
+        n_thresholds = np.bincount(columns["segment"], minlength=len(starts))
+        return _first_of_each(columns, k), n_thresholds
+    values, y, cuts = _cuts_of(values, y, starts, lengths, n_classes)
+    valid = cuts.valid()
+    pos = np.flatnonzero(valid)
+    seg, score = cuts.segment[pos], cuts.score_all(valid)[pos]
+    n_thresholds = np.bincount(seg, minlength=len(cuts.starts))
+    if len(pos):
+        # a k-th best score of each segment, to within 2**shift units, from one sort of a
+        # single key (segment, score >> shift); every cut within a margin of it is kept
+        shift = max(int(score.max()).bit_length() - 40, 0)
+        order = np.argsort((seg.astype(np.int64) << 40) + (score >> shift))
+        first = np.cumsum(n_thresholds) - n_thresholds
+        kth = order[first + np.minimum(n_thresholds, k) - 1]
+        bound = np.full(len(cuts.starts), -1, dtype=np.int64)
+        has = n_thresholds > 0
+        # floats and the table's rounding may order near-equal cuts differently: a margin of
+        # 1e-9 bits of overall entropy (and a few table units) keeps them all
+        margin = np.ceil(1e-9 * cuts.lengths / cuts.unit).astype(np.int64) + 4 * (n_classes + 1)
+        bound[has] = (((score[kth[has]] >> shift) + 1) << shift) + margin[has]
+        pos = pos[score <= bound[seg]]
+    return _first_of_each(_threshold_columns(cuts, values, pos), k), n_thresholds
+
+
+def _first_of_each(columns: dict, k: int) -> dict:
+    """The first ``k`` thresholds of each segment by overall entropy, then threshold."""
+    order = np.lexsort((columns["threshold"], columns["overall_entropy"], columns["segment"]))
+    seg = columns["segment"][order]
+    first = np.searchsorted(seg, seg)  # the first row of each segment
+    order = order[np.arange(len(order)) - first < k]
+    return {name: column[order] for name, column in columns.items()}
+
+
+def _prepared(values, y, starts, lengths):
+    values = np.asarray(values, dtype=float)
+    y = np.asarray(y)
+    starts, lengths = np.asarray(starts), np.asarray(lengths)
+    step_up, n_present = _steps_and_present(values, starts, lengths)
+    return values, y, starts, lengths, step_up, n_present
+
+
+def _cuts_of(values, y, starts, lengths, n_classes):
+    values, y, starts, lengths, step_up, n_present = _prepared(values, y, starts, lengths)
+    return values, y, _Cuts(step_up, y, starts, lengths, n_present, n_classes)
+
+
+def _threshold_columns(cuts: _Cuts, values, pos) -> dict[str, np.ndarray]:
+    """The columns of :func:`enumerate_thresholds` for the cuts after positions ``pos``."""
     seg, nl, nr, _ = cuts.score(pos)
-    before = np.zeros((len(values) + 1, n_classes), dtype=np.int64)  # class counts of y[:i]
-    np.cumsum(y[:, None] == np.arange(n_classes), axis=0, out=before[1:])
-    left = before[pos + 1] - before[starts[seg]]
+    starts, lengths, n_classes = cuts.starts, cuts.lengths, cuts.n_classes
+    left = np.empty((len(pos), n_classes), dtype=np.int64)  # class counts left of each cut
+    for k in range(n_classes):
+        before = _cumsum0(cuts.y == k)  # rows of class k before each position
+        left[:, k] = before[pos + 1] - before[starts[seg]]
     h_left, h_right = entropy_rows(left), entropy_rows(cuts.present[seg] - left)
-    n_missing = lengths - n_present
+    n_missing = lengths - cuts.n_present
     missing_part = (n_missing * entropy_rows(cuts.missing))[seg]
     overall = (nl * h_left + nr * h_right + missing_part) / lengths[seg]
     return {

@@ -9,6 +9,19 @@ Nodes are numbered and reported in pre-order (depth first), the order in which o
 a node, then the whole subtree of its first branch, then the next branch. Indentation therefore
 always means "child of the node above". The learner grows the tree level by level, so it keeps the
 events while it grows and sends them to the tracer, in reading order, once the tree is finished.
+
+``verbose=2`` adds one :class:`ThresholdsRanked` event under each numeric candidate: its best
+thresholds by overall entropy, five to a printed line (``best thresholds by overall entropy:
+<= 0.8: 0.6667, <= 0.55: 0.7206, ..., and 16 more thresholds``). The chosen threshold is already
+worked out in full on the candidate's lines; the ranking shows how it compares with its closest
+rivals, which is what a student checks, and it keeps the page short (one line per candidate
+with the learner's 5). ``max_thresholds`` of the tracer lists more, or every one (None); the
+class counts behind any threshold are in ``candidate_table(node, feature)``.
+
+A tracer that only prints (a :class:`PrintTracer`, ``__call__`` not overridden) gets no events:
+the learner writes the same lines with the same functions (:func:`node_text`,
+:func:`candidate_texts`, :func:`thresholds_texts`, :func:`split_text`, :func:`leaf_text`) a level
+at a time, which is what keeps ``verbose=1`` and ``verbose=2`` cheap next to the fit itself.
 """
 
 from __future__ import annotations
@@ -27,8 +40,11 @@ DECIMALS = 4
 """Digits after the point for every entropy, gain, weight and threshold the trace prints."""
 
 
+_FIXED = f".{DECIMALS}f"
+
+
 def _f(value: float) -> str:
-    return f"{value:.{DECIMALS}f}"
+    return format(value, _FIXED)
 
 
 def _t(value: float) -> str:
@@ -39,6 +55,165 @@ def _indent(depth: int) -> str:
     return "    " * depth
 
 
+# ---------------------------------------------------------------------------------------------
+# The lines of the trace. Each event prints itself with one of these functions, and the
+# learner calls them directly when the tracer only prints (see :func:`prints_only`), so both
+# ways write the same characters. Class counts arrive already written (``No: 5, Yes: 9``).
+# ---------------------------------------------------------------------------------------------
+def node_text(node: int, depth: int, path, counts: str, n_samples, entropy: float) -> str:
+    """``Node 4 [Outlook = Rain and Wind = Strong]: 2 samples (No: 2, Yes: 0), entropy 0.0000``."""
+    where = " and ".join(path) if path else "root"
+    return (
+        f"{_indent(depth)}Node {node} [{where}]: {plural(n_samples, 'sample')} ({counts}), "
+        f"entropy {_f(entropy)}"
+    )
+
+
+def candidate_text(
+    depth: int,
+    feature: str,
+    kind: str,
+    n_samples,
+    entropy: float,
+    gain: float | None,
+    gain_ratio: float | None,
+    overall_entropy: float | None,
+    threshold: float | None,
+    low: float | None,
+    high: float | None,
+    branches,
+    criterion: str,
+    reason: str | None = None,
+) -> str:
+    """One candidate: its test, a line per branch, then the overall entropy and the gain.
+
+    ``branches`` holds ``(label, counts, n_samples, entropy)`` of each branch, counts written.
+    """
+    pad = _indent(depth) + "  "
+    if gain is None:
+        why = f", {reason}" if reason else ""
+        return f"{pad}candidate {feature}: no valid split{why}"
+    if not branches:  # a grower that kept no branch counts (Dask): the score only
+        test = f" <= {_t(threshold)}" if threshold is not None else ""
+        return f"{pad}candidate {feature}{test}: gain {_f(gain)}"
+    if kind == "numeric":
+        threshold, low, high = _t(threshold), format_number(low), format_number(high)
+    scores = (n_samples, _f(entropy), gain, gain_ratio, overall_entropy, threshold, low, high)
+    columns = tuple(list(column) for column in zip(*branches))
+    return candidate_texts(depth, feature, kind, criterion, [(*scores, 0, len(branches))], columns)[
+        0
+    ]
+
+
+def candidate_texts(depth: int, feature: str, kind: str, criterion: str, candidates, branches):
+    """The text of many candidates of one feature at nodes of one depth, each with a valid split
+    and its branches: what :func:`candidate_text` writes, for a whole level at once.
+
+    ``candidates`` holds ``(n_samples, entropy, gain, gain_ratio, overall_entropy, threshold,
+    low, high, first, stop)`` of each candidate, with the node's entropy and (for a numeric
+    feature) the threshold and the two values it lies between already written, as
+    :func:`candidate_text` writes them; its branches are ``first:stop`` of the columns
+    ``branches = (labels, counts, sizes, entropies)``, counts written.
+    """
+    pad = _indent(depth) + "  "
+    fixed = _FIXED
+    labels, counts, sizes, entropies = branches
+    texts = []
+    for n, entropy, gain, ratio, overall, threshold, low, high, first, stop in candidates:
+        if kind == "numeric":
+            head = f"{pad}candidate {feature} <= {threshold} (between {low} and {high}):"
+        else:
+            head = f"{pad}candidate {feature} ({plural(stop - first, 'value')}):"
+        lines, of_n = [head], f"/{format_count(n)} = "
+        for j in range(first, stop):
+            size, h = sizes[j], entropies[j]
+            w = size / n
+            lines.append(
+                f"{pad}    {labels[j]}: {plural(size, 'sample')} ({counts[j]}), "
+                f"entropy {format(h, fixed)}, weight {format_count(size)}{of_n}"
+                f"{format(w, fixed)}, weighted entropy {format(w * h, fixed)}"
+            )
+        overall = format(overall, fixed)
+        total = f"{pad}    overall entropy {overall}, gain {entropy} - {overall} = {format(gain, fixed)}"
+        if criterion == "gain_ratio":
+            split_info = float(entropy_rows(sizes[first:stop]))
+            total += f", split information {_f(split_info)}, gain ratio {_f(ratio)}"
+        lines.append(total)
+        texts.append("\n".join(lines))
+    return texts
+
+
+THRESHOLDS_PER_LINE = 5
+"""How many thresholds ``verbose=2`` writes on one line."""
+
+
+def thresholds_text(depth: int, thresholds, n_more: int) -> str:
+    """The best thresholds of a numeric candidate with their overall entropy, a few to a line,
+    best first, then how many more there are: ``best thresholds by overall entropy: <= 0.8:
+    0.6667, <= 0.55: 0.7206, ..., and 11 more thresholds``. Indented like the candidate's
+    branches, under its line.
+
+    ``thresholds`` holds ``(threshold, overall_entropy)`` pairs, best first.
+    """
+    threshold = [t for t, _ in thresholds]
+    overall = [h for _, h in thresholds]
+    return thresholds_texts(depth, threshold, overall, [(0, len(threshold), n_more)])[0]
+
+
+def thresholds_texts(depth: int, threshold, overall_entropy, spans) -> list[str]:
+    """:func:`thresholds_text` of many candidates at once: candidate i lists the thresholds
+    ``first:stop`` of the columns ``threshold`` and ``overall_entropy`` (best first), and
+    ``spans[i]`` is ``(first, stop, n_more)``."""
+    fixed = _FIXED
+    entries = [f"<= {_t(t)}: {format(h, fixed)}" for t, h in zip(threshold, overall_entropy)]
+    pad, k = _indent(depth) + "      ", THRESHOLDS_PER_LINE
+    head, wrap = f"{pad}best thresholds by overall entropy: ", f",\n{pad}    "
+    texts = []
+    for first, stop, n_more in spans:
+        lines = [", ".join(entries[i : min(i + k, stop)]) for i in range(first, stop, k)] or [""]
+        if n_more:
+            lines[-1] += f", and {plural(n_more, 'more threshold')}"
+        texts.append(head + wrap.join(lines))
+    return texts
+
+
+def split_text(
+    depth: int,
+    feature: str,
+    threshold: float | None,
+    gain: float,
+    gain_ratio: float,
+    criterion: str,
+    tied_with,
+    n_tied_thresholds: int,
+    branches,
+) -> str:
+    """The decision to split: on which feature, the score that won, the branches, any tie."""
+    pad = _indent(depth) + "  "
+    test = f" <= {_t(threshold)}" if threshold is not None else ""
+    score = f"gain ratio {_f(gain_ratio)}" if criterion == "gain_ratio" else f"gain {_f(gain)}"
+    into = ", ".join(f"{b} ({plural(n, 'sample')})" for b, n in branches)
+    lines = [f"{pad}=> split on {feature}{test}, the highest {score}; branches: {into}"]
+    if tied_with:
+        lines.append(
+            f"{pad}   tie with {', '.join(tied_with)}: broken by column order "
+            f"({feature} comes first)"
+        )
+    if n_tied_thresholds > 1:
+        lines.append(f"{pad}   {n_tied_thresholds} thresholds tie: the smallest is used")
+    return "\n".join(lines)
+
+
+def leaf_text(depth: int, prediction, reason: str, tie_note: str = "") -> str:
+    """The decision to stop: what the leaf predicts and why, and a tie between its top classes."""
+    pad = _indent(depth) + "  "
+    line = f"{pad}=> leaf, predict {prediction}: {reason}"
+    return f"{line}\n{pad}   {tie_note}" if tie_note else line
+
+
+# ---------------------------------------------------------------------------------------------
+# The events
+# ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class NodeStarted:
     """A node: its number, where it hangs, what reached it."""
@@ -52,10 +227,13 @@ class NodeStarted:
     entropy: float
 
     def __str__(self) -> str:
-        where = " and ".join(self.path) if self.path else "root"
-        return (
-            f"{_indent(self.depth)}Node {self.node} [{where}]: {plural(self.n_samples, 'sample')} "
-            f"({format_counts(self.class_counts)}), entropy {_f(self.entropy)}"
+        return node_text(
+            self.node,
+            self.depth,
+            self.path,
+            format_counts(self.class_counts),
+            self.n_samples,
+            self.entropy,
         )
 
 
@@ -95,43 +273,30 @@ class CandidateScored:
     reason: str | None = None
 
     def __str__(self) -> str:
-        pad = _indent(self.depth) + "  "
-        if self.gain is None:
-            why = f", {self.reason}" if self.reason else ""
-            return f"{pad}candidate {self.feature}: no valid split{why}"
-        if not self.branches:  # a grower that kept no branch counts (Dask): the score only
-            test = f" <= {_t(self.threshold)}" if self.threshold is not None else ""
-            return f"{pad}candidate {self.feature}{test}: gain {_f(self.gain)}"
-        if self.kind == "numeric":
-            head = (
-                f"{pad}candidate {self.feature} <= {_t(self.threshold)} "
-                f"(between {format_number(self.low)} and {format_number(self.high)}):"
-            )
-        else:
-            head = f"{pad}candidate {self.feature} ({plural(len(self.branches), 'value')}):"
-        lines = [head]
-        n = self.n_samples
-        for b in self.branches:
-            weight = b.n_samples / n
-            lines.append(
-                f"{pad}    {b.label}: {plural(b.n_samples, 'sample')} "
-                f"({format_counts(b.class_counts)}), entropy {_f(b.entropy)}, "
-                f"weight {format_count(b.n_samples)}/{format_count(n)} = {_f(weight)}, weighted entropy {_f(weight * b.entropy)}"
-            )
-        total = (
-            f"{pad}    overall entropy {_f(self.overall_entropy)}, gain {_f(self.entropy)} - "
-            f"{_f(self.overall_entropy)} = {_f(self.gain)}"
+        branches = [
+            (b.label, format_counts(b.class_counts), b.n_samples, b.entropy) for b in self.branches
+        ]
+        return candidate_text(
+            self.depth,
+            self.feature,
+            self.kind,
+            self.n_samples,
+            self.entropy,
+            self.gain,
+            self.gain_ratio,
+            self.overall_entropy,
+            self.threshold,
+            self.low,
+            self.high,
+            branches,
+            self.criterion,
+            self.reason,
         )
-        if self.criterion == "gain_ratio":
-            split_info = float(entropy_rows([b.n_samples for b in self.branches]))
-            total += f", split information {_f(split_info)}, gain ratio {_f(self.gain_ratio)}"
-        lines.append(total)
-        return "\n".join(lines)
 
 
 @dataclass(frozen=True)
 class ThresholdScored:
-    """One threshold of a numeric feature (``verbose=2``), ranked by overall entropy (1 = best)."""
+    """One threshold of a numeric feature at a node, ranked by overall entropy (1 = best)."""
 
     node: int
     depth: int
@@ -148,32 +313,29 @@ class ThresholdScored:
     gain: float
 
     def __str__(self) -> str:
-        pad = _indent(self.depth) + "      "
-        line = (
-            f"{pad}{self.rank}. <= {_t(self.threshold)} (between {format_number(self.low)} and "
-            f"{format_number(self.high)}): left {format_count(self.n_left)} (entropy {_f(self.entropy_left)}), "
-            f"right {format_count(self.n_right)} (entropy {_f(self.entropy_right)}), "
+        return (
+            f"{self.rank}. <= {_t(self.threshold)} (between {format_number(self.low)} and "
+            f"{format_number(self.high)}): left {format_count(self.n_left)} "
+            f"(entropy {_f(self.entropy_left)}), right {format_count(self.n_right)} "
+            f"(entropy {_f(self.entropy_right)}), "
             f"overall entropy {_f(self.overall_entropy)}, gain {_f(self.gain)}"
         )
-        if self.rank == 1:
-            line = f"{_indent(self.depth)}    thresholds of {self.feature}, best first:\n{line}"
-        return line
 
 
 @dataclass(frozen=True)
-class ThresholdsOmitted:
-    """How many more thresholds of a numeric feature ``verbose=2`` did not print."""
+class ThresholdsRanked:
+    """The best thresholds of one numeric candidate (``verbose=2``), best first, and how many
+    more it has. Sent after the candidate's :class:`CandidateScored`."""
 
     node: int
     depth: int
     feature: str
+    thresholds: tuple[ThresholdScored, ...]
     n_more: int
 
     def __str__(self) -> str:
-        return (
-            f"{_indent(self.depth)}      and {plural(self.n_more, 'more threshold')} "
-            "(a PrintTracer with max_thresholds=None prints them all)"
-        )
+        best = [(t.threshold, t.overall_entropy) for t in self.thresholds]
+        return thresholds_text(self.depth, best, self.n_more)
 
 
 @dataclass(frozen=True)
@@ -192,23 +354,17 @@ class SplitChosen:
     branches: tuple[tuple[str, int], ...]
 
     def __str__(self) -> str:
-        pad = _indent(self.depth) + "  "
-        test = f" <= {_t(self.threshold)}" if self.threshold is not None else ""
-        score = (
-            f"gain ratio {_f(self.gain_ratio)}"
-            if self.criterion == "gain_ratio"
-            else f"gain {_f(self.gain)}"
+        return split_text(
+            self.depth,
+            self.feature,
+            self.threshold,
+            self.gain,
+            self.gain_ratio,
+            self.criterion,
+            self.tied_with,
+            self.n_tied_thresholds,
+            self.branches,
         )
-        into = ", ".join(f"{b} ({plural(n, 'sample')})" for b, n in self.branches)
-        lines = [f"{pad}=> split on {self.feature}{test}, the highest {score}; branches: {into}"]
-        if self.tied_with:
-            lines.append(
-                f"{pad}   tie with {', '.join(self.tied_with)}: broken by column order "
-                f"({self.feature} comes first)"
-            )
-        if self.n_tied_thresholds > 1:
-            lines.append(f"{pad}   {self.n_tied_thresholds} thresholds tie: the smallest is used")
-        return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -223,11 +379,8 @@ class LeafMade:
     tied_classes: tuple = ()
 
     def __str__(self) -> str:
-        pad = _indent(self.depth) + "  "
-        line = f"{pad}=> leaf, predict {self.prediction}: {self.reason}"
-        if self.tied_classes:
-            line += f"\n{pad}   {class_tie_note(self.class_counts, self.prediction)}"
-        return line
+        note = class_tie_note(self.class_counts, self.prediction) if self.tied_classes else ""
+        return leaf_text(self.depth, self.prediction, self.reason, note)
 
 
 @dataclass(frozen=True)
@@ -257,15 +410,7 @@ class PruningDecision:
         )
 
 
-Event = (
-    NodeStarted
-    | CandidateScored
-    | ThresholdScored
-    | ThresholdsOmitted
-    | SplitChosen
-    | LeafMade
-    | PruningDecision
-)
+Event = NodeStarted | CandidateScored | ThresholdsRanked | SplitChosen | LeafMade | PruningDecision
 
 
 class PrintTracer:
@@ -276,8 +421,14 @@ class PrintTracer:
     file : file-like, optional
         Where to print; default ``sys.stdout``.
     max_thresholds : int or None, default=0
-        How many thresholds of each numeric candidate to list, best first (``verbose=2`` uses
-        10); the rest are counted in an "and N more" line. None lists every threshold.
+        How many thresholds of each numeric candidate to list, best first, with their overall
+        entropy (``verbose=2`` uses 10); the rest are counted ("and 11 more thresholds"). None
+        lists every threshold.
+
+    Notes
+    -----
+    The learner does not build events for a tracer that only prints (a ``PrintTracer`` whose
+    ``__call__`` is not overridden): it writes the same lines, node by node, with :meth:`write`.
     """
 
     def __init__(self, file=None, *, max_thresholds: int | None = 0):
@@ -286,6 +437,16 @@ class PrintTracer:
 
     def __call__(self, event: Event) -> None:
         print(event, file=self.file if self.file is not None else sys.stdout)
+
+    def write(self, text: str) -> None:
+        """Write lines of the trace as they are (each ends with a newline)."""
+        (self.file if self.file is not None else sys.stdout).write(text)
+
+
+def prints_only(tracer) -> bool:
+    """Whether ``tracer`` only prints each event's ``__str__`` (then the learner writes the
+    lines without building the events)."""
+    return isinstance(tracer, PrintTracer) and type(tracer).__call__ is PrintTracer.__call__
 
 
 class RecordingTracer:

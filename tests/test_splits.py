@@ -250,6 +250,25 @@ def test_enumerate_thresholds_per_segment_equals_plain(data):
         )
 
 
+@settings(deadline=None, max_examples=60)
+@given(data=segmented(), k=st.integers(1, 6))
+def test_best_thresholds_are_the_first_of_every_threshold_ranked(data, k):
+    """The k best of each segment, chosen from the integer scores, are exactly the first k of
+    every threshold ranked by overall entropy then threshold, with the same numbers."""
+    groups, n_classes = data
+    values, codes, starts, lengths = concatenate_sorted(groups)
+    every = splits.enumerate_thresholds(values, codes, starts, lengths, n_classes)
+    best, n_thresholds = splits.best_thresholds(values, codes, starts, lengths, n_classes, k)
+    assert n_thresholds.tolist() == np.bincount(every["segment"], minlength=len(starts)).tolist()
+    ranked = pd.DataFrame(every).sort_values(
+        ["segment", "overall_entropy", "threshold"], kind="stable"
+    )
+    expected = ranked.groupby("segment").head(k)
+    assert list(best) == list(every)
+    for name, column in best.items():
+        np.testing.assert_array_equal(column, expected[name].to_numpy(), err_msg=name)
+
+
 def test_segment_boundaries_are_never_cut():
     # segment 0 ends with 1.0, segment 1 starts with 2.0: no threshold between them
     values = np.array([0.0, 1.0, 2.0, 3.0, np.nan, 5.0])

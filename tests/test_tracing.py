@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import pickle
 import re
@@ -13,6 +14,7 @@ import pytest
 import scipy.stats
 from sklearn.datasets import make_classification
 
+import id3tree.datasets
 from id3tree import ID3Classifier, candidate_splits, learner
 from id3tree.datasets import load_iris, load_play_tennis
 from id3tree.tracing import (
@@ -20,10 +22,10 @@ from id3tree.tracing import (
     LeafMade,
     LoggingTracer,
     NodeStarted,
+    PrintTracer,
     RecordingTracer,
     SplitChosen,
-    ThresholdScored,
-    ThresholdsOmitted,
+    ThresholdsRanked,
 )
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -77,43 +79,61 @@ def test_verbose_2_lists_the_best_thresholds_and_counts_the_rest(capsys):
     X, y = load_iris(return_X_y=True)
     tracer = RecordingTracer(max_thresholds=10)
     ID3Classifier(max_depth=1).fit(X, y, tracer=tracer)
-    scored = [
-        e for e in tracer.events if isinstance(e, ThresholdScored) and e.feature == "petal_width"
-    ]
+    ranked = next(
+        e for e in tracer.events if isinstance(e, ThresholdsRanked) and e.feature == "petal_width"
+    )
     expected = candidate_splits(X["petal_width"], y).sort_values(
         ["overall_entropy", "threshold"], kind="stable"
     )
-    assert [e.rank for e in scored] == list(range(1, 11))
-    np.testing.assert_array_equal([e.threshold for e in scored], expected["threshold"][:10])
+    assert [e.rank for e in ranked.thresholds] == list(range(1, 11))
+    np.testing.assert_array_equal(
+        [e.threshold for e in ranked.thresholds], expected["threshold"][:10]
+    )
     np.testing.assert_allclose(
-        [e.overall_entropy for e in scored], expected["overall_entropy"][:10], atol=1e-12
+        [e.overall_entropy for e in ranked.thresholds],
+        expected["overall_entropy"][:10],
+        atol=1e-12,
     )
-    more = next(
-        e for e in tracer.events if isinstance(e, ThresholdsOmitted) and e.feature == "petal_width"
-    )
-    assert more.n_more == len(expected) - 10
+    np.testing.assert_array_equal([e.n_left for e in ranked.thresholds], expected["n_left"][:10])
+    assert ranked.n_more == len(expected) - 10
     everything = RecordingTracer(max_thresholds=None)
     ID3Classifier(max_depth=1).fit(X, y, tracer=everything)
-    listed = [
+    listed = next(
         e
         for e in everything.events
-        if isinstance(e, ThresholdScored) and e.feature == "petal_width"
-    ]
-    assert sorted(e.threshold for e in listed) == sorted(expected["threshold"])
-    assert not any(isinstance(e, ThresholdsOmitted) for e in everything.events)
+        if isinstance(e, ThresholdsRanked) and e.feature == "petal_width"
+    )
+    assert sorted(e.threshold for e in listed.thresholds) == sorted(expected["threshold"])
+    assert all(e.n_more == 0 for e in everything.events if isinstance(e, ThresholdsRanked))
     ID3Classifier(max_depth=1, verbose=2).fit(X, y)
     out = capsys.readouterr().out
     lines = out.splitlines()
-    header = lines.index("    thresholds of petal_width, best first:")
-    assert lines[header - 1].endswith("gain 1.5850 - 0.6667 = 0.9183")  # under its candidate
-    assert lines[header + 1] == (
-        "      1. <= 0.8 (between 0.6 and 1): left 50 (entropy 0.0000), right 100 "
-        "(entropy 1.0000), overall entropy 0.6667, gain 0.9183"
+    candidate = next(i for i, s in enumerate(lines) if s.startswith("  candidate petal_width"))
+    header = candidate + 4  # after its two branches and its total, indented under it
+    assert lines[header - 1].endswith("gain 1.5850 - 0.6667 = 0.9183")
+    best = [f"<= {t:.10g}: {h:.4f}" for t, h in expected[["threshold", "overall_entropy"]].values]
+    assert (
+        lines[header]
+        == (  # verbose=2: the best 5, on one line
+            "      best thresholds by overall entropy: "
+            + ", ".join(best[:5])
+            + f", and {len(expected) - 5} more thresholds"
+        )
     )
-    assert lines[header + 11].startswith(f"      and {len(expected) - 10} more thresholds")
+    assert lines[header + 1].startswith("  => split on petal_length")
+    printed = io.StringIO()  # more than five go five to a line
+    ID3Classifier(max_depth=1).fit(X, y, tracer=PrintTracer(printed, max_thresholds=12))
+    lines = printed.getvalue().splitlines()
+    candidate = next(i for i, s in enumerate(lines) if s.startswith("  candidate petal_width"))
+    header = candidate + 4
+    assert lines[header] == "      best thresholds by overall entropy: " + ", ".join(best[:5]) + ","
+    assert lines[header + 1] == "          " + ", ".join(best[5:10]) + ","
+    assert lines[header + 2] == (
+        "          " + ", ".join(best[10:12]) + f", and {len(expected) - 12} more thresholds"
+    )
     assert "tie with petal_width: broken by column order (petal_length comes first)" in out
     ID3Classifier(max_depth=1, verbose=1).fit(X, y)
-    assert "best first" not in capsys.readouterr().out
+    assert "best thresholds" not in capsys.readouterr().out
 
 
 def test_trace_frame_has_one_row_per_node_and_candidate():
@@ -398,3 +418,62 @@ def test_keep_trace_must_be_auto_true_or_false(value):
     X, y = _numeric_fit_data()
     with pytest.raises(ValueError, match="keep_trace must be"):
         ID3Classifier(keep_trace=value).fit(X, y)
+
+
+def _printed_and_recorded(X, y, max_thresholds=0, sample_weight=None, **params):
+    """The page a PrintTracer writes (lines built without events) and the events' own text."""
+    printed = io.StringIO()
+    tracer = PrintTracer(printed, max_thresholds=max_thresholds)
+    ID3Classifier(**params).fit(X, y, sample_weight=sample_weight, tracer=tracer)
+    recorded = RecordingTracer(max_thresholds=max_thresholds)
+    ID3Classifier(**params).fit(X, y, sample_weight=sample_weight, tracer=recorded)
+    return printed.getvalue(), str(recorded) + "\n"
+
+
+@pytest.mark.parametrize(
+    "data, params",
+    [
+        ("play_tennis", {}),
+        ("play_tennis", {"criterion": "gain_ratio"}),
+        ("iris", {"max_thresholds": 3}),
+        ("iris", {"max_thresholds": None, "max_depth": 2}),
+        ("hmeq", {"max_depth": 3, "max_thresholds": 4, "min_samples_leaf": 20}),
+        ("titanic", {"max_depth": 3, "criterion": "gain_ratio", "min_samples_leaf": 5}),
+        ("numbers", {"max_thresholds": 2}),
+        ("weighted", {"max_thresholds": 3, "max_depth": 3}),
+    ],
+)
+def test_the_printed_page_is_the_events_text(data, params):
+    """A PrintTracer gets its lines without events; they are what the events print, character
+    for character (numeric and categorical features, missing values, ties, gain ratio, numeric
+    classes, invalid candidates and every verbose=2 option)."""
+    if data == "numbers":  # numeric classes, a constant column, a tie between classes
+        rng = np.random.default_rng(0)
+        X = pd.DataFrame(
+            {"x": rng.normal(size=60).round(1), "same": 1.0, "c": rng.choice(["u", "v"], 60)}
+        )
+        y = rng.integers(0, 3, size=60)
+    elif data == "weighted":  # counts that are sums of weights
+        X, y = load_iris(return_X_y=True)
+        params["sample_weight"] = np.where(y == "setosa", 0.25, 1.0) + np.arange(150) % 3 / 10
+    else:
+        X, y = getattr(id3tree.datasets, f"load_{data}")(return_X_y=True)
+    printed, recorded = _printed_and_recorded(X, y, **params)
+    assert printed == recorded
+    assert printed.count("\n") > 10
+
+
+def test_a_tracer_that_overrides_call_still_gets_events():
+    class Counting(PrintTracer):
+        def __init__(self):
+            super().__init__(io.StringIO())
+            self.kinds = set()
+
+        def __call__(self, event):
+            self.kinds.add(type(event).__name__)
+            super().__call__(event)
+
+    tracer = Counting()
+    ID3Classifier().fit(*load_play_tennis(return_X_y=True), tracer=tracer)
+    assert {"NodeStarted", "CandidateScored", "SplitChosen", "LeafMade"} <= tracer.kinds
+    assert tracer.file.getvalue() == (GOLDEN / "play_tennis_verbose1.txt").read_text("utf-8")

@@ -23,7 +23,7 @@ from sklearn.utils.class_weight import compute_sample_weight
 from id3tree import ID3Classifier
 from id3tree.datasets import load_car, load_iris, load_play_tennis
 from id3tree.diagnostics import IDLikeFeatureWarning
-from id3tree.tracing import RecordingTracer
+from id3tree.tracing import RecordingTracer, ThresholdsRanked
 
 
 def _numeric_classification():
@@ -405,7 +405,17 @@ def test_verbose_trace_prints_weighted_thresholds(capsys):
     ID3Classifier(max_depth=1, verbose=2).fit(X, y, sample_weight=weight)
     out = capsys.readouterr().out
     assert "Node 0 [root]: 112.5 samples (setosa: 12.5, versicolor: 50, virginica: 50)" in out
-    assert "left 12.5 (entropy 0.0000)" in out  # the best threshold of petal_length
+    assert "weight 55/112.5 = 0.4889" in out  # a side of petal_length's best threshold
+    # verbose=2's ranked thresholds of petal_length, by weighted overall entropy
+    assert "best thresholds by overall entropy: <= 4.75: 0.6906, <= 4.85: 0.7227," in out
+    tracer = RecordingTracer(max_thresholds=10)
+    ID3Classifier(max_depth=1).fit(X, y, sample_weight=weight, tracer=tracer)
+    ranked = next(
+        e for e in tracer.events if isinstance(e, ThresholdsRanked) and e.feature == "petal_length"
+    )
+    cut = next(t for t in ranked.thresholds if t.threshold == 2.45)
+    assert (cut.n_left, cut.entropy_left, cut.n_right) == (12.5, 0.0, 100.0)
+    assert cut.overall_entropy == pytest.approx(100 / 112.5)
 
 
 def test_the_id_like_warning_counts_rows_not_weights():
