@@ -5,6 +5,8 @@ Usage::
     python benchmarks/bench_dask.py                      # 10,000,000 rows x 100 columns
     python benchmarks/bench_dask.py --rows 2000000       # any size
     python benchmarks/bench_dask.py --quick              # 200,000 rows x 20 columns (smoke run)
+    python benchmarks/bench_dask.py --path DIR --keep    # keep the generated table in DIR, then:
+    python benchmarks/bench_dask.py --path DIR --compare-only --pandas-rows 3000000
 
 Needs the ``dask`` extra (``pip install "id3tree[dask]"``).
 
@@ -16,11 +18,13 @@ Needs the ``dask`` extra (``pip install "id3tree[dask]"``).
 2. **Dask.** A ``distributed.LocalCluster`` (processes, ``--workers`` workers of one thread and
    ``--memory-limit`` each) runs ``mutual_information_matrix(X)``, ``rank_features(X, y)``
    (information gain, exact thresholds) and ``ID3Classifier(max_depth=--depth).fit(X, y)`` (exact
-   thresholds, and again with ``numeric_bins=64``) on the whole table. After each job the peak
-   resident memory of every worker process is read (``ru_maxrss``).
+   thresholds, and again with ``numeric_bins=64``) on the whole table, each job on a fresh
+   cluster. After each job the peak resident memory of every worker process is read (``VmHWM``).
 3. **pandas.** The same calls on the first ``--pandas-rows`` rows (the largest slice this machine
    holds comfortably beside the cluster) read with ``pandas.read_parquet``, and Dask on the same
-   slice, so the ratio compares like with like. Times are per million rows as well.
+   slice, so the ratio compares like with like. The peak resident memory of the pandas process
+   (which holds the slice) and of every Dask worker is read after each job. ``--compare-only``
+   reuses the table already in ``--path`` and runs only this comparison.
 
 It measures; it does not test. Everything is printed as Markdown tables.
 """
@@ -79,13 +83,27 @@ def table_bytes(n_rows: int, n_columns: int) -> int:
     return n_rows * ((n_columns - n_text) * 8 + n_text + 1)
 
 
+def own_peak_memory() -> int:
+    """Peak resident bytes of this process since it started.
+
+    Linux's ``VmHWM``, the high-water mark of this process's own memory. Not ``ru_maxrss``: a
+    process started by fork and exec (as a worker is spawned) inherits its parent's maximum
+    there, so every worker of a parent that holds a large frame would report the parent's size.
+    """
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:  # not Linux: the best the platform offers
+        pass
+    scale = 1 if sys.platform == "darwin" else 1024  # bytes on macOS, kilobytes elsewhere
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale
+
+
 def peak_memory(client) -> list[int]:
-    """Peak resident bytes of every worker process so far (Linux reports kilobytes)."""
-
-    def maxrss():
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-
-    return sorted(client.run(maxrss).values())
+    """Peak resident bytes of every worker process so far."""
+    return sorted(client.run(own_peak_memory).values())
 
 
 def timed(function, *args, **kwargs):
@@ -129,7 +147,16 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--only", default=None, help="whole-table jobs to run, by number (e.g. 3,4); 0: none"
     )
+    parser.add_argument(
+        "--compare-only",
+        action="store_true",
+        help="reuse the table in --path and run only the pandas / Dask comparison on a slice",
+    )
     args = parser.parse_args(argv)
+    if args.compare_only:
+        if args.path is None or not any(args.path.glob("*.parquet")):
+            parser.error("--compare-only needs --path with the Parquet files of an earlier run")
+        args.reuse, args.only, args.keep = True, "0", True
     if args.quick:
         args.rows, args.columns, args.file_rows = 200_000, 20, 50_000
         args.pandas_rows = 100_000
@@ -140,60 +167,83 @@ def main(argv=None) -> int:
 
     path = args.path or Path(tempfile.mkdtemp(prefix="id3tree-bench-")) / "table"
     print(f"python {platform.python_version()}, {os.cpu_count()} CPUs, {platform.platform()}")
+    reuse = args.reuse and any(path.glob("*.parquet"))
+    if reuse:
+        args.rows, args.columns, args.file_rows = table_shape(path)
+        args.pandas_rows = min(args.pandas_rows, args.rows)
     size = table_bytes(args.rows, args.columns)
     print(
         f"\ntable: {args.rows:,} rows x {args.columns} columns + target, "
         f"{size / 1e9:.2f} GB in memory, files of {args.file_rows:,} rows"
     )
-    seconds = 0.0
-    if not (args.reuse and any(path.glob("*.parquet"))):
+    if reuse:
+        print("reusing the Parquet files already there")
+    else:
         seconds, _ = timed(make_table, path, args.rows, args.columns, args.file_rows)
+        print(f"generated in {seconds:.0f} s")
     on_disk = sum(f.stat().st_size for f in path.glob("*.parquet"))
-    print(f"generated in {seconds:.0f} s; {on_disk / 1e9:.2f} GB of Parquet")
+    print(f"{on_disk / 1e9:.2f} GB of Parquet")
+
+    def on_fresh_cluster(job):
+        """Time one job on a new cluster, so that each worker peak belongs to that job alone
+        (``client.restart()`` can hang on a loaded machine)."""
+        with (
+            LocalCluster(
+                n_workers=args.workers,
+                threads_per_worker=1,
+                processes=True,
+                memory_limit=args.memory_limit,
+                dashboard_address=":0",
+                silence_logs=logging.ERROR,
+            ) as cluster,
+            Client(cluster) as client,
+        ):
+            seconds, result = timed(job)
+            return seconds, result, peak_memory(client)
 
     rows = []
-    with (
-        LocalCluster(
-            n_workers=args.workers,
-            threads_per_worker=1,
-            processes=True,
-            memory_limit=args.memory_limit,
-            dashboard_address=":0",
-            silence_logs=logging.ERROR,
-        ) as cluster,
-        Client(cluster) as client,
-    ):
-        table = dd.read_parquet(path)
-        X, y = table.drop(columns=["target"]), table["target"]
-        print(f"{table.npartitions} partitions, {args.workers} workers x {args.memory_limit}\n")
-        chosen = None if args.only is None else {int(k) for k in args.only.split(",")}
-        for number, (name, job) in enumerate(jobs(X, y, args.depth, args.bins), start=1):
-            if chosen is not None and number not in chosen:
-                continue
-            client.restart()  # fresh workers: each peak belongs to one job
-            seconds, _ = timed(job)
-            peaks = peak_memory(client)
-            rows.append((name, seconds, peaks))
-            print(f"  {name}: {seconds:.1f} s, worker peaks {[f'{p / 1e9:.2f} GB' for p in peaks]}")
-            sys.stdout.flush()
+    table = dd.read_parquet(path)
+    X, y = table.drop(columns=["target"]), table["target"]
+    print(f"{table.npartitions} partitions, {args.workers} workers x {args.memory_limit}\n")
+    chosen = None if args.only is None else {int(k) for k in args.only.split(",")}
+    for number, (name, job) in enumerate(jobs(X, y, args.depth, args.bins), start=1):
+        if chosen is not None and number not in chosen:
+            continue
+        seconds, _, peaks = on_fresh_cluster(job)
+        rows.append((name, seconds, peaks))
+        print(f"  {name}: {seconds:.1f} s, worker peaks {_gb(peaks)}")
+        sys.stdout.flush()
 
-        # the slice pandas holds: Dask and pandas on the same rows
-        n_files = -(-args.pandas_rows // args.file_rows)
-        files = sorted(path.glob("*.parquet"))[:n_files]
-        frame = pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
-        frame = frame.iloc[: args.pandas_rows]
-        small = dd.read_parquet(files)
-        compare = []
-        pandas_jobs = jobs(frame.drop(columns=["target"]), frame["target"], args.depth, args.bins)
-        dask_jobs = jobs(small.drop(columns=["target"]), small["target"], args.depth, args.bins)
-        for (name, pandas_job), (_, dask_job) in zip(pandas_jobs, dask_jobs):
-            if "numeric_bins" in name:
-                continue  # binning is a Dask-only option
-            pandas_seconds, pandas_result = timed(pandas_job)
-            dask_seconds, dask_result = timed(dask_job)
-            same = _same(pandas_result, dask_result)
-            compare.append((name, pandas_seconds, dask_seconds, same))
-            print(f"  slice {name}: pandas {pandas_seconds:.1f} s, dask {dask_seconds:.1f} s")
+    # the slice pandas holds, in whole files: Dask and pandas on the same rows
+    files = sorted(path.glob("*.parquet"))[: max(1, args.pandas_rows // args.file_rows)]
+    frame = pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
+    args.pandas_rows = len(frame)
+    small = dd.read_parquet(files)
+    read_peak = own_peak_memory()
+    print(
+        f"\nslice: {len(frame):,} rows, pandas process peak {read_peak / 1e9:.2f} GB after reading"
+    )
+    compare = []
+    pandas_jobs = jobs(frame.drop(columns=["target"]), frame["target"], args.depth, args.bins)
+    dask_jobs = jobs(small.drop(columns=["target"]), small["target"], args.depth, args.bins)
+    on_dask = []
+    for name, dask_job in dask_jobs:
+        if "numeric_bins" in name:
+            continue  # binning is a Dask-only option
+        dask_seconds, dask_result, peaks = on_fresh_cluster(dask_job)
+        on_dask.append((dask_seconds, dask_result, peaks))
+        print(f"  slice {name}: dask {dask_seconds:.1f} s, worker peaks {_gb(peaks)}")
+        sys.stdout.flush()
+    for (name, pandas_job), (dask_seconds, dask_result, peaks) in zip(pandas_jobs, on_dask):
+        pandas_seconds, pandas_result = timed(pandas_job)
+        pandas_peak = own_peak_memory()
+        same = _same(pandas_result, dask_result)
+        compare.append((name, pandas_seconds, pandas_peak, dask_seconds, peaks, same))
+        print(
+            f"  slice {name}: pandas {pandas_seconds:.1f} s, process peak so far "
+            f"{pandas_peak / 1e9:.2f} GB; same result {same}"
+        )
+        sys.stdout.flush()
 
     print(f"\n### Whole table: {args.rows:,} rows x {args.columns} columns ({size / 1e9:.1f} GB)\n")
     print("| job | time | s per million rows | peak memory per worker | peak / table |")
@@ -202,14 +252,19 @@ def main(argv=None) -> int:
         worst = max(peaks)
         print(
             f"| `{name}` | {seconds:.0f} s | {seconds / args.rows * 1e6:.1f} | "
-            f"{', '.join(f'{p / 1e9:.2f} GB' for p in peaks)} | {worst / size:.2f} |"
+            f"{_gb(peaks)} | {worst / size:.2f} |"
         )
-    print(f"\n### The slice pandas holds: {args.pandas_rows:,} rows\n")
-    print("| job | pandas | Dask (same rows) | Dask / pandas | same result |")
-    print("|---|---|---|---|---|")
-    for name, pandas_seconds, dask_seconds, same in compare:
+    slice_size = table_bytes(args.pandas_rows, args.columns)
+    print(f"\n### The slice pandas holds: {args.pandas_rows:,} rows ({slice_size / 1e9:.1f} GB)\n")
+    print(
+        "| job | pandas | pandas process peak (so far) | Dask, same rows | Dask worker peaks "
+        "| Dask / pandas | same result |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for name, pandas_seconds, pandas_peak, dask_seconds, peaks, same in compare:
         print(
-            f"| `{name}` | {pandas_seconds:.1f} s | {dask_seconds:.1f} s | "
+            f"| `{name}` | {pandas_seconds:.1f} s | {pandas_peak / 1e9:.2f} GB | "
+            f"{dask_seconds:.1f} s | {_gb(peaks)} | "
             f"{dask_seconds / pandas_seconds:.2f} | {same} |"
         )
     if not args.keep and args.path is None:
@@ -217,10 +272,31 @@ def main(argv=None) -> int:
     return 0
 
 
+def table_shape(path: Path) -> tuple[int, int, int]:
+    """Rows, feature columns and rows per file of a table already written in ``path``."""
+    import pyarrow.parquet as pq
+
+    files = sorted(path.glob("*.parquet"))
+    rows = [pq.ParquetFile(f).metadata.num_rows for f in files]
+    n_columns = len(pq.ParquetFile(files[0]).schema_arrow.names) - 1  # less the target
+    return sum(rows), n_columns, rows[0]
+
+
+def _gb(peaks) -> str:
+    return ", ".join(f"{p / 1e9:.2f} GB" for p in peaks)
+
+
 def _same(a, b) -> bool:
     """The pandas and Dask results agree (frames to 1e-12, trees node for node)."""
     if isinstance(a, pd.DataFrame):
-        return bool(a.index.equals(b.index) and np.allclose(a, b, rtol=0, atol=1e-12))
+        if not (a.index.equals(b.index) and a.columns.equals(b.columns)):
+            return False
+        numbers = a.select_dtypes("number").columns
+        others = a.columns.difference(numbers)
+        return bool(
+            np.allclose(a[numbers], b[numbers], rtol=0, atol=1e-12, equal_nan=True)
+            and a[others].equals(b[others])
+        )
     return a.to_dict() == b.to_dict()
 
 

@@ -117,8 +117,11 @@ def entropy_rows(counts, base: float = 2.0) -> np.ndarray:
     if not np.all(np.isfinite(totals)):  # counts near the largest float: their sum overflows
         counts = _scaled_rows(counts)
         totals = counts.sum(axis=-1)
-    if counts.shape[-1] > 16:  # many cells per row: all terms at once rather than cell by cell
-        return entropy_terms(counts, totals[..., None], base).sum(axis=-1) + 0.0
+    if counts.shape[-1] > 16:  # many classes: the non-zero cells only (a node holds few classes)
+        flat = counts.reshape(-1, counts.shape[-1])
+        row, column = np.nonzero(flat)
+        h = entropy_of_groups(flat[row, column], row, len(flat), base)
+        return h.reshape(counts.shape[:-1])
     return entropy_of_counts(np.moveaxis(counts, -1, 0), totals, base)
 
 

@@ -14,7 +14,9 @@ Doing step 3 node by node would multiply Python's overhead by nodes x features. 
 is one pass per feature over all the rows still in play: the rows of every numeric feature are
 kept sorted by value inside each node (sorted once at the start, then stably regrouped by child
 after every level), so the split search of all nodes is a handful of vectorised operations; the
-categorical features take one ``bincount`` of (node, value, class) per level.
+categorical features take one ``bincount`` of (node, value, class) per level, and so do numeric
+features with few distinct values (:func:`is_counted`), whose cuts are then scored over those
+counts by the same ``c log c`` sums as sorted rows.
 
 With ``sample_weight`` (``EncodedData.weight``) every class count is a sum of weights, the rows
 of each node are counted apart (they lay out the segments and meet ``min_samples_leaf``), and
@@ -26,6 +28,7 @@ The result is a :class:`GrownTree` of flat arrays, renumbered in pre-order (dept
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,6 +50,7 @@ from id3tree.splits import (
     dense_ranks,
     midpoint,
     score_categorical,
+    search_counted,
     search_cuts,
     search_weighted_cuts,
 )
@@ -273,54 +277,134 @@ def _ratio(ok, gain, split_info) -> np.ndarray:
     )
 
 
-class SortedColumns:
-    """The rows in play, grouped by node; for each numeric feature sorted by value within a node.
+def _usable(result, min_leaf) -> np.ndarray:
+    """Where a numeric search found a cut whose missing-values branch (if any) is large enough."""
+    return result.found & ((result.n_missing == 0) | (result.n_missing >= min_leaf))
 
-    Feature j (the j-th numeric feature) keeps three arrays laid out alike: ``rows[j]`` (row
-    numbers), ``ranks[j]`` (the rank of each row's value among the feature's distinct values,
-    ``MISSING_RANK`` for NaN, which sorts last) and ``labels[j]`` (class codes). Node s of the
-    level occupies positions ``starts[s] : starts[s] + sizes[s]`` of every feature. Carrying the
-    labels and ranks along costs less than gathering them by row number at every level, and the
-    sort happens once, at the root. With no numeric feature, one layout of the rows is kept.
+
+class _Orders(Mapping):
+    """Each numeric feature's rows in play sorted within each node, as the trace reads them:
+    the sorted features' layouts as they are, the counted features' sorted when asked for.
+    Valid until the rows are regrouped for the next level."""
+
+    def __init__(self, columns: SortedColumns):
+        self.columns = columns
+
+    def __getitem__(self, f):
+        c = self.columns
+        if f in c.features:
+            return c.rows[c.features.index(f)]
+        if f not in c.counted:
+            raise KeyError(f)
+        j, rows = c.counted.index(f), c.rows[0]
+        key = c.node_of_position * (len(c.counted_values[j]) + 1) + c.codes[j]
+        return rows[np.argsort(key, kind="stable")]
+
+    def __iter__(self):
+        return iter(self.columns.features + self.columns.counted)
+
+    def __len__(self):
+        return len(self.columns.features) + len(self.columns.counted)
+
+
+COUNTED_MAX_SHARE = 1 / 64
+"""A numeric feature with at most this many distinct values per row is counted, not sorted."""
+
+
+def is_counted(n_distinct: int, n_rows: int) -> bool:
+    """Whether a numeric feature is searched by counting its values rather than sorting rows.
+
+    Sorting costs the same for every row; counting costs one ``bincount`` of the rows plus the
+    work on the (node, value, class) entries present, of which there are at most
+    ``nodes x values x classes``. Counting wins when values are few next to rows: at most
+    ``COUNTED_MAX_SHARE`` of them (100 values at 6,400 rows, 1,562 at 100,000). Both searches
+    find the same thresholds (the same ``c log c`` sums), so the rule only decides speed.
+    """
+    return n_distinct <= COUNTED_MAX_SHARE * n_rows
+
+
+def _sort_column(x: np.ndarray):
+    """A numeric column sorted once: the stable order (NaN last), the rank of each sorted value
+    among the distinct values (``MISSING_RANK`` for NaN), and the distinct values, increasing."""
+    order = np.argsort(x, kind="stable")
+    xs = x[order]
+    new_value = np.empty(len(x), dtype=bool)
+    new_value[:1] = True
+    np.not_equal(xs[1:], xs[:-1], out=new_value[1:])
+    missing = np.isnan(xs)
+    rank = np.cumsum(new_value, dtype=np.int64) - 1
+    rank[missing] = MISSING_RANK
+    return order, rank, xs[new_value & ~missing]
+
+
+class SortedColumns:
+    """The rows in play, grouped by node, and what the numeric features' split search needs.
+
+    A numeric feature is searched one of two ways (:func:`is_counted` chooses):
+
+    * **sorted**: the j-th sorted feature keeps three arrays laid out alike: ``rows[j]`` (row
+      numbers), ``ranks[j]`` (the rank of each row's value among the feature's distinct values,
+      ``MISSING_RANK`` for NaN, which sorts last) and ``labels[j]`` (class codes). Node s of the
+      level occupies positions ``starts[s] : starts[s] + sizes[s]`` of every feature. Carrying
+      the labels and ranks along costs less than gathering them by row number at every level,
+      and the sort happens once, at the root.
+    * **counted** (few distinct values): only the code of each row's value is kept; each level
+      counts the rows in play by (node, value, class), as for a categorical feature, and
+      :func:`~id3tree.splits.search_counted` scores the cuts between the values.
+
+    With no sorted feature, one layout of the rows (in row order within each node) is kept.
     """
 
     def __init__(self, data: EncodedData, features):
         n = len(data.y)
-        self.features = [int(f) for f in features]
-        d = max(len(self.features), 1)
+        self.features = []  # the sorted features
+        self.counted = []  # the counted features
+        codes = []  # of each counted feature: each row's value code, missing last
+        self.counted_values = []  # of each counted feature: its distinct values, increasing
+        d = max(len(features), 1)
         label_type = np.uint8 if len(data.classes) <= 256 else np.int32
         self._rows = np.empty(d * n, dtype=np.int32 if n < 2**31 else np.int64)
         self._labels = np.empty(d * n, dtype=label_type)
-        self._ranks = np.empty(len(self.features) * n, dtype=np.int32)
-        # A threshold's neighbours are read from the column itself, through the rows on each side
-        # of the cut: no copy of the distinct values is kept. Only zero has two spellings that
-        # compare equal (0.0 and -0.0); a zero is written as the feature's first zero in sorted
-        # order, as a table of distinct values would hold it.
-        self.numeric = data.numeric
-        self.first_zero = []
+        self._ranks = np.empty(len(features) * n, dtype=np.int32)
+        self.values = []  # the distinct non-missing values of each sorted feature, increasing
         self.has_missing = []
-        for j, f in enumerate(self.features):
-            x = data.numeric[f]
-            order = np.argsort(x, kind="stable")  # NaN last
-            xs = x[order]
-            new_value = np.empty(n, dtype=bool)
-            new_value[0] = True
-            np.not_equal(xs[1:], xs[:-1], out=new_value[1:])
-            missing = np.isnan(xs)
-            rank = np.cumsum(new_value, dtype=np.int64) - 1
-            rank[missing] = MISSING_RANK
-            zero = np.searchsorted(xs, 0.0)  # the first zero in sorted order, if any
-            self.first_zero.append(xs[zero] if zero < n and xs[zero] == 0 else 0.0)
-            self.has_missing.append(bool(missing[-1]) if n else False)
+        for f in features:
+            order, rank, values = _sort_column(data.numeric[f])
+            if data.weight is None and is_counted(len(values), n):  # (weights: sorted)
+                code = np.empty(n, dtype=np.int32)
+                code[order] = np.minimum(rank, len(values))  # missing: the last code
+                self.counted.append(int(f))
+                codes.append(code)
+                self.counted_values.append(values)
+                continue
+            j = len(self.features)
+            self.features.append(int(f))
+            self.values.append(values)
+            self.has_missing.append(bool(n) and rank[-1] == MISSING_RANK)
             self._rows[j * n : (j + 1) * n] = order
             self._ranks[j * n : (j + 1) * n] = rank
             self._labels[j * n : (j + 1) * n] = data.y[order]
+        d = max(len(self.features), 1)
+        for array, size in ((self._rows, d * n), (self._labels, d * n)):
+            array.resize(size, refcheck=False)  # the counted features need no layout
+        self._ranks.resize(len(self.features) * n, refcheck=False)
+        self._values = np.concatenate(self.values) if self.values else np.zeros(0)
+        self._first_value = np.cumsum([0] + [len(v) for v in self.values])[:-1].astype(np.int64)
+        self.values = np.split(self._values, self._first_value[1:])  # views: no second copy
         if not self.features:
             self._rows[:] = np.arange(n)
             self._labels[:] = data.y
+        # the counted features' codes, laid out as rows[0] and regrouped with it (no gathers)
+        code_type = np.int16 if max(map(len, self.counted_values), default=0) < 2**15 else np.int32
+        self._codes = np.empty(len(self.counted) * n, dtype=code_type)
+        for j, code in enumerate(codes):
+            self._codes[j * n : (j + 1) * n] = code[self._rows[:n]]
+        del codes
         self.m = n
         self._slot_of_row = np.empty(n, dtype=np.int32)  # work arrays indexed by row
         self._segment_of_row = np.empty(n, dtype=np.int32)
+        self._found, self._cut_code = {}, {}
+        self.node_of_position = np.zeros(0, dtype=np.int64)  # the node of each row in play
         self._set_views()
 
     def _set_views(self):
@@ -328,17 +412,21 @@ class SortedColumns:
         self.rows = self._rows[: d * m].reshape(d, m)
         self.labels = self._labels[: d * m].reshape(d, m)
         self.ranks = self._ranks[: len(self.features) * m].reshape(len(self.features), m)
+        self.codes = self._codes[: len(self.counted) * m].reshape(len(self.counted), m)
 
-    def orders(self) -> dict:
-        """Each numeric feature's rows in play, sorted within each node (feature -> rows)."""
-        return {f: self.rows[j] for j, f in enumerate(self.features)}
+    def orders(self) -> _Orders:
+        """Each numeric feature's rows in play, sorted within each node (feature -> rows).
+
+        The counted features' orders are sorted when asked for (the trace asks)."""
+        return _Orders(self)
 
     def score(self, s, starts, sizes, n_classes, min_leaf, weight=None, min_weight=0.0) -> None:
         """Fill ``s`` (a :class:`Scores`) for the numeric features, a few features at a time;
         with ``weight`` (one per row), by the weighted twin of the search."""
         m, k = self.m, len(starts)
         per_chunk = max(1, CHUNK_ROWS // max(m, 1))
-        self._found = {}
+        self._found, self._cut_code = {}, {}
+        self.node_of_position = np.repeat(np.arange(k, dtype=np.int64), sizes)
         for first in range(0, len(self.features), per_chunk):
             js = range(first, min(first + per_chunk, len(self.features)))
             c = len(js)
@@ -361,39 +449,70 @@ class SortedColumns:
                     step_up, labels, weight[rows], chunk_starts, lengths, n_present, n_classes,
                     min_leaf=min_leaf, min_weight=min_weight,
                 )  # fmt: skip
-            # the results of the chunk's features side by side, as (node, feature) tables
-            features = self.features[js.start : js.stop]
-            ok = result.found & ((result.n_missing == 0) | (result.n_missing >= min_leaf))
+            ok = _usable(result, min_leaf)
             at = result.position[ok]
-            threshold = np.full(c * k, np.nan)
+            first_value = np.repeat(self._first_value[js.start : js.stop], k)[ok]
             low, high = np.full(c * k, np.nan), np.full(c * k, np.nan)
-            rows = self.rows[js.start : js.stop].reshape(-1)
-            feature_of = np.repeat(np.arange(c), k)[ok]
-            low_ok, high_ok = np.empty(len(at)), np.empty(len(at))
-            for i, j in enumerate(js):  # the last row before the cut, the first after it
-                mine = feature_of == i
-                x = self.numeric[self.features[j]]
-                low_ok[mine] = x[rows[at[mine]]]
-                high_ok[mine] = x[rows[at[mine] + 1]]
-                low_ok[mine & (low_ok == 0)] = self.first_zero[j]
-                high_ok[mine & (high_ok == 0)] = self.first_zero[j]
-            low[ok], high[ok] = low_ok, high_ok
-            threshold[ok] = midpoint(low[ok], high[ok])
+            low[ok] = self._values[first_value + ranks[at]]
+            high[ok] = self._values[first_value + ranks[at + 1]]
+            self._fill(s, self.features[js.start : js.stop], k, result, ok, low, high)
+        if self.counted:
+            self._score_counted(s, sizes, n_classes, min_leaf)
 
-            def table(values, c=c):
-                return values.reshape(c, k).T
+    def _score_counted(self, s, sizes, n_classes, min_leaf) -> None:
+        """The counted features' part of :meth:`score`: as many features as fit in a chunk
+        counted together, segment ``i * k + node`` for the chunk's i-th feature."""
+        m, k = self.m, len(sizes)
+        labels, node = self.labels[0], self.node_of_position
+        per_chunk = max(1, CHUNK_ROWS // max(m, 1))
+        for first in range(0, len(self.counted), per_chunk):
+            js = range(first, min(first + per_chunk, len(self.counted)))
+            c = len(js)
+            n_codes = max(len(self.counted_values[j]) for j in js) + 1  # the last: missing
+            codes = np.empty((c, m), dtype=np.int32)
+            for i, j in enumerate(js):
+                codes[i] = self.codes[j]
+                if len(self.counted_values[j]) < n_codes - 1:  # its missing code: the chunk's
+                    codes[i][codes[i] == len(self.counted_values[j])] = n_codes - 1
+            segment = (np.arange(c)[:, None] * k + node).reshape(-1)
+            result, low_code, high_code = search_counted(
+                codes.reshape(-1),
+                np.tile(labels, c),
+                segment,
+                c * k,
+                n_codes,
+                n_classes,
+                min_leaf=min_leaf,
+            )
+            ok = _usable(result, min_leaf)
+            low, high = np.full(c * k, np.nan), np.full(c * k, np.nan)
+            for i, j in enumerate(js):
+                part = np.flatnonzero(ok[i * k : (i + 1) * k]) + i * k
+                values = self.counted_values[j]
+                low[part], high[part] = values[low_code[part]], values[high_code[part]]
+                self._cut_code[self.counted[j]] = low_code[i * k : (i + 1) * k]
+            self._fill(s, self.counted[js.start : js.stop], k, result, ok, low, high)
 
-            s.candidate[:, features] = True
-            s.threshold[:, features] = table(threshold)
-            s.n_ties[:, features] = table(result.n_ties)
-            s.gain[:, features] = table(np.where(ok, result.gain, np.nan))
-            s.overall[:, features] = table(np.where(ok, result.overall_entropy, np.nan))
-            s.low[:, features], s.high[:, features] = table(low), table(high)
-            s.ratio[:, features] = table(_ratio(ok, result.gain, result.split_info))
-            for i, f in enumerate(features):
-                part = slice(i * k, (i + 1) * k)
-                s.results[f] = _Found(result.found[part], result.side_counts[part])
-                self._found[f] = (result.n_left[part], result.n_right[part])
+    def _fill(self, s, features, k, result, ok, low, high) -> None:
+        """Write one chunk's search (its features side by side) into the (node, feature) tables."""
+        c = len(features)
+
+        def table(values):
+            return values.reshape(c, k).T
+
+        threshold = np.full(c * k, np.nan)
+        threshold[ok] = midpoint(low[ok], high[ok])
+        s.candidate[:, features] = True
+        s.threshold[:, features] = table(threshold)
+        s.n_ties[:, features] = table(result.n_ties)
+        s.gain[:, features] = table(np.where(ok, result.gain, np.nan))
+        s.overall[:, features] = table(np.where(ok, result.overall_entropy, np.nan))
+        s.low[:, features], s.high[:, features] = table(low), table(high)
+        s.ratio[:, features] = table(_ratio(ok, result.gain, result.split_info))
+        for i, f in enumerate(features):
+            part = slice(i * k, (i + 1) * k)
+            s.results[f] = _Found(result.found[part], result.side_counts[part])
+            self._found[f] = (result.n_left[part], result.n_right[part])
 
     def branches(self, data, chosen, splitting, starts, sizes, is_cat) -> np.ndarray:
         """The branch slot of every position of ``rows[0]`` (-1 where the node does not split)."""
@@ -401,14 +520,24 @@ class SortedColumns:
         slot_of_row = self._slot_of_row
         slot_of_row[rows] = -1
         segment = np.repeat(np.arange(len(starts)), sizes)
+        feature_of_position = np.where(splitting, chosen, -1)[segment]
         for f in np.unique(chosen[splitting]):
             mine = np.flatnonzero(splitting & (chosen == f))
-            if is_cat[f]:
-                at = np.flatnonzero(np.isin(segment, mine)) if len(mine) < len(starts) else None
-                r = rows if at is None else rows[at]
-                slot_of_row[r] = data.codes[f][r]
+            if is_cat[f] or f in self._cut_code:
+                at = np.flatnonzero(feature_of_position == f)
+                r = rows[at]
+                if is_cat[f]:
+                    slot_of_row[r] = data.codes[f][r]
+                    continue
+                # a counted feature: compare value codes with the code left of the cut
+                j = self.counted.index(f)
+                code, missing = self.codes[j][at], len(self.counted_values[j])
+                cut = self._cut_code[f][segment[at]]
+                slot_of_row[r] = np.where(
+                    code <= cut, LEFT, np.where(code == missing, NUMERIC_MISSING, RIGHT)
+                )
                 continue
-            # a numeric split sends the first n_left rows of the node left, then n_right right,
+            # a sorted split sends the first n_left rows of the node left, then n_right right,
             # then the missing ones: in the feature's own sorted order, no comparison needed
             j = self.features.index(f)
             n_left, n_right = (a[mine] for a in self._found[f])
@@ -437,8 +566,13 @@ class SortedColumns:
         d, m = self.rows.shape
         if m == 0:
             return
-        n_keys = int(new_segment_of_row[self.rows[0]].max(initial=-1)) + 2
-        m_new = int(np.count_nonzero(new_segment_of_row[self.rows[0]] >= 0))
+        new_segment = new_segment_of_row[self.rows[0]]
+        n_keys = int(new_segment.max(initial=-1)) + 2
+        m_new = int(np.count_nonzero(new_segment >= 0))
+        if m_new == 0:  # no row goes on (the last level of a depth-limited tree): nothing to sort
+            self.m = 0
+            self._set_views()
+            return
         per_chunk = max(1, CHUNK_ROWS // m)
         for first in range(0, d, per_chunk):
             last = min(first + per_chunk, d)
@@ -452,6 +586,8 @@ class SortedColumns:
             self._labels[kept] = self.labels[first:last].reshape(-1)[order]
             if self.features:
                 self._ranks[kept] = self.ranks[first:last].reshape(-1)[order]
+            if first == 0 and self.counted:  # the codes follow rows[0], the chunk's first layout
+                self._codes[: len(self.counted) * m_new] = self.codes[:, order[:m_new]].reshape(-1)
         self.m = m_new
         self._set_views()
 

@@ -421,10 +421,17 @@ class Record:
         invalid = s.candidate & np.isnan(s.gain)
         branches, reasons, ranked = {}, {}, []
         tables = dict(getattr(s, "branch_tables", {}))  # dense (k, slots, classes)
+        facts = getattr(s, "numeric_facts", {})  # f -> per node (n_present, n_distinct, found)
         for f in tables:
             for e in np.flatnonzero(invalid[:, f]).tolist():
-                if data.codes[f] is not None and (tables[f][e].sum(axis=1) > 0).sum() < 2:
-                    reasons[e, f] = f"all {plural(int(lv.sizes[e]), 'sample')} have the same value"
+                if data.codes[f] is not None:
+                    n_branches = int((tables[f][e].sum(axis=1) > 0).sum())
+                    reasons[e, f] = self._categorical_reason(int(lv.sizes[e]), n_branches)
+                elif f in facts:
+                    n_present, n_distinct, found = (int(a[e]) for a in facts[f])
+                    reasons[e, f] = self._numeric_reason(
+                        int(lv.sizes[e]), n_present, n_distinct, bool(found)
+                    )
         for f, result in getattr(s, "results", {}).items():
             if data.codes[f] is None:
                 tables[f] = result.side_counts  # (k, 3, classes): left, right, missing
@@ -443,12 +450,8 @@ class Record:
             else:
                 branches[f] = self._categorical_branches(f, result, k)
                 for e in np.flatnonzero(invalid[:, f]).tolist():
-                    n = plural(int(lv.sizes[e]), "sample")
-                    reasons[e, f] = (
-                        f"all {n} have the same value"
-                        if result.n_branches[e] < 2
-                        else f"a branch would hold fewer than min_samples_leaf = {self.min_leaf} "
-                        "samples"
+                    reasons[e, f] = self._categorical_reason(
+                        int(lv.sizes[e]), int(result.n_branches[e])
                     )
         thresholds = self._best_thresholds(ranked, lv) if ranked else {}
         for numeric in (True, False):  # the dense tables, a kind at a time, all features at once
@@ -561,6 +564,12 @@ class Record:
             result.table.sum(axis=1).tolist(),
             entropy_rows(result.table).tolist(),
         )
+
+    def _categorical_reason(self, n: int, n_branches: int) -> str:
+        """Why a categorical feature offers no valid split at a node of ``n`` rows, in words."""
+        if n_branches < 2:
+            return f"all {plural(n, 'sample')} have the same value"
+        return f"a branch would hold fewer than min_samples_leaf = {self.min_leaf} samples"
 
     def _numeric_reason(self, n: int, present: int, distinct: int, found: bool) -> str:
         """Why a numeric feature offers no valid split at a node of ``n`` rows, in words."""

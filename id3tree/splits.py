@@ -9,6 +9,9 @@ here and a property test proves them equal:
   node are sorted by value, and running sums of a table of ``c log c`` score every midpoint of
   every segment in one pass, whatever the number of classes (see :class:`_Cuts`). The learner
   uses its core, :func:`search_cuts`, on rows it keeps sorted.
+* :func:`search_counted` is the same search for a feature with few distinct values: instead of
+  sorting rows it counts them by (segment, value, class), and the same running sums run over
+  those counts, one entry per value and class present instead of one per row.
 
 With a weight per row (``fit(sample_weight=)``), :func:`search_weighted_cuts` is the float twin
 of :func:`search_cuts`: counts are sums of weights, scored by Shannon's formula class by class.
@@ -90,49 +93,73 @@ def plain_candidate_splits(x, y) -> list[dict]:
 # The fast version: many segments at once
 # ---------------------------------------------------------------------------------------------
 class _Cuts:
-    """Every cut point of many segments sorted by value, scored together in O(rows).
+    """Every cut point of many segments sorted by value, scored together in O(entries).
 
-    A cut after position i puts the rows ``start .. i`` of its segment on the left. With ``q`` the
-    integer table of ``c log c`` (:func:`~id3tree._entropy.scaled_xlogx`), the size-weighted entropy
-    of the two sides is ``q[n_left] + q[n_right] - sum_k q[left_k] - sum_k q[right_k]``. Moving one
-    row of class k from the right side to the left changes only ``left_k`` and ``right_k``, each
-    by one, so the two sums over classes are running sums of one table step per row: one
+    A cut after position i puts the entries ``start .. i`` of its segment on the left. With ``q``
+    the integer table of ``c log c`` (:func:`~id3tree._entropy.scaled_xlogx`), the size-weighted
+    entropy of the two sides is ``q[n_left] + q[n_right] - sum_k q[left_k] - sum_k q[right_k]``.
+    Moving one entry of class k from the right side to the left changes only ``left_k`` and
+    ``right_k``, so the two sums over classes are running sums of one table step per entry: one
     cumulative sum scores every cut of every segment, whatever the number of classes. The sums
     are integers, so two cuts with the same class counts score exactly alike.
 
-    Parameters are those of :func:`search_cuts`.
+    An entry is one row, or with ``count`` a run of ``count[i]`` rows of one class and one value
+    (the counted search of :func:`search_cuts`): its step is then ``q[c + count] - q[c]`` instead
+    of ``q[c + 1] - q[c]``, and sizes are sums of counts. Parameters are those of
+    :func:`search_cuts`.
     """
 
-    def __init__(self, step_up, y, starts, lengths, n_present, n_classes):
+    def __init__(self, step_up, y, starts, lengths, n_present, n_classes, count=None):
         m, n_seg = len(y), len(starts)
         index = np.int32 if m < 2**31 else np.int64
         self.starts, self.lengths, self.n_present = starts, lengths, n_present
-        self.n_classes = n_classes
+        self.n_classes, self.count = n_classes, count
         self.segment = np.repeat(np.arange(n_seg, dtype=index), lengths)
         self.offset = np.arange(m, dtype=index) - np.repeat(starts.astype(index), lengths)
         self.step_up = step_up
         self.y = y
-        self.cell = self.segment * n_classes + y  # (segment, class) of each row
-        self.parent = class_counts(self.cell, n_seg, n_classes)
+        self.cell = self.segment * n_classes + y  # (segment, class) of each entry
+        self.parent = self._class_counts(None)
         self.has_missing = bool(np.any(n_present < lengths))
         if self.has_missing:
-            present = self.offset < n_present[self.segment]
-            self.present = class_counts(self.cell[present], n_seg, n_classes)
+            self.present = self._class_counts(self.offset < n_present[self.segment])
         else:
             self.present = self.parent
         self.missing = self.parent - self.present
-        self.q, steps, self.unit = scaled_xlogx(int(lengths.max(initial=1)), m)
-        # how many rows of its own class come before each row in its segment (its rank)
-        rank = _rank_in_segment_and_class(y, self.segment, self.offset, starts, self.parent)
-        # (in place where it can: at the root these arrays have a row per training row)
-        above = self.present.ravel()[self.cell]
-        above -= rank
-        above -= 1  # rows of its class after it
-        np.maximum(above, 0, out=above)  # (missing rows: never read)
-        self.left_sum = _cumsum0(steps[rank])  # sum_k q[left_k], from the segment's start
-        del rank
-        self.right_drop = _cumsum0(steps[above])  # how much sum_k q[right_k] fell
+        if count is None:  # sizes in rows: one row an entry
+            self.rows, self.rows_present, self.rows_before = lengths, n_present, None
+        else:
+            self.rows, self.rows_present = self.parent.sum(axis=1), self.present.sum(axis=1)
+            self.rows_before = _cumsum0(count)  # rows of all entries before each position
+        self.q, steps, self.unit = scaled_xlogx(int(self.rows.max(initial=1)), int(self.rows.sum()))
+        # how many rows of its own class come before each entry in its segment (its rank)
+        rank = _rank_in_segment_and_class(y, self.segment, self.offset, starts, self.parent, count)
+        above = self.present.ravel()[self.cell] - rank - (1 if count is None else count)
+        np.maximum(above, 0, out=above)  # rows of its class after it (missing rows: never read)
+        if count is None:
+            left_step, right_step = steps[rank], steps[above]
+        else:
+            left_step = self.q[rank + count] - self.q[rank]
+            right_step = self.q[above + count] - self.q[above]
+        self.left_sum = _cumsum0(left_step)  # sum_k q[left_k], from the segment's start
+        self.right_drop = _cumsum0(right_step)  # how much sum_k q[right_k] fell
         self.right_total = self.q[self.present].sum(axis=1)
+
+    def _class_counts(self, where) -> np.ndarray:
+        """Rows of each class in each segment, of the entries ``where`` selects (None: all)."""
+        cell, count = self.cell, self.count
+        if where is not None:
+            cell, count = cell[where], (None if count is None else count[where])
+        counts = class_counts(cell, len(self.starts), self.n_classes, count)
+        return counts if count is None else counts.astype(np.int64)
+
+    def n_left(self, pos=None) -> np.ndarray:
+        """Rows left of the cut after each position (``pos``; None: every position)."""
+        if self.count is None:
+            return self.offset + 1 if pos is None else pos + 1 - self.starts[self.segment[pos]]
+        if pos is None:
+            return self.rows_before[1:] - np.repeat(self.rows_before[self.starts], self.lengths)
+        return self.rows_before[pos + 1] - self.rows_before[self.starts[self.segment[pos]]]
 
     def valid(self, min_leaf: int = 1) -> np.ndarray:
         """Whether a cut may go after each position: between two distinct values present in one
@@ -140,7 +167,9 @@ class _Cuts:
         n_present = np.repeat(self.n_present, self.lengths)
         valid = self.step_up & (self.offset < n_present - 1)
         if min_leaf > 1:
-            valid &= (self.offset + 1 >= min_leaf) & (n_present - self.offset - 1 >= min_leaf)
+            n_left = self.n_left()
+            n_right = np.repeat(self.rows_present, self.lengths) - n_left
+            valid &= (n_left >= min_leaf) & (n_right >= min_leaf)
         return valid
 
     def candidates(self, min_leaf: int = 1) -> np.ndarray:
@@ -152,9 +181,8 @@ class _Cuts:
 
         The same sums as :meth:`score`, for every position at once: no gathers by position."""
         lengths, q = self.lengths, self.q
-        n_left = self.offset + 1
-        n_right = np.repeat(self.n_present, lengths)
-        n_right -= n_left
+        n_left = self.n_left()
+        n_right = np.repeat(self.rows_present, lengths) - n_left
         np.maximum(n_right, 0, out=n_right)  # (past the last present row: never valid)
         weighted = q[n_left]
         del n_left
@@ -171,8 +199,8 @@ class _Cuts:
         """Segment, sizes of both sides and ``n H`` of the cut after each position (table units)."""
         seg = self.segment[pos]
         start = self.starts[seg]
-        n_left = pos + 1 - start
-        n_right = self.n_present[seg] - n_left
+        n_left = self.n_left(pos)
+        n_right = self.rows_present[seg] - n_left
         left = self.left_sum[pos + 1] - self.left_sum[start]
         right = self.right_total[seg] - (self.right_drop[pos + 1] - self.right_drop[start])
         q = self.q
@@ -182,8 +210,7 @@ class _Cuts:
         """Exact class counts left of the cut after ``pos[i]`` in segment ``seg[i]`` (rows: seg)."""
         last = np.full(len(self.starts), -1, dtype=np.int64)
         last[seg] = pos - self.starts[seg]
-        left = self.offset <= last[self.segment]
-        return class_counts(self.cell[left], len(self.starts), self.n_classes)[seg]
+        return self._class_counts(self.offset <= last[self.segment])[seg]
 
 
 _NOT_A_CUT = np.iinfo(np.int64).max
@@ -203,20 +230,30 @@ def _cumsum0(values) -> np.ndarray:
     return out
 
 
-def _rank_in_segment_and_class(y, segment, offset, starts, counts) -> np.ndarray:
-    """For each row, how many rows of the same class come before it in its segment."""
+def _rank_in_segment_and_class(y, segment, offset, starts, counts, count=None) -> np.ndarray:
+    """For each entry, how many rows of the same class come before it in its segment
+    (``count``: rows of each entry, None for one row each)."""
+    if count is None:
+        rows_before = offset  # rows of any class before each entry, in its segment
+    else:
+        rows_before = np.cumsum(count, dtype=np.int64) - count
+        rows_before -= rows_before[starts][segment]
     if counts.shape[1] == 2:  # one running count of class 1 is enough
-        ones_before = np.cumsum(y, dtype=np.int64)
-        ones_before -= y
+        ones = y if count is None else y * count
+        ones_before = np.cumsum(ones, dtype=np.int64) - ones
         ones_before -= ones_before[starts][segment]
-        return np.where(y == 1, ones_before, offset - ones_before)
-    # a stable sort by class keeps each class's rows in segment order
+        return np.where(y == 1, ones_before, rows_before - ones_before)
+    # a stable sort by class keeps each class's entries in segment order
     small = y.astype(np.uint8 if counts.shape[1] <= 256 else np.int32)
     order = np.argsort(small, kind="stable")
     per_class = counts.sum(axis=0)
     first_of_class = np.cumsum(per_class) - per_class
     rank = np.empty(len(y), dtype=np.int64)
-    rank[order] = np.arange(len(y)) - first_of_class[y[order]]
+    if count is None:
+        rank[order] = np.arange(len(y)) - first_of_class[y[order]]
+    else:
+        in_order = count[order]
+        rank[order] = np.cumsum(in_order, dtype=np.int64) - in_order - first_of_class[y[order]]
     earlier_segments = np.cumsum(counts, axis=0) - counts  # rows of class k before each segment
     return rank - earlier_segments.ravel()[segment * counts.shape[1] + y]
 
@@ -242,49 +279,89 @@ class ThresholdSearch:
 
 
 def search_cuts(
-    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1
+    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1, count=None
 ) -> ThresholdSearch:
     """Best cut of every segment by lowest overall entropy; ties go to the first (smallest) cut.
 
-    Rows of segment s are ``starts[s] : starts[s] + lengths[s]`` (every segment non-empty), sorted
-    by value with the ``n_present[s]`` non-missing rows first; ``y`` holds class codes
+    Entries of segment s are ``starts[s] : starts[s] + lengths[s]`` (every segment non-empty),
+    sorted by value with the ``n_present[s]`` non-missing entries first; ``y`` holds class codes
     ``0 .. n_classes-1``; ``step_up[i]`` says the value at ``i + 1`` is larger than at ``i``.
-    Returns the position of each best cut (``threshold`` is left NaN; the caller knows the values).
+    An entry is one row, or with ``count`` the ``count[i]`` rows of one (value, class) pair of the
+    segment (the counted search: one entry per value and class present instead of one per row).
+    Returns the position (entry) of each best cut; ``n_left``, ``n_right``, ``n_missing`` count
+    rows (``threshold`` is left NaN: the caller knows the values).
     """
-    cuts = _Cuts(step_up, y, starts, lengths, n_present, n_classes)
-    n_seg = len(starts)
-    n_missing = lengths - n_present
-    found = np.zeros(n_seg, dtype=bool)
-    position = np.full(n_seg, -1, dtype=np.int64)
-    overall = np.full(n_seg, np.nan)
-    n_left = np.zeros(n_seg, dtype=np.int64)
-    n_ties = np.zeros(n_seg, dtype=np.int64)
-    parent_entropy = entropy_rows(cuts.parent)
-    side_counts = np.zeros((n_seg, 3, n_classes), dtype=np.int64)
-    side_counts[:, 2] = cuts.missing
-    valid = cuts.valid(min_leaf)
-    weighted = cuts.score_all(valid)
+    cuts = _Cuts(step_up, y, starts, lengths, n_present, n_classes, count)
+    weighted = cuts.score_all(cuts.valid(min_leaf))
+    tolerance = tie_tolerance(cuts.rows, cuts.unit)  # sizes in rows, also when counted
+    owner, at, n_ties = best_cuts(weighted, starts, lengths, tolerance, cuts.segment)
+    position = np.full(len(starts), -1, dtype=np.int64)
+    position[owner] = at
+    left = cuts.left_counts(owner, at)
+    return threshold_search(owner, left, cuts.present, cuts.missing, n_ties, position=position)
+
+
+def tie_tolerance(n_rows, unit: float) -> np.ndarray:
+    """``TIE_TOLERANCE`` bits of overall entropy for segments of ``n_rows`` rows, in the units
+    of the integer ``c log c`` table (scores are ``n H``, so the tolerance grows with ``n``)."""
+    return np.floor(TIE_TOLERANCE * np.asarray(n_rows) / unit).astype(np.int64)
+
+
+def scaled_cut_scores(left, right, q) -> np.ndarray:
+    """``n_left H(left) + n_right H(right)`` of cuts given by the class counts of their sides
+    (one row a cut), in the units of the ``c log c`` table ``q`` (see
+    :func:`~id3tree._entropy.scaled_xlogx`): the sums :class:`_Cuts` keeps running over rows,
+    for cuts whose counts are known (the split search fed with counts)."""
+    return q[left.sum(axis=1)] - q[left].sum(axis=1) + q[right.sum(axis=1)] - q[right].sum(axis=1)
+
+
+def best_cuts(weighted, starts, lengths, tolerance, segment):
+    """The winning cut of every group of candidates, by the tie rule.
+
+    The cuts of group g are ``starts[g] : starts[g] + lengths[g]`` (every group non-empty), in
+    threshold order, ``weighted`` their integer scores (``_NOT_A_CUT`` where no cut may go) and
+    ``segment`` the group of each. Cuts within ``tolerance[g]`` of the group's lowest score are
+    tied and the first (smallest threshold) wins. Returns the groups with a cut, the index of
+    each one's winner, and the number of tied cuts of every group.
+    """
+    n_ties = np.zeros(len(starts), dtype=np.int64)
+    if not len(starts):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), n_ties
     best = np.minimum.reduceat(weighted, starts)
     owner = np.flatnonzero(best < _NOT_A_CUT)
+    if not len(owner):
+        return owner, np.zeros(0, dtype=np.int64), n_ties
+    tied = weighted - np.repeat(best, lengths) <= np.repeat(tolerance, lengths)
+    tied &= weighted < _NOT_A_CUT
+    n_ties[:] = np.add.reduceat(tied, starts)
+    winners = np.flatnonzero(tied)
+    seg = segment[winners]
+    return owner, winners[np.r_[True, seg[1:] != seg[:-1]]], n_ties
+
+
+def threshold_search(owner, left, present, missing, n_ties, **extra) -> ThresholdSearch:
+    """The :class:`ThresholdSearch` of segments whose best cuts are known.
+
+    ``owner`` are the segments with a cut and ``left`` the class counts left of each one's cut;
+    ``present`` and ``missing`` (``(n_segments, n_classes)``) the class counts of the rows with
+    and without a value. The overall entropy of each winner is taken from its exact class
+    counts, by Shannon's formula; ``extra`` fills the optional fields.
+    """
+    n_seg, n_classes = present.shape
+    n_present, n_missing = present.sum(axis=1), missing.sum(axis=1)
+    lengths = n_present + n_missing
+    found = np.zeros(n_seg, dtype=bool)
+    found[owner] = True
+    n_left = np.zeros(n_seg, dtype=np.int64)
+    n_left[owner] = left.sum(axis=1)
+    overall = np.full(n_seg, np.nan)
+    side_counts = np.zeros((n_seg, 3, n_classes), dtype=np.int64)
+    side_counts[:, 2] = missing
     if len(owner):
-        tolerance = np.floor(TIE_TOLERANCE * lengths / cuts.unit).astype(np.int64)
-        weighted -= np.repeat(best, lengths)
-        tied = weighted <= np.repeat(tolerance, lengths)
-        del weighted
-        tied &= valid
-        n_ties[:] = np.add.reduceat(tied, starts)
-        winners = np.flatnonzero(tied)
-        seg = cuts.segment[winners]
-        at = winners[np.r_[True, seg[1:] != seg[:-1]]]  # the first tied cut of each segment
-        found[owner] = True
-        position[owner] = at
-        n_left[owner] = at + 1 - starts[owner]
-        # the winners' entropies from their exact class counts, by Shannon's formula
-        left = cuts.left_counts(owner, at)
-        side_counts[owner, 0], side_counts[owner, 1] = left, cuts.present[owner] - left
-        sides = np.concatenate([left, cuts.present[owner] - left, cuts.missing[owner]])
+        side_counts[owner, 0], side_counts[owner, 1] = left, present[owner] - left
+        sides = np.concatenate([left, present[owner] - left, missing[owner]])
         h_left, h_right, h_missing = entropy_rows(sides).reshape(3, -1)
-        n_right_w = cuts.n_present[owner] - n_left[owner]
+        n_right_w = n_present[owner] - n_left[owner]
         overall[owner] = (
             n_left[owner] * h_left + n_right_w * h_right + n_missing[owner] * h_missing
         ) / lengths[owner]
@@ -292,17 +369,65 @@ def search_cuts(
     split_info = entropy_rows(np.stack([n_left, n_right, np.where(found, n_missing, 0)], axis=1))
     return ThresholdSearch(
         found=found,
-        position=position,
         threshold=np.full(n_seg, np.nan),
         overall_entropy=overall,
-        gain=np.where(found, np.maximum(parent_entropy - overall, 0.0), np.nan),
+        gain=np.where(found, np.maximum(entropy_rows(present + missing) - overall, 0.0), np.nan),
         split_info=split_info,
         n_left=n_left,
         n_right=n_right,
         n_missing=np.where(found, n_missing, 0),
         n_ties=n_ties,
         side_counts=side_counts,
+        **extra,
     )
+
+
+def search_counted(
+    codes, y, segment, n_segments, n_codes, n_classes, *, min_leaf=1
+) -> tuple[ThresholdSearch, np.ndarray, np.ndarray]:
+    """:func:`search_cuts` for a feature with few distinct values, by counting instead of sorting.
+
+    ``codes`` number the feature's values in increasing order ``0 .. n_codes-2``; the last code,
+    ``n_codes-1``, means missing. Rows need not be sorted: one ``bincount`` of
+    (segment, value, class) gives, for every segment, its values in increasing order with the
+    rows of each class, and :func:`search_cuts` scores the cuts between those values with the
+    same table of ``c log c`` as for sorted rows, counting each (value, class) pair once instead
+    of row by row. Returns the search (counts of rows, as :func:`search_cuts`) and the codes of
+    the two values each best cut lies between (-1 where none was found).
+    """
+    # the key packs (segment, value, class) in bit fields: unpacking takes shifts, not divisions
+    class_bits, code_bits = _bits(n_classes), _bits(n_codes)
+    key = segment.astype(np.int64) << (code_bits + class_bits)
+    key |= codes.astype(np.int64) << class_bits
+    key |= y
+    keys, count = count_keys(key, n_segments << (code_bits + class_bits))
+    owner = keys >> (code_bits + class_bits)
+    value = (keys >> class_bits) & ((1 << code_bits) - 1)
+    label = keys & ((1 << class_bits) - 1)
+    lengths = np.bincount(owner, minlength=n_segments)
+    starts = np.cumsum(lengths) - lengths
+    n_present = np.bincount(owner[value < n_codes - 1], minlength=n_segments)
+    step_up = np.zeros(len(keys), dtype=bool)
+    np.less(value[:-1], value[1:], out=step_up[:-1])
+    found = search_cuts(
+        step_up,
+        label,
+        starts,
+        lengths,
+        n_present,
+        n_classes,
+        min_leaf=min_leaf,
+        count=count,
+    )
+    low, high = np.full(n_segments, -1), np.full(n_segments, -1)
+    at = found.position[found.found]
+    low[found.found], high[found.found] = value[at], value[at + 1]
+    return found, low, high
+
+
+def _bits(n: int) -> int:
+    """Bits enough for the numbers ``0 .. n-1``."""
+    return max(int(n) - 1, 1).bit_length()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -630,6 +755,16 @@ def dense_ranks(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     return distinct, rank.ravel()
 
 
+def count_keys(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The sorted distinct values of ``key`` (all in ``0 .. size-1``) and how often each occurs,
+    by a ``bincount`` when ``size`` is small next to the number of keys, a sort otherwise."""
+    if size <= 4 * len(key) + 4096:
+        table = np.bincount(key, minlength=size)
+        distinct = np.flatnonzero(table)
+        return distinct, table[distinct]
+    return np.unique(key, return_counts=True)
+
+
 def score_categorical(
     codes, y, segment, n_segments, n_levels, n_classes, *, min_leaf=1, weight=None, min_weight=0.0
 ) -> CategoricalSearch:
@@ -642,28 +777,54 @@ def score_categorical(
     With ``weight`` (one per row) every count is a sum of weights; each branch then needs
     ``min_leaf`` rows and ``min_weight`` weight.
     """
-    segment = segment.astype(np.int64)
-    branch_keys, branch = dense_ranks(segment * n_levels + codes, n_segments * n_levels)
-    n_branch = len(branch_keys)
-    table = class_counts(branch * n_classes + y, n_branch, n_classes, weight)
-    owner = branch_keys // n_levels  # the segment of each branch
+    if weight is None:  # one count of (segment, value, class): the branches and their classes
+        key = (segment.astype(np.int64) * n_levels + codes) * n_classes + y
+        keys, count = count_keys(key, n_segments * n_levels * n_classes)
+        cell, label = keys // n_classes, keys % n_classes  # (segment, value), class of each count
+        new_branch = np.empty(len(cell), dtype=bool)
+        new_branch[:1] = True
+        np.not_equal(cell[1:], cell[:-1], out=new_branch[1:])
+        branch_keys = cell[new_branch]
+        branch = np.cumsum(new_branch) - 1
+        table = np.zeros((len(branch_keys), n_classes), dtype=np.int64)
+        table[branch, label] = count
+        owner = branch_keys // n_levels  # the segment of each branch
+        parent = class_counts(owner[branch] * n_classes + label, n_segments, n_classes, count)
+        small = table.sum(axis=1) < min_leaf
+    else:  # weighted: min_leaf counts rows, min_weight weighs the branch
+        segment = segment.astype(np.int64)
+        branch_keys, branch = dense_ranks(segment * n_levels + codes, n_segments * n_levels)
+        n_branch = len(branch_keys)
+        table = class_counts(branch * n_classes + y, n_branch, n_classes, weight)
+        owner = branch_keys // n_levels  # the segment of each branch
+        parent = class_counts(segment * n_classes + y, n_segments, n_classes, weight)
+        rows = np.bincount(branch, minlength=n_branch)
+        small = (rows < min_leaf) | (table.sum(axis=1) < min_weight)
+    search = branch_search(table, owner, parent, small=small)
+    return dataclasses.replace(search, branch_keys=branch_keys, table=table)
+
+
+def branch_search(table, owner, parent, *, small) -> CategoricalSearch:
+    """The multiway split of every segment from the class counts of its branches.
+
+    ``table`` holds one row of class counts per non-empty branch, ``owner`` the segment of each
+    (in segment order), ``parent`` the class counts of every segment (``(n_segments,
+    n_classes)``) and ``small`` whether each branch is too small to stand (``min_leaf``). Gain
+    is the parent's entropy minus the size-weighted entropy of the branches; ``split_info`` is
+    the entropy of the branch sizes. A split is valid with two branches or more, none small.
+    """
+    n_segments = len(parent)
     sizes = table.sum(axis=1)
     n = np.bincount(owner, weights=sizes, minlength=n_segments)
-    parent = entropy_rows(class_counts(segment * n_classes + y, n_segments, n_classes, weight))
     with np.errstate(invalid="ignore", divide="ignore"):
         after = np.bincount(owner, weights=sizes * entropy_rows(table), minlength=n_segments) / n
     n_branches = np.bincount(owner, minlength=n_segments)
-    small = sizes < min_leaf
-    if weight is not None:  # weighted: min_leaf counts rows, min_weight weighs the branch
-        small = (np.bincount(branch, minlength=n_branch) < min_leaf) | (sizes < min_weight)
     too_small = np.bincount(owner, weights=small, minlength=n_segments) > 0
     valid = (n_branches >= 2) & ~too_small
     return CategoricalSearch(
         valid=valid,
-        gain=np.where(valid, np.maximum(parent - after, 0.0), np.nan),
+        gain=np.where(valid, np.maximum(entropy_rows(parent) - after, 0.0), np.nan),
         split_info=entropy_of_groups(sizes, owner, n_segments),
         n_branches=n_branches,
         overall_entropy=after,
-        branch_keys=branch_keys,
-        table=table,
     )

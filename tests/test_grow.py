@@ -9,6 +9,7 @@ build exactly the same tree: same features, thresholds, branches and class count
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 import numpy as np
@@ -18,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sp_stats
 
-from id3tree import ID3Classifier
+from id3tree import ID3Classifier, grow
 from id3tree.node import MISSING
 from id3tree.splits import TIE_TOLERANCE, plain_candidate_splits
 
@@ -140,18 +141,29 @@ def tables(draw):
     return frame, y, params
 
 
+@contextlib.contextmanager
+def numeric_search(way: str):
+    """Make the grower search every numeric feature one way: "counted" or "sorted"."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(grow, "COUNTED_MAX_SHARE", math.inf if way == "counted" else 0.0)
+        yield
+
+
 @settings(deadline=None, max_examples=150)
-@given(data=tables())
-def test_grower_builds_the_plain_tree(data):
+@given(data=tables(), way=st.sampled_from(["counted", "sorted"]))
+def test_grower_builds_the_plain_tree(data, way):
+    # both numeric searches (values counted by node, or rows kept sorted) build the plain tree
     frame, y, params = data
     if all(frame[c].isna().all() and frame[c].dtype == object for c in frame):
         return
-    model = ID3Classifier(**params).fit(frame, y)
+    with numeric_search(way):
+        model = ID3Classifier(**params).fit(frame, y)
     classes = sorted(set(y.tolist()))
     assert_same_tree(model.root_, plain_tree(frame, y, classes, params), classes)
 
 
-def test_many_classes_and_many_rows_match_the_plain_tree():
+@pytest.mark.parametrize("way", ["counted", "sorted"])
+def test_many_classes_and_many_rows_match_the_plain_tree(way):
     # 12 classes (the sorted rank path), duplicated values, missing values, a categorical column
     rng = np.random.default_rng(3)
     n = 400
@@ -165,7 +177,8 @@ def test_many_classes_and_many_rows_match_the_plain_tree():
     frame.loc[rng.random(n) < 0.1, "b"] = np.nan
     y = (frame["a"].to_numpy() > 0) * 6 + rng.integers(0, 6, n)
     params = dict(max_depth=None, min_samples_leaf=1, min_samples_split=2, min_gain=0.0)
-    model = ID3Classifier().fit(frame, y)
+    with numeric_search(way):
+        model = ID3Classifier().fit(frame, y)
     classes = sorted(set(y.tolist()))
     assert_same_tree(model.root_, plain_tree(frame, y, classes, params), classes)
 
@@ -240,3 +253,52 @@ def test_routing_in_blocks_and_either_memory_order_gives_the_same_stops(monkeypa
                 break
             node = node.children[key]
         assert ids[expected[i]] is node
+
+
+def few_values_data(n=3_000, n_classes=2, seed=0):
+    """Columns of 2 to 40 distinct values (one with missing values, two identical: ties), a
+    label that depends on three of them."""
+    rng = np.random.default_rng(seed)
+    X = np.column_stack(
+        [rng.integers(0, v, n) / 4.0 for v in (2, 5, 12, 40, 40, 7)] + [np.zeros(n)]
+    )
+    X[:, 4] = X[:, 3]  # a tie between features 3 and 4 at every node: the first must win
+    X[rng.random(n) < 0.1, 2] = np.nan
+    signal = X[:, 1] * 4 + X[:, 3] - np.nan_to_num(X[:, 2], nan=1.0) * 2
+    y = np.digitize(
+        signal + rng.normal(0, 2, n), np.quantile(signal, np.linspace(0, 1, n_classes + 1)[1:-1])
+    )
+    return X, y
+
+
+@pytest.mark.parametrize(
+    "n_classes, params",
+    [
+        (2, {}),
+        (2, {"max_depth": 4}),
+        (2, {"min_samples_leaf": 7}),
+        (3, {"min_samples_split": 30, "criterion": "gain_ratio"}),
+        (12, {}),
+        (40, {"min_samples_leaf": 3}),
+    ],
+)
+def test_counted_and_sorted_searches_grow_the_same_tree(n_classes, params):
+    # the rule picks the counted search for every column here; forcing the sorted one must
+    # change nothing: nodes, thresholds, counts, ties (the first of two equal columns) and trace
+    X, y = few_values_data(n_classes=n_classes)
+    assert all(grow.is_counted(len(np.unique(c[~np.isnan(c)])), len(X)) for c in X.T)
+    counted = ID3Classifier(**params).fit(X, y)
+    with numeric_search("sorted"):
+        sorted_ = ID3Classifier(**params).fit(X, y)
+    assert counted.to_dict()["nodes"] == sorted_.to_dict()["nodes"]
+    assert "x4" not in {node.feature for node in counted.root_.walk()}  # x3 always wins the tie
+    pd.testing.assert_frame_equal(counted.trace_, sorted_.trace_)
+
+
+def test_counted_search_matches_the_plain_tree_on_more_rows():
+    X, y = few_values_data(n=600, n_classes=3, seed=1)
+    frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
+    params = dict(max_depth=None, min_samples_leaf=2, min_samples_split=2, min_gain=0.0)
+    model = ID3Classifier(min_samples_leaf=2).fit(frame, y)
+    classes = sorted(set(y.tolist()))
+    assert_same_tree(model.root_, plain_tree(frame, y, classes, params), classes)

@@ -8,6 +8,7 @@ segment's rows; the chi-square test against ``scipy.stats.chi2_contingency``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from fractions import Fraction
 
@@ -441,3 +442,78 @@ def test_chi_square_drops_empty_rows_and_columns():
     assert result.df == dof == 2
     assert result.statistic == pytest.approx(statistic, rel=1e-12)
     assert result.pvalue == pytest.approx(pvalue, rel=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# The counted search (few distinct values) == the sorted search == the plain list
+# ---------------------------------------------------------------------------------------------
+@st.composite
+def coded_segments(draw):
+    """Segments of rows in no particular order, each row's value a code ``0 .. n_codes-2`` (the
+    last code: missing), up to 12 classes: ties and duplicates are the rule."""
+    n_classes = draw(st.sampled_from([2, 2, 3, 5, 12]))
+    n_codes = draw(st.integers(2, 7))
+    sizes = draw(st.lists(st.integers(1, 25), min_size=1, max_size=6))
+    n = sum(sizes)
+    codes = np.array(draw(st.lists(st.integers(0, n_codes - 1), min_size=n, max_size=n)))
+    if draw(st.booleans()):  # no missing values
+        codes = np.minimum(codes, n_codes - 2)
+    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n)))
+    return codes, y, np.repeat(np.arange(len(sizes)), sizes), n_codes, n_classes
+
+
+@settings(deadline=None, max_examples=150)
+@given(data=coded_segments(), min_leaf=st.sampled_from([1, 1, 2, 3]))
+def test_counted_search_equals_the_sorted_search_and_the_plain_list(data, min_leaf):
+    codes, y, segment, n_codes, n_classes = data
+    n_segments = int(segment.max()) + 1
+    counted, low, high = splits.search_counted(
+        codes, y, segment, n_segments, n_codes, n_classes, min_leaf=min_leaf
+    )
+    # the same rows as numbers (the code's value; NaN for missing), searched sorted
+    x = np.where(codes == n_codes - 1, np.nan, codes.astype(float))
+    groups = [(x[segment == s], y[segment == s]) for s in range(n_segments)]
+    values, labels, starts, lengths = concatenate_sorted(groups)
+    sorted_search = splits.search_thresholds(
+        values, labels, starts, lengths, n_classes, min_leaf=min_leaf
+    )
+    for field in COUNTS:
+        np.testing.assert_array_equal(getattr(counted, field), getattr(sorted_search, field))
+    np.testing.assert_array_equal(counted.found, sorted_search.found)
+    for field in ("overall_entropy", "gain", "split_info"):
+        np.testing.assert_allclose(
+            getattr(counted, field), getattr(sorted_search, field), atol=1e-12, rtol=0
+        )
+    np.testing.assert_array_equal(counted.side_counts, sorted_search.side_counts)
+    np.testing.assert_array_equal(low[counted.found], sorted_search.low[counted.found])
+    np.testing.assert_array_equal(high[counted.found], sorted_search.high[counted.found])
+    assert (low[~counted.found] == -1).all() and (high[~counted.found] == -1).all()
+    for s, (xs, ys) in enumerate(groups):
+        if counted.found[s]:  # the codes' midpoint is the plain list's threshold
+            found = dataclasses.replace(
+                counted, threshold=np.where(counted.found, (low + high) / 2, np.nan)
+            )
+        else:
+            found = counted
+        check_search_against_plain(found, s, xs, ys, min_leaf)
+
+
+def test_counted_search_by_hand():
+    # one segment, values 0 0 1 1 2 (codes) with classes a a b b a: the cut between 0 and 1
+    # leaves {a, a} | {b, b, a}: overall entropy 3/5 H(2/3, 1/3); between 1 and 2: {a a b b} | {a}
+    codes, y = np.array([2, 0, 1, 0, 1]), np.array([0, 0, 1, 0, 1])
+    found, low, high = splits.search_counted(codes, y, np.zeros(5, int), 1, 4, 2)
+    h = 3 / 5 * ref_entropy([1, 2])
+    other = 4 / 5 * 1.0
+    assert min(h, other) == h
+    assert (low[0], high[0]) == (0, 1)
+    assert found.n_left[0] == 2 and found.n_right[0] == 3
+    assert abs(found.overall_entropy[0] - h) <= 1e-12
+    assert found.side_counts[0].tolist() == [[2, 0], [1, 2], [0, 0]]
+
+
+def test_count_keys_both_paths():
+    key = np.array([5, 3, 5, 9, 3, 3])
+    for size in (10, 10**9):  # a bincount, then a sort
+        distinct, count = splits.count_keys(key, size)
+        assert distinct.tolist() == [3, 5, 9] and count.tolist() == [3, 2, 1]

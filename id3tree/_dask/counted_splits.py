@@ -1,21 +1,34 @@
 """The learner's split search, fed with counts instead of rows.
 
-:mod:`id3tree.splits` scores splits from rows: the rows of every node sorted by value, cumulative
-class counts over them. On a cluster the rows never meet in one place; what arrives is, per node,
-the class counts of every distinct value (or category, or bin). Cumulative counts over the
-distinct values are the same numbers as cumulative counts over the rows at the cut points, so
-the two functions here compute exactly what :func:`id3tree.splits.search_thresholds` and
-:func:`id3tree.splits.score_categorical` compute, with the same entropy calls on the same integer
-counts, and return the same result types. A property test draws random data and checks the two
-versions agree.
+:mod:`id3tree.splits` scores splits from rows: the rows of every node sorted by value, running
+sums over them. On a cluster the rows never meet in one place; what arrives is, per node, the
+class counts of every distinct value (or category, or bin). Cumulative counts over the distinct
+values are the same numbers as the running counts over the rows at the cut points, so only the
+bookkeeping is written here: the scoring is :mod:`id3tree.splits`' own (the integer ``c log c``
+score of a cut, :func:`~id3tree.splits.best_cuts` for the tie rule,
+:func:`~id3tree.splits.threshold_search` and :func:`~id3tree.splits.branch_search` for the
+results), so both searches return the same result types with the same numbers. A property test
+draws random data and checks the two versions agree field by field.
 """
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
-from id3tree._entropy import entropy_of_counts, entropy_of_groups, entropy_rows
-from id3tree.splits import TIE_TOLERANCE, CategoricalSearch, ThresholdSearch, midpoint
+from id3tree._entropy import scaled_xlogx
+from id3tree.splits import (
+    _NOT_A_CUT,
+    CategoricalSearch,
+    ThresholdSearch,
+    best_cuts,
+    branch_search,
+    midpoint,
+    scaled_cut_scores,
+    threshold_search,
+    tie_tolerance,
+)
 
 
 def search_counted_thresholds(
@@ -46,11 +59,9 @@ def search_counted_thresholds(
     n_seg, n_classes = parent.shape
     counts = np.asarray(counts, dtype=np.int64).reshape(len(segment), n_classes)
     m = len(segment)
-    lengths = parent.sum(axis=1)
-    n_missing = missing.sum(axis=1)
-    n_present = lengths - n_missing
-    present_total = (parent - missing).T  # (classes, segments), as in splits._Prefix
-    # cumulative counts within each segment: the left side of a cut after each distinct value
+    present = parent - missing
+    n_present = present.sum(axis=1)
+    # the left side of a cut after each distinct value: cumulative counts within its segment
     cum = np.vstack([np.zeros((1, n_classes), np.int64), np.cumsum(counts, axis=0)])
     first = np.searchsorted(segment, np.arange(n_seg))
     last = np.searchsorted(segment, np.arange(n_seg), side="right")  # one past the last entry
@@ -59,86 +70,49 @@ def search_counted_thresholds(
     valid = np.arange(m) + 1 < last[segment]  # a next value exists in the segment
     if min_leaf > 1:
         valid &= (n_left_all >= min_leaf) & (n_present[segment] - n_left_all >= min_leaf)
-    pos = np.flatnonzero(valid)
-
-    missing_part = n_missing * entropy_rows(missing)
-    parent_entropy = entropy_rows(parent)
-    found = np.zeros(n_seg, dtype=bool)
-    threshold = np.full(n_seg, np.nan)
-    overall = np.full(n_seg, np.nan)
-    n_left = np.zeros(n_seg, dtype=np.int64)
-    n_ties = np.zeros(n_seg, dtype=np.int64)
-    left_counts = np.zeros((n_seg, n_classes), dtype=np.int64)
-    low, high = np.full(n_seg, np.nan), np.full(n_seg, np.nan)
-    if len(pos):
-        seg = segment[pos]
-        nl = n_left_all[pos]
-        nr = n_present[seg] - nl
-        left = [left_all[pos, k] for k in range(n_classes)]
-        right = [present_total[k, seg] - left[k] for k in range(n_classes)]
-        h_left, h_right = entropy_of_counts(left, nl), entropy_of_counts(right, nr)
-        weighted = nl * h_left + nr * h_right  # n * overall entropy, less the missing part
-        first_candidate = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
-        best = np.minimum.reduceat(weighted, first_candidate)
-        owner = seg[first_candidate]
-        tied = weighted <= best[np.searchsorted(owner, seg)] + TIE_TOLERANCE * lengths[seg]
-        n_ties[owner] = np.add.reduceat(tied, first_candidate)
-        winners = np.flatnonzero(tied)
-        winners = winners[np.r_[True, seg[winners][1:] != seg[winners][:-1]]]  # smallest
-        at = pos[winners]
-        found[owner] = True
-        if thresholds is None:
-            low[owner], high[owner] = values[at], values[at + 1]
-            threshold[owner] = midpoint(values[at], values[at + 1])
-        else:
-            threshold[owner] = np.asarray(thresholds)[at]
-        n_left[owner] = nl[winners]
-        left_counts[owner] = left_all[at]
-        overall[owner] = (weighted[winners] + missing_part[owner]) / lengths[owner]
-    n_right = np.where(found, n_present - n_left, 0)
-    split_info = entropy_rows(np.stack([n_left, n_right, np.where(found, n_missing, 0)], axis=1))
-    search = ThresholdSearch(
-        found=found,
-        threshold=threshold,
-        overall_entropy=overall,
-        gain=np.where(found, np.maximum(parent_entropy - overall, 0.0), np.nan),
-        split_info=split_info,
-        n_left=n_left,
-        n_right=n_right,
-        n_missing=np.where(found, n_missing, 0),
-        n_ties=n_ties,
-        low=low,
-        high=high,
+    # every cut scored as the row search scores it: integer c log c sums, the same tie rule
+    lengths = parent.sum(axis=1)
+    q, _, unit = scaled_xlogx(int(lengths.max(initial=1)), int(lengths.sum()))
+    weighted = np.full(m, _NOT_A_CUT, dtype=np.int64)
+    weighted[valid] = scaled_cut_scores(
+        left_all[valid], present[segment[valid]] - left_all[valid], q
     )
-    return search, left_counts
+    groups = np.flatnonzero(last > first)  # the segments with a present value
+    owner, at, ties = best_cuts(
+        weighted,
+        first[groups],
+        (last - first)[groups],
+        tie_tolerance(lengths[groups], unit),
+        np.searchsorted(groups, segment),
+    )
+    owner = groups[owner]
+    n_ties = np.zeros(n_seg, dtype=np.int64)
+    n_ties[groups] = ties
+    search = threshold_search(owner, left_all[at], present, missing, n_ties)
+    threshold, low, high = (np.full(n_seg, np.nan) for _ in range(3))
+    if thresholds is None:
+        low[owner], high[owner] = values[at], values[at + 1]
+        threshold[owner] = midpoint(values[at], values[at + 1])
+        search = dataclasses.replace(search, threshold=threshold, low=low, high=high)
+    else:
+        threshold[owner] = np.asarray(thresholds)[at]
+        search = dataclasses.replace(search, threshold=threshold)
+    return search, search.side_counts[:, 0]
 
 
 def score_counted_categorical(table, *, min_leaf=1) -> CategoricalSearch:
     """Gain of one branch per value at every segment, from a ``(segments, levels, classes)`` table.
 
     The counts-fed twin of :func:`id3tree.splits.score_categorical`: only the branches that occur
-    are scored, in (segment, level) order.
+    are scored, in (segment, level) order, by the same :func:`~id3tree.splits.branch_search`.
     """
     table = np.asarray(table, dtype=np.int64)
     n_seg, n_levels, n_classes = table.shape
     flat = table.reshape(n_seg * n_levels, n_classes)
     occurring = np.flatnonzero(flat.sum(axis=1) > 0)
     branches = flat[occurring]
-    owner = occurring // n_levels  # the segment of each branch
-    sizes = branches.sum(axis=1)
-    n = np.bincount(owner, weights=sizes, minlength=n_seg)
-    parent = entropy_rows(table.sum(axis=1))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        after = np.bincount(owner, weights=sizes * entropy_rows(branches), minlength=n_seg) / n
-    n_branches = np.bincount(owner, minlength=n_seg)
-    too_small = np.bincount(owner, weights=sizes < min_leaf, minlength=n_seg) > 0
-    valid = (n_branches >= 2) & ~too_small
-    return CategoricalSearch(
-        valid=valid,
-        gain=np.where(valid, np.maximum(parent - after, 0.0), np.nan),
-        split_info=entropy_of_groups(sizes, owner, n_seg),
-        n_branches=n_branches,
-        overall_entropy=after,
+    return branch_search(
+        branches, occurring // n_levels, table.sum(axis=1), small=branches.sum(axis=1) < min_leaf
     )
 
 

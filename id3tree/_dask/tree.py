@@ -72,6 +72,7 @@ class Scores:
         self.high = np.full((k, n_features), np.nan)
         self.overall = np.full((k, n_features), np.nan)  # overall entropy after the split
         self.branch_tables = {}  # feature -> (k, branch slots, classes) counts, for the trace
+        self.numeric_facts = {}  # feature -> per node (n_present, n_distinct, found), likewise
         self.n_ties = np.zeros((k, n_features), dtype=np.int64)
         self.candidate = np.zeros((k, n_features), dtype=bool)
         self.tied = np.zeros((k, n_features), dtype=bool)
@@ -176,7 +177,7 @@ def _search_numeric(found, parent, min_leaf):
     search, left = search_counted_thresholds(
         segment, values, counts, missing, parent, min_leaf=min_leaf
     )
-    return search, left, missing
+    return search, left, missing, np.bincount(segment, minlength=len(parent))
 
 
 def _search_binned(table, parent, edges, min_leaf):
@@ -194,7 +195,7 @@ def _search_binned(table, parent, edges, min_leaf):
         min_leaf=min_leaf,
         thresholds=edges[bins + 1],
     )
-    return search, left, table[:, -1, :]
+    return search, left, table[:, -1, :], np.bincount(segment, minlength=k)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -244,7 +245,7 @@ def grow_on_dask(X, y, params, *, categorical="auto", numeric_bins=None, tracer=
         y=np.zeros(0, np.int64),
         classes=list(classes),
     )
-    record = Record(tracer, data, keep_trace=params.keep_trace)
+    record = Record(tracer, data, keep_trace=params.keep_trace, min_leaf=params.min_samples_leaf)
     n_slots = max([3] + [c.n_codes for f, c in enumerate(codings) if is_cat[f]])
     min_leaf = params.min_samples_leaf
 
@@ -317,11 +318,13 @@ def grow_on_dask(X, y, params, *, categorical="auto", numeric_bins=None, tracer=
                 else:
                     if kinds[f] == "binned":
                         table = results[f].reshape(k, codings[f].n_codes, n_classes)
-                        result, left, missing = _search_binned(
+                        result, left, missing, n_distinct = _search_binned(
                             table, parent_counts, codings[f].edges, min_leaf
                         )
                     else:
-                        result, left, missing = results[f]
+                        result, left, missing, n_distinct = results[f]
+                    n_present = sizes - missing.sum(axis=1)
+                    s.numeric_facts[f] = (n_present, n_distinct, result.found)
                     s.candidate[:, f] = True
                     ok = result.found & ((result.n_missing == 0) | (result.n_missing >= min_leaf))
                     s.threshold[:, f] = np.where(ok, result.threshold, np.nan)
