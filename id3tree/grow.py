@@ -240,6 +240,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         level, counts, reasons, depth = children, child_counts, child_reasons, depth + 1
         n_rows = child_rows
 
+    del columns, segment, branch, children_of  # the sorted layouts go before the tree is built
     return record.finish(nodes.parent, nodes.slot, nodes.depth, nodes.counts)
 
 
@@ -389,6 +390,7 @@ class SortedColumns:
         self._ranks.resize(len(self.features) * n, refcheck=False)
         self._values = np.concatenate(self.values) if self.values else np.zeros(0)
         self._first_value = np.cumsum([0] + [len(v) for v in self.values])[:-1].astype(np.int64)
+        self.values = np.split(self._values, self._first_value[1:])  # views: no second copy
         if not self.features:
             self._rows[:] = np.arange(n)
             self._labels[:] = data.y
@@ -399,7 +401,7 @@ class SortedColumns:
             self._codes[j * n : (j + 1) * n] = code[self._rows[:n]]
         del codes
         self.m = n
-        self._slot_of_row = np.empty(n, dtype=np.int64)  # work arrays indexed by row
+        self._slot_of_row = np.empty(n, dtype=np.int32)  # work arrays indexed by row
         self._segment_of_row = np.empty(n, dtype=np.int32)
         self._found, self._cut_code = {}, {}
         self.node_of_position = np.zeros(0, dtype=np.int64)  # the node of each row in play

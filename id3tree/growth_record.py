@@ -30,9 +30,13 @@ from id3tree.splits import best_thresholds, class_counts, enumerate_thresholds
 @dataclass
 class GrownTree:
     """A tree as flat arrays, nodes in pre-order (depth first, 0 is the root): the order a
-    reader follows, each node followed by its whole subtree before its next sibling."""
+    reader follows, each node followed by its whole subtree before its next sibling.
 
-    parent: np.ndarray
+    It is also how a fitted model keeps its tree: :class:`~id3tree.node.Node` objects are made
+    from it only when asked for (:meth:`nodes`), and prediction compiles it directly.
+    """
+
+    parent: np.ndarray  # position of the parent, -1 for the root
     slot: np.ndarray  # the branch slot of this node in its parent
     depth: np.ndarray
     counts: np.ndarray  # (n_nodes, n_classes)
@@ -42,10 +46,24 @@ class GrownTree:
     gain: np.ndarray  # NaN for a leaf
     stop_reason: list
     trace: dict | None = field(default_factory=dict)  # columns of the per-candidate trace
+    node_id: np.ndarray | None = None  # None: each node's position (a pruned tree keeps its ids)
+
+    @property
+    def n_nodes(self) -> int:
+        return len(self.parent)
+
+    @property
+    def ids(self) -> np.ndarray:
+        """Every node's ``node_id``, by position."""
+        return np.arange(self.n_nodes) if self.node_id is None else self.node_id
 
     def to_nodes(self, data) -> Node:
         """Node objects from the flat arrays (per-node values computed in bulk first); the root."""
-        classes = data.classes
+        return self.nodes(data.names, data.categories, data.classes)[0]
+
+    def nodes(self, names: list, categories: list, classes: list) -> list[Node]:
+        """Every node as a linked :class:`Node`, by position (the root first).
+        ``categories[f]`` lists feature f's values, None for a numeric feature."""
         counts = self.counts.tolist()
         n_samples = self.counts.sum(axis=1).tolist()
         majority = np.argmax(self.counts, axis=1).tolist()
@@ -55,7 +73,8 @@ class GrownTree:
             self.gain.tolist(),
         )
         entropy, depth = self.entropy.tolist(), self.depth.tolist()
-        names, numeric = data.names, [c is None for c in data.codes]
+        ids = self.ids.tolist()
+        numeric = [c is None for c in categories]
         nodes = [
             Node(
                 feature=names[f] if f >= 0 else None,
@@ -67,21 +86,66 @@ class GrownTree:
                 gain=gain[i] if f >= 0 else None,
                 prediction=classes[majority[i]],
                 depth=depth[i],
-                node_id=i,
+                node_id=ids[i],
                 stop_reason=self.stop_reason[i],
             )
             for i, f in enumerate(feature)
         ]
+        numeric_keys = {LEFT: "<=", RIGHT: ">"}
         for i, (p, slot) in enumerate(zip(self.parent.tolist(), self.slot.tolist())):
             if p < 0:
                 continue
             f = feature[p]
             if numeric[f]:
-                key = {0: "<=", 1: ">"}.get(slot, MISSING)
+                key = numeric_keys.get(slot, MISSING)
             else:
-                key = MISSING if slot == len(data.categories[f]) else data.categories[f][slot]
+                key = MISSING if slot == len(categories[f]) else categories[f][slot]
             nodes[p].children[key] = nodes[i]
-        return nodes[0]
+        return nodes
+
+    @classmethod
+    def from_nodes(cls, root: Node, names: list, categories: list, classes: list) -> GrownTree:
+        """The arrays of a tree of Nodes (a pruned or loaded tree), positions in walk order."""
+        nodes = list(root.walk())
+        position = {id(node): i for i, node in enumerate(nodes)}
+        column = {name: f for f, name in enumerate(names)}
+        value_slot = [None if c is None else {v: i for i, v in enumerate(c)} for c in categories]
+        n = len(nodes)
+        parent = np.full(n, -1, dtype=np.int64)
+        slot = np.zeros(n, dtype=np.int64)
+        feature = np.full(n, -1, dtype=np.int64)
+        threshold = np.full(n, np.nan)
+        gain = np.full(n, np.nan)
+        for i, node in enumerate(nodes):
+            if node.is_leaf:
+                continue
+            f = feature[i] = column[node.feature]
+            gain[i] = node.gain
+            if node.threshold is not None:
+                threshold[i] = node.threshold
+            for key, child in node.children.items():
+                c = position[id(child)]
+                parent[c] = i
+                if categories[f] is None:
+                    slot[c] = (
+                        NUMERIC_MISSING if key is MISSING else (LEFT if key == "<=" else RIGHT)
+                    )
+                else:
+                    slot[c] = len(categories[f]) if key is MISSING else value_slot[f][key]
+        counts = np.array([[node.class_counts[c] for c in classes] for node in nodes])
+        return cls(
+            parent,
+            slot,
+            np.array([node.depth for node in nodes], dtype=np.int64),
+            counts.reshape(n, len(classes)),
+            np.array([node.entropy for node in nodes], dtype=float),
+            feature,
+            threshold,
+            gain,
+            [node.stop_reason for node in nodes],
+            None,
+            np.array([node.node_id for node in nodes], dtype=np.int64),
+        )
 
 
 @dataclass
@@ -289,7 +353,7 @@ class Record:
     for all the level's nodes, and the finished lines are written a block at a time.
     """
 
-    def __init__(self, tracer, data, *, keep_trace: bool = True, min_leaf: int = 1):
+    def __init__(self, tracer, data, *, keep_trace: bool | str = True, min_leaf: int = 1):
         self.tracer, self.data, self.keep_trace = tracer, data, keep_trace
         self.min_leaf = min_leaf
         self.max_thresholds = getattr(tracer, "max_thresholds", 0) if tracer is not None else 0
@@ -317,10 +381,16 @@ class Record:
             self._keep_details(lv)
 
     def _keep_trace(self, lv: Level) -> None:
-        """The trace: one row per (scored node, candidate feature), one per unscored leaf."""
+        """The trace: one row per (scored node, candidate feature), one per unscored leaf; with
+        ``keep_trace="splits"`` one row per node, its chosen split (a leaf: no feature)."""
         s = lv.scores
-        e, f = np.nonzero(s.candidate)
-        unscored = lv.nodes[~lv.eligible]
+        if self.keep_trace == "splits":
+            e = np.flatnonzero(lv.splitting)
+            f = lv.chosen[e]
+            unscored = np.concatenate([lv.nodes[~lv.eligible], lv.ids[~lv.splitting]])
+        else:
+            e, f = np.nonzero(s.candidate)
+            unscored = lv.nodes[~lv.eligible]
         m = len(unscored)
 
         def column(values):

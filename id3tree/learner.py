@@ -1,15 +1,20 @@
 """ID3Classifier: the ID3 decision tree as a scikit-learn estimator.
 
 The estimator is the thin layer: it checks parameters and data, encodes the columns once
-(:mod:`id3tree._validation`), grows the tree (:mod:`id3tree.grow`), keeps it as
-:class:`~id3tree.node.Node` objects, and routes new rows (:mod:`id3tree.routing`).
+(:mod:`id3tree._validation`), grows the tree (:mod:`id3tree.grow`), keeps it as flat arrays in
+pre-order (:class:`~id3tree.growth_record.GrownTree`; the :class:`~id3tree.node.Node` objects of
+``root_`` are made the first time they are asked for), and routes new rows from the arrays
+(:mod:`id3tree.routing`).
 """
 
 from __future__ import annotations
 
+import ctypes
 import json
 import numbers
+import sys
 import warnings
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -33,13 +38,16 @@ from id3tree._validation import (
 )
 from id3tree.diagnostics import IDLikeFeatureWarning, id_like_message, is_id_like
 from id3tree.grow import EncodedData, GrowParams, grow
-from id3tree.growth_record import candidate_table
-from id3tree.node import MISSING, Node, edge_label, feature_importances, node_paths
+from id3tree.growth_record import GrownTree, candidate_table
+from id3tree.node import Node, edge_label, node_paths
 from id3tree.render.text import explain_path, tree_to_text
 from id3tree.routing import CompiledTree
 from id3tree.tracing import PrintTracer
 
 CRITERIA = ("entropy", "gain_ratio")
+FULL_TRACE_VALUES = 1_000_000
+"""With ``keep_trace="auto"``, training sets of at most this many values (rows x features) keep
+the whole trace and the encoded training data; larger ones keep the chosen splits only."""
 VERBOSE_THRESHOLDS = 5
 """How many thresholds of each numeric candidate ``verbose=2`` lists, best first."""
 
@@ -110,6 +118,16 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         equal-width bins over its range and puts thresholds on bin edges only. That is a
         different, approximate algorithm, for columns with too many distinct values to count
         per node; see ``docs/dask.md``.
+    keep_trace : {"auto", True, False}, default="auto"
+        What the fitted model keeps of its growth for ``trace_``, :meth:`candidate_table` and
+        the teaching tools (:meth:`steps`, :meth:`why_not`, :meth:`worked_solution`,
+        :meth:`to_html`). True: the whole trace (one row per node and candidate feature) and the
+        encoded training data. "auto": the same for training sets of at most
+        ``FULL_TRACE_VALUES`` = 1,000,000 values (rows x features), every classroom dataset;
+        a larger fit keeps one row per node in ``trace_`` (the chosen split, or the leaf;
+        ``trace_.attrs["complete"]`` is False) and no training data, so the teaching tools ask
+        for ``keep_trace=True``. (A million-row tree has ~10^5 nodes: its whole trace would
+        take more memory than the tree.) False keeps neither. The tree is the same in all cases.
 
     Notes
     -----
@@ -149,6 +167,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         average_gain_rule=True,
         verbose=0,
         numeric_bins=None,
+        keep_trace="auto",
     ):
         self.criterion = criterion
         self.max_depth = max_depth
@@ -163,6 +182,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self.average_gain_rule = average_gain_rule
         self.verbose = verbose
         self.numeric_bins = numeric_bins
+        self.keep_trace = keep_trace
 
     # -----------------------------------------------------------------------------------------
     # fitting
@@ -219,6 +239,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             frame = frame.iloc[kept].reset_index(drop=True)
             y_series = y_series.iloc[kept].reset_index(drop=True)
             weight = weight[kept]
+        if params.keep_trace == "auto":
+            full = frame.shape[0] * frame.shape[1] <= FULL_TRACE_VALUES
+            params = replace(params, keep_trace=True if full else "splits")
         names = [str(c) for c in frame.columns]
         if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns):
             self.feature_names_in_ = np.asarray(names, dtype=object)
@@ -236,6 +259,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             else:
                 numeric[f] = numeric_values(column, name)
         y_codes, classes = factorize(y_series, "y")
+        del y_series  # (a copy of y: not needed while growing)
         self.classes_ = persistence.class_array(classes)
         if self.min_weight_fraction_leaf > 0:  # weighs the rows: each weighs 1 by default
             weight = np.ones(len(y_codes)) if weight is None else weight
@@ -250,9 +274,14 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             tracer = PrintTracer(max_thresholds=VERBOSE_THRESHOLDS if self.verbose >= 2 else 0)
         grown = grow(data, params, tracer)
         self._trace_columns = grown.trace
+        self._trace_complete = params.keep_trace is True
         # candidate_table() and the teaching tools count from it; neither saved nor pickled
-        self._fit_data = data
-        self._set_tree(grown.to_nodes(data))
+        self._fit_data = data if self._trace_complete else None
+        grown.trace = None
+        self._set_arrays(grown)
+        if not self._trace_complete:  # a large fit: give back what growing it took
+            del data, frame, grown, numeric, codes, y_codes
+            _return_freed_memory()
         return self._after_growth(tracer)
 
     def _row_weights(self, sample_weight, y_series: pd.Series) -> np.ndarray | None:
@@ -274,8 +303,11 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     def _after_growth(self, tracer) -> ID3Classifier:
         """What follows growth on any data: the ID-like warning, then ``ccp_alpha`` pruning."""
         weight = getattr(getattr(self, "_fit_data", None), "weight", None)
-        rows_of = None if weight is None else (lambda node: len(self._training_rows_at(node)))
-        _warn_about_id_like_splits(self.root_, rows_of)
+        rows_of = None
+        if weight is not None:  # the rule is about rows, and a weighted node's counts are weights
+            nodes = self._node_list()
+            rows_of = lambda i: len(self._training_rows_at(nodes[i]))  # noqa: E731
+        _warn_about_id_like_splits(self._tree, self._names, self._categories, rows_of)
         if self.ccp_alpha > 0:
             result = pruning.cost_complexity(self.root_, float(self.ccp_alpha), tracer=tracer)
             self._set_pruned(result)
@@ -289,6 +321,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             _check_int("numeric_bins", self.numeric_bins, 2)
         if tracer is None and self.verbose:
             tracer = PrintTracer(max_thresholds=0)  # every threshold would need every row
+        if params.keep_trace == "auto":
+            params = replace(params, keep_trace=True)
         fitted = grow_on_dask(
             X,
             y,
@@ -309,8 +343,10 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self.classes_ = persistence.class_array(fitted.data.classes)
         fitted.data.classes = list(self.classes_.tolist())
         self._trace_columns = fitted.grown.trace
+        self._trace_complete = params.keep_trace is True
         self._fit_data = None  # the rows stay on the cluster: the teaching tools cannot count
-        self._set_tree(fitted.grown.to_nodes(fitted.data))
+        fitted.grown.trace = None
+        self._set_arrays(fitted.grown)
         return self._after_growth(tracer)
 
     def _grow_params(self) -> GrowParams:
@@ -320,6 +356,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         _check_int("min_samples_split", self.min_samples_split, 2)
         _check_int("min_samples_leaf", self.min_samples_leaf, 1)
         _check_int("verbose", self.verbose, 0)
+        if not any(self.keep_trace is v for v in (True, False)) and self.keep_trace != "auto":
+            raise ValueError(f'keep_trace must be "auto", True or False, got {self.keep_trace!r}')
         fraction = self.min_weight_fraction_leaf
         if isinstance(fraction, bool) or not (
             isinstance(fraction, numbers.Real) and 0 <= fraction <= 0.5
@@ -345,6 +383,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             min_gain=float(self.min_gain),
             alpha=None if self.alpha is None else float(self.alpha),
             average_gain_rule=bool(self.average_gain_rule),
+            keep_trace=self.keep_trace,
         )
 
     @staticmethod
@@ -371,12 +410,33 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         dtypes = frame.dtypes.tolist()
         return [f in listed or not is_numeric(dtypes[f]) for f in range(len(names))]
 
+    @property
+    def root_(self) -> Node:
+        """The root :class:`~id3tree.node.Node` of the fitted tree. The model keeps its tree as
+        arrays (:class:`~id3tree.growth_record.GrownTree`); the Node objects are made the first
+        time they are asked for, then kept."""
+        tree = self.__dict__.get("_tree")
+        if tree is None:
+            raise AttributeError("root_: this ID3Classifier is not fitted yet")
+        if self.__dict__.get("_root") is None:
+            self._root = self._tree.nodes(self._names, self._categories, self.classes_.tolist())[0]
+        return self._root
+
     def _set_tree(self, root: Node) -> None:
-        self.root_ = root
-        self._compiled = CompiledTree.from_root(
-            root, self._names, self._categories, self.classes_.tolist()
-        )
-        self.feature_importances_ = feature_importances(root, self._names)
+        """Keep a tree given as Nodes (pruned, or read from a file)."""
+        tree = GrownTree.from_nodes(root, self._names, self._categories, self.classes_.tolist())
+        self._set_arrays(tree, root)
+
+    def _set_arrays(self, tree: GrownTree, root: Node | None = None) -> None:
+        """Keep a tree given as arrays; its Nodes are made on demand (``root_``)."""
+        self._tree, self._root = tree, root
+        self.__dict__.pop("_teaching_record", None)
+        self._compiled = CompiledTree.from_tree(tree, self._categories)
+        self.feature_importances_ = _feature_importances(tree, len(self._names))
+
+    def _node_list(self) -> list[Node]:
+        """The Nodes by position in the arrays (pre-order)."""
+        return list(self.root_.walk())
 
     def _set_pruned(self, result: pruning.PruningResult) -> None:
         """Keep a pruned tree, its decision table, and the growth trace of the nodes left."""
@@ -384,8 +444,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self.pruning_ = result.decisions
         t = getattr(self, "_trace_columns", None)
         if t is not None:
-            kept = np.array([node.node_id for node in self._compiled.nodes])
-            leaf = np.array([node.node_id for node in self._compiled.nodes if node.is_leaf])
+            kept = self._tree.ids
+            leaf = kept[self._tree.feature < 0]
             rows = np.isin(t["node"], kept)
             t = {name: column[rows] for name, column in t.items()}
             t["chosen"] = t["chosen"] & ~np.isin(t["node"], leaf)
@@ -445,7 +505,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         >>> small.get_n_leaves() < tree.get_n_leaves()
         True
         """
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         classes = self.classes_.tolist()
         if method == "reduced_error":
             if X_val is None or y_val is None:
@@ -455,13 +515,10 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             weight = 1.0
             if sample_weight is not None:
                 weight = _check_weights(sample_weight, len(stop))
-            counts = np.zeros((len(self._compiled.nodes), len(classes)))
+            counts = np.zeros((self._tree.n_nodes, len(classes)))
             np.add.at(counts, (stop, y_codes), weight)
-            stops = {
-                node.node_id: counts[i]
-                for i, node in enumerate(self._compiled.nodes)
-                if counts[i].any()
-            }
+            ids = self._tree.ids.tolist()
+            stops = {ids[i]: counts[i] for i in np.flatnonzero(counts.any(axis=1)).tolist()}
             result = pruning.reduced_error(self.root_, stops, classes, tracer=tracer)
         elif sample_weight is not None:
             raise ValueError(
@@ -524,7 +581,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     # predicting
     # -----------------------------------------------------------------------------------------
     def _stop_nodes(self, X) -> np.ndarray:
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
+        if _plain_numeric_array(X, self):  # checked once for NaN: the router need not look again
+            return self._compiled.route(*self._plain_values(X))
         return self._compiled.route(self._encode(X))
 
     def predict_proba(self, X) -> np.ndarray:
@@ -538,8 +597,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
             return predict_partitions(self, X, proba=True)
         stop = self._stop_nodes(X)
-        counts = self._compiled.counts[stop]
-        return counts / counts.sum(axis=1, keepdims=True)
+        return self._compiled.proba[stop]
 
     def predict(self, X) -> np.ndarray:
         """The majority class of the node where each row stops (a Dask Series for a Dask
@@ -554,24 +612,12 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     def apply(self, X) -> np.ndarray:
         """The ``node_id`` of the node where each row stops."""
         stop = self._stop_nodes(X)
-        nodes = self._compiled.nodes
-        return np.array([nodes[i].node_id for i in stop], dtype=np.int64)
+        return self._tree.ids[stop].astype(np.int64)
 
     def _encode(self, X) -> np.ndarray:
         """New rows as ``(n_rows, n_features)`` floats: values, or category codes."""
         if _plain_numeric_array(X, self):  # the common fast case: no pandas needed
-            if X.shape[1] != self.n_features_in_:
-                raise ValueError(
-                    f"X has {X.shape[1]} features, but ID3Classifier is expecting "
-                    f"{self.n_features_in_} features as input"
-                )
-            values = np.asarray(X, dtype=float)  # no copy for floats: rows are read in place
-            if not np.isfinite(values.sum()):  # a NaN or an infinity somewhere: which?
-                infinite = np.isinf(values).any(axis=0)
-                if infinite.any():
-                    f = int(np.flatnonzero(infinite)[0])
-                    numeric_values(pd.Series(values[:, f]), self._names[f])  # raises, naming it
-            return values
+            return self._plain_values(X)[0]
         frame = to_frame(X)
         names = [str(c) for c in frame.columns]
         if isinstance(X, pd.DataFrame) and (
@@ -606,6 +652,23 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             )
         return self._encode_frame(frame).T
 
+    def _plain_values(self, X: np.ndarray) -> tuple[np.ndarray, bool]:
+        """A numeric array's values for a model of numeric features (no copy for floats: rows
+        are read in place), checked, and whether any is missing (NaN)."""
+        if X.shape[1] != self.n_features_in_:
+            raise ValueError(
+                f"X has {X.shape[1]} features, but ID3Classifier is expecting "
+                f"{self.n_features_in_} features as input"
+            )
+        values = np.asarray(X, dtype=float)
+        if np.isfinite(values.sum()):  # one pass, no temporary
+            return values, False
+        infinite = np.isinf(values).any(axis=0)  # a NaN or an infinity somewhere: which?
+        if infinite.any():
+            f = int(np.flatnonzero(infinite)[0])
+            numeric_values(pd.Series(values[:, f]), self._names[f])  # raises, naming it
+        return values, True
+
     def _encode_frame(self, frame: pd.DataFrame) -> np.ndarray:
         return encode_like_fit(frame, self._names, self._categories)
 
@@ -614,12 +677,12 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     # -----------------------------------------------------------------------------------------
     def get_depth(self) -> int:
         """The depth of the deepest leaf (0 for a single leaf)."""
-        check_is_fitted(self, "root_")
-        return max(node.depth for node in self._compiled.nodes)
+        check_is_fitted(self, "_tree")
+        return int(self._tree.depth.max())
 
     def get_n_leaves(self) -> int:
-        check_is_fitted(self, "root_")
-        return sum(node.is_leaf for node in self._compiled.nodes)
+        check_is_fitted(self, "_tree")
+        return int(np.count_nonzero(self._tree.feature < 0))
 
     @property
     def trace_(self) -> pd.DataFrame:
@@ -655,9 +718,11 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             The node's predicted class, and whether its top classes tie (the class that comes
             first in ``classes_`` is then predicted).
         """
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         if getattr(self, "_trace_columns", None) is None:
-            raise AttributeError("trace_ is only kept by fit(); a tree loaded from JSON has none")
+            raise AttributeError(
+                "trace_ is only kept by fit() (unless keep_trace=False); a tree loaded from JSON has none"
+            )
         t = self._trace_columns
         # pre-order; a pruned copy keeps its nodes' ids, so arrays are indexed by node_id
         walked = list(self.root_.walk())
@@ -700,7 +765,10 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         columns["stop_reason"] = per_node([n.stop_reason for n in nodes])
         columns["prediction"] = per_node([n.prediction for n in nodes])
         columns["class_tie"] = per_node([bool(n.tied_classes) for n in nodes], bool)
-        return pd.DataFrame(columns)
+        table = pd.DataFrame(columns)
+        # False: one row per node only (keep_trace="auto" on a large training set)
+        table.attrs["complete"] = getattr(self, "_trace_complete", True)
+        return table
 
     def candidate_table(self, node: int, feature) -> pd.DataFrame:
         """Every candidate split of one feature at one node, from the training rows that
@@ -745,12 +813,14 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         1      Rain          5     2      3    0.971  0.3571            0.3468
         2     Sunny          5     3      2    0.971  0.3571            0.3468
         """
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         data = getattr(self, "_fit_data", None)
         if data is None:
             raise AttributeError(
-                "candidate_table needs the training data, which only fit() keeps; "
-                "a loaded or unpickled model has none"
+                "candidate_table needs the training data, which only fit() keeps: a loaded or "
+                "unpickled model has none, and with keep_trace='auto' a fit on more than "
+                f"{FULL_TRACE_VALUES:,} values (rows x features) keeps none; fit with "
+                "keep_trace=True to keep it"
             )
         nodes = {n.node_id: n for n in self.root_.walk()}
         if isinstance(node, bool) or not isinstance(node, numbers.Integral) or node not in nodes:
@@ -801,13 +871,13 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
     def to_text(self, *, decimals: int = 4, max_depth: int | None = None) -> str:
         """The tree as indented text, one line per node with its counts."""
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         return tree_to_text(self.root_, decimals=decimals, max_depth=max_depth)
 
     def to_dot(self, **options) -> str:
         """The tree in Graphviz's DOT language (no Graphviz install needed); options as in
         :func:`id3tree.render.dot.tree_to_dot`."""
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         from id3tree.render.dot import tree_to_dot
 
         return tree_to_dot(self.root_, classes=self.classes_.tolist(), **options)
@@ -815,14 +885,14 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     def to_graphviz(self, **options):
         """The tree as a ``graphviz`` object, shown inline in Jupyter; options as in
         :func:`id3tree.render.dot.tree_to_dot`."""
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         from id3tree.render.dot import tree_to_graphviz
 
         return tree_to_graphviz(self.root_, classes=self.classes_.tolist(), **options)
 
     def plot(self, ax=None, **options):
         """Draw the tree with matplotlib (no Graphviz program needed); returns the Axes."""
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         from id3tree.render.plot import plot_tree
 
         return plot_tree(self.root_, classes=self.classes_.tolist(), ax=ax, **options)
@@ -835,7 +905,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         then y axis); default: the model's two features. Options as in
         :func:`id3tree.render.regions.plot_regions`. Returns the matplotlib Axes.
         """
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         from id3tree.render.regions import plot_regions
 
         if features is None:
@@ -875,18 +945,16 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         ``x`` is one sample: a dict or Series keyed by feature name, a one-row DataFrame, or a
         list of values in column order.
         """
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         row = _one_row(x, self._names)
         steps = self._compiled.path(self._encode_frame(row)[:, 0])
-        return explain_path(
-            self._compiled.nodes, steps, row.iloc[0].to_dict(), self.classes_.tolist()
-        )
+        return explain_path(self._node_list(), steps, row.iloc[0].to_dict(), self.classes_.tolist())
 
     # -----------------------------------------------------------------------------------------
     # teaching (id3tree.teaching): the growth replayed from the training data fit() keeps
     # -----------------------------------------------------------------------------------------
     def _teaching(self):
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         weight = getattr(getattr(self, "_fit_data", None), "weight", None)
         if weight is not None and not np.all(weight == 1):
             raise ValueError(
@@ -944,7 +1012,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     # -----------------------------------------------------------------------------------------
     def to_dict(self) -> dict:
         """Everything needed to predict again, as plain JSON-ready Python objects."""
-        check_is_fitted(self, "root_")
+        check_is_fitted(self, "_tree")
         return persistence.model_to_dict(self)
 
     def to_json(self, path=None) -> str | None:
@@ -968,19 +1036,19 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     def __getstate__(self):
         # A deep tree of nested Nodes would hit pickle's recursion limit: store it flat instead.
         state = dict(super().__getstate__())
-        state.pop("_teaching_record", None)  # rebuilt on demand
-        if "root_" in state:
-            state["_flat_tree"] = persistence.node_records(
-                list(self.root_.walk()), self.classes_.tolist(), encode=False
-            )
-            del state["root_"], state["_compiled"]
-        state.pop("_fit_data", None)
+        # The tree is pickled as its arrays; the Nodes, the compiled tree and the teaching
+        # record are made again on demand, and the training data is not kept.
+        for name in ("_teaching_record", "_root", "_compiled", "_fit_data"):
+            state.pop(name, None)
         return state
 
     def __setstate__(self, state):
-        flat = state.pop("_flat_tree", None)
+        flat = state.pop("_flat_tree", None)  # written by versions that pickled the Nodes
         super().__setstate__(state)
-        if flat is not None:
+        if "_tree" in state:
+            persistence.check_tree_arrays(self._tree, self.classes_.tolist(), self._categories)
+            self._set_arrays(self._tree)
+        elif flat is not None:
             self._set_tree(
                 persistence.nodes_from_records(
                     flat, self.classes_.tolist(), self._names, self._categories, encoded=False
@@ -995,27 +1063,54 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         return tags
 
 
-def _warn_about_id_like_splits(root: Node, rows_of=None) -> None:
+def _feature_importances(tree: GrownTree, n_features: int) -> np.ndarray:
+    """Entropy decrease of every split weighted by its share of the rows, summed per feature and
+    normalised to sum to 1 (all zeros for a single leaf); as
+    :func:`~id3tree.node.feature_importances` computes it from Nodes."""
+    split = np.flatnonzero(tree.feature >= 0)
+    n_samples = tree.counts.sum(axis=1)
+    weights = n_samples[split] / n_samples[0] * tree.gain[split]
+    total = np.bincount(tree.feature[split], weights=weights, minlength=n_features)
+    s = total.sum()
+    return total / s if s > 0 else total
+
+
+def _warn_about_id_like_splits(tree: GrownTree, names: list, categories: list, rows_of=None):
     """One :class:`IDLikeFeatureWarning` per column that made a split of (nearly) one row per
-    branch, naming the largest such split. ``rows_of(node)`` counts a node's training rows when
-    its ``n_samples`` is a sum of weights (a weighted fit): the rule is about rows."""
-    size = (lambda node: node.n_samples) if rows_of is None else rows_of
+    branch, naming the largest such split. ``rows_of(position)`` counts a node's training rows
+    when its counts are sums of weights (a weighted fit): the rule is about rows."""
+    n_levels = np.array([-1 if c is None else len(c) for c in categories] + [-1])
+    levels = n_levels[tree.feature]  # -1: a leaf or a numeric split
+    if not (levels >= 0).any():
+        return
+    n = tree.n_nodes
+    parent = tree.parent
+    is_child = parent >= 0
+    p = parent[is_child]
+    n_children = np.bincount(p, minlength=n)
+    n_samples = tree.counts.sum(axis=1)
+    size = (lambda i: n_samples[i].item()) if rows_of is None else rows_of
+    missing = is_child.copy()
+    missing[is_child] = tree.slot[is_child] == levels[p]  # the rows with no value do not count
+    missing_child = np.full(n, -1)
+    missing_child[parent[missing]] = np.flatnonzero(missing)
     worst = {}
-    for node in root.walk():
-        if node.is_leaf or node.is_numeric_split:
-            continue
-        missing = node.children.get(MISSING)  # the rows with no value do not count
-        n_values = len(node.children) - (missing is not None)
+    for i in np.flatnonzero(levels >= 0).tolist():
+        m = missing_child[i]
+        n_values = int(n_children[i]) - (m >= 0)
         if not is_id_like(0, n_values):  # too few values to be ID-like, whatever the rows
             continue
-        n_rows = size(node) - (size(missing) if missing is not None else 0)
+        node_rows = size(i)
+        n_rows = node_rows - (size(m) if m >= 0 else 0)
         if is_id_like(n_rows, n_values):
-            if node.feature not in worst or n_rows > worst[node.feature][1]:
-                worst[node.feature] = (node, n_rows, n_values)
-    for feature, (node, n_rows, n_values) in worst.items():
-        where = "" if node.depth == 0 else f" at node {node.node_id} (depth {node.depth})"
-        if n_rows < size(node):
-            where += f" (not counting {size(node) - n_rows:g} with no value)"
+            feature = names[tree.feature[i]]
+            if feature not in worst or n_rows > worst[feature][1]:
+                worst[feature] = (i, n_rows, n_values, node_rows)
+    ids, depth = tree.ids, tree.depth
+    for feature, (i, n_rows, n_values, node_rows) in worst.items():
+        where = "" if depth[i] == 0 else f" at node {ids[i]} (depth {depth[i]})"
+        if n_rows < node_rows:
+            where += f" (not counting {node_rows - n_rows:g} with no value)"
         message = id_like_message(feature, n_rows, n_values, where)
         warnings.warn(message, IDLikeFeatureWarning, stacklevel=4)
 
@@ -1074,6 +1169,25 @@ def _class_weights(class_weight, y: pd.Series, sample_weight) -> np.ndarray:
             raise ValueError(f"class_weight values must be finite and non-negative: {bad}")
     by_class = compute_sample_weight(class_weight, labels)
     return by_class if sample_weight is None else sample_weight * by_class
+
+
+def _return_freed_memory() -> None:
+    """Hand the memory a large fit freed back to the operating system. The C library's allocator
+    keeps freed heap memory for reuse (on Linux, glibc returns it only when asked), so after
+    growing a large tree the process would otherwise stay as large as at the fit's peak."""
+    global _malloc_trim
+    if _malloc_trim is None:
+        _malloc_trim = False
+        if sys.platform.startswith("linux"):
+            try:
+                _malloc_trim = ctypes.CDLL("libc.so.6").malloc_trim
+            except (OSError, AttributeError):  # not glibc (musl, ...): nothing to ask
+                pass
+    if _malloc_trim:
+        _malloc_trim(0)
+
+
+_malloc_trim = None
 
 
 def _plain_numeric_array(X, model) -> bool:

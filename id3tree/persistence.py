@@ -60,6 +60,9 @@ NODE_FIELDS = {
     "stop_reason",
 }
 OPTIONAL_NODE_FIELDS = {"stop_reason"}
+LATER_PARAMS = {"keep_trace": "auto"}
+"""Parameters added after version 1 of the format, with their defaults: written only when they
+differ from the default, so that a model with default settings is saved as before."""
 NUMERIC_KEYS = ("<=", ">")
 ENTROPY_TOLERANCE = 1e-7  # bits: a stored entropy must match its counts this closely
 
@@ -254,7 +257,11 @@ def model_to_dict(model) -> dict:
     return {
         "format": FORMAT,
         "version": VERSION,
-        "params": {k: encode_param(v, k) for k, v in model.get_params().items()},
+        "params": {
+            k: encode_param(v, k)
+            for k, v in model.get_params().items()
+            if k not in LATER_PARAMS or v != LATER_PARAMS[k]
+        },
         "classes": [encode_value(c, "class") for c in classes],
         "feature_names": list(model._names),
         "has_feature_names": hasattr(model, "feature_names_in_"),
@@ -610,6 +617,68 @@ def nodes_from_records(
 ) -> Node:
     """The root of the tree stored as flat records, checked first (pickled models use this)."""
     return check_nodes(records, classes, names, categories, encoded=encoded).build()
+
+
+def check_tree_arrays(tree, classes: list, categories: list) -> None:
+    """Check a tree kept as arrays (:class:`~id3tree.growth_record.GrownTree`, as a pickle holds
+    it) before it is used: the same promises :func:`check_nodes` checks in a file, in bulk. A
+    problem is a ``ValueError`` naming the first node that has it."""
+    n = len(tree.parent)
+    fields = ("slot", "depth", "counts", "entropy", "feature", "threshold", "gain")
+    if (
+        n == 0
+        or any(len(getattr(tree, name)) != n for name in fields)
+        or len(tree.stop_reason) != n
+    ):
+        _fail(f"the tree's arrays must all have one entry per node ({n})")
+    if tree.node_id is not None and len(tree.node_id) != n:
+        _fail(f"the tree's arrays must all have one entry per node ({n})")
+
+    def first(bad, message):
+        bad = np.flatnonzero(bad)
+        if len(bad):
+            _fail(message(int(bad[0])))
+
+    parent, feature = np.asarray(tree.parent), np.asarray(tree.feature)
+    position = np.arange(n)
+    first(
+        (parent >= position) | (parent < -1) | ((parent == -1) != (position == 0)),
+        lambda i: (
+            f"node {i} has parent {parent[i]}: the root (node 0) has parent -1 and every "
+            "other node's parent comes before it"
+        ),
+    )
+    counts = np.asarray(tree.counts)
+    if counts.ndim != 2 or counts.shape[1] != len(classes):
+        _fail(f"the class counts must have one column per class ({len(classes)})")
+    first(~(counts >= 0).all(axis=1), lambda i: f"node {i} has negative class counts")
+    first(feature >= len(categories), lambda i: f"node {i} splits on an unknown feature")
+    first(feature < -1, lambda i: f"node {i} splits on an unknown feature")
+    kids = position[1:]
+    p = parent[1:]
+    first(
+        np.r_[False, feature[p] < 0],
+        lambda i: f"node {i} has parent {parent[i]}, which is a leaf",
+    )
+    n_levels = np.array([3 if c is None else len(c) + 1 for c in categories] + [0])
+    slot = np.asarray(tree.slot)
+    first(
+        np.r_[False, (slot[kids] < 0) | (slot[kids] >= n_levels[feature[p]])],
+        lambda i: f"node {i} sits in branch slot {slot[i]}, which its parent's split lacks",
+    )
+    pair = p * (int(n_levels.max()) + 1) + slot[kids]
+    if len(np.unique(pair)) != len(pair):
+        _fail("two nodes sit in the same branch of one parent")
+    depth = np.asarray(tree.depth)
+    first(
+        np.r_[depth[0] != 0, depth[kids] != depth[p] + 1],
+        lambda i: f"node {i} has depth {depth[i]}, not its parent's plus one",
+    )
+    has_children = np.bincount(p, minlength=n) > 0
+    first(
+        has_children != (feature >= 0),
+        lambda i: f"node {i} splits but has no branches, or the reverse",
+    )
 
 
 def read_json(s_or_path) -> dict:

@@ -9,17 +9,17 @@ prediction then comes from the class counts of the node where it stopped.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass
-from operator import itemgetter
 
 import numpy as np
 
 from id3tree._validation import UNSEEN
-from id3tree.node import LEFT, MISSING, NUMERIC_MISSING, RIGHT, Node
+from id3tree.node import LEFT, NUMERIC_MISSING, RIGHT
 
-BLOCK_VALUES = 2**22
-"""Rows are routed in blocks of about this many values (rows x features)."""
+BLOCK_ROWS = 2**15
+"""Rows are routed in blocks of this many: the values a block reads stay in the processor's
+cache through the whole descent, and each step's arrays are long enough to hide numpy's cost
+per call."""
 
 
 DENSE_SLOTS, SPARSE_FACTOR = 64, 8
@@ -39,7 +39,7 @@ class SparseBranches:
     at_node: np.ndarray  # bool per node position: its branches are here
 
     @classmethod
-    def of(cls, keys: list[int], children: list[int], stride: int, n_nodes: int):
+    def of(cls, keys, children, stride: int, n_nodes: int):
         keys_array = np.asarray(keys, dtype=np.int64)
         order = np.argsort(keys_array, kind="stable")
         at_node = np.zeros(n_nodes, dtype=bool)
@@ -56,9 +56,9 @@ class SparseBranches:
 
 @dataclass
 class CompiledTree:
-    """A tree as arrays indexed by node position (breadth-first, root 0)."""
+    """A tree as arrays indexed by node position (the positions of the model's
+    :class:`~id3tree.growth_record.GrownTree`: pre-order, root 0)."""
 
-    nodes: list[Node]
     feature: np.ndarray  # feature index, -1 for a leaf
     threshold: np.ndarray  # NaN unless a numeric split
     categorical: np.ndarray  # bool: a categorical split
@@ -75,70 +75,53 @@ class CompiledTree:
             self._majority = np.argmax(self.counts, axis=1)
         return self._majority
 
-    @classmethod
-    def from_root(
-        cls, root: Node, feature_names: list[str], categories: list[list | None], classes: list
-    ) -> CompiledTree:
-        """Compile a tree of Nodes; ``categories[f]`` lists feature f's values (None if numeric)."""
-        column = {name: i for i, name in enumerate(feature_names)}
-        value_slot = [None if c is None else {v: i for i, v in enumerate(c)} for c in categories]
-        nodes, queue = [], deque([root])
-        while queue:  # breadth first, children in branch order
-            node = queue.popleft()
-            nodes.append(node)
-            queue.extend(node.children.values())
-        position = {id(node): i for i, node in enumerate(nodes)}
-        n = len(nodes)
-        feature = np.full(n, -1, dtype=np.int64)
-        threshold = np.full(n, np.nan)
-        categorical = np.zeros(n, dtype=bool)
-        n_slots = np.zeros(n, dtype=np.int64)
-        get_counts = itemgetter(*classes) if len(classes) > 1 else lambda d: (d[classes[0]],)
-        counts = np.array([get_counts(node.class_counts) for node in nodes], dtype=float)
-        counts = counts.reshape(n, len(classes))
-        sparse_nodes = []
-        for i, node in enumerate(nodes):
-            if node.is_leaf:
-                continue
-            f = feature[i] = column[node.feature]
-            if node.is_numeric_split:
-                threshold[i] = node.threshold
-                n_slots[i] = 3
-            else:
-                categorical[i] = True
-                n_slots[i] = len(categories[f]) + 1
-                if n_slots[i] > max(DENSE_SLOTS, SPARSE_FACTOR * (len(node.children) + 1)):
-                    n_slots[i] = 1  # one empty slot; the branches go to the sparse lookup
-                    sparse_nodes.append(i)
-        offset = np.concatenate([[0], np.cumsum(n_slots)[:-1]]).astype(np.int64)
-        child = np.full(int(n_slots.sum()), -1, dtype=np.int64)
-        sparse_keys, sparse_children = [], []
-        stride = max([len(c) + 2 for c in categories if c is not None], default=2)
-        for i, node in enumerate(nodes):
-            is_sparse = categorical[i] and n_slots[i] == 1
-            for key, kid in node.children.items():
-                if categorical[i]:
-                    f = feature[i]
-                    code = len(categories[f]) if key is MISSING else value_slot[f][key]
-                    if is_sparse:
-                        sparse_keys.append(i * stride + code)
-                        sparse_children.append(position[id(kid)])
-                        continue
-                    slot = code
-                elif key is MISSING:
-                    slot = NUMERIC_MISSING
-                else:
-                    slot = LEFT if key == "<=" else RIGHT
-                child[offset[i] + slot] = position[id(kid)]
-        sparse = (
-            SparseBranches.of(sparse_keys, sparse_children, stride, n) if sparse_nodes else None
-        )
-        return cls(nodes, feature, threshold, categorical, offset, n_slots, child, counts, sparse)
+    @property
+    def proba(self) -> np.ndarray:
+        """Each node's class shares (the rows of ``counts`` divided by their sums)."""
+        if not hasattr(self, "_proba"):
+            self._proba = self.counts / self.counts.sum(axis=1, keepdims=True)
+        return self._proba
 
-    def route(self, values: np.ndarray) -> np.ndarray:
+    @classmethod
+    def from_tree(cls, tree, categories: list[list | None]) -> CompiledTree:
+        """Compile a :class:`~id3tree.growth_record.GrownTree`; ``categories[f]`` lists feature
+        f's values (None if numeric). A child sits in its parent's slot: ``<=``, ``>`` or
+        missing for a numeric split, the category's code (missing last) for a categorical one."""
+        n = tree.n_nodes
+        feature = np.asarray(tree.feature, dtype=np.int64)
+        internal = feature >= 0
+        n_levels = np.array([-1 if c is None else len(c) for c in categories] + [-1])
+        levels = n_levels[feature]  # feature -1 reads the extra entry
+        categorical = internal & (levels >= 0)
+        threshold = np.where(internal & ~categorical, tree.threshold, np.nan)
+        parent = np.asarray(tree.parent, dtype=np.int64)
+        is_child = parent >= 0
+        n_children = np.bincount(parent[is_child], minlength=n)
+        n_slots = np.where(categorical, levels + 1, np.where(internal, 3, 0))
+        sparse_node = categorical & (
+            n_slots > np.maximum(DENSE_SLOTS, SPARSE_FACTOR * (n_children + 1))
+        )
+        n_slots[sparse_node] = 1  # one empty slot; the branches go to the sparse lookup
+        offset = np.zeros(n, dtype=np.int64)
+        np.cumsum(n_slots[:-1], out=offset[1:])
+        child = np.full(int(n_slots.sum()), -1, dtype=np.int64)
+        kids = np.flatnonzero(is_child)
+        p, slot = parent[kids], np.asarray(tree.slot, dtype=np.int64)[kids]
+        to_sparse = sparse_node[p]
+        dense = ~to_sparse
+        child[offset[p[dense]] + slot[dense]] = kids[dense]
+        sparse = None
+        if sparse_node.any():
+            stride = max([len(c) + 2 for c in categories if c is not None], default=2)
+            keys = p[to_sparse] * stride + slot[to_sparse]
+            sparse = SparseBranches.of(keys, kids[to_sparse], stride, n)
+        return cls(feature, threshold, categorical, offset, n_slots, child, tree.counts, sparse)
+
+    def route(self, values: np.ndarray, has_missing: bool | None = None) -> np.ndarray:
         """The node position where each row stops. ``values`` is ``(n_rows, n_features)``, in
         either memory order (no copy is made): numeric values (NaN missing), or category codes
-        (``len(categories)`` for missing and ``UNSEEN`` for values never seen at fit time)."""
+        (``len(categories)`` for missing and ``UNSEEN`` for values never seen at fit time).
+        ``has_missing``: whether any value is NaN, when the caller knows (else it is looked for)."""
         n_rows, n_features = values.shape
         if values.flags.c_contiguous:
             flat, row_step, feature_step = values.reshape(-1), n_features, 1
@@ -161,11 +144,23 @@ class CompiledTree:
         offset[leaf] = len(child) + np.arange(0, n_leaf_slots, 3)
         child = np.concatenate([child, np.repeat(np.flatnonzero(leaf), 3)])
         tables = (column_start, threshold, offset, child, n_slots, leaf)
-        # np.isnan of the sum: one pass, no temporary (the values hold no infinities)
-        has_missing = bool(np.isnan(flat.sum()))
+        if has_missing is None:  # np.isnan of the sum: one pass, no temporary (no infinities)
+            has_missing = bool(np.isnan(flat.sum()))
         # Rows are routed a block at a time, so the values a block reads stay in the cache
         # through the whole descent.
-        block = max(1024, BLOCK_VALUES // max(n_features, 1))
+        block = BLOCK_ROWS
+        index = np.intp  # (np.take converts other index types first)
+        if not has_missing and not self.categorical.any():
+            # numbers only, none missing: a node's two children sit side by side
+            # tables indexed by 2 x position: a node's entry and its two children side by side
+            pair = np.empty(2 * len(leaf), dtype=index)
+            pair[0::2], pair[1::2] = 2 * child[offset + LEFT], 2 * child[offset + RIGHT]
+            tables = tuple(np.repeat(t, 2) for t in (column_start.astype(index), threshold, leaf))
+            tables = (tables[0], tables[1], pair, tables[2])
+            for first in range(0, n_rows, block):
+                rows = np.arange(first, min(first + block, n_rows), dtype=index)
+                _route_numeric(rows, rows * index(row_step), flat, tables, stop)
+            return stop
         for first in range(0, n_rows, block):
             rows = np.arange(first, min(first + block, n_rows))
             self._route_rows(rows, rows * row_step, flat, tables, has_missing, stop)
@@ -276,3 +271,39 @@ class CompiledTree:
             if nxt < 0:
                 return steps
             at = int(nxt)
+
+
+def _route_numeric(rows, row_start, flat, tables, stop) -> None:
+    """:meth:`CompiledTree.route` for numeric splits and no missing value: each step is the
+    node's feature, the row's value of it, the comparison, and the child. Positions are kept
+    doubled (``2 x node``), so the child is ``pair[2 x node + right]`` with no multiplication,
+    and every step writes into the same few buffers."""
+    column_start, threshold, pair, leaf = tables
+    take = np.take  # "clip": every index is valid, and numpy then writes ``out`` unbuffered
+    n = len(rows)
+    at = np.zeros(n, dtype=pair.dtype)  # 2 x the node position
+    where, value, bound = np.empty(n, dtype=pair.dtype), np.empty(n), np.empty(n)
+    right, arrived = np.empty(n, dtype=bool), np.empty(n, dtype=bool)
+    step = 0
+    while True:
+        m = len(rows)
+        w, v, b, r = where[:m], value[:m], bound[:m], right[:m]
+        take(column_start, at, out=w, mode="clip")
+        w += row_start
+        take(flat, w, out=v, mode="clip")
+        take(threshold, at, out=b, mode="clip")
+        np.greater(v, b, out=r)
+        at += r
+        take(pair, at, out=at, mode="clip")
+        step += 1
+        if step % 2 and m > 64:  # arrivals are looked for every other step
+            continue
+        done = take(leaf, at, out=arrived[:m], mode="clip")
+        n_arrived = int(np.count_nonzero(done))
+        if n_arrived == m:
+            stop[rows] = at >> 1
+            return
+        if 4 * n_arrived > m:
+            stop[rows[done]] = at[done] >> 1
+            keep = ~done
+            rows, at, row_start = rows[keep], at[keep], row_start[keep]

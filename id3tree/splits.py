@@ -185,7 +185,9 @@ class _Cuts:
         n_right = np.repeat(self.rows_present, lengths) - n_left
         np.maximum(n_right, 0, out=n_right)  # (past the last present row: never valid)
         weighted = q[n_left]
+        del n_left
         weighted += q[n_right]
+        del n_right
         weighted -= self.left_sum[1:]
         weighted += np.repeat(self.left_sum[self.starts], lengths)
         weighted -= np.repeat(self.right_total + self.right_drop[self.starts], lengths)

@@ -222,22 +222,26 @@ def test_string_columns_encode_as_object_columns_do():
         np.testing.assert_allclose(expected[i], counts / counts.sum())
 
 
-def test_routing_in_blocks_and_either_memory_order_gives_the_same_stops(monkeypatch):
+@pytest.mark.parametrize("missing", [0.05, 0.0])  # the general step; numbers only, none missing
+def test_routing_in_blocks_and_either_memory_order_gives_the_same_stops(monkeypatch, missing):
     # prediction reads numpy rows in place (C order) or columns (F order, as frames encode), and
     # routes rows a block at a time: every way must stop each row at the same node
     from id3tree import routing
 
     rng = np.random.default_rng(4)
     X = np.round(rng.normal(size=(500, 4)), 1)
-    X[rng.random(X.shape) < 0.05] = np.nan
+    X[rng.random(X.shape) < missing] = np.nan
     y = (np.nan_to_num(X[:, 0]) + rng.normal(size=500) > 0).astype(int)
     model = ID3Classifier().fit(X, y)
     expected = model.apply(np.asfortranarray(X))
     np.testing.assert_array_equal(model.apply(X), expected)
-    monkeypatch.setattr(routing, "BLOCK_VALUES", 8)  # blocks of 1,024 rows
+    monkeypatch.setattr(routing, "BLOCK_ROWS", 64)
     big = np.tile(X, (5, 1))
     np.testing.assert_array_equal(model.apply(big), np.tile(expected, 5))
-    monkeypatch.setattr(routing, "BLOCK_VALUES", 2**22)
+    # the general step, told there are missing values, agrees with the numeric one
+    stops = model._compiled.route(big, has_missing=True)
+    np.testing.assert_array_equal(model._tree.ids[stops], np.tile(expected, 5))
+    monkeypatch.setattr(routing, "BLOCK_ROWS", 2**15)
     # the reference: each row walked down the nodes by hand
     ids = {node.node_id: node for node in model.root_.walk()}
     for i in range(0, 500, 29):

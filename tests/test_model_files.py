@@ -68,9 +68,29 @@ def test_a_cycle_of_parents_is_refused():
 def test_a_pickle_whose_tree_loops_is_refused():
     model = _tennis_model()
     state = model.__getstate__()
-    state["_flat_tree"][0]["parent"] = 0
+    state["_tree"].parent[0] = 0
     fresh = ID3Classifier.__new__(ID3Classifier)
     with pytest.raises(ValueError, match="parent 0"):
+        fresh.__setstate__(state)
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (lambda t: t.parent.__setitem__(3, 5), "node 3 has parent 5"),
+        (lambda t: t.slot.__setitem__(1, 7), "node 1 sits in branch slot 7"),
+        (lambda t: t.depth.__setitem__(2, 4), "node 2 has depth 4"),
+        (lambda t: t.feature.__setitem__(2, -1), "node 3 has parent 2, which is a leaf"),
+        (lambda t: t.counts.__setitem__((0, 0), -1), "node 0 has negative class counts"),
+    ],
+)
+def test_a_pickle_with_damaged_tree_arrays_is_refused(damage, message):
+    model = _tennis_model()
+    state = pickle.loads(pickle.dumps(model.__getstate__()))
+    damage(state["_tree"])
+    fresh = ID3Classifier.__new__(ID3Classifier)
+    with pytest.raises(ValueError, match=message):
         fresh.__setstate__(state)
 
 
@@ -485,3 +505,57 @@ def test_sparse_branches_route_exactly_like_dense_slots(name, monkeypatch):
     np.testing.assert_array_equal(again.apply(unseen), dense[1])
     for i in range(0, len(X), max(1, len(X) // 5)):
         assert again.explain(unseen.iloc[[i]]) == model.explain(unseen.iloc[[i]])
+
+
+def test_keep_trace_is_saved_only_when_it_is_not_the_default():
+    X, y = load_play_tennis(return_X_y=True)
+    default = ID3Classifier().fit(X, y).to_dict()
+    assert "keep_trace" not in default["params"]  # a default model's file is as before
+    assert ID3Classifier.from_dict(default).keep_trace == "auto"
+    kept = ID3Classifier(keep_trace=True).fit(X, y).to_dict()
+    assert kept["params"]["keep_trace"] is True
+    assert ID3Classifier.from_dict(kept).keep_trace is True
+    assert kept["nodes"] == default["nodes"]
+
+
+def test_the_model_keeps_arrays_and_makes_its_nodes_on_demand():
+    from id3tree.datasets import load_titanic
+    from id3tree.growth_record import GrownTree
+    from id3tree.node import feature_importances
+    from id3tree.persistence import node_records
+
+    X, y = load_titanic(return_X_y=True)
+    X = X.drop(columns=["Name"])
+    model = ID3Classifier(max_depth=6).fit(X, y)
+    assert model.__dict__.get("_root") is None  # fit made no Node
+    model.predict(X), model.predict_proba(X), model.get_depth(), model.get_n_leaves()
+    stops = model.apply(X)
+    assert model.__dict__.get("_root") is None  # nor did predicting
+    root = model.root_
+    assert model.root_ is root  # made once, then kept
+    nodes = list(root.walk())
+    assert model.get_depth() == max(n.depth for n in nodes)
+    assert model.get_n_leaves() == sum(n.is_leaf for n in nodes)
+    np.testing.assert_array_equal(
+        model.feature_importances_, feature_importances(root, model._names)
+    )
+    # every row stops where walking the Nodes by hand takes it
+    for i in range(0, len(X), 7):
+        row, node = X.iloc[i], root
+        while not node.is_leaf:
+            value = row[node.feature]
+            if pd.isna(value):
+                key = None
+            elif node.is_numeric_split:
+                key = "<=" if value <= node.threshold else ">"
+            else:
+                key = value
+            if key not in node.children:
+                break
+            node = node.children[key]
+        assert stops[i] == node.node_id
+    # Nodes -> arrays -> Nodes gives the same records
+    classes = model.classes_.tolist()
+    again = GrownTree.from_nodes(root, model._names, model._categories, classes)
+    rebuilt = again.nodes(model._names, model._categories, classes)
+    assert node_records(rebuilt, classes) == node_records(nodes, classes)

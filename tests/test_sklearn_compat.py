@@ -148,6 +148,7 @@ PARAMS = {
     "average_gain_rule": False,
     "verbose": 0,
     "numeric_bins": None,
+    "keep_trace": True,
 }
 
 
@@ -166,6 +167,7 @@ def test_default_params_are_the_documented_ones():
         "average_gain_rule": True,
         "verbose": 0,
         "numeric_bins": None,
+        "keep_trace": "auto",
     }
 
 

@@ -12,9 +12,10 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.stats
+from sklearn.datasets import make_classification
 
 import id3tree.datasets
-from id3tree import ID3Classifier, candidate_splits
+from id3tree import ID3Classifier, candidate_splits, learner
 from id3tree.datasets import load_iris, load_play_tennis
 from id3tree.tracing import (
     CandidateScored,
@@ -358,6 +359,65 @@ def test_every_number_of_the_play_tennis_page_can_be_checked_by_hand(capsys):
             checked_gains += 1
     assert checked_gains == 4 + 3 + 3  # every candidate of the three scored nodes
     assert checked_entropies == 8 + (3 + 3 + 2 + 2) + (2 + 2 + 2) + (3 + 2 + 2)  # nodes, branches
+
+
+# ------------------------------------------------------------------------------------------------
+# keep_trace: what a large fit keeps
+# ------------------------------------------------------------------------------------------------
+def _numeric_fit_data():
+    X, y = make_classification(n_samples=400, n_features=5, random_state=3)
+    X[::9, 1] = np.nan
+    return X, y
+
+
+def test_a_large_fit_keeps_one_trace_row_per_node(monkeypatch):
+    X, y = _numeric_fit_data()
+    full = ID3Classifier(min_samples_leaf=2).fit(X, y)
+    monkeypatch.setattr(learner, "FULL_TRACE_VALUES", X.size - 1)  # this fit is now "large"
+    small = ID3Classifier(min_samples_leaf=2).fit(X, y)
+    assert small.to_dict()["nodes"] == full.to_dict()["nodes"]  # the same tree
+    whole, kept = full.trace_, small.trace_
+    assert whole.attrs["complete"] and not kept.attrs["complete"]
+    n_nodes = sum(1 for _ in full.root_.walk())
+    assert len(kept) == n_nodes and kept["node"].tolist() == list(range(n_nodes))
+    # a split's row is the full trace's row of the chosen candidate, numbers and all
+    chosen = whole[whole["chosen"]].reset_index(drop=True)
+    pd.testing.assert_frame_equal(kept[kept["chosen"]].reset_index(drop=True), chosen)
+    # a leaf's row has no feature and no scores, its node's own columns as in the full trace
+    leaves = kept[~kept["chosen"]]
+    assert leaves["feature"].isna().all() and leaves["gain"].isna().all()
+    per_node = ["node", "parent", "depth", "branch", "path", "n_samples", "entropy"]
+    per_node += ["stop_reason", "prediction", "class_tie"]
+    first = whole.drop_duplicates("node").set_index("node")
+    pd.testing.assert_frame_equal(
+        leaves[per_node].set_index("node"), first.loc[leaves["node"], per_node[1:]]
+    )
+    # no training data is kept: the teaching tools say how to keep it
+    with pytest.raises(AttributeError, match="keep_trace=True"):
+        small.candidate_table(0, 0)
+    with pytest.raises(ValueError, match="keep_trace=True"):
+        small.worked_solution(0)
+    # keep_trace=True keeps everything whatever the size
+    forced = ID3Classifier(min_samples_leaf=2, keep_trace=True).fit(X, y)
+    pd.testing.assert_frame_equal(forced.trace_, whole)
+    pd.testing.assert_frame_equal(forced.candidate_table(0, 0), full.candidate_table(0, 0))
+
+
+def test_keep_trace_false_keeps_no_trace_and_the_same_tree():
+    X, y = _numeric_fit_data()
+    model = ID3Classifier(keep_trace=False).fit(X, y)
+    reference = ID3Classifier().fit(X, y)
+    assert model.to_dict()["nodes"] == reference.to_dict()["nodes"]
+    assert (model.predict_proba(X) == reference.predict_proba(X)).all()
+    with pytest.raises(AttributeError, match="keep_trace=False"):
+        _ = model.trace_
+
+
+@pytest.mark.parametrize("value", ["yes", 1, None])
+def test_keep_trace_must_be_auto_true_or_false(value):
+    X, y = _numeric_fit_data()
+    with pytest.raises(ValueError, match="keep_trace must be"):
+        ID3Classifier(keep_trace=value).fit(X, y)
 
 
 def _printed_and_recorded(X, y, max_thresholds=0, sample_weight=None, **params):

@@ -422,7 +422,9 @@ def record_of(model) -> TeachingRecord:
         raise ValueError(
             "the teaching tools need the training data the tree was grown on, which only fit() "
             "on in-memory data keeps: a tree loaded from JSON or a pickle, or grown from a Dask "
-            "DataFrame, has none; fit the model again on a pandas DataFrame"
+            "DataFrame, has none; fit the model again on a pandas DataFrame. With "
+            "keep_trace='auto' a fit on more than 1,000,000 values (rows x features) keeps none "
+            "either: fit with keep_trace=True to keep it"
         )
     trace = model.trace_ if getattr(model, "_trace_columns", None) is not None else None
     record = TeachingRecord(
