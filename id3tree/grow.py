@@ -366,7 +366,7 @@ class SortedColumns:
         self._rows = np.empty(d * n, dtype=np.int32 if n < 2**31 else np.int64)
         self._labels = np.empty(d * n, dtype=label_type)
         self._ranks = np.empty(len(features) * n, dtype=np.int32)
-        self.values = []  # the distinct non-missing values of each sorted feature, increasing
+        self.numeric = []  # each sorted feature's column (the data's own array: no copy)
         self.has_missing = []
         for f in features:
             order, rank, values = _sort_column(data.numeric[f])
@@ -379,7 +379,7 @@ class SortedColumns:
                 continue
             j = len(self.features)
             self.features.append(int(f))
-            self.values.append(values)
+            self.numeric.append(data.numeric[f])
             self.has_missing.append(bool(n) and rank[-1] == MISSING_RANK)
             self._rows[j * n : (j + 1) * n] = order
             self._ranks[j * n : (j + 1) * n] = rank
@@ -388,9 +388,6 @@ class SortedColumns:
         for array, size in ((self._rows, d * n), (self._labels, d * n)):
             array.resize(size, refcheck=False)  # the counted features need no layout
         self._ranks.resize(len(self.features) * n, refcheck=False)
-        self._values = np.concatenate(self.values) if self.values else np.zeros(0)
-        self._first_value = np.cumsum([0] + [len(v) for v in self.values])[:-1].astype(np.int64)
-        self.values = np.split(self._values, self._first_value[1:])  # views: no second copy
         if not self.features:
             self._rows[:] = np.arange(n)
             self._labels[:] = data.y
@@ -451,13 +448,22 @@ class SortedColumns:
                 )  # fmt: skip
             ok = _usable(result, min_leaf)
             at = result.position[ok]
-            first_value = np.repeat(self._first_value[js.start : js.stop], k)[ok]
             low, high = np.full(c * k, np.nan), np.full(c * k, np.nan)
-            low[ok] = self._values[first_value + ranks[at]]
-            high[ok] = self._values[first_value + ranks[at + 1]]
+            low[ok], high[ok] = self._value_at(js, at), self._value_at(js, at + 1)
             self._fill(s, self.features[js.start : js.stop], k, result, ok, low, high)
         if self.counted:
             self._score_counted(s, sizes, n_classes, min_leaf)
+
+    def _value_at(self, js: range, position: np.ndarray) -> np.ndarray:
+        """The values at ``position`` of the sorted features ``js`` laid end to end (a cut's two
+        neighbours), read from the data through the row numbers: no copy of the values is kept."""
+        feature = position // self.m
+        rows = self.rows[js.start : js.stop].reshape(-1)[position]
+        value = np.empty(len(position))
+        for i in np.unique(feature).tolist():
+            mine = feature == i
+            value[mine] = self.numeric[js.start + i][rows[mine]]
+        return value
 
     def _score_counted(self, s, sizes, n_classes, min_leaf) -> None:
         """The counted features' part of :meth:`score`: as many features as fit in a chunk
