@@ -449,21 +449,23 @@ class SortedColumns:
             ok = _usable(result, min_leaf)
             at = result.position[ok]
             low, high = np.full(c * k, np.nan), np.full(c * k, np.nan)
-            low[ok], high[ok] = self._value_at(js, at), self._value_at(js, at + 1)
+            low[ok], high[ok] = self._neighbours(js, at)
             self._fill(s, self.features[js.start : js.stop], k, result, ok, low, high)
         if self.counted:
             self._score_counted(s, sizes, n_classes, min_leaf)
 
-    def _value_at(self, js: range, position: np.ndarray) -> np.ndarray:
-        """The values at ``position`` of the sorted features ``js`` laid end to end (a cut's two
-        neighbours), read from the data through the row numbers: no copy of the values is kept."""
-        feature = position // self.m
-        rows = self.rows[js.start : js.stop].reshape(-1)[position]
-        value = np.empty(len(position))
-        for i in np.unique(feature).tolist():
-            mine = feature == i
-            value[mine] = self.numeric[js.start + i][rows[mine]]
-        return value
+    def _neighbours(self, js: range, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The two values each cut lies between, for cuts after positions ``at`` (increasing) of
+        the sorted features ``js`` laid end to end: read from the data through the row numbers,
+        so no copy of the values is kept."""
+        rows = self.rows[js.start : js.stop].reshape(-1)
+        bounds = np.searchsorted(at, np.arange(len(js) + 1) * self.m).tolist()
+        low, high = np.empty(len(at)), np.empty(len(at))
+        for i, j in enumerate(js):
+            mine = slice(bounds[i], bounds[i + 1])
+            x, cut = self.numeric[j], at[mine]
+            low[mine], high[mine] = x[rows[cut]], x[rows[cut + 1]]
+        return low, high
 
     def _score_counted(self, s, sizes, n_classes, min_leaf) -> None:
         """The counted features' part of :meth:`score`: as many features as fit in a chunk
