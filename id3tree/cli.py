@@ -147,7 +147,12 @@ def _fit(args: argparse.Namespace) -> int:
     if args.prune in ("reduced_error", "pessimistic"):
         grown = model.get_n_leaves()
         model = model.prune(
-            args.prune, X_val, y_val, confidence=args.confidence, tracer=_prune_tracer(verbose)
+            args.prune,
+            X_val,
+            y_val,
+            confidence=args.confidence,
+            sample_weight=_validation_weights(args.class_weight, y, y_val),
+            tracer=_prune_tracer(verbose),
         )
         held = f", {len(X_val)} rows held out to prune" if X_val is not None else ""
         print(f"{args.prune} pruning: {grown} leaves -> {model.get_n_leaves()}{held}")
@@ -181,6 +186,17 @@ def _split(X, y, size: float, seed: int, train_test_split):
         return train_test_split(X, y, test_size=size, random_state=seed, stratify=stratify)
     except ValueError:  # too few rows of a class for the stratified split asked for
         return train_test_split(X, y, test_size=size, random_state=seed)
+
+
+def _validation_weights(class_weight, y, y_val):
+    """The held-out rows weighed as the training rows were: each class by its training weight
+    (None without ``--class-weight``, and for pruning that needs no held-out rows)."""
+    if class_weight is None or y_val is None:
+        return None
+    from sklearn.utils.class_weight import compute_sample_weight
+
+    by_class = dict(zip(y.tolist(), compute_sample_weight(class_weight, y.to_numpy(object))))
+    return np.array([by_class.get(c, 1.0) for c in y_val.tolist()])
 
 
 def _prune_tracer(verbose: int):

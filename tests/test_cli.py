@@ -320,3 +320,34 @@ def test_predict_with_an_id_column_and_no_target(tmp_path, capsys):
     assert main(["predict", str(model_path), str(data), "--target", "Survived"]) == 2
     assert "'Survived' is not in the data" in capsys.readouterr().err
     assert main(["predict", str(model_path), str(data), "--id-column", "Nope"]) == 2
+
+
+def test_reduced_error_pruning_weighs_held_out_rows_by_the_training_class_weights(
+    monkeypatch, capsys
+):
+    """With --class-weight, the rows held out for reduced-error pruning count as the training
+    rows did: a row of class c weighs n / (K n_c) of the training rows (scikit-learn's
+    "balanced"), written out by hand here."""
+    seen = {}
+    prune = ID3Classifier.prune
+
+    def spy(self, method, X_val=None, y_val=None, **options):
+        seen.update(y_train=self._training_labels, y_val=y_val, weight=options["sample_weight"])
+        return prune(self, method, X_val, y_val, **options)
+
+    monkeypatch.setattr(ID3Classifier, "prune", spy)
+    fit = ID3Classifier.fit
+
+    def remember_labels(self, X, y, **options):
+        self._training_labels = list(y)
+        return fit(self, X, y, **options)
+
+    monkeypatch.setattr(ID3Classifier, "fit", remember_labels)
+    argv = ["fit", "car", "--target", "class", "--class-weight", "balanced"]
+    assert main([*argv, "--prune", "reduced_error", "--show-depth", "0"]) == 0
+    assert "rows held out to prune" in capsys.readouterr().out
+    train = pd.Series(seen["y_train"]).value_counts()
+    n, k = train.sum(), len(train)
+    expected = [n / (k * train[c]) for c in seen["y_val"]]
+    np.testing.assert_allclose(seen["weight"], expected, rtol=1e-12)
+    assert len(set(np.round(seen["weight"], 12))) == k  # one weight a class, not all 1
