@@ -33,8 +33,10 @@ def is_id_like(n_rows: float, n_values: int) -> bool:
 
 def id_like_message(feature: str, n_rows: float, n_values: int, where: str = "") -> str:
     """The warning's text: what was seen and what to do."""
+    per_branch = f"{n_rows / n_values:.2g}"
+    rows = "row" if per_branch == "1" else "rows"
     return (
         f"column {feature!r} looks like an identifier: it split {n_rows:g} rows{where} into "
-        f"{n_values} branches ({n_rows / n_values:.2g} rows per branch), so every branch is "
+        f"{n_values} branches ({per_branch} {rows} per branch), so every branch is "
         f"(nearly) pure and its gain is spurious; use criterion='gain_ratio' or drop the column"
     )

@@ -157,3 +157,10 @@ def test_dask_ranking_flags_the_same_text_columns():
     assert on_dask[text].to_dict() == in_memory[text].to_dict()
     assert on_dask["Name"] == "ID-like"
     assert on_dask["PassengerId"] == ""  # distinct whole numbers are flagged in memory only
+
+
+def test_the_id_like_message_writes_one_row_per_branch_in_the_singular():
+    from id3tree.diagnostics import id_like_message
+
+    assert "(1 row per branch)" in id_like_message("Name", 891, 891)
+    assert "(1.3 rows per branch)" in id_like_message("Ticket", 891, 681)
