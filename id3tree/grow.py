@@ -172,7 +172,8 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         # 4. the best feature of each node; ties within TIE_TOLERANCE go to the first column
         score = np.nan_to_num(s.ratio if params.criterion == "gain_ratio" else s.gain, nan=-np.inf)
         if params.criterion == "gain_ratio" and params.average_gain_rule:
-            score[s.below_average_gain()] = -np.inf
+            s.below_average = s.below_average_gain()
+            score[s.below_average] = -np.inf
         best = score.max(axis=1, initial=-np.inf)
         s.tied = np.isfinite(score) & (score >= best[:, None] - TIE_TOLERANCE)
         chosen = np.argmax(s.tied, axis=1)
@@ -614,6 +615,7 @@ class Scores:
         self.n_ties = np.zeros((k, n_features), dtype=np.int64)
         self.candidate = np.zeros((k, n_features), dtype=bool)
         self.tied = np.zeros((k, n_features), dtype=bool)
+        self.below_average = np.zeros((k, n_features), dtype=bool)  # kept out by C4.5's rule
 
     def below_average_gain(self) -> np.ndarray:
         return below_average_gain(self.gain)

@@ -294,6 +294,7 @@ class _Decisions:
     threshold: list  # None unless numeric
     n_ties: list  # per scored node: thresholds tied with the chosen one
     tied_with: dict  # scored node -> the other features its chosen feature tied with
+    below_average: dict  # scored node -> (average gain, features C4.5's rule kept out)
     first_child: list  # scored node e has the children first_child[e]:first_child[e + 1]
     child: list
     child_slot: list
@@ -308,6 +309,13 @@ class _Decisions:
             e: tuple(names[g] for g in np.flatnonzero(s.tied[e]) if g != f[e])
             for e in np.flatnonzero(s.tied.sum(axis=1) > 1).tolist()
         }
+        below_average = {
+            e: (
+                float(np.nanmean(s.gain[e])),
+                tuple(names[g] for g in np.flatnonzero(s.below_average[e])),
+            )
+            for e in np.flatnonzero(s.below_average.any(axis=1)).tolist()
+        }
         threshold = s.threshold[e, f].tolist()
         return cls(
             [None if i < 0 else i for i in scored],
@@ -319,6 +327,7 @@ class _Decisions:
             [_none_if_nan(t) for t in threshold],
             s.n_ties[e, f].tolist(),
             tied_with,
+            below_average,
             np.searchsorted(lv.parent, np.arange(k + 1)).tolist(),
             lv.children.tolist(),
             lv.child_slot.tolist(),
@@ -771,6 +780,7 @@ class Record:
             dec.tied_with.get(e, ()),
             dec.n_ties[e] if numeric else 1,
             tuple(branches),
+            dec.below_average.get(e, ()),
         )
         if out is None:
             self.tracer(tracing.SplitChosen(number, *fields))

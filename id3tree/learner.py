@@ -101,6 +101,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         only if its information gain is at least the average gain of the features that offer a
         valid split at that node. Without the rule, a split that gains almost nothing but has
         tiny split information (one huge branch and a few tiny ones) can win. False turns it off.
+        The trace's decision line names the average and the features the rule kept out.
     verbose : int, default=0
         0 silent. 1 prints the hand calculation of every node once the tree is grown, in
         reading order (depth first, so indentation always means "child of the node above"):

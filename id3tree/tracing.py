@@ -187,8 +187,11 @@ def split_text(
     tied_with,
     n_tied_thresholds: int,
     branches,
+    below_average=(),
 ) -> str:
-    """The decision to split: on which feature, the score that won, the branches, any tie."""
+    """The decision to split: on which feature, the score that won, the branches, any tie, and
+    (gain ratio) the features C4.5's rule kept out: ``below_average`` is ``(average gain,
+    names)``, or empty."""
     pad = _indent(depth) + "  "
     test = f" <= {_t(threshold)}" if threshold is not None else ""
     score = f"gain ratio {_f(gain_ratio)}" if criterion == "gain_ratio" else f"gain {_f(gain)}"
@@ -201,6 +204,12 @@ def split_text(
         )
     if n_tied_thresholds > 1:
         lines.append(f"{pad}   {n_tied_thresholds} thresholds tie: the smallest is used")
+    if below_average:
+        average, names = below_average
+        lines.append(
+            f"{pad}   C4.5's rule: only candidates with at least the average gain "
+            f"{_f(average)} compete ({', '.join(names)} below it)"
+        )
     return "\n".join(lines)
 
 
@@ -352,6 +361,7 @@ class SplitChosen:
     tied_with: tuple[str, ...]
     n_tied_thresholds: int
     branches: tuple[tuple[str, int], ...]
+    below_average: tuple = ()  # gain ratio: (average gain, features C4.5's rule kept out)
 
     def __str__(self) -> str:
         return split_text(
@@ -364,6 +374,7 @@ class SplitChosen:
             self.tied_with,
             self.n_tied_thresholds,
             self.branches,
+            self.below_average,
         )
 
 

@@ -477,3 +477,39 @@ def test_a_tracer_that_overrides_call_still_gets_events():
     ID3Classifier().fit(*load_play_tennis(return_X_y=True), tracer=tracer)
     assert {"NodeStarted", "CandidateScored", "SplitChosen", "LeafMade"} <= tracer.kinds
     assert tracer.file.getvalue() == (GOLDEN / "play_tennis_verbose1.txt").read_text("utf-8")
+
+
+def test_the_trace_names_the_features_c45s_average_gain_rule_kept_out():
+    """Under gain ratio, C4.5 lets only features of at least the average gain compete; the
+    decision line says so, with the average worked out here from each feature's own gain."""
+    from id3tree import information_gain
+
+    X, y = load_play_tennis(return_X_y=True)
+    gains = {f: information_gain(X[f], y) for f in X}
+    average = sum(gains.values()) / len(gains)
+    below = [f for f in X if gains[f] < average]
+    assert below == ["Temperature", "Wind"]  # 0.0292 and 0.0481 against 0.1190
+
+    printed = io.StringIO()
+    ID3Classifier(criterion="gain_ratio").fit(X, y, tracer=PrintTracer(printed))
+    expected = (
+        f"C4.5's rule: only candidates with at least the average gain {average:.4f} compete "
+        f"({', '.join(below)} below it)"
+    )
+    root_decision = printed.getvalue().split("=> split on Outlook")[1].splitlines()[1]
+    assert root_decision.strip() == expected
+
+    recorder = RecordingTracer()
+    ID3Classifier(criterion="gain_ratio").fit(X, y, tracer=recorder)
+    root = next(e for e in recorder.events if isinstance(e, SplitChosen) and e.node == 0)
+    assert root.below_average[1] == tuple(below)
+    assert abs(root.below_average[0] - average) < 1e-12
+
+    off = io.StringIO()
+    ID3Classifier(criterion="gain_ratio", average_gain_rule=False).fit(
+        X, y, tracer=PrintTracer(off)
+    )
+    assert "C4.5's rule" not in off.getvalue()
+    plain = io.StringIO()
+    ID3Classifier().fit(X, y, tracer=PrintTracer(plain))  # information gain: no such rule
+    assert "C4.5's rule" not in plain.getvalue()

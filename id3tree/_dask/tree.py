@@ -76,6 +76,7 @@ class Scores:
         self.n_ties = np.zeros((k, n_features), dtype=np.int64)
         self.candidate = np.zeros((k, n_features), dtype=bool)
         self.tied = np.zeros((k, n_features), dtype=bool)
+        self.below_average = np.zeros((k, n_features), dtype=bool)  # kept out by C4.5's rule
 
 
 # ---------------------------------------------------------------------------------------------
@@ -347,7 +348,8 @@ def grow_on_dask(X, y, params, *, categorical="auto", numeric_bins=None, tracer=
             score = s.ratio if params.criterion == "gain_ratio" else s.gain
             score = np.nan_to_num(score, nan=-np.inf)
             if params.criterion == "gain_ratio" and params.average_gain_rule:
-                score[below_average_gain(s.gain)] = -np.inf  # C4.5: at least average gain
+                s.below_average = below_average_gain(s.gain)  # C4.5: at least average gain
+                score[s.below_average] = -np.inf
             best = score.max(axis=1, initial=-np.inf)
             s.tied = np.isfinite(score) & (score >= best[:, None] - TIE_TOLERANCE)
             chosen = np.argmax(s.tied, axis=1)
