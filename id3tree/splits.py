@@ -690,18 +690,7 @@ def _threshold_columns(cuts: _Cuts, values, pos) -> dict[str, np.ndarray]:
     n_missing = lengths - cuts.n_present
     missing_part = (n_missing * entropy_rows(cuts.missing))[seg]
     overall = (nl * h_left + nr * h_right + missing_part) / lengths[seg]
-    return {
-        "segment": seg,
-        "threshold": midpoint(values[pos], values[pos + 1]),
-        "low": values[pos],
-        "high": values[pos + 1],
-        "n_left": nl,
-        "n_right": nr,
-        "entropy_left": h_left,
-        "entropy_right": h_right,
-        "overall_entropy": overall,
-        "gain": np.maximum(entropy_rows(cuts.parent)[seg] - overall, 0.0),
-    }
+    return _columns_of_cuts(seg, values, pos, (nl, nr), (h_left, h_right), overall, cuts.parent)
 
 
 def _enumerate_weighted_thresholds(cuts: _WeightedCuts, values) -> dict[str, np.ndarray]:
@@ -711,17 +700,24 @@ def _enumerate_weighted_thresholds(cuts: _WeightedCuts, values) -> dict[str, np.
     total = cuts.parent.sum(axis=1)
     missing_part = (cuts.missing.sum(axis=1) * entropy_rows(cuts.missing))[seg]
     overall = (w_left * h_left + w_right * h_right + missing_part) / total[seg]
+    sizes, entropies = (w_left, w_right), (h_left, h_right)
+    return _columns_of_cuts(seg, values, pos, sizes, entropies, overall, cuts.parent)
+
+
+def _columns_of_cuts(seg, values, pos, sizes, entropies, overall, parent) -> dict:
+    """The columns of :func:`enumerate_thresholds` from the cuts' segments, positions, sizes and
+    entropies of the two sides (rows or weights), overall entropy and parents' class counts."""
     return {
         "segment": seg,
         "threshold": midpoint(values[pos], values[pos + 1]),
         "low": values[pos],
         "high": values[pos + 1],
-        "n_left": w_left,
-        "n_right": w_right,
-        "entropy_left": h_left,
-        "entropy_right": h_right,
+        "n_left": sizes[0],
+        "n_right": sizes[1],
+        "entropy_left": entropies[0],
+        "entropy_right": entropies[1],
         "overall_entropy": overall,
-        "gain": np.maximum(entropy_rows(cuts.parent)[seg] - overall, 0.0),
+        "gain": np.maximum(entropy_rows(parent)[seg] - overall, 0.0),
     }
 
 
