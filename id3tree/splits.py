@@ -107,21 +107,37 @@ class _Cuts:
     (the counted search of :func:`search_cuts`): its step is then ``q[c + count] - q[c]`` instead
     of ``q[c + 1] - q[c]``, and sizes are sums of counts. Parameters are those of
     :func:`search_cuts`.
+
+    The entries may also be one *part* of a longer segment (rows only, one segment: how
+    :func:`search_cuts` searches a segment too long to score at once): ``before`` holds the
+    class counts of the segment's rows that precede the part, ``present`` the class counts of
+    the whole segment's rows with a value, ``n_present`` counts them, and ``scale`` gives the
+    ``(n_max, n_terms)`` of the whole search's table (:func:`~id3tree._entropy.scaled_xlogx`),
+    so that every part is scored in the same units. Scores and sizes are then those of the whole
+    segment; ``parent`` still counts the part's own rows.
     """
 
-    def __init__(self, step_up, y, starts, lengths, n_present, n_classes, count=None):
+    def __init__(
+        self, step_up, y, starts, lengths, n_present, n_classes, count=None, *,
+        before=None, present=None, scale=None,
+    ):  # fmt: skip
         m, n_seg = len(y), len(starts)
         index = np.int32 if m < 2**31 else np.int64
         self.starts, self.lengths, self.n_present = starts, lengths, n_present
         self.n_classes, self.count = n_classes, count
+        self.before = before
         self.segment = np.repeat(np.arange(n_seg, dtype=index), lengths)
-        self.offset = np.arange(m, dtype=index) - np.repeat(starts.astype(index), lengths)
+        # offset in the segment: a part's rows come after the segment's rows before it
+        first = starts if before is None else starts - before.sum(axis=1)
+        self.offset = np.arange(m, dtype=index) - np.repeat(first.astype(index), lengths)
         self.step_up = step_up
         self.y = y
         self.cell = self.segment * n_classes + y  # (segment, class) of each entry
         self.parent = self._class_counts(None)
         self.has_missing = bool(np.any(n_present < lengths))
-        if self.has_missing:
+        if present is not None:  # a part: the whole segment's counts are given
+            self.present = present
+        elif self.has_missing:
             self.present = self._class_counts(self.offset < n_present[self.segment])
         else:
             self.present = self.parent
@@ -131,9 +147,13 @@ class _Cuts:
         else:
             self.rows, self.rows_present = self.parent.sum(axis=1), self.present.sum(axis=1)
             self.rows_before = _cumsum0(count)  # rows of all entries before each position
-        self.q, steps, self.unit = scaled_xlogx(int(self.rows.max(initial=1)), int(self.rows.sum()))
+        if scale is None:
+            scale = (int(self.rows.max(initial=1)), int(self.rows.sum()))
+        self.q, steps, self.unit = scaled_xlogx(*scale)
         # how many rows of its own class come before each entry in its segment (its rank)
-        rank = _rank_in_segment_and_class(y, self.segment, self.offset, starts, self.parent, count)
+        rank = _rank_in_segment_and_class(
+            y, self.segment, self.offset, starts, self.parent, count, before
+        )
         above = self.present.ravel()[self.cell] - rank - (1 if count is None else count)
         np.maximum(above, 0, out=above)  # rows of its class after it (missing rows: never read)
         if count is None:
@@ -141,9 +161,17 @@ class _Cuts:
         else:
             left_step = self.q[rank + count] - self.q[rank]
             right_step = self.q[above + count] - self.q[above]
-        self.left_sum = _cumsum0(left_step)  # sum_k q[left_k], from the segment's start
+        del rank, above
+        self.left_sum = _cumsum0(left_step)  # sum_k q[left_k], from the part's start
+        del left_step
         self.right_drop = _cumsum0(right_step)  # how much sum_k q[right_k] fell
-        self.right_total = self.q[self.present].sum(axis=1)
+        del right_step
+        # sum_k q[left_k] and sum_k q[right_k] at the part's start (for a segment: 0 and all)
+        remaining = self.present if before is None else self.present - before
+        self.left_base = np.zeros(n_seg, dtype=np.int64)
+        if before is not None:
+            self.left_base = self.q[before].sum(axis=1)
+        self.right_total = self.q[remaining].sum(axis=1)
 
     def _class_counts(self, where) -> np.ndarray:
         """Rows of each class in each segment, of the entries ``where`` selects (None: all)."""
@@ -156,7 +184,7 @@ class _Cuts:
     def n_left(self, pos=None) -> np.ndarray:
         """Rows left of the cut after each position (``pos``; None: every position)."""
         if self.count is None:
-            return self.offset + 1 if pos is None else pos + 1 - self.starts[self.segment[pos]]
+            return self.offset + 1 if pos is None else self.offset[pos] + 1
         if pos is None:
             return self.rows_before[1:] - np.repeat(self.rows_before[self.starts], self.lengths)
         return self.rows_before[pos + 1] - self.rows_before[self.starts[self.segment[pos]]]
@@ -189,8 +217,11 @@ class _Cuts:
         weighted += q[n_right]
         del n_right
         weighted -= self.left_sum[1:]
-        weighted += np.repeat(self.left_sum[self.starts], lengths)
-        weighted -= np.repeat(self.right_total + self.right_drop[self.starts], lengths)
+        weighted -= np.repeat(
+            self.left_base - self.left_sum[self.starts] + self.right_total
+            + self.right_drop[self.starts],
+            lengths,
+        )  # fmt: skip
         weighted += self.right_drop[1:]
         weighted[~valid] = _NOT_A_CUT
         return weighted
@@ -201,7 +232,7 @@ class _Cuts:
         start = self.starts[seg]
         n_left = self.n_left(pos)
         n_right = self.rows_present[seg] - n_left
-        left = self.left_sum[pos + 1] - self.left_sum[start]
+        left = self.left_base[seg] + self.left_sum[pos + 1] - self.left_sum[start]
         right = self.right_total[seg] - (self.right_drop[pos + 1] - self.right_drop[start])
         q = self.q
         return seg, n_left, n_right, q[n_left] - left + q[n_right] - right
@@ -209,8 +240,9 @@ class _Cuts:
     def left_counts(self, seg, pos) -> np.ndarray:
         """Exact class counts left of the cut after ``pos[i]`` in segment ``seg[i]`` (rows: seg)."""
         last = np.full(len(self.starts), -1, dtype=np.int64)
-        last[seg] = pos - self.starts[seg]
-        return self._class_counts(self.offset <= last[self.segment])[seg]
+        last[seg] = pos - self.starts[seg] + self.offset[self.starts[seg]]
+        left = self._class_counts(self.offset <= last[self.segment])[seg]
+        return left if self.before is None else left + self.before[seg]
 
 
 _NOT_A_CUT = np.iinfo(np.int64).max
@@ -230,9 +262,12 @@ def _cumsum0(values) -> np.ndarray:
     return out
 
 
-def _rank_in_segment_and_class(y, segment, offset, starts, counts, count=None) -> np.ndarray:
+def _rank_in_segment_and_class(
+    y, segment, offset, starts, counts, count=None, before=None
+) -> np.ndarray:
     """For each entry, how many rows of the same class come before it in its segment
-    (``count``: rows of each entry, None for one row each)."""
+    (``count``: rows of each entry, None for one row each; ``before``: the class counts of
+    each segment's rows before its first entry, None for none, as :class:`_Cuts`)."""
     if count is None:
         rows_before = offset  # rows of any class before each entry, in its segment
     else:
@@ -241,7 +276,8 @@ def _rank_in_segment_and_class(y, segment, offset, starts, counts, count=None) -
     if counts.shape[1] == 2:  # one running count of class 1 is enough
         ones = y if count is None else y * count
         ones_before = np.cumsum(ones, dtype=np.int64) - ones
-        ones_before -= ones_before[starts][segment]
+        first = ones_before[starts] if before is None else ones_before[starts] - before[:, 1]
+        ones_before -= first[segment]
         return np.where(y == 1, ones_before, rows_before - ones_before)
     # a stable sort by class keeps each class's entries in segment order
     small = y.astype(np.uint8 if counts.shape[1] <= 256 else np.int32)
@@ -255,6 +291,8 @@ def _rank_in_segment_and_class(y, segment, offset, starts, counts, count=None) -
         in_order = count[order]
         rank[order] = np.cumsum(in_order, dtype=np.int64) - in_order - first_of_class[y[order]]
     earlier_segments = np.cumsum(counts, axis=0) - counts  # rows of class k before each segment
+    if before is not None:
+        earlier_segments -= before
     return rank - earlier_segments.ravel()[segment * counts.shape[1] + y]
 
 
@@ -291,6 +329,8 @@ def search_cuts(
     Returns the position (entry) of each best cut; ``n_left``, ``n_right``, ``n_missing`` count
     rows (``threshold`` is left NaN: the caller knows the values).
     """
+    if count is None and len(y) > PIECE_ROWS:
+        return _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, min_leaf)
     cuts = _Cuts(step_up, y, starts, lengths, n_present, n_classes, count)
     weighted = cuts.score_all(cuts.valid(min_leaf))
     tolerance = tie_tolerance(cuts.rows, cuts.unit)  # sizes in rows, also when counted
@@ -299,6 +339,105 @@ def search_cuts(
     position[owner] = at
     left = cuts.left_counts(owner, at)
     return threshold_search(owner, left, cuts.present, cuts.missing, n_ties, position=position)
+
+
+PIECE_ROWS = 2**16
+""":func:`search_cuts` scores at most this many rows at once: its temporaries (about 100 bytes a
+row) stay a few MB however large the data; longer inputs are searched piece by piece."""
+
+
+def _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, min_leaf):
+    """:func:`search_cuts` of more than ``PIECE_ROWS`` rows, a piece at a time (same result).
+
+    Segments are taken in order, as many whole ones at a time as fit in ``PIECE_ROWS`` rows; a
+    longer segment is searched alone, in parts of ``PIECE_ROWS`` rows (:func:`_search_long`).
+    Every piece is scored in the units of the whole search's table, so the integer scores, and
+    the ties between them, are exactly those of one search of everything.
+    """
+    n_seg = len(starts)
+    scale = (int(lengths.max()), int(lengths.sum()))  # the table of one search of everything
+    position = np.full(n_seg, -1, dtype=np.int64)
+    n_ties = np.zeros(n_seg, dtype=np.int64)
+    present = np.zeros((n_seg, n_classes), dtype=np.int64)
+    missing = np.zeros((n_seg, n_classes), dtype=np.int64)
+    owners, lefts = [], []
+    ends = starts + lengths
+    long_ones = np.flatnonzero(lengths > PIECE_ROWS)
+    s = 0
+    while s < n_seg:
+        if lengths[s] > PIECE_ROWS:
+            at, n_ties[s], left, present[s], missing[s] = _search_long(
+                step_up, y, starts[s], lengths[s], n_present[s], n_classes, min_leaf, scale
+            )
+            if at >= 0:
+                position[s] = at
+                owners.append(np.array([s]))
+                lefts.append(left[None])
+            s += 1
+            continue
+        # the whole segments from s that fit in one piece, up to the next long one
+        i = np.searchsorted(long_ones, s)
+        next_long = int(long_ones[i]) if i < len(long_ones) else n_seg
+        stop = min(int(np.searchsorted(ends, starts[s] + PIECE_ROWS, side="right")), next_long)
+        piece = slice(int(starts[s]), int(ends[stop - 1]))
+        part = slice(s, stop)
+        cuts = _Cuts(
+            step_up[piece], y[piece], starts[part] - starts[s], lengths[part], n_present[part],
+            n_classes, scale=scale,
+        )  # fmt: skip
+        weighted = cuts.score_all(cuts.valid(min_leaf))
+        tolerance = tie_tolerance(lengths[part], cuts.unit)
+        owner, at, n_ties[part] = best_cuts(
+            weighted, cuts.starts, cuts.lengths, tolerance, cuts.segment
+        )
+        del weighted
+        position[owner + s] = at + piece.start
+        owners.append(owner + s)
+        lefts.append(cuts.left_counts(owner, at))
+        present[part], missing[part] = cuts.present, cuts.missing
+        s = stop
+    owner = np.concatenate(owners) if owners else np.zeros(0, dtype=np.int64)
+    left = np.concatenate(lefts) if lefts else np.zeros((0, n_classes), dtype=np.int64)
+    return threshold_search(owner, left, present, missing, n_ties, position=position)
+
+
+def _search_long(step_up, y, start, length, n_present, n_classes, min_leaf, scale):
+    """The best cut of one segment longer than ``PIECE_ROWS`` rows, scored in parts of
+    ``PIECE_ROWS`` rows that carry the class counts of the rows before them.
+
+    Cuts are tied when within the tolerance of the segment's best; a part cannot know that best,
+    so each keeps its cuts within the tolerance of its own best (a superset of the ones that
+    count) and the ties are settled at the end. Returns the winning position (-1 for none), the
+    number of tied cuts, the class counts left of the winner, and the segment's class counts
+    with a value (present) and without (missing).
+    """
+    start, length, n_present = int(start), int(length), int(n_present)
+    present = np.bincount(y[start : start + n_present], minlength=n_classes).astype(np.int64)
+    missing = np.bincount(y[start + n_present : start + length], minlength=n_classes)
+    before = np.zeros((1, n_classes), dtype=np.int64)
+    near_position, near_score = [], []
+    for lo in range(start, start + min(length, n_present), PIECE_ROWS):
+        hi = min(lo + PIECE_ROWS, start + length)
+        cuts = _Cuts(
+            step_up[lo:hi], y[lo:hi], np.array([0]), np.array([hi - lo]), np.array([n_present]),
+            n_classes, before=before, present=present[None], scale=scale,
+        )  # fmt: skip
+        tolerance = int(tie_tolerance(length, cuts.unit))
+        weighted = cuts.score_all(cuts.valid(min_leaf))
+        best = weighted.min()
+        if best < _NOT_A_CUT:
+            near = np.flatnonzero(weighted <= best + tolerance)
+            near_position.append(near + lo)
+            near_score.append(weighted[near])
+        before = before + cuts.parent
+    left = np.zeros(n_classes, dtype=np.int64)
+    if not near_score:
+        return -1, 0, left, present, missing.astype(np.int64)
+    score, position = np.concatenate(near_score), np.concatenate(near_position)
+    tied = score <= score.min() + tolerance
+    at = int(position[np.argmax(tied)])  # the first of the tied cuts
+    left[:] = np.bincount(y[start : at + 1], minlength=n_classes)
+    return at, int(tied.sum()), left, present, missing.astype(np.int64)
 
 
 def tie_tolerance(n_rows, unit: float) -> np.ndarray:

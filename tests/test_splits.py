@@ -231,6 +231,30 @@ def test_segments_at_once_equal_one_at_a_time(data, min_leaf):
         check_search_against_plain(together, s, x, y, min_leaf)
 
 
+@settings(deadline=None, max_examples=100)
+@given(
+    data=segmented(),
+    min_leaf=st.sampled_from([1, 1, 2, 3]),
+    piece=st.sampled_from([1, 2, 3, 5, 8]),
+)
+def test_search_in_pieces_equals_the_plain_list(data, min_leaf, piece):
+    """Searched a few rows at a time (PIECE_ROWS made tiny: whole segments grouped, longer ones
+    cut in parts that carry their counts), every segment still gets the plain list's best cut,
+    its ties and its counts; and the same numbers as one search of everything."""
+    groups, n_classes = data
+    values, codes, starts, lengths = concatenate_sorted(groups)
+    at_once = splits.search_thresholds(values, codes, starts, lengths, n_classes, min_leaf=min_leaf)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(splits, "PIECE_ROWS", piece)
+        in_pieces = splits.search_thresholds(
+            values, codes, starts, lengths, n_classes, min_leaf=min_leaf
+        )
+    for s, (x, y) in enumerate(groups):
+        check_search_against_plain(in_pieces, s, x, y, min_leaf)
+    for field in FIELDS + COUNTS + ("side_counts", "low", "high"):
+        np.testing.assert_array_equal(getattr(in_pieces, field), getattr(at_once, field))
+
+
 @settings(deadline=None, max_examples=60)
 @given(data=segmented())
 def test_enumerate_thresholds_per_segment_equals_plain(data):
