@@ -55,8 +55,11 @@ from id3tree.splits import (
     search_weighted_cuts,
 )
 
-MISSING_RANK = np.iinfo(np.int32).max
-"""The rank of a missing value: after every value."""
+RISES = 1
+"""Flag of a sorted position whose next position (in the same node) holds a larger value."""
+
+MISSING = 2
+"""Flag of a sorted position whose row has no value (NaN: they come last in every node)."""
 
 CHUNK_ROWS = 2**18
 """Numeric features are searched together, as many as fit in this many positions."""
@@ -147,7 +150,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         # 3. score every feature at every eligible node
         s = Scores(k, n_features)
         rows, labels = columns.rows[0], columns.labels[0]  # the rows in play, by node
-        segment = np.repeat(np.arange(k), sizes)
+        segment = np.repeat(np.arange(k, dtype=np.int32), sizes)
         if k:
             columns.score(s, starts, sizes, n_classes, min_leaf, w, min_weight)
             for f in np.flatnonzero(is_cat):
@@ -298,7 +301,7 @@ class _Orders(Mapping):
         if f not in c.counted:
             raise KeyError(f)
         j, rows = c.counted.index(f), c.rows[0]
-        key = c.node_of_position * (len(c.counted_values[j]) + 1) + c.codes[j]
+        key = c.node_of_position.astype(np.int64) * (len(c.counted_values[j]) + 1) + c.codes[j]
         return rows[np.argsort(key, kind="stable")]
 
     def __iter__(self):
@@ -325,17 +328,14 @@ def is_counted(n_distinct: int, n_rows: int) -> bool:
 
 
 def _sort_column(x: np.ndarray):
-    """A numeric column sorted once: the stable order (NaN last), the rank of each sorted value
-    among the distinct values (``MISSING_RANK`` for NaN), and the distinct values, increasing."""
+    """A numeric column sorted once: the stable order (NaN last), whether each sorted value
+    differs from the one before it (``new_value``), and whether it is missing."""
     order = np.argsort(x, kind="stable")
     xs = x[order]
     new_value = np.empty(len(x), dtype=bool)
     new_value[:1] = True
     np.not_equal(xs[1:], xs[:-1], out=new_value[1:])
-    missing = np.isnan(xs)
-    rank = np.cumsum(new_value, dtype=np.int64) - 1
-    rank[missing] = MISSING_RANK
-    return order, rank, xs[new_value & ~missing]
+    return order, new_value, np.isnan(xs)
 
 
 class SortedColumns:
@@ -344,11 +344,13 @@ class SortedColumns:
     A numeric feature is searched one of two ways (:func:`is_counted` chooses):
 
     * **sorted**: the j-th sorted feature keeps three arrays laid out alike: ``rows[j]`` (row
-      numbers), ``ranks[j]`` (the rank of each row's value among the feature's distinct values,
-      ``MISSING_RANK`` for NaN, which sorts last) and ``labels[j]`` (class codes). Node s of the
-      level occupies positions ``starts[s] : starts[s] + sizes[s]`` of every feature. Carrying
-      the labels and ranks along costs less than gathering them by row number at every level,
-      and the sort happens once, at the root.
+      numbers, int32), ``labels[j]`` (class codes, one byte) and ``flags[j]`` (one byte:
+      ``RISES`` where the next position holds a larger value, ``MISSING`` for NaN, which sorts
+      last). Node s of the level occupies positions ``starts[s] : starts[s] + sizes[s]`` of
+      every feature. Carrying the labels and flags along costs less than gathering them by row
+      number at every level, and the sort happens once, at the root: 9 bytes a row and feature
+      in all (the search needs no value, only where the values rise; the thresholds are read
+      from the data through the row numbers).
     * **counted** (few distinct values): only the code of each row's value is kept; each level
       counts the rows in play by (node, value, class), as for a categorical feature, and
       :func:`~id3tree.splits.search_counted` scores the cuts between the values.
@@ -363,35 +365,44 @@ class SortedColumns:
         codes = []  # of each counted feature: each row's value code, missing last
         self.counted_values = []  # of each counted feature: its distinct values, increasing
         d = max(len(features), 1)
-        label_type = np.uint8 if len(data.classes) <= 256 else np.int32
+        labels = data.y.astype(np.uint8 if len(data.classes) <= 256 else np.int32)
         self._rows = np.empty(d * n, dtype=np.int32 if n < 2**31 else np.int64)
-        self._labels = np.empty(d * n, dtype=label_type)
-        self._ranks = np.empty(len(features) * n, dtype=np.int32)
+        self._labels = np.empty(d * n, dtype=labels.dtype)
+        self._flags = np.zeros(len(features) * n, dtype=np.uint8)
         self.numeric = []  # each sorted feature's column (the data's own array: no copy)
         self.has_missing = []
         for f in features:
-            order, rank, values = _sort_column(data.numeric[f])
-            if data.weight is None and is_counted(len(values), n):  # (weights: sorted)
+            x = data.numeric[f]
+            order, new_value, missing = _sort_column(x)
+            n_values = int(np.count_nonzero(new_value & ~missing))
+            if data.weight is None and is_counted(n_values, n):  # (weights: sorted)
+                rank = np.cumsum(new_value, dtype=np.int32) - 1
                 code = np.empty(n, dtype=np.int32)
-                code[order] = np.minimum(rank, len(values))  # missing: the last code
+                code[order] = np.minimum(rank, n_values)  # missing: the last code
                 self.counted.append(int(f))
                 codes.append(code)
-                self.counted_values.append(values)
+                self.counted_values.append(x[order[new_value & ~missing]])
                 continue
             j = len(self.features)
+            layout = slice(j * n, (j + 1) * n)
             self.features.append(int(f))
-            self.numeric.append(data.numeric[f])
-            self.has_missing.append(bool(n) and rank[-1] == MISSING_RANK)
-            self._rows[j * n : (j + 1) * n] = order
-            self._ranks[j * n : (j + 1) * n] = rank
-            self._labels[j * n : (j + 1) * n] = data.y[order]
+            self.numeric.append(x)
+            self.has_missing.append(bool(missing.any()))
+            self._rows[layout] = order
+            self._labels[layout] = labels[order]
+            del order
+            flags = self._flags[layout]
+            flags[:-1] = new_value[1:] & ~missing[1:]  # RISES
+            flags[missing] |= MISSING
+            del new_value, missing
         d = max(len(self.features), 1)
         for array, size in ((self._rows, d * n), (self._labels, d * n)):
             array.resize(size, refcheck=False)  # the counted features need no layout
-        self._ranks.resize(len(self.features) * n, refcheck=False)
+        self._flags.resize(len(self.features) * n, refcheck=False)
         if not self.features:
             self._rows[:] = np.arange(n)
-            self._labels[:] = data.y
+            self._labels[:] = labels
+        del labels
         # the counted features' codes, laid out as rows[0] and regrouped with it (no gathers)
         code_type = np.int16 if max(map(len, self.counted_values), default=0) < 2**15 else np.int32
         self._codes = np.empty(len(self.counted) * n, dtype=code_type)
@@ -409,7 +420,7 @@ class SortedColumns:
         d, m = max(len(self.features), 1), self.m
         self.rows = self._rows[: d * m].reshape(d, m)
         self.labels = self._labels[: d * m].reshape(d, m)
-        self.ranks = self._ranks[: len(self.features) * m].reshape(len(self.features), m)
+        self.flags = self._flags[: len(self.features) * m].reshape(len(self.features), m)
         self.codes = self._codes[: len(self.counted) * m].reshape(len(self.counted), m)
 
     def orders(self) -> _Orders:
@@ -424,19 +435,18 @@ class SortedColumns:
         m, k = self.m, len(starts)
         per_chunk = max(1, CHUNK_ROWS // max(m, 1))
         self._found, self._cut_code = {}, {}
-        self.node_of_position = np.repeat(np.arange(k, dtype=np.int64), sizes)
+        self.node_of_position = np.repeat(np.arange(k, dtype=np.int32), sizes)
         for first in range(0, len(self.features), per_chunk):
             js = range(first, min(first + per_chunk, len(self.features)))
             c = len(js)
-            ranks = self.ranks[js.start : js.stop].reshape(-1)
+            flags = self.flags[js.start : js.stop].reshape(-1)
             labels = self.labels[js.start : js.stop].reshape(-1)
             chunk_starts = (np.arange(c)[:, None] * m + starts).reshape(-1)
             lengths = np.tile(sizes, c)
-            step_up = np.zeros(len(ranks), dtype=bool)
-            np.less(ranks[:-1], ranks[1:], out=step_up[:-1])
+            step_up = (flags & RISES).view(bool)
             n_present = lengths
             if any(self.has_missing[j] for j in js):
-                n_present = lengths - np.add.reduceat(ranks == MISSING_RANK, chunk_starts)
+                n_present = lengths - np.add.reduceat((flags & MISSING) != 0, chunk_starts)
             if weight is None:
                 result = search_cuts(
                     step_up, labels, chunk_starts, lengths, n_present, n_classes, min_leaf=min_leaf
@@ -528,8 +538,8 @@ class SortedColumns:
         rows = self.rows[0]
         slot_of_row = self._slot_of_row
         slot_of_row[rows] = -1
-        segment = np.repeat(np.arange(len(starts)), sizes)
-        feature_of_position = np.where(splitting, chosen, -1)[segment]
+        segment = np.repeat(np.arange(len(starts), dtype=np.int32), sizes)
+        feature_of_position = np.where(splitting, chosen, -1).astype(np.int32)[segment]
         for f in np.unique(chosen[splitting]):
             mine = np.flatnonzero(splitting & (chosen == f))
             if is_cat[f] or f in self._cut_code:
@@ -550,15 +560,11 @@ class SortedColumns:
             # then the missing ones: in the feature's own sorted order, no comparison needed
             j = self.features.index(f)
             n_left, n_right = (a[mine] for a in self._found[f])
-            offset = np.arange(int(sizes[mine].sum())) - np.repeat(
-                np.cumsum(sizes[mine]) - sizes[mine], sizes[mine]
-            )
-            n_left, n_right = np.repeat(n_left, sizes[mine]), np.repeat(n_right, sizes[mine])
-            slot = np.where(
-                offset < n_left, LEFT, np.where(offset < n_left + n_right, RIGHT, NUMERIC_MISSING)
-            )
-            at = np.repeat(starts[mine], sizes[mine]) + offset
-            slot_of_row[self.rows[j][at]] = slot
+            side_sizes = np.stack([n_left, n_right, sizes[mine] - n_left - n_right], axis=1)
+            sides = np.tile(np.array([LEFT, RIGHT, NUMERIC_MISSING], dtype=np.int8), len(mine))
+            slot_of_row[self.rows[j][feature_of_position == f]] = np.repeat(
+                sides, side_sizes.reshape(-1)
+            )  # (one byte a row in play, and one int32 a row of these nodes)
         return slot_of_row[rows]
 
     def regroup_positions(self, new_segment_of_position) -> None:
@@ -586,19 +592,34 @@ class SortedColumns:
         for first in range(0, d, per_chunk):
             last = min(first + per_chunk, d)
             rows = self.rows[first:last].reshape(-1)
-            key = new_segment_of_row[rows].astype(np.int64)
+            key = new_segment_of_row[rows]  # int32: the keys stay below rows x layouts
             key[key < 0] = n_keys * (last - first)  # dropped: after everything
-            key += np.repeat(np.arange(last - first) * n_keys, m)
+            if last - first > 1:
+                key += np.repeat(np.arange(last - first, dtype=key.dtype) * n_keys, m)
             order = np.argsort(key, kind="stable")[: (last - first) * m_new]
+            del key
             kept = slice(first * m_new, last * m_new)
             self._rows[kept] = rows[order]
             self._labels[kept] = self.labels[first:last].reshape(-1)[order]
             if self.features:
-                self._ranks[kept] = self.ranks[first:last].reshape(-1)[order]
+                self._flags[kept] = _regrouped_flags(self.flags[first:last].reshape(-1), order)
             if first == 0 and self.counted:  # the codes follow rows[0], the chunk's first layout
                 self._codes[: len(self.counted) * m_new] = self.codes[:, order[:m_new]].reshape(-1)
         self.m = m_new
         self._set_views()
+
+
+def _regrouped_flags(flags: np.ndarray, order: np.ndarray) -> np.ndarray:
+    """The flags of the positions ``order`` (increasing within each new node), each rise now
+    measured against the new next position: two rows of a node, once apart, hold different
+    values when a rise lies between them, that is when fewer rises come before the first."""
+    rises_before = np.empty(len(flags) + 1, dtype=np.int32 if len(flags) < 2**31 else np.int64)
+    rises_before[0] = 0
+    np.cumsum(flags & RISES, out=rises_before[1:], dtype=rises_before.dtype)
+    rises_before = rises_before[order]
+    regrouped = flags[order] & MISSING
+    regrouped[:-1] |= rises_before[:-1] < rises_before[1:]
+    return regrouped
 
 
 class Scores:
@@ -637,10 +658,12 @@ def _children(segment, branch, splitting, labels, k, n_slots, n_classes, weight=
     position (-1 for rows of nodes that do not split), the children's class counts (sums of
     ``weight`` when given) and, with weights, their numbers of rows (else None)."""
     moving = splitting[segment] if len(segment) else np.zeros(0, dtype=bool)
-    keys, child = dense_ranks(segment[moving] * n_slots + branch[moving], k * n_slots)
+    keys, child = dense_ranks(
+        segment[moving].astype(np.int64) * n_slots + branch[moving], k * n_slots
+    )
     moving_weight = None if weight is None else weight[moving]
     counts = class_counts(child * n_classes + labels[moving], len(keys), n_classes, moving_weight)
-    child_of_position = np.full(len(segment), -1, dtype=np.int64)
+    child_of_position = np.full(len(segment), -1, dtype=np.int32)
     child_of_position[moving] = child
     rows = None if weight is None else np.bincount(child, minlength=len(keys))
     return keys, child_of_position, counts, rows
