@@ -237,14 +237,17 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         child_reasons = _stopping_reasons(child_counts, depth + 1, params, child_rows)
         scored = np.array([r is None for r in child_reasons], dtype=bool)
         new_segment = np.append(np.where(scored, np.cumsum(scored) - 1, -1), -1).astype(np.int32)
-        columns.regroup_positions(new_segment[child_of_position])  # position -1: the last, -1
+        position_segment = new_segment[child_of_position]  # position -1: the last, -1
+        del segment, branch, children_of, child_of_position, weight  # (rows go before the sort)
+        columns.regroup_positions(position_segment)
+        del position_segment
         used = used[parent_e]
         from_cat = np.flatnonzero(is_cat[chosen[parent_e]])
         used[from_cat, chosen[parent_e][from_cat]] = True  # 4. a categorical feature is used up
         level, counts, reasons, depth = children, child_counts, child_reasons, depth + 1
         n_rows = child_rows
 
-    del columns, segment, branch, children_of  # the sorted layouts go before the tree is built
+    del columns  # the sorted layouts go before the tree is built
     return record.finish(nodes.parent, nodes.slot, nodes.depth, nodes.counts)
 
 
@@ -571,6 +574,7 @@ class SortedColumns:
         """Regroup every layout by the new segment of each position of ``rows[0]`` (-1: dropped)."""
         new_segment_of_row = self._segment_of_row
         new_segment_of_row[self.rows[0]] = new_segment_of_position
+        self.node_of_position = np.zeros(0, dtype=np.int32)  # (the level's: not needed now)
         self.regroup(new_segment_of_row)
 
     def regroup(self, new_segment_of_row) -> None:
