@@ -45,6 +45,7 @@ from id3tree.growth_record import (
 )
 from id3tree.node import LEFT, NUMERIC_MISSING, RIGHT
 from id3tree.splits import (
+    PIECE_ROWS,
     TIE_TOLERANCE,
     class_counts,
     dense_ranks,
@@ -588,6 +589,7 @@ class SortedColumns:
         new_segment = new_segment_of_row[self.rows[0]]
         n_keys = int(new_segment.max(initial=-1)) + 2
         m_new = int(np.count_nonzero(new_segment >= 0))
+        del new_segment
         if m_new == 0:  # no row goes on (the last level of a depth-limited tree): nothing to sort
             self.m = 0
             self._set_views()
@@ -616,13 +618,16 @@ class SortedColumns:
 def _regrouped_flags(flags: np.ndarray, order: np.ndarray) -> np.ndarray:
     """The flags of the positions ``order`` (increasing within each new node), each rise now
     measured against the new next position: two rows of a node, once apart, hold different
-    values when a rise lies between them, that is when fewer rises come before the first."""
+    values when a rise lies between them, that is when fewer rises come before the first.
+    (Gathered a piece of ``PIECE_ROWS`` positions at a time: one int32 a position in all.)"""
     rises_before = np.empty(len(flags) + 1, dtype=np.int32 if len(flags) < 2**31 else np.int64)
     rises_before[0] = 0
     np.cumsum(flags & RISES, out=rises_before[1:], dtype=rises_before.dtype)
-    rises_before = rises_before[order]
-    regrouped = flags[order] & MISSING
-    regrouped[:-1] |= rises_before[:-1] < rises_before[1:]
+    regrouped = flags[order]
+    regrouped &= MISSING
+    for start in range(0, len(order) - 1, PIECE_ROWS):
+        here = rises_before[order[start : start + PIECE_ROWS + 1]]
+        regrouped[start : start + len(here) - 1] |= here[:-1] < here[1:]
     return regrouped
 
 
@@ -662,12 +667,18 @@ def _children(segment, branch, splitting, labels, k, n_slots, n_classes, weight=
     position (-1 for rows of nodes that do not split), the children's class counts (sums of
     ``weight`` when given) and, with weights, their numbers of rows (else None)."""
     moving = splitting[segment] if len(segment) else np.zeros(0, dtype=bool)
-    keys, child = dense_ranks(
-        segment[moving].astype(np.int64) * n_slots + branch[moving], k * n_slots
-    )
-    moving_weight = None if weight is None else weight[moving]
-    counts = class_counts(child * n_classes + labels[moving], len(keys), n_classes, moving_weight)
+    key = segment[moving].astype(np.int32 if k * n_slots < 2**31 else np.int64, copy=False)
+    key *= n_slots
+    key += branch[moving]
+    keys, child = dense_ranks(key, k * n_slots)
+    keys = keys.astype(np.int64, copy=False)
+    del key
     child_of_position = np.full(len(segment), -1, dtype=np.int32)
     child_of_position[moving] = child
     rows = None if weight is None else np.bincount(child, minlength=len(keys))
+    moving_weight = None if weight is None else weight[moving]
+    cell = child  # (child, class) of each moving row, made in place
+    cell *= n_classes
+    cell += labels[moving]
+    counts = class_counts(cell, len(keys), n_classes, moving_weight)
     return keys, child_of_position, counts, rows
