@@ -85,12 +85,30 @@ def scaled_xlogx(n_max: int, n_terms: int | None = None) -> tuple[np.ndarray, np
         s -= 1
     tables = _xlogx_tables.get(s)
     if tables is None or len(tables[0]) <= n_max + 1:
-        c = np.arange(n_max + 2, dtype=float)
-        xlogx = np.zeros_like(c)
-        np.multiply(c[1:], np.log(c[1:]), out=xlogx[1:])
-        table = np.rint(xlogx * 2.0**s).astype(np.int64)
+        c = np.arange(1, n_max + 2, dtype=float)
+        xlogx = np.log(c)  # (in place from here: a table of 10**6 entries is 8 MB an array)
+        xlogx *= c
+        del c
+        xlogx *= 2.0**s
+        np.rint(xlogx, out=xlogx)
+        table = np.zeros(n_max + 2, dtype=np.int64)
+        table[1:] = xlogx
+        del xlogx
         tables = _xlogx_tables[s] = (table, np.diff(table))
     return tables[0], tables[1], 1.0 / (2.0**s * math.log(2.0))
+
+
+XLOGX_KEPT_ENTRIES = 2**16
+"""Tables of :func:`scaled_xlogx` up to this length stay cached between fits."""
+
+
+def forget_large_tables() -> None:
+    """Drop the cached tables of :func:`scaled_xlogx` longer than ``XLOGX_KEPT_ENTRIES`` (a
+    large fit's: 16 bytes an entry, 16 MB for a node of a million rows); the next large
+    search makes its own again."""
+    for s, (table, _) in list(_xlogx_tables.items()):
+        if len(table) > XLOGX_KEPT_ENTRIES:
+            del _xlogx_tables[s]
 
 
 def xlogx(counts) -> np.ndarray:

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from id3tree._entropy import forget_large_tables
 from id3tree.contingency import chi_square_from_table
 from id3tree.growth_record import (
     NO_VALID_SPLIT,
@@ -248,7 +249,8 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         level, counts, reasons, depth = children, child_counts, child_reasons, depth + 1
         n_rows = child_rows
 
-    del columns  # the sorted layouts go before the tree is built
+    del columns  # the sorted layouts go before the tree is built, and the large c log c tables
+    forget_large_tables()
     return record.finish(nodes.parent, nodes.slot, nodes.depth, nodes.counts)
 
 
