@@ -183,6 +183,30 @@ def test_many_classes_and_many_rows_match_the_plain_tree(way):
     assert_same_tree(model.root_, plain_tree(frame, y, classes, params), classes)
 
 
+@pytest.mark.parametrize("n_classes", [2, 12])
+@pytest.mark.parametrize("piece", [1, 7, 64])
+def test_search_and_regrouping_in_pieces_build_the_plain_tree(piece, n_classes):
+    # a fit of millions of rows searches and regroups PIECE_ROWS rows at a time (nodes longer
+    # than that in parts carrying their class counts); made tiny here, it still builds the
+    # plain tree: 2 classes (one running count) and 12 (the rank by class), missing values
+    from id3tree import splits
+
+    rng = np.random.default_rng(5)
+    n = 300
+    frame = pd.DataFrame(
+        {"a": np.round(rng.normal(size=n), 1), "b": rng.integers(0, 6, n).astype(float)}
+    )
+    frame.loc[rng.random(n) < 0.1, "b"] = np.nan
+    y = ((frame["a"].to_numpy() > 0) * 6 + rng.integers(0, 6, n)) % n_classes
+    params = dict(max_depth=None, min_samples_leaf=2, min_samples_split=2, min_gain=0.0)
+    with numeric_search("sorted"), pytest.MonkeyPatch.context() as patch:
+        patch.setattr(splits, "PIECE_ROWS", piece)
+        patch.setattr(grow, "PIECE_ROWS", piece)
+        model = ID3Classifier(min_samples_leaf=2).fit(frame, y)
+    classes = sorted(set(y.tolist()))
+    assert_same_tree(model.root_, plain_tree(frame, y, classes, params), classes)
+
+
 def test_features_searched_in_chunks_give_the_same_tree(monkeypatch):
     # the grower searches as many numeric features together as fit in CHUNK_ROWS positions
     from id3tree import grow
