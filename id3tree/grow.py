@@ -132,7 +132,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     as_counts = _as_counts(w)
 
     # 1. the root holds every row; numeric features are sorted once, here
-    counts = as_counts(class_counts(y.astype(np.intp), 1, n_classes, w))
+    counts = as_counts(class_counts(np.asarray(y, dtype=np.intp), 1, n_classes, w))
     n_rows = None if w is None else np.array([n])
     level = nodes.add(np.array([-1]), np.array([-1]), 0, counts)
     reasons = _stopping_reasons(counts, 0, params, n_rows)
@@ -416,8 +416,8 @@ class SortedColumns:
             self._codes[j * n : (j + 1) * n] = code[self._rows[:n]]
         del codes
         self.m = n
-        self._slot_of_row = np.empty(n, dtype=np.int32)  # work arrays indexed by row
-        self._segment_of_row = np.empty(n, dtype=np.int32)
+        # one work array indexed by row, used in turn by branches() and the regrouping
+        self._slot_of_row = self._segment_of_row = np.empty(n, dtype=np.int32)
         self._found, self._cut_code = {}, {}
         self.node_of_position = np.zeros(0, dtype=np.int64)  # the node of each row in play
         self._set_views()
