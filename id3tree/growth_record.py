@@ -423,6 +423,7 @@ class Record:
         self.details: list[_Details] = []
         self.out = None  # the lines not yet written, while a printing tracer is served
         self.value_labels = {}  # categorical feature -> its branch labels (_value_labels)
+        self.slot_words = {}  # features -> the words of their branch slots (_slot_words)
 
     def level(self, lv: Level) -> None:
         s = lv.scores
@@ -565,9 +566,14 @@ class Record:
         data = self.data
         n_slots = max(tables[f].shape[1] for f in features)
         k, n_classes = len(s.gain), len(data.classes)
-        table = np.zeros((len(features), k, n_slots, n_classes), dtype=tables[features[0]].dtype)
-        for j, f in enumerate(features):
-            table[j, :, : tables[f].shape[1]] = tables[f]
+        if all(tables[f].shape[1] == n_slots for f in features):
+            table = np.stack([tables[f] for f in features])
+        else:
+            table = np.zeros(
+                (len(features), k, n_slots, n_classes), dtype=tables[features[0]].dtype
+            )
+            for j, f in enumerate(features):
+                table[j, :, : tables[f].shape[1]] = tables[f]
         sizes = table.sum(axis=3)
         valid = ~np.isnan(s.gain[:, features].T)  # (features, k)
         keep = valid[..., None] & (sizes > 0)
@@ -596,24 +602,31 @@ class Record:
         ``tests[owner[i]]`` the threshold of a numeric split, written. The words of each
         (feature, slot) are written once, then joined per branch (as object arrays, so each
         join is one C-level loop)."""
-        n_slots = int(slot.max(initial=0)) + 1
-        words = np.full((len(features), max(n_slots, 3)), "", dtype=object)
-        for j, f in enumerate(features):
-            if self.data.codes[f] is None:
-                name = self.data.names[f]
-                words[j, [LEFT, RIGHT, NUMERIC_MISSING]] = [
-                    f"{name} <= ",
-                    f"{name} > ",
-                    f"{name} is missing",
-                ]
-            else:
-                values = self._value_labels(f)
-                words[j, : len(values)] = values
-        labels = words[owner // k, slot]
+        labels = self._slot_words(features)[owner // k, slot]
         cut = np.flatnonzero(tests[owner] != None)  # noqa: E711 (elementwise: a numeric side)
         cut = cut[slot[cut] != NUMERIC_MISSING]
         labels[cut] += tests[owner[cut]]
         return labels
+
+    def _slot_words(self, features: list) -> np.ndarray:
+        """The words of each branch slot of each of ``features`` (one row each), as a branch
+        label begins: ``petal_length <= `` (the threshold follows), ``petal_length > ``,
+        ``petal_length is missing``; ``Outlook = Sunny``, ..., ``Outlook is missing``. Written
+        once per fit for each set of features."""
+        key = tuple(features)
+        if key not in self.slot_words:
+            rows = []
+            for f in features:
+                name = self.data.names[f]
+                if self.data.codes[f] is None:  # in slot order: LEFT, RIGHT, NUMERIC_MISSING
+                    rows.append([f"{name} <= ", f"{name} > ", f"{name} is missing"])
+                else:
+                    rows.append(list(self._value_labels(f)))
+            words = np.full((len(rows), max(map(len, rows))), "", dtype=object)
+            for j, row in enumerate(rows):
+                words[j, : len(row)] = row
+            self.slot_words[key] = words
+        return self.slot_words[key]
 
     def _value_labels(self, f: int) -> np.ndarray:
         """The branch labels of categorical feature ``f``, by code: ``Outlook = Sunny``, ...,
