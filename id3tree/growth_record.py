@@ -527,11 +527,9 @@ class Record:
             reasons,
             thresholds,
         )
-        if self.as_text:  # the numbers become text now; only the text is kept
-            details.text = self._candidate_text(details)
+        if self.as_text:  # the node lines now; the candidates, tree-wide, when it is finished
             details.node_text = self._node_texts(details)
             details.decision_text = self._decision_texts(details)
-            details.branches, details.thresholds = {}, {}
         self.details.append(details)
 
     @staticmethod
@@ -701,17 +699,43 @@ class Record:
         found = _Ranked(features, k, {c: cols[c] for c in names}, bounds, totals)
         return dict.fromkeys(features, found)
 
-    def _candidate_text(self, d: _Details) -> tuple[list, list]:
-        """The lines of every candidate of every scored node of a level, in reading order (node
-        by node, feature by feature; each numeric candidate followed by its best thresholds),
-        and where each scored node's lines start (one entry more, the total).
+    def _write_candidates(self) -> None:
+        """The lines of every candidate of every level (``d.text`` of each level), in reading
+        order within each node (feature by feature; each numeric candidate followed by its
+        best thresholds).
 
-        The candidates whose branches one table holds (:class:`_Branches`) are written at once,
-        whatever their node and feature (each column of numbers by one call, see
+        All the candidates of one kind are written at once, whatever their level, node and
+        feature (each column of numbers by one call, see
         :func:`~id3tree.tracing.candidate_lines`), and their lines put in their places in one
         list: the page is the same as if each node were written alone, for a fraction of the
-        cost.
+        cost (a deep tree has many small levels, and numpy's cost per call would add up).
         """
+        work = {"short": [], "numeric": [], "categorical": [], "ranked": []}
+        n_lines = 0
+        for d in self.details:
+            n_lines = self._plan_lines(d, n_lines, work)
+        lines = np.empty(n_lines, dtype=object)
+        for at, text in work["short"]:
+            lines[at] = text
+        for kind in ("numeric", "categorical"):
+            if work[kind]:
+                text, first, starts = self._candidate_lines(kind, work[kind])
+                n_each = np.diff(first) + 2
+                place = np.repeat(starts - first[:-1] - 2 * np.arange(len(starts)), n_each)
+                lines[place + np.arange(len(text))] = text
+        if work["ranked"]:
+            at, text = self._thresholds_lines(work["ranked"])
+            lines[at] = text
+        lines = lines.tolist()
+        for d in self.details:
+            d.text = (lines, d.text[1])
+
+    def _plan_lines(self, d: _Details, offset: int, work: dict) -> int:
+        """Where the lines of a level's candidates go, from line ``offset`` of the whole trace
+        on; ``d.text`` becomes ``(None, bounds)``, scored node e's lines being
+        ``bounds[e]:bounds[e + 1]``. The candidates without branches are written here (one line
+        each); those in full and the best thresholds are added to ``work``, written later for
+        the whole tree at once. Returns the offset after the level's lines."""
         lv, s = d.level, d.level.scores
         scored_nodes = np.flatnonzero(lv.eligible).tolist()
         node_n = [sum(d.counts[i]) for i in scored_nodes]  # as the events path adds them
@@ -731,26 +755,95 @@ class Record:
             n_listed = np.diff(best.bounds).reshape(len(best.features), -1).T
             listed[:, best.features] = s.candidate[:, best.features] & (n_listed > 0)
         n_lines += listed
-        starts = (np.cumsum(n_lines.ravel()) - n_lines.ravel()).reshape(n_lines.shape)
-        lines = np.empty(int(n_lines.sum()), dtype=object)
+        flat = n_lines.ravel()
+        starts = (offset + np.cumsum(flat) - flat).reshape(n_lines.shape)
         for e, f in zip(*(a.tolist() for a in np.nonzero(s.candidate & ~in_full))):
-            lines[starts[e, f]] = self._short_candidate(d, e, f, node_n[e], node_entropy[e])
+            text = self._short_candidate(d, e, f, node_n[e], node_entropy[e])
+            work["short"].append((int(starts[e, f]), text))
         for b in _distinct(d.branches):
             j, e = np.nonzero(in_full[:, b.features].T)  # feature by feature
             if len(e):
                 f = np.asarray(b.features)[j]
-                text, first = self._candidate_lines(d, b, j * b.k + e, node_n, node_entropy)
-                n_each = np.diff(first) + 2
-                place = np.repeat(starts[e, f] - first[:-1] - 2 * np.arange(len(e)), n_each)
-                lines[place + np.arange(len(text))] = text
+                kind = "numeric" if self.data.codes[b.features[0]] is None else "categorical"
+                work[kind].append((d, b, j * b.k + e, starts[e, f], node_n, node_entropy))
         for best in _distinct(d.thresholds):
             j, e = np.nonzero(listed[:, best.features].T)
             if len(e):
                 f = np.asarray(best.features)[j]
-                text = self._thresholds_lines(d.level.depth, best, j * best.k + e)
-                lines[starts[e, f] + n_lines[e, f] - 1] = text
-        node_bounds = np.concatenate([[0], np.cumsum(n_lines.sum(axis=1))]).tolist()
-        return lines.tolist(), node_bounds
+                work["ranked"].append((d, best, j * best.k + e, starts[e, f] + n_lines[e, f] - 1))
+        bounds = np.concatenate([[0], np.cumsum(n_lines.sum(axis=1))]) + offset
+        d.text = (None, bounds.tolist())
+        return int(bounds[-1])
+
+    def _candidate_lines(self, kind: str, parts: list) -> tuple:
+        """:func:`~id3tree.tracing.candidate_lines` of the candidates of ``parts`` (each
+        ``(level, branches, candidates, where their lines start, node sizes, node
+        entropies)``), all of one kind and each with a valid split and branches; and where each
+        candidate's branches and lines start."""
+        data = self.data
+        names = np.array(data.names, dtype=object)
+        columns = {name: [] for name in ("depth", "feature", "n_samples", "entropy")}
+        scores = {name: [] for name in ("gain", "ratio", "overall", "low", "high", "tests")}
+        branches = {name: [] for name in ("label", "counts", "n_samples", "entropy")}
+        n_branches, starts = [], []
+        for d, b, candidates, at, node_n, node_entropy in parts:
+            s = d.level.scores
+            rows, first = b.of(candidates)
+            j, e = np.divmod(candidates, b.k)
+            f = np.asarray(b.features)[j]
+            node_list = e.tolist()
+            columns["depth"] += [d.level.depth] * len(node_list)
+            columns["feature"] += names[f].tolist()
+            columns["n_samples"] += [node_n[i] for i in node_list]
+            columns["entropy"] += [node_entropy[i] for i in node_list]
+            for name in ("gain", "ratio", "overall", "low", "high"):
+                scores[name].append(_score(s, name)[e, f])
+            scores["tests"].append(b.tests[candidates])
+            for name, column in zip(branches, (b.labels, b.counts, b.sizes, b.entropy)):
+                branches[name].append(column[rows])
+            n_branches.append(np.diff(first))
+            starts.append(at)
+        scores = {name: np.concatenate(column) for name, column in scores.items()}
+        branches = {name: np.concatenate(column) for name, column in branches.items()}
+        first = np.concatenate([[0], np.cumsum(np.concatenate(n_branches))])
+        columns |= {
+            "entropy": tracing.fixed_texts(columns["entropy"]),
+            "gain": scores["gain"].tolist(),
+            "gain_ratio": scores["ratio"].tolist(),
+            "overall_entropy": scores["overall"].tolist(),
+            "threshold": scores["tests"].tolist(),
+            "low": scores["low"],
+            "high": scores["high"],
+            "first": first,
+        }
+        branches["label"] = branches["label"].tolist()
+        branches["counts"] = counts_texts(branches["counts"], data.classes)
+        criterion = parts[0][0].level.criterion
+        text = tracing.candidate_lines(kind, criterion, columns, branches)
+        return text, first, np.concatenate(starts)
+
+    @staticmethod
+    def _thresholds_lines(parts: list) -> tuple:
+        """:func:`~id3tree.tracing.thresholds_texts` of the candidates of ``parts`` (each
+        ``(level, best thresholds, candidates, where their line goes)``), each with thresholds
+        to list, in one call; and where each line goes."""
+        threshold, overall, spans, depths, at = [], [], [], [], []
+        offsets, offset = {}, 0
+        for d, best, candidates, where in parts:
+            if id(best) not in offsets:
+                offsets[id(best)] = offset
+                threshold.append(best.columns["threshold"])
+                overall.append(best.columns["overall_entropy"])
+                offset += len(best.columns["threshold"])
+            first, stop = best.bounds[candidates], best.bounds[candidates + 1]
+            n_more = best.totals[candidates] - (stop - first)
+            shift = offsets[id(best)]
+            spans += zip((first + shift).tolist(), (stop + shift).tolist(), n_more.tolist())
+            depths += [d.level.depth] * len(candidates)
+            at.append(where)
+        threshold, overall = np.concatenate(threshold), np.concatenate(overall)
+        text = tracing.thresholds_texts(depths, threshold, overall, spans)
+        return np.concatenate(at), text
 
     def _node_texts(self, d: _Details) -> list:
         """What :func:`~id3tree.tracing.node_text` writes after each node's path, for every
@@ -852,52 +945,6 @@ class Record:
             lv.depth, name, kind, n, entropy, *scores, (), lv.criterion, reason
         )
 
-    def _candidate_lines(self, d: _Details, b: _Branches, candidates, node_n, node_entropy):
-        """:func:`~id3tree.tracing.candidate_lines` of some of the candidates of ``b`` (each
-        with a valid split and branches), and where each one's branches start among theirs (one
-        entry more, the total)."""
-        lv, s, data = d.level, d.level.scores, self.data
-        rows, first = b.of(candidates)
-        j, e = np.divmod(candidates, b.k)
-        f = np.asarray(b.features)[j]
-        node_list = e.tolist()
-        entropy = [node_entropy[i] for i in node_list]
-        columns = {
-            "feature": np.array(data.names, dtype=object)[f].tolist(),
-            "n_samples": [node_n[i] for i in node_list],
-            "entropy": list(map(f"{{:.{tracing.DECIMALS}f}}".format, entropy)),
-            "gain": s.gain[e, f].tolist(),
-            "gain_ratio": _score(s, "ratio")[e, f].tolist(),
-            "overall_entropy": _score(s, "overall")[e, f].tolist(),
-            "first": first,
-        }
-        kind = "categorical"
-        if data.codes[b.features[0]] is None:
-            kind = "numeric"
-            columns["threshold"] = b.tests[candidates].tolist()
-            columns["low"] = _score(s, "low")[e, f]
-            columns["high"] = _score(s, "high")[e, f]
-        branches = {
-            "label": b.labels[rows].tolist(),
-            "counts": counts_texts(b.counts[rows], data.classes),
-            "n_samples": b.sizes[rows],
-            "entropy": b.entropy[rows],
-        }
-        text = tracing.candidate_lines(lv.depth, kind, lv.criterion, columns, branches)
-        return text, first
-
-    @staticmethod
-    def _thresholds_lines(depth: int, best: _Ranked, candidates) -> list:
-        """:func:`~id3tree.tracing.thresholds_texts` of some of the candidates of ``best``
-        (each with thresholds to list), in one call."""
-        first, stop = best.bounds[candidates], best.bounds[candidates + 1]
-        n_more = best.totals[candidates] - (stop - first)
-        spans = list(zip(first.tolist(), stop.tolist(), n_more.tolist()))
-        columns = best.columns
-        return tracing.thresholds_texts(
-            depth, columns["threshold"], columns["overall_entropy"], spans
-        )
-
     # -----------------------------------------------------------------------------------------
     # the events, in reading order
     # -----------------------------------------------------------------------------------------
@@ -906,6 +953,8 @@ class Record:
         prints gets their lines instead, written a block at a time: the same text, without the
         events (:func:`~id3tree.tracing.prints_only`)."""
         self.out = [] if self.as_text else None
+        if self.as_text:
+            self._write_candidates()
         starts = np.array([int(d.level.nodes[0]) for d in self.details])
         order = np.argsort(new)  # the grower's numbers in reading order
         level = np.searchsorted(starts, order, side="right") - 1

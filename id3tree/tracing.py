@@ -167,25 +167,25 @@ def candidate_text(
     }
     if kind == "numeric":
         candidates |= {"threshold": [_t(threshold)], "low": [low], "high": [high]}
+    candidates["depth"] = [depth]
     written = {"label": labels, "counts": counts, "n_samples": sizes, "entropy": entropies}
-    return "\n".join(candidate_lines(depth, kind, criterion, candidates, written))
+    return "\n".join(candidate_lines(kind, criterion, candidates, written))
 
 
-def candidate_lines(
-    depth: int, kind: str, criterion: str, candidates: dict, branches: dict
-) -> list[str]:
-    """The lines of many candidates of one kind at nodes of one depth, each with a valid split
-    and its branches, in order: each candidate's test, a line per branch, then its overall
-    entropy and gain. What :func:`candidate_text` writes, for a whole level at once: each column
-    of numbers is written by one call (:func:`fixed_texts`, :func:`~id3tree.node.count_texts`),
-    then each line by one f-string.
+def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict) -> list[str]:
+    """The lines of many candidates of one kind, each with a valid split and its branches, in
+    order: each candidate's test, a line per branch, then its overall entropy and gain. What
+    :func:`candidate_text` writes, for a whole tree at once: each column of numbers is written
+    by one call (:func:`fixed_texts`, :func:`~id3tree.node.count_texts`), then each line by one
+    f-string.
 
     Parameters
     ----------
-    depth, kind, criterion
+    kind, criterion
         As in :func:`candidate_text`.
     candidates : dict
-        Columns with one entry per candidate: ``feature``, ``n_samples`` (at the node),
+        Columns with one entry per candidate: ``depth`` (of its node), ``feature``,
+        ``n_samples`` (at the node),
         ``entropy`` (the node's, already written), ``gain``, ``gain_ratio``,
         ``overall_entropy``; for numeric candidates ``threshold`` (written), ``low`` and
         ``high`` (the two values it lies between); and ``first``, one entry more: candidate i
@@ -199,17 +199,20 @@ def candidate_lines(
     list of str
         Candidate i's lines are ``first[i] + 2 * i`` to ``first[i + 1] + 2 * i + 1`` (inclusive).
     """
-    pad = indent(depth) + "  "
     first = np.asarray(candidates["first"], dtype=np.int64)
     n_branches = np.diff(first)
     n_candidates = len(n_branches)
     node_n = np.asarray(candidates["n_samples"])
     owner = np.repeat(np.arange(n_candidates), n_branches)  # the candidate of each branch
+    deepest = max(candidates["depth"], default=0)
+    pads = np.array([indent(depth) + "  " for depth in range(deepest + 1)])
+    pad = pads.astype(object)[candidates["depth"]]  # of each candidate
     sizes = np.asarray(branches["n_samples"])
     entropy = np.asarray(branches["entropy"], dtype=float)
     weight = sizes / node_n[owner]
     size_text = count_texts(sizes)
     branch = zip(
+        pad[owner].tolist(),
         branches["label"],
         size_text,
         plural_words(sizes, "sample", "samples"),
@@ -220,28 +223,33 @@ def candidate_lines(
         fixed_texts(weight * entropy),
     )
     lines = [
-        f"{pad}    {label}: {n} {samples} ({counts}), entropy {h}, weight {n}/{of_n} = {w}, "
+        f"{p}    {label}: {n} {samples} ({counts}), entropy {h}, weight {n}/{of_n} = {w}, "
         f"weighted entropy {w_h}"
-        for label, n, samples, counts, h, of_n, w, w_h in branch
+        for p, label, n, samples, counts, h, of_n, w, w_h in branch
     ]
+    pad = pad.tolist()
     features = candidates["feature"]
     if kind == "numeric":
         tests = zip(
+            pad,
             features,
             candidates["threshold"],
             number_texts(candidates["low"]),
             number_texts(candidates["high"]),
         )
-        heads = [f"{pad}candidate {f} <= {t} (between {a} and {b}):" for f, t, a, b in tests]
+        heads = [f"{p}candidate {f} <= {t} (between {a} and {b}):" for p, f, t, a, b in tests]
     else:
-        values = zip(features, count_texts(n_branches), plural_words(n_branches, "value", "values"))
-        heads = [f"{pad}candidate {f} ({n} {word}):" for f, n, word in values]
+        values = zip(
+            pad, features, count_texts(n_branches), plural_words(n_branches, "value", "values")
+        )
+        heads = [f"{p}candidate {f} ({n} {word}):" for p, f, n, word in values]
     scores = zip(
+        pad,
         fixed_texts(candidates["overall_entropy"]),
         candidates["entropy"],
         fixed_texts(candidates["gain"]),
     )
-    totals = [f"{pad}    overall entropy {o}, gain {h} - {o} = {g}" for o, h, g in scores]
+    totals = [f"{p}    overall entropy {o}, gain {h} - {o} = {g}" for p, o, h, g in scores]
     if criterion == "gain_ratio":
         ratios = zip(
             totals,
@@ -293,22 +301,23 @@ def thresholds_text(depth: int, thresholds, n_more: int) -> str:
     return thresholds_texts(depth, threshold, overall, [(0, len(threshold), n_more)])[0]
 
 
-def thresholds_texts(depth: int, threshold, overall_entropy, spans) -> list[str]:
+def thresholds_texts(depth, threshold, overall_entropy, spans) -> list[str]:
     """:func:`thresholds_text` of many candidates at once: candidate i lists the thresholds
     ``first:stop`` of the columns ``threshold`` and ``overall_entropy`` (best first), and
-    ``spans[i]`` is ``(first, stop, n_more)``. Each column is written by one call."""
-    entry = f"<= {{}}: {{:.{DECIMALS}f}}"
-    entries = list(
-        map(entry.format, number_texts(threshold, DECIMALS), np.asarray(overall_entropy).tolist())
-    )
-    pad, k = indent(depth) + "      ", THRESHOLDS_PER_LINE
-    head, wrap = f"{pad}best thresholds by overall entropy: ", f",\n{pad}    "
-    texts = []
-    for first, stop, n_more in spans:
+    ``spans[i]`` is ``(first, stop, n_more)``; ``depth`` is the depth of their nodes, one for
+    all or one per candidate. Each column is written by one call."""
+    entries = [
+        f"<= {t}: {h}"
+        for t, h in zip(number_texts(threshold, DECIMALS), fixed_texts(overall_entropy))
+    ]
+    depths = [depth] * len(spans) if isinstance(depth, int) else depth
+    k, texts = THRESHOLDS_PER_LINE, []
+    for (first, stop, n_more), at in zip(spans, depths):
+        pad = indent(at) + "      "
         lines = [", ".join(entries[i : min(i + k, stop)]) for i in range(first, stop, k)] or [""]
         if n_more:
             lines[-1] += f", and {plural(n_more, 'more threshold')}"
-        texts.append(head + wrap.join(lines))
+        texts.append(f"{pad}best thresholds by overall entropy: " + f",\n{pad}    ".join(lines))
     return texts
 
 
