@@ -297,19 +297,33 @@ class _Branches(_Candidates):
     ``first[c]:first[c + 1]``."""
 
     first: np.ndarray  # one entry more than the candidates
-    labels: np.ndarray  # of str (dtype object)
+    slots: np.ndarray  # of each branch: its slot (a numeric side, or a category's code)
     counts: np.ndarray  # (branches, classes)
     sizes: np.ndarray
-    entropy: np.ndarray
-    tests: np.ndarray  # per candidate: a numeric split's threshold, written (None otherwise)
+    words: np.ndarray  # (features, slots): how each branch label begins (Record._slot_words)
+    threshold: np.ndarray | None  # numeric: per candidate, the threshold of its split
 
     def at(self, e: int, f: int):
         """``(label, counts, n_samples, entropy)`` of each branch of feature ``f``'s candidate
         at scored node ``e``."""
         c = self.candidate(e, f)
         a, b = self.first[c], self.first[c + 1]
-        columns = (self.counts[a:b], self.sizes[a:b], self.entropy[a:b])
-        return zip(self.labels[a:b], *(column.tolist() for column in columns))
+        labels = self.words[c // self.k, self.slots[a:b]]
+        if self.threshold is not None:  # "x <= " and "x > " take the threshold
+            sides = self.slots[a:b] != NUMERIC_MISSING
+            labels[sides] += format_number(self.threshold[c], tracing.DECIMALS)
+        columns = (self.counts[a:b], self.sizes[a:b], entropy_rows(self.counts[a:b]))
+        return zip(labels.tolist(), *(column.tolist() for column in columns))
+
+    def labels(self, rows: np.ndarray, candidates: np.ndarray, tests) -> np.ndarray:
+        """The labels of the branches ``rows`` (of str, dtype object), branch i of the
+        candidate ``candidates[i]`` (its number, see :class:`_Candidates`) whose threshold is
+        ``tests[i]``, written (None for categorical candidates)."""
+        labels = self.words[candidates // self.k, self.slots[rows]]
+        if tests is not None:
+            sides = np.flatnonzero(self.slots[rows] != NUMERIC_MISSING)
+            labels[sides] += tests[sides]
+        return labels
 
     def of(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The branches of ``candidates``, one after the other: their rows in these columns, and
@@ -581,30 +595,11 @@ class Record:
         at = np.flatnonzero(keep)
         owner, slot = np.divmod(at, n_slots)  # owner: feature j * k + node e
         bounds = np.searchsorted(owner, np.arange(len(features) * k + 1))
-        tests = np.full(len(features) * k, None, dtype=object)  # each threshold, written
-        if numeric:
-            splits = np.flatnonzero(valid.ravel())
-            threshold = s.threshold[:, features].T.ravel()[splits]
-            tests[splits] = number_texts(threshold, tracing.DECIMALS)
-        labels = self._branch_labels(features, k, owner, slot, tests)
+        threshold = s.threshold[:, features].T.ravel() if numeric else None
         counts = table.reshape(-1, n_classes)[at]
-        found = _Branches(
-            features, k, bounds, labels, counts, sizes.ravel()[at], entropy_rows(counts), tests
-        )
+        words = self._slot_words(features)
+        found = _Branches(features, k, bounds, slot, counts, sizes.ravel()[at], words, threshold)
         return dict.fromkeys(features, found)
-
-    def _branch_labels(self, features, k, owner, slot, tests) -> np.ndarray:
-        """The label of every branch of :meth:`_table_branches` (``Outlook = Sunny``,
-        ``petal_length <= 2.45``, ``petal_length is missing``), branch ``i`` being slot
-        ``slot[i]`` of feature ``features[owner[i] // k]`` at scored node ``owner[i] % k``, and
-        ``tests[owner[i]]`` the threshold of a numeric split, written. The words of each
-        (feature, slot) are written once, then joined per branch (as object arrays, so each
-        join is one C-level loop)."""
-        labels = self._slot_words(features)[owner // k, slot]
-        cut = np.flatnonzero(tests[owner] != None)  # noqa: E711 (elementwise: a numeric side)
-        cut = cut[slot[cut] != NUMERIC_MISSING]
-        labels[cut] += tests[owner[cut]]
-        return labels
 
     def _slot_words(self, features: list) -> np.ndarray:
         """The words of each branch slot of each of ``features`` (one row each), as a branch
@@ -644,11 +639,11 @@ class Record:
             [f],
             k,
             np.searchsorted(node, np.arange(k + 1)),
-            self._value_labels(f)[code],
+            code,
             result.table,
             result.table.sum(axis=1),
-            entropy_rows(result.table),
-            np.full(k, None, dtype=object),
+            self._slot_words([f]),
+            None,
         )
 
     def _categorical_reason(self, n: int, n_branches: int) -> str:
@@ -783,9 +778,9 @@ class Record:
         data = self.data
         names = np.array(data.names, dtype=object)
         columns = {name: [] for name in ("depth", "feature", "n_samples", "entropy")}
-        scores = {name: [] for name in ("gain", "ratio", "overall", "low", "high", "tests")}
-        branches = {name: [] for name in ("label", "counts", "n_samples", "entropy")}
-        n_branches, starts = [], []
+        scores = {name: [] for name in ("gain", "ratio", "overall", "low", "high", "threshold")}
+        branches = {name: [] for name in ("counts", "n_samples")}
+        pieces, n_branches, starts = [], [], []  # pieces: (branches, their rows, candidates)
         for d, b, candidates, at, node_n, node_entropy in parts:
             s = d.level.scores
             rows, first = b.of(candidates)
@@ -796,27 +791,43 @@ class Record:
             columns["feature"] += names[f].tolist()
             columns["n_samples"] += [node_n[i] for i in node_list]
             columns["entropy"] += [node_entropy[i] for i in node_list]
-            for name in ("gain", "ratio", "overall", "low", "high"):
+            for name in ("gain", "ratio", "overall", "low", "high", "threshold"):
                 scores[name].append(_score(s, name)[e, f])
-            scores["tests"].append(b.tests[candidates])
-            for name, column in zip(branches, (b.labels, b.counts, b.sizes, b.entropy)):
-                branches[name].append(column[rows])
+            branches["counts"].append(b.counts[rows])
+            branches["n_samples"].append(b.sizes[rows])
+            pieces.append((b, rows, np.repeat(candidates, np.diff(first))))
             n_branches.append(np.diff(first))
             starts.append(at)
         scores = {name: np.concatenate(column) for name, column in scores.items()}
         branches = {name: np.concatenate(column) for name, column in branches.items()}
-        first = np.concatenate([[0], np.cumsum(np.concatenate(n_branches))])
+        n_branches = np.concatenate(n_branches)
+        first = np.concatenate([[0], np.cumsum(n_branches)])
+        tests = None
+        if kind == "numeric":
+            tests = number_texts(scores["threshold"], tracing.DECIMALS)
         columns |= {
             "entropy": tracing.fixed_texts(columns["entropy"]),
             "gain": scores["gain"].tolist(),
             "gain_ratio": scores["ratio"].tolist(),
             "overall_entropy": scores["overall"].tolist(),
-            "threshold": scores["tests"].tolist(),
+            "threshold": tests,
             "low": scores["low"],
             "high": scores["high"],
             "first": first,
         }
-        branches["label"] = branches["label"].tolist()
+        # each branch's label: the words of its slot, then (a numeric side) the threshold
+        test_of_branch = None
+        if tests is not None:
+            test_of_branch = np.array(tests, dtype=object)[
+                np.repeat(np.arange(len(tests)), n_branches)
+            ]
+        labels, done = [], 0
+        for b, rows, candidates in pieces:  # candidates: of each branch
+            written = None if tests is None else test_of_branch[done : done + len(rows)]
+            labels.append(b.labels(rows, candidates, written))
+            done += len(rows)
+        branches["label"] = np.concatenate(labels).tolist()
+        branches["entropy"] = entropy_rows(branches["counts"])
         branches["counts"] = counts_texts(branches["counts"], data.classes)
         criterion = parts[0][0].level.criterion
         text = tracing.candidate_lines(kind, criterion, columns, branches)
