@@ -424,8 +424,9 @@ class Record:
     When a tracer listens, the levels are kept too, and once the tree is finished (and numbered
     in pre-order) :meth:`finish` sends the events node by node in reading order. A tracer that
     only prints (:func:`~id3tree.tracing.prints_only`) gets the same lines without the events:
-    each level's candidates are written out as text when the level is kept, a feature at a time
-    for all the level's nodes, and the finished lines are written a block at a time.
+    each level's node lines and decisions are written when the level is kept, all its nodes at
+    once; the candidates of the whole tree are written in one pass when it is finished
+    (:meth:`_write_candidates`); and the lines go to the tracer a block at a time.
     """
 
     def __init__(self, tracer, data, *, keep_trace: bool | str = True, min_leaf: int = 1):

@@ -19,9 +19,15 @@ with the learner's 5). ``max_thresholds`` of the tracer lists more, or every one
 class counts behind any threshold are in ``candidate_table(node, feature)``.
 
 A tracer that only prints (a :class:`PrintTracer`, ``__call__`` not overridden) gets no events:
-the learner writes the same lines with the same functions (:func:`node_text`,
-:func:`candidate_texts`, :func:`thresholds_texts`, :func:`split_text`, :func:`leaf_text`) a level
-at a time, which is what keeps ``verbose=1`` and ``verbose=2`` cheap next to the fit itself.
+the learner writes the same lines with the column forms of the same functions
+(:func:`candidate_lines`, :func:`thresholds_texts`, :func:`split_texts`, :func:`leaf_texts`),
+many nodes at once: the candidates of the whole tree in one pass once it is finished, each
+column of numbers written by one call (:func:`fixed_texts`, :func:`~id3tree.node.count_texts`,
+:func:`~id3tree.node.number_texts`) and each line by one f-string. A trace of 10,000 rows writes
+some 100,000 numbers, and one Python call per number would cost more than the fit itself; this
+is what keeps ``verbose=1`` and ``verbose=2`` cheap next to it. The single forms
+(:func:`candidate_text`, :func:`split_text`, ...) print the events and write the same
+characters, so the two ways cannot drift apart.
 """
 
 from __future__ import annotations
