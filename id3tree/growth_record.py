@@ -19,11 +19,13 @@ from id3tree.node import (
     count_texts,
     counts_texts,
     format_number,
+    majority_classes,
     narrowed,
     number_texts,
     path_word,
     plural,
     tied_classes,
+    top_classes,
 )
 from id3tree.splits import best_thresholds, class_counts, enumerate_thresholds
 
@@ -67,7 +69,7 @@ class GrownTree:
         ``categories[f]`` lists feature f's values, None for a numeric feature."""
         counts = self.counts.tolist()
         n_samples = self.counts.sum(axis=1).tolist()
-        majority = np.argmax(self.counts, axis=1).tolist()
+        majority = majority_classes(self.counts).tolist()
         feature, threshold, gain = (
             self.feature.tolist(),
             self.threshold.tolist(),
@@ -875,9 +877,9 @@ class Record:
         (:func:`~id3tree.tracing.leaf_texts`)."""
         lv, dec, data = d.level, d.decisions, self.data
         counts = lv.counts
-        top = counts.max(axis=1)
-        majority = counts.argmax(axis=1).tolist()  # the first of the top classes
-        tied = ((top > 0) & ((counts == top[:, None]).sum(axis=1) > 1)).tolist()
+        top = top_classes(counts)
+        majority = np.argmax(top, axis=1).tolist()  # the first of the top classes
+        tied = ((counts.max(axis=1) > 0) & (top.sum(axis=1) > 1)).tolist()
         texts = [None] * len(counts)
         leaves, reasons = [], []
         for i, e in enumerate(dec.scored):
@@ -996,8 +998,7 @@ class Record:
         counts = d.counts[i]
         n = sum(counts)
         entropy = d.entropy[i]
-        top = max(counts)
-        prediction = data.classes[counts.index(top)]
+        prediction = data.classes[int(majority_classes(counts))]
         class_counts = self._class_counts(counts)
         where = tuple(path[1].values())
         self.tracer(

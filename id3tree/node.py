@@ -217,11 +217,37 @@ def _decimals_table(decimals: int) -> np.ndarray:
     return _decimals_tables[decimals]
 
 
+COUNT_TIE_RTOL = 1e-9
+"""Sums of fractional weights within this share of the top count tie with it: they are equal
+up to floating-point rounding (three rows of weight 0.1 sum to 0.30000000000000004, one row of
+weight 0.3 to 0.3). Whole counts tie only when equal."""
+
+
+def top_classes(counts) -> np.ndarray:
+    """Which classes hold the largest count of each node: a boolean array shaped like
+    ``counts`` (nodes by classes, or one node's classes). Whole counts must be equal; sums of
+    fractional weights may differ by :data:`COUNT_TIE_RTOL` of the top (rounding)."""
+    counts = np.asarray(counts)
+    top = counts.max(axis=-1, keepdims=True)
+    if counts.dtype.kind != "f" or np.array_equal(counts, np.round(counts)):
+        return counts == top
+    return counts >= top - COUNT_TIE_RTOL * np.abs(top)
+
+
+def majority_classes(counts) -> np.ndarray:
+    """Each node's predicted class (index into the classes) from its counts (nodes by classes):
+    the first of its :func:`top_classes` (ties go to the class that comes first)."""
+    return np.argmax(top_classes(counts), axis=-1)
+
+
 def tied_classes(class_counts: dict) -> list:
-    """The classes that share the largest count, when more than one does (else ``[]``)."""
-    top = max(class_counts.values(), default=0)
-    tied = [c for c, n in class_counts.items() if n == top]
-    return tied if top > 0 and len(tied) > 1 else []
+    """The classes that share the largest count, when more than one does (else ``[]``); sums
+    of fractional weights equal up to rounding tie (:func:`top_classes`)."""
+    counts = list(class_counts.values())
+    if not counts or max(counts) <= 0:
+        return []
+    tied = [c for c, top in zip(class_counts, top_classes(counts)) if top]
+    return tied if len(tied) > 1 else []
 
 
 CLASS_TIE_RULE = "the class that comes first in classes_ wins"
