@@ -382,7 +382,7 @@ class SortedColumns:
             order, new_value, missing = _sort_column(x)
             n_values = int(np.count_nonzero(new_value & ~missing))
             if data.weight is None and is_counted(n_values, n):  # (weights: sorted)
-                rank = np.cumsum(new_value, dtype=np.int32) - 1
+                rank = np.cumsum(new_value, dtype=self._rows.dtype) - 1
                 code = np.empty(n, dtype=np.int32)
                 code[order] = np.minimum(rank, n_values)  # missing: the last code
                 self.counted.append(int(f))
