@@ -42,20 +42,17 @@ def entropy_of_counts(
 
     ``class_counts[k][i]`` is the count of class k in distribution i and ``totals[i]`` their sum.
     ``H_i = -sum_k p_ik log p_ik`` with ``p_ik = class_counts[k][i] / totals[i]`` and
-    ``0 log 0 = 0``; an empty distribution (total 0) has entropy 0. Working class by class keeps
-    every array one-dimensional and contiguous, which is what makes the split search fast.
+    ``0 log 0 = 0``; an empty distribution (total 0) has entropy 0. The terms ``p log p`` of all
+    classes are computed by a handful of whole-array operations (what matters for the many small
+    tables of the split search) and summed class by class.
     """
     totals = np.asarray(totals, dtype=float)
+    counts = np.asarray(class_counts, dtype=float)  # (classes, ...): one array, class by class
+    p = counts / np.where(totals > 0, totals, np.inf)  # an empty distribution: p = 0
+    p_log_p = p * np.log(np.where(p > 0, p, 1.0))  # 0 log 0 = 0
     h = np.zeros(totals.shape)
-    p = np.empty(totals.shape)
-    log_p = np.empty(totals.shape)
-    positive = totals > 0
-    for counts in class_counts:
-        p.fill(0.0)
-        np.divide(counts, totals, out=p, where=positive)
-        log_p.fill(0.0)
-        np.log(p, out=log_p, where=p > 0)  # 0 log 0 = 0
-        h -= p * log_p
+    for term in p_log_p:  # summed class by class, in order
+        h -= term
     return (h + 0.0) / log_base(base)  # + 0.0 turns a pure node's -0.0 into 0.0
 
 

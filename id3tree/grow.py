@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -147,7 +148,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         # 3. score every feature at every eligible node
         s = Scores(k, n_features)
         rows, labels = columns.rows[0], columns.labels[0]  # the rows in play, by node
-        segment = np.repeat(np.arange(k), sizes)
+        segment = columns.start_level(sizes)
         if k:
             columns.score(s, starts, sizes, n_classes, min_leaf, w, min_weight)
             for f in np.flatnonzero(is_cat):
@@ -170,7 +171,8 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
                 s.results[f] = result  # the branches, for the trace
 
         # 4. the best feature of each node; ties within TIE_TOLERANCE go to the first column
-        score = np.nan_to_num(s.ratio if params.criterion == "gain_ratio" else s.gain, nan=-np.inf)
+        score = s.ratio if params.criterion == "gain_ratio" else s.gain
+        score = np.where(np.isnan(score), -np.inf, score)
         if params.criterion == "gain_ratio" and params.average_gain_rule:
             s.below_average = s.below_average_gain()
             score[s.below_average] = -np.inf
@@ -178,11 +180,12 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         s.tied = np.isfinite(score) & (score >= best[:, None] - TIE_TOLERANCE)
         chosen = np.argmax(s.tied, axis=1)
         chosen_gain = s.gain[np.arange(k), chosen]
+        low_gain = np.isfinite(best) & (chosen_gain < params.min_gain)
+        splitting = np.isfinite(best) & ~low_gain
         why = np.full(k, None, dtype=object)
         why[~np.isfinite(best)] = NO_VALID_SPLIT
-        for e in np.flatnonzero(np.isfinite(best) & (chosen_gain < params.min_gain)):
+        for e in np.flatnonzero(low_gain).tolist():
             why[e] = low_gain_reason(chosen_gain[e], params.min_gain)
-        splitting = np.array([w is None for w in why], dtype=bool)
 
         # 5. the branch of every row of a splitting node, and the children's class counts
         branch = columns.branches(data, chosen, splitting, starts, sizes, is_cat)
@@ -260,8 +263,7 @@ def _as_counts(weight):
     return lambda counts: np.rint(counts).astype(np.int64)
 
 
-@dataclass(frozen=True)
-class _Found:
+class _Found(NamedTuple):
     """What the trace needs of one numeric feature's search: per node, whether a threshold was
     found and the class counts of its sides (left, right, missing)."""
 
@@ -401,8 +403,9 @@ class SortedColumns:
         self.m = n
         self._slot_of_row = np.empty(n, dtype=np.int32)  # work arrays indexed by row
         self._segment_of_row = np.empty(n, dtype=np.int32)
-        self._found, self._cut_code = {}, {}
-        self.node_of_position = np.zeros(0, dtype=np.int64)  # the node of each row in play
+        self._layout_of = np.full(data.n_features, -1)  # feature -> its sorted layout, or -1
+        self._layout_of[self.features] = np.arange(len(self.features))
+        self.start_level(np.zeros(0, dtype=np.int64))
         self._set_views()
 
     def _set_views(self):
@@ -418,13 +421,23 @@ class SortedColumns:
         The counted features' orders are sorted when asked for (the trace asks)."""
         return _Orders(self)
 
+    def start_level(self, sizes) -> np.ndarray:
+        """Begin a level whose node s holds ``sizes[s]`` positions, node after node; returns the
+        node of each position (``node_of_position``)."""
+        k = len(sizes)
+        self.node_of_position = np.repeat(np.arange(k, dtype=np.int64), sizes)
+        self._cut_code = {}  # counted feature -> per node, the code left of its best cut
+        # sorted layout j -> per node, the rows its best cut sends left and right
+        self._n_left = np.zeros((k, len(self.features)), dtype=np.int64)
+        self._n_right = np.zeros((k, len(self.features)), dtype=np.int64)
+        return self.node_of_position
+
     def score(self, s, starts, sizes, n_classes, min_leaf, weight=None, min_weight=0.0) -> None:
         """Fill ``s`` (a :class:`Scores`) for the numeric features, a few features at a time;
-        with ``weight`` (one per row), by the weighted twin of the search."""
+        with ``weight`` (one per row), by the weighted twin of the search. The level must have
+        been started (:meth:`start_level`)."""
         m, k = self.m, len(starts)
         per_chunk = max(1, CHUNK_ROWS // max(m, 1))
-        self._found, self._cut_code = {}, {}
-        self.node_of_position = np.repeat(np.arange(k, dtype=np.int64), sizes)
         for first in range(0, len(self.features), per_chunk):
             js = range(first, min(first + per_chunk, len(self.features)))
             c = len(js)
@@ -452,6 +465,8 @@ class SortedColumns:
             low, high = np.full(c * k, np.nan), np.full(c * k, np.nan)
             low[ok], high[ok] = self._neighbours(js, at)
             self._fill(s, self.features[js.start : js.stop], k, result, ok, low, high)
+            self._n_left[:, js.start : js.stop] = result.n_left.reshape(c, k).T
+            self._n_right[:, js.start : js.stop] = result.n_right.reshape(c, k).T
         if self.counted:
             self._score_counted(s, sizes, n_classes, min_leaf)
 
@@ -505,60 +520,54 @@ class SortedColumns:
     def _fill(self, s, features, k, result, ok, low, high) -> None:
         """Write one chunk's search (its features side by side) into the (node, feature) tables."""
         c = len(features)
-
-        def table(values):
-            return values.reshape(c, k).T
-
-        threshold = np.full(c * k, np.nan)
-        threshold[ok] = midpoint(low[ok], high[ok])
+        floats = np.empty((len(s.FLOAT_SCORES), c * k))
+        floats[0] = np.where(ok, result.gain, np.nan)
+        floats[1] = _ratio(ok, result.gain, result.split_info)
+        floats[2] = np.where(ok, result.overall_entropy, np.nan)
+        floats[3] = midpoint(low, high)  # NaN where no cut: low and high are
+        floats[4], floats[5] = low, high
+        s.table[:, :, features] = floats.reshape(-1, c, k).transpose(0, 2, 1)
         s.candidate[:, features] = True
-        s.threshold[:, features] = table(threshold)
-        s.n_ties[:, features] = table(result.n_ties)
-        s.gain[:, features] = table(np.where(ok, result.gain, np.nan))
-        s.overall[:, features] = table(np.where(ok, result.overall_entropy, np.nan))
-        s.low[:, features], s.high[:, features] = table(low), table(high)
-        s.ratio[:, features] = table(_ratio(ok, result.gain, result.split_info))
+        s.n_ties[:, features] = result.n_ties.reshape(c, k).T
         for i, f in enumerate(features):
             part = slice(i * k, (i + 1) * k)
             s.results[f] = _Found(result.found[part], result.side_counts[part])
-            self._found[f] = (result.n_left[part], result.n_right[part])
 
     def branches(self, data, chosen, splitting, starts, sizes, is_cat) -> np.ndarray:
-        """The branch slot of every position of ``rows[0]`` (-1 where the node does not split)."""
+        """The branch slot of every position of ``rows[0]`` (-1 where the node does not split).
+
+        The nodes split on a sorted feature are done together: such a split sends the first
+        ``n_left`` rows of the node (in that feature's order) left, the next ``n_right`` right
+        and the rest (missing values) to the third branch, so no value is compared. Categorical
+        and counted features compare each row's code, a feature at a time."""
         rows = self.rows[0]
         slot_of_row = self._slot_of_row
         slot_of_row[rows] = -1
-        segment = np.repeat(np.arange(len(starts)), sizes)
-        feature_of_position = np.where(splitting, chosen, -1)[segment]
-        for f in np.unique(chosen[splitting]):
-            mine = np.flatnonzero(splitting & (chosen == f))
-            if is_cat[f] or f in self._cut_code:
-                at = np.flatnonzero(feature_of_position == f)
-                r = rows[at]
-                if is_cat[f]:
-                    slot_of_row[r] = data.codes[f][r]
-                    continue
-                # a counted feature: compare value codes with the code left of the cut
-                j = self.counted.index(f)
-                code, missing = self.codes[j][at], len(self.counted_values[j])
-                cut = self._cut_code[f][segment[at]]
-                slot_of_row[r] = np.where(
-                    code <= cut, LEFT, np.where(code == missing, NUMERIC_MISSING, RIGHT)
-                )
-                continue
-            # a sorted split sends the first n_left rows of the node left, then n_right right,
-            # then the missing ones: in the feature's own sorted order, no comparison needed
-            j = self.features.index(f)
-            n_left, n_right = (a[mine] for a in self._found[f])
-            offset = np.arange(int(sizes[mine].sum())) - np.repeat(
-                np.cumsum(sizes[mine]) - sizes[mine], sizes[mine]
-            )
-            n_left, n_right = np.repeat(n_left, sizes[mine]), np.repeat(n_right, sizes[mine])
+        segment = self.node_of_position
+        layout = np.where(splitting, self._layout_of[chosen], -1)  # per node: its sorted split
+        at = np.flatnonzero(layout[segment] >= 0)
+        if len(at):
+            e = segment[at]
+            j, offset = layout[e], at - starts[e]
+            n_left, n_right = self._n_left[e, j], self._n_right[e, j]
             slot = np.where(
                 offset < n_left, LEFT, np.where(offset < n_left + n_right, RIGHT, NUMERIC_MISSING)
             )
-            at = np.repeat(starts[mine], sizes[mine]) + offset
-            slot_of_row[self.rows[j][at]] = slot
+            slot_of_row[self.rows[j, at]] = slot
+        feature_of_position = np.where(splitting & (layout < 0), chosen, -1)[segment]
+        for f in np.unique(chosen[splitting & (layout < 0)]).tolist():
+            at = np.flatnonzero(feature_of_position == f)
+            r = rows[at]
+            if is_cat[f]:
+                slot_of_row[r] = data.codes[f][r]
+                continue
+            # a counted feature: compare value codes with the code left of the cut
+            j = self.counted.index(f)
+            code, missing = self.codes[j][at], len(self.counted_values[j])
+            cut = self._cut_code[f][segment[at]]
+            slot_of_row[r] = np.where(
+                code <= cut, LEFT, np.where(code == missing, NUMERIC_MISSING, RIGHT)
+            )
         return slot_of_row[rows]
 
     def regroup_positions(self, new_segment_of_position) -> None:
@@ -589,6 +598,8 @@ class SortedColumns:
             key = new_segment_of_row[rows].astype(np.int64)
             key[key < 0] = n_keys * (last - first)  # dropped: after everything
             key += np.repeat(np.arange(last - first) * n_keys, m)
+            if n_keys * (last - first) < 2**16:  # numpy sorts 16-bit keys by radix: O(rows)
+                key = key.astype(np.uint16)
             order = np.argsort(key, kind="stable")[: (last - first) * m_new]
             kept = slice(first * m_new, last * m_new)
             self._rows[kept] = rows[order]
@@ -602,15 +613,20 @@ class SortedColumns:
 
 
 class Scores:
-    """Per (node, feature) scores of one level."""
+    """Per (node, feature) scores of one level.
+
+    The six float scores (:attr:`FLOAT_SCORES`) are views of one array, ``table`` of shape
+    ``(6, k, n_features)``: one allocation makes them all, one assignment writes a chunk of
+    features into all six, and one gather reads the trace's six columns.
+    """
+
+    FLOAT_SCORES = ("gain", "ratio", "overall", "threshold", "low", "high")
+    """The float scores, in the order of ``table``: gain, gain ratio, the overall entropy after
+    the split, the threshold and the two values it lies between (NaN where not valid)."""
 
     def __init__(self, k: int, n_features: int):
-        self.gain = np.full((k, n_features), np.nan)
-        self.ratio = np.full((k, n_features), np.nan)
-        self.threshold = np.full((k, n_features), np.nan)
-        self.overall = np.full((k, n_features), np.nan)  # overall entropy after the split
-        self.low = np.full((k, n_features), np.nan)  # the values a threshold lies between
-        self.high = np.full((k, n_features), np.nan)
+        self.table = np.full((len(self.FLOAT_SCORES), k, n_features), np.nan)
+        self.gain, self.ratio, self.overall, self.threshold, self.low, self.high = self.table
         self.results = {}  # feature -> what the trace needs of its search (branch counts)
         self.n_ties = np.zeros((k, n_features), dtype=np.int64)
         self.candidate = np.zeros((k, n_features), dtype=bool)

@@ -401,22 +401,25 @@ class Record:
             e, f = np.nonzero(s.candidate)
             unscored = lv.nodes[~lv.eligible]
         m = len(unscored)
-
-        def column(values):
-            if values is None:  # a grower that does not provide this column
-                return np.full(m + len(e), np.nan)
-            return np.concatenate([np.full(m, np.nan), values[e, f]])
-
+        # the six float scores of every row at once (unscored leaves: NaN)
+        floats = dict(
+            zip(
+                s.FLOAT_SCORES,
+                np.concatenate(
+                    [np.full((len(s.FLOAT_SCORES), m), np.nan), s.table[:, e, f]], axis=1
+                ),
+            )
+        )
         self.trace_parts.append(
             dict(
                 node=np.concatenate([unscored, lv.ids[e]]),
                 feature=np.concatenate([np.full(m, -1), f]),
-                threshold=column(s.threshold),
-                low=column(getattr(s, "low", None)),
-                high=column(getattr(s, "high", None)),
-                overall_entropy=column(getattr(s, "overall", None)),
-                gain=column(s.gain),
-                gain_ratio=column(s.ratio),
+                threshold=floats["threshold"],
+                low=floats["low"],
+                high=floats["high"],
+                overall_entropy=floats["overall"],
+                gain=floats["gain"],
+                gain_ratio=floats["ratio"],
                 chosen=np.concatenate([np.zeros(m, bool), lv.splitting[e] & (lv.chosen[e] == f)]),
                 tie=np.concatenate([np.zeros(m, bool), s.tied[e, f] & (s.tied[e].sum(axis=1) > 1)]),
             )

@@ -349,33 +349,35 @@ def threshold_search(owner, left, present, missing, n_ties, **extra) -> Threshol
     """
     n_seg, n_classes = present.shape
     n_present, n_missing = present.sum(axis=1), missing.sum(axis=1)
-    lengths = n_present + n_missing
     found = np.zeros(n_seg, dtype=bool)
     found[owner] = True
-    n_left = np.zeros(n_seg, dtype=np.int64)
-    n_left[owner] = left.sum(axis=1)
-    overall = np.full(n_seg, np.nan)
     side_counts = np.zeros((n_seg, 3, n_classes), dtype=np.int64)
+    side_counts[owner, 0] = left
+    side_counts[owner, 1] = present[owner] - left
     side_counts[:, 2] = missing
-    if len(owner):
-        side_counts[owner, 0], side_counts[owner, 1] = left, present[owner] - left
-        sides = np.concatenate([left, present[owner] - left, missing[owner]])
-        h_left, h_right, h_missing = entropy_rows(sides).reshape(3, -1)
-        n_right_w = n_present[owner] - n_left[owner]
-        overall[owner] = (
-            n_left[owner] * h_left + n_right_w * h_right + n_missing[owner] * h_missing
-        ) / lengths[owner]
-    n_right = np.where(found, n_present - n_left, 0)
-    split_info = entropy_rows(np.stack([n_left, n_right, np.where(found, n_missing, 0)], axis=1))
+    sizes = side_counts.sum(axis=2)  # rows left, right and missing
+    sizes[~found] = 0  # no cut: no branches
+    n_left, n_right = sizes[:, 0], sizes[:, 1]
+    # one call for the entropies of the three sides of every cut and of every segment
+    entropy = entropy_rows(
+        np.concatenate([side_counts[owner].reshape(-1, n_classes), present + missing])
+    )
+    h_sides, h_parent = entropy[: 3 * len(owner)].reshape(-1, 3), entropy[3 * len(owner) :]
+    overall = np.full(n_seg, np.nan)
+    overall[owner] = (
+        n_left[owner] * h_sides[:, 0]
+        + n_right[owner] * h_sides[:, 1]
+        + n_missing[owner] * h_sides[:, 2]
+    ) / (n_present[owner] + n_missing[owner])
     return ThresholdSearch(
         found=found,
         threshold=np.full(n_seg, np.nan),
         overall_entropy=overall,
-        gain=np.where(found, np.maximum(entropy_rows(present + missing) - overall, 0.0), np.nan),
-        split_info=split_info,
+        gain=np.where(found, np.maximum(h_parent - overall, 0.0), np.nan),
+        split_info=entropy_rows(sizes),
         n_left=n_left,
         n_right=n_right,
-        n_missing=np.where(found, n_missing, 0),
+        n_missing=sizes[:, 2],
         n_ties=n_ties,
         side_counts=side_counts,
         **extra,
