@@ -149,7 +149,7 @@ def entropy_rows(counts, base: float = 2.0) -> np.ndarray:
     counts = np.asarray(counts, dtype=float)
     with np.errstate(over="ignore"):
         totals = counts.sum(axis=-1)
-    if not np.all(np.isfinite(totals)):  # counts near the largest float: their sum overflows
+    if not np.isfinite(totals).all():  # counts near the largest float: their sum overflows
         counts = _scaled_rows(counts)
         totals = counts.sum(axis=-1)
     if counts.shape[-1] > 16:  # many classes: the non-zero cells only (a node holds few classes)
@@ -157,7 +157,8 @@ def entropy_rows(counts, base: float = 2.0) -> np.ndarray:
         row, column = np.nonzero(flat)
         h = entropy_of_groups(flat[row, column], row, len(flat), base)
         return h.reshape(counts.shape[:-1])
-    return entropy_of_counts(np.moveaxis(counts, -1, 0), totals, base)
+    by_class = counts.T if counts.ndim <= 2 else np.moveaxis(counts, -1, 0)  # (classes, ...)
+    return entropy_of_counts(by_class, totals, base)
 
 
 def _scaled_rows(counts: np.ndarray) -> np.ndarray:

@@ -282,6 +282,8 @@ def _ratio(ok, gain, split_info) -> np.ndarray:
 
 def _usable(result, min_leaf) -> np.ndarray:
     """Where a numeric search found a cut whose missing-values branch (if any) is large enough."""
+    if min_leaf == 1:  # any branch is large enough
+        return result.found
     return result.found & ((result.n_missing == 0) | (result.n_missing >= min_leaf))
 
 
@@ -444,7 +446,7 @@ class SortedColumns:
             ranks = self.ranks[js.start : js.stop].reshape(-1)
             labels = self.labels[js.start : js.stop].reshape(-1)
             chunk_starts = (np.arange(c)[:, None] * m + starts).reshape(-1)
-            lengths = np.tile(sizes, c)
+            lengths = np.repeat(sizes[None, :], c, axis=0).reshape(-1)
             step_up = np.zeros(len(ranks), dtype=bool)
             np.less(ranks[:-1], ranks[1:], out=step_up[:-1])
             n_present = lengths

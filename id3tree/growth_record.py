@@ -901,20 +901,17 @@ def preorder(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
     """
     n = len(parent)
     size = np.ones(n, dtype=np.int64)
-    bounds = np.searchsorted(depth, np.arange(int(depth.max(initial=0)) + 2))  # levels are runs
-    for d in range(len(bounds) - 2, 0, -1):
-        kids = np.arange(bounds[d], bounds[d + 1])
-        np.add.at(size, parent[kids], size[kids])
+    bounds = np.searchsorted(depth, np.arange(int(depth.max(initial=0)) + 2)).tolist()
+    levels = [slice(bounds[d], bounds[d + 1]) for d in range(1, len(bounds) - 1)]
+    for level in reversed(levels):
+        np.add.at(size, parent[level], size[level])
     number = np.zeros(n, dtype=np.int64)
-    for d in range(1, len(bounds) - 1):
-        kids = np.arange(bounds[d], bounds[d + 1])
-        if not len(kids):
-            continue
-        p = parent[kids]
-        before = np.cumsum(size[kids]) - size[kids]  # subtree sizes of the siblings before
-        first = np.r_[True, p[1:] != p[:-1]]
-        group_start = np.maximum.accumulate(np.where(first, np.arange(len(kids)), 0))
-        number[kids] = number[p] + 1 + before - before[group_start]
+    for level in levels:
+        # a level lists the children of its parents in the parents' order, so parent[] never
+        # decreases along it and searchsorted finds each node's first sibling
+        p, s = parent[level], size[level]
+        before = np.cumsum(s) - s  # subtree sizes of the nodes before, on this level
+        number[level] = number[p] + 1 + before - before[np.searchsorted(p, p)]
     return number
 
 

@@ -141,9 +141,11 @@ class _Cuts:
         else:
             left_step = self.q[rank + count] - self.q[rank]
             right_step = self.q[above + count] - self.q[above]
-        self.left_sum = _cumsum0(left_step)  # sum_k q[left_k], from the segment's start
-        self.right_drop = _cumsum0(right_step)  # how much sum_k q[right_k] fell
-        self.right_total = self.q[self.present].sum(axis=1)
+        # one running sum of both: how much sum_k q[right_k] fell less how much sum_k q[left_k]
+        # rose, so that a cut's score is q[n_left] + q[n_right] - right_total + (the sum's rise
+        # since its segment's start)
+        self.net = _cumsum0(right_step - left_step)
+        self.right_total = self.q[self.present].sum(axis=1)  # sum_k q[right_k] before any cut
 
     def _class_counts(self, where) -> np.ndarray:
         """Rows of each class in each segment, of the entries ``where`` selects (None: all)."""
@@ -188,10 +190,8 @@ class _Cuts:
         del n_left
         weighted += q[n_right]
         del n_right
-        weighted -= self.left_sum[1:]
-        weighted += np.repeat(self.left_sum[self.starts], lengths)
-        weighted -= np.repeat(self.right_total + self.right_drop[self.starts], lengths)
-        weighted += self.right_drop[1:]
+        weighted += self.net[1:]
+        weighted -= np.repeat(self.right_total + self.net[self.starts], lengths)
         weighted[~valid] = _NOT_A_CUT
         return weighted
 
@@ -201,10 +201,9 @@ class _Cuts:
         start = self.starts[seg]
         n_left = self.n_left(pos)
         n_right = self.rows_present[seg] - n_left
-        left = self.left_sum[pos + 1] - self.left_sum[start]
-        right = self.right_total[seg] - (self.right_drop[pos + 1] - self.right_drop[start])
+        rise = self.net[pos + 1] - self.net[start]
         q = self.q
-        return seg, n_left, n_right, q[n_left] - left + q[n_right] - right
+        return seg, n_left, n_right, q[n_left] + q[n_right] - self.right_total[seg] + rise
 
     def left_counts(self, seg, pos) -> np.ndarray:
         """Exact class counts left of the cut after ``pos[i]`` in segment ``seg[i]`` (rows: seg)."""
@@ -294,7 +293,7 @@ def search_cuts(
     cuts = _Cuts(step_up, y, starts, lengths, n_present, n_classes, count)
     weighted = cuts.score_all(cuts.valid(min_leaf))
     tolerance = tie_tolerance(cuts.rows, cuts.unit)  # sizes in rows, also when counted
-    owner, at, n_ties = best_cuts(weighted, starts, lengths, tolerance, cuts.segment)
+    owner, at, n_ties = best_cuts(weighted, starts, lengths, tolerance)
     position = np.full(len(starts), -1, dtype=np.int64)
     position[owner] = at
     left = cuts.left_counts(owner, at)
@@ -315,12 +314,12 @@ def scaled_cut_scores(left, right, q) -> np.ndarray:
     return q[left.sum(axis=1)] - q[left].sum(axis=1) + q[right.sum(axis=1)] - q[right].sum(axis=1)
 
 
-def best_cuts(weighted, starts, lengths, tolerance, segment):
+def best_cuts(weighted, starts, lengths, tolerance):
     """The winning cut of every group of candidates, by the tie rule.
 
     The cuts of group g are ``starts[g] : starts[g] + lengths[g]`` (every group non-empty), in
-    threshold order, ``weighted`` their integer scores (``_NOT_A_CUT`` where no cut may go) and
-    ``segment`` the group of each. Cuts within ``tolerance[g]`` of the group's lowest score are
+    threshold order, and ``weighted`` their integer scores (``_NOT_A_CUT`` where no cut may
+    go). Cuts within ``tolerance[g]`` of the group's lowest score are
     tied and the first (smallest threshold) wins. Returns the groups with a cut, the index of
     each one's winner, and the number of tied cuts of every group.
     """
@@ -334,9 +333,9 @@ def best_cuts(weighted, starts, lengths, tolerance, segment):
     tied = weighted - np.repeat(best, lengths) <= np.repeat(tolerance, lengths)
     tied &= weighted < _NOT_A_CUT
     n_ties[:] = np.add.reduceat(tied, starts)
-    winners = np.flatnonzero(tied)
-    seg = segment[winners]
-    return owner, winners[np.r_[True, seg[1:] != seg[:-1]]], n_ties
+    # the first tied cut of each group: the smallest index among its tied ones
+    first = np.minimum.reduceat(np.where(tied, np.arange(len(tied)), len(tied)), starts)
+    return owner, first[owner], n_ties
 
 
 def threshold_search(owner, left, present, missing, n_ties, **extra) -> ThresholdSearch:
