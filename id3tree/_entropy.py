@@ -24,6 +24,8 @@ import numpy as np
 def log_base(base) -> float:
     """``ln(base)``, the divisor that turns nats into units of ``base``; a clear error for a
     base that has no logarithm to divide by (not a number, not positive, 1, infinite)."""
+    if type(base) is float and 0 < base < math.inf and base != 1:  # the usual case, checked fast
+        return math.log(base)
     if (
         isinstance(base, bool)
         or not isinstance(base, numbers.Real)

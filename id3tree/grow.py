@@ -331,15 +331,19 @@ def is_counted(n_distinct: int, n_rows: int) -> bool:
 def _sort_column(x: np.ndarray):
     """A numeric column sorted once: the stable order (NaN last), the rank of each sorted value
     among the distinct values (``MISSING_RANK`` for NaN), and the distinct values, increasing."""
-    order = np.argsort(x, kind="stable")
+    order = np.argsort(x)  # numpy's quicksort: several times faster than its stable sort
     xs = x[order]
-    new_value = np.empty(len(x), dtype=bool)
+    missing = np.isnan(xs)
+    new_value = np.empty(len(x), dtype=bool)  # a run of equal values (or of NaN) starts here
     new_value[:1] = True
     np.not_equal(xs[1:], xs[:-1], out=new_value[1:])
-    missing = np.isnan(xs)
-    rank = np.cumsum(new_value, dtype=np.int64) - 1
-    rank[missing] = MISSING_RANK
-    return order, rank, xs[new_value & ~missing]
+    new_value[1:] &= ~(missing[1:] & missing[:-1])
+    run = np.cumsum(new_value, dtype=np.int64) - 1
+    if run[-1:].sum() < len(x) - 1:  # equal values: each run in row order, as a stable sort has it
+        order = order[np.argsort(run * len(x) + order)]  # (distinct keys: one order only)
+        xs = x[order]  # (-0.0 and 0.0 are equal, and now in row order too)
+    run[missing] = MISSING_RANK
+    return order, run, xs[new_value & ~missing]
 
 
 class SortedColumns:
