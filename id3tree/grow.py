@@ -30,7 +30,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 
@@ -263,12 +262,24 @@ def _as_counts(weight):
     return lambda counts: np.rint(counts).astype(np.int64)
 
 
-class _Found(NamedTuple):
+class _Found:
     """What the trace needs of one numeric feature's search: per node, whether a threshold was
-    found and the class counts of its sides (left, right, missing)."""
+    found and the class counts of its sides (left, right, missing). It reads them from the
+    search of the feature's chunk (``part``: the feature's nodes) when asked: only a tracer asks.
+    """
 
-    found: np.ndarray
-    side_counts: np.ndarray
+    __slots__ = ("search", "part")
+
+    def __init__(self, search, part: slice):
+        self.search, self.part = search, part
+
+    @property
+    def found(self) -> np.ndarray:
+        return self.search.found[self.part]
+
+    @property
+    def side_counts(self) -> np.ndarray:
+        return self.search.side_counts[self.part]
 
 
 def _ratio(ok, gain, split_info) -> np.ndarray:
@@ -482,11 +493,12 @@ class SortedColumns:
         so no copy of the values is kept."""
         rows = self.rows[js.start : js.stop].reshape(-1)
         bounds = np.searchsorted(at, np.arange(len(js) + 1) * self.m).tolist()
+        row_low, row_high = rows[at], rows[at + 1]  # the rows on either side of each cut
         low, high = np.empty(len(at)), np.empty(len(at))
         for i, j in enumerate(js):
             mine = slice(bounds[i], bounds[i + 1])
-            x, cut = self.numeric[j], at[mine]
-            low[mine], high[mine] = x[rows[cut]], x[rows[cut + 1]]
+            np.take(self.numeric[j], row_low[mine], out=low[mine])
+            np.take(self.numeric[j], row_high[mine], out=high[mine])
         return low, high
 
     def _score_counted(self, s, sizes, n_classes, min_leaf) -> None:
@@ -536,8 +548,7 @@ class SortedColumns:
         s.candidate[:, features] = True
         s.n_ties[:, features] = result.n_ties.reshape(c, k).T
         for i, f in enumerate(features):
-            part = slice(i * k, (i + 1) * k)
-            s.results[f] = _Found(result.found[part], result.side_counts[part])
+            s.results[f] = _Found(result, slice(i * k, (i + 1) * k))
 
     def branches(self, data, chosen, splitting, starts, sizes, is_cat) -> np.ndarray:
         """The branch slot of every position of ``rows[0]`` (-1 where the node does not split).
@@ -560,8 +571,11 @@ class SortedColumns:
                 offset < n_left, LEFT, np.where(offset < n_left + n_right, RIGHT, NUMERIC_MISSING)
             )
             slot_of_row[self.rows[j, at]] = slot
-        feature_of_position = np.where(splitting & (layout < 0), chosen, -1)[segment]
-        for f in np.unique(chosen[splitting & (layout < 0)]).tolist():
+        others = splitting & (layout < 0)  # split on a categorical or counted feature
+        if not others.any():
+            return slot_of_row[rows]
+        feature_of_position = np.where(others, chosen, -1)[segment]
+        for f in np.unique(chosen[others]).tolist():
             at = np.flatnonzero(feature_of_position == f)
             r = rows[at]
             if is_cat[f]:
