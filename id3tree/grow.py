@@ -141,7 +141,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         eligible = np.array([r is None for r in reasons], dtype=bool)
         sizes = counts[eligible].sum(axis=1) if w is None else n_rows[eligible]
         used, ids = used[eligible], level[eligible]
-        starts = (np.cumsum(sizes) - sizes).astype(np.int64)
+        starts = (sizes.cumsum() - sizes).astype(np.int64)
         k = len(ids)
 
         # 3. score every feature at every eligible node
@@ -235,10 +235,11 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         # keeping each numeric feature's sorted order
         child_reasons = _stopping_reasons(child_counts, depth + 1, params, child_rows)
         scored = np.array([r is None for r in child_reasons], dtype=bool)
-        new_segment = np.append(np.where(scored, np.cumsum(scored) - 1, -1), -1).astype(np.int32)
+        new_segment = np.full(len(scored) + 1, -1, dtype=np.int32)  # (the last: for position -1)
+        new_segment[:-1][scored] = np.arange(np.count_nonzero(scored))
         columns.regroup_positions(new_segment[child_of_position])  # position -1: the last, -1
         used = used[parent_e]
-        from_cat = np.flatnonzero(is_cat[chosen[parent_e]])
+        from_cat = is_cat[chosen[parent_e]].nonzero()[0]
         used[from_cat, chosen[parent_e][from_cat]] = True  # 4. a categorical feature is used up
         level, counts, reasons, depth = children, child_counts, child_reasons, depth + 1
         n_rows = child_rows
@@ -442,7 +443,7 @@ class SortedColumns:
         """Begin a level whose node s holds ``sizes[s]`` positions, node after node; returns the
         node of each position (``node_of_position``)."""
         k = len(sizes)
-        self.node_of_position = np.repeat(np.arange(k, dtype=np.int64), sizes)
+        self.node_of_position = np.arange(k, dtype=np.int64).repeat(sizes)
         self._cut_code = {}  # counted feature -> per node, the code left of its best cut
         # sorted layout j -> per node, the rows its best cut sends left and right
         self._n_left = np.zeros((k, len(self.features)), dtype=np.int64)
@@ -461,7 +462,7 @@ class SortedColumns:
             ranks = self.ranks[js.start : js.stop].reshape(-1)
             labels = self.labels[js.start : js.stop].reshape(-1)
             chunk_starts = (np.arange(c)[:, None] * m + starts).reshape(-1)
-            lengths = np.repeat(sizes[None, :], c, axis=0).reshape(-1)
+            lengths = sizes[None, :].repeat(c, axis=0).reshape(-1)
             step_up = np.zeros(len(ranks), dtype=bool)
             np.less(ranks[:-1], ranks[1:], out=step_up[:-1])
             n_present = lengths
@@ -562,7 +563,7 @@ class SortedColumns:
         slot_of_row[rows] = -1
         segment = self.node_of_position
         layout = np.where(splitting, self._layout_of[chosen], -1)  # per node: its sorted split
-        at = np.flatnonzero(layout[segment] >= 0)
+        at = (layout[segment] >= 0).nonzero()[0]
         if len(at):
             e = segment[at]
             j, offset = layout[e], at - starts[e]
@@ -606,7 +607,7 @@ class SortedColumns:
             return
         new_segment = new_segment_of_row[self.rows[0]]
         n_keys = int(new_segment.max(initial=-1)) + 2
-        m_new = int(np.count_nonzero(new_segment >= 0))
+        m_new = int((new_segment >= 0).sum())
         if m_new == 0:  # no row goes on (the last level of a depth-limited tree): nothing to sort
             self.m = 0
             self._set_views()
@@ -617,10 +618,10 @@ class SortedColumns:
             rows = self.rows[first:last].reshape(-1)
             key = new_segment_of_row[rows].astype(np.int64)
             key[key < 0] = n_keys * (last - first)  # dropped: after everything
-            key += np.repeat(np.arange(last - first) * n_keys, m)
+            key += (np.arange(last - first) * n_keys).repeat(m)
             if n_keys * (last - first) < 2**16:  # numpy sorts 16-bit keys by radix: O(rows)
                 key = key.astype(np.uint16)
-            order = np.argsort(key, kind="stable")[: (last - first) * m_new]
+            order = key.argsort(kind="stable")[: (last - first) * m_new]
             kept = slice(first * m_new, last * m_new)
             self._rows[kept] = rows[order]
             self._labels[kept] = self.labels[first:last].reshape(-1)[order]

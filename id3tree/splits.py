@@ -114,13 +114,13 @@ class _Cuts:
         index = np.int32 if m < 2**31 else np.int64
         self.starts, self.lengths, self.n_present = starts, lengths, n_present
         self.n_classes, self.count = n_classes, count
-        self.segment = np.repeat(np.arange(n_seg, dtype=index), lengths)
-        self.offset = np.arange(m, dtype=index) - np.repeat(starts.astype(index), lengths)
+        self.segment = np.arange(n_seg, dtype=index).repeat(lengths)
+        self.offset = np.arange(m, dtype=index) - starts.astype(index).repeat(lengths)
         self.step_up = step_up
         self.y = y
         self.cell = self.segment * n_classes + y  # (segment, class) of each entry
         self.parent = self._class_counts(None)
-        self.has_missing = bool(np.any(n_present < lengths))
+        self.has_missing = bool((n_present < lengths).any())
         if self.has_missing:
             self.present = self._class_counts(self.offset < n_present[self.segment])
         else:
@@ -166,11 +166,11 @@ class _Cuts:
     def valid(self, min_leaf: int = 1) -> np.ndarray:
         """Whether a cut may go after each position: between two distinct values present in one
         segment, leaving at least ``min_leaf`` rows on each side."""
-        n_present = np.repeat(self.n_present, self.lengths)
+        n_present = self.n_present.repeat(self.lengths)
         valid = self.step_up & (self.offset < n_present - 1)
         if min_leaf > 1:
             n_left = self.n_left()
-            n_right = np.repeat(self.rows_present, self.lengths) - n_left
+            n_right = self.rows_present.repeat(self.lengths) - n_left
             valid &= (n_left >= min_leaf) & (n_right >= min_leaf)
         return valid
 
@@ -184,14 +184,14 @@ class _Cuts:
         The same sums as :meth:`score`, for every position at once: no gathers by position."""
         lengths, q = self.lengths, self.q
         n_left = self.n_left()
-        n_right = np.repeat(self.rows_present, lengths) - n_left
+        n_right = self.rows_present.repeat(lengths) - n_left
         np.maximum(n_right, 0, out=n_right)  # (past the last present row: never valid)
         weighted = q[n_left]
         del n_left
         weighted += q[n_right]
         del n_right
         weighted += self.net[1:]
-        weighted -= np.repeat(self.right_total + self.net[self.starts], lengths)
+        weighted -= (self.right_total + self.net[self.starts]).repeat(lengths)
         weighted[~valid] = _NOT_A_CUT
         return weighted
 
@@ -225,7 +225,7 @@ def class_counts(cell, n_segments: int, n_classes: int, weight=None) -> np.ndarr
 def _cumsum0(values) -> np.ndarray:
     """Cumulative sum with a leading 0 (int64): ``out[i]`` is the sum of ``values[:i]``."""
     out = np.zeros(len(values) + 1, dtype=np.int64)
-    np.cumsum(values, out=out[1:])
+    values.cumsum(out=out[1:])
     return out
 
 
@@ -239,7 +239,7 @@ def _rank_in_segment_and_class(y, segment, offset, starts, counts, count=None) -
         rows_before -= rows_before[starts][segment]
     if counts.shape[1] == 2:  # one running count of class 1 is enough
         ones = y if count is None else y * count
-        ones_before = np.cumsum(ones, dtype=np.int64) - ones
+        ones_before = ones.cumsum(dtype=np.int64) - ones
         ones_before -= ones_before[starts][segment]
         return np.where(y == 1, ones_before, rows_before - ones_before)
     # a stable sort by class keeps each class's entries in segment order
@@ -327,10 +327,10 @@ def best_cuts(weighted, starts, lengths, tolerance):
     if not len(starts):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), n_ties
     best = np.minimum.reduceat(weighted, starts)
-    owner = np.flatnonzero(best < _NOT_A_CUT)
+    owner = (best < _NOT_A_CUT).nonzero()[0]
     if not len(owner):
         return owner, np.zeros(0, dtype=np.int64), n_ties
-    tied = weighted - np.repeat(best, lengths) <= np.repeat(tolerance, lengths)
+    tied = weighted - best.repeat(lengths) <= tolerance.repeat(lengths)
     tied &= weighted < _NOT_A_CUT
     n_ties[:] = np.add.reduceat(tied, starts)
     # the first tied cut of each group: the smallest index among its tied ones
@@ -747,7 +747,7 @@ def dense_ranks(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """
     if size <= 4 * len(key) + 4096:
         present = np.bincount(key, minlength=size) > 0
-        return np.flatnonzero(present), (np.cumsum(present) - 1)[key]
+        return present.nonzero()[0], (present.cumsum() - 1)[key]
     distinct, rank = np.unique(key, return_inverse=True)
     return distinct, rank.ravel()
 
