@@ -466,7 +466,7 @@ class SortedColumns:
             step_up = np.zeros(len(ranks), dtype=bool)
             np.less(ranks[:-1], ranks[1:], out=step_up[:-1])
             n_present = lengths
-            if any(self.has_missing[j] for j in js):
+            if any(self.has_missing[js.start : js.stop]):
                 n_present = lengths - np.add.reduceat(ranks == MISSING_RANK, chunk_starts)
             if weight is None:
                 result = search_cuts(
@@ -498,8 +498,8 @@ class SortedColumns:
         low, high = np.empty(len(at)), np.empty(len(at))
         for i, j in enumerate(js):
             mine = slice(bounds[i], bounds[i + 1])
-            np.take(self.numeric[j], row_low[mine], out=low[mine])
-            np.take(self.numeric[j], row_high[mine], out=high[mine])
+            self.numeric[j].take(row_low[mine], out=low[mine])
+            self.numeric[j].take(row_high[mine], out=high[mine])
         return low, high
 
     def _score_counted(self, s, sizes, n_classes, min_leaf) -> None:

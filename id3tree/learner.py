@@ -31,6 +31,7 @@ from id3tree._validation import (
     check_table,
     encode_like_fit,
     factorize,
+    float_columns,
     is_numeric,
     listed_columns,
     numeric_values,
@@ -254,11 +255,16 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         cat_mask = self._categorical_mask(frame, names)
         self._categories = [None] * len(names)
         numeric, codes = [None] * len(names), [None] * len(names)
-        for f, (name, (_, column)) in enumerate(zip(names, frame.items())):
-            if cat_mask[f]:
-                codes[f], self._categories[f] = factorize(column, name)
-            else:
-                numeric[f] = numeric_values(column, name)
+        # a float array's frame holds its columns in one block: checked at once, no copy
+        floats = float_columns(frame) if isinstance(X, np.ndarray) and not any(cat_mask) else None
+        if floats is not None:
+            numeric = floats
+        else:
+            for f, (name, (_, column)) in enumerate(zip(names, frame.items())):
+                if cat_mask[f]:
+                    codes[f], self._categories[f] = factorize(column, name)
+                else:
+                    numeric[f] = numeric_values(column, name)
         y_codes, classes = factorize(y_series, "y")
         del y_series  # (a copy of y: not needed while growing)
         self.classes_ = persistence.class_array(classes)
