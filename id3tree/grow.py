@@ -131,6 +131,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     n_rows = None if w is None else np.array([n])
     level = nodes.add(np.array([-1]), np.array([-1]), 0, counts)
     reasons = _stopping_reasons(counts, 0, params, n_rows)
+    scored = np.array([r is None for r in reasons], dtype=bool)  # the nodes to score
     columns = SortedColumns(data, np.flatnonzero(~is_cat))
     if reasons[0] is not None:
         columns.regroup(np.full(n, -1, dtype=np.int32))
@@ -138,7 +139,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     depth = 0
     while len(level):
         # 2. the stopping rules that need no scoring were applied when the level was made
-        eligible = np.array([r is None for r in reasons], dtype=bool)
+        eligible = scored
         sizes = counts[eligible].sum(axis=1) if w is None else n_rows[eligible]
         used, ids = used[eligible], level[eligible]
         starts = (sizes.cumsum() - sizes).astype(np.int64)
