@@ -148,12 +148,16 @@ def entropy_rows(counts, base: float = 2.0) -> np.ndarray:
     >>> entropy_rows(np.array([[9, 5], [4, 0], [1, 1]])).round(4).tolist()
     [0.9403, 0.0, 1.0]
     """
+    whole = np.asarray(counts).dtype.kind in "biu"  # whole numbers: finite sums
     counts = np.asarray(counts, dtype=float)
-    with np.errstate(over="ignore"):
+    if whole:
         totals = counts.sum(axis=-1)
-    if not np.isfinite(totals).all():  # counts near the largest float: their sum overflows
-        counts = _scaled_rows(counts)
-        totals = counts.sum(axis=-1)
+    else:
+        with np.errstate(over="ignore"):
+            totals = counts.sum(axis=-1)
+        if not np.isfinite(totals).all():  # counts near the largest float: their sum overflows
+            counts = _scaled_rows(counts)
+            totals = counts.sum(axis=-1)
     if counts.shape[-1] > 16:  # many classes: the non-zero cells only (a node holds few classes)
         flat = counts.reshape(-1, counts.shape[-1])
         row, column = np.nonzero(flat)
