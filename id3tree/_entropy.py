@@ -142,6 +142,11 @@ def entropy_terms(counts, totals, base: float = 2.0) -> np.ndarray:
     return entropy_of_counts([counts.reshape(-1)], totals.reshape(-1), base).reshape(counts.shape)
 
 
+DENSE_CLASSES = 16
+""":func:`entropy_rows` reads every cell of rows of up to this many classes; of wider rows, the
+non-zero cells only. A zero cell adds nothing to a row's entropy either way."""
+
+
 def entropy_rows(counts, base: float = 2.0) -> np.ndarray:
     """Entropy of every row of an array of class counts (the last axis holds the classes).
 
@@ -158,7 +163,7 @@ def entropy_rows(counts, base: float = 2.0) -> np.ndarray:
         if not np.isfinite(totals).all():  # counts near the largest float: their sum overflows
             counts = _scaled_rows(counts)
             totals = counts.sum(axis=-1)
-    if counts.shape[-1] > 16:  # many classes: the non-zero cells only (a node holds few classes)
+    if counts.shape[-1] > DENSE_CLASSES:  # the non-zero cells only (a node holds few classes)
         flat = counts.reshape(-1, counts.shape[-1])
         row, column = np.nonzero(flat)
         h = entropy_of_groups(flat[row, column], row, len(flat), base)

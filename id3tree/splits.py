@@ -30,7 +30,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from id3tree._entropy import entropy_of_groups, entropy_rows, entropy_terms, scaled_xlogx
+from id3tree._entropy import (
+    DENSE_CLASSES,
+    entropy_of_groups,
+    entropy_rows,
+    entropy_terms,
+    scaled_xlogx,
+)
 
 TIE_TOLERANCE = 1e-10
 """Two scores (in bits) closer than this are a tie."""
@@ -357,11 +363,10 @@ def threshold_search(owner, left, present, missing, n_ties, **extra) -> Threshol
     sizes = side_counts.sum(axis=2)  # rows left, right and missing
     sizes[~found] = 0  # no cut: no branches
     n_left, n_right = sizes[:, 0], sizes[:, 1]
-    # one call for the entropies of the three sides of every cut and of every segment
-    entropy = entropy_rows(
-        np.concatenate([side_counts[owner].reshape(-1, n_classes), present + missing])
+    h_sides, h_parent, split_info = _entropies(
+        side_counts[owner].reshape(-1, n_classes), present + missing, sizes
     )
-    h_sides, h_parent = entropy[: 3 * len(owner)].reshape(-1, 3), entropy[3 * len(owner) :]
+    h_sides = h_sides.reshape(-1, 3)
     overall = np.full(n_seg, np.nan)
     overall[owner] = (
         n_left[owner] * h_sides[:, 0]
@@ -373,7 +378,7 @@ def threshold_search(owner, left, present, missing, n_ties, **extra) -> Threshol
         threshold=np.full(n_seg, np.nan),
         overall_entropy=overall,
         gain=np.where(found, np.maximum(h_parent - overall, 0.0), np.nan),
-        split_info=entropy_rows(sizes),
+        split_info=split_info,
         n_left=n_left,
         n_right=n_right,
         n_missing=sizes[:, 2],
@@ -381,6 +386,21 @@ def threshold_search(owner, left, present, missing, n_ties, **extra) -> Threshol
         side_counts=side_counts,
         **extra,
     )
+
+
+def _entropies(*tables) -> list[np.ndarray]:
+    """The entropy of every row of each table of counts (tables of as many or fewer columns),
+    by one call of :func:`~id3tree._entropy.entropy_rows` where the rows of every table, padded
+    with zero counts to one width, are read cell by cell (zeros add nothing)."""
+    width = max(t.shape[1] for t in tables)
+    if width > DENSE_CLASSES:  # wide rows are read by their non-zero cells: one call a table
+        return [entropy_rows(t) for t in tables]
+    stacked = np.zeros((sum(len(t) for t in tables), width), dtype=np.result_type(*tables))
+    bounds = np.cumsum([0] + [len(t) for t in tables]).tolist()
+    for t, first, last in zip(tables, bounds, bounds[1:]):
+        stacked[first:last, : t.shape[1]] = t
+    entropy = entropy_rows(stacked)
+    return [entropy[first:last] for first, last in zip(bounds, bounds[1:])]
 
 
 def search_counted(
