@@ -24,6 +24,8 @@ import numpy as np
 def log_base(base) -> float:
     """``ln(base)``, the divisor that turns nats into units of ``base``; a clear error for a
     base that has no logarithm to divide by (not a number, not positive, 1, infinite)."""
+    if type(base) is float and 0 < base < math.inf and base != 1:  # the usual case, checked fast
+        return math.log(base)
     if (
         isinstance(base, bool)
         or not isinstance(base, numbers.Real)
@@ -42,20 +44,17 @@ def entropy_of_counts(
 
     ``class_counts[k][i]`` is the count of class k in distribution i and ``totals[i]`` their sum.
     ``H_i = -sum_k p_ik log p_ik`` with ``p_ik = class_counts[k][i] / totals[i]`` and
-    ``0 log 0 = 0``; an empty distribution (total 0) has entropy 0. Working class by class keeps
-    every array one-dimensional and contiguous, which is what makes the split search fast.
+    ``0 log 0 = 0``; an empty distribution (total 0) has entropy 0. The terms ``p log p`` of all
+    classes are computed by a handful of whole-array operations (what matters for the many small
+    tables of the split search) and summed class by class.
     """
     totals = np.asarray(totals, dtype=float)
+    counts = np.asarray(class_counts, dtype=float)  # (classes, ...): one array, class by class
+    p = counts / np.where(totals > 0, totals, np.inf)  # an empty distribution: p = 0
+    p_log_p = p * np.log(np.where(p > 0, p, 1.0))  # 0 log 0 = 0
     h = np.zeros(totals.shape)
-    p = np.empty(totals.shape)
-    log_p = np.empty(totals.shape)
-    positive = totals > 0
-    for counts in class_counts:
-        p.fill(0.0)
-        np.divide(counts, totals, out=p, where=positive)
-        log_p.fill(0.0)
-        np.log(p, out=log_p, where=p > 0)  # 0 log 0 = 0
-        h -= p * log_p
+    for term in p_log_p:  # summed class by class, in order
+        h -= term
     return (h + 0.0) / log_base(base)  # + 0.0 turns a pure node's -0.0 into 0.0
 
 
@@ -161,24 +160,34 @@ def entropy_terms(counts, totals, base: float = 2.0) -> np.ndarray:
     return entropy_of_counts([counts.reshape(-1)], totals.reshape(-1), base).reshape(counts.shape)
 
 
+DENSE_CLASSES = 16
+""":func:`entropy_rows` reads every cell of rows of up to this many classes; of wider rows, the
+non-zero cells only. A zero cell adds nothing to a row's entropy either way."""
+
+
 def entropy_rows(counts, base: float = 2.0) -> np.ndarray:
     """Entropy of every row of an array of class counts (the last axis holds the classes).
 
     >>> entropy_rows(np.array([[9, 5], [4, 0], [1, 1]])).round(4).tolist()
     [0.9403, 0.0, 1.0]
     """
+    whole = np.asarray(counts).dtype.kind in "biu"  # whole numbers: finite sums
     counts = np.asarray(counts, dtype=float)
-    with np.errstate(over="ignore"):
+    if whole:
         totals = counts.sum(axis=-1)
-    if not np.all(np.isfinite(totals)):  # counts near the largest float: their sum overflows
-        counts = _scaled_rows(counts)
-        totals = counts.sum(axis=-1)
-    if counts.shape[-1] > 16:  # many classes: the non-zero cells only (a node holds few classes)
+    else:
+        with np.errstate(over="ignore"):
+            totals = counts.sum(axis=-1)
+        if not np.isfinite(totals).all():  # counts near the largest float: their sum overflows
+            counts = _scaled_rows(counts)
+            totals = counts.sum(axis=-1)
+    if counts.shape[-1] > DENSE_CLASSES:  # the non-zero cells only (a node holds few classes)
         flat = counts.reshape(-1, counts.shape[-1])
         row, column = np.nonzero(flat)
         h = entropy_of_groups(flat[row, column], row, len(flat), base)
         return h.reshape(counts.shape[:-1])
-    return entropy_of_counts(np.moveaxis(counts, -1, 0), totals, base)
+    by_class = counts.T if counts.ndim <= 2 else np.moveaxis(counts, -1, 0)  # (classes, ...)
+    return entropy_of_counts(by_class, totals, base)
 
 
 def _scaled_rows(counts: np.ndarray) -> np.ndarray:

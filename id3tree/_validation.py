@@ -63,6 +63,20 @@ def numeric_values(series: pd.Series, name: str, *, exact: bool = True) -> np.nd
     return values
 
 
+def float_columns(frame: pd.DataFrame) -> list[np.ndarray] | None:
+    """The columns of a frame of float64 columns only (the frame :func:`to_frame` makes of a
+    float array), checked as :func:`numeric_values` checks each one, but at once: no Series is
+    made per column. None for any other frame (its columns go through :func:`numeric_values`
+    one by one). The columns are views of the frame's values, which for a frame of several
+    blocks would be a copy: give it the frame of one array."""
+    if not all(dtype == np.dtype(np.float64) for dtype in frame.dtypes):
+        return None
+    values = frame.to_numpy()  # the frame's own values: no copy
+    for f in np.isinf(values).any(axis=0).nonzero()[0].tolist():
+        numeric_values(frame.iloc[:, f], str(frame.columns[f]))  # refuses it, naming it
+    return [values[:, f] for f in range(values.shape[1])]
+
+
 FLOAT_INTEGER_LIMIT = 2**53
 """Every integer up to this size in magnitude has its own float64; beyond it, neighbours merge."""
 

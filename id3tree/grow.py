@@ -136,6 +136,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     n_rows = None if w is None else np.array([n])
     level = nodes.add(np.array([-1]), np.array([-1]), 0, counts)
     reasons = _stopping_reasons(counts, 0, params, n_rows)
+    scored = np.array([r is None for r in reasons], dtype=bool)  # the nodes to score
     columns = SortedColumns(data, np.flatnonzero(~is_cat))
     if reasons[0] is not None:
         columns.regroup(np.full(n, -1, dtype=np.int32))
@@ -143,16 +144,16 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     depth = 0
     while len(level):
         # 2. the stopping rules that need no scoring were applied when the level was made
-        eligible = np.array([r is None for r in reasons], dtype=bool)
+        eligible = scored
         sizes = counts[eligible].sum(axis=1) if w is None else n_rows[eligible]
         used, ids = used[eligible], level[eligible]
-        starts = (np.cumsum(sizes) - sizes).astype(np.int64)
+        starts = (sizes.cumsum() - sizes).astype(np.int64)
         k = len(ids)
 
         # 3. score every feature at every eligible node
         s = Scores(k, n_features)
         rows, labels = columns.rows[0], columns.labels[0]  # the rows in play, by node
-        segment = np.repeat(np.arange(k, dtype=np.int32), sizes)
+        segment = columns.start_level(sizes)
         if k:
             columns.score(s, starts, sizes, n_classes, min_leaf, w, min_weight)
             for f in np.flatnonzero(is_cat):
@@ -175,7 +176,8 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
                 s.results[f] = result  # the branches, for the trace
 
         # 4. the best feature of each node; ties within TIE_TOLERANCE go to the first column
-        score = np.nan_to_num(s.ratio if params.criterion == "gain_ratio" else s.gain, nan=-np.inf)
+        score = s.ratio if params.criterion == "gain_ratio" else s.gain
+        score = np.where(np.isnan(score), -np.inf, score)
         if params.criterion == "gain_ratio" and params.average_gain_rule:
             s.below_average = s.below_average_gain()
             score[s.below_average] = -np.inf
@@ -183,11 +185,12 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         s.tied = np.isfinite(score) & (score >= best[:, None] - TIE_TOLERANCE)
         chosen = np.argmax(s.tied, axis=1)
         chosen_gain = s.gain[np.arange(k), chosen]
+        low_gain = np.isfinite(best) & (chosen_gain < params.min_gain)
+        splitting = np.isfinite(best) & ~low_gain
         why = np.full(k, None, dtype=object)
         why[~np.isfinite(best)] = NO_VALID_SPLIT
-        for e in np.flatnonzero(np.isfinite(best) & (chosen_gain < params.min_gain)):
+        for e in np.flatnonzero(low_gain).tolist():
             why[e] = low_gain_reason(chosen_gain[e], params.min_gain)
-        splitting = np.array([w is None for w in why], dtype=bool)
 
         # 5. the branch of every row of a splitting node, and the children's class counts
         branch = columns.branches(data, chosen, splitting, starts, sizes, is_cat)
@@ -238,13 +241,14 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         # keeping each numeric feature's sorted order
         child_reasons = _stopping_reasons(child_counts, depth + 1, params, child_rows)
         scored = np.array([r is None for r in child_reasons], dtype=bool)
-        new_segment = np.append(np.where(scored, np.cumsum(scored) - 1, -1), -1).astype(np.int32)
+        new_segment = np.full(len(scored) + 1, -1, dtype=np.int32)  # (the last: for position -1)
+        new_segment[:-1][scored] = np.arange(np.count_nonzero(scored))
         position_segment = new_segment[child_of_position]  # position -1: the last, -1
         del segment, branch, children_of, child_of_position, weight  # (rows go before the sort)
         columns.regroup_positions(position_segment)
         del position_segment
         used = used[parent_e]
-        from_cat = np.flatnonzero(is_cat[chosen[parent_e]])
+        from_cat = is_cat[chosen[parent_e]].nonzero()[0]
         used[from_cat, chosen[parent_e][from_cat]] = True  # 4. a categorical feature is used up
         level, counts, reasons, depth = children, child_counts, child_reasons, depth + 1
         n_rows = child_rows
@@ -269,13 +273,24 @@ def _as_counts(weight):
     return lambda counts: np.rint(counts).astype(np.int64)
 
 
-@dataclass(frozen=True)
 class _Found:
     """What the trace needs of one numeric feature's search: per node, whether a threshold was
-    found and the class counts of its sides (left, right, missing)."""
+    found and the class counts of its sides (left, right, missing). It reads them from the
+    search of the feature's chunk (``part``: the feature's nodes) when asked: only a tracer asks.
+    """
 
-    found: np.ndarray
-    side_counts: np.ndarray
+    __slots__ = ("search", "part")
+
+    def __init__(self, search, part: slice):
+        self.search, self.part = search, part
+
+    @property
+    def found(self) -> np.ndarray:
+        return self.search.found[self.part]
+
+    @property
+    def side_counts(self) -> np.ndarray:
+        return self.search.side_counts[self.part]
 
 
 def _ratio(ok, gain, split_info) -> np.ndarray:
@@ -289,6 +304,8 @@ def _ratio(ok, gain, split_info) -> np.ndarray:
 
 def _usable(result, min_leaf) -> np.ndarray:
     """Where a numeric search found a cut whose missing-values branch (if any) is large enough."""
+    if min_leaf == 1:  # any branch is large enough
+        return result.found
     return result.found & ((result.n_missing == 0) | (result.n_missing >= min_leaf))
 
 
@@ -335,13 +352,22 @@ def is_counted(n_distinct: int, n_rows: int) -> bool:
 
 def _sort_column(x: np.ndarray):
     """A numeric column sorted once: the stable order (NaN last), whether each sorted value
-    differs from the one before it (``new_value``), and whether it is missing."""
-    order = np.argsort(x, kind="stable")
+    differs from the one before it (``new_value``; a run of NaN is one value), and whether it
+    is missing."""
+    order = np.argsort(x)  # numpy's quicksort: several times faster than its stable sort
     xs = x[order]
-    new_value = np.empty(len(x), dtype=bool)
+    missing = np.isnan(xs)
+    new_value = np.empty(len(x), dtype=bool)  # a run of equal values (or of NaN) starts here
     new_value[:1] = True
     np.not_equal(xs[1:], xs[:-1], out=new_value[1:])
-    return order, new_value, np.isnan(xs)
+    new_value[1:] &= ~(missing[1:] & missing[:-1])
+    del xs
+    run = np.cumsum(new_value, dtype=np.int64) - 1
+    if run[-1:].sum() < len(x) - 1:  # equal values: each run in row order, as a stable sort has it
+        run *= len(x)
+        run += order
+        order = order[run.argsort()]  # (distinct keys: one order only)
+    return order, new_value, missing
 
 
 class SortedColumns:
@@ -418,8 +444,9 @@ class SortedColumns:
         self.m = n
         # one work array indexed by row, used in turn by branches() and the regrouping
         self._slot_of_row = self._segment_of_row = np.empty(n, dtype=np.int32)
-        self._found, self._cut_code = {}, {}
-        self.node_of_position = np.zeros(0, dtype=np.int64)  # the node of each row in play
+        self._layout_of = np.full(data.n_features, -1)  # feature -> its sorted layout, or -1
+        self._layout_of[self.features] = np.arange(len(self.features))
+        self.start_level(np.zeros(0, dtype=np.int64))
         self._set_views()
 
     def _set_views(self):
@@ -435,23 +462,33 @@ class SortedColumns:
         The counted features' orders are sorted when asked for (the trace asks)."""
         return _Orders(self)
 
+    def start_level(self, sizes) -> np.ndarray:
+        """Begin a level whose node s holds ``sizes[s]`` positions, node after node; returns the
+        node of each position (``node_of_position``)."""
+        k = len(sizes)
+        self.node_of_position = np.arange(k, dtype=np.int32).repeat(sizes)
+        self._cut_code = {}  # counted feature -> per node, the code left of its best cut
+        # sorted layout j -> per node, the rows its best cut sends left and right
+        self._n_left = np.zeros((k, len(self.features)), dtype=np.int64)
+        self._n_right = np.zeros((k, len(self.features)), dtype=np.int64)
+        return self.node_of_position
+
     def score(self, s, starts, sizes, n_classes, min_leaf, weight=None, min_weight=0.0) -> None:
         """Fill ``s`` (a :class:`Scores`) for the numeric features, a few features at a time;
-        with ``weight`` (one per row), by the weighted twin of the search."""
+        with ``weight`` (one per row), by the weighted twin of the search. The level must have
+        been started (:meth:`start_level`)."""
         m, k = self.m, len(starts)
         per_chunk = max(1, CHUNK_ROWS // max(m, 1))
-        self._found, self._cut_code = {}, {}
-        self.node_of_position = np.repeat(np.arange(k, dtype=np.int32), sizes)
         for first in range(0, len(self.features), per_chunk):
             js = range(first, min(first + per_chunk, len(self.features)))
             c = len(js)
             flags = self.flags[js.start : js.stop].reshape(-1)
             labels = self.labels[js.start : js.stop].reshape(-1)
             chunk_starts = (np.arange(c)[:, None] * m + starts).reshape(-1)
-            lengths = np.tile(sizes, c)
+            lengths = sizes[None, :].repeat(c, axis=0).reshape(-1)
             step_up = (flags & RISES).view(bool)
             n_present = lengths
-            if any(self.has_missing[j] for j in js):
+            if any(self.has_missing[js.start : js.stop]):
                 n_present = lengths - np.add.reduceat((flags & MISSING) != 0, chunk_starts)
             if weight is None:
                 result = search_cuts(
@@ -468,6 +505,8 @@ class SortedColumns:
             low, high = np.full(c * k, np.nan), np.full(c * k, np.nan)
             low[ok], high[ok] = self._neighbours(js, at)
             self._fill(s, self.features[js.start : js.stop], k, result, ok, low, high)
+            self._n_left[:, js.start : js.stop] = result.n_left.reshape(c, k).T
+            self._n_right[:, js.start : js.stop] = result.n_right.reshape(c, k).T
         if self.counted:
             self._score_counted(s, sizes, n_classes, min_leaf)
 
@@ -477,11 +516,12 @@ class SortedColumns:
         so no copy of the values is kept."""
         rows = self.rows[js.start : js.stop].reshape(-1)
         bounds = np.searchsorted(at, np.arange(len(js) + 1) * self.m).tolist()
+        row_low, row_high = rows[at], rows[at + 1]  # the rows on either side of each cut
         low, high = np.empty(len(at)), np.empty(len(at))
         for i, j in enumerate(js):
             mine = slice(bounds[i], bounds[i + 1])
-            x, cut = self.numeric[j], at[mine]
-            low[mine], high[mine] = x[rows[cut]], x[rows[cut + 1]]
+            self.numeric[j].take(row_low[mine], out=low[mine])
+            self.numeric[j].take(row_high[mine], out=high[mine])
         return low, high
 
     def _score_counted(self, s, sizes, n_classes, min_leaf) -> None:
@@ -521,33 +561,31 @@ class SortedColumns:
     def _fill(self, s, features, k, result, ok, low, high) -> None:
         """Write one chunk's search (its features side by side) into the (node, feature) tables."""
         c = len(features)
-
-        def table(values):
-            return values.reshape(c, k).T
-
-        threshold = np.full(c * k, np.nan)
-        threshold[ok] = midpoint(low[ok], high[ok])
+        floats = np.empty((len(s.FLOAT_SCORES), c * k))
+        floats[0] = np.where(ok, result.gain, np.nan)
+        floats[1] = _ratio(ok, result.gain, result.split_info)
+        floats[2] = np.where(ok, result.overall_entropy, np.nan)
+        floats[3] = midpoint(low, high)  # NaN where no cut: low and high are
+        floats[4], floats[5] = low, high
+        s.table[:, :, features] = floats.reshape(-1, c, k).transpose(0, 2, 1)
         s.candidate[:, features] = True
-        s.threshold[:, features] = table(threshold)
-        s.n_ties[:, features] = table(result.n_ties)
-        s.gain[:, features] = table(np.where(ok, result.gain, np.nan))
-        s.overall[:, features] = table(np.where(ok, result.overall_entropy, np.nan))
-        s.low[:, features], s.high[:, features] = table(low), table(high)
-        s.ratio[:, features] = table(_ratio(ok, result.gain, result.split_info))
+        s.n_ties[:, features] = result.n_ties.reshape(c, k).T
         for i, f in enumerate(features):
-            part = slice(i * k, (i + 1) * k)
-            s.results[f] = _Found(result.found[part], result.side_counts[part])
-            self._found[f] = (result.n_left[part], result.n_right[part])
+            s.results[f] = _Found(result, slice(i * k, (i + 1) * k))
 
     def branches(self, data, chosen, splitting, starts, sizes, is_cat) -> np.ndarray:
-        """The branch slot of every position of ``rows[0]`` (-1 where the node does not split)."""
+        """The branch slot of every position of ``rows[0]`` (-1 where the node does not split).
+
+        The nodes split on a sorted feature are done together: such a split sends the first
+        ``n_left`` rows of the node (in that feature's order) left, the next ``n_right`` right
+        and the rest (missing values) to the third branch, so no value is compared. Categorical
+        and counted features compare each row's code, a feature at a time."""
         rows = self.rows[0]
         slot_of_row = self._slot_of_row
         slot_of_row[rows] = -1
-        segment = np.repeat(np.arange(len(starts), dtype=np.int32), sizes)
+        segment = self.node_of_position
         feature_of_position = np.where(splitting, chosen, -1).astype(np.int32)[segment]
-        for f in np.unique(chosen[splitting]):
-            mine = np.flatnonzero(splitting & (chosen == f))
+        for f in np.unique(chosen[splitting]).tolist():
             if is_cat[f] or f in self._cut_code:
                 at = np.flatnonzero(feature_of_position == f)
                 r = rows[at]
@@ -564,8 +602,9 @@ class SortedColumns:
                 continue
             # a sorted split sends the first n_left rows of the node left, then n_right right,
             # then the missing ones: in the feature's own sorted order, no comparison needed
-            j = self.features.index(f)
-            n_left, n_right = (a[mine] for a in self._found[f])
+            j = self._layout_of[f]
+            mine = np.flatnonzero(splitting & (chosen == f))
+            n_left, n_right = self._n_left[mine, j], self._n_right[mine, j]
             side_sizes = np.stack([n_left, n_right, sizes[mine] - n_left - n_right], axis=1)
             sides = np.tile(np.array([LEFT, RIGHT, NUMERIC_MISSING], dtype=np.int8), len(mine))
             slot_of_row[self.rows[j][feature_of_position == f]] = np.repeat(
@@ -604,7 +643,9 @@ class SortedColumns:
             key[key < 0] = n_keys * (last - first)  # dropped: after everything
             if last - first > 1:
                 key += np.repeat(np.arange(last - first, dtype=key.dtype) * n_keys, m)
-            order = np.argsort(key, kind="stable")[: (last - first) * m_new]
+            if n_keys * (last - first) < 2**16:  # numpy sorts 16-bit keys by radix: O(rows)
+                key = key.astype(np.uint16)
+            order = key.argsort(kind="stable")[: (last - first) * m_new]
             del key
             kept = slice(first * m_new, last * m_new)
             self._rows[kept] = rows[order]
@@ -634,15 +675,20 @@ def _regrouped_flags(flags: np.ndarray, order: np.ndarray) -> np.ndarray:
 
 
 class Scores:
-    """Per (node, feature) scores of one level."""
+    """Per (node, feature) scores of one level.
+
+    The six float scores (:attr:`FLOAT_SCORES`) are views of one array, ``table`` of shape
+    ``(6, k, n_features)``: one allocation makes them all, one assignment writes a chunk of
+    features into all six, and one gather reads the trace's six columns.
+    """
+
+    FLOAT_SCORES = ("gain", "ratio", "overall", "threshold", "low", "high")
+    """The float scores, in the order of ``table``: gain, gain ratio, the overall entropy after
+    the split, the threshold and the two values it lies between (NaN where not valid)."""
 
     def __init__(self, k: int, n_features: int):
-        self.gain = np.full((k, n_features), np.nan)
-        self.ratio = np.full((k, n_features), np.nan)
-        self.threshold = np.full((k, n_features), np.nan)
-        self.overall = np.full((k, n_features), np.nan)  # overall entropy after the split
-        self.low = np.full((k, n_features), np.nan)  # the values a threshold lies between
-        self.high = np.full((k, n_features), np.nan)
+        self.table = np.full((len(self.FLOAT_SCORES), k, n_features), np.nan)
+        self.gain, self.ratio, self.overall, self.threshold, self.low, self.high = self.table
         self.results = {}  # feature -> what the trace needs of its search (branch counts)
         self.n_ties = np.zeros((k, n_features), dtype=np.int64)
         self.candidate = np.zeros((k, n_features), dtype=bool)

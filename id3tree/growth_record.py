@@ -468,22 +468,25 @@ class Record:
             e, f = np.nonzero(s.candidate)
             unscored = lv.nodes[~lv.eligible]
         m = len(unscored)
-
-        def column(values):
-            if values is None:  # a grower that does not provide this column
-                return np.full(m + len(e), np.nan)
-            return np.concatenate([np.full(m, np.nan), values[e, f]])
-
+        # the six float scores of every row at once (unscored leaves: NaN)
+        floats = dict(
+            zip(
+                s.FLOAT_SCORES,
+                np.concatenate(
+                    [np.full((len(s.FLOAT_SCORES), m), np.nan), s.table[:, e, f]], axis=1
+                ),
+            )
+        )
         self.trace_parts.append(
             dict(
                 node=np.concatenate([unscored, lv.ids[e]]),
                 feature=np.concatenate([np.full(m, -1), f]),
-                threshold=column(s.threshold),
-                low=column(getattr(s, "low", None)),
-                high=column(getattr(s, "high", None)),
-                overall_entropy=column(getattr(s, "overall", None)),
-                gain=column(s.gain),
-                gain_ratio=column(s.ratio),
+                threshold=floats["threshold"],
+                low=floats["low"],
+                high=floats["high"],
+                overall_entropy=floats["overall"],
+                gain=floats["gain"],
+                gain_ratio=floats["ratio"],
                 chosen=np.concatenate([np.zeros(m, bool), lv.splitting[e] & (lv.chosen[e] == f)]),
                 tie=np.concatenate([np.zeros(m, bool), s.tied[e, f] & (s.tied[e].sum(axis=1) > 1)]),
             )
@@ -1177,20 +1180,17 @@ def preorder(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
     """
     n = len(parent)
     size = np.ones(n, dtype=np.int64)
-    bounds = np.searchsorted(depth, np.arange(int(depth.max(initial=0)) + 2))  # levels are runs
-    for d in range(len(bounds) - 2, 0, -1):
-        kids = np.arange(bounds[d], bounds[d + 1])
-        np.add.at(size, parent[kids], size[kids])
+    bounds = np.searchsorted(depth, np.arange(int(depth.max(initial=0)) + 2)).tolist()
+    levels = [slice(bounds[d], bounds[d + 1]) for d in range(1, len(bounds) - 1)]
+    for level in reversed(levels):
+        np.add.at(size, parent[level], size[level])
     number = np.zeros(n, dtype=np.int64)
-    for d in range(1, len(bounds) - 1):
-        kids = np.arange(bounds[d], bounds[d + 1])
-        if not len(kids):
-            continue
-        p = parent[kids]
-        before = np.cumsum(size[kids]) - size[kids]  # subtree sizes of the siblings before
-        first = np.r_[True, p[1:] != p[:-1]]
-        group_start = np.maximum.accumulate(np.where(first, np.arange(len(kids)), 0))
-        number[kids] = number[p] + 1 + before - before[group_start]
+    for level in levels:
+        # a level lists the children of its parents in the parents' order, so parent[] never
+        # decreases along it and searchsorted finds each node's first sibling
+        p, s = parent[level], size[level]
+        before = np.cumsum(s) - s  # subtree sizes of the nodes before, on this level
+        number[level] = number[p] + 1 + before - before[np.searchsorted(p, p)]
     return number
 
 

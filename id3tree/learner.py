@@ -31,6 +31,7 @@ from id3tree._validation import (
     check_table,
     encode_like_fit,
     factorize,
+    float_columns,
     is_numeric,
     listed_columns,
     numeric_values,
@@ -254,11 +255,16 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         cat_mask = self._categorical_mask(frame, names)
         self._categories = [None] * len(names)
         numeric, codes = [None] * len(names), [None] * len(names)
-        for f, (name, (_, column)) in enumerate(zip(names, frame.items())):
-            if cat_mask[f]:
-                codes[f], self._categories[f] = factorize(column, name)
-            else:
-                numeric[f] = numeric_values(column, name)
+        # a float array's frame holds its columns in one block: checked at once, no copy
+        floats = float_columns(frame) if isinstance(X, np.ndarray) and not any(cat_mask) else None
+        if floats is not None:
+            numeric = floats
+        else:
+            for f, (name, (_, column)) in enumerate(zip(names, frame.items())):
+                if cat_mask[f]:
+                    codes[f], self._categories[f] = factorize(column, name)
+                else:
+                    numeric[f] = numeric_values(column, name)
         y_codes, classes = factorize(y_series, "y")
         del y_series  # (a copy of y: not needed while growing)
         self.classes_ = persistence.class_array(classes)
@@ -402,7 +408,11 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             )
         series = check_labels(y, n_rows)
         if is_numeric(series):  # the verdict depends on the distinct labels only
-            check_classification_targets(series.drop_duplicates().to_numpy())
+            distinct = series.drop_duplicates().to_numpy()
+            # a few integer labels are classes: scikit-learn's check (slow next to a small fit)
+            # can neither refuse them nor warn that they look continuous (it does past 20)
+            if not (distinct.dtype.kind in "iu" and len(distinct) <= 20):
+                check_classification_targets(distinct)
         return series
 
     def _categorical_mask(self, frame: pd.DataFrame, names: list[str]) -> list[bool]:

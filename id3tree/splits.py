@@ -30,7 +30,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from id3tree._entropy import entropy_of_groups, entropy_rows, entropy_terms, scaled_xlogx
+from id3tree._entropy import (
+    DENSE_CLASSES,
+    entropy_of_groups,
+    entropy_rows,
+    entropy_terms,
+    scaled_xlogx,
+)
 
 TIE_TOLERANCE = 1e-10
 """Two scores (in bits) closer than this are a tie."""
@@ -126,15 +132,15 @@ class _Cuts:
         self.starts, self.lengths, self.n_present = starts, lengths, n_present
         self.n_classes, self.count = n_classes, count
         self.before = before
-        self.segment = np.repeat(np.arange(n_seg, dtype=index), lengths)
+        self.segment = np.arange(n_seg, dtype=index).repeat(lengths)
         # offset in the segment: a part's rows come after the segment's rows before it
         first = starts if before is None else starts - before.sum(axis=1)
-        self.offset = np.arange(m, dtype=index) - np.repeat(first.astype(index), lengths)
+        self.offset = np.arange(m, dtype=index) - first.astype(index).repeat(lengths)
         self.step_up = step_up
         self.y = y
         self.cell = self.segment * n_classes + y  # (segment, class) of each entry
         self.parent = self._class_counts(None)
-        self.has_missing = bool(np.any(n_present < lengths))
+        self.has_missing = bool((n_present < lengths).any())
         if present is not None:  # a part: the whole segment's counts are given
             self.present = present
         elif self.has_missing:
@@ -162,16 +168,18 @@ class _Cuts:
             left_step = self.q[rank + count] - self.q[rank]
             right_step = self.q[above + count] - self.q[above]
         del rank, above
-        self.left_sum = _cumsum0(left_step)  # sum_k q[left_k], from the part's start
+        # one running sum of both: how much sum_k q[right_k] fell less how much sum_k q[left_k]
+        # rose, so that a cut's score is q[n_left] + q[n_right] - start_total + (the sum's rise
+        # since its segment's start), start_total being sum_k q[left_k] + sum_k q[right_k] at
+        # the part's start (for a whole segment: 0 and all of it)
+        right_step -= left_step
         del left_step
-        self.right_drop = _cumsum0(right_step)  # how much sum_k q[right_k] fell
+        self.net = _cumsum0(right_step)
         del right_step
-        # sum_k q[left_k] and sum_k q[right_k] at the part's start (for a segment: 0 and all)
         remaining = self.present if before is None else self.present - before
-        self.left_base = np.zeros(n_seg, dtype=np.int64)
+        self.start_total = self.q[remaining].sum(axis=1)
         if before is not None:
-            self.left_base = self.q[before].sum(axis=1)
-        self.right_total = self.q[remaining].sum(axis=1)
+            self.start_total += self.q[before].sum(axis=1)
 
     def _class_counts(self, where) -> np.ndarray:
         """Rows of each class in each segment, of the entries ``where`` selects (None: all)."""
@@ -192,11 +200,11 @@ class _Cuts:
     def valid(self, min_leaf: int = 1) -> np.ndarray:
         """Whether a cut may go after each position: between two distinct values present in one
         segment, leaving at least ``min_leaf`` rows on each side."""
-        n_present = np.repeat(self.n_present, self.lengths)
+        n_present = self.n_present.repeat(self.lengths)
         valid = self.step_up & (self.offset < n_present - 1)
         if min_leaf > 1:
             n_left = self.n_left()
-            n_right = np.repeat(self.rows_present, self.lengths) - n_left
+            n_right = self.rows_present.repeat(self.lengths) - n_left
             valid &= (n_left >= min_leaf) & (n_right >= min_leaf)
         return valid
 
@@ -210,19 +218,14 @@ class _Cuts:
         The same sums as :meth:`score`, for every position at once: no gathers by position."""
         lengths, q = self.lengths, self.q
         n_left = self.n_left()
-        n_right = np.repeat(self.rows_present, lengths) - n_left
+        n_right = self.rows_present.repeat(lengths) - n_left
         np.maximum(n_right, 0, out=n_right)  # (past the last present row: never valid)
         weighted = q[n_left]
         del n_left
         weighted += q[n_right]
         del n_right
-        weighted -= self.left_sum[1:]
-        weighted -= np.repeat(
-            self.left_base - self.left_sum[self.starts] + self.right_total
-            + self.right_drop[self.starts],
-            lengths,
-        )  # fmt: skip
-        weighted += self.right_drop[1:]
+        weighted += self.net[1:]
+        weighted -= (self.start_total + self.net[self.starts]).repeat(lengths)
         weighted[~valid] = _NOT_A_CUT
         return weighted
 
@@ -232,10 +235,9 @@ class _Cuts:
         start = self.starts[seg]
         n_left = self.n_left(pos)
         n_right = self.rows_present[seg] - n_left
-        left = self.left_base[seg] + self.left_sum[pos + 1] - self.left_sum[start]
-        right = self.right_total[seg] - (self.right_drop[pos + 1] - self.right_drop[start])
+        rise = self.net[pos + 1] - self.net[start]
         q = self.q
-        return seg, n_left, n_right, q[n_left] - left + q[n_right] - right
+        return seg, n_left, n_right, q[n_left] + q[n_right] - self.start_total[seg] + rise
 
     def left_counts(self, seg, pos) -> np.ndarray:
         """Exact class counts left of the cut after ``pos[i]`` in segment ``seg[i]`` (rows: seg)."""
@@ -258,7 +260,7 @@ def class_counts(cell, n_segments: int, n_classes: int, weight=None) -> np.ndarr
 def _cumsum0(values) -> np.ndarray:
     """Cumulative sum with a leading 0 (int64): ``out[i]`` is the sum of ``values[:i]``."""
     out = np.zeros(len(values) + 1, dtype=np.int64)
-    np.cumsum(values, out=out[1:])
+    values.cumsum(out=out[1:])
     return out
 
 
@@ -275,7 +277,7 @@ def _rank_in_segment_and_class(
         rows_before -= rows_before[starts][segment]
     if counts.shape[1] == 2:  # one running count of class 1 is enough
         ones = y if count is None else y * count
-        ones_before = np.cumsum(ones, dtype=np.int64) - ones
+        ones_before = ones.cumsum(dtype=np.int64) - ones
         first = ones_before[starts] if before is None else ones_before[starts] - before[:, 1]
         ones_before -= first[segment]
         return np.where(y == 1, ones_before, rows_before - ones_before)
@@ -334,7 +336,7 @@ def search_cuts(
     cuts = _Cuts(step_up, y, starts, lengths, n_present, n_classes, count)
     weighted = cuts.score_all(cuts.valid(min_leaf))
     tolerance = tie_tolerance(cuts.rows, cuts.unit)  # sizes in rows, also when counted
-    owner, at, n_ties = best_cuts(weighted, starts, lengths, tolerance, cuts.segment)
+    owner, at, n_ties = best_cuts(weighted, starts, lengths, tolerance)
     position = np.full(len(starts), -1, dtype=np.int64)
     position[owner] = at
     left = cuts.left_counts(owner, at)
@@ -387,9 +389,7 @@ def _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, mi
         )  # fmt: skip
         weighted = cuts.score_all(cuts.valid(min_leaf))
         tolerance = tie_tolerance(lengths[part], cuts.unit)
-        owner, at, n_ties[part] = best_cuts(
-            weighted, cuts.starts, cuts.lengths, tolerance, cuts.segment
-        )
+        owner, at, n_ties[part] = best_cuts(weighted, cuts.starts, cuts.lengths, tolerance)
         del weighted
         position[owner + s] = at + piece.start
         owners.append(owner + s)
@@ -454,12 +454,12 @@ def scaled_cut_scores(left, right, q) -> np.ndarray:
     return q[left.sum(axis=1)] - q[left].sum(axis=1) + q[right.sum(axis=1)] - q[right].sum(axis=1)
 
 
-def best_cuts(weighted, starts, lengths, tolerance, segment):
+def best_cuts(weighted, starts, lengths, tolerance):
     """The winning cut of every group of candidates, by the tie rule.
 
     The cuts of group g are ``starts[g] : starts[g] + lengths[g]`` (every group non-empty), in
-    threshold order, ``weighted`` their integer scores (``_NOT_A_CUT`` where no cut may go) and
-    ``segment`` the group of each. Cuts within ``tolerance[g]`` of the group's lowest score are
+    threshold order, and ``weighted`` their integer scores (``_NOT_A_CUT`` where no cut may
+    go). Cuts within ``tolerance[g]`` of the group's lowest score are
     tied and the first (smallest threshold) wins. Returns the groups with a cut, the index of
     each one's winner, and the number of tied cuts of every group.
     """
@@ -467,15 +467,15 @@ def best_cuts(weighted, starts, lengths, tolerance, segment):
     if not len(starts):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), n_ties
     best = np.minimum.reduceat(weighted, starts)
-    owner = np.flatnonzero(best < _NOT_A_CUT)
+    owner = (best < _NOT_A_CUT).nonzero()[0]
     if not len(owner):
         return owner, np.zeros(0, dtype=np.int64), n_ties
-    tied = weighted - np.repeat(best, lengths) <= np.repeat(tolerance, lengths)
+    tied = weighted - best.repeat(lengths) <= tolerance.repeat(lengths)
     tied &= weighted < _NOT_A_CUT
     n_ties[:] = np.add.reduceat(tied, starts)
-    winners = np.flatnonzero(tied)
-    seg = segment[winners]
-    return owner, winners[np.r_[True, seg[1:] != seg[:-1]]], n_ties
+    # the first tied cut of each group: the smallest index among its tied ones
+    first = np.minimum.reduceat(np.where(tied, np.arange(len(tied)), len(tied)), starts)
+    return owner, first[owner], n_ties
 
 
 def threshold_search(owner, left, present, missing, n_ties, **extra) -> ThresholdSearch:
@@ -488,37 +488,53 @@ def threshold_search(owner, left, present, missing, n_ties, **extra) -> Threshol
     """
     n_seg, n_classes = present.shape
     n_present, n_missing = present.sum(axis=1), missing.sum(axis=1)
-    lengths = n_present + n_missing
     found = np.zeros(n_seg, dtype=bool)
     found[owner] = True
-    n_left = np.zeros(n_seg, dtype=np.int64)
-    n_left[owner] = left.sum(axis=1)
-    overall = np.full(n_seg, np.nan)
     side_counts = np.zeros((n_seg, 3, n_classes), dtype=np.int64)
+    side_counts[owner, 0] = left
+    side_counts[owner, 1] = present[owner] - left
     side_counts[:, 2] = missing
-    if len(owner):
-        side_counts[owner, 0], side_counts[owner, 1] = left, present[owner] - left
-        sides = np.concatenate([left, present[owner] - left, missing[owner]])
-        h_left, h_right, h_missing = entropy_rows(sides).reshape(3, -1)
-        n_right_w = n_present[owner] - n_left[owner]
-        overall[owner] = (
-            n_left[owner] * h_left + n_right_w * h_right + n_missing[owner] * h_missing
-        ) / lengths[owner]
-    n_right = np.where(found, n_present - n_left, 0)
-    split_info = entropy_rows(np.stack([n_left, n_right, np.where(found, n_missing, 0)], axis=1))
+    sizes = side_counts.sum(axis=2)  # rows left, right and missing
+    sizes[~found] = 0  # no cut: no branches
+    n_left, n_right = sizes[:, 0], sizes[:, 1]
+    h_sides, h_parent, split_info = _entropies(
+        side_counts[owner].reshape(-1, n_classes), present + missing, sizes
+    )
+    h_sides = h_sides.reshape(-1, 3)
+    overall = np.full(n_seg, np.nan)
+    overall[owner] = (
+        n_left[owner] * h_sides[:, 0]
+        + n_right[owner] * h_sides[:, 1]
+        + n_missing[owner] * h_sides[:, 2]
+    ) / (n_present[owner] + n_missing[owner])
     return ThresholdSearch(
         found=found,
         threshold=np.full(n_seg, np.nan),
         overall_entropy=overall,
-        gain=np.where(found, np.maximum(entropy_rows(present + missing) - overall, 0.0), np.nan),
+        gain=np.where(found, np.maximum(h_parent - overall, 0.0), np.nan),
         split_info=split_info,
         n_left=n_left,
         n_right=n_right,
-        n_missing=np.where(found, n_missing, 0),
+        n_missing=sizes[:, 2],
         n_ties=n_ties,
         side_counts=side_counts,
         **extra,
     )
+
+
+def _entropies(*tables) -> list[np.ndarray]:
+    """The entropy of every row of each table of counts (tables of as many or fewer columns),
+    by one call of :func:`~id3tree._entropy.entropy_rows` where the rows of every table, padded
+    with zero counts to one width, are read cell by cell (zeros add nothing)."""
+    width = max(t.shape[1] for t in tables)
+    if width > DENSE_CLASSES:  # wide rows are read by their non-zero cells: one call a table
+        return [entropy_rows(t) for t in tables]
+    stacked = np.zeros((sum(len(t) for t in tables), width), dtype=np.result_type(*tables))
+    bounds = np.cumsum([0] + [len(t) for t in tables]).tolist()
+    for t, first, last in zip(tables, bounds, bounds[1:]):
+        stacked[first:last, : t.shape[1]] = t
+    entropy = entropy_rows(stacked)
+    return [entropy[first:last] for first, last in zip(bounds, bounds[1:])]
 
 
 def search_counted(
@@ -885,7 +901,7 @@ def dense_ranks(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """
     if size <= 4 * len(key) + 4096:
         present = np.bincount(key, minlength=size) > 0
-        return np.flatnonzero(present), (np.cumsum(present) - 1)[key]
+        return present.nonzero()[0], (present.cumsum() - 1)[key]
     distinct, rank = np.unique(key, return_inverse=True)
     return distinct, rank.ravel()
 

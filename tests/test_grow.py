@@ -326,3 +326,51 @@ def test_counted_search_matches_the_plain_tree_on_more_rows():
     model = ID3Classifier(min_samples_leaf=2).fit(frame, y)
     classes = sorted(set(y.tolist()))
     assert_same_tree(model.root_, plain_tree(frame, y, classes, params), classes)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from([0.0, -0.0, 1.0, 2.5, np.nan]),
+            st.floats(-3, 3, allow_nan=False, width=16),
+        ),
+        max_size=60,
+    )
+)
+def test_a_column_is_sorted_as_a_stable_sort_sorts_it(values):
+    # the quicksort plus runs put back in row order must give numpy's stable order exactly: the
+    # same rows, where each new value starts, the missing ones, and so the same distinct values
+    # (down to the sign of a zero), NaN last
+    x = np.array(values, dtype=float)
+    order, new_value, missing = grow._sort_column(x)
+    stable = np.argsort(x, kind="stable")
+    assert order.tolist() == stable.tolist()
+    xs = x[stable]
+    assert missing.tolist() == np.isnan(xs).tolist()
+    present = ~np.isnan(xs)
+    first = np.r_[True, xs[1:] != xs[:-1]] & present
+    assert (new_value & present).tolist() == first.tolist()
+    assert x[order[new_value & ~missing]].tobytes() == xs[first].tobytes()
+    assert np.count_nonzero(new_value & ~present) == (1 if (~present).any() else 0)  # one NaN run
+
+
+def test_a_float_array_and_its_frame_grow_the_same_tree():
+    # a float array's columns are checked at once; a DataFrame's one by one: same tree, trace,
+    # and the same error for an infinite value
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(300, 4))
+    X[rng.random(X.shape) < 0.1] = np.nan
+    y = (np.nan_to_num(X[:, 0]) + rng.normal(size=300) > 0).astype(int)
+    frame = pd.DataFrame({f"x{i}": X[:, i].copy() for i in range(4)})
+    from_array, from_frame = ID3Classifier().fit(X, y), ID3Classifier().fit(frame, y)
+    assert from_array.to_dict()["nodes"] == from_frame.to_dict()["nodes"]
+    pd.testing.assert_frame_equal(from_array.trace_, from_frame.trace_)
+    X[7, 2] = -np.inf
+    frame.loc[7, "x2"] = -np.inf
+    messages = []
+    for data in (X, frame):
+        with pytest.raises(ValueError, match="column 'x2' has 1 infinite value") as error:
+            ID3Classifier().fit(data, y)
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]

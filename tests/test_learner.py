@@ -429,3 +429,18 @@ def test_a_column_of_distinct_strings_costs_no_more_than_its_rows():
     assert model.score(X, y) == 1.0
     by_gain = ID3Classifier(max_depth=1).fit(X, y)
     assert by_gain.root_.feature == "id" and len(by_gain.root_.children) == n
+
+
+def test_labels_are_checked_as_classes_whatever_their_number():
+    # a few integer labels skip scikit-learn's target check, which could not object to them;
+    # fractions are still refused, and more than 20 integer classes still get its warning
+    import warnings
+
+    X = np.arange(60.0).reshape(-1, 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ID3Classifier().fit(X, np.arange(60) % 20)
+    with pytest.raises(ValueError, match="Unknown label type"):
+        ID3Classifier().fit(X, np.arange(60) / 7)
+    with pytest.warns(UserWarning, match="unique classes is greater than 50%"):
+        ID3Classifier().fit(X, np.arange(60) % 30)

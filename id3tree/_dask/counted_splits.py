@@ -83,7 +83,6 @@ def search_counted_thresholds(
         first[groups],
         (last - first)[groups],
         tie_tolerance(lengths[groups], unit),
-        np.searchsorted(groups, segment),
     )
     owner = groups[owner]
     n_ties = np.zeros(n_seg, dtype=np.int64)

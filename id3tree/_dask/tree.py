@@ -32,6 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
 
+from id3tree import grow
 from id3tree._dask import core
 from id3tree._dask.counted_splits import (
     distinct_value_counts,
@@ -61,22 +62,14 @@ class DaskFit:
     grown: object  # GrownTree
 
 
-class Scores:
-    """Per (node, feature) scores of one level (the fields :class:`Record` reads)."""
+class Scores(grow.Scores):
+    """Per (node, feature) scores of one level (the fields :class:`Record` reads), with what the
+    trace needs of the counted searches."""
 
     def __init__(self, k: int, n_features: int):
-        self.gain = np.full((k, n_features), np.nan)
-        self.ratio = np.full((k, n_features), np.nan)
-        self.threshold = np.full((k, n_features), np.nan)
-        self.low = np.full((k, n_features), np.nan)  # the values a threshold lies between
-        self.high = np.full((k, n_features), np.nan)
-        self.overall = np.full((k, n_features), np.nan)  # overall entropy after the split
+        super().__init__(k, n_features)
         self.branch_tables = {}  # feature -> (k, branch slots, classes) counts, for the trace
         self.numeric_facts = {}  # feature -> per node (n_present, n_distinct, found), likewise
-        self.n_ties = np.zeros((k, n_features), dtype=np.int64)
-        self.candidate = np.zeros((k, n_features), dtype=bool)
-        self.tied = np.zeros((k, n_features), dtype=bool)
-        self.below_average = np.zeros((k, n_features), dtype=bool)  # kept out by C4.5's rule
 
 
 # ---------------------------------------------------------------------------------------------
