@@ -833,9 +833,14 @@ def test_empty_input_is_an_error():
 def test_equal_width_bins_are_those_of_a_binary_search(values, bins, scale):
     """_bin's arithmetic for a number of bins against searchsorted on numpy's own edges."""
     x = np.asarray(values) * scale
-    codes, edges = _bin(x, bins)
     present = ~np.isnan(x)
-    expected_edges = np.histogram_bin_edges(x[present] if present.any() else [0.0], bins=bins)
+    try:
+        expected_edges = np.histogram_bin_edges(x[present] if present.any() else [0.0], bins=bins)
+    except ValueError:  # one huge value: numpy cannot cut a range of 1 into finite bins
+        with pytest.raises(ValueError, match="cannot be cut into bins"):
+            _bin(x, bins)
+        return
+    codes, edges = _bin(x, bins)
     np.testing.assert_array_equal(edges, expected_edges)
     expected = np.full(len(x), bins)
     inside = np.searchsorted(edges, x[present], side="right") - 1
