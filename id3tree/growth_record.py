@@ -15,14 +15,17 @@ from id3tree.node import (
     NUMERIC_MISSING,
     RIGHT,
     Node,
-    class_name,
     class_tie_note,
-    format_counts,
+    count_texts,
+    counts_texts,
     format_number,
+    majority_classes,
     narrowed,
+    number_texts,
     path_word,
     plural,
     tied_classes,
+    top_classes,
 )
 from id3tree.splits import best_thresholds, class_counts, enumerate_thresholds
 
@@ -66,7 +69,7 @@ class GrownTree:
         ``categories[f]`` lists feature f's values, None for a numeric feature."""
         counts = self.counts.tolist()
         n_samples = self.counts.sum(axis=1).tolist()
-        majority = np.argmax(self.counts, axis=1).tolist()
+        majority = majority_classes(self.counts).tolist()
         feature, threshold, gain = (
             self.feature.tolist(),
             self.threshold.tolist(),
@@ -218,12 +221,13 @@ def not_significant_reason(p: float, alpha: float) -> str:
     return f"the split is not significant: chi-square p = {p:.4g} is not below alpha = {alpha:g}"
 
 
-def slot_label(data, f: int, slot: int, threshold: float) -> str:
-    """A branch as a short label: ``Sunny``, ``<= 2.45``, ``> 2.45`` or ``missing``."""
+def slot_label(data, f: int, slot: int, threshold: float, written: str | None = None) -> str:
+    """A branch as a short label: ``Sunny``, ``<= 2.45``, ``> 2.45`` or ``missing``
+    (``written``: the threshold already written, if it is)."""
     if data.codes[f] is not None:
         categories = data.categories[f]
         return "missing" if slot == len(categories) else str(categories[slot])
-    t = format_number(threshold, tracing.DECIMALS)
+    t = format_number(threshold, tracing.DECIMALS) if written is None else written
     return {LEFT: f"<= {t}", RIGHT: f"> {t}"}.get(slot, "missing")
 
 
@@ -263,22 +267,84 @@ def _none_if_nan(value: float) -> float | None:
     return None if value != value else value
 
 
+def _distinct(tables: dict) -> list:
+    """The distinct values of ``tables`` (several features share one table), in order."""
+    return list({id(table): table for table in tables.values()}.values())
+
+
+def _score(scores, name: str) -> np.ndarray:
+    """One of a level's scores by name, (scored nodes, features); NaN where the grower does
+    not provide it."""
+    return getattr(scores, name) if hasattr(scores, name) else scores.gain * np.nan
+
+
 @dataclass
-class _Branches:
-    """The branches of one feature's candidates at every scored node of a level, as flat
-    columns: scored node e has the branches ``first[e]:first[e + 1]``."""
+class _Candidates:
+    """Columns about the candidates of some features (``features``, all of one kind) at every
+    scored node of a level: candidate ``j * k + e`` is feature ``features[j]`` at scored node
+    ``e`` (``k`` scored nodes)."""
 
-    first: list
-    labels: list
+    features: list
+    k: int
+
+    def candidate(self, e: int, f: int) -> int:
+        """The number of feature ``f``'s candidate at scored node ``e``."""
+        return self.features.index(f) * self.k + e
+
+
+@dataclass
+class _Branches(_Candidates):
+    """The branches of the candidates of some features at every scored node of a level, as
+    flat columns: candidate c (see :class:`_Candidates`) has the branches
+    ``first[c]:first[c + 1]``."""
+
+    first: np.ndarray  # one entry more than the candidates
+    slots: np.ndarray  # of each branch: its slot (a numeric side, or a category's code)
     counts: np.ndarray  # (branches, classes)
-    sizes: list
-    entropy: list
-    tests: dict = field(default_factory=dict)  # numeric: scored node -> its threshold, written
+    sizes: np.ndarray
+    words: np.ndarray  # (features, slots): how each branch label begins (Record._slot_words)
+    threshold: np.ndarray | None  # numeric: per candidate, the threshold of its split
 
-    def at(self, e: int):
-        """``(label, counts, n_samples, entropy)`` of each branch of scored node ``e``."""
-        a, b = self.first[e], self.first[e + 1]
-        return zip(self.labels[a:b], self.counts[a:b].tolist(), self.sizes[a:b], self.entropy[a:b])
+    def at(self, e: int, f: int):
+        """``(label, counts, n_samples, entropy)`` of each branch of feature ``f``'s candidate
+        at scored node ``e``."""
+        c = self.candidate(e, f)
+        a, b = self.first[c], self.first[c + 1]
+        labels = self.words[c // self.k, self.slots[a:b]]
+        if self.threshold is not None:  # "x <= " and "x > " take the threshold
+            sides = self.slots[a:b] != NUMERIC_MISSING
+            labels[sides] += format_number(self.threshold[c], tracing.DECIMALS)
+        columns = (self.counts[a:b], self.sizes[a:b], entropy_rows(self.counts[a:b]))
+        return zip(labels.tolist(), *(column.tolist() for column in columns))
+
+    def labels(self, rows: np.ndarray, candidates: np.ndarray, tests) -> np.ndarray:
+        """The labels of the branches ``rows`` (of str, dtype object), branch i of the
+        candidate ``candidates[i]`` (its number, see :class:`_Candidates`) whose threshold is
+        ``tests[i]``, written (None for categorical candidates)."""
+        labels = self.words[candidates // self.k, self.slots[rows]]
+        if tests is not None:
+            sides = np.flatnonzero(self.slots[rows] != NUMERIC_MISSING)
+            labels[sides] += tests[sides]
+        return labels
+
+    def of(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The branches of ``candidates``, one after the other: their rows in these columns, and
+        where each candidate's rows start among them (one entry more, the total)."""
+        first, n_branches = self.first[candidates], np.diff(self.first)[candidates]
+        bounds = np.concatenate([[0], np.cumsum(n_branches)])
+        rows = np.repeat(first - bounds[:-1], n_branches) + np.arange(bounds[-1])
+        return rows, bounds
+
+
+@dataclass
+class _Ranked(_Candidates):
+    """The best thresholds of the candidates of some numeric features at every scored node of
+    a level (``verbose=2``): candidate c (see :class:`_Candidates`) has the rows
+    ``bounds[c]:bounds[c + 1]`` of ``columns``, best first, of ``totals[c]`` in all."""
+
+    columns: dict  # name -> array
+    bounds: np.ndarray
+    totals: np.ndarray
 
 
 @dataclass
@@ -346,10 +412,12 @@ class _Details:
     entropy: list  # per node: its entropy
     decisions: _Decisions
     scores: dict  # name -> per scored node, per feature: gain, ratio, overall, threshold, ...
-    branches: dict  # feature -> its _Branches
+    branches: dict  # feature -> the _Branches that hold its candidates' branches
     reasons: dict  # (scored node, feature) -> why the feature has no valid split there
-    thresholds: dict  # numeric feature -> (columns of the kept thresholds, bounds, totals)
-    text: list | None = None  # per scored node: the text of its candidates
+    thresholds: dict  # numeric feature -> the _Ranked that holds its best thresholds
+    text: tuple | None = None  # (lines, bounds): scored node e's are lines[bounds[e]:bounds[e + 1]]
+    node_text: list | None = None  # per node: its line after "Node 4 [path]: "
+    decision_text: list | None = None  # per node: its decision to split or stop, written
 
 
 class Record:
@@ -358,8 +426,9 @@ class Record:
     When a tracer listens, the levels are kept too, and once the tree is finished (and numbered
     in pre-order) :meth:`finish` sends the events node by node in reading order. A tracer that
     only prints (:func:`~id3tree.tracing.prints_only`) gets the same lines without the events:
-    each level's candidates are written out as text when the level is kept, a feature at a time
-    for all the level's nodes, and the finished lines are written a block at a time.
+    each level's node lines and decisions are written when the level is kept, all its nodes at
+    once; the candidates of the whole tree are written in one pass when it is finished
+    (:meth:`_write_candidates`); and the lines go to the tracer a block at a time.
     """
 
     def __init__(self, tracer, data, *, keep_trace: bool | str = True, min_leaf: int = 1):
@@ -369,11 +438,9 @@ class Record:
         self.as_text = tracing.prints_only(tracer)
         self.split_parts, self.leaf_parts, self.trace_parts = [], [], []
         self.details: list[_Details] = []
-        # class counts as format_counts writes them, one str.format per row
-        self.counts_template = ", ".join(
-            f"{class_name(c)}: ".replace("{", "{{").replace("}", "}}") + "{}" for c in data.classes
-        )
         self.out = None  # the lines not yet written, while a printing tracer is served
+        self.value_labels = {}  # categorical feature -> its branch labels (_value_labels)
+        self.slot_words = {}  # features -> the words of their branch slots (_slot_words)
 
     def level(self, lv: Level) -> None:
         s = lv.scores
@@ -477,9 +544,9 @@ class Record:
             reasons,
             thresholds,
         )
-        if self.as_text:  # the numbers become text now; only the text is kept
-            details.text = self._candidate_text(details)
-            details.branches, details.thresholds = {}, {}
+        if self.as_text:  # the node lines now; the candidates, tree-wide, when it is finished
+            details.node_text = self._node_texts(details)
+            details.decision_text = self._decision_texts(details)
         self.details.append(details)
 
     @staticmethod
@@ -514,9 +581,14 @@ class Record:
         data = self.data
         n_slots = max(tables[f].shape[1] for f in features)
         k, n_classes = len(s.gain), len(data.classes)
-        table = np.zeros((len(features), k, n_slots, n_classes), dtype=tables[features[0]].dtype)
-        for j, f in enumerate(features):
-            table[j, :, : tables[f].shape[1]] = tables[f]
+        if all(tables[f].shape[1] == n_slots for f in features):
+            table = np.stack([tables[f] for f in features])
+        else:
+            table = np.zeros(
+                (len(features), k, n_slots, n_classes), dtype=tables[features[0]].dtype
+            )
+            for j, f in enumerate(features):
+                table[j, :, : tables[f].shape[1]] = tables[f]
         sizes = table.sum(axis=3)
         valid = ~np.isnan(s.gain[:, features].T)  # (features, k)
         keep = valid[..., None] & (sizes > 0)
@@ -526,52 +598,55 @@ class Record:
         at = np.flatnonzero(keep)
         owner, slot = np.divmod(at, n_slots)  # owner: feature j * k + node e
         bounds = np.searchsorted(owner, np.arange(len(features) * k + 1))
-        owner, slot = owner.tolist(), slot.tolist()
-        if numeric:
-            threshold = s.threshold[:, features].T.ravel().tolist()
-            t = {o: format_number(threshold[o], tracing.DECIMALS) for o in set(owner)}
-            names = [data.names[f] for f in features]
-            ops = {LEFT: " <= ", RIGHT: " > "}
-            labels = [
-                f"{names[o // k]} is missing" if b == NUMERIC_MISSING else f"{names[o // k]}{ops[b]}{t[o]}"
-                for o, b in zip(owner, slot)
-            ]  # fmt: skip
-        else:
-            words = [
-                [f"{data.names[f]} = {c}" for c in data.categories[f]]
-                + [f"{data.names[f]} is missing"]
-                for f in features
-            ]
-            labels = [words[o // k][b] for o, b in zip(owner, slot)]
-            t = {}
+        threshold = s.threshold[:, features].T.ravel() if numeric else None
         counts = table.reshape(-1, n_classes)[at]
-        sizes = sizes.ravel()[at].tolist()
-        entropy = entropy_rows(table).ravel()[at].tolist()
-        found = {}
-        for j, f in enumerate(features):
-            lo, hi = bounds[j * k], bounds[(j + 1) * k]
-            found[f] = _Branches(
-                (bounds[j * k : (j + 1) * k + 1] - lo).tolist(),
-                labels[lo:hi],
-                counts[lo:hi],
-                sizes[lo:hi],
-                entropy[lo:hi],
-                {o - j * k: t[o] for o in range(j * k, (j + 1) * k) if o in t},
-            )
-        return found
+        words = self._slot_words(features)
+        found = _Branches(features, k, bounds, slot, counts, sizes.ravel()[at], words, threshold)
+        return dict.fromkeys(features, found)
+
+    def _slot_words(self, features: list) -> np.ndarray:
+        """The words of each branch slot of each of ``features`` (one row each), as a branch
+        label begins: ``petal_length <= `` (the threshold follows), ``petal_length > ``,
+        ``petal_length is missing``; ``Outlook = Sunny``, ..., ``Outlook is missing``. Written
+        once per fit for each set of features."""
+        key = tuple(features)
+        if key not in self.slot_words:
+            rows = []
+            for f in features:
+                name = self.data.names[f]
+                if self.data.codes[f] is None:  # in slot order: LEFT, RIGHT, NUMERIC_MISSING
+                    rows.append([f"{name} <= ", f"{name} > ", f"{name} is missing"])
+                else:
+                    rows.append(list(self._value_labels(f)))
+            words = np.full((len(rows), max(map(len, rows))), "", dtype=object)
+            for j, row in enumerate(rows):
+                words[j, : len(row)] = row
+            self.slot_words[key] = words
+        return self.slot_words[key]
+
+    def _value_labels(self, f: int) -> np.ndarray:
+        """The branch labels of categorical feature ``f``, by code: ``Outlook = Sunny``, ...,
+        then ``Outlook is missing``; written once per fit."""
+        if f not in self.value_labels:
+            name = self.data.names[f]
+            values = [f"{name} = {c}" for c in self.data.categories[f]]
+            self.value_labels[f] = np.array([*values, f"{name} is missing"], dtype=object)
+        return self.value_labels[f]
 
     def _categorical_branches(self, f: int, result, k: int) -> _Branches:
         """The branches of categorical feature ``f`` at every scored node, from its search."""
-        data, name = self.data, self.data.names[f]
+        data = self.data
         n_levels = len(data.categories[f]) + 1
         node, code = np.divmod(result.branch_keys, n_levels)
-        names = [f"{name} = {c}" for c in data.categories[f]] + [f"{name} is missing"]
         return _Branches(
-            np.searchsorted(node, np.arange(k + 1)).tolist(),
-            [names[c] for c in code.tolist()],
+            [f],
+            k,
+            np.searchsorted(node, np.arange(k + 1)),
+            code,
             result.table,
-            result.table.sum(axis=1).tolist(),
-            entropy_rows(result.table).tolist(),
+            result.table.sum(axis=1),
+            self._slot_words([f]),
+            None,
         )
 
     def _categorical_reason(self, n: int, n_branches: int) -> str:
@@ -618,73 +693,271 @@ class Record:
             )
         bounds = np.searchsorted(cols["segment"], np.arange(len(starts) + 1))
         names = ("threshold", "overall_entropy") if self.as_text else _THRESHOLD_FIELDS
-        found = {}
-        for j, (f, *_) in enumerate(ranked):
-            lo, hi = bounds[j * k], bounds[(j + 1) * k]
-            columns = {c: cols[c][lo:hi].tolist() for c in names}
-            found[f] = (
-                columns,
-                (bounds[j * k : (j + 1) * k + 1] - lo).tolist(),
-                totals[j * k : (j + 1) * k].tolist(),
-            )
-        return found
+        features = [f for f, *_ in ranked]
+        found = _Ranked(features, k, {c: cols[c] for c in names}, bounds, totals)
+        return dict.fromkeys(features, found)
 
-    def _candidate_text(self, d: _Details) -> list:
-        """The text of every candidate of every scored node of a level, one string per node,
-        written a feature at a time (each numeric candidate followed by its best thresholds)."""
-        lv, s, data = d.level, d.level.scores, self.data
-        k, depth, criterion = len(lv.ids), lv.depth, lv.criterion
+    def _write_candidates(self) -> None:
+        """The lines of every candidate of every level (``d.text`` of each level), in reading
+        order within each node (feature by feature; each numeric candidate followed by its
+        best thresholds).
+
+        All the candidates of one kind are written at once, whatever their level, node and
+        feature (each column of numbers by one call, see
+        :func:`~id3tree.tracing.candidate_lines`), and their lines put in their places in one
+        list: the page is the same as if each node were written alone, for a fraction of the
+        cost (a deep tree has many small levels, and numpy's cost per call would add up).
+        """
+        work = {"short": [], "numeric": [], "categorical": [], "ranked": []}
+        n_lines = 0
+        for d in self.details:
+            n_lines = self._plan_lines(d, n_lines, work)
+        lines = np.empty(n_lines, dtype=object)
+        for at, text in work["short"]:
+            lines[at] = text
+        for kind in ("numeric", "categorical"):
+            if work[kind]:
+                text, first, starts = self._candidate_lines(kind, work[kind])
+                n_each = np.diff(first) + 2
+                place = np.repeat(starts - first[:-1] - 2 * np.arange(len(starts)), n_each)
+                lines[place + np.arange(len(text))] = text
+        if work["ranked"]:
+            at, text = self._thresholds_lines(work["ranked"])
+            lines[at] = text
+        lines = lines.tolist()
+        for d in self.details:
+            d.text = (lines, d.text[1])
+
+    def _plan_lines(self, d: _Details, offset: int, work: dict) -> int:
+        """Where the lines of a level's candidates go, from line ``offset`` of the whole trace
+        on; ``d.text`` becomes ``(None, bounds)``, scored node e's lines being
+        ``bounds[e]:bounds[e + 1]``. The candidates without branches are written here (one line
+        each); those in full and the best thresholds are added to ``work``, written later for
+        the whole tree at once. Returns the offset after the level's lines."""
+        lv, s = d.level, d.level.scores
         scored_nodes = np.flatnonzero(lv.eligible).tolist()
-        node_n = [sum(d.counts[i]) for i in scored_nodes]
-        node_entropy = [tracing._f(d.entropy[i]) for i in scored_nodes]
-        nan = s.gain * np.nan
-        columns = {name: getattr(s, name, nan).T.tolist() for name in _SCORE_NAMES}
-        parts = [[] for _ in range(k)]
-        for f in np.flatnonzero(s.candidate.any(axis=0)).tolist():
-            name, kind = data.names[f], "numeric" if data.codes[f] is None else "categorical"
-            gain, ratio, overall, threshold, low, high = (columns[c][f] for c in _SCORE_NAMES)
-            b = d.branches.get(f)
-            candidates = np.flatnonzero(s.candidate[:, f]).tolist()
-            text, at, scored = {}, [], []
-            for e in candidates:
-                first, stop = (b.first[e], b.first[e + 1]) if b is not None else (0, 0)
-                if gain[e] != gain[e] or first == stop:  # no valid split, or only its score
-                    text[e] = tracing.candidate_text(
-                        depth, name, kind, node_n[e], d.entropy[scored_nodes[e]],
-                        *(_none_if_nan(c[e]) for c in (gain, ratio, overall, threshold, low, high)),
-                        (), criterion, d.reasons.get((e, f)),
-                    )  # fmt: skip
-                    continue
-                at.append(e)
-                if kind == "numeric":
-                    written = (b.tests[e], format_number(low[e]), format_number(high[e]))
-                else:
-                    written = (None, None, None)
-                scored.append(
-                    (node_n[e], node_entropy[e], gain[e], ratio[e], overall[e], *written)
-                    + (first, stop)
+        node_n = [sum(d.counts[i]) for i in scored_nodes]  # as the events path adds them
+        node_entropy = [d.entropy[i] for i in scored_nodes]
+        # How many lines each (scored node, feature) writes: a candidate in full writes its
+        # test, its branches and its total; one without branches (no valid split, or a score
+        # only) one line; one more for its best thresholds (verbose=2).
+        n_lines = s.candidate.astype(np.int64)
+        in_full = np.zeros_like(s.candidate)
+        for b in _distinct(d.branches):
+            n_branches = np.diff(b.first).reshape(len(b.features), -1).T
+            full = s.candidate[:, b.features] & ~np.isnan(s.gain[:, b.features]) & (n_branches > 0)
+            in_full[:, b.features] = full
+            n_lines[:, b.features] += np.where(full, 1 + n_branches, 0)
+        listed = np.zeros_like(s.candidate)
+        for best in _distinct(d.thresholds):
+            n_listed = np.diff(best.bounds).reshape(len(best.features), -1).T
+            listed[:, best.features] = s.candidate[:, best.features] & (n_listed > 0)
+        n_lines += listed
+        flat = n_lines.ravel()
+        starts = (offset + np.cumsum(flat) - flat).reshape(n_lines.shape)
+        for e, f in zip(*(a.tolist() for a in np.nonzero(s.candidate & ~in_full))):
+            text = self._short_candidate(d, e, f, node_n[e], node_entropy[e])
+            work["short"].append((int(starts[e, f]), text))
+        for b in _distinct(d.branches):
+            j, e = np.nonzero(in_full[:, b.features].T)  # feature by feature
+            if len(e):
+                f = np.asarray(b.features)[j]
+                kind = "numeric" if self.data.codes[b.features[0]] is None else "categorical"
+                work[kind].append((d, b, j * b.k + e, starts[e, f], node_n, node_entropy))
+        for best in _distinct(d.thresholds):
+            j, e = np.nonzero(listed[:, best.features].T)
+            if len(e):
+                f = np.asarray(best.features)[j]
+                work["ranked"].append((d, best, j * best.k + e, starts[e, f] + n_lines[e, f] - 1))
+        bounds = np.concatenate([[0], np.cumsum(n_lines.sum(axis=1))]) + offset
+        d.text = (None, bounds.tolist())
+        return int(bounds[-1])
+
+    def _candidate_lines(self, kind: str, parts: list) -> tuple:
+        """:func:`~id3tree.tracing.candidate_lines` of the candidates of ``parts`` (each
+        ``(level, branches, candidates, where their lines start, node sizes, node
+        entropies)``), all of one kind and each with a valid split and branches; and where each
+        candidate's branches and lines start."""
+        data = self.data
+        names = np.array(data.names, dtype=object)
+        columns = {name: [] for name in ("depth", "feature", "n_samples", "entropy")}
+        scores = {name: [] for name in ("gain", "ratio", "overall", "low", "high", "threshold")}
+        branches = {name: [] for name in ("counts", "n_samples")}
+        pieces, n_branches, starts = [], [], []  # pieces: (branches, their rows, candidates)
+        for d, b, candidates, at, node_n, node_entropy in parts:
+            s = d.level.scores
+            rows, first = b.of(candidates)
+            j, e = np.divmod(candidates, b.k)
+            f = np.asarray(b.features)[j]
+            node_list = e.tolist()
+            columns["depth"] += [d.level.depth] * len(node_list)
+            columns["feature"] += names[f].tolist()
+            columns["n_samples"] += [node_n[i] for i in node_list]
+            columns["entropy"] += [node_entropy[i] for i in node_list]
+            for name in ("gain", "ratio", "overall", "low", "high", "threshold"):
+                scores[name].append(_score(s, name)[e, f])
+            branches["counts"].append(b.counts[rows])
+            branches["n_samples"].append(b.sizes[rows])
+            pieces.append((b, rows, np.repeat(candidates, np.diff(first))))
+            n_branches.append(np.diff(first))
+            starts.append(at)
+        scores = {name: np.concatenate(column) for name, column in scores.items()}
+        branches = {name: np.concatenate(column) for name, column in branches.items()}
+        n_branches = np.concatenate(n_branches)
+        first = np.concatenate([[0], np.cumsum(n_branches)])
+        tests = None
+        if kind == "numeric":
+            tests = number_texts(scores["threshold"], tracing.DECIMALS)
+        columns |= {
+            "entropy": tracing.fixed_texts(columns["entropy"]),
+            "gain": scores["gain"].tolist(),
+            "gain_ratio": scores["ratio"].tolist(),
+            "overall_entropy": scores["overall"].tolist(),
+            "threshold": tests,
+            "low": scores["low"],
+            "high": scores["high"],
+            "first": first,
+        }
+        # each branch's label: the words of its slot, then (a numeric side) the threshold
+        test_of_branch = None
+        if tests is not None:
+            test_of_branch = np.array(tests, dtype=object)[
+                np.repeat(np.arange(len(tests)), n_branches)
+            ]
+        labels, done = [], 0
+        for b, rows, candidates in pieces:  # candidates: of each branch
+            written = None if tests is None else test_of_branch[done : done + len(rows)]
+            labels.append(b.labels(rows, candidates, written))
+            done += len(rows)
+        branches["label"] = np.concatenate(labels).tolist()
+        branches["entropy"] = entropy_rows(branches["counts"])
+        branches["counts"] = counts_texts(branches["counts"], data.classes)
+        criterion = parts[0][0].level.criterion
+        text = tracing.candidate_lines(kind, criterion, columns, branches)
+        return text, first, np.concatenate(starts)
+
+    @staticmethod
+    def _thresholds_lines(parts: list) -> tuple:
+        """:func:`~id3tree.tracing.thresholds_texts` of the candidates of ``parts`` (each
+        ``(level, best thresholds, candidates, where their line goes)``), each with thresholds
+        to list, in one call; and where each line goes."""
+        threshold, overall, spans, depths, at = [], [], [], [], []
+        offsets, offset = {}, 0
+        for d, best, candidates, where in parts:
+            if id(best) not in offsets:
+                offsets[id(best)] = offset
+                threshold.append(best.columns["threshold"])
+                overall.append(best.columns["overall_entropy"])
+                offset += len(best.columns["threshold"])
+            first, stop = best.bounds[candidates], best.bounds[candidates + 1]
+            n_more = best.totals[candidates] - (stop - first)
+            shift = offsets[id(best)]
+            spans += zip((first + shift).tolist(), (stop + shift).tolist(), n_more.tolist())
+            depths += [d.level.depth] * len(candidates)
+            at.append(where)
+        threshold, overall = np.concatenate(threshold), np.concatenate(overall)
+        text = tracing.thresholds_texts(depths, threshold, overall, spans)
+        return np.concatenate(at), text
+
+    def _node_texts(self, d: _Details) -> list:
+        """What :func:`~id3tree.tracing.node_text` writes after each node's path, for every
+        node of a level at once: ``2 samples (No: 2, Yes: 0), entropy 0.0000``."""
+        n_samples = np.asarray([sum(counts) for counts in d.counts])  # as the events add them
+        parts = zip(
+            count_texts(n_samples),
+            tracing.plural_words(n_samples, "sample", "samples"),
+            counts_texts(d.level.counts, self.data.classes),
+            tracing.fixed_texts(d.entropy),
+        )
+        return [f"{n} {samples} ({counts}), entropy {h}" for n, samples, counts, h in parts]
+
+    def _decision_texts(self, d: _Details) -> list:
+        """Each node's decision, written for every node of a level at once: the split
+        (:func:`~id3tree.tracing.split_texts`) or why it stays a leaf
+        (:func:`~id3tree.tracing.leaf_texts`)."""
+        lv, dec, data = d.level, d.decisions, self.data
+        counts = lv.counts
+        top = top_classes(counts)
+        majority = np.argmax(top, axis=1).tolist()  # the first of the top classes
+        tied = ((counts.max(axis=1) > 0) & (top.sum(axis=1) > 1)).tolist()
+        texts = [None] * len(counts)
+        leaves, reasons = [], []
+        for i, e in enumerate(dec.scored):
+            if e is None:
+                leaves.append(i)
+                reasons.append(dec.reasons[i])
+            elif not dec.splitting[e]:
+                leaves.append(i)
+                reason = dec.reasons[i]
+                reasons.append(
+                    reason + ", as each candidate above says"
+                    if reason == NO_VALID_SPLIT
+                    else reason
                 )
-            if scored:
-                counts = [self._counts_text(row) for row in b.counts.tolist()]
-                written = tracing.candidate_texts(
-                    depth, name, kind, criterion, scored, (b.labels, counts, b.sizes, b.entropy)
+        predictions = [data.classes[majority[i]] for i in leaves]
+        notes = [
+            class_tie_note(self._class_counts(d.counts[i]), prediction) if tied[i] else ""
+            for i, prediction in zip(leaves, predictions)
+        ]
+        for i, text in zip(leaves, tracing.leaf_texts(lv.depth, predictions, reasons, notes)):
+            texts[i] = text
+        splits = np.flatnonzero(lv.splitting).tolist()
+        if splits:
+            for i, text in zip(self._split_nodes(d, splits), self._split_texts(d, splits)):
+                texts[i] = text
+        return texts
+
+    @staticmethod
+    def _split_nodes(d: _Details, splits: list) -> list:
+        """The level's positions of the scored nodes ``splits``."""
+        scored_nodes = np.flatnonzero(d.level.eligible)
+        return scored_nodes[splits].tolist()
+
+    def _split_texts(self, d: _Details, splits: list) -> list:
+        """:func:`~id3tree.tracing.split_texts` of the scored nodes ``splits`` of a level."""
+        lv, dec, data = d.level, d.decisions, self.data
+        features = [dec.feature[e] for e in splits]
+        numeric = [data.codes[f] is None for f in features]
+        threshold = [dec.threshold[e] for e in splits]
+        written = number_texts(
+            [t if is_numeric else np.nan for t, is_numeric in zip(threshold, numeric)],
+            tracing.DECIMALS,
+        )
+        written = [w if is_numeric else None for w, is_numeric in zip(written, numeric)]
+        labels, sizes, first = [], [], [0]
+        for e, f, t, w in zip(splits, features, threshold, written):
+            for c in range(dec.first_child[e], dec.first_child[e + 1]):
+                labels.append(slot_label(data, f, dec.child_slot[c], t, w))
+                sizes.append(dec.child_size[c])
+            first.append(len(labels))
+        columns = {
+            "feature": [data.names[f] for f in features],
+            "threshold": written,
+            "gain": [dec.gain[e] for e in splits],
+            "gain_ratio": [dec.ratio[e] for e in splits],
+            "notes": [
+                (
+                    dec.tied_with.get(e, ()),
+                    dec.n_ties[e] if is_numeric else 1,
+                    dec.below_average.get(e, ()),
                 )
-                text.update(zip(at, written))
-            if f in d.thresholds:
-                best, bounds, totals = d.thresholds[f]
-                listed = [e for e in candidates if bounds[e + 1] > bounds[e]]
-                spans = [
-                    (bounds[e], bounds[e + 1], totals[e] - bounds[e + 1] + bounds[e])
-                    for e in listed
-                ]
-                written = tracing.thresholds_texts(
-                    depth, best["threshold"], best["overall_entropy"], spans
-                )
-                for e, t in zip(listed, written):
-                    text[e] += "\n" + t
-            for e in candidates:
-                parts[e].append(text[e])
-        return ["\n".join(p) for p in parts]
+                for e, is_numeric in zip(splits, numeric)
+            ],
+        }
+        branches = {"label": labels, "n_samples": sizes, "first": first}
+        return tracing.split_texts(lv.depth, lv.criterion, columns, branches)
+
+    def _short_candidate(self, d: _Details, e: int, f: int, n, entropy: float) -> str:
+        """The one line of feature ``f``'s candidate at scored node ``e`` when it has no
+        branches to show: no valid split (and why), or only its score."""
+        lv, s, data = d.level, d.level.scores, self.data
+        scores = (_none_if_nan(float(_score(s, name)[e, f])) for name in _SCORE_NAMES)
+        kind = "numeric" if data.codes[f] is None else "categorical"
+        reason = d.reasons.get((e, f))
+        name = data.names[f]
+        return tracing.candidate_text(
+            lv.depth, name, kind, n, entropy, *scores, (), lv.criterion, reason
+        )
 
     # -----------------------------------------------------------------------------------------
     # the events, in reading order
@@ -694,15 +967,17 @@ class Record:
         prints gets their lines instead, written a block at a time: the same text, without the
         events (:func:`~id3tree.tracing.prints_only`)."""
         self.out = [] if self.as_text else None
+        if self.as_text:
+            self._write_candidates()
         starts = np.array([int(d.level.nodes[0]) for d in self.details])
         order = np.argsort(new)  # the grower's numbers in reading order
         level = np.searchsorted(starts, order, side="right") - 1
         parent = parent.tolist()
         paths = {0: ({}, {})}  # what the path knows of each feature, and its words
         at = zip(order.tolist(), level.tolist(), (order - starts[level]).tolist())
+        node = self._node_events if self.out is None else self._node_lines
         for number, (old, j, i) in enumerate(at):
-            children = self._node_events(self.details[j], i, number, parent[number], paths.pop(old))
-            paths.update(children)
+            paths.update(node(self.details[j], i, number, parent[number], paths.pop(old)))
             if self.out is not None and len(self.out) >= WRITE_EVERY:
                 self._write()
         if self.out is not None:
@@ -718,61 +993,42 @@ class Record:
         """Send the events of node ``i`` of a level, numbered ``number``, whose path is
         ``(tests, words)`` (:func:`~id3tree.node.narrowed` and :func:`~id3tree.node.path_word`
         of each feature on it); return its children (grower's numbers) with their paths."""
-        lv, data, out, dec = d.level, self.data, self.out, d.decisions
+        lv, data, dec = d.level, self.data, d.decisions
         depth = lv.depth
         counts = d.counts[i]
         n = sum(counts)
         entropy = d.entropy[i]
-        tests, words = path
-        top = max(counts)
-        prediction = data.classes[counts.index(top)]
-        tied = top > 0 and counts.count(top) > 1
-        if out is None:
-            class_counts = self._class_counts(counts)
-            where = tuple(words.values())
-            self.tracer(
-                tracing.NodeStarted(
-                    number, None if parent < 0 else parent, depth, where, class_counts, n, entropy
-                )
+        prediction = data.classes[int(majority_classes(counts))]
+        class_counts = self._class_counts(counts)
+        where = tuple(path[1].values())
+        self.tracer(
+            tracing.NodeStarted(
+                number, None if parent < 0 else parent, depth, where, class_counts, n, entropy
             )
-        else:
-            where = list(words.values())
-            out.append(
-                tracing.node_text(number, depth, where, self._counts_text(counts), n, entropy)
-            )
+        )
         e = dec.scored[i]
         if e is None:
-            self._leaf(number, depth, prediction, counts, dec.reasons[i], tied)
+            self._leaf(number, depth, prediction, counts, dec.reasons[i])
             return []
-        if out is None:
-            for f in np.flatnonzero(lv.scores.candidate[e]).tolist():
-                self.tracer(tracing.CandidateScored(number, *self._candidate(d, e, f, n, entropy)))
-                if f in d.thresholds:
-                    self._thresholds(d, e, f, number)
-        elif d.text[e]:
-            out.append(d.text[e])
+        for f in np.flatnonzero(lv.scores.candidate[e]).tolist():
+            self.tracer(tracing.CandidateScored(number, *self._candidate(d, e, f, n, entropy)))
+            if f in d.thresholds:
+                self._thresholds(d, e, f, number)
         if not dec.splitting[e]:
             reason = dec.reasons[i]
             if reason == NO_VALID_SPLIT:
                 reason += ", as each candidate above says"
-            self._leaf(number, depth, prediction, counts, reason, tied)
+            self._leaf(number, depth, prediction, counts, reason)
             return []
         f, threshold = dec.feature[e], dec.threshold[e]
-        name, numeric = data.names[f], data.codes[f] is None
-        branches, children = [], []
-        for c in range(dec.first_child[e], dec.first_child[e + 1]):
-            slot = dec.child_slot[c]
-            branches.append((slot_label(data, f, slot, threshold), dec.child_size[c]))
-            _, op, value = slot_step(data, f, slot, threshold)
-            known = narrowed(tests.get(name), op, value)
-            child_path = (
-                {**tests, name: known},
-                {**words, name: path_word(name, known, tracing.DECIMALS)},
-            )
-            children.append((dec.child[c], child_path))
+        numeric = data.codes[f] is None
+        branches = [
+            (slot_label(data, f, dec.child_slot[c], threshold), dec.child_size[c])
+            for c in range(dec.first_child[e], dec.first_child[e + 1])
+        ]
         fields = (
             depth,
-            name,
+            data.names[f],
             threshold,
             dec.gain[e],
             dec.ratio[e],
@@ -782,44 +1038,67 @@ class Record:
             tuple(branches),
             dec.below_average.get(e, ()),
         )
-        if out is None:
-            self.tracer(tracing.SplitChosen(number, *fields))
-        else:
-            out.append(tracing.split_text(*fields))
+        self.tracer(tracing.SplitChosen(number, *fields))
+        return self._children(d, e, path)
+
+    def _node_lines(self, d: _Details, i: int, number: int, parent: int, path: tuple) -> list:
+        """What :meth:`_node_events` sends, as the lines a printing tracer writes (the level's
+        texts are written already; see :meth:`_candidate_text`, :meth:`_node_texts`,
+        :meth:`_decision_texts`): node ``i``'s line, its candidates and its decision."""
+        words = path[1]
+        where = " and ".join(words.values()) if words else "root"
+        out = self.out
+        out.append(f"{tracing.indent(d.level.depth)}Node {number} [{where}]: {d.node_text[i]}")
+        e = d.decisions.scored[i]
+        if e is not None:
+            lines, bounds = d.text
+            out.extend(lines[bounds[e] : bounds[e + 1]])
+        out.append(d.decision_text[i])
+        if e is None or not d.decisions.splitting[e]:
+            return []
+        return self._children(d, e, path)
+
+    def _children(self, d: _Details, e: int, path: tuple) -> list:
+        """The children of scored node ``e`` (grower's numbers) with their paths, from its own
+        ``(tests, words)``."""
+        data, dec = self.data, d.decisions
+        f, threshold = dec.feature[e], dec.threshold[e]
+        name = data.names[f]
+        tests, words = path
+        children = []
+        for c in range(dec.first_child[e], dec.first_child[e + 1]):
+            _, op, value = slot_step(data, f, dec.child_slot[c], threshold)
+            known = narrowed(tests.get(name), op, value)
+            child_path = (
+                {**tests, name: known},
+                {**words, name: path_word(name, known, tracing.DECIMALS)},
+            )
+            children.append((dec.child[c], child_path))
         return children
 
     def _class_counts(self, counts: list) -> dict:
         return dict(zip(self.data.classes, counts))
 
-    def _counts_text(self, counts: list) -> str:
-        """Class counts written as :func:`~id3tree.node.format_counts` writes them (a sums of
-        weights by it; whole counts by one ``str.format``)."""
-        if self.data.weight is not None:
-            return format_counts(self._class_counts(counts))
-        return self.counts_template.format(*counts)
-
-    def _leaf(self, number, depth, prediction, counts, reason, tied: bool) -> None:
+    def _leaf(self, number, depth, prediction, counts, reason) -> None:
         class_counts = self._class_counts(counts)
-        if self.out is None:
-            ties = tuple(tied_classes(class_counts))
-            self.tracer(tracing.LeafMade(number, depth, prediction, class_counts, reason, ties))
-        else:
-            note = class_tie_note(class_counts, prediction) if tied else ""
-            self.out.append(tracing.leaf_text(depth, prediction, reason, note))
+        ties = tuple(tied_classes(class_counts))
+        self.tracer(tracing.LeafMade(number, depth, prediction, class_counts, reason, ties))
 
     def _thresholds(self, d: _Details, e: int, f: int, number: int) -> None:
         """The best thresholds of numeric feature ``f`` at scored node ``e`` (``verbose=2``)."""
-        columns, bounds, totals = d.thresholds[f]
-        lo, hi = bounds[e], bounds[e + 1]
+        best = d.thresholds[f]
+        c = best.candidate(e, f)
+        lo, hi = int(best.bounds[c]), int(best.bounds[c + 1])
         if hi == lo:
             return
         depth, name = d.level.depth, self.data.names[f]
-        rows = zip(*(columns[c][lo:hi] for c in _THRESHOLD_FIELDS))
+        rows = zip(*(best.columns[column][lo:hi].tolist() for column in _THRESHOLD_FIELDS))
         ranked = tuple(
             tracing.ThresholdScored(number, depth, name, rank, *row)
             for rank, row in enumerate(rows, start=1)
         )
-        self.tracer(tracing.ThresholdsRanked(number, depth, name, ranked, totals[e] - hi + lo))
+        n_more = int(best.totals[c]) - hi + lo
+        self.tracer(tracing.ThresholdsRanked(number, depth, name, ranked, n_more))
 
     def _candidate(self, d: _Details, e: int, f: int, n: int, entropy: float) -> tuple:
         """The fields of feature ``f``'s :class:`~id3tree.tracing.CandidateScored` at scored
@@ -827,7 +1106,7 @@ class Record:
         sc, classes = d.scores, self.data.classes
         branches = tuple(
             tracing.Branch(label, dict(zip(classes, counts)), size, h)
-            for label, counts, size, h in (d.branches[f].at(e) if f in d.branches else ())
+            for label, counts, size, h in (d.branches[f].at(e, f) if f in d.branches else ())
         )
         return (
             d.level.depth,

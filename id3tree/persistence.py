@@ -29,7 +29,7 @@ import pandas as pd
 
 from id3tree._entropy import entropy_rows
 from id3tree._validation import listed_columns
-from id3tree.node import Node
+from id3tree.node import Node, majority_classes
 
 FORMAT = "id3tree.ID3Classifier"
 VERSION = 1
@@ -442,7 +442,7 @@ class CheckedTree:
         counts = np.array([r["counts"] for r in records], dtype=float).reshape(
             len(records), len(classes)
         )
-        majority = np.argmax(counts, axis=1).tolist()
+        majority = majority_classes(counts).tolist()
         nodes = [
             Node(
                 feature=r["feature"],

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from id3tree._validation import UNSEEN
-from id3tree.node import LEFT, NUMERIC_MISSING, RIGHT
+from id3tree.node import LEFT, NUMERIC_MISSING, RIGHT, majority_classes
 
 BLOCK_ROWS = 2**15
 """Rows are routed in blocks (batches, for numbers only) of this many: the values a block reads
@@ -70,9 +70,10 @@ class CompiledTree:
 
     @property
     def majority(self) -> np.ndarray:
-        """Each node's majority class (index into the classes; ties go to the first)."""
+        """Each node's majority class (index into the classes; ties go to the first,
+        :func:`~id3tree.node.majority_classes`)."""
         if not hasattr(self, "_majority"):
-            self._majority = np.argmax(self.counts, axis=1)
+            self._majority = majority_classes(self.counts)
         return self._majority
 
     @property

@@ -19,9 +19,15 @@ with the learner's 5). ``max_thresholds`` of the tracer lists more, or every one
 class counts behind any threshold are in ``candidate_table(node, feature)``.
 
 A tracer that only prints (a :class:`PrintTracer`, ``__call__`` not overridden) gets no events:
-the learner writes the same lines with the same functions (:func:`node_text`,
-:func:`candidate_texts`, :func:`thresholds_texts`, :func:`split_text`, :func:`leaf_text`) a level
-at a time, which is what keeps ``verbose=1`` and ``verbose=2`` cheap next to the fit itself.
+the learner writes the same lines with the column forms of the same functions
+(:func:`candidate_lines`, :func:`thresholds_texts`, :func:`split_texts`, :func:`leaf_texts`),
+many nodes at once: the candidates of the whole tree in one pass once it is finished, each
+column of numbers written by one call (:func:`fixed_texts`, :func:`~id3tree.node.count_texts`,
+:func:`~id3tree.node.number_texts`) and each line by one f-string. A trace of 10,000 rows writes
+some 100,000 numbers, and one Python call per number would cost more than the fit itself; this
+is what keeps ``verbose=1`` and ``verbose=2`` cheap next to it. The single forms
+(:func:`candidate_text`, :func:`split_text`, ...) print the events and write the same
+characters, so the two ways cannot drift apart.
 """
 
 from __future__ import annotations
@@ -31,16 +37,26 @@ import sys
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from id3tree._entropy import entropy_rows
-from id3tree.node import class_tie_note, format_count, format_counts, format_number, plural
+from id3tree.node import (
+    class_tie_note,
+    count_texts,
+    format_count,
+    format_counts,
+    format_number,
+    number_texts,
+    plural,
+)
 
 DECIMALS = 4
 """Digits after the point for every entropy, gain, weight and threshold the trace prints."""
 
 
 _FIXED = f".{DECIMALS}f"
+_write_fixed = f"{{:{_FIXED}}}".format  # _f as a bound method: mapped over a column in C
 
 
 def _f(value: float) -> str:
@@ -51,8 +67,57 @@ def _t(value: float) -> str:
     return format_number(value, DECIMALS)
 
 
-def _indent(depth: int) -> str:
+def indent(depth: int) -> str:
+    """The indentation of a node at ``depth``: four spaces a level."""
     return "    " * depth
+
+
+FAST_COLUMN = 200
+"""A column of at least this many numbers is written by :func:`fixed_texts`' table."""
+
+_fixed_table = np.empty(0, dtype=object)  # entry q: q / 10**DECIMALS, written by _f
+_FIXED_TABLE_UNITS = 8  # the table covers 0 to 8 at most (an entropy of 256 classes)
+
+
+def fixed_texts(values) -> list[str]:
+    """Each value of a column written with ``DECIMALS`` digits after the point, character for
+    character as :func:`_f` (``format(value, ".4f")``) writes it.
+
+    A trace writes tens of thousands of such numbers (entropies, weights, gains), and writing a
+    float is most of the cost of a line. Python writes a float from its exact binary value,
+    rounded half to even. A long column takes a shortcut: each value times ``10**DECIMALS`` is
+    rounded to a whole number q, whose text is looked up in a table made once (the text of
+    every q from 0 up; the numbers of a trace lie between 0 and a few bits). The scaled value
+    carries a rounding error of its own, far below ``1e-6``, so where it lies within ``1e-6``
+    of a half (q could go either way), or outside the table, ``format`` writes the value.
+    """
+    values = np.asarray(values, dtype=float)
+    if len(values) < FAST_COLUMN:
+        return list(map(_write_fixed, values.tolist()))
+    with np.errstate(over="ignore", invalid="ignore"):  # an infinity or NaN goes to format
+        scaled = values * 10.0**DECIMALS
+        q = np.rint(scaled)
+        in_reach = ~np.signbit(values) & (q < _FIXED_TABLE_UNITS * 10**DECIMALS)  # not -0.0
+        table = _fixed_table_up_to(q[in_reach].max(initial=0))
+        sure = in_reach & (q < len(table)) & (np.abs(scaled - np.floor(scaled) - 0.5) > 1e-6)
+    texts = table[np.where(sure, q, 0).astype(np.intp)]
+    unsure = np.flatnonzero(~sure)
+    texts[unsure] = list(map(_write_fixed, values[unsure].tolist()))
+    return texts.tolist()
+
+
+def _fixed_table_up_to(q: float) -> np.ndarray:
+    """The table of :func:`fixed_texts`, grown (a unit at a time, up to its limit) to reach
+    ``q / 10**DECIMALS`` if it can."""
+    global _fixed_table
+    scale = 10**DECIMALS
+    units = min(int(q) // scale + 1, _FIXED_TABLE_UNITS)
+    if len(_fixed_table) < units * scale:
+        fractions = [f".{i:0{DECIMALS}d}" for i in range(scale)]
+        _fixed_table = np.array(
+            [f"{unit}{fraction}" for unit in range(units) for fraction in fractions], dtype=object
+        )
+    return _fixed_table
 
 
 # ---------------------------------------------------------------------------------------------
@@ -64,7 +129,7 @@ def node_text(node: int, depth: int, path, counts: str, n_samples, entropy: floa
     """``Node 4 [Outlook = Rain and Wind = Strong]: 2 samples (No: 2, Yes: 0), entropy 0.0000``."""
     where = " and ".join(path) if path else "root"
     return (
-        f"{_indent(depth)}Node {node} [{where}]: {plural(n_samples, 'sample')} ({counts}), "
+        f"{indent(depth)}Node {node} [{where}]: {plural(n_samples, 'sample')} ({counts}), "
         f"entropy {_f(entropy)}"
     )
 
@@ -89,58 +154,140 @@ def candidate_text(
 
     ``branches`` holds ``(label, counts, n_samples, entropy)`` of each branch, counts written.
     """
-    pad = _indent(depth) + "  "
+    pad = indent(depth) + "  "
     if gain is None:
         why = f", {reason}" if reason else ""
         return f"{pad}candidate {feature}: no valid split{why}"
     if not branches:  # a grower that kept no branch counts (Dask): the score only
         test = f" <= {_t(threshold)}" if threshold is not None else ""
         return f"{pad}candidate {feature}{test}: gain {_f(gain)}"
+    labels, counts, sizes, entropies = (list(column) for column in zip(*branches))
+    candidates = {
+        "feature": [feature],
+        "n_samples": [n_samples],
+        "entropy": [_f(entropy)],
+        "gain": [gain],
+        "gain_ratio": [gain_ratio],
+        "overall_entropy": [overall_entropy],
+        "first": [0, len(labels)],
+    }
     if kind == "numeric":
-        threshold, low, high = _t(threshold), format_number(low), format_number(high)
-    scores = (n_samples, _f(entropy), gain, gain_ratio, overall_entropy, threshold, low, high)
-    columns = tuple(list(column) for column in zip(*branches))
-    return candidate_texts(depth, feature, kind, criterion, [(*scores, 0, len(branches))], columns)[
-        0
-    ]
+        candidates |= {"threshold": [_t(threshold)], "low": [low], "high": [high]}
+    candidates["depth"] = [depth]
+    written = {"label": labels, "counts": counts, "n_samples": sizes, "entropy": entropies}
+    return "\n".join(candidate_lines(kind, criterion, candidates, written))
 
 
-def candidate_texts(depth: int, feature: str, kind: str, criterion: str, candidates, branches):
-    """The text of many candidates of one feature at nodes of one depth, each with a valid split
-    and its branches: what :func:`candidate_text` writes, for a whole level at once.
+def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict) -> list[str]:
+    """The lines of many candidates of one kind, each with a valid split and its branches, in
+    order: each candidate's test, a line per branch, then its overall entropy and gain. What
+    :func:`candidate_text` writes, for a whole tree at once: each column of numbers is written
+    by one call (:func:`fixed_texts`, :func:`~id3tree.node.count_texts`), then each line by one
+    f-string.
 
-    ``candidates`` holds ``(n_samples, entropy, gain, gain_ratio, overall_entropy, threshold,
-    low, high, first, stop)`` of each candidate, with the node's entropy and (for a numeric
-    feature) the threshold and the two values it lies between already written, as
-    :func:`candidate_text` writes them; its branches are ``first:stop`` of the columns
-    ``branches = (labels, counts, sizes, entropies)``, counts written.
+    Parameters
+    ----------
+    kind, criterion
+        As in :func:`candidate_text`.
+    candidates : dict
+        Columns with one entry per candidate: ``depth`` (of its node), ``feature``,
+        ``n_samples`` (at the node),
+        ``entropy`` (the node's, already written), ``gain``, ``gain_ratio``,
+        ``overall_entropy``; for numeric candidates ``threshold`` (written), ``low`` and
+        ``high`` (the two values it lies between); and ``first``, one entry more: candidate i
+        has the branches ``first[i]:first[i + 1]``.
+    branches : dict
+        Columns with one entry per branch: ``label``, ``counts`` (written), ``n_samples`` and
+        ``entropy``.
+
+    Returns
+    -------
+    list of str
+        Candidate i's lines are ``first[i] + 2 * i`` to ``first[i + 1] + 2 * i + 1`` (inclusive).
     """
-    pad = _indent(depth) + "  "
-    fixed = _FIXED
-    labels, counts, sizes, entropies = branches
-    texts = []
-    for n, entropy, gain, ratio, overall, threshold, low, high, first, stop in candidates:
-        if kind == "numeric":
-            head = f"{pad}candidate {feature} <= {threshold} (between {low} and {high}):"
-        else:
-            head = f"{pad}candidate {feature} ({plural(stop - first, 'value')}):"
-        lines, of_n = [head], f"/{format_count(n)} = "
-        for j in range(first, stop):
-            size, h = sizes[j], entropies[j]
-            w = size / n
-            lines.append(
-                f"{pad}    {labels[j]}: {plural(size, 'sample')} ({counts[j]}), "
-                f"entropy {format(h, fixed)}, weight {format_count(size)}{of_n}"
-                f"{format(w, fixed)}, weighted entropy {format(w * h, fixed)}"
-            )
-        overall = format(overall, fixed)
-        total = f"{pad}    overall entropy {overall}, gain {entropy} - {overall} = {format(gain, fixed)}"
-        if criterion == "gain_ratio":
-            split_info = float(entropy_rows(sizes[first:stop]))
-            total += f", split information {_f(split_info)}, gain ratio {_f(ratio)}"
-        lines.append(total)
-        texts.append("\n".join(lines))
-    return texts
+    first = np.asarray(candidates["first"], dtype=np.int64)
+    n_branches = np.diff(first)
+    n_candidates = len(n_branches)
+    node_n = np.asarray(candidates["n_samples"])
+    owner = np.repeat(np.arange(n_candidates), n_branches)  # the candidate of each branch
+    deepest = max(candidates["depth"], default=0)
+    pads = np.array([indent(depth) + "  " for depth in range(deepest + 1)])
+    pad = pads.astype(object)[candidates["depth"]]  # of each candidate
+    sizes = np.asarray(branches["n_samples"])
+    entropy = np.asarray(branches["entropy"], dtype=float)
+    weight = sizes / node_n[owner]
+    size_text = count_texts(sizes)
+    branch = zip(
+        pad[owner].tolist(),
+        branches["label"],
+        size_text,
+        plural_words(sizes, "sample", "samples"),
+        branches["counts"],
+        fixed_texts(entropy),
+        np.array(count_texts(node_n), dtype=object)[owner].tolist(),
+        fixed_texts(weight),
+        fixed_texts(weight * entropy),
+    )
+    lines = [
+        f"{p}    {label}: {n} {samples} ({counts}), entropy {h}, weight {n}/{of_n} = {w}, "
+        f"weighted entropy {w_h}"
+        for p, label, n, samples, counts, h, of_n, w, w_h in branch
+    ]
+    pad = pad.tolist()
+    features = candidates["feature"]
+    if kind == "numeric":
+        tests = zip(
+            pad,
+            features,
+            candidates["threshold"],
+            number_texts(candidates["low"]),
+            number_texts(candidates["high"]),
+        )
+        heads = [f"{p}candidate {f} <= {t} (between {a} and {b}):" for p, f, t, a, b in tests]
+    else:
+        values = zip(
+            pad, features, count_texts(n_branches), plural_words(n_branches, "value", "values")
+        )
+        heads = [f"{p}candidate {f} ({n} {word}):" for p, f, n, word in values]
+    scores = zip(
+        pad,
+        fixed_texts(candidates["overall_entropy"]),
+        candidates["entropy"],
+        fixed_texts(candidates["gain"]),
+    )
+    totals = [f"{p}    overall entropy {o}, gain {h} - {o} = {g}" for p, o, h, g in scores]
+    if criterion == "gain_ratio":
+        ratios = zip(
+            totals,
+            fixed_texts(split_information(sizes, first)),
+            fixed_texts(candidates["gain_ratio"]),
+        )
+        totals = [f"{t}, split information {i}, gain ratio {r}" for t, i, r in ratios]
+    # each candidate's lines in order: its test, its branches, its total
+    text = np.empty(len(owner) + 2 * n_candidates, dtype=object)
+    at = 2 * np.arange(n_candidates)
+    text[first[:-1] + at] = heads
+    text[np.arange(len(owner)) + 2 * owner + 1] = lines
+    text[first[1:] + at + 1] = totals
+    return text.tolist()
+
+
+def plural_words(counts: np.ndarray, one: str, many: str) -> list[str]:
+    """The word :func:`~id3tree.node.plural` puts after each count: ``one`` for 1, else ``many``."""
+    return np.where(counts == 1, one, many).tolist()
+
+
+def split_information(sizes: np.ndarray, first: np.ndarray) -> np.ndarray:
+    """The split information of each candidate (gain ratio's denominator): the entropy of its
+    branch sizes ``sizes[first[i]:first[i + 1]]``, bit for bit what :func:`entropy_rows` gives
+    for each alone (the candidates with the same number of branches as the rows of one table).
+    """
+    n_branches = np.diff(first)
+    split_info = np.zeros(len(n_branches))
+    for b in np.unique(n_branches).tolist():
+        rows = np.flatnonzero(n_branches == b)
+        split_info[rows] = entropy_rows(sizes[first[rows, None] + np.arange(b)])
+    return split_info
 
 
 THRESHOLDS_PER_LINE = 5
@@ -160,20 +307,23 @@ def thresholds_text(depth: int, thresholds, n_more: int) -> str:
     return thresholds_texts(depth, threshold, overall, [(0, len(threshold), n_more)])[0]
 
 
-def thresholds_texts(depth: int, threshold, overall_entropy, spans) -> list[str]:
+def thresholds_texts(depth, threshold, overall_entropy, spans) -> list[str]:
     """:func:`thresholds_text` of many candidates at once: candidate i lists the thresholds
     ``first:stop`` of the columns ``threshold`` and ``overall_entropy`` (best first), and
-    ``spans[i]`` is ``(first, stop, n_more)``."""
-    fixed = _FIXED
-    entries = [f"<= {_t(t)}: {format(h, fixed)}" for t, h in zip(threshold, overall_entropy)]
-    pad, k = _indent(depth) + "      ", THRESHOLDS_PER_LINE
-    head, wrap = f"{pad}best thresholds by overall entropy: ", f",\n{pad}    "
-    texts = []
-    for first, stop, n_more in spans:
+    ``spans[i]`` is ``(first, stop, n_more)``; ``depth`` is the depth of their nodes, one for
+    all or one per candidate. Each column is written by one call."""
+    entries = [
+        f"<= {t}: {h}"
+        for t, h in zip(number_texts(threshold, DECIMALS), fixed_texts(overall_entropy))
+    ]
+    depths = [depth] * len(spans) if isinstance(depth, int) else depth
+    k, texts = THRESHOLDS_PER_LINE, []
+    for (first, stop, n_more), at in zip(spans, depths):
+        pad = indent(at) + "      "
         lines = [", ".join(entries[i : min(i + k, stop)]) for i in range(first, stop, k)] or [""]
         if n_more:
             lines[-1] += f", and {plural(n_more, 'more threshold')}"
-        texts.append(head + wrap.join(lines))
+        texts.append(f"{pad}best thresholds by overall entropy: " + f",\n{pad}    ".join(lines))
     return texts
 
 
@@ -192,11 +342,58 @@ def split_text(
     """The decision to split: on which feature, the score that won, the branches, any tie, and
     (gain ratio) the features C4.5's rule kept out: ``below_average`` is ``(average gain,
     names)``, or empty."""
-    pad = _indent(depth) + "  "
-    test = f" <= {_t(threshold)}" if threshold is not None else ""
-    score = f"gain ratio {_f(gain_ratio)}" if criterion == "gain_ratio" else f"gain {_f(gain)}"
-    into = ", ".join(f"{b} ({plural(n, 'sample')})" for b, n in branches)
-    lines = [f"{pad}=> split on {feature}{test}, the highest {score}; branches: {into}"]
+    splits = {
+        "feature": [feature],
+        "threshold": [None if threshold is None else _t(threshold)],
+        "gain": [gain],
+        "gain_ratio": [gain_ratio],
+        "notes": [(tied_with, n_tied_thresholds, below_average)],
+    }
+    labels, sizes = (list(column) for column in zip(*branches)) if branches else ([], [])
+    written = {"label": labels, "n_samples": sizes, "first": [0, len(labels)]}
+    return split_texts(depth, criterion, splits, written)[0]
+
+
+def split_texts(depth: int, criterion: str, splits: dict, branches: dict) -> list[str]:
+    """:func:`split_text` of many splits at one depth, each column of numbers written by one
+    call.
+
+    ``splits`` holds columns with one entry per split: ``feature``, ``threshold`` (written, or
+    None for a categorical split), ``gain``, ``gain_ratio`` and ``notes``, each
+    ``(tied_with, n_tied_thresholds, below_average)`` as :func:`split_text` takes them;
+    ``branches`` the columns ``label`` and ``n_samples`` of the branches, split i having the
+    branches ``first[i]:first[i + 1]`` (``first``, one entry more).
+    """
+    pad = indent(depth) + "  "
+    sizes = np.asarray(branches["n_samples"])
+    into = [
+        f"{label} ({n} {samples})"
+        for label, n, samples in zip(
+            branches["label"], count_texts(sizes), plural_words(sizes, "sample", "samples")
+        )
+    ]
+    first = np.asarray(branches["first"]).tolist()
+    scored = "gain ratio" if criterion == "gain_ratio" else "gain"
+    scores = fixed_texts(splits["gain_ratio"] if criterion == "gain_ratio" else splits["gain"])
+    parts = zip(splits["feature"], splits["threshold"], scores, first, first[1:])
+    texts = [
+        f"{pad}=> split on {feature}{'' if t is None else ' <= ' + t}, the highest {scored} "
+        f"{score}; branches: {', '.join(into[a:b])}"
+        for feature, t, score, a, b in parts
+    ]
+    for i, (tied_with, n_tied_thresholds, below_average) in enumerate(splits["notes"]):
+        if tied_with or n_tied_thresholds > 1 or below_average:
+            notes = _split_notes(
+                pad, splits["feature"][i], tied_with, n_tied_thresholds, below_average
+            )
+            texts[i] = "\n".join([texts[i], *notes])
+    return texts
+
+
+def _split_notes(pad: str, feature: str, tied_with, n_tied_thresholds, below_average) -> list:
+    """The lines under a decision to split: a tie between features or between thresholds, and
+    the features C4.5's rule kept out."""
+    lines = []
     if tied_with:
         lines.append(
             f"{pad}   tie with {', '.join(tied_with)}: broken by column order "
@@ -210,14 +407,21 @@ def split_text(
             f"{pad}   C4.5's rule: only candidates with at least the average gain "
             f"{_f(average)} compete ({', '.join(names)} below it)"
         )
-    return "\n".join(lines)
+    return lines
 
 
 def leaf_text(depth: int, prediction, reason: str, tie_note: str = "") -> str:
     """The decision to stop: what the leaf predicts and why, and a tie between its top classes."""
-    pad = _indent(depth) + "  "
-    line = f"{pad}=> leaf, predict {prediction}: {reason}"
-    return f"{line}\n{pad}   {tie_note}" if tie_note else line
+    return leaf_texts(depth, [prediction], [reason], [tie_note])[0]
+
+
+def leaf_texts(depth: int, predictions, reasons, tie_notes) -> list[str]:
+    """:func:`leaf_text` of many leaves at one depth."""
+    pad = indent(depth) + "  "
+    return [
+        f"{pad}=> leaf, predict {prediction}: {reason}" + (f"\n{pad}   {note}" if note else "")
+        for prediction, reason, note in zip(predictions, reasons, tie_notes)
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -416,7 +620,7 @@ class PruningDecision:
         alpha = f", effective alpha {self.alpha:.4g}" if self.alpha is not None else ""
         verdict = "pruned: the node becomes a leaf" if self.pruned else "kept"
         return (
-            f"{_indent(self.depth)}Node {self.node} ({self.method}): {self.measure} "
+            f"{indent(self.depth)}Node {self.node} ({self.method}): {self.measure} "
             f"{self.subtree:.4g} as a subtree, {self.leaf:.4g} as a leaf{alpha} => {verdict}"
         )
 

@@ -17,6 +17,14 @@ from sklearn.datasets import make_classification
 import id3tree.datasets
 from id3tree import ID3Classifier, candidate_splits, learner
 from id3tree.datasets import load_iris, load_play_tennis
+from id3tree.node import (
+    count_texts,
+    counts_texts,
+    format_count,
+    format_counts,
+    format_number,
+    number_texts,
+)
 from id3tree.tracing import (
     CandidateScored,
     LeafMade,
@@ -26,6 +34,7 @@ from id3tree.tracing import (
     RecordingTracer,
     SplitChosen,
     ThresholdsRanked,
+    fixed_texts,
 )
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -441,6 +450,7 @@ def _printed_and_recorded(X, y, max_thresholds=0, sample_weight=None, **params):
         ("titanic", {"max_depth": 3, "criterion": "gain_ratio", "min_samples_leaf": 5}),
         ("numbers", {"max_thresholds": 2}),
         ("weighted", {"max_thresholds": 3, "max_depth": 3}),
+        ("large", {"max_thresholds": 5}),
     ],
 )
 def test_the_printed_page_is_the_events_text(data, params):
@@ -453,6 +463,8 @@ def test_the_printed_page_is_the_events_text(data, params):
             {"x": rng.normal(size=60).round(1), "same": 1.0, "c": rng.choice(["u", "v"], 60)}
         )
         y = rng.integers(0, 3, size=60)
+    elif data == "large":  # columns long enough for the writers' tables
+        X, y = make_classification(n_samples=3000, n_features=6, random_state=1)
     elif data == "weighted":  # counts that are sums of weights
         X, y = load_iris(return_X_y=True)
         params["sample_weight"] = np.where(y == "setosa", 0.25, 1.0) + np.arange(150) % 3 / 10
@@ -513,3 +525,35 @@ def test_the_trace_names_the_features_c45s_average_gain_rule_kept_out():
     plain = io.StringIO()
     ID3Classifier().fit(X, y, tracer=PrintTracer(plain))  # information gain: no such rule
     assert "C4.5's rule" not in plain.getvalue()
+
+
+def test_the_column_writers_write_what_the_single_ones_write():
+    """The whole-column writers of the printed trace (tables, shortcuts) against the functions
+    that write one number, on values chosen to catch a wrong rounding: exact halves at the 4th
+    decimal and their neighbours one ulp away, negative zero, tiny and huge values, NaN."""
+    rng = np.random.default_rng(0)
+    q = np.arange(-30_000, 30_000)
+    halves = (q + 0.5) / 1e4
+    values = np.concatenate(
+        [
+            rng.random(20_000) * 3,
+            rng.normal(0, 1e3, 5_000),
+            halves,
+            np.nextafter(halves, -np.inf),
+            np.nextafter(halves, np.inf),
+            q / 1e4,
+            [0.0, -0.0, 1e-20, -1e-20, 0.03125, 7.99995, 8.0, 1e300, -1e300, np.nan, np.inf],
+        ]
+    )
+    as_floats = values.tolist()
+    assert fixed_texts(values) == [format(v, ".4f") for v in as_floats]
+    for decimals in (None, 0, 2, 4):
+        assert number_texts(values, decimals) == [format_number(v, decimals) for v in as_floats]
+    whole = rng.integers(0, 10**7, 500)
+    weights = rng.random(500) * 1e4
+    assert count_texts(whole) == [format_count(v) for v in whole.tolist()]
+    assert count_texts(weights) == [format_count(v) for v in weights.tolist()]
+    classes = [0, "a{b}", True]
+    table = rng.integers(0, 100, (50, 3))
+    expected = [format_counts(dict(zip(classes, row))) for row in table.tolist()]
+    assert counts_texts(table, classes) == expected

@@ -217,6 +217,28 @@ def test_predict_proba_is_the_weighted_class_share_at_the_leaf():
         np.testing.assert_allclose(model.predict_proba(X[at])[0], expected / expected.sum())
 
 
+@pytest.mark.parametrize("save", [False, True])
+def test_weight_sums_equal_up_to_rounding_tie_by_the_documented_rule(save):
+    # 0.1 + 0.1 + 0.1 is 0.30000000000000004 in floating point: class B's sum exceeds A's 0.3
+    # by one rounding step, yet the two are the same weight and tie; A comes first in classes_
+    assert 0.1 + 0.1 + 0.1 > 0.3
+    X = pd.DataFrame({"a": [1.0, 1.0, 1.0, 1.0]})
+    y = np.array(["A", "B", "B", "B"])
+    model = ID3Classifier().fit(X, y, sample_weight=[0.3, 0.1, 0.1, 0.1])
+    if save:
+        model = ID3Classifier.from_json(model.to_json())
+    assert model.predict(X).tolist() == ["A"] * 4
+    assert model.root_.prediction == "A"
+    assert model.root_.tied_classes == ["A", "B"]
+    assert "A and B tie" in model.to_text()
+    if not save:  # (a loaded model has no trace_)
+        assert model.trace_["class_tie"].tolist() == [True]
+    # a real difference, however small against the weights, is no tie
+    model = ID3Classifier().fit(X, y, sample_weight=[0.3, 0.1, 0.1, 0.1 + 1e-6])
+    assert model.predict(X).tolist() == ["B"] * 4
+    assert model.root_.tied_classes == []
+
+
 def test_weighted_candidate_table_against_scipy():
     X, y = _mixed_with_holes()
     weight = np.random.default_rng(2).uniform(0.2, 2.0, len(y))
