@@ -202,6 +202,23 @@ def factorize(series: pd.Series, name: str) -> tuple[np.ndarray, list]:
     return np.take(position, codes), categories
 
 
+def unordered_codes(series: pd.Series, name: str) -> tuple[np.ndarray, int]:
+    """Integer codes ``0 .. L-1`` for the distinct values in order of first appearance, ``L``
+    for missing values, and the number of codes ``L + 1``.
+
+    For measures that do not depend on which value gets which code (entropies, mutual
+    information): the same counts as :func:`factorize` gives, without sorting the values or
+    translating the codes into sorted order.
+    """
+    codes, distinct = distinct_values(series, name, missing=_LAST)
+    check_not_mixed(np.asarray(distinct, dtype=object), name)
+    return codes, len(distinct) + 1
+
+
+_LAST = object()
+"""``distinct_values(..., missing=_LAST)``: missing values get the code after the last value."""
+
+
 UNSEEN = -1
 """The code of a category that was never seen at fit time."""
 
@@ -241,10 +258,11 @@ def encode_like_fit(
     return columns
 
 
-def distinct_values(column: pd.Series, name: str) -> tuple[np.ndarray, np.ndarray]:
+def distinct_values(column: pd.Series, name: str, missing=-1) -> tuple[np.ndarray, np.ndarray]:
     """One hashing pass over a column: each row's index into the column's distinct values in
-    order of first appearance (-1 where missing), and those values (an array as long as there
-    are distinct values, whatever the number of rows).
+    order of first appearance (``missing`` where missing: -1, or ``_LAST`` for the number of
+    distinct values), and those values (an array as long as there are distinct values,
+    whatever the number of rows).
 
     pandas' pyarrow-backed text (the ``str`` dtype of pandas 3) is hashed by pyarrow itself,
     without making a Python string per row; every other column by ``pandas.factorize``.
@@ -256,12 +274,16 @@ def distinct_values(column: pd.Series, name: str) -> tuple[np.ndarray, np.ndarra
         if isinstance(text, pa.ChunkedArray):  # several chunks: one dictionary for them all
             text = text.combine_chunks()
         encoded = text.dictionary_encode()
-        codes = encoded.indices.fill_null(-1).to_numpy()
-        return codes, encoded.dictionary.to_numpy(zero_copy_only=False)
+        distinct = encoded.dictionary.to_numpy(zero_copy_only=False)
+        code = len(distinct) if missing is _LAST else missing
+        return encoded.indices.fill_null(code).to_numpy(), distinct
     try:
-        return pd.factorize(column)
+        codes, distinct = pd.factorize(column)
     except TypeError as exc:  # unhashable values, such as lists
         raise ValueError(f"column {name!r} has values that cannot be compared: {exc}") from None
+    if missing is _LAST:
+        np.putmask(codes, codes < 0, len(distinct))
+    return codes, distinct
 
 
 def _is_arrow_text(dtype) -> bool:

@@ -16,7 +16,13 @@ import pandas as pd
 from id3tree import splits
 from id3tree._dask import any_dask
 from id3tree._entropy import entropy_rows, log_base
-from id3tree._validation import as_series, factorize, is_numeric, numeric_values
+from id3tree._validation import (
+    as_series,
+    factorize,
+    is_numeric,
+    numeric_values,
+    unordered_codes,
+)
 from id3tree.contingency import crosstab_codes
 
 __all__ = [
@@ -317,11 +323,17 @@ before anything else. (Two binned columns make a table of bins x bins cells, whi
 def _bin(values: np.ndarray, bins, name: str = "x") -> tuple[np.ndarray, np.ndarray]:
     """Bin codes as numpy.histogram makes them (the last bin includes its right edge); missing
     values get the last code. Explicit edges must cover every present value."""
-    n_bins = bins if isinstance(bins, (int, np.integer)) else np.size(bins) - 1
+    equal_width = isinstance(bins, (int, np.integer))
+    n_bins = bins if equal_width else np.size(bins) - 1
     if not isinstance(bins, str) and n_bins > MAX_BINS:
         raise ValueError(f"bins={n_bins} is more than {MAX_BINS}; use fewer bins")
     present = ~np.isnan(values)
-    data = values[present] if present.any() else np.zeros(1)
+    if not present.any():
+        data = np.zeros(1)
+    elif equal_width:  # equal-width edges depend on the smallest and largest value only
+        data = np.array([np.nanmin(values), np.nanmax(values)])
+    else:
+        data = values[present]
     try:
         edges = np.histogram_bin_edges(data, bins=bins)
     except ValueError as exc:
@@ -333,18 +345,51 @@ def _bin(values: np.ndarray, bins, name: str = "x") -> tuple[np.ndarray, np.ndar
             f"[{_fmt(edges[0])}, {_fmt(edges[-1])}]; widen the edges or pass a number of bins"
         )
     n_bins = len(edges) - 1
+    if equal_width:
+        return _equal_width_codes(values, edges), edges
     codes = np.full(len(values), n_bins, dtype=np.int64)
     inside = np.searchsorted(edges, values[present], side="right") - 1
     codes[present] = np.minimum(inside, n_bins - 1)  # the last bin includes its right edge
     return codes, edges
 
 
-def _codes(values, name: str, bins=None) -> tuple[np.ndarray, int]:
-    """Integer codes of a column and how many codes there are (the last one is "missing")."""
+def _equal_width_codes(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
+    """The codes of :func:`_bin` for equal-width ``edges`` covering every present value: the
+    bin ``np.searchsorted(edges, x, side="right") - 1`` (the last bin closed), missing values
+    the last code.
+
+    Arithmetic instead of a binary search, as numpy.histogram does it: the bin is estimated as
+    ``(x - low) * n_bins / (high - low)``, which rounding may put one bin off next to an edge,
+    and then moved by one wherever x lies on the wrong side of its bin's edges. The steps work
+    in place (a column of a million rows is a few passes over memory, no new arrays).
+    """
+    n_bins = len(edges) - 1
+    buffer = np.subtract(values, edges[0])
+    buffer *= n_bins / (edges[-1] - edges[0])
+    np.fmax(buffer, 0, out=buffer)  # fmax and fmin turn NaN into the bound: a valid index
+    np.fmin(buffer, n_bins - 1, out=buffer)
+    codes = buffer.astype(np.int64)
+    np.take(edges, codes, out=buffer)  # the estimated bin's left edge
+    codes -= np.less(values, buffer)  # the estimate was one bin too high
+    upper = np.r_[edges[1:-1], np.inf]  # the last bin is closed: nothing lies above it
+    np.take(upper, codes, out=buffer)
+    codes += np.greater_equal(values, buffer)  # ... or one too low
+    codes[np.isnan(values)] = n_bins
+    return codes
+
+
+def _codes(values, name: str, bins=None, *, ordered: bool = True) -> tuple[np.ndarray, int]:
+    """Integer codes of a column and how many codes there are (the last one is "missing").
+
+    ``ordered=False``: categories numbered in order of first appearance instead of sorted, for
+    measures that do not depend on which value has which code (the same counts, less work).
+    """
     series = as_series(values, name)
     if bins is not None and is_numeric(series):
         codes, edges = _bin(numeric_values(series, name), bins, name)
         return codes, len(edges)
+    if not ordered:
+        return unordered_codes(series, name)
     codes, categories = factorize(series, name)
     return codes, len(categories) + 1
 

@@ -608,7 +608,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
             return predict_partitions(self, X, proba=True)
         stop = self._stop_nodes(X)
-        return self._compiled.proba[stop]
+        return np.take(self._compiled.proba, stop, axis=0)  # (faster than proba[stop])
 
     def predict(self, X) -> np.ndarray:
         """The majority class of the node where each row stops (a Dask Series for a Dask
@@ -618,7 +618,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
             return predict_partitions(self, X, proba=False)
         stop = self._stop_nodes(X)
-        return self.classes_[self._compiled.majority[stop]]
+        return np.take(self.classes_[self._compiled.majority], stop)  # one gather per row
 
     def apply(self, X) -> np.ndarray:
         """The ``node_id`` of the node where each row stops."""

@@ -17,9 +17,9 @@ from id3tree._validation import UNSEEN
 from id3tree.node import LEFT, NUMERIC_MISSING, RIGHT, majority_classes
 
 BLOCK_ROWS = 2**15
-"""Rows are routed in blocks of this many: the values a block reads stay in the processor's
-cache through the whole descent, and each step's arrays are long enough to hide numpy's cost
-per call."""
+"""Rows are routed in blocks (batches, for numbers only) of this many: the values a block reads
+stay close in memory through the whole descent, and each step's arrays are long enough to hide
+numpy's cost per call."""
 
 
 DENSE_SLOTS, SPARSE_FACTOR = 64, 8
@@ -156,11 +156,14 @@ class CompiledTree:
             # tables indexed by 2 x position: a node's entry and its two children side by side
             pair = np.empty(2 * len(leaf), dtype=index)
             pair[0::2], pair[1::2] = 2 * child[offset + LEFT], 2 * child[offset + RIGHT]
-            tables = tuple(np.repeat(t, 2) for t in (column_start.astype(index), threshold, leaf))
-            tables = (tables[0], tables[1], pair, tables[2])
-            for first in range(0, n_rows, block):
-                rows = np.arange(first, min(first + block, n_rows), dtype=index)
-                _route_numeric(rows, rows * index(row_step), flat, tables, stop)
+            # a leaf's threshold is NaN: no value is greater, so its rows loop back through
+            # the left slot, and NaN marks the rows that have arrived with no extra lookup
+            tables = (
+                np.repeat(column_start.astype(index), 2),
+                np.repeat(np.where(leaf, np.nan, threshold), 2),
+                pair,
+            )
+            _route_numeric(n_rows, index(row_step), flat, tables, stop)
             return stop
         for first in range(0, n_rows, block):
             rows = np.arange(first, min(first + block, n_rows))
@@ -274,18 +277,27 @@ class CompiledTree:
             at = int(nxt)
 
 
-def _route_numeric(rows, row_start, flat, tables, stop) -> None:
-    """:meth:`CompiledTree.route` for numeric splits and no missing value: each step is the
-    node's feature, the row's value of it, the comparison, and the child. Positions are kept
-    doubled (``2 x node``), so the child is ``pair[2 x node + right]`` with no multiplication,
-    and every step writes into the same few buffers."""
-    column_start, threshold, pair, leaf = tables
+def _route_numeric(n_rows: int, row_step, flat, tables, stop) -> None:
+    """:meth:`CompiledTree.route` for numeric splits and no missing value.
+
+    A batch of ``BLOCK_ROWS`` rows descends together; each step is the node's feature, the
+    row's value of it, the comparison, and the child. Positions are kept doubled
+    (``2 x node``), so the child is ``pair[2 x node + right]`` with no multiplication, and every
+    step writes into the same few buffers. A leaf's threshold is NaN: the threshold each row
+    compared with also tells which rows had already arrived. When a quarter of the batch has
+    arrived, those rows leave it and the next rows of the table take their places at the root,
+    so the batch stays full until the last rows (no long tail of steps for a few deep rows).
+    """
+    column_start, threshold, pair = tables
     take = np.take  # "clip": every index is valid, and numpy then writes ``out`` unbuffered
-    n = len(rows)
-    at = np.zeros(n, dtype=pair.dtype)  # 2 x the node position
-    where, value, bound = np.empty(n, dtype=pair.dtype), np.empty(n), np.empty(n)
+    index = pair.dtype
+    n = min(BLOCK_ROWS, n_rows)
+    rows = np.arange(n, dtype=index)
+    at = np.zeros(n, dtype=index)  # 2 x the node position
+    row_start = rows * row_step  # where each row's values start in ``flat``
+    next_row = n
+    where, value, bound = np.empty(n, dtype=index), np.empty(n), np.empty(n)
     right, arrived = np.empty(n, dtype=bool), np.empty(n, dtype=bool)
-    step = 0
     while True:
         m = len(rows)
         w, v, b, r = where[:m], value[:m], bound[:m], right[:m]
@@ -296,15 +308,17 @@ def _route_numeric(rows, row_start, flat, tables, stop) -> None:
         np.greater(v, b, out=r)
         at += r
         take(pair, at, out=at, mode="clip")
-        step += 1
-        if step % 2 and m > 64:  # arrivals are looked for every other step
-            continue
-        done = take(leaf, at, out=arrived[:m], mode="clip")
+        done = np.isnan(b, out=arrived[:m])  # at a leaf before this step (and so after it)
         n_arrived = int(np.count_nonzero(done))
-        if n_arrived == m:
+        if n_arrived == m and next_row == n_rows:
             stop[rows] = at >> 1
             return
-        if 4 * n_arrived > m:
-            stop[rows[done]] = at[done] >> 1
-            keep = ~done
-            rows, at, row_start = rows[keep], at[keep], row_start[keep]
+        if 4 * n_arrived > m or n_arrived == m:  # positions, then gathers: cheaper than masks
+            gone = np.flatnonzero(done)
+            stop[take(rows, gone)] = take(at, gone) >> 1
+            kept = np.flatnonzero(np.logical_not(done, out=done))
+            fresh = np.arange(next_row, min(next_row + n - len(kept), n_rows), dtype=index)
+            next_row += len(fresh)
+            rows = np.concatenate([take(rows, kept), fresh])
+            at = np.concatenate([take(at, kept), np.zeros(len(fresh), dtype=index)])
+            row_start = rows * row_step

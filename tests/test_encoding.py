@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from id3tree import ID3Classifier
-from id3tree._validation import UNSEEN, encode_like_fit, factorize
+from id3tree._validation import UNSEEN, encode_like_fit, factorize, unordered_codes
 from id3tree.node import MISSING
 
 LETTERS = np.array(list("dbacfe"), dtype=object)
@@ -66,6 +66,23 @@ def test_factorize_matches_pandas_sorted_factorize(kind):
     assert codes.dtype == np.int64
     # every missing value gets the code after the last category
     np.testing.assert_array_equal(codes == len(categories), series.isna().to_numpy())
+
+
+@pytest.mark.parametrize("kind", list(_columns()))
+def test_unordered_codes_number_the_values_as_first_seen_with_missing_last(kind):
+    series = _columns()[kind]
+    codes, n_codes = unordered_codes(series, kind)
+    expected, uniques = pd.factorize(series)  # first-seen order, -1 for missing
+    assert n_codes == len(uniques) + 1
+    np.testing.assert_array_equal(codes, np.where(expected < 0, len(uniques), expected))
+    # the same partition of the rows as the sorted codes: same counts, up to the order
+    sorted_codes, _ = factorize(series, kind)
+    assert sorted(np.bincount(codes)) == sorted(np.bincount(sorted_codes))
+
+
+def test_unordered_codes_refuse_a_column_mixing_numbers_and_text():
+    with pytest.raises(ValueError, match="'mixed' mixes numbers and text"):
+        unordered_codes(pd.Series([1, "1", 2], dtype=object), "mixed")
 
 
 def test_a_category_column_keeps_its_categories_order():

@@ -21,6 +21,7 @@ from sklearn.metrics import mutual_info_score
 
 from id3tree.datasets import load_iris, load_play_tennis
 from id3tree.information import (
+    _bin,
     candidate_splits,
     conditional_entropy,
     contingency_table,
@@ -813,3 +814,46 @@ def test_empty_input_is_an_error():
     for call in (information_gain, conditional_entropy, mutual_information, candidate_splits):
         with pytest.raises(ValueError, match="empty"):
             call(np.array([], dtype=float), [])
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    values=st.lists(
+        st.one_of(
+            st.floats(-1e6, 1e6, allow_nan=False),
+            st.integers(-10, 10).map(float),
+            st.just(float("nan")),
+        ),
+        min_size=1,
+        max_size=60,
+    ),
+    bins=st.integers(1, 30),
+    scale=st.sampled_from([1.0, 1e-7, 3.0, 1e9]),
+)
+def test_equal_width_bins_are_those_of_a_binary_search(values, bins, scale):
+    """_bin's arithmetic for a number of bins against searchsorted on numpy's own edges."""
+    x = np.asarray(values) * scale
+    present = ~np.isnan(x)
+    try:
+        expected_edges = np.histogram_bin_edges(x[present] if present.any() else [0.0], bins=bins)
+    except ValueError:  # one huge value: numpy cannot cut a range of 1 into finite bins
+        with pytest.raises(ValueError, match="cannot be cut into bins"):
+            _bin(x, bins)
+        return
+    codes, edges = _bin(x, bins)
+    np.testing.assert_array_equal(edges, expected_edges)
+    expected = np.full(len(x), bins)
+    inside = np.searchsorted(edges, x[present], side="right") - 1
+    expected[present] = np.minimum(inside, bins - 1)  # the last bin is closed
+    np.testing.assert_array_equal(codes, expected)
+
+
+def test_equal_width_bins_at_the_edges_and_between_them():
+    """Values on every edge, and one float step either side of it, as searchsorted puts them."""
+    edges = np.histogram_bin_edges([0.1, 0.7], bins=6)
+    x = np.concatenate([edges, np.nextafter(edges, -np.inf), np.nextafter(edges, np.inf)])
+    x = np.clip(x, 0.1, 0.7)
+    codes, got_edges = _bin(np.r_[x, np.nan], 6)
+    np.testing.assert_array_equal(got_edges, edges)
+    expected = np.minimum(np.searchsorted(edges, x, side="right") - 1, 5)
+    np.testing.assert_array_equal(codes, np.r_[expected, 6])

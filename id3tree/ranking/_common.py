@@ -27,7 +27,8 @@ def binned_codes(column: pd.Series, name: str, bins) -> tuple[np.ndarray, int]:
     """Codes of one column by the rule of :func:`id3tree.mutual_information`.
 
     Numeric columns in ``bins`` equal-width bins (``numpy.histogram`` edges), categories one code
-    each, missing values the last code. Returns ``(codes, number of codes)``.
+    each (in order of first appearance: every use here counts, none needs the values sorted),
+    missing values the last code. Returns ``(codes, number of codes)``.
     """
-    codes, n_codes = _codes(column, name, bins=bins)
+    codes, n_codes = _codes(column, name, bins=bins, ordered=False)
     return narrow(codes, n_codes), n_codes

@@ -31,7 +31,7 @@ from id3tree._entropy import entropy_from_xlogx, xlogx
 
 GROUP_CELLS = 2048  # most joint codes a group may have
 BLOCK_COLUMNS = 16  # most columns in a block
-BLOCK_CODES = 128  # most codes in a block; a column with more is a block of its own
+BLOCK_CODES = 256  # most codes in a block; a column with more is a block of its own
 DENSE_CELLS = 1 << 22  # larger tables are counted with np.unique instead of np.bincount
 CHUNK_ROWS = 1 << 16  # rows per bincount, so the work buffer stays small on tall tables
 

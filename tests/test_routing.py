@@ -1,0 +1,62 @@
+"""The numeric router's batch (rows leave it at their leaves, new rows take their places) against
+the plain walk of one row at a time (CompiledTree.path)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from id3tree import ID3Classifier, routing
+
+
+def deep_tree_data(n=1_500, d=6, seed=0):
+    """Noisy labels: a fully grown tree with leaves at many depths."""
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.normal(size=(n, d)), 2)
+    y = ((X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(0, 0.7, n)) > 0).astype(int)
+    return X, y
+
+
+def walked_stops(compiled, X) -> np.ndarray:
+    """The reference: each row sent down by itself, one node at a time."""
+    return np.array([compiled.path(row)[-1][0] for row in X])
+
+
+@pytest.mark.parametrize("block", [1, 7, 64, 1000, 2**15])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_the_batch_stops_every_row_where_the_plain_walk_does(monkeypatch, block, order):
+    X, y = deep_tree_data()
+    model = ID3Classifier().fit(X, y)
+    depths = {node.node_id: node.depth for node in model.root_.walk()}
+    assert len(set(depths.values())) > 5  # leaves at many depths: rows leave the batch unevenly
+    new = np.asarray(np.round(np.random.default_rng(1).normal(size=(3_000, 6)), 2), order=order)
+    expected = walked_stops(model._compiled, new)
+    monkeypatch.setattr(routing, "BLOCK_ROWS", block)
+    np.testing.assert_array_equal(model._compiled.route(new, has_missing=False), expected)
+    np.testing.assert_array_equal(model._compiled.route(new), expected)
+    # the general step (for missing values) agrees
+    np.testing.assert_array_equal(model._compiled.route(new, has_missing=True), expected)
+
+
+def test_predictions_are_the_class_shares_of_the_walked_leaf():
+    X, y = deep_tree_data(seed=2)
+    model = ID3Classifier().fit(X, y)
+    new = np.round(np.random.default_rng(3).normal(size=(2_000, 6)), 2)
+    stops = walked_stops(model._compiled, new)
+    counts = model._compiled.counts[stops].astype(float)
+    shares = counts / counts.sum(axis=1, keepdims=True)
+    np.testing.assert_array_equal(model.predict_proba(new), shares)
+    np.testing.assert_array_equal(model.predict(new), model.classes_[np.argmax(counts, axis=1)])
+    labels = np.array(["no", "yes"], dtype=object)[y]
+    text_model = ID3Classifier().fit(X, labels)
+    expected = np.where(model.predict(new) == 1, "yes", "no")
+    assert text_model.predict(new).tolist() == expected.tolist()
+
+
+def test_a_single_row_and_a_stump():
+    X, y = deep_tree_data(n=200)
+    model = ID3Classifier().fit(X, y)
+    one = X[:1]
+    assert model._compiled.route(one).tolist() == [model._compiled.path(one[0])[-1][0]]
+    stump = ID3Classifier().fit(X, np.zeros(len(X), dtype=int))  # one leaf
+    assert stump.predict(X[:5]).tolist() == [0] * 5
