@@ -1,0 +1,73 @@
+"""The learner's benchmark suite still runs: its quick mode, as a smoke run (no time is asserted).
+
+The quick mode runs every row of ``benchmarks/bench_learner.py`` on small data, once. This test
+reads the table it prints and checks what does not depend on the machine: every row of the
+README's table is there, with positive times and the ratio of the two times it shows.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+ROW = re.compile(
+    r"^  (?P<name>(fit|predict|memory|tracing)\S*.*?)\s+(?P<ours>\d+\.\d+)\s+(?P<other>\d+\.\d+)"
+    r"\s+(?P<ratio>\d+\.\d+)\s+(?P<goal><= [\d.]+|-)(\s+(?P<verdict>PASS|MISS))?$"
+)
+
+# a word of every kind of row the suite must keep (issues 13 and 15)
+EXPECTED = [
+    "fit numeric 2 classes d=10",
+    "fit numeric 2 classes d=100",
+    "fit numeric 10 classes",
+    "fit numeric 100 classes",
+    "fit 100 distinct values per column",
+    "fit max_depth=5",
+    "fit numeric weighted",
+    "predict d=100 tree",
+    "predict_proba d=100 tree",
+    "predict 100-distinct tree",
+    "predict_proba 100-distinct tree",
+    "fit categorical 20 columns",
+    "fit small numeric n=1,000",
+    "fit small categorical n=10,000",
+    "fit small mixed n=1,000",
+    "predict from strings",
+    "memory: peak RSS of the fit",
+    "memory: peak above the loaded data",
+    "memory: kept after the fit",
+    "tracing overhead",
+]
+
+
+def test_the_quick_benchmark_runs_every_row():
+    env = dict(os.environ, PYTHONWARNINGS="ignore")
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_learner.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    rows = [m for m in map(ROW.match, run.stdout.splitlines()) if m]
+    names = [m["name"] for m in rows]
+    for word in EXPECTED:
+        assert any(word in name for name in names), f"no row {word!r} in:\n{run.stdout}"
+    for m in rows:
+        ours, other, ratio = float(m["ours"]), float(m["other"]), float(m["ratio"])
+        assert ours > 0 and other > 0, m.group(0)
+        # the ratio printed is the ratio of the two times printed (each rounded to 4 decimals)
+        low, high = max(ours - 5e-5, 0) / (other + 5e-5), (ours + 5e-5) / max(other - 5e-5, 1e-9)
+        assert low - 5e-4 <= ratio <= high + 5e-4, m.group(0)
+        if m["goal"] != "-":  # PASS when the ratio meets the goal (up to the printed rounding)
+            goal = float(m["goal"][3:])
+            if abs(ratio - goal) > 5e-4:
+                assert m["verdict"] == ("PASS" if ratio < goal else "MISS"), m.group(0)
+    missed = [m for m in rows if m["verdict"] == "MISS"]
+    assert f"{len(rows)} rows, {len(missed)} goals missed" in run.stdout, run.stdout[-800:]
