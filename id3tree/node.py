@@ -173,9 +173,8 @@ def number_texts(values, decimals: int | None = None) -> list[str]:
     Rounding to ``decimals`` digits is Python's :func:`round`, which rounds the exact binary
     value half to even (``numpy.round`` may differ in the last digit). A long column takes a
     shortcut with the same result: each value times ``10**decimals`` is rounded to a whole
-    number q (the product's own rounding error is far below ``1e-6``; a value within ``1e-6``
-    of a half, where q could go either way, is rounded by :func:`round`), and q is written as
-    its whole part and its decimals, the decimals of each q looked up in a table made once.
+    number q (:func:`rounded_units`; where q is not sure, :func:`round` rounds the value), and q
+    is written as its whole part and its decimals, the decimals looked up in a table made once.
 
     >>> number_texts(np.array([28.85625, 2.45, -0.00001]), 3)
     ['28.856', '2.45', '0']
@@ -186,13 +185,10 @@ def number_texts(values, decimals: int | None = None) -> list[str]:
     if len(values) < LONG_COLUMN or not 0 < decimals <= 4:
         rounded = [round(v, decimals) for v in values.tolist()]
         return list(map("{:.10g}".format, (np.asarray(rounded, dtype=float) + 0.0).tolist()))
-    scale = 10**decimals
-    with np.errstate(invalid="ignore", over="ignore"):  # an infinity or NaN goes to round()
-        scaled = values * scale
-        q = np.rint(scaled)
-        sure = (np.abs(q) < 2**31) & (np.abs(scaled - np.floor(scaled) - 0.5) > 1e-6)
+    q, sure = rounded_units(values, decimals)  # an infinity or NaN is not sure: round() writes it
+    sure &= np.abs(q) < 2**31
     magnitude = np.abs(np.where(sure, q, 0)).astype(np.int64)
-    whole, part = np.divmod(magnitude, scale)
+    whole, part = np.divmod(magnitude, 10**decimals)
     texts = np.where(q < 0, "-", "").astype(object)
     texts += np.array(list(map(str, whole.tolist())), dtype=object)
     texts += _decimals_table(decimals)[part]
@@ -202,7 +198,22 @@ def number_texts(values, decimals: int | None = None) -> list[str]:
 
 
 LONG_COLUMN = 200
-"""A column of at least this many numbers takes the shortcut of :func:`number_texts`."""
+"""A column of at least this many numbers is written by a shortcut (:func:`number_texts`,
+:func:`~id3tree.tracing.fixed_texts`); a shorter one number by number."""
+
+
+def rounded_units(values: np.ndarray, decimals: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each value in units of ``10**-decimals``, rounded to a whole number ``q``, and whether
+    that ``q`` is surely the one Python's own rounding of the value gives: the scaled value
+    carries a rounding error of its own, far below ``1e-6``, so within ``1e-6`` of a half (``q``
+    could go either way), and for an infinity or NaN, it is not sure and the caller writes the
+    value by Python's :func:`round` or :func:`format` instead."""
+    with np.errstate(invalid="ignore", over="ignore"):
+        scaled = values * 10.0**decimals
+        q = np.rint(scaled)
+        sure = np.abs(scaled - np.floor(scaled) - 0.5) > 1e-6
+    return q, sure
+
 
 _decimals_tables: dict[int, np.ndarray] = {}
 

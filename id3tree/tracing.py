@@ -42,6 +42,7 @@ import pandas as pd
 
 from id3tree._entropy import entropy_rows
 from id3tree.node import (
+    LONG_COLUMN,
     class_tie_note,
     count_texts,
     format_count,
@@ -49,6 +50,7 @@ from id3tree.node import (
     format_number,
     number_texts,
     plural,
+    rounded_units,
 )
 
 DECIMALS = 4
@@ -72,9 +74,6 @@ def indent(depth: int) -> str:
     return "    " * depth
 
 
-FAST_COLUMN = 200
-"""A column of at least this many numbers is written by :func:`fixed_texts`' table."""
-
 _fixed_table = np.empty(0, dtype=object)  # entry q: q / 10**DECIMALS, written by _f
 _FIXED_TABLE_UNITS = 8  # the table covers 0 to 8 at most (an entropy of 256 classes)
 
@@ -86,20 +85,18 @@ def fixed_texts(values) -> list[str]:
     A trace writes tens of thousands of such numbers (entropies, weights, gains), and writing a
     float is most of the cost of a line. Python writes a float from its exact binary value,
     rounded half to even. A long column takes a shortcut: each value times ``10**DECIMALS`` is
-    rounded to a whole number q, whose text is looked up in a table made once (the text of
-    every q from 0 up; the numbers of a trace lie between 0 and a few bits). The scaled value
-    carries a rounding error of its own, far below ``1e-6``, so where it lies within ``1e-6``
-    of a half (q could go either way), or outside the table, ``format`` writes the value.
+    rounded to a whole number q (:func:`~id3tree.node.rounded_units`), whose text is looked up
+    in a table made once (the text of every q from 0 up; the numbers of a trace lie between 0
+    and a few bits). Where q is not sure, or outside the table, ``format`` writes the value.
     """
     values = np.asarray(values, dtype=float)
-    if len(values) < FAST_COLUMN:
+    if len(values) < LONG_COLUMN:
         return list(map(_write_fixed, values.tolist()))
-    with np.errstate(over="ignore", invalid="ignore"):  # an infinity or NaN goes to format
-        scaled = values * 10.0**DECIMALS
-        q = np.rint(scaled)
+    q, sure = rounded_units(values, DECIMALS)  # an infinity or NaN is not sure: format writes it
+    with np.errstate(invalid="ignore"):
         in_reach = ~np.signbit(values) & (q < _FIXED_TABLE_UNITS * 10**DECIMALS)  # not -0.0
-        table = _fixed_table_up_to(q[in_reach].max(initial=0))
-        sure = in_reach & (q < len(table)) & (np.abs(scaled - np.floor(scaled) - 0.5) > 1e-6)
+    table = _fixed_table_up_to(q[in_reach].max(initial=0))
+    sure &= in_reach & (q < len(table))
     texts = table[np.where(sure, q, 0).astype(np.intp)]
     unsure = np.flatnonzero(~sure)
     texts[unsure] = list(map(_write_fixed, values[unsure].tolist()))
