@@ -576,10 +576,10 @@ class SortedColumns:
     def branches(self, data, chosen, splitting, starts, sizes, is_cat) -> np.ndarray:
         """The branch slot of every position of ``rows[0]`` (-1 where the node does not split).
 
-        The nodes split on a sorted feature are done together: such a split sends the first
-        ``n_left`` rows of the node (in that feature's order) left, the next ``n_right`` right
-        and the rest (missing values) to the third branch, so no value is compared. Categorical
-        and counted features compare each row's code, a feature at a time."""
+        A feature at a time: a split on a sorted feature sends the first ``n_left`` rows of the
+        node (in that feature's order) left, the next ``n_right`` right and the rest (missing
+        values) to the third branch, so no value is compared; categorical and counted features
+        compare each row's code."""
         rows = self.rows[0]
         slot_of_row = self._slot_of_row
         slot_of_row[rows] = -1

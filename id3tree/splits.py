@@ -899,17 +899,23 @@ def dense_ranks(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     A ``bincount`` when ``size`` is small next to the number of keys, a sort otherwise: the
     cost never depends on how many values *could* occur (a column may have 100,000 categories).
     """
-    if size <= 4 * len(key) + 4096:
+    if _table_pays(size, len(key)):
         present = np.bincount(key, minlength=size) > 0
         return present.nonzero()[0], (present.cumsum() - 1)[key]
     distinct, rank = np.unique(key, return_inverse=True)
     return distinct, rank.ravel()
 
 
+def _table_pays(size: int, n_keys: int) -> bool:
+    """Whether ``n_keys`` keys in ``0 .. size-1`` are ranked or counted faster by a table of
+    every possible key (one ``bincount``) than by sorting them."""
+    return size <= 4 * n_keys + 4096
+
+
 def count_keys(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """The sorted distinct values of ``key`` (all in ``0 .. size-1``) and how often each occurs,
     by a ``bincount`` when ``size`` is small next to the number of keys, a sort otherwise."""
-    if size <= 4 * len(key) + 4096:
+    if _table_pays(size, len(key)):
         table = np.bincount(key, minlength=size)
         distinct = np.flatnonzero(table)
         return distinct, table[distinct]
