@@ -27,7 +27,15 @@ from id3tree.node import (
     tied_classes,
     top_classes,
 )
-from id3tree.splits import best_thresholds, class_counts, enumerate_thresholds
+from id3tree.splits import (
+    _NOT_A_CUT,
+    _cuts_of,
+    _first_of_each,
+    _threshold_columns,
+    best_thresholds,
+    class_counts,
+    enumerate_thresholds,
+)
 
 
 @dataclass
@@ -690,10 +698,12 @@ class Record:
             totals = np.bincount(cols["segment"], minlength=len(starts))
             order = np.lexsort((cols["threshold"], cols["overall_entropy"], cols["segment"]))
             cols = {name: column[order] for name, column in cols.items()}
-        else:
+        elif weight is not None:
             cols, totals = best_thresholds(
                 values, y, starts, lengths, n_classes, self.max_thresholds, weight
             )
+        else:
+            cols, totals = _best_cuts(values, y, starts, lengths, n_classes, self.max_thresholds)
         bounds = np.searchsorted(cols["segment"], np.arange(len(starts) + 1))
         names = ("threshold", "overall_entropy") if self.as_text else _THRESHOLD_FIELDS
         features = [f for f, *_ in ranked]
@@ -1168,6 +1178,63 @@ class Record:
         if self.tracer is not None:
             self._replay(new, grown.parent)
         return grown
+
+
+def _best_cuts(values, y, starts, lengths, n_classes: int, k: int) -> tuple[dict, np.ndarray]:
+    """:func:`~id3tree.splits.best_thresholds` of unweighted rows, the same columns, for the
+    trace of a whole level at once: the ``k`` best midpoints of every segment and how many each
+    has.
+
+    Every cut gets its exact integer score (the split search's, ``n H`` in table units); a
+    segment's ``k``-th best is bounded from above by :func:`_kth_smallest_bound`, one pass over
+    the scores with no sort of them all; only the cuts under that bound are sorted, and only
+    those within a margin of each segment's exact ``k``-th best (floats and the table's rounding
+    may order near-equal cuts differently) get their entropies computed and ranked.
+    """
+    values, y, cuts = _cuts_of(values, y, starts, lengths, n_classes)
+    valid = cuts.valid()
+    score = cuts.score_all(valid)  # the largest int64 where no cut may go
+    totals = np.add.reduceat(valid, starts) if len(valid) else np.zeros(len(starts), np.int64)
+    pos = np.flatnonzero(
+        score <= np.repeat(_kth_smallest_bound(score, starts, lengths, k), lengths)
+    )
+    pos = pos[score[pos] < _NOT_A_CUT]
+    seg, near = cuts.segment[pos], score[pos]
+    order = np.lexsort((near, seg))
+    n_near = np.bincount(seg, minlength=len(starts))
+    has = n_near > 0
+    kth = np.zeros(len(starts), dtype=np.int64)
+    first = np.cumsum(n_near) - n_near
+    kth[has] = near[order[first[has] + np.minimum(n_near[has], k) - 1]]
+    margin = np.ceil(1e-9 * lengths / cuts.unit).astype(np.int64) + 4 * (n_classes + 1)
+    pos = pos[near <= kth[seg] + margin[seg]]
+    return _first_of_each(_threshold_columns(cuts, values, pos), k), totals
+
+
+_BLOCK = 32
+"""The longest block of :func:`_kth_smallest_bound`."""
+
+
+def _kth_smallest_bound(score, starts, lengths, k: int) -> np.ndarray:
+    """An upper bound of the ``k``-th smallest entry of every segment of ``score`` (segment s
+    is ``starts[s]:starts[s] + lengths[s]``, one after the other), the largest int64 where a
+    segment has fewer than ``k`` entries.
+
+    Each segment is cut into blocks of at most ``_BLOCK`` entries, at least ``k`` of them; the
+    minima of ``k`` blocks are ``k`` entries, so the ``k``-th smallest block minimum is at least
+    the ``k``-th smallest entry. One pass over ``score`` and a sort of the blocks' minima.
+    """
+    size = np.clip(lengths // k, 1, _BLOCK)
+    n_blocks = -(-lengths // size)
+    first_block = np.cumsum(n_blocks) - n_blocks
+    segment = np.repeat(np.arange(len(starts)), n_blocks)
+    block_start = starts[segment] + (np.arange(len(segment)) - first_block[segment]) * size[segment]
+    block_min = np.minimum.reduceat(score, block_start)
+    order = np.lexsort((block_min, segment))
+    bound = np.full(len(starts), np.iinfo(np.int64).max, dtype=np.int64)
+    has_k = n_blocks >= k
+    bound[has_k] = block_min[order[first_block[has_k] + k - 1]]
+    return bound
 
 
 def preorder(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
