@@ -308,20 +308,45 @@ def thresholds_texts(depth, threshold, overall_entropy, spans) -> list[str]:
     """:func:`thresholds_text` of many candidates at once: candidate i lists the thresholds
     ``first:stop`` of the columns ``threshold`` and ``overall_entropy`` (best first), and
     ``spans[i]`` is ``(first, stop, n_more)``; ``depth`` is the depth of their nodes, one for
-    all or one per candidate. Each column is written by one call."""
-    entries = [
-        f"<= {t}: {h}"
-        for t, h in zip(number_texts(threshold, DECIMALS), fixed_texts(overall_entropy))
-    ]
-    depths = [depth] * len(spans) if isinstance(depth, int) else depth
-    k, texts = THRESHOLDS_PER_LINE, []
-    for (first, stop, n_more), at in zip(spans, depths):
-        pad = indent(at) + "      "
-        lines = [", ".join(entries[i : min(i + k, stop)]) for i in range(first, stop, k)] or [""]
-        if n_more:
-            lines[-1] += f", and {plural(n_more, 'more threshold')}"
-        texts.append(f"{pad}best thresholds by overall entropy: " + f",\n{pad}    ".join(lines))
-    return texts
+    all or one per candidate.
+
+    Each column is written by one call. The candidates whose thresholds fit on one line (the
+    learner's five, or fewer) are written by one ``%`` a candidate, one template for those
+    with as many thresholds and more or none to count; longer lists are cut into lines of
+    ``THRESHOLDS_PER_LINE`` thresholds.
+    """
+    threshold_text = number_texts(threshold, DECIMALS)
+    overall_text = fixed_texts(overall_entropy)
+    first, stop, n_more = np.asarray(spans, dtype=np.int64).reshape(-1, 3).T
+    depths = np.broadcast_to(np.asarray(depth), len(first))
+    pads = np.array([indent(at) + "      " for at in range(int(depths.max(initial=0)) + 1)])
+    pad = pads.astype(object)[depths]
+    more = np.array(count_texts(n_more), dtype=object)
+    more_words = np.array(plural_words(n_more, "more threshold", "more thresholds"), dtype=object)
+    # (threshold, overall entropy) pairs side by side: pair i of the columns is cells 2i, 2i + 1
+    pairs = np.empty(2 * len(threshold_text), dtype=object)
+    pairs[0::2], pairs[1::2] = threshold_text, overall_text
+    n_listed, k = stop - first, THRESHOLDS_PER_LINE
+    texts = np.empty(len(first), dtype=object)
+    one_line = (n_listed >= 1) & (n_listed <= k)
+    for n, counted in sorted(
+        set(zip(n_listed[one_line].tolist(), (n_more[one_line] > 0).tolist()))
+    ):
+        rows = np.flatnonzero((n_listed == n) & ((n_more > 0) == counted))
+        template = "%sbest thresholds by overall entropy: " + ", ".join(["<= %s: %s"] * n)
+        cells = [pad[rows, None], pairs[2 * first[rows, None] + np.arange(2 * n)]]
+        if counted:
+            template += ", and %s %s"
+            cells += [more[rows, None], more_words[rows, None]]
+        texts[rows] = list(map(template.__mod__, map(tuple, np.hstack(cells).tolist())))
+    for i in np.flatnonzero(~one_line).tolist():  # several lines, or none
+        entries = [f"<= {threshold_text[j]}: {overall_text[j]}" for j in range(first[i], stop[i])]
+        lines = [", ".join(entries[j : j + k]) for j in range(0, len(entries), k)] or [""]
+        if n_more[i]:
+            lines[-1] += f", and {more[i]} {more_words[i]}"
+        at = pad[i]
+        texts[i] = f"{at}best thresholds by overall entropy: " + f",\n{at}    ".join(lines)
+    return texts.tolist()
 
 
 def split_text(

@@ -36,6 +36,7 @@ from id3tree.tracing import (
     SplitChosen,
     ThresholdsRanked,
     fixed_texts,
+    thresholds_texts,
 )
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -587,3 +588,39 @@ def test_the_best_thresholds_of_a_level_are_the_first_of_every_threshold_ranked(
     assert list(best) == list(every)
     for name, column in best.items():
         np.testing.assert_array_equal(column, expected[name].to_numpy(), err_msg=name)
+
+
+@pytest.mark.parametrize("n_candidates", [3, 400])
+def test_the_thresholds_lines_of_many_candidates_are_those_written_one_by_one(n_candidates):
+    """verbose=2's threshold lines of many candidates at once (one template per shape) against
+    the same lines written entry by entry with the single-number writers: none, one, five and
+    more than five thresholds (several lines), none or one or many more to count, depths 0 to
+    3, and thresholds at exact halves, negative zero, NaN and infinities."""
+    rng = np.random.default_rng(n_candidates)
+    odd = [0.00005, 0.00015, -0.00005, -0.0, 0.0, np.nan, np.inf, -np.inf, 2.44995, 1e7]
+    n_listed = rng.choice([0, 1, 2, 5, 6, 11], size=n_candidates)
+    n_listed[:3] = [1, 5, 11]
+    n_more = rng.choice([0, 1, 2, 37], size=n_candidates)
+    first = np.cumsum(n_listed) - n_listed
+    spans = list(zip(first.tolist(), (first + n_listed).tolist(), n_more.tolist()))
+    threshold = rng.normal(size=int(n_listed.sum())) * 10
+    threshold[: len(odd)] = odd[: len(threshold)]
+    overall = rng.random(len(threshold)) * 2
+    depths = rng.integers(0, 4, size=n_candidates).tolist()
+
+    def one_by_one(depth, first, stop, n_more):
+        pad = "    " * depth + "      "
+        entries = [
+            f"<= {format_number(t, 4)}: {format(h, '.4f')}"
+            for t, h in zip(threshold[first:stop].tolist(), overall[first:stop].tolist())
+        ]
+        lines = [", ".join(entries[i : i + 5]) for i in range(0, len(entries), 5)] or [""]
+        if n_more:
+            lines[-1] += f", and {n_more} more threshold{'s' if n_more != 1 else ''}"
+        return pad + "best thresholds by overall entropy: " + f",\n{pad}    ".join(lines)
+
+    expected = [one_by_one(d, *span) for d, span in zip(depths, spans)]
+    assert thresholds_texts(depths, threshold, overall, spans) == expected
+    assert thresholds_texts(2, threshold, overall, spans) == [
+        one_by_one(2, *span) for span in spans
+    ]
