@@ -519,15 +519,17 @@ class Record:
                     reasons[e, f] = self._numeric_reason(
                         int(lv.sizes[e]), n_present, n_distinct, bool(found)
                     )
+        has_invalid = invalid.any(axis=0).tolist()
         for f, result in getattr(s, "results", {}).items():
             if data.codes[f] is None:
                 tables[f] = result.side_counts  # (k, 3, classes): left, right, missing
-                if f not in lv.orders:
+                invalid_here = np.flatnonzero(invalid[:, f]).tolist() if has_invalid[f] else []
+                if not invalid_here and self.max_thresholds == 0:
                     continue
-                invalid_here = np.flatnonzero(invalid[:, f]).tolist()
-                if invalid_here or self.max_thresholds != 0:
-                    o = lv.orders[f]
-                    v = data.numeric[f][o]
+                o = lv.orders.get(f)  # (a counted feature's rows are sorted when asked for)
+                if o is None:
+                    continue
+                v = data.numeric[f][o]
                 if invalid_here:
                     self._numeric_reasons(reasons, f, v, lv, invalid_here, result.found)
                 if self.max_thresholds != 0:

@@ -160,6 +160,20 @@ def counts_texts(counts, classes) -> list[str]:
     ['No: 5, Yes: 9', 'No: 0, Yes: 4']
     """
     counts = np.asarray(counts)
+    if len(counts) >= LONG_COLUMN and counts.dtype.kind in "iu" and counts.min(initial=0) >= 0:
+        # a long table repeats rows (the sides of a cut, the same at many nodes): each
+        # distinct row is written once
+        shape = (int(counts.max(initial=0)) + 1,) * counts.shape[1]
+        if np.prod(shape, dtype=float) < 2**62:
+            key = np.ravel_multi_index(tuple(counts.T), shape)
+            _, first, which = np.unique(key, return_index=True, return_inverse=True)
+            texts = np.array(_rows_texts(counts[first], classes), dtype=object)
+            return texts[which.ravel()].tolist()
+    return _rows_texts(counts, classes)
+
+
+def _rows_texts(counts: np.ndarray, classes) -> list[str]:
+    """:func:`counts_texts` row by row."""
     written = "{:.6g}" if counts.dtype.kind == "f" else "{}"
     literal = [class_name(c).replace("{", "{{").replace("}", "}}") for c in classes]
     row = ", ".join(f"{name}: {written}" for name in literal)
@@ -181,7 +195,12 @@ def number_texts(values, decimals: int | None = None) -> list[str]:
     """
     values = np.asarray(values, dtype=float)
     if decimals is None:
-        return list(map("{:.10g}".format, (values + 0.0).tolist()))
+        if len(values) < LONG_COLUMN:
+            return list(map("{:.10g}".format, (values + 0.0).tolist()))
+        # a long column repeats values (the same cut at many nodes): each is written once
+        distinct, which = np.unique(values + 0.0, return_inverse=True)  # -0.0 is 0.0
+        texts = np.array(list(map("{:.10g}".format, distinct.tolist())), dtype=object)
+        return texts[which.ravel()].tolist()
     if len(values) < LONG_COLUMN or not 0 < decimals <= 4:
         rounded = [round(v, decimals) for v in values.tolist()]
         return list(map("{:.10g}".format, (np.asarray(rounded, dtype=float) + 0.0).tolist()))

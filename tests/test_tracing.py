@@ -556,9 +556,13 @@ def test_the_column_writers_write_what_the_single_ones_write():
     assert count_texts(whole) == [format_count(v) for v in whole.tolist()]
     assert count_texts(weights) == [format_count(v) for v in weights.tolist()]
     classes = [0, "a{b}", True]
-    table = rng.integers(0, 100, (50, 3))
-    expected = [format_counts(dict(zip(classes, row))) for row in table.tolist()]
-    assert counts_texts(table, classes) == expected
+    for table in (
+        rng.integers(0, 100, (50, 3)),  # short
+        rng.integers(0, 4, (2_000, 3)),  # long, rows repeated, zeros
+        rng.integers(0, 2**40, (300, 3)),  # long, counts too large to number the rows
+    ):
+        expected = [format_counts(dict(zip(classes, row))) for row in table.tolist()]
+        assert counts_texts(table, classes) == expected
 
 
 @pytest.mark.parametrize("seed", range(12))
