@@ -807,8 +807,8 @@ class Record:
             node_list = e.tolist()
             columns["depth"] += [d.level.depth] * len(node_list)
             columns["feature"] += names[f].tolist()
-            columns["n_samples"] += [node_n[i] for i in node_list]
-            columns["entropy"] += [node_entropy[i] for i in node_list]
+            columns["n_samples"].append(np.asarray(node_n)[e])
+            columns["entropy"].append(np.asarray(node_entropy)[e])
             for name in ("gain", "ratio", "overall", "low", "high", "threshold"):
                 scores[name].append(_score(s, name)[e, f])
             branches["counts"].append(b.counts[rows])
@@ -818,6 +818,8 @@ class Record:
             starts.append(at)
         scores = {name: np.concatenate(column) for name, column in scores.items()}
         branches = {name: np.concatenate(column) for name, column in branches.items()}
+        for name in ("n_samples", "entropy"):
+            columns[name] = np.concatenate(columns[name])
         n_branches = np.concatenate(n_branches)
         first = np.concatenate([[0], np.cumsum(n_branches)])
         tests = None
