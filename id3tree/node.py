@@ -149,7 +149,31 @@ def count_texts(values) -> list[str]:
     values = np.asarray(values)
     if values.dtype.kind == "f":
         return list(map("{:.6g}".format, (values + 0.0).tolist()))
+    if len(values) >= LONG_COLUMN and values.dtype.kind in "iu" and values.min(initial=0) >= 0:
+        # a long column of counts: each looked up in a table of written whole numbers, the
+        # few beyond it written by str
+        table = _count_table_up_to(int(values.max(initial=0)))
+        within = values < len(table)
+        texts = table[np.where(within, values, 0)]
+        beyond = np.flatnonzero(~within)
+        texts[beyond] = list(map(str, values[beyond].tolist()))
+        return texts.tolist()
     return list(map(str, values.tolist()))
+
+
+_COUNT_TABLE_LIMIT = 2**16
+"""The table of written counts covers at most ``0 .. _COUNT_TABLE_LIMIT - 1`` (some 4 MB)."""
+_count_table = np.empty(0, dtype=object)  # entry i: str(i)
+
+
+def _count_table_up_to(n: int) -> np.ndarray:
+    """The table of :func:`count_texts` (``str(i)`` at entry i), grown to reach ``n`` if it
+    can."""
+    global _count_table
+    if len(_count_table) <= min(n, _COUNT_TABLE_LIMIT - 1):
+        size = min(max(2 * n, 1024), _COUNT_TABLE_LIMIT)
+        _count_table = np.array(list(map(str, range(size))), dtype=object)
+    return _count_table
 
 
 def counts_texts(counts, classes) -> list[str]:

@@ -551,9 +551,15 @@ def test_the_column_writers_write_what_the_single_ones_write():
     assert fixed_texts(values) == [format(v, ".4f") for v in as_floats]
     for decimals in (None, 0, 2, 4):
         assert number_texts(values, decimals) == [format_number(v, decimals) for v in as_floats]
-    whole = rng.integers(0, 10**7, 500)
     weights = rng.random(500) * 1e4
-    assert count_texts(whole) == [format_count(v) for v in whole.tolist()]
+    for whole in (
+        rng.integers(0, 10**7, 500),  # beyond the table of written counts
+        rng.integers(0, 3, 500),  # zeros and ones
+        np.r_[rng.integers(0, 5_000, 500), 2**20 - 1],  # long: the table, grown to its end
+        rng.integers(0, 10, 20),  # short
+        rng.integers(0, 256, 300, dtype=np.uint8),  # long, narrow integers
+    ):
+        assert count_texts(whole) == [format_count(v) for v in whole.tolist()]
     assert count_texts(weights) == [format_count(v) for v in weights.tolist()]
     classes = [0, "a{b}", True]
     for table in (
