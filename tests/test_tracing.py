@@ -571,18 +571,20 @@ def test_the_column_writers_write_what_the_single_ones_write():
         assert counts_texts(table, classes) == expected
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(30))
 def test_the_best_thresholds_of_a_level_are_the_first_of_every_threshold_ranked(seed):
-    """verbose=2's ranking of a whole level (segments short and long, ties, missing values,
-    2 to 4 classes) keeps exactly the first k of every threshold ranked by overall entropy then
+    """verbose=2's ranking of a whole level (segments short and long, with ties, missing values
+    or no threshold at all, 2 to 4 classes) keeps exactly the first k of every threshold ranked by overall entropy then
     threshold, with the same numbers, and counts every threshold."""
     rng = np.random.default_rng(seed)
     n_classes, k = int(rng.integers(2, 5)), int(rng.integers(1, 8))
     lengths = rng.integers(1, 400, size=int(rng.integers(1, 8)))
     lengths[0] = 3 * k  # a short segment: blocks of fewer than 32 values
     values, classes = [], []
-    for n in lengths.tolist():
+    for i, n in enumerate(lengths.tolist()):
         x = np.round(rng.normal(size=n), int(rng.integers(0, 3)))  # ties at one or two decimals
+        if i == 1:
+            x[:] = 1.5  # a segment without a threshold
         x[rng.random(n) < 0.1] = np.nan
         values.append(np.sort(x))  # missing values last
         classes.append(rng.integers(0, n_classes, size=n))
