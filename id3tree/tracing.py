@@ -23,9 +23,10 @@ the learner writes the same lines with the column forms of the same functions
 (:func:`candidate_lines`, :func:`thresholds_texts`, :func:`split_texts`, :func:`leaf_texts`),
 many nodes at once: the candidates of the whole tree in one pass once it is finished, each
 column of numbers written by one call (:func:`fixed_texts`, :func:`~id3tree.node.count_texts`,
-:func:`~id3tree.node.number_texts`) and each line by one f-string. A trace of 10,000 rows writes
-some 100,000 numbers, and one Python call per number would cost more than the fit itself; this
-is what keeps ``verbose=1`` and ``verbose=2`` cheap next to it. The single forms
+:func:`~id3tree.node.number_texts`) and each line by one f-string (or one template for the
+thresholds of candidates of one shape). A trace of 10,000 rows writes some 100,000 numbers, and
+one Python call per number would cost more than the fit itself; this is what keeps
+``verbose=1`` and ``verbose=2`` cheap next to it. The single forms
 (:func:`candidate_text`, :func:`split_text`, ...) print the events and write the same
 characters, so the two ways cannot drift apart.
 """
