@@ -235,8 +235,10 @@ def slot_label(data, f: int, slot: int, threshold: float, written: str | None = 
     if data.codes[f] is not None:
         categories = data.categories[f]
         return "missing" if slot == len(categories) else str(categories[slot])
+    if slot not in (LEFT, RIGHT):
+        return "missing"
     t = format_number(threshold, tracing.DECIMALS) if written is None else written
-    return {LEFT: f"<= {t}", RIGHT: f"> {t}"}.get(slot, "missing")
+    return f"<= {t}" if slot == LEFT else f"> {t}"
 
 
 def slot_step(data, f: int, slot: int, threshold: float) -> tuple[str, str, object]:

@@ -233,13 +233,10 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
     ]
     pad = pad.tolist()
     features = candidates["feature"]
-    if kind == "numeric":
+    if kind == "numeric":  # the two values of each cut, written in one column (they repeat)
+        between = number_texts(np.concatenate([candidates["low"], candidates["high"]]))
         tests = zip(
-            pad,
-            features,
-            candidates["threshold"],
-            number_texts(candidates["low"]),
-            number_texts(candidates["high"]),
+            pad, features, candidates["threshold"], between[:n_candidates], between[n_candidates:]
         )
         heads = [f"{p}candidate {f} <= {t} (between {a} and {b}):" for p, f, t, a, b in tests]
     else:
