@@ -1186,86 +1186,6 @@ class Record:
         return grown
 
 
-def _best_cuts(values, y, starts, lengths, n_classes: int, k: int) -> tuple[dict, np.ndarray]:
-    """:func:`~id3tree.splits.best_thresholds` of unweighted rows, the same columns, for the
-    trace of a whole level at once: the ``k`` best midpoints of every segment and how many each
-    has.
-
-    Every cut gets its exact integer score (the split search's, ``n H`` in table units); the
-    cuts near each segment's ``k`` best are found without sorting them all
-    (:func:`_near_best`), and only those within a margin of a bound of each segment's ``k``-th
-    best among them (floats and the table's rounding may order near-equal cuts differently)
-    get their entropies computed and ranked.
-    """
-    values, y, cuts = _cuts_of(values, y, starts, lengths, n_classes)
-    valid = cuts.valid()
-    score = cuts.score_all(valid)  # the largest int64 where no cut may go
-    totals = np.add.reduceat(valid, starts) if len(valid) else np.zeros(len(starts), np.int64)
-    del valid
-    pos = _near_best(score, starts, lengths, k)
-    seg, near = cuts.segment[pos], score[pos]
-    kth = _kth_bound(near, np.bincount(seg, minlength=len(starts)), k)
-    margin = np.ceil(1e-9 * lengths / cuts.unit).astype(np.int64) + 4 * (n_classes + 1)
-    pos = pos[near - margin[seg] <= kth[seg]]
-    return _first_of_each(_threshold_columns(cuts, values, pos), k), totals
-
-
-_BLOCK = 32
-"""The longest block of :func:`_near_best`."""
-
-
-def _near_best(score, starts, lengths, k: int) -> np.ndarray:
-    """The positions of ``score`` (segment s is ``starts[s]:starts[s] + lengths[s]``, one
-    after the other; the largest int64 where no cut may go) whose cut may be among the ``k``
-    best of its segment: every cut of a segment scoring at most a bound of its ``k``-th best,
-    in increasing order.
-
-    Each segment is cut into blocks of at most ``_BLOCK`` entries, at least ``k`` of them; the
-    minima of ``k`` blocks are ``k`` entries, so the ``k``-th smallest block minimum bounds the
-    ``k``-th smallest entry from above (a segment with fewer than ``k`` blocks keeps all its
-    cuts). Only the blocks whose minimum is within the bound are read again: one pass over
-    ``score`` and a sort of the blocks' minima, no other array as long as ``score``.
-    """
-    size = np.clip(lengths // k, 1, _BLOCK)
-    n_blocks = -(-lengths // size)
-    first_block = np.cumsum(n_blocks) - n_blocks
-    segment = np.repeat(np.arange(len(starts)), n_blocks)
-    block_start = starts[segment] + (np.arange(len(segment)) - first_block[segment]) * size[segment]
-    block_min = np.minimum.reduceat(score, block_start)
-    bound = _kth_bound(block_min, n_blocks, k)
-    # the positions of the blocks that hold a cut within their segment's bound
-    near = np.flatnonzero(block_min <= bound[segment])
-    block_end = np.minimum(block_start + size[segment], (starts + lengths)[segment])
-    n_near = block_end[near] - block_start[near]
-    first = np.cumsum(n_near) - n_near
-    pos = np.repeat(block_start[near] - first, n_near) + np.arange(n_near.sum())
-    return pos[score[pos] <= np.repeat(bound[segment[near]], n_near)]
-
-
-def _kth_bound(score, lengths, k: int) -> np.ndarray:
-    """An upper bound of the ``k``-th smallest valid score of every group of ``score`` (group
-    g is the next ``lengths[g]`` entries; the largest int64 marks no cut): below the largest
-    int64 always, and every score where a group has fewer than ``k`` valid ones.
-
-    One sort of a single key, the group and the score's leading bits (above the lowest
-    score): the ``k``-th entry of a group in that order has leading bits ``a``, and ``k`` of
-    the group's scores lie below ``(a + 1) << shift``.
-    """
-    valid = score < _NOT_A_CUT
-    group = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
-    bound = np.full(len(lengths), _NOT_A_CUT - 1, dtype=np.int64)
-    enough = np.bincount(group[valid], minlength=len(lengths)) >= k
-    if not enough.any():
-        return bound
-    low = int(score[valid].min())
-    shift = max((int(score[valid].max()) - low).bit_length() - 40, 0)
-    leading = np.where(valid, (score - low) >> shift, 2**40 - 1)  # no cut: last of its group
-    ranked = np.sort((group << 40) | leading)
-    a = ranked[(np.cumsum(lengths) - lengths)[enough] + k - 1] & (2**40 - 1)
-    bound[enough] = low + ((a + 1) << shift) - 1
-    return bound
-
-
 def preorder(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
     """The pre-order number of every node of a tree numbered level by level.
 
@@ -1348,3 +1268,83 @@ def candidate_table(data, rows: np.ndarray, f: int, *, min_leaf: int = 1, best=N
     )
     columns["best"] = cols["threshold"] == best if best is not None else columns["valid"] & False
     return columns
+
+
+def _best_cuts(values, y, starts, lengths, n_classes: int, k: int) -> tuple[dict, np.ndarray]:
+    """:func:`~id3tree.splits.best_thresholds` of unweighted rows, the same columns, for the
+    trace of a whole level at once: the ``k`` best midpoints of every segment and how many each
+    has.
+
+    Every cut gets its exact integer score (the split search's, ``n H`` in table units); the
+    cuts near each segment's ``k`` best are found without sorting them all
+    (:func:`_near_best`), and only those within a margin of a bound of each segment's ``k``-th
+    best among them (floats and the table's rounding may order near-equal cuts differently)
+    get their entropies computed and ranked.
+    """
+    values, y, cuts = _cuts_of(values, y, starts, lengths, n_classes)
+    valid = cuts.valid()
+    score = cuts.score_all(valid)  # the largest int64 where no cut may go
+    totals = np.add.reduceat(valid, starts) if len(valid) else np.zeros(len(starts), np.int64)
+    del valid
+    pos = _near_best(score, starts, lengths, k)
+    seg, near = cuts.segment[pos], score[pos]
+    kth = _kth_bound(near, np.bincount(seg, minlength=len(starts)), k)
+    margin = np.ceil(1e-9 * lengths / cuts.unit).astype(np.int64) + 4 * (n_classes + 1)
+    pos = pos[near - margin[seg] <= kth[seg]]
+    return _first_of_each(_threshold_columns(cuts, values, pos), k), totals
+
+
+_BLOCK = 32
+"""The longest block of :func:`_near_best`."""
+
+
+def _near_best(score, starts, lengths, k: int) -> np.ndarray:
+    """The positions of ``score`` (segment s is ``starts[s]:starts[s] + lengths[s]``, one
+    after the other; the largest int64 where no cut may go) whose cut may be among the ``k``
+    best of its segment: every cut of a segment scoring at most a bound of its ``k``-th best,
+    in increasing order.
+
+    Each segment is cut into blocks of at most ``_BLOCK`` entries, at least ``k`` of them; the
+    minima of ``k`` blocks are ``k`` entries, so the ``k``-th smallest block minimum bounds the
+    ``k``-th smallest entry from above (a segment with fewer than ``k`` blocks keeps all its
+    cuts). Only the blocks whose minimum is within the bound are read again: one pass over
+    ``score`` and a sort of the blocks' minima, no other array as long as ``score``.
+    """
+    size = np.clip(lengths // k, 1, _BLOCK)
+    n_blocks = -(-lengths // size)
+    first_block = np.cumsum(n_blocks) - n_blocks
+    segment = np.repeat(np.arange(len(starts)), n_blocks)
+    block_start = starts[segment] + (np.arange(len(segment)) - first_block[segment]) * size[segment]
+    block_min = np.minimum.reduceat(score, block_start)
+    bound = _kth_bound(block_min, n_blocks, k)
+    # the positions of the blocks that hold a cut within their segment's bound
+    near = np.flatnonzero(block_min <= bound[segment])
+    block_end = np.minimum(block_start + size[segment], (starts + lengths)[segment])
+    n_near = block_end[near] - block_start[near]
+    first = np.cumsum(n_near) - n_near
+    pos = np.repeat(block_start[near] - first, n_near) + np.arange(n_near.sum())
+    return pos[score[pos] <= np.repeat(bound[segment[near]], n_near)]
+
+
+def _kth_bound(score, lengths, k: int) -> np.ndarray:
+    """An upper bound of the ``k``-th smallest valid score of every group of ``score`` (group
+    g is the next ``lengths[g]`` entries; the largest int64 marks no cut): below the largest
+    int64 always, and every score where a group has fewer than ``k`` valid ones.
+
+    One sort of a single key, the group and the score's leading bits (above the lowest
+    score): the ``k``-th entry of a group in that order has leading bits ``a``, and ``k`` of
+    the group's scores lie below ``(a + 1) << shift``.
+    """
+    valid = score < _NOT_A_CUT
+    group = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    bound = np.full(len(lengths), _NOT_A_CUT - 1, dtype=np.int64)
+    enough = np.bincount(group[valid], minlength=len(lengths)) >= k
+    if not enough.any():
+        return bound
+    low = int(score[valid].min())
+    shift = max((int(score[valid].max()) - low).bit_length() - 40, 0)
+    leading = np.where(valid, (score - low) >> shift, 2**40 - 1)  # no cut: last of its group
+    ranked = np.sort((group << 40) | leading)
+    a = ranked[(np.cumsum(lengths) - lengths)[enough] + k - 1] & (2**40 - 1)
+    bound[enough] = low + ((a + 1) << shift) - 1
+    return bound
