@@ -572,10 +572,16 @@ def test_the_column_writers_write_what_the_single_ones_write():
 
 
 @pytest.mark.parametrize("seed", range(30))
-def test_the_best_thresholds_of_a_level_are_the_first_of_every_threshold_ranked(seed):
+@pytest.mark.parametrize("piece_rows", [None, 100])
+def test_the_best_thresholds_of_a_level_are_the_first_of_every_threshold_ranked(
+    seed, piece_rows, monkeypatch
+):
     """verbose=2's ranking of a whole level (segments short and long, with ties, missing values
     or no threshold at all, 2 to 4 classes) keeps exactly the first k of every threshold ranked by overall entropy then
-    threshold, with the same numbers, and counts every threshold."""
+    threshold, with the same numbers, and counts every threshold; also when the level is
+    ranked in pieces of a few segments (``piece_rows``), some longer than a piece."""
+    if piece_rows is not None:
+        monkeypatch.setattr(growth_record, "PIECE_ROWS", piece_rows)
     rng = np.random.default_rng(seed)
     n_classes, k = int(rng.integers(2, 5)), int(rng.integers(1, 8))
     lengths = rng.integers(1, 400, size=int(rng.integers(1, 8)))
