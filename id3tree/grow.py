@@ -54,6 +54,7 @@ from id3tree.splits import (
     score_categorical,
     search_counted,
     search_cuts,
+    search_layouts,
     search_weighted_cuts,
 )
 
@@ -62,6 +63,10 @@ RISES = 1
 
 MISSING = 2
 """Flag of a sorted position whose row has no value (NaN: they come last in every node)."""
+
+LAYOUT_ROWS = 2**15
+"""Up to this many positions, the sorted features are searched as the rows of one matrix
+(:func:`~id3tree.splits.search_layouts`), beyond it laid end to end (:func:`search_cuts`)."""
 
 CHUNK_ROWS = 2**18
 """Numeric features are searched together, as many as fit in this many positions."""
@@ -428,6 +433,9 @@ class SortedColumns:
             flags[missing] |= MISSING
             del new_value, missing
         d = max(len(self.features), 1)
+        # small data: a copy of the sorted features' columns end to end, for _neighbours
+        small = self.features and len(self.features) * n <= LAYOUT_ROWS
+        self.stacked = np.concatenate(self.numeric) if small else None
         for array, size in ((self._rows, d * n), (self._labels, d * n)):
             array.resize(size, refcheck=False)  # the counted features need no layout
         self._flags.resize(len(self.features) * n, refcheck=False)
@@ -490,7 +498,17 @@ class SortedColumns:
             n_present = lengths
             if any(self.has_missing[js.start : js.stop]):
                 n_present = lengths - np.add.reduceat((flags & MISSING) != 0, chunk_starts)
-            if weight is None:
+            if weight is None and c * m <= LAYOUT_ROWS:
+                result = search_layouts(
+                    step_up.reshape(c, m),
+                    self.labels[js.start : js.stop],
+                    starts,
+                    sizes,
+                    n_present.reshape(c, k),
+                    n_classes,
+                    min_leaf=min_leaf,
+                )
+            elif weight is None:
                 result = search_cuts(
                     step_up, labels, chunk_starts, lengths, n_present, n_classes, min_leaf=min_leaf
                 )
@@ -515,8 +533,11 @@ class SortedColumns:
         the sorted features ``js`` laid end to end: read from the data through the row numbers,
         so no copy of the values is kept."""
         rows = self.rows[js.start : js.stop].reshape(-1)
-        bounds = np.searchsorted(at, np.arange(len(js) + 1) * self.m).tolist()
         row_low, row_high = rows[at], rows[at + 1]  # the rows on either side of each cut
+        if self.stacked is not None:  # small data: the columns side by side, one gather each
+            column = (at // self.m + js.start) * len(self.numeric[0])
+            return self.stacked.take(column + row_low), self.stacked.take(column + row_high)
+        bounds = np.searchsorted(at, np.arange(len(js) + 1) * self.m).tolist()
         low, high = np.empty(len(at)), np.empty(len(at))
         for i, j in enumerate(js):
             mine = slice(bounds[i], bounds[i + 1])

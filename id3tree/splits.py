@@ -343,6 +343,80 @@ def search_cuts(
     return threshold_search(owner, left, cuts.present, cuts.missing, n_ties, position=position)
 
 
+def search_layouts(
+    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1
+) -> ThresholdSearch:
+    """:func:`search_cuts` of several layouts of the same segments, each a row of a matrix.
+
+    Row j of ``step_up`` and ``y`` (``(c, m)``) holds every segment's entries sorted by
+    feature j: segment s is ``starts[s] : starts[s] + lengths[s]`` of every row, and holds the
+    same rows (so the same class counts) in every layout; ``n_present`` (``(c, n_segments)``)
+    counts the entries with a value. Every step is then one operation on the whole matrix,
+    whatever the number of layouts: the running class counts of every position (one
+    cumulative sum of the one-hot classes), the ``c log c`` sums of both sides, the lowest score
+    of each (layout, segment) (``np.minimum.reduceat`` along the rows) and the first cut tied
+    with it. The scores are the exact integers of :class:`_Cuts` (the same table and units),
+    so cuts, ties and the result are those of :func:`search_cuts` of the layouts laid end to
+    end: segment ``j * n_segments + s``, positions ``j * m + i``.
+    """
+    c, m = y.shape
+    n_seg = len(starts)
+    segment = np.arange(n_seg).repeat(lengths)  # shared by every layout
+    n_left = np.arange(1, m + 1) - starts.repeat(lengths)  # rows up to each position
+    counts = class_counts(segment * n_classes + y[0], n_seg, n_classes)  # the same in each layout
+    before = counts.cumsum(axis=0) - counts  # rows of each class before each segment
+    has_missing = bool((n_present < lengths).any())
+    if has_missing:
+        rows_present = n_present.repeat(lengths, axis=1)
+        last = np.maximum(starts + n_present - 1, 0)  # the last present entry of each segment
+    else:
+        rows_present = lengths.repeat(lengths)
+    n_right = rows_present - n_left
+    valid = step_up & (n_left < rows_present)
+    if min_leaf > 1:
+        valid &= (n_left >= min_leaf) & (n_right >= min_leaf)
+    # n H of both sides of every cut, in the units of the c log c table (exact integers):
+    # q[n_left] + q[n_right] less the q of each class's count on either side, a class at a time
+    q, _, unit = scaled_xlogx(int(lengths.max()), c * int(lengths.sum()))
+    weighted = q.take(n_left) + q.take(np.maximum(n_right, 0))
+    left = []  # of each class, its rows up to each position within the segment, (c, m)
+    present = np.empty((c, n_seg, n_classes), dtype=np.int64)  # rows of each class with a value
+    for k in range(n_classes):
+        left_k = (y == k).cumsum(axis=1)
+        left_k -= before[:, k].repeat(lengths)
+        if has_missing:
+            present[:, :, k] = np.take_along_axis(left_k, last, axis=1) * (n_present > 0)
+            right_k = present[:, :, k].repeat(lengths, axis=1) - left_k
+        else:
+            present[:, :, k] = counts[:, k]
+            right_k = counts[:, k].repeat(lengths) - left_k
+        weighted = weighted - q.take(left_k)
+        weighted -= q.take(right_k)  # (negative past the last present row: never valid)
+        left.append(left_k)
+    weighted[~valid] = _NOT_A_CUT
+    # the best of each (layout, segment) and the first cut within the tolerance of it
+    best = np.minimum.reduceat(weighted, starts, axis=1)
+    tolerance = tie_tolerance(lengths, unit)
+    tied = weighted - best.repeat(lengths, axis=1) <= tolerance.repeat(lengths)
+    tied &= valid
+    n_ties = np.add.reduceat(tied, starts, axis=1).ravel()
+    first = np.minimum.reduceat(np.where(tied, np.arange(m), m), starts, axis=1).ravel()
+    owner = np.flatnonzero(best.ravel() < _NOT_A_CUT)
+    at = first[owner]
+    layout = owner // n_seg
+    position = np.full(c * n_seg, -1, dtype=np.int64)
+    position[owner] = layout * m + at
+    missing = counts - present
+    return threshold_search(
+        owner,
+        np.stack([left_k[layout, at] for left_k in left], axis=1),
+        present.reshape(-1, n_classes),
+        missing.reshape(-1, n_classes),
+        n_ties,
+        position=position,
+    )
+
+
 PIECE_ROWS = 2**16
 """:func:`search_cuts` scores at most this many rows at once: its temporaries (about 100 bytes a
 row) stay a few MB however large the data; longer inputs are searched piece by piece."""
