@@ -605,6 +605,8 @@ class SortedColumns:
         slot_of_row = self._slot_of_row
         slot_of_row[rows] = -1
         segment = self.node_of_position
+        if self.m * len(self.features) <= LAYOUT_ROWS:  # small: every sorted split at once
+            splitting = splitting & ~self._sorted_branches(chosen, splitting, starts)
         feature_of_position = np.where(splitting, chosen, -1).astype(np.int32)[segment]
         for f in np.unique(chosen[splitting]).tolist():
             if is_cat[f] or f in self._cut_code:
@@ -632,6 +634,24 @@ class SortedColumns:
                 sides, side_sizes.reshape(-1)
             )  # (one byte a row in play, and one int32 a row of these nodes)
         return slot_of_row[rows]
+
+    def _sorted_branches(self, chosen, splitting, starts) -> np.ndarray:
+        """:meth:`branches` of the nodes split on a sorted feature, all features at once (a few
+        int64 a position of these nodes: for small levels); returns which nodes those are."""
+        layout = self._layout_of[chosen]  # of each node's chosen feature (-1: not sorted)
+        mine = splitting & (layout >= 0)
+        if mine.any():
+            at = np.flatnonzero(mine[self.node_of_position])  # the positions of those nodes
+            node = self.node_of_position[at]
+            j = np.maximum(layout, 0)
+            n_left = self._n_left[np.arange(len(j)), j][node]
+            n_sent = self._n_right[np.arange(len(j)), j][node] + n_left  # left or right
+            offset = at - starts[node]
+            slot = np.where(
+                offset < n_left, LEFT, np.where(offset < n_sent, RIGHT, NUMERIC_MISSING)
+            )
+            self._slot_of_row[self.rows.reshape(-1)[j[node] * self.m + at]] = slot
+        return mine
 
     def regroup_positions(self, new_segment_of_position) -> None:
         """Regroup every layout by the new segment of each position of ``rows[0]`` (-1: dropped)."""
