@@ -178,7 +178,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
                 s.gain[:, f] = np.where(ok, result.gain, np.nan)
                 s.ratio[:, f] = _ratio(ok, result.gain, result.split_info)
                 s.overall[:, f] = np.where(ok, result.overall_entropy, np.nan)
-                s.results[f] = result  # the branches, for the trace
+                s.categorical[f] = result  # the branches, for the trace
 
         # 4. the best feature of each node; ties within TIE_TOLERANCE go to the first column
         score = s.ratio if params.criterion == "gain_ratio" else s.gain
@@ -591,8 +591,7 @@ class SortedColumns:
         s.table[:, :, features] = floats.reshape(-1, c, k).transpose(0, 2, 1)
         s.candidate[:, features] = True
         s.n_ties[:, features] = result.n_ties.reshape(c, k).T
-        for i, f in enumerate(features):
-            s.results[f] = _Found(result, slice(i * k, (i + 1) * k))
+        s.numeric_searches.append((features, result))
 
     def branches(self, data, chosen, splitting, starts, sizes, is_cat) -> np.ndarray:
         """The branch slot of every position of ``rows[0]`` (-1 where the node does not split).
@@ -730,11 +729,23 @@ class Scores:
     def __init__(self, k: int, n_features: int):
         self.table = np.full((len(self.FLOAT_SCORES), k, n_features), np.nan)
         self.gain, self.ratio, self.overall, self.threshold, self.low, self.high = self.table
-        self.results = {}  # feature -> what the trace needs of its search (branch counts)
+        self.numeric_searches = []  # (features, search of them side by side), chunk by chunk
+        self.categorical = {}  # categorical feature -> its search
         self.n_ties = np.zeros((k, n_features), dtype=np.int64)
         self.candidate = np.zeros((k, n_features), dtype=bool)
         self.tied = np.zeros((k, n_features), dtype=bool)
         self.below_average = np.zeros((k, n_features), dtype=bool)  # kept out by C4.5's rule
+
+    @property
+    def results(self) -> dict:
+        """Feature -> what the trace needs of its search (found, branch counts): the numeric
+        features' first, in search order, then the categorical ones'. Made when asked for (only
+        a tracer asks)."""
+        k, results = len(self.gain), {}
+        for features, search in self.numeric_searches:
+            for i, f in enumerate(features):
+                results[f] = _Found(search, slice(i * k, (i + 1) * k))
+        return results | self.categorical
 
     def below_average_gain(self) -> np.ndarray:
         return below_average_gain(self.gain)

@@ -379,10 +379,11 @@ def search_layouts(
     # q[n_left] + q[n_right] less the q of each class's count on either side, a class at a time
     q, _, unit = scaled_xlogx(int(lengths.max()), c * int(lengths.sum()))
     weighted = q.take(n_left) + q.take(np.maximum(n_right, 0))
-    left = []  # of each class, its rows up to each position within the segment, (c, m)
+    # of each class, its rows up to each position within the segment
+    left = np.empty((n_classes, c, m), dtype=np.int64)
     present = np.empty((c, n_seg, n_classes), dtype=np.int64)  # rows of each class with a value
     for k in range(n_classes):
-        left_k = (y == k).cumsum(axis=1)
+        left_k = np.cumsum(y == k, axis=1, out=left[k])
         left_k -= before[:, k].repeat(lengths)
         if has_missing:
             present[:, :, k] = np.take_along_axis(left_k, last, axis=1) * (n_present > 0)
@@ -392,7 +393,6 @@ def search_layouts(
             right_k = counts[:, k].repeat(lengths) - left_k
         weighted = weighted - q.take(left_k)
         weighted -= q.take(right_k)  # (negative past the last present row: never valid)
-        left.append(left_k)
     weighted[~valid] = _NOT_A_CUT
     # the best of each (layout, segment) and the first cut within the tolerance of it
     best = np.minimum.reduceat(weighted, starts, axis=1)
@@ -409,7 +409,7 @@ def search_layouts(
     missing = counts - present
     return threshold_search(
         owner,
-        np.stack([left_k[layout, at] for left_k in left], axis=1),
+        left[:, layout, at].T,
         present.reshape(-1, n_classes),
         missing.reshape(-1, n_classes),
         n_ties,
