@@ -561,7 +561,7 @@ def threshold_search(owner, left, present, missing, n_ties, **extra) -> Threshol
     counts, by Shannon's formula; ``extra`` fills the optional fields.
     """
     n_seg, n_classes = present.shape
-    n_present, n_missing = present.sum(axis=1), missing.sum(axis=1)
+    n_owner = len(owner)
     found = np.zeros(n_seg, dtype=bool)
     found[owner] = True
     side_counts = np.zeros((n_seg, 3, n_classes), dtype=np.int64)
@@ -570,45 +570,40 @@ def threshold_search(owner, left, present, missing, n_ties, **extra) -> Threshol
     side_counts[:, 2] = missing
     sizes = side_counts.sum(axis=2)  # rows left, right and missing
     sizes[~found] = 0  # no cut: no branches
-    n_left, n_right = sizes[:, 0], sizes[:, 1]
-    h_sides, h_parent, split_info = _entropies(
-        side_counts[owner].reshape(-1, n_classes), present + missing, sizes
-    )
+    # one table of every row whose entropy is needed, zero-padded to one width (zeros add
+    # nothing): the three sides of each cut, each segment's parent, each segment's branch sizes
+    width = max(n_classes, 3) if n_classes <= DENSE_CLASSES else 0
+    if width:
+        stacked = np.zeros((3 * n_owner + 2 * n_seg, width), dtype=np.int64)
+        stacked[: 3 * n_owner, :n_classes] = side_counts[owner].reshape(-1, n_classes)
+        parent = stacked[3 * n_owner : 3 * n_owner + n_seg, :n_classes]
+        np.add(present, missing, out=parent)
+        stacked[3 * n_owner + n_seg :, :3] = sizes
+        entropy = entropy_rows(stacked)
+        h_sides, h_parent = entropy[: 3 * n_owner], entropy[3 * n_owner : 3 * n_owner + n_seg]
+        split_info = entropy[3 * n_owner + n_seg :]
+    else:  # wide rows are read by their non-zero cells: one call a table
+        h_sides = entropy_rows(side_counts[owner].reshape(-1, n_classes))
+        h_parent, split_info = entropy_rows(present + missing), entropy_rows(sizes)
     h_sides = h_sides.reshape(-1, 3)
+    mine = sizes[owner]
     overall = np.full(n_seg, np.nan)
     overall[owner] = (
-        n_left[owner] * h_sides[:, 0]
-        + n_right[owner] * h_sides[:, 1]
-        + n_missing[owner] * h_sides[:, 2]
-    ) / (n_present[owner] + n_missing[owner])
+        mine[:, 0] * h_sides[:, 0] + mine[:, 1] * h_sides[:, 1] + mine[:, 2] * h_sides[:, 2]
+    ) / mine.sum(axis=1)
     return ThresholdSearch(
         found=found,
         threshold=np.full(n_seg, np.nan),
         overall_entropy=overall,
         gain=np.where(found, np.maximum(h_parent - overall, 0.0), np.nan),
         split_info=split_info,
-        n_left=n_left,
-        n_right=n_right,
+        n_left=sizes[:, 0],
+        n_right=sizes[:, 1],
         n_missing=sizes[:, 2],
         n_ties=n_ties,
         side_counts=side_counts,
         **extra,
     )
-
-
-def _entropies(*tables) -> list[np.ndarray]:
-    """The entropy of every row of each table of counts (tables of as many or fewer columns),
-    by one call of :func:`~id3tree._entropy.entropy_rows` where the rows of every table, padded
-    with zero counts to one width, are read cell by cell (zeros add nothing)."""
-    width = max(t.shape[1] for t in tables)
-    if width > DENSE_CLASSES:  # wide rows are read by their non-zero cells: one call a table
-        return [entropy_rows(t) for t in tables]
-    stacked = np.zeros((sum(len(t) for t in tables), width), dtype=np.result_type(*tables))
-    bounds = np.cumsum([0] + [len(t) for t in tables]).tolist()
-    for t, first, last in zip(tables, bounds, bounds[1:]):
-        stacked[first:last, : t.shape[1]] = t
-    entropy = entropy_rows(stacked)
-    return [entropy[first:last] for first, last in zip(bounds, bounds[1:])]
 
 
 def search_counted(
