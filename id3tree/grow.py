@@ -490,34 +490,20 @@ class SortedColumns:
         for first in range(0, len(self.features), per_chunk):
             js = range(first, min(first + per_chunk, len(self.features)))
             c = len(js)
-            flags = self.flags[js.start : js.stop].reshape(-1)
-            labels = self.labels[js.start : js.stop].reshape(-1)
-            chunk_starts = (np.arange(c)[:, None] * m + starts).reshape(-1)
-            lengths = sizes[None, :].repeat(c, axis=0).reshape(-1)
+            flags = self.flags[js.start : js.stop]
             step_up = (flags & RISES).view(bool)
-            n_present = lengths
+            n_present = np.broadcast_to(sizes, (c, k))  # rows with a value, per (feature, node)
             if any(self.has_missing[js.start : js.stop]):
-                n_present = lengths - np.add.reduceat((flags & MISSING) != 0, chunk_starts)
-            if weight is None and c * m <= LAYOUT_ROWS:
+                n_present = sizes - np.add.reduceat((flags & MISSING) != 0, starts, axis=1)
+            if weight is None and c * m <= LAYOUT_ROWS:  # a small level: the layouts as a matrix
                 result = search_layouts(
-                    step_up.reshape(c, m),
-                    self.labels[js.start : js.stop],
-                    starts,
-                    sizes,
-                    n_present.reshape(c, k),
-                    n_classes,
-                    min_leaf=min_leaf,
-                )
-            elif weight is None:
-                result = search_cuts(
-                    step_up, labels, chunk_starts, lengths, n_present, n_classes, min_leaf=min_leaf
-                )
-            else:
-                rows = self.rows[js.start : js.stop].reshape(-1)
-                result = search_weighted_cuts(
-                    step_up, labels, weight[rows], chunk_starts, lengths, n_present, n_classes,
-                    min_leaf=min_leaf, min_weight=min_weight,
+                    step_up, self.labels[js.start : js.stop], starts, sizes, n_present,
+                    n_classes, min_leaf=min_leaf,
                 )  # fmt: skip
+            else:
+                result = self._search_end_to_end(
+                    js, step_up, n_present, starts, sizes, n_classes, min_leaf, weight, min_weight
+                )
             ok = _usable(result, min_leaf)
             at = result.position[ok]
             low, high = np.full(c * k, np.nan), np.full(c * k, np.nan)
@@ -527,6 +513,26 @@ class SortedColumns:
             self._n_right[:, js.start : js.stop] = result.n_right.reshape(c, k).T
         if self.counted:
             self._score_counted(s, sizes, n_classes, min_leaf)
+
+    def _search_end_to_end(
+        self, js, step_up, n_present, starts, sizes, n_classes, min_leaf, weight, min_weight
+    ):
+        """The search of the sorted features ``js`` laid end to end (a large level, or weighted
+        rows): segment ``i * k + node`` for the i-th feature; arguments as :meth:`score` has them."""
+        c, m = step_up.shape
+        step_up, n_present = step_up.reshape(-1), n_present.reshape(-1)
+        labels = self.labels[js.start : js.stop].reshape(-1)
+        chunk_starts = (np.arange(c)[:, None] * m + starts).reshape(-1)
+        lengths = np.tile(sizes, c)
+        if weight is None:
+            return search_cuts(
+                step_up, labels, chunk_starts, lengths, n_present, n_classes, min_leaf=min_leaf
+            )
+        rows = self.rows[js.start : js.stop].reshape(-1)
+        return search_weighted_cuts(
+            step_up, labels, weight[rows], chunk_starts, lengths, n_present, n_classes,
+            min_leaf=min_leaf, min_weight=min_weight,
+        )  # fmt: skip
 
     def _neighbours(self, js: range, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The two values each cut lies between, for cuts after positions ``at`` (increasing) of
