@@ -11,12 +11,23 @@ Quinlan's ID3, for every node:
 5. repeat for the children.
 
 Doing step 3 node by node would multiply Python's overhead by nodes x features. Instead each level
-is one pass per feature over all the rows still in play: the rows of every numeric feature are
-kept sorted by value inside each node (sorted once at the start, then stably regrouped by child
-after every level), so the split search of all nodes is a handful of vectorised operations; the
-categorical features take one ``bincount`` of (node, value, class) per level, and so do numeric
-features with few distinct values (:func:`is_counted`), whose cuts are then scored over those
-counts by the same ``c log c`` sums as sorted rows.
+is a handful of vectorised operations over all the rows still in play. The rows of every numeric
+feature are kept sorted by value inside each node (sorted once at the start, then stably regrouped
+by child after every level, all features by one sort), each feature's *layout*; every layout
+lists the nodes in the same order, so node s occupies the same positions in all of them. How the
+layouts are searched depends on their size, never on the result (both give the same integer
+scores, so the same cuts and ties; a property test grows every tree both ways):
+
+* a small level (at most ``LAYOUT_ROWS`` positions in all) holds the layouts as the rows of one
+  matrix, and :func:`~id3tree.splits.search_layouts` scores every cut of every feature with one
+  operation per step, whatever the number of features: what a fit of a class's data set spends
+  is then Python's cost per level, not per feature;
+* a large one lays them end to end in chunks (:func:`~id3tree.splits.search_cuts`, which also
+  cuts long nodes in pieces), so that its temporaries stay a few bytes a row.
+
+The categorical features take one ``bincount`` of (node, value, class) per level, and so do
+numeric features with few distinct values (:func:`is_counted`), whose cuts are then scored over
+those counts by the same ``c log c`` sums as sorted rows.
 
 With ``sample_weight`` (``EncodedData.weight``) every class count is a sum of weights, the rows
 of each node are counted apart (they lay out the segments and meet ``min_samples_leaf``), and
@@ -126,6 +137,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     y, n_classes, n_features = data.y, len(data.classes), data.n_features
     n = len(y)
     is_cat = np.array([c is not None for c in data.codes], dtype=bool)
+    categorical = np.flatnonzero(is_cat).tolist()
     n_slots = max([3] + [len(c) + 1 for c in data.categories if c is not None])
     min_leaf = params.min_samples_leaf
     nodes = _Nodes(n_classes)
@@ -151,7 +163,9 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         # 2. the stopping rules that need no scoring were applied when the level was made
         eligible = scored
         sizes = counts[eligible].sum(axis=1) if w is None else n_rows[eligible]
-        used, ids = used[eligible], level[eligible]
+        ids = level[eligible]
+        if categorical:
+            used = used[eligible]
         starts = (sizes.cumsum() - sizes).astype(np.int64)
         k = len(ids)
 
@@ -161,7 +175,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         segment = columns.start_level(sizes)
         if k:
             columns.score(s, starts, sizes, n_classes, min_leaf, w, min_weight)
-            for f in np.flatnonzero(is_cat):
+            for f in categorical:
                 result = score_categorical(
                     data.codes[f][rows],
                     labels,
@@ -189,13 +203,15 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         best = score.max(axis=1, initial=-np.inf)
         s.tied = np.isfinite(score) & (score >= best[:, None] - TIE_TOLERANCE)
         chosen = np.argmax(s.tied, axis=1)
-        chosen_gain = s.gain[np.arange(k), chosen]
-        low_gain = np.isfinite(best) & (chosen_gain < params.min_gain)
-        splitting = np.isfinite(best) & ~low_gain
+        splitting = np.isfinite(best)
         why = np.full(k, None, dtype=object)
-        why[~np.isfinite(best)] = NO_VALID_SPLIT
-        for e in np.flatnonzero(low_gain).tolist():
-            why[e] = low_gain_reason(chosen_gain[e], params.min_gain)
+        why[~splitting] = NO_VALID_SPLIT
+        if params.min_gain > 0:  # (gains are never negative: no gain is below 0)
+            chosen_gain = s.gain[np.arange(k), chosen]
+            low_gain = splitting & (chosen_gain < params.min_gain)
+            splitting &= ~low_gain
+            for e in np.flatnonzero(low_gain).tolist():
+                why[e] = low_gain_reason(chosen_gain[e], params.min_gain)
 
         # 5. the branch of every row of a splitting node, and the children's class counts
         branch = columns.branches(data, chosen, splitting, starts, sizes, is_cat)
@@ -252,9 +268,10 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         del segment, branch, children_of, child_of_position, weight  # (rows go before the sort)
         columns.regroup_positions(position_segment)
         del position_segment
-        used = used[parent_e]
-        from_cat = is_cat[chosen[parent_e]].nonzero()[0]
-        used[from_cat, chosen[parent_e][from_cat]] = True  # 4. a categorical feature is used up
+        if categorical:  # 4. a categorical feature is used up on the paths below it
+            used = used[parent_e]
+            from_cat = is_cat[chosen[parent_e]].nonzero()[0]
+            used[from_cat, chosen[parent_e][from_cat]] = True
         level, counts, reasons, depth = children, child_counts, child_reasons, depth + 1
         n_rows = child_rows
 
