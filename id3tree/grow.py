@@ -18,8 +18,8 @@ lists the nodes in the same order, so node s occupies the same positions in all 
 layouts are searched depends on their size, never on the result (both give the same integer
 scores, so the same cuts and ties; a property test grows every tree both ways):
 
-* a small level (at most ``LAYOUT_ROWS`` positions in all) holds the layouts as the rows of one
-  matrix, and :func:`~id3tree.splits.search_layouts` scores every cut of every feature with one
+* a small level (at most ``LAYOUT_CELLS`` positions times classes) holds the layouts as the rows
+  of one matrix, and :func:`~id3tree.splits.search_layouts` scores every cut of every feature with one
   operation per step, whatever the number of features: what a fit of a class's data set spends
   is then Python's cost per level, not per feature;
 * a large one lays them end to end in chunks (:func:`~id3tree.splits.search_cuts`, which also
@@ -75,9 +75,16 @@ RISES = 1
 MISSING = 2
 """Flag of a sorted position whose row has no value (NaN: they come last in every node)."""
 
-LAYOUT_ROWS = 2**15
-"""Up to this many positions, the sorted features are searched as the rows of one matrix
-(:func:`~id3tree.splits.search_layouts`), beyond it laid end to end (:func:`search_cuts`)."""
+LAYOUT_CELLS = 2**19
+"""Up to this many positions times classes, the sorted features of a chunk are searched as the
+rows of one matrix (:func:`~id3tree.splits.search_layouts`: about 60 bytes a position and 8 a
+cell, 20 MB at most), beyond it laid end to end (:func:`~id3tree.splits.search_cuts`, a few bytes
+a row). Measured, the matrix is faster at every size up to there (``benchmarks/README.md``)."""
+
+STACKED_VALUES = 2**18
+"""Small data (at most this many values in its sorted features) keeps a copy of them end to end,
+to read the values either side of every cut at once, and sends the rows of all the nodes split
+on sorted features down at once (a few int64 a row)."""
 
 CHUNK_ROWS = 2**18
 """Numeric features are searched together, as many as fit in this many positions."""
@@ -451,7 +458,7 @@ class SortedColumns:
             del new_value, missing
         d = max(len(self.features), 1)
         # small data: a copy of the sorted features' columns end to end, for _neighbours
-        small = self.features and len(self.features) * n <= LAYOUT_ROWS
+        small = self.features and len(self.features) * n <= STACKED_VALUES
         self.stacked = np.concatenate(self.numeric) if small else None
         for array, size in ((self._rows, d * n), (self._labels, d * n)):
             array.resize(size, refcheck=False)  # the counted features need no layout
@@ -512,7 +519,7 @@ class SortedColumns:
             n_present = np.broadcast_to(sizes, (c, k))  # rows with a value, per (feature, node)
             if any(self.has_missing[js.start : js.stop]):
                 n_present = sizes - np.add.reduceat((flags & MISSING) != 0, starts, axis=1)
-            if weight is None and c * m <= LAYOUT_ROWS:  # a small level: the layouts as a matrix
+            if weight is None and c * m * n_classes <= LAYOUT_CELLS:  # the layouts as a matrix
                 result = search_layouts(
                     step_up, self.labels[js.start : js.stop], starts, sizes, n_present,
                     n_classes, min_leaf=min_leaf,
@@ -627,7 +634,7 @@ class SortedColumns:
         slot_of_row = self._slot_of_row
         slot_of_row[rows] = -1
         segment = self.node_of_position
-        if self.m * len(self.features) <= LAYOUT_ROWS:  # small: every sorted split at once
+        if self.stacked is not None:  # small data: every sorted split at once
             splitting = splitting & ~self._sorted_branches(chosen, splitting, starts)
         feature_of_position = np.where(splitting, chosen, -1).astype(np.int32)[segment]
         for f in np.unique(chosen[splitting]).tolist():

@@ -145,10 +145,12 @@ def tables(draw):
 @contextlib.contextmanager
 def numeric_search(way: str):
     """Make the grower search every numeric feature one way: "counted", "sorted" (the layouts
-    end to end) or "layouts" (sorted, the layouts as the rows of one matrix)."""
+    end to end, as for large data) or "layouts" (sorted, the layouts as the rows of one matrix,
+    as for small data)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(grow, "COUNTED_MAX_SHARE", math.inf if way == "counted" else 0.0)
-        patch.setattr(grow, "LAYOUT_ROWS", 2**62 if way == "layouts" else 0)
+        patch.setattr(grow, "LAYOUT_CELLS", 2**62 if way == "layouts" else 0)
+        patch.setattr(grow, "STACKED_VALUES", 2**62 if way == "layouts" else 0)
         yield
 
 
@@ -218,7 +220,8 @@ def test_features_searched_in_chunks_give_the_same_tree(monkeypatch):
     X = rng.integers(0, 8, size=(300, 6)).astype(float)
     y = (X[:, 0] + X[:, 3] + rng.integers(0, 3, 300)) % 3
     together = ID3Classifier().fit(X, y)
-    monkeypatch.setattr(grow, "LAYOUT_ROWS", 0)  # laid end to end, as large data are
+    monkeypatch.setattr(grow, "LAYOUT_CELLS", 0)  # laid end to end, as large data are
+    monkeypatch.setattr(grow, "STACKED_VALUES", 0)
     monkeypatch.setattr(grow, "CHUNK_ROWS", 1)  # one feature at a time
     alone = ID3Classifier().fit(X, y)
     assert together.to_dict()["nodes"] == alone.to_dict()["nodes"]
