@@ -379,23 +379,26 @@ def is_counted(n_distinct: int, n_rows: int) -> bool:
     return n_distinct <= COUNTED_MAX_SHARE * n_rows
 
 
-def _sort_column(x: np.ndarray):
-    """A numeric column sorted once: the stable order (NaN last), whether each sorted value
-    differs from the one before it (``new_value``; a run of NaN is one value), and whether it
-    is missing."""
-    order = np.argsort(x)  # numpy's quicksort: several times faster than its stable sort
-    xs = x[order]
+def _sort_columns(values: np.ndarray):
+    """Numeric columns, the rows of ``values`` (``(c, n)``), each sorted once: its stable order
+    (NaN last), whether each sorted value differs from the one before it (``new_value``; a run
+    of NaN is one value), and whether it is missing; each of shape ``(c, n)``."""
+    n = values.shape[1]
+    order = np.argsort(
+        values, axis=1
+    )  # numpy's quicksort: several times faster than its stable sort
+    xs = np.take_along_axis(values, order, axis=1)
     missing = np.isnan(xs)
-    new_value = np.empty(len(x), dtype=bool)  # a run of equal values (or of NaN) starts here
-    new_value[:1] = True
-    np.not_equal(xs[1:], xs[:-1], out=new_value[1:])
-    new_value[1:] &= ~(missing[1:] & missing[:-1])
+    new_value = np.empty(xs.shape, dtype=bool)  # a run of equal values (or of NaN) starts here
+    new_value[:, :1] = True
+    np.not_equal(xs[:, 1:], xs[:, :-1], out=new_value[:, 1:])
+    new_value[:, 1:] &= ~(missing[:, 1:] & missing[:, :-1])
     del xs
-    run = np.cumsum(new_value, dtype=np.int64) - 1
-    if run[-1:].sum() < len(x) - 1:  # equal values: each run in row order, as a stable sort has it
-        run *= len(x)
+    run = np.cumsum(new_value, axis=1, dtype=np.int64) - 1
+    if (run[:, -1:] < n - 1).any():  # equal values: each run in row order, as a stable sort has it
+        run *= n
         run += order
-        order = order[run.argsort()]  # (distinct keys: one order only)
+        order = np.take_along_axis(order, run.argsort(axis=1), axis=1)  # (distinct keys)
     return order, new_value, missing
 
 
@@ -432,9 +435,15 @@ class SortedColumns:
         self._flags = np.zeros(len(features) * n, dtype=np.uint8)
         self.numeric = []  # each sorted feature's column (the data's own array: no copy)
         self.has_missing = []
-        for f in features:
+        at_once = 0 < len(features) * n <= STACKED_VALUES  # small data: one sort of all columns
+        if at_once:
+            sorted_columns = _sort_columns(np.stack([data.numeric[f] for f in features]))
+        for i, f in enumerate(features):
             x = data.numeric[f]
-            order, new_value, missing = _sort_column(x)
+            if at_once:
+                order, new_value, missing = (a[i] for a in sorted_columns)
+            else:  # one column at a time: the temporaries of one column only
+                order, new_value, missing = (a[0] for a in _sort_columns(x[None]))
             n_values = int(np.count_nonzero(new_value & ~missing))
             if data.weight is None and is_counted(n_values, n):  # (weights: sorted)
                 rank = np.cumsum(new_value, dtype=self._rows.dtype) - 1

@@ -401,7 +401,7 @@ def test_a_column_is_sorted_as_a_stable_sort_sorts_it(values):
     # same rows, where each new value starts, the missing ones, and so the same distinct values
     # (down to the sign of a zero), NaN last
     x = np.array(values, dtype=float)
-    order, new_value, missing = grow._sort_column(x)
+    order, new_value, missing = (a[1] for a in grow._sort_columns(np.stack([x[::-1], x])))
     stable = np.argsort(x, kind="stable")
     assert order.tolist() == stable.tolist()
     xs = x[stable]
