@@ -1121,6 +1121,8 @@ class Record:
         parent = np.where(parent >= 0, new[np.maximum(parent, 0)], -1)[order]
         if trace is not None:
             trace.numbers = new
+            if self.keep_trace is not True:  # the chosen splits only, made already: join them
+                trace._made()
         stop_reason = [stop_reason[i] for i in order.tolist()]
         grown = GrownTree(
             parent,
@@ -1159,7 +1161,7 @@ class LazyTrace(Mapping):
             columns = {c: np.concatenate([t[c] for t in levels]) for c in levels[0]}
             if self.numbers is not None:
                 columns["node"] = self.numbers[columns["node"]]
-            self._columns, self.parts = columns, None
+            self._columns, self.parts, self.numbers = columns, None, None
         return self._columns
 
     def __getitem__(self, name):
