@@ -18,8 +18,8 @@ lists the nodes in the same order, so node s occupies the same positions in all 
 layouts are searched depends on their size, never on the result (both give the same integer
 scores, so the same cuts and ties; a property test grows every tree both ways):
 
-* a small level (at most ``LAYOUT_CELLS`` positions times classes) holds the layouts as the rows
-  of one matrix, and :func:`~id3tree.splits.search_layouts` scores every cut of every feature with one
+* a small level of few classes (at most ``LAYOUT_CELLS`` positions times classes, at most
+  ``LAYOUT_CLASSES`` classes) holds the layouts as the rows of one matrix, and :func:`~id3tree.splits.search_layouts` scores every cut of every feature with one
   operation per step, whatever the number of features: what a fit of a class's data set spends
   is then Python's cost per level, not per feature;
 * a large one lays them end to end in chunks (:func:`~id3tree.splits.search_cuts`, which also
@@ -79,7 +79,13 @@ LAYOUT_CELLS = 2**19
 """Up to this many positions times classes, the sorted features of a chunk are searched as the
 rows of one matrix (:func:`~id3tree.splits.search_layouts`: about 60 bytes a position and 8 a
 cell, 20 MB at most), beyond it laid end to end (:func:`~id3tree.splits.search_cuts`, a few bytes
-a row). Measured, the matrix is faster at every size up to there (``benchmarks/README.md``)."""
+a row). Measured with 2 classes, the matrix is faster at every size up to there (``benchmarks/
+README.md``)."""
+
+LAYOUT_CLASSES = 5
+"""The matrix search takes a few operations per class, the end-to-end one a fixed number: with
+more classes than this (measured: 0.7 of the time at 3 classes, 1.0 at 5, 1.1 at 8, 1.2 to 1.7
+at 16 and 32), the layouts are laid end to end at any size."""
 
 STACKED_VALUES = 2**18
 """Small data (at most this many values in its sorted features) keeps a copy of them end to end,
@@ -528,7 +534,8 @@ class SortedColumns:
             n_present = np.broadcast_to(sizes, (c, k))  # rows with a value, per (feature, node)
             if any(self.has_missing[js.start : js.stop]):
                 n_present = sizes - np.add.reduceat((flags & MISSING) != 0, starts, axis=1)
-            if weight is None and c * m * n_classes <= LAYOUT_CELLS:  # the layouts as a matrix
+            as_matrix = n_classes <= LAYOUT_CLASSES and c * m * n_classes <= LAYOUT_CELLS
+            if weight is None and as_matrix:
                 result = search_layouts(
                     step_up, self.labels[js.start : js.stop], starts, sizes, n_present,
                     n_classes, min_leaf=min_leaf,

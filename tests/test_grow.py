@@ -150,6 +150,7 @@ def numeric_search(way: str):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(grow, "COUNTED_MAX_SHARE", math.inf if way == "counted" else 0.0)
         patch.setattr(grow, "LAYOUT_CELLS", 2**62 if way == "layouts" else 0)
+        patch.setattr(grow, "LAYOUT_CLASSES", 2**62 if way == "layouts" else 0)
         patch.setattr(grow, "STACKED_VALUES", 2**62 if way == "layouts" else 0)
         yield
 
