@@ -19,10 +19,11 @@ layouts are searched depends on their size, never on the result (both give the s
 scores, so the same cuts and ties; a property test grows every tree both ways):
 
 * a small level of few classes (at most ``LAYOUT_CELLS`` positions times classes, at most
-  ``LAYOUT_CLASSES`` classes) holds the layouts as the rows of one matrix, and :func:`~id3tree.splits.search_layouts` scores every cut of every feature with one
-  operation per step, whatever the number of features: what a fit of a class's data set spends
-  is then Python's cost per level, not per feature;
-* a large one lays them end to end in chunks (:func:`~id3tree.splits.search_cuts`, which also
+  ``LAYOUT_CLASSES`` classes) holds the layouts as the rows of one matrix, and
+  :func:`~id3tree.splits.search_layouts` scores every cut of every feature with one operation
+  per step, whatever the number of features: what a fit of a class's data set spends is then
+  Python's cost per level, not per feature;
+* a large one (or one of many classes) lays them end to end in chunks (:func:`~id3tree.splits.search_cuts`, which also
   cuts long nodes in pieces), so that its temporaries stay a few bytes a row.
 
 The categorical features take one ``bincount`` of (node, value, class) per level, and so do
