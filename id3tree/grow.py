@@ -653,6 +653,8 @@ class SortedColumns:
         segment = self.node_of_position
         if self.stacked is not None:  # small data: every sorted split at once
             splitting = splitting & ~self._sorted_branches(chosen, splitting, starts)
+            if not splitting.any():
+                return slot_of_row[rows]
         feature_of_position = np.where(splitting, chosen, -1).astype(np.int32)[segment]
         for f in np.unique(chosen[splitting]).tolist():
             if is_cat[f] or f in self._cut_code:
