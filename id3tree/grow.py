@@ -11,12 +11,24 @@ Quinlan's ID3, for every node:
 5. repeat for the children.
 
 Doing step 3 node by node would multiply Python's overhead by nodes x features. Instead each level
-is one pass per feature over all the rows still in play: the rows of every numeric feature are
-kept sorted by value inside each node (sorted once at the start, then stably regrouped by child
-after every level), so the split search of all nodes is a handful of vectorised operations; the
-categorical features take one ``bincount`` of (node, value, class) per level, and so do numeric
-features with few distinct values (:func:`is_counted`), whose cuts are then scored over those
-counts by the same ``c log c`` sums as sorted rows.
+is a handful of vectorised operations over all the rows still in play. The rows of every numeric
+feature are kept sorted by value inside each node (sorted once at the start, then stably regrouped
+by child after every level, all features by one sort), each feature's *layout*; every layout
+lists the nodes in the same order, so node s occupies the same positions in all of them. How the
+layouts are searched depends on their size, never on the result (both give the same integer
+scores, so the same cuts and ties; a property test grows every tree both ways):
+
+* a small level of few classes (at most ``LAYOUT_CELLS`` positions times classes, at most
+  ``LAYOUT_CLASSES`` classes) holds the layouts as the rows of one matrix, and
+  :func:`~id3tree.splits.search_layouts` scores every cut of every feature with one operation
+  per step, whatever the number of features: what a fit of a class's data set spends is then
+  Python's cost per level, not per feature;
+* a large one (or one of many classes) lays them end to end in chunks (:func:`~id3tree.splits.search_cuts`, which also
+  cuts long nodes in pieces), so that its temporaries stay a few bytes a row.
+
+The categorical features take one ``bincount`` of (node, value, class) per level, and so do
+numeric features with few distinct values (:func:`is_counted`), whose cuts are then scored over
+those counts by the same ``c log c`` sums as sorted rows.
 
 With ``sample_weight`` (``EncodedData.weight``) every class count is a sum of weights, the rows
 of each node are counted apart (they lay out the segments and meet ``min_samples_leaf``), and
@@ -54,6 +66,7 @@ from id3tree.splits import (
     score_categorical,
     search_counted,
     search_cuts,
+    search_layouts,
     search_weighted_cuts,
 )
 
@@ -62,6 +75,23 @@ RISES = 1
 
 MISSING = 2
 """Flag of a sorted position whose row has no value (NaN: they come last in every node)."""
+
+LAYOUT_CELLS = 2**19
+"""Up to this many positions times classes, the sorted features of a chunk are searched as the
+rows of one matrix (:func:`~id3tree.splits.search_layouts`: about 60 bytes a position and 8 a
+cell, 20 MB at most), beyond it laid end to end (:func:`~id3tree.splits.search_cuts`, a few bytes
+a row). Measured with 2 classes, the matrix is faster at every size up to there (``benchmarks/
+README.md``)."""
+
+LAYOUT_CLASSES = 5
+"""The matrix search takes a few operations per class, the end-to-end one a fixed number: with
+more classes than this (measured: 0.7 of the time at 3 classes, 1.0 at 5, 1.1 at 8, 1.2 to 1.7
+at 16 and 32), the layouts are laid end to end at any size."""
+
+STACKED_VALUES = 2**18
+"""Small data (at most this many values in its sorted features) keeps a copy of them end to end,
+to read the values either side of every cut at once, and sends the rows of all the nodes split
+on sorted features down at once (a few int64 a row)."""
 
 CHUNK_ROWS = 2**18
 """Numeric features are searched together, as many as fit in this many positions."""
@@ -121,6 +151,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     y, n_classes, n_features = data.y, len(data.classes), data.n_features
     n = len(y)
     is_cat = np.array([c is not None for c in data.codes], dtype=bool)
+    categorical = np.flatnonzero(is_cat).tolist()
     n_slots = max([3] + [len(c) + 1 for c in data.categories if c is not None])
     min_leaf = params.min_samples_leaf
     nodes = _Nodes(n_classes)
@@ -146,7 +177,9 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         # 2. the stopping rules that need no scoring were applied when the level was made
         eligible = scored
         sizes = counts[eligible].sum(axis=1) if w is None else n_rows[eligible]
-        used, ids = used[eligible], level[eligible]
+        ids = level[eligible]
+        if categorical:
+            used = used[eligible]
         starts = (sizes.cumsum() - sizes).astype(np.int64)
         k = len(ids)
 
@@ -156,7 +189,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         segment = columns.start_level(sizes)
         if k:
             columns.score(s, starts, sizes, n_classes, min_leaf, w, min_weight)
-            for f in np.flatnonzero(is_cat):
+            for f in categorical:
                 result = score_categorical(
                     data.codes[f][rows],
                     labels,
@@ -173,7 +206,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
                 s.gain[:, f] = np.where(ok, result.gain, np.nan)
                 s.ratio[:, f] = _ratio(ok, result.gain, result.split_info)
                 s.overall[:, f] = np.where(ok, result.overall_entropy, np.nan)
-                s.results[f] = result  # the branches, for the trace
+                s.categorical[f] = result  # the branches, for the trace
 
         # 4. the best feature of each node; ties within TIE_TOLERANCE go to the first column
         score = s.ratio if params.criterion == "gain_ratio" else s.gain
@@ -184,13 +217,15 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         best = score.max(axis=1, initial=-np.inf)
         s.tied = np.isfinite(score) & (score >= best[:, None] - TIE_TOLERANCE)
         chosen = np.argmax(s.tied, axis=1)
-        chosen_gain = s.gain[np.arange(k), chosen]
-        low_gain = np.isfinite(best) & (chosen_gain < params.min_gain)
-        splitting = np.isfinite(best) & ~low_gain
+        splitting = np.isfinite(best)
         why = np.full(k, None, dtype=object)
-        why[~np.isfinite(best)] = NO_VALID_SPLIT
-        for e in np.flatnonzero(low_gain).tolist():
-            why[e] = low_gain_reason(chosen_gain[e], params.min_gain)
+        why[~splitting] = NO_VALID_SPLIT
+        if params.min_gain > 0:  # (gains are never negative: no gain is below 0)
+            chosen_gain = s.gain[np.arange(k), chosen]
+            low_gain = splitting & (chosen_gain < params.min_gain)
+            splitting &= ~low_gain
+            for e in np.flatnonzero(low_gain).tolist():
+                why[e] = low_gain_reason(chosen_gain[e], params.min_gain)
 
         # 5. the branch of every row of a splitting node, and the children's class counts
         branch = columns.branches(data, chosen, splitting, starts, sizes, is_cat)
@@ -247,9 +282,10 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         del segment, branch, children_of, child_of_position, weight  # (rows go before the sort)
         columns.regroup_positions(position_segment)
         del position_segment
-        used = used[parent_e]
-        from_cat = is_cat[chosen[parent_e]].nonzero()[0]
-        used[from_cat, chosen[parent_e][from_cat]] = True  # 4. a categorical feature is used up
+        if categorical:  # 4. a categorical feature is used up on the paths below it
+            used = used[parent_e]
+            from_cat = is_cat[chosen[parent_e]].nonzero()[0]
+            used[from_cat, chosen[parent_e][from_cat]] = True
         level, counts, reasons, depth = children, child_counts, child_reasons, depth + 1
         n_rows = child_rows
 
@@ -350,23 +386,26 @@ def is_counted(n_distinct: int, n_rows: int) -> bool:
     return n_distinct <= COUNTED_MAX_SHARE * n_rows
 
 
-def _sort_column(x: np.ndarray):
-    """A numeric column sorted once: the stable order (NaN last), whether each sorted value
-    differs from the one before it (``new_value``; a run of NaN is one value), and whether it
-    is missing."""
-    order = np.argsort(x)  # numpy's quicksort: several times faster than its stable sort
-    xs = x[order]
+def _sort_columns(values: np.ndarray):
+    """Numeric columns, the rows of ``values`` (``(c, n)``), each sorted once: its stable order
+    (NaN last), whether each sorted value differs from the one before it (``new_value``; a run
+    of NaN is one value), and whether it is missing; each of shape ``(c, n)``."""
+    n = values.shape[1]
+    order = np.argsort(
+        values, axis=1
+    )  # numpy's quicksort: several times faster than its stable sort
+    xs = np.take_along_axis(values, order, axis=1)
     missing = np.isnan(xs)
-    new_value = np.empty(len(x), dtype=bool)  # a run of equal values (or of NaN) starts here
-    new_value[:1] = True
-    np.not_equal(xs[1:], xs[:-1], out=new_value[1:])
-    new_value[1:] &= ~(missing[1:] & missing[:-1])
+    new_value = np.empty(xs.shape, dtype=bool)  # a run of equal values (or of NaN) starts here
+    new_value[:, :1] = True
+    np.not_equal(xs[:, 1:], xs[:, :-1], out=new_value[:, 1:])
+    new_value[:, 1:] &= ~(missing[:, 1:] & missing[:, :-1])
     del xs
-    run = np.cumsum(new_value, dtype=np.int64) - 1
-    if run[-1:].sum() < len(x) - 1:  # equal values: each run in row order, as a stable sort has it
-        run *= len(x)
+    run = np.cumsum(new_value, axis=1, dtype=np.int64) - 1
+    if (run[:, -1:] < n - 1).any():  # equal values: each run in row order, as a stable sort has it
+        run *= n
         run += order
-        order = order[run.argsort()]  # (distinct keys: one order only)
+        order = np.take_along_axis(order, run.argsort(axis=1), axis=1)  # (distinct keys)
     return order, new_value, missing
 
 
@@ -403,9 +442,15 @@ class SortedColumns:
         self._flags = np.zeros(len(features) * n, dtype=np.uint8)
         self.numeric = []  # each sorted feature's column (the data's own array: no copy)
         self.has_missing = []
-        for f in features:
+        at_once = 0 < len(features) * n <= STACKED_VALUES  # small data: one sort of all columns
+        if at_once:
+            sorted_columns = _sort_columns(np.stack([data.numeric[f] for f in features]))
+        for i, f in enumerate(features):
             x = data.numeric[f]
-            order, new_value, missing = _sort_column(x)
+            if at_once:
+                order, new_value, missing = (a[i] for a in sorted_columns)
+            else:  # one column at a time: the temporaries of one column only
+                order, new_value, missing = (a[0] for a in _sort_columns(x[None]))
             n_values = int(np.count_nonzero(new_value & ~missing))
             if data.weight is None and is_counted(n_values, n):  # (weights: sorted)
                 rank = np.cumsum(new_value, dtype=self._rows.dtype) - 1
@@ -428,6 +473,9 @@ class SortedColumns:
             flags[missing] |= MISSING
             del new_value, missing
         d = max(len(self.features), 1)
+        # small data: a copy of the sorted features' columns end to end, for _neighbours
+        small = self.features and len(self.features) * n <= STACKED_VALUES
+        self.stacked = np.concatenate(self.numeric) if small else None
         for array, size in ((self._rows, d * n), (self._labels, d * n)):
             array.resize(size, refcheck=False)  # the counted features need no layout
         self._flags.resize(len(self.features) * n, refcheck=False)
@@ -482,24 +530,21 @@ class SortedColumns:
         for first in range(0, len(self.features), per_chunk):
             js = range(first, min(first + per_chunk, len(self.features)))
             c = len(js)
-            flags = self.flags[js.start : js.stop].reshape(-1)
-            labels = self.labels[js.start : js.stop].reshape(-1)
-            chunk_starts = (np.arange(c)[:, None] * m + starts).reshape(-1)
-            lengths = sizes[None, :].repeat(c, axis=0).reshape(-1)
+            flags = self.flags[js.start : js.stop]
             step_up = (flags & RISES).view(bool)
-            n_present = lengths
+            n_present = np.broadcast_to(sizes, (c, k))  # rows with a value, per (feature, node)
             if any(self.has_missing[js.start : js.stop]):
-                n_present = lengths - np.add.reduceat((flags & MISSING) != 0, chunk_starts)
-            if weight is None:
-                result = search_cuts(
-                    step_up, labels, chunk_starts, lengths, n_present, n_classes, min_leaf=min_leaf
-                )
-            else:
-                rows = self.rows[js.start : js.stop].reshape(-1)
-                result = search_weighted_cuts(
-                    step_up, labels, weight[rows], chunk_starts, lengths, n_present, n_classes,
-                    min_leaf=min_leaf, min_weight=min_weight,
+                n_present = sizes - np.add.reduceat((flags & MISSING) != 0, starts, axis=1)
+            as_matrix = n_classes <= LAYOUT_CLASSES and c * m * n_classes <= LAYOUT_CELLS
+            if weight is None and as_matrix:
+                result = search_layouts(
+                    step_up, self.labels[js.start : js.stop], starts, sizes, n_present,
+                    n_classes, min_leaf=min_leaf,
                 )  # fmt: skip
+            else:
+                result = self._search_end_to_end(
+                    js, step_up, n_present, starts, sizes, n_classes, min_leaf, weight, min_weight
+                )
             ok = _usable(result, min_leaf)
             at = result.position[ok]
             low, high = np.full(c * k, np.nan), np.full(c * k, np.nan)
@@ -510,13 +555,36 @@ class SortedColumns:
         if self.counted:
             self._score_counted(s, sizes, n_classes, min_leaf)
 
+    def _search_end_to_end(
+        self, js, step_up, n_present, starts, sizes, n_classes, min_leaf, weight, min_weight
+    ):
+        """The search of the sorted features ``js`` laid end to end (a large level, or weighted
+        rows): segment ``i * k + node`` for the i-th feature; arguments as :meth:`score` has them."""
+        c, m = step_up.shape
+        step_up, n_present = step_up.reshape(-1), n_present.reshape(-1)
+        labels = self.labels[js.start : js.stop].reshape(-1)
+        chunk_starts = (np.arange(c)[:, None] * m + starts).reshape(-1)
+        lengths = np.tile(sizes, c)
+        if weight is None:
+            return search_cuts(
+                step_up, labels, chunk_starts, lengths, n_present, n_classes, min_leaf=min_leaf
+            )
+        rows = self.rows[js.start : js.stop].reshape(-1)
+        return search_weighted_cuts(
+            step_up, labels, weight[rows], chunk_starts, lengths, n_present, n_classes,
+            min_leaf=min_leaf, min_weight=min_weight,
+        )  # fmt: skip
+
     def _neighbours(self, js: range, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The two values each cut lies between, for cuts after positions ``at`` (increasing) of
         the sorted features ``js`` laid end to end: read from the data through the row numbers,
         so no copy of the values is kept."""
         rows = self.rows[js.start : js.stop].reshape(-1)
-        bounds = np.searchsorted(at, np.arange(len(js) + 1) * self.m).tolist()
         row_low, row_high = rows[at], rows[at + 1]  # the rows on either side of each cut
+        if self.stacked is not None:  # small data: the columns side by side, one gather each
+            column = (at // self.m + js.start) * len(self.numeric[0])
+            return self.stacked.take(column + row_low), self.stacked.take(column + row_high)
+        bounds = np.searchsorted(at, np.arange(len(js) + 1) * self.m).tolist()
         low, high = np.empty(len(at)), np.empty(len(at))
         for i, j in enumerate(js):
             mine = slice(bounds[i], bounds[i + 1])
@@ -570,8 +638,7 @@ class SortedColumns:
         s.table[:, :, features] = floats.reshape(-1, c, k).transpose(0, 2, 1)
         s.candidate[:, features] = True
         s.n_ties[:, features] = result.n_ties.reshape(c, k).T
-        for i, f in enumerate(features):
-            s.results[f] = _Found(result, slice(i * k, (i + 1) * k))
+        s.numeric_searches.append((features, result))
 
     def branches(self, data, chosen, splitting, starts, sizes, is_cat) -> np.ndarray:
         """The branch slot of every position of ``rows[0]`` (-1 where the node does not split).
@@ -584,6 +651,10 @@ class SortedColumns:
         slot_of_row = self._slot_of_row
         slot_of_row[rows] = -1
         segment = self.node_of_position
+        if self.stacked is not None:  # small data: every sorted split at once
+            splitting = splitting & ~self._sorted_branches(chosen, splitting, starts)
+            if not splitting.any():
+                return slot_of_row[rows]
         feature_of_position = np.where(splitting, chosen, -1).astype(np.int32)[segment]
         for f in np.unique(chosen[splitting]).tolist():
             if is_cat[f] or f in self._cut_code:
@@ -611,6 +682,24 @@ class SortedColumns:
                 sides, side_sizes.reshape(-1)
             )  # (one byte a row in play, and one int32 a row of these nodes)
         return slot_of_row[rows]
+
+    def _sorted_branches(self, chosen, splitting, starts) -> np.ndarray:
+        """:meth:`branches` of the nodes split on a sorted feature, all features at once (a few
+        int64 a position of these nodes: for small levels); returns which nodes those are."""
+        layout = self._layout_of[chosen]  # of each node's chosen feature (-1: not sorted)
+        mine = splitting & (layout >= 0)
+        if mine.any():
+            at = np.flatnonzero(mine[self.node_of_position])  # the positions of those nodes
+            node = self.node_of_position[at]
+            j = np.maximum(layout, 0)
+            n_left = self._n_left[np.arange(len(j)), j][node]
+            n_sent = self._n_right[np.arange(len(j)), j][node] + n_left  # left or right
+            offset = at - starts[node]
+            slot = np.where(
+                offset < n_left, LEFT, np.where(offset < n_sent, RIGHT, NUMERIC_MISSING)
+            )
+            self._slot_of_row[self.rows.reshape(-1)[j[node] * self.m + at]] = slot
+        return mine
 
     def regroup_positions(self, new_segment_of_position) -> None:
         """Regroup every layout by the new segment of each position of ``rows[0]`` (-1: dropped)."""
@@ -689,11 +778,23 @@ class Scores:
     def __init__(self, k: int, n_features: int):
         self.table = np.full((len(self.FLOAT_SCORES), k, n_features), np.nan)
         self.gain, self.ratio, self.overall, self.threshold, self.low, self.high = self.table
-        self.results = {}  # feature -> what the trace needs of its search (branch counts)
+        self.numeric_searches = []  # (features, search of them side by side), chunk by chunk
+        self.categorical = {}  # categorical feature -> its search
         self.n_ties = np.zeros((k, n_features), dtype=np.int64)
         self.candidate = np.zeros((k, n_features), dtype=bool)
         self.tied = np.zeros((k, n_features), dtype=bool)
         self.below_average = np.zeros((k, n_features), dtype=bool)  # kept out by C4.5's rule
+
+    @property
+    def results(self) -> dict:
+        """Feature -> what the trace needs of its search (found, branch counts): the numeric
+        features' first, in search order, then the categorical ones'. Made when asked for (only
+        a tracer asks)."""
+        k, results = len(self.gain), {}
+        for features, search in self.numeric_searches:
+            for i, f in enumerate(features):
+                results[f] = _Found(search, slice(i * k, (i + 1) * k))
+        return results | self.categorical
 
     def below_average_gain(self) -> np.ndarray:
         return below_average_gain(self.gain)

@@ -3,6 +3,7 @@ to, and the events of :mod:`id3tree.tracing` only when a tracer listens."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -468,40 +469,12 @@ class Record:
             self._keep_details(lv)
 
     def _keep_trace(self, lv: Level) -> None:
-        """The trace: one row per (scored node, candidate feature), one per unscored leaf; with
-        ``keep_trace="splits"`` one row per node, its chosen split (a leaf: no feature)."""
+        """Keep what the trace of this level is made of (:class:`LazyTrace` makes it when read);
+        with ``keep_trace="splits"`` (a large fit) its few rows at once, not the scores."""
         s = lv.scores
-        if self.keep_trace == "splits":
-            e = np.flatnonzero(lv.splitting)
-            f = lv.chosen[e]
-            unscored = np.concatenate([lv.nodes[~lv.eligible], lv.ids[~lv.splitting]])
-        else:
-            e, f = np.nonzero(s.candidate)
-            unscored = lv.nodes[~lv.eligible]
-        m = len(unscored)
-        # the six float scores of every row at once (unscored leaves: NaN)
-        floats = dict(
-            zip(
-                s.FLOAT_SCORES,
-                np.concatenate(
-                    [np.full((len(s.FLOAT_SCORES), m), np.nan), s.table[:, e, f]], axis=1
-                ),
-            )
-        )
-        self.trace_parts.append(
-            dict(
-                node=np.concatenate([unscored, lv.ids[e]]),
-                feature=np.concatenate([np.full(m, -1), f]),
-                threshold=floats["threshold"],
-                low=floats["low"],
-                high=floats["high"],
-                overall_entropy=floats["overall"],
-                gain=floats["gain"],
-                gain_ratio=floats["ratio"],
-                chosen=np.concatenate([np.zeros(m, bool), lv.splitting[e] & (lv.chosen[e] == f)]),
-                tie=np.concatenate([np.zeros(m, bool), s.tied[e, f] & (s.tied[e].sum(axis=1) > 1)]),
-            )
-        )
+        part = (self.keep_trace, s.table, s.candidate, s.tied)
+        part += (lv.splitting, lv.chosen, lv.ids, lv.nodes, lv.eligible)
+        self.trace_parts.append(part if self.keep_trace is True else _level_trace(*part))
 
     def _keep_details(self, lv: Level) -> None:
         """Keep what the events of this level's nodes will say, computed level-wide: the
@@ -1158,17 +1131,15 @@ class Record:
         for ids, reasons in self.leaf_parts:
             for i, r in zip(ids.tolist(), reasons):
                 stop_reason[i] = r
-        trace = None
-        if self.trace_parts:
-            trace = {
-                c: np.concatenate([p[c] for p in self.trace_parts]) for c in self.trace_parts[0]
-            }
+        trace = LazyTrace(self.trace_parts) if self.trace_parts else None
         # The grower numbers nodes level by level; readers number them depth first.
         new = preorder(parent, depth)
         order = np.argsort(new)
         parent = np.where(parent >= 0, new[np.maximum(parent, 0)], -1)[order]
         if trace is not None:
-            trace["node"] = new[trace["node"]]
+            trace.numbers = new
+            if self.keep_trace is not True:  # the chosen splits only, made already: join them
+                trace._made()
         stop_reason = [stop_reason[i] for i in order.tolist()]
         grown = GrownTree(
             parent,
@@ -1185,6 +1156,70 @@ class Record:
         if self.tracer is not None:
             self._replay(new, grown.parent)
         return grown
+
+
+class LazyTrace(Mapping):
+    """The trace's columns (one row per scored node and candidate feature, one per unscored
+    leaf; with ``keep_trace="splits"`` one row per node), made from the levels' scores the
+    first time a column is read: a fit nobody asks the trace of never makes it.
+
+    ``parts`` holds each level's ``(keep_trace, table, candidate, tied, splitting, chosen, ids,
+    nodes, eligible)`` (the fields of :class:`Level` and its scores), or its trace rows already
+    made (:func:`_level_trace`: a dict of columns); ``numbers`` maps the
+    grower's node numbers to pre-order ones.
+    """
+
+    def __init__(self, parts: list, numbers: np.ndarray | None = None):
+        self.parts, self.numbers, self._columns = parts, numbers, None
+
+    def _made(self) -> dict:
+        if self._columns is None:
+            levels = [p if isinstance(p, dict) else _level_trace(*p) for p in self.parts]
+            columns = {c: np.concatenate([t[c] for t in levels]) for c in levels[0]}
+            if self.numbers is not None:
+                columns["node"] = self.numbers[columns["node"]]
+            self._columns, self.parts, self.numbers = columns, None, None
+        return self._columns
+
+    def __getitem__(self, name):
+        return self._made()[name]
+
+    def __iter__(self):
+        return iter(self._made())
+
+    def __len__(self):
+        return len(self._made())
+
+
+def _level_trace(keep_trace, table, candidate, tied, splitting, chosen, ids, nodes, eligible):
+    """The trace rows of one level (see :class:`LazyTrace`), in the grower's node numbers."""
+    if keep_trace == "splits":
+        e = np.flatnonzero(splitting)
+        f = chosen[e]
+        unscored = np.concatenate([nodes[~eligible], ids[~splitting]])
+    else:
+        e, f = np.nonzero(candidate)
+        unscored = nodes[~eligible]
+    m = len(unscored)
+    # the six float scores of every row at once (unscored leaves: NaN)
+    floats = dict(
+        zip(
+            _SCORE_NAMES,
+            np.concatenate([np.full((len(_SCORE_NAMES), m), np.nan), table[:, e, f]], axis=1),
+        )
+    )
+    return dict(
+        node=np.concatenate([unscored, ids[e]]),
+        feature=np.concatenate([np.full(m, -1), f]),
+        threshold=floats["threshold"],
+        low=floats["low"],
+        high=floats["high"],
+        overall_entropy=floats["overall"],
+        gain=floats["gain"],
+        gain_ratio=floats["ratio"],
+        chosen=np.concatenate([np.zeros(m, bool), splitting[e] & (chosen[e] == f)]),
+        tie=np.concatenate([np.zeros(m, bool), tied[e, f] & (tied[e].sum(axis=1) > 1)]),
+    )
 
 
 def preorder(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:

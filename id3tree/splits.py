@@ -343,6 +343,80 @@ def search_cuts(
     return threshold_search(owner, left, cuts.present, cuts.missing, n_ties, position=position)
 
 
+def search_layouts(
+    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1
+) -> ThresholdSearch:
+    """:func:`search_cuts` of several layouts of the same segments, each a row of a matrix.
+
+    Row j of ``step_up`` and ``y`` (``(c, m)``) holds every segment's entries sorted by
+    feature j: segment s is ``starts[s] : starts[s] + lengths[s]`` of every row, and holds the
+    same rows (so the same class counts) in every layout; ``n_present`` (``(c, n_segments)``)
+    counts the entries with a value. Every step is then one operation on the whole matrix,
+    whatever the number of layouts: the running class counts of every position (one
+    cumulative sum of the one-hot classes), the ``c log c`` sums of both sides, the lowest score
+    of each (layout, segment) (``np.minimum.reduceat`` along the rows) and the first cut tied
+    with it. The scores are the exact integers of :class:`_Cuts` (the same table and units),
+    so cuts, ties and the result are those of :func:`search_cuts` of the layouts laid end to
+    end: segment ``j * n_segments + s``, positions ``j * m + i``.
+    """
+    c, m = y.shape
+    n_seg = len(starts)
+    segment = np.arange(n_seg).repeat(lengths)  # shared by every layout
+    n_left = np.arange(1, m + 1) - starts.repeat(lengths)  # rows up to each position
+    counts = class_counts(segment * n_classes + y[0], n_seg, n_classes)  # the same in each layout
+    before = counts.cumsum(axis=0) - counts  # rows of each class before each segment
+    has_missing = bool((n_present < lengths).any())
+    if has_missing:
+        rows_present = n_present.repeat(lengths, axis=1)
+        last = np.maximum(starts + n_present - 1, 0)  # the last present entry of each segment
+    else:
+        rows_present = lengths.repeat(lengths)
+    n_right = rows_present - n_left
+    valid = step_up & (n_left < rows_present)
+    if min_leaf > 1:
+        valid &= (n_left >= min_leaf) & (n_right >= min_leaf)
+    # n H of both sides of every cut, in the units of the c log c table (exact integers):
+    # q[n_left] + q[n_right] less the q of each class's count on either side, a class at a time
+    q, _, unit = scaled_xlogx(int(lengths.max()), c * int(lengths.sum()))
+    weighted = q.take(n_left) + q.take(np.maximum(n_right, 0))
+    # of each class, its rows up to each position within the segment
+    left = np.empty((n_classes, c, m), dtype=np.int64)
+    present = np.empty((c, n_seg, n_classes), dtype=np.int64)  # rows of each class with a value
+    for k in range(n_classes):
+        left_k = np.cumsum(y == k, axis=1, out=left[k])
+        left_k -= before[:, k].repeat(lengths)
+        if has_missing:
+            present[:, :, k] = np.take_along_axis(left_k, last, axis=1) * (n_present > 0)
+            right_k = present[:, :, k].repeat(lengths, axis=1) - left_k
+        else:
+            present[:, :, k] = counts[:, k]
+            right_k = counts[:, k].repeat(lengths) - left_k
+        weighted = weighted - q.take(left_k)
+        weighted -= q.take(right_k)  # (negative past the last present row: never valid)
+    weighted[~valid] = _NOT_A_CUT
+    # the best of each (layout, segment) and the first cut within the tolerance of it
+    best = np.minimum.reduceat(weighted, starts, axis=1)
+    tolerance = tie_tolerance(lengths, unit)
+    tied = weighted - best.repeat(lengths, axis=1) <= tolerance.repeat(lengths)
+    tied &= valid
+    n_ties = np.add.reduceat(tied, starts, axis=1).ravel()
+    first = np.minimum.reduceat(np.where(tied, np.arange(m), m), starts, axis=1).ravel()
+    owner = np.flatnonzero(best.ravel() < _NOT_A_CUT)
+    at = first[owner]
+    layout = owner // n_seg
+    position = np.full(c * n_seg, -1, dtype=np.int64)
+    position[owner] = layout * m + at
+    missing = counts - present
+    return threshold_search(
+        owner,
+        left[:, layout, at].T,
+        present.reshape(-1, n_classes),
+        missing.reshape(-1, n_classes),
+        n_ties,
+        position=position,
+    )
+
+
 PIECE_ROWS = 2**16
 """:func:`search_cuts` scores at most this many rows at once: its temporaries (about 100 bytes a
 row) stay a few MB however large the data; longer inputs are searched piece by piece."""
@@ -487,7 +561,7 @@ def threshold_search(owner, left, present, missing, n_ties, **extra) -> Threshol
     counts, by Shannon's formula; ``extra`` fills the optional fields.
     """
     n_seg, n_classes = present.shape
-    n_present, n_missing = present.sum(axis=1), missing.sum(axis=1)
+    n_owner = len(owner)
     found = np.zeros(n_seg, dtype=bool)
     found[owner] = True
     side_counts = np.zeros((n_seg, 3, n_classes), dtype=np.int64)
@@ -496,45 +570,40 @@ def threshold_search(owner, left, present, missing, n_ties, **extra) -> Threshol
     side_counts[:, 2] = missing
     sizes = side_counts.sum(axis=2)  # rows left, right and missing
     sizes[~found] = 0  # no cut: no branches
-    n_left, n_right = sizes[:, 0], sizes[:, 1]
-    h_sides, h_parent, split_info = _entropies(
-        side_counts[owner].reshape(-1, n_classes), present + missing, sizes
-    )
+    # one table of every row whose entropy is needed, zero-padded to one width (zeros add
+    # nothing): the three sides of each cut, each segment's parent, each segment's branch sizes
+    width = max(n_classes, 3) if n_classes <= DENSE_CLASSES else 0
+    if width:
+        stacked = np.zeros((3 * n_owner + 2 * n_seg, width), dtype=np.int64)
+        stacked[: 3 * n_owner, :n_classes] = side_counts[owner].reshape(-1, n_classes)
+        parent = stacked[3 * n_owner : 3 * n_owner + n_seg, :n_classes]
+        np.add(present, missing, out=parent)
+        stacked[3 * n_owner + n_seg :, :3] = sizes
+        entropy = entropy_rows(stacked)
+        h_sides, h_parent = entropy[: 3 * n_owner], entropy[3 * n_owner : 3 * n_owner + n_seg]
+        split_info = entropy[3 * n_owner + n_seg :]
+    else:  # wide rows are read by their non-zero cells: one call a table
+        h_sides = entropy_rows(side_counts[owner].reshape(-1, n_classes))
+        h_parent, split_info = entropy_rows(present + missing), entropy_rows(sizes)
     h_sides = h_sides.reshape(-1, 3)
+    mine = sizes[owner]
     overall = np.full(n_seg, np.nan)
     overall[owner] = (
-        n_left[owner] * h_sides[:, 0]
-        + n_right[owner] * h_sides[:, 1]
-        + n_missing[owner] * h_sides[:, 2]
-    ) / (n_present[owner] + n_missing[owner])
+        mine[:, 0] * h_sides[:, 0] + mine[:, 1] * h_sides[:, 1] + mine[:, 2] * h_sides[:, 2]
+    ) / mine.sum(axis=1)
     return ThresholdSearch(
         found=found,
         threshold=np.full(n_seg, np.nan),
         overall_entropy=overall,
         gain=np.where(found, np.maximum(h_parent - overall, 0.0), np.nan),
         split_info=split_info,
-        n_left=n_left,
-        n_right=n_right,
+        n_left=sizes[:, 0],
+        n_right=sizes[:, 1],
         n_missing=sizes[:, 2],
         n_ties=n_ties,
         side_counts=side_counts,
         **extra,
     )
-
-
-def _entropies(*tables) -> list[np.ndarray]:
-    """The entropy of every row of each table of counts (tables of as many or fewer columns),
-    by one call of :func:`~id3tree._entropy.entropy_rows` where the rows of every table, padded
-    with zero counts to one width, are read cell by cell (zeros add nothing)."""
-    width = max(t.shape[1] for t in tables)
-    if width > DENSE_CLASSES:  # wide rows are read by their non-zero cells: one call a table
-        return [entropy_rows(t) for t in tables]
-    stacked = np.zeros((sum(len(t) for t in tables), width), dtype=np.result_type(*tables))
-    bounds = np.cumsum([0] + [len(t) for t in tables]).tolist()
-    for t, first, last in zip(tables, bounds, bounds[1:]):
-        stacked[first:last, : t.shape[1]] = t
-    entropy = entropy_rows(stacked)
-    return [entropy[first:last] for first, last in zip(bounds, bounds[1:])]
 
 
 def search_counted(

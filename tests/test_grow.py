@@ -10,6 +10,7 @@ build exactly the same tree: same features, thresholds, branches and class count
 from __future__ import annotations
 
 import contextlib
+import io
 import math
 
 import numpy as np
@@ -143,14 +144,19 @@ def tables(draw):
 
 @contextlib.contextmanager
 def numeric_search(way: str):
-    """Make the grower search every numeric feature one way: "counted" or "sorted"."""
+    """Make the grower search every numeric feature one way: "counted", "sorted" (the layouts
+    end to end, as for large data) or "layouts" (sorted, the layouts as the rows of one matrix,
+    as for small data)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(grow, "COUNTED_MAX_SHARE", math.inf if way == "counted" else 0.0)
+        patch.setattr(grow, "LAYOUT_CELLS", 2**62 if way == "layouts" else 0)
+        patch.setattr(grow, "LAYOUT_CLASSES", 2**62 if way == "layouts" else 0)
+        patch.setattr(grow, "STACKED_VALUES", 2**62 if way == "layouts" else 0)
         yield
 
 
 @settings(deadline=None, max_examples=150)
-@given(data=tables(), way=st.sampled_from(["counted", "sorted"]))
+@given(data=tables(), way=st.sampled_from(["counted", "sorted", "layouts"]))
 def test_grower_builds_the_plain_tree(data, way):
     # both numeric searches (values counted by node, or rows kept sorted) build the plain tree
     frame, y, params = data
@@ -162,7 +168,7 @@ def test_grower_builds_the_plain_tree(data, way):
     assert_same_tree(model.root_, plain_tree(frame, y, classes, params), classes)
 
 
-@pytest.mark.parametrize("way", ["counted", "sorted"])
+@pytest.mark.parametrize("way", ["counted", "sorted", "layouts"])
 def test_many_classes_and_many_rows_match_the_plain_tree(way):
     # 12 classes (the sorted rank path), duplicated values, missing values, a categorical column
     rng = np.random.default_rng(3)
@@ -215,9 +221,62 @@ def test_features_searched_in_chunks_give_the_same_tree(monkeypatch):
     X = rng.integers(0, 8, size=(300, 6)).astype(float)
     y = (X[:, 0] + X[:, 3] + rng.integers(0, 3, 300)) % 3
     together = ID3Classifier().fit(X, y)
+    monkeypatch.setattr(grow, "LAYOUT_CELLS", 0)  # laid end to end, as large data are
+    monkeypatch.setattr(grow, "STACKED_VALUES", 0)
     monkeypatch.setattr(grow, "CHUNK_ROWS", 1)  # one feature at a time
     alone = ID3Classifier().fit(X, y)
     assert together.to_dict()["nodes"] == alone.to_dict()["nodes"]
+
+
+@st.composite
+def numeric_tables(draw):
+    """Small numeric data with many ties: repeated values, -0.0 next to 0.0, NaN, constant
+    columns; 2-4 classes, sometimes weights, and the stopping rules that shape the search."""
+    n = draw(st.integers(2, 80))
+    n_features = draw(st.integers(1, 5))
+    pool = [-0.0, 0.0, 0.5, 1.0, 1.5, 2.0, -3.0, 7.25]
+    X = np.empty((n, n_features))
+    for f in range(n_features):
+        kind = draw(st.sampled_from(["pool", "floats", "constant"]))
+        if kind == "pool":
+            X[:, f] = draw(st.lists(st.sampled_from(pool), min_size=n, max_size=n))
+        elif kind == "floats":
+            X[:, f] = draw(st.lists(st.floats(-1e3, 1e3), min_size=n, max_size=n))
+        else:
+            X[:, f] = 2.0
+        if draw(st.booleans()):
+            X[np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n))), f] = np.nan
+    n_classes = draw(st.integers(2, 4))
+    y = np.array(draw(st.lists(st.integers(0, n_classes - 1), min_size=n, max_size=n)))
+    params = dict(
+        min_samples_leaf=draw(st.sampled_from([1, 1, 2, 3])),
+        max_depth=draw(st.sampled_from([None, None, 2])),
+        criterion=draw(st.sampled_from(["entropy", "entropy", "gain_ratio"])),
+    )
+    weight = None
+    if draw(st.integers(0, 4)) == 0:
+        weight = np.array(draw(st.lists(st.sampled_from([1.0, 2.0, 0.5]), min_size=n, max_size=n)))
+    return X, y, params, weight
+
+
+def everything(model, X) -> tuple:
+    """What a fit shows: its model file, its trace to the last bit, its probabilities."""
+    trace = model.trace_.to_csv(float_format="%.17g")
+    return model.to_json(), trace, model.predict_proba(X).tobytes()
+
+
+@settings(deadline=None, max_examples=150)
+@given(data=numeric_tables(), verbose=st.sampled_from([0, 0, 0, 1, 2]))
+def test_layouts_as_a_matrix_and_end_to_end_grow_the_same_model(data, verbose):
+    # the two ways of searching sorted features give the same model, trace and printed pages
+    X, y, params, weight = data
+    fits = {}
+    for way in ("layouts", "sorted"):
+        page = io.StringIO()
+        with numeric_search(way), contextlib.redirect_stdout(page):
+            model = ID3Classifier(verbose=verbose, **params).fit(X, y, sample_weight=weight)
+        fits[way] = (*everything(model, X), page.getvalue())
+    assert fits["layouts"] == fits["sorted"]
 
 
 def test_string_columns_encode_as_object_columns_do():
@@ -343,7 +402,7 @@ def test_a_column_is_sorted_as_a_stable_sort_sorts_it(values):
     # same rows, where each new value starts, the missing ones, and so the same distinct values
     # (down to the sign of a zero), NaN last
     x = np.array(values, dtype=float)
-    order, new_value, missing = grow._sort_column(x)
+    order, new_value, missing = (a[1] for a in grow._sort_columns(np.stack([x[::-1], x])))
     stable = np.argsort(x, kind="stable")
     assert order.tolist() == stable.tolist()
     xs = x[stable]

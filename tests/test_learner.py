@@ -444,3 +444,18 @@ def test_labels_are_checked_as_classes_whatever_their_number():
         ID3Classifier().fit(X, np.arange(60) / 7)
     with pytest.warns(UserWarning, match="unique classes is greater than 50%"):
         ID3Classifier().fit(X, np.arange(60) % 30)
+
+
+def test_the_trace_is_made_when_first_read_and_travels_with_the_model():
+    # a quiet fit keeps the levels' scores and makes trace_'s columns only when asked: the
+    # same table then, after a pickle too, and the chosen splits agree with the tree
+    X, y = make_classification(n_samples=300, n_features=5, random_state=1)
+    model = ID3Classifier().fit(X, y)
+    assert model._trace_columns._columns is None  # not made by fit
+    copy = pickle.loads(pickle.dumps(model))
+    trace = model.trace_
+    pd.testing.assert_frame_equal(copy.trace_, trace)
+    chosen = trace[trace["chosen"]].set_index("node")
+    for node in model.root_.walk():
+        if not node.is_leaf:
+            assert chosen.loc[node.node_id, "threshold"] == node.threshold

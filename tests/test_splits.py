@@ -541,3 +541,53 @@ def test_count_keys_both_paths():
     for size in (10, 10**9):  # a bincount, then a sort
         distinct, count = splits.count_keys(key, size)
         assert distinct.tolist() == [3, 5, 9] and count.tolist() == [3, 2, 1]
+
+
+@settings(deadline=None, max_examples=100)
+@given(
+    data=segmented(),
+    n_layouts=st.integers(1, 4),
+    min_leaf=st.sampled_from([1, 1, 2, 3]),
+    seed=st.integers(0, 2**16),
+)
+def test_layouts_as_rows_of_a_matrix_equal_the_search_end_to_end(data, n_layouts, min_leaf, seed):
+    """The segments' rows sorted by several features (one layout per row of a matrix, the rows
+    of each segment alike in every layout) are searched exactly as the layouts laid end to end:
+    the same cuts, ties, counts and entropies, bit for bit; and each cut is the plain list's."""
+    groups, n_classes = data
+    rng = np.random.default_rng(seed)
+    # each layout j sorts the same rows by its own feature: x, then shuffled copies of x
+    features = [[x if j == 0 else rng.permutation(x) for x, _ in groups] for j in range(n_layouts)]
+    lengths = np.array([len(x) for x, _ in groups])
+    starts = np.r_[0, np.cumsum(lengths)[:-1]]
+    m = int(lengths.sum())
+    step_up, labels, values = (np.zeros((n_layouts, m), dtype=t) for t in (bool, np.uint8, float))
+    n_present = np.zeros((n_layouts, len(groups)), dtype=np.int64)
+    for j, columns in enumerate(features):
+        sorted_parts = [sort_nan_last(x, y) for x, (_, y) in zip(columns, groups)]
+        values[j] = np.concatenate([v for v, _ in sorted_parts])
+        labels[j] = np.concatenate([c for _, c in sorted_parts])
+        step_up[j, :-1] = values[j, :-1] < values[j, 1:]
+        n_present[j] = [np.count_nonzero(~np.isnan(v)) for v, _ in sorted_parts]
+    as_rows = splits.search_layouts(
+        step_up, labels, starts, lengths, n_present, n_classes, min_leaf=min_leaf
+    )
+    end_to_end = splits.search_cuts(
+        step_up.reshape(-1),
+        labels.reshape(-1),
+        (np.arange(n_layouts)[:, None] * m + starts).reshape(-1),
+        np.tile(lengths, n_layouts),
+        n_present.reshape(-1),
+        n_classes,
+        min_leaf=min_leaf,
+    )
+    for field in FIELDS + COUNTS + ("side_counts", "position"):
+        np.testing.assert_array_equal(getattr(as_rows, field), getattr(end_to_end, field), field)
+    for j, columns in enumerate(features):
+        for s, (x, (_, y)) in enumerate(zip(columns, groups)):
+            plain = [
+                r
+                for r in splits.plain_candidate_splits(x, y)
+                if min(r["n_left"], r["n_right"]) >= min_leaf
+            ]
+            assert as_rows.found[j * len(groups) + s] == bool(plain)
