@@ -438,9 +438,9 @@ class Record:
     When a tracer listens, the levels are kept too, and once the tree is finished (and numbered
     in pre-order) :meth:`finish` sends the events node by node in reading order. A tracer that
     only prints (:func:`~id3tree.tracing.prints_only`) gets the same lines without the events:
-    each level's node lines and decisions are written when the level is kept, all its nodes at
-    once; the candidates of the whole tree are written in one pass when it is finished
-    (:meth:`_write_candidates`); and the lines go to the tracer a block at a time.
+    when the tree is finished, the candidates of the whole tree are written in one pass
+    (:meth:`_write_candidates`), then its node lines and decisions (:meth:`_write_nodes`); and
+    the lines go to the tracer a block at a time.
     """
 
     def __init__(self, tracer, data, *, keep_trace: bool | str = True, min_leaf: int = 1):
@@ -533,9 +533,6 @@ class Record:
             reasons,
             thresholds,
         )
-        if self.as_text:  # the node lines now; the candidates, tree-wide, when it is finished
-            details.node_text = self._node_texts(details)
-            details.decision_text = self._decision_texts(details)
         self.details.append(details)
 
     @staticmethod
@@ -852,93 +849,119 @@ class Record:
         text = tracing.thresholds_texts(depths, threshold, overall, spans)
         return np.concatenate(at), text
 
-    def _node_texts(self, d: _Details) -> list:
+    def _write_nodes(self) -> None:
+        """Each node's line and decision (``node_text`` and ``decision_text`` of each level),
+        written for the whole tree at once: a deep tree has many small levels, and numpy's cost
+        per call would add up."""
+        sizes = np.cumsum([0] + [len(d.counts) for d in self.details]).tolist()
+        node_text = self._node_texts(self.details)
+        decision_text = self._decision_texts(self.details)
+        for d, first, stop in zip(self.details, sizes, sizes[1:]):
+            d.node_text = node_text[first:stop]
+            d.decision_text = decision_text[first:stop]
+
+    def _node_texts(self, details: list) -> list:
         """What :func:`~id3tree.tracing.node_text` writes after each node's path, for every
-        node of a level at once: ``2 samples (No: 2, Yes: 0), entropy 0.0000``."""
-        n_samples = np.asarray([sum(counts) for counts in d.counts])  # as the events add them
+        node of the levels ``details`` at once, level after level: ``2 samples (No: 2, Yes: 0),
+        entropy 0.0000``."""
+        counts = np.concatenate([d.level.counts for d in details])
+        if counts.dtype.kind in "iu":  # whole counts: any order of adding gives the same sum
+            n_samples = counts.sum(axis=1)
+        else:  # sums of weights, added as the events add them
+            n_samples = np.asarray([sum(row) for d in details for row in d.counts])
         parts = zip(
             count_texts(n_samples),
             tracing.plural_words(n_samples, "sample", "samples"),
-            counts_texts(d.level.counts, self.data.classes),
-            tracing.fixed_texts(d.entropy),
+            counts_texts(counts, self.data.classes),
+            tracing.fixed_texts([h for d in details for h in d.entropy]),
         )
         return [f"{n} {samples} ({counts}), entropy {h}" for n, samples, counts, h in parts]
 
-    def _decision_texts(self, d: _Details) -> list:
-        """Each node's decision, written for every node of a level at once: the split
-        (:func:`~id3tree.tracing.split_texts`) or why it stays a leaf
-        (:func:`~id3tree.tracing.leaf_texts`)."""
-        lv, dec, data = d.level, d.decisions, self.data
-        counts = lv.counts
-        top = top_classes(counts)
-        majority = np.argmax(top, axis=1).tolist()  # the first of the top classes
-        tied = ((counts.max(axis=1) > 0) & (top.sum(axis=1) > 1)).tolist()
-        texts = [None] * len(counts)
-        leaves, reasons = [], []
-        for i, e in enumerate(dec.scored):
-            if e is None:
-                leaves.append(i)
-                reasons.append(dec.reasons[i])
-            elif not dec.splitting[e]:
-                leaves.append(i)
+    def _decision_texts(self, details: list) -> list:
+        """Each node's decision, written for every node of the levels ``details`` at once,
+        level after level: the split (:func:`~id3tree.tracing.split_texts`) or why it stays a
+        leaf (:func:`~id3tree.tracing.leaf_texts`)."""
+        data = self.data
+        texts, leaves, depths, predictions, reasons, notes = [], [], [], [], [], []
+        splits = []  # (level, its scored nodes that split, where their nodes are in texts)
+        for d in details:
+            lv, dec, offset = d.level, d.decisions, len(texts)
+            counts = lv.counts
+            top = top_classes(counts)
+            majority = np.argmax(top, axis=1).tolist()  # the first of the top classes
+            tied = ((counts.max(axis=1) > 0) & (top.sum(axis=1) > 1)).tolist()
+            texts += [None] * len(counts)
+            for i, e in enumerate(dec.scored):
+                if e is not None and dec.splitting[e]:
+                    continue
                 reason = dec.reasons[i]
-                reasons.append(
-                    reason + ", as each candidate above says"
-                    if reason == NO_VALID_SPLIT
-                    else reason
+                if e is not None and reason == NO_VALID_SPLIT:
+                    reason += ", as each candidate above says"
+                prediction = data.classes[majority[i]]
+                leaves.append(offset + i)
+                depths.append(lv.depth)
+                predictions.append(prediction)
+                reasons.append(reason)
+                notes.append(
+                    class_tie_note(self._class_counts(d.counts[i]), prediction) if tied[i] else ""
                 )
-        predictions = [data.classes[majority[i]] for i in leaves]
-        notes = [
-            class_tie_note(self._class_counts(d.counts[i]), prediction) if tied[i] else ""
-            for i, prediction in zip(leaves, predictions)
-        ]
-        for i, text in zip(leaves, tracing.leaf_texts(lv.depth, predictions, reasons, notes)):
+            scored = np.flatnonzero(lv.splitting).tolist()
+            if scored:
+                at = (np.flatnonzero(lv.eligible)[scored] + offset).tolist()
+                splits.append((d, scored, at))
+        for i, text in zip(leaves, tracing.leaf_texts(depths, predictions, reasons, notes)):
             texts[i] = text
-        splits = np.flatnonzero(lv.splitting).tolist()
         if splits:
-            for i, text in zip(self._split_nodes(d, splits), self._split_texts(d, splits)):
+            at = [i for _, _, where in splits for i in where]
+            for i, text in zip(at, self._split_texts(splits)):
                 texts[i] = text
         return texts
 
-    @staticmethod
-    def _split_nodes(d: _Details, splits: list) -> list:
-        """The level's positions of the scored nodes ``splits``."""
-        scored_nodes = np.flatnonzero(d.level.eligible)
-        return scored_nodes[splits].tolist()
-
-    def _split_texts(self, d: _Details, splits: list) -> list:
-        """:func:`~id3tree.tracing.split_texts` of the scored nodes ``splits`` of a level."""
-        lv, dec, data = d.level, d.decisions, self.data
-        features = [dec.feature[e] for e in splits]
-        numeric = [data.codes[f] is None for f in features]
-        threshold = [dec.threshold[e] for e in splits]
-        written = number_texts(
-            [t if is_numeric else np.nan for t, is_numeric in zip(threshold, numeric)],
-            tracing.DECIMALS,
-        )
-        written = [w if is_numeric else None for w, is_numeric in zip(written, numeric)]
+    def _split_texts(self, splits: list) -> list:
+        """:func:`~id3tree.tracing.split_texts` of the splits of several levels at once:
+        ``splits`` holds ``(level, its scored nodes that split, ...)``."""
+        data = self.data
+        depths, features, threshold, notes, gain, ratio = [], [], [], [], [], []
         labels, sizes, first = [], [], [0]
-        for e, f, t, w in zip(splits, features, threshold, written):
-            for c in range(dec.first_child[e], dec.first_child[e + 1]):
-                labels.append(slot_label(data, f, dec.child_slot[c], t, w))
-                sizes.append(dec.child_size[c])
-            first.append(len(labels))
+        for d, scored, _ in splits:
+            dec = d.decisions
+            for e in scored:
+                f = dec.feature[e]
+                is_numeric = data.codes[f] is None
+                depths.append(d.level.depth)
+                features.append(f)
+                threshold.append(dec.threshold[e] if is_numeric else None)
+                gain.append(dec.gain[e])
+                ratio.append(dec.ratio[e])
+                notes.append(
+                    (
+                        dec.tied_with.get(e, ()),
+                        dec.n_ties[e] if is_numeric else 1,
+                        dec.below_average.get(e, ()),
+                    )
+                )
+        written = number_texts([np.nan if t is None else t for t in threshold], tracing.DECIMALS)
+        written = [None if t is None else w for w, t in zip(written, threshold)]
+        done = 0
+        for d, scored, _ in splits:
+            dec = d.decisions
+            for e in scored:
+                f, t, w = features[done], threshold[done], written[done]
+                for c in range(dec.first_child[e], dec.first_child[e + 1]):
+                    labels.append(slot_label(data, f, dec.child_slot[c], t, w))
+                    sizes.append(dec.child_size[c])
+                first.append(len(labels))
+                done += 1
         columns = {
             "feature": [data.names[f] for f in features],
             "threshold": written,
-            "gain": [dec.gain[e] for e in splits],
-            "gain_ratio": [dec.ratio[e] for e in splits],
-            "notes": [
-                (
-                    dec.tied_with.get(e, ()),
-                    dec.n_ties[e] if is_numeric else 1,
-                    dec.below_average.get(e, ()),
-                )
-                for e, is_numeric in zip(splits, numeric)
-            ],
+            "gain": gain,
+            "gain_ratio": ratio,
+            "notes": notes,
         }
         branches = {"label": labels, "n_samples": sizes, "first": first}
-        return tracing.split_texts(lv.depth, lv.criterion, columns, branches)
+        criterion = splits[0][0].level.criterion
+        return tracing.split_texts(depths, criterion, columns, branches)
 
     def _short_candidate(self, d: _Details, e: int, f: int, n, entropy: float) -> str:
         """The one line of feature ``f``'s candidate at scored node ``e`` when it has no
@@ -962,6 +985,7 @@ class Record:
         self.out = [] if self.as_text else None
         if self.as_text:
             self._write_candidates()
+            self._write_nodes()
         starts = np.array([int(d.level.nodes[0]) for d in self.details])
         order = np.argsort(new)  # the grower's numbers in reading order
         level = np.searchsorted(starts, order, side="right") - 1

@@ -374,17 +374,29 @@ def split_text(
     return split_texts(depth, criterion, splits, written)[0]
 
 
-def split_texts(depth: int, criterion: str, splits: dict, branches: dict) -> list[str]:
-    """:func:`split_text` of many splits at one depth, each column of numbers written by one
-    call.
+def _pads(depth, n: int) -> list[str]:
+    """The indentation of the lines under each of ``n`` nodes (a decision, a candidate): their
+    ``depth``, one for all or one per node, written by :func:`indent`, two spaces more."""
+    if np.ndim(depth) == 0:
+        return [indent(int(depth)) + "  "] * n
+    depth = np.asarray(depth, dtype=np.intp)
+    pads = np.array(
+        [indent(at) + "  " for at in range(int(depth.max(initial=0)) + 1)], dtype=object
+    )
+    return pads[depth].tolist()
 
-    ``splits`` holds columns with one entry per split: ``feature``, ``threshold`` (written, or
-    None for a categorical split), ``gain``, ``gain_ratio`` and ``notes``, each
+
+def split_texts(depth, criterion: str, splits: dict, branches: dict) -> list[str]:
+    """:func:`split_text` of many splits, each column of numbers written by one call.
+
+    ``depth`` is the depth of their nodes, one for all or one per split. ``splits`` holds
+    columns with one entry per split: ``feature``, ``threshold`` (written, or None for a
+    categorical split), ``gain``, ``gain_ratio`` and ``notes``, each
     ``(tied_with, n_tied_thresholds, below_average)`` as :func:`split_text` takes them;
     ``branches`` the columns ``label`` and ``n_samples`` of the branches, split i having the
     branches ``first[i]:first[i + 1]`` (``first``, one entry more).
     """
-    pad = indent(depth) + "  "
+    pad = _pads(depth, len(splits["feature"]))
     sizes = np.asarray(branches["n_samples"])
     into = [
         f"{label} ({n} {samples})"
@@ -395,16 +407,16 @@ def split_texts(depth: int, criterion: str, splits: dict, branches: dict) -> lis
     first = np.asarray(branches["first"]).tolist()
     scored = "gain ratio" if criterion == "gain_ratio" else "gain"
     scores = fixed_texts(splits["gain_ratio"] if criterion == "gain_ratio" else splits["gain"])
-    parts = zip(splits["feature"], splits["threshold"], scores, first, first[1:])
+    parts = zip(pad, splits["feature"], splits["threshold"], scores, first, first[1:])
     texts = [
-        f"{pad}=> split on {feature}{'' if t is None else ' <= ' + t}, the highest {scored} "
+        f"{p}=> split on {feature}{'' if t is None else ' <= ' + t}, the highest {scored} "
         f"{score}; branches: {', '.join(into[a:b])}"
-        for feature, t, score, a, b in parts
+        for p, feature, t, score, a, b in parts
     ]
     for i, (tied_with, n_tied_thresholds, below_average) in enumerate(splits["notes"]):
         if tied_with or n_tied_thresholds > 1 or below_average:
             notes = _split_notes(
-                pad, splits["feature"][i], tied_with, n_tied_thresholds, below_average
+                pad[i], splits["feature"][i], tied_with, n_tied_thresholds, below_average
             )
             texts[i] = "\n".join([texts[i], *notes])
     return texts
@@ -435,12 +447,13 @@ def leaf_text(depth: int, prediction, reason: str, tie_note: str = "") -> str:
     return leaf_texts(depth, [prediction], [reason], [tie_note])[0]
 
 
-def leaf_texts(depth: int, predictions, reasons, tie_notes) -> list[str]:
-    """:func:`leaf_text` of many leaves at one depth."""
-    pad = indent(depth) + "  "
+def leaf_texts(depth, predictions, reasons, tie_notes) -> list[str]:
+    """:func:`leaf_text` of many leaves; ``depth`` is the depth of the leaves, one for all or
+    one per leaf."""
+    pad = _pads(depth, len(predictions))
     return [
-        f"{pad}=> leaf, predict {prediction}: {reason}" + (f"\n{pad}   {note}" if note else "")
-        for prediction, reason, note in zip(predictions, reasons, tie_notes)
+        f"{p}=> leaf, predict {prediction}: {reason}" + (f"\n{p}   {note}" if note else "")
+        for p, prediction, reason, note in zip(pad, predictions, reasons, tie_notes)
     ]
 
 
