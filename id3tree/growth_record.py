@@ -290,6 +290,26 @@ def _score(scores, name: str) -> np.ndarray:
     return getattr(scores, name) if hasattr(scores, name) else scores.gain * np.nan
 
 
+def _starts(items: list, n_rows) -> dict:
+    """Where the rows of each of ``items`` (distinct objects, ``n_rows(item)`` rows each)
+    start when their columns are joined end to end in that order: ``id(item)`` -> row."""
+    sizes = [n_rows(item) for item in items]
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64).tolist()
+    return {id(item): at for item, at in zip(items, starts)}
+
+
+def _words_table(tables: list) -> np.ndarray:
+    """The tables of branch words (:meth:`Record._slot_words`) of several
+    :class:`_Branches`, one under another, padded with empty words to the widest."""
+    width = max(b.words.shape[1] for b in tables)
+    words = np.full((sum(len(b.words) for b in tables), width), "", dtype=object)
+    at = 0
+    for b in tables:
+        words[at : at + len(b.words), : b.words.shape[1]] = b.words
+        at += len(b.words)
+    return words
+
+
 @dataclass
 class _Candidates:
     """Columns about the candidates of some features (``features``, all of one kind) at every
@@ -328,24 +348,6 @@ class _Branches(_Candidates):
             labels[sides] += format_number(self.threshold[c], tracing.DECIMALS)
         columns = (self.counts[a:b], self.sizes[a:b], entropy_rows(self.counts[a:b]))
         return zip(labels.tolist(), *(column.tolist() for column in columns))
-
-    def labels(self, rows: np.ndarray, candidates: np.ndarray, tests) -> np.ndarray:
-        """The labels of the branches ``rows`` (of str, dtype object), branch i of the
-        candidate ``candidates[i]`` (its number, see :class:`_Candidates`) whose threshold is
-        ``tests[i]``, written (None for categorical candidates)."""
-        labels = self.words[candidates // self.k, self.slots[rows]]
-        if tests is not None:
-            sides = np.flatnonzero(self.slots[rows] != NUMERIC_MISSING)
-            labels[sides] += tests[sides]
-        return labels
-
-    def of(self, candidates: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The branches of ``candidates``, one after the other: their rows in these columns, and
-        where each candidate's rows start among them (one entry more, the total)."""
-        first, n_branches = self.first[candidates], np.diff(self.first)[candidates]
-        bounds = np.concatenate([[0], np.cumsum(n_branches)])
-        rows = np.repeat(first - bounds[:-1], n_branches) + np.arange(bounds[-1])
-        return rows, bounds
 
 
 @dataclass
@@ -765,41 +767,65 @@ class Record:
         """:func:`~id3tree.tracing.candidate_lines` of the candidates of ``parts`` (each
         ``(level, branches, candidates, where their lines start, node sizes, node
         entropies)``), all of one kind and each with a valid split and branches; and where each
-        candidate's branches and lines start."""
+        candidate's branches and lines start.
+
+        The columns of every level are joined first (each :class:`_Branches` and each level's
+        scores once), and each candidate's numbers are read from them by one index per column
+        for the whole tree.
+        """
         data = self.data
-        names = np.array(data.names, dtype=object)
-        columns = {name: [] for name in ("depth", "feature", "n_samples", "entropy")}
-        scores = {name: [] for name in ("gain", "ratio", "overall", "low", "high", "threshold")}
-        branches = {name: [] for name in ("counts", "n_samples")}
-        pieces, n_branches, starts = [], [], []  # pieces: (branches, their rows, candidates)
-        for d, b, candidates, at, node_n, node_entropy in parts:
-            s = d.level.scores
-            rows, first = b.of(candidates)
-            j, e = np.divmod(candidates, b.k)
-            f = np.asarray(b.features)[j]
-            node_list = e.tolist()
-            columns["depth"] += [d.level.depth] * len(node_list)
-            columns["feature"] += names[f].tolist()
-            columns["n_samples"].append(np.asarray(node_n)[e])
-            columns["entropy"].append(np.asarray(node_entropy)[e])
-            for name in ("gain", "ratio", "overall", "low", "high", "threshold"):
-                scores[name].append(_score(s, name)[e, f])
-            branches["counts"].append(b.counts[rows])
-            branches["n_samples"].append(b.sizes[rows])
-            pieces.append((b, rows, np.repeat(candidates, np.diff(first))))
-            n_branches.append(np.diff(first))
-            starts.append(at)
-        scores = {name: np.concatenate(column) for name, column in scores.items()}
-        branches = {name: np.concatenate(column) for name, column in branches.items()}
-        for name in ("n_samples", "entropy"):
-            columns[name] = np.concatenate(columns[name])
-        n_branches = np.concatenate(n_branches)
+        levels = _distinct(dict(enumerate(d for d, *_ in parts)))
+        tables = _distinct(dict(enumerate(b for _, b, *_ in parts)))
+        in_scores = _starts(levels, lambda d: d.level.scores.gain.size)
+        in_nodes = _starts(levels, lambda d: len(d.level.ids))
+        in_candidates = _starts(tables, lambda b: len(b.first) - 1)
+        in_rows = _starts(tables, lambda b: len(b.counts))
+        in_words = _starts(tables, lambda b: len(b.features))
+        n_each = [len(candidates) for _, _, candidates, *_ in parts]
+
+        def each(values) -> np.ndarray:  # a value per part -> one per candidate
+            return np.repeat(np.asarray(list(values), dtype=np.int64), n_each)
+
+        candidates = np.concatenate([candidates for _, _, candidates, *_ in parts])
+        j, e = np.divmod(candidates, each(b.k for _, b, *_ in parts))
+        word_row = each(in_words[id(b)] for _, b, *_ in parts) + j
+        features = np.concatenate([b.features for b in tables])
+        f = features[word_row]
+        n_features = len(data.names)
+        at_score = each(in_scores[id(d)] for d, *_ in parts) + e * n_features + f
+        scores = {
+            name: np.concatenate([_score(d.level.scores, name).ravel() for d in levels])[at_score]
+            for name in _SCORE_NAMES
+        }
+        at_node = each(in_nodes[id(d)] for d, *_ in parts) + e
+        of_level = {id(d): (node_n, h) for d, _, _, _, node_n, h in parts}  # per scored node
+        node_n = np.concatenate([np.asarray(of_level[id(d)][0]) for d in levels])
+        node_entropy = np.concatenate([np.asarray(of_level[id(d)][1]) for d in levels])
+        # the branches of every candidate, one after the other
+        first_of = np.concatenate([b.first[:-1] + in_rows[id(b)] for b in tables])
+        n_branches_of = np.concatenate([np.diff(b.first) for b in tables])
+        c = each(in_candidates[id(b)] for _, b, *_ in parts) + candidates
+        n_branches = n_branches_of[c]
         first = np.concatenate([[0], np.cumsum(n_branches)])
+        rows = np.repeat(first_of[c] - first[:-1], n_branches) + np.arange(first[-1])
+        counts = np.concatenate([b.counts for b in tables])[rows]
+        sizes = np.concatenate([b.sizes for b in tables])[rows]
+        slots = np.concatenate([b.slots for b in tables])[rows]
         tests = None
         if kind == "numeric":
             tests = number_texts(scores["threshold"], tracing.DECIMALS)
-        columns |= {
-            "entropy": tracing.fixed_texts(columns["entropy"]),
+        # each branch's label: the words of its slot, then (a numeric side) the threshold
+        owner = np.repeat(np.arange(len(candidates)), n_branches)
+        labels = _words_table(tables)[word_row[owner], slots]
+        if tests is not None:
+            sides = np.flatnonzero(slots != NUMERIC_MISSING)
+            labels[sides] += np.array(tests, dtype=object)[owner[sides]]
+        names = np.array(data.names, dtype=object)
+        columns = {
+            "depth": each(d.level.depth for d, *_ in parts).tolist(),
+            "feature": names[f].tolist(),
+            "n_samples": node_n[at_node],
+            "entropy": tracing.fixed_texts(node_entropy[at_node]),
             "gain": scores["gain"].tolist(),
             "gain_ratio": scores["ratio"].tolist(),
             "overall_entropy": scores["overall"].tolist(),
@@ -808,23 +834,15 @@ class Record:
             "high": scores["high"],
             "first": first,
         }
-        # each branch's label: the words of its slot, then (a numeric side) the threshold
-        test_of_branch = None
-        if tests is not None:
-            test_of_branch = np.array(tests, dtype=object)[
-                np.repeat(np.arange(len(tests)), n_branches)
-            ]
-        labels, done = [], 0
-        for b, rows, candidates in pieces:  # candidates: of each branch
-            written = None if tests is None else test_of_branch[done : done + len(rows)]
-            labels.append(b.labels(rows, candidates, written))
-            done += len(rows)
-        branches["label"] = np.concatenate(labels).tolist()
-        branches["entropy"] = entropy_rows(branches["counts"])
-        branches["counts"] = counts_texts(branches["counts"], data.classes)
+        branches = {
+            "label": labels.tolist(),
+            "n_samples": sizes,
+            "entropy": entropy_rows(counts),
+            "counts": counts_texts(counts, data.classes),
+        }
         criterion = parts[0][0].level.criterion
         text = tracing.candidate_lines(kind, criterion, columns, branches)
-        return text, first, np.concatenate(starts)
+        return text, first, np.concatenate([at for _, _, _, at, *_ in parts])
 
     @staticmethod
     def _thresholds_lines(parts: list) -> tuple:
