@@ -429,9 +429,7 @@ class _Details:
     branches: dict  # feature -> the _Branches that hold its candidates' branches
     reasons: dict  # (scored node, feature) -> why the feature has no valid split there
     thresholds: dict  # numeric feature -> the _Ranked that holds its best thresholds
-    text: tuple | None = None  # (lines, bounds): scored node e's are lines[bounds[e]:bounds[e + 1]]
-    node_text: list | None = None  # per node: its line after "Node 4 [path]: "
-    decision_text: list | None = None  # per node: its decision to split or stop, written
+    text: np.ndarray | None = None  # scored node e's candidates: lines bounds[e]:bounds[e + 1]
 
 
 class Record:
@@ -440,9 +438,9 @@ class Record:
     When a tracer listens, the levels are kept too, and once the tree is finished (and numbered
     in pre-order) :meth:`finish` sends the events node by node in reading order. A tracer that
     only prints (:func:`~id3tree.tracing.prints_only`) gets the same lines without the events:
-    when the tree is finished, the candidates of the whole tree are written in one pass
-    (:meth:`_write_candidates`), then its node lines and decisions (:meth:`_write_nodes`); and
-    the lines go to the tracer a block at a time.
+    when the tree is finished, each kind of line is written for the whole tree in one pass
+    (:meth:`_write_candidates`, :meth:`_node_texts`, :meth:`_decision_texts`), and the lines go
+    to the tracer in reading order, a block at a time (:meth:`_write_page`).
     """
 
     def __init__(self, tracer, data, *, keep_trace: bool | str = True, min_leaf: int = 1):
@@ -452,9 +450,9 @@ class Record:
         self.as_text = tracing.prints_only(tracer)
         self.split_parts, self.leaf_parts, self.trace_parts = [], [], []
         self.details: list[_Details] = []
-        self.out = None  # the lines not yet written, while a printing tracer is served
         self.value_labels = {}  # categorical feature -> its branch labels (_value_labels)
         self.slot_words = {}  # features -> the words of their branch slots (_slot_words)
+        self.written = {}  # threshold -> its text in the paths (see path_word)
 
     def level(self, lv: Level) -> None:
         s = lv.scores
@@ -687,10 +685,11 @@ class Record:
         found = _Ranked(features, k, {c: cols[c] for c in names}, bounds, totals)
         return dict.fromkeys(features, found)
 
-    def _write_candidates(self) -> None:
-        """The lines of every candidate of every level (``d.text`` of each level), in reading
-        order within each node (feature by feature; each numeric candidate followed by its
-        best thresholds).
+    def _write_candidates(self) -> list:
+        """The lines of every candidate of every level, in reading order within each node
+        (feature by feature; each numeric candidate followed by its best thresholds); scored
+        node e of a level has the lines ``bounds[e]:bounds[e + 1]``, ``bounds`` being its
+        ``text`` (see :meth:`_plan_lines`).
 
         All the candidates of one kind are written at once, whatever their level, node and
         feature (each column of numbers by one call, see
@@ -714,13 +713,11 @@ class Record:
         if work["ranked"]:
             at, text = self._thresholds_lines(work["ranked"])
             lines[at] = text
-        lines = lines.tolist()
-        for d in self.details:
-            d.text = (lines, d.text[1])
+        return lines.tolist()
 
     def _plan_lines(self, d: _Details, offset: int, work: dict) -> int:
         """Where the lines of a level's candidates go, from line ``offset`` of the whole trace
-        on; ``d.text`` becomes ``(None, bounds)``, scored node e's lines being
+        on; ``d.text`` becomes ``bounds``, scored node e's lines being
         ``bounds[e]:bounds[e + 1]``. The candidates without branches are written here (one line
         each); those in full and the best thresholds are added to ``work``, written later for
         the whole tree at once. Returns the offset after the level's lines."""
@@ -760,7 +757,7 @@ class Record:
                 f = np.asarray(best.features)[j]
                 work["ranked"].append((d, best, j * best.k + e, starts[e, f] + n_lines[e, f] - 1))
         bounds = np.concatenate([[0], np.cumsum(n_lines.sum(axis=1))]) + offset
-        d.text = (None, bounds.tolist())
+        d.text = bounds
         return int(bounds[-1])
 
     def _candidate_lines(self, kind: str, parts: list) -> tuple:
@@ -866,17 +863,6 @@ class Record:
         threshold, overall = np.concatenate(threshold), np.concatenate(overall)
         text = tracing.thresholds_texts(depths, threshold, overall, spans)
         return np.concatenate(at), text
-
-    def _write_nodes(self) -> None:
-        """Each node's line and decision (``node_text`` and ``decision_text`` of each level),
-        written for the whole tree at once: a deep tree has many small levels, and numpy's cost
-        per call would add up."""
-        sizes = np.cumsum([0] + [len(d.counts) for d in self.details]).tolist()
-        node_text = self._node_texts(self.details)
-        decision_text = self._decision_texts(self.details)
-        for d, first, stop in zip(self.details, sizes, sizes[1:]):
-            d.node_text = node_text[first:stop]
-            d.decision_text = decision_text[first:stop]
 
     def _node_texts(self, details: list) -> list:
         """What :func:`~id3tree.tracing.node_text` writes after each node's path, for every
@@ -998,31 +984,81 @@ class Record:
     # -----------------------------------------------------------------------------------------
     def _replay(self, new: np.ndarray, parent: np.ndarray) -> None:
         """Send the events of every node in pre-order, with pre-order numbers. A tracer that only
-        prints gets their lines instead, written a block at a time: the same text, without the
+        prints gets their lines instead (:meth:`_write_page`): the same text, without the
         events (:func:`~id3tree.tracing.prints_only`)."""
-        self.out = [] if self.as_text else None
         if self.as_text:
-            self._write_candidates()
-            self._write_nodes()
+            self._write_page(new)
+            self.details = []
+            return
         starts = np.array([int(d.level.nodes[0]) for d in self.details])
         order = np.argsort(new)  # the grower's numbers in reading order
         level = np.searchsorted(starts, order, side="right") - 1
         parent = parent.tolist()
         paths = {0: ({}, {})}  # what the path knows of each feature, and its words
         at = zip(order.tolist(), level.tolist(), (order - starts[level]).tolist())
-        node = self._node_events if self.out is None else self._node_lines
         for number, (old, j, i) in enumerate(at):
-            paths.update(node(self.details[j], i, number, parent[number], paths.pop(old)))
-            if self.out is not None and len(self.out) >= WRITE_EVERY:
-                self._write()
-        if self.out is not None:
-            self._write()
-        self.details, self.out = [], None
+            d = self.details[j]
+            paths.update(self._node_events(d, i, number, parent[number], paths.pop(old)))
+        self.details = []
 
-    def _write(self) -> None:
-        if self.out:
-            self.tracer.write("\n".join(self.out) + "\n")
-        self.out = []
+    def _write_page(self, new: np.ndarray) -> None:
+        """The page a printing tracer writes, in blocks of ``WRITE_EVERY`` lines: node by node
+        in reading order (``new`` holds the pre-order number of each of the grower's nodes),
+        its line, its candidates and its decision.
+
+        Each kind of text is written for the whole tree at once (:meth:`_write_candidates`,
+        :meth:`_node_texts`, :meth:`_decision_texts`, :meth:`_node_paths`); the page is then
+        one index into them, found with numpy: nothing is done node by node but the nodes'
+        own lines.
+        """
+        candidate_lines = self._write_candidates()
+        details = self.details
+        node_text = self._node_texts(details)
+        decision_text = self._decision_texts(details)
+        where = self._node_paths()
+        # where each node's candidates are among candidate_lines (grower's numbers)
+        first, n_lines = [], []
+        for d in details:
+            e = np.asarray([-1 if e is None else e for e in d.decisions.scored], dtype=np.int64)
+            # a node that was not scored (e = -1) reads the last entry: none
+            first.append(np.append(d.text[:-1], 0)[e])
+            n_lines.append(np.append(np.diff(d.text), 0)[e])
+        order = np.argsort(new)  # the grower's numbers in reading order
+        first, n_lines = np.concatenate(first)[order], np.concatenate(n_lines)[order]
+        depth = np.concatenate([np.full(len(d.counts), d.level.depth) for d in details])[order]
+        pads = [tracing.indent(at) for at in range(int(depth.max(initial=0)) + 1)]
+        node_lines = [
+            f"{pads[at]}Node {number} [{where[old]}]: {node_text[old]}"
+            for number, (at, old) in enumerate(zip(depth.tolist(), order.tolist()))
+        ]
+        # the page: node by node, an index into node_lines + candidate_lines + decision_text
+        n, n_candidate_lines = len(node_lines), len(candidate_lines)
+        size = n_lines + 2
+        start = np.cumsum(size) - size
+        page = np.empty(int(size.sum()), dtype=np.int64)
+        page[start] = np.arange(n)
+        page[start + 1 + n_lines] = n + n_candidate_lines + order
+        within = np.arange(int(n_lines.sum())) - np.repeat(np.cumsum(n_lines) - n_lines, n_lines)
+        page[np.repeat(start + 1, n_lines) + within] = n + np.repeat(first, n_lines) + within
+        texts = np.array(node_lines + candidate_lines + decision_text, dtype=object)
+        lines = texts[page].tolist()
+        for at in range(0, len(lines), WRITE_EVERY):
+            self.tracer.write("\n".join(lines[at : at + WRITE_EVERY]) + "\n")
+
+    def _node_paths(self) -> list:
+        """The path of each node (grower's numbers) as its line writes it: ``root``, or its
+        condensed tests joined by ``and`` (:func:`~id3tree.node.path_word`)."""
+        paths = {0: ({}, {})}  # what the path knows of each feature, and its words
+        where = []
+        for d in self.details:
+            for old in d.level.nodes.tolist():
+                words = paths[old][1]
+                where.append(" and ".join(words.values()) if words else "root")
+            scored = np.flatnonzero(d.level.eligible)
+            for e in np.flatnonzero(d.level.splitting).tolist():
+                path = paths.pop(int(d.level.nodes[scored[e]]))
+                paths.update(self._children(d, e, path))
+        return where
 
     def _node_events(self, d: _Details, i: int, number: int, parent: int, path: tuple) -> list:
         """Send the events of node ``i`` of a level, numbered ``number``, whose path is
@@ -1076,23 +1112,6 @@ class Record:
         self.tracer(tracing.SplitChosen(number, *fields))
         return self._children(d, e, path)
 
-    def _node_lines(self, d: _Details, i: int, number: int, parent: int, path: tuple) -> list:
-        """What :meth:`_node_events` sends, as the lines a printing tracer writes (the level's
-        texts are written already; see :meth:`_candidate_text`, :meth:`_node_texts`,
-        :meth:`_decision_texts`): node ``i``'s line, its candidates and its decision."""
-        words = path[1]
-        where = " and ".join(words.values()) if words else "root"
-        out = self.out
-        out.append(f"{tracing.indent(d.level.depth)}Node {number} [{where}]: {d.node_text[i]}")
-        e = d.decisions.scored[i]
-        if e is not None:
-            lines, bounds = d.text
-            out.extend(lines[bounds[e] : bounds[e + 1]])
-        out.append(d.decision_text[i])
-        if e is None or not d.decisions.splitting[e]:
-            return []
-        return self._children(d, e, path)
-
     def _children(self, d: _Details, e: int, path: tuple) -> list:
         """The children of scored node ``e`` (grower's numbers) with their paths, from its own
         ``(tests, words)``."""
@@ -1106,7 +1125,7 @@ class Record:
             known = narrowed(tests.get(name), op, value)
             child_path = (
                 {**tests, name: known},
-                {**words, name: path_word(name, known, tracing.DECIMALS)},
+                {**words, name: path_word(name, known, tracing.DECIMALS, self.written)},
             )
             children.append((dec.child[c], child_path))
         return children

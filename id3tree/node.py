@@ -346,17 +346,30 @@ def narrowed(tests: tuple | None, op: str, value) -> tuple:
     return low, high, (op, value)
 
 
-def path_word(feature: str, tests: tuple, decimals: int | None = None) -> str:
-    """One feature's part of a condensed path, from its ``(low, high, other)``."""
+def path_word(
+    feature: str, tests: tuple, decimals: int | None = None, written: dict | None = None
+) -> str:
+    """One feature's part of a condensed path, from its ``(low, high, other)``.
+
+    ``written``, if given, keeps the thresholds written so far (value -> text, by
+    :func:`format_number` with ``decimals``): it is read first and filled as it goes, so a
+    caller that writes many paths writes each threshold once.
+    """
     low, high, other = tests
     if other is not None:
         op, value = other
         return f"{feature} is missing" if op == "missing" else f"{feature} = {value}"
-    if low is not None and high is not None:
-        return f"{format_number(low, decimals)} < {feature} <= {format_number(high, decimals)}"
+    if written is None:
+        written = {}
     if low is not None:
-        return f"{feature} > {format_number(low, decimals)}"
-    return f"{feature} <= {format_number(high, decimals)}"
+        low_text = written.get(low) or written.setdefault(low, format_number(low, decimals))
+    if high is not None:
+        high_text = written.get(high) or written.setdefault(high, format_number(high, decimals))
+    if low is not None and high is not None:
+        return f"{low_text} < {feature} <= {high_text}"
+    if low is not None:
+        return f"{feature} > {low_text}"
+    return f"{feature} <= {high_text}"
 
 
 def path_step(node: Node, key: Any) -> tuple[str, str, Any]:
