@@ -385,10 +385,12 @@ class _Decisions:
         s, k = lv.scores, len(lv.ids)
         e, f = np.arange(k), lv.chosen
         scored = np.where(lv.eligible, np.cumsum(lv.eligible) - 1, -1).tolist()
-        tied_with = {
-            e: tuple(names[g] for g in np.flatnonzero(s.tied[e]) if g != f[e])
-            for e in np.flatnonzero(s.tied.sum(axis=1) > 1).tolist()
-        }
+        tied_with = {}  # the features tied with the chosen one, in column order
+        tied = s.tied & (np.arange(s.tied.shape[1]) != f[:, None])
+        tied[s.tied.sum(axis=1) <= 1] = False
+        for node, g in zip(*(a.tolist() for a in np.nonzero(tied))):
+            tied_with.setdefault(node, []).append(names[g])
+        tied_with = {node: tuple(others) for node, others in tied_with.items()}
         below_average = {
             e: (
                 float(np.nanmean(s.gain[e])),
@@ -1043,7 +1045,7 @@ class Record:
         texts = np.array(node_lines + candidate_lines + decision_text, dtype=object)
         lines = texts[page].tolist()
         for at in range(0, len(lines), WRITE_EVERY):
-            self.tracer.write("\n".join(lines[at : at + WRITE_EVERY]) + "\n")
+            self.tracer.write("\n".join([*lines[at : at + WRITE_EVERY], ""]))
 
     def _node_paths(self) -> list:
         """The path of each node (grower's numbers) as its line writes it: ``root``, or its

@@ -642,3 +642,74 @@ def test_the_thresholds_lines_of_many_candidates_are_those_written_one_by_one(n_
     assert thresholds_texts(2, threshold, overall, spans) == [
         one_by_one(2, *span) for span in spans
     ]
+
+
+def test_decisions_of_nodes_at_many_depths_are_those_written_one_by_one():
+    """``split_texts`` and ``leaf_texts`` with a depth per node (the whole tree at once) write
+    what ``split_text`` and ``leaf_text`` write for each node alone: depths 0 to 12, numeric
+    and categorical splits, ties between features and thresholds, C4.5's rule, tie notes."""
+    from id3tree.tracing import leaf_text, leaf_texts, split_text, split_texts
+
+    depths = [0, 3, 1, 12, 0, 7]
+    splits = [
+        ("x1", 0.5, 0.25, 0.5, (), 1, (("<= 0.5", 3), ("> 0.5", 4)), ()),
+        ("Outlook", None, 0.2467, 0.1564, ("Humidity",), 1, (("Sunny", 5), ("Rain", 1)), ()),
+        ("x2", -0.0, 1e-9, 0.0, (), 3, (("<= 0", 1), ("> 0", 1), ("missing", 2)), ()),
+        ("x3", 2.45, 0.9183, 0.6, ("x4", "x5"), 2, (("<= 2.45", 50), ("> 2.45", 100)), ()),
+        ("Wind", None, 0.048, 0.049, (), 1, (("Weak", 8), ("Strong", 6)), (0.1, ("Temp",))),
+        ("x6", 1e7, 1.0, 1.0, (), 1, (("<= 1e+07", 1), ("> 1e+07", 1)), ()),
+    ]
+    criterion = "gain"
+    one_by_one = [
+        split_text(d, f, t, g, r, criterion, tied, n_ties, branches, below)
+        for d, (f, t, g, r, tied, n_ties, branches, below) in zip(depths, splits)
+    ]
+    columns = {
+        "feature": [s[0] for s in splits],
+        "threshold": [None if s[1] is None else format_number(s[1], 4) for s in splits],
+        "gain": [s[2] for s in splits],
+        "gain_ratio": [s[3] for s in splits],
+        "notes": [(s[4], s[5], s[7]) for s in splits],
+    }
+    labels = [label for s in splits for label, _ in s[6]]
+    sizes = [n for s in splits for _, n in s[6]]
+    first = np.cumsum([0] + [len(s[6]) for s in splits]).tolist()
+    branches = {"label": labels, "n_samples": sizes, "first": first}
+    assert split_texts(depths, criterion, columns, branches) == one_by_one
+    for text, depth in zip(one_by_one, depths):  # each decision indented under its node
+        assert text.startswith("    " * depth + "  => split on ")
+    predictions, reasons = ["Yes", "No", "class 0", "Yes", "No", "Yes"], ["pure"] * 6
+    notes = ["", "tie between No and Yes: No comes first", "", "", "", "x"]
+    assert leaf_texts(depths, predictions, reasons, notes) == [
+        leaf_text(d, p, r, n) for d, p, r, n in zip(depths, predictions, reasons, notes)
+    ]
+    assert leaf_texts(depths, [], [], []) == []
+
+
+@pytest.mark.parametrize(
+    "tests",
+    [
+        (None, 0.5, None),
+        (0.00005, None, None),
+        (-0.00005, 0.00015, None),
+        (-0.0, 2.44995, None),
+        (1e7, 1e12, None),
+        (0.1 + 0.2, None, None),
+        (None, 2.45, ("missing", None)),
+        (None, None, ("=", "Sunny")),
+    ],
+)
+def test_a_path_word_from_thresholds_written_before_is_the_same(tests):
+    """``path_word`` with the thresholds written so far (filled as it goes, shared by every
+    path of a tree) writes what it writes alone: at halves, tiny, negative zero and large
+    thresholds, and for the missing and categorical tests."""
+    from id3tree.node import path_word
+
+    alone = path_word("x", tests, 4)
+    written = {}
+    assert path_word("x", tests, 4, written) == alone
+    assert path_word("x", tests, 4, written) == alone  # read back from what it wrote
+    low, high, other = tests
+    for value in (low, high):
+        if value is not None and other is None:  # (a missing or categorical test writes none)
+            assert written[value] == format_number(value, 4)
