@@ -425,7 +425,7 @@ class _Details:
 
     level: Level
     counts: list  # per node: its class counts
-    entropy: list  # per node: its entropy
+    entropy: list | None  # per node: its entropy (for a printing tracer, made at the end)
     decisions: _Decisions
     scores: dict  # name -> per scored node, per feature: gain, ratio, overall, threshold, ...
     branches: dict  # feature -> the _Branches that hold its candidates' branches
@@ -528,7 +528,7 @@ class Record:
         details = _Details(
             replace(lv, orders={}),
             lv.counts.tolist(),
-            entropy_rows(lv.counts).tolist(),
+            None if self.as_text else entropy_rows(lv.counts).tolist(),  # see _entropies
             _Decisions.of(lv, data.names),
             self._scores(s) if not self.as_text else {},
             branches,
@@ -1013,6 +1013,7 @@ class Record:
         one index into them, found with numpy: nothing is done node by node but the nodes'
         own lines.
         """
+        self._entropies()
         candidate_lines = self._write_candidates()
         details = self.details
         node_text = self._node_texts(details)
@@ -1047,6 +1048,20 @@ class Record:
         for at in range(0, len(lines), WRITE_EVERY):
             self.tracer.write("\n".join([*lines[at : at + WRITE_EVERY], ""]))
 
+    def _entropies(self) -> None:
+        """The entropy of every node (``entropy`` of each level) for a printing tracer: of the
+        whole tree at once when the counts are whole numbers (each row's entropy is then
+        computed as if alone), else level by level as the events' path does."""
+        counts = [d.level.counts for d in self.details]
+        if all(c.dtype.kind in "iu" for c in counts):
+            entropy = entropy_rows(np.concatenate(counts)).tolist()
+            bounds = np.cumsum([0] + [len(c) for c in counts]).tolist()
+            for d, first, stop in zip(self.details, bounds, bounds[1:]):
+                d.entropy = entropy[first:stop]
+        else:
+            for d in self.details:
+                d.entropy = entropy_rows(d.level.counts).tolist()
+
     def _node_paths(self) -> list:
         """The path of each node (grower's numbers) as its line writes it: ``root``, or its
         condensed tests joined by ``and`` (:func:`~id3tree.node.path_word`)."""
@@ -1056,10 +1071,10 @@ class Record:
             for old in d.level.nodes.tolist():
                 words = paths[old][1]
                 where.append(" and ".join(words.values()) if words else "root")
-            scored = np.flatnonzero(d.level.eligible)
-            for e in np.flatnonzero(d.level.splitting).tolist():
-                path = paths.pop(int(d.level.nodes[scored[e]]))
-                paths.update(self._children(d, e, path))
+            splits = np.flatnonzero(d.level.splitting)  # scored nodes
+            nodes = d.level.nodes[np.flatnonzero(d.level.eligible)[splits]]
+            for e, old in zip(splits.tolist(), nodes.tolist()):
+                paths.update(self._children(d, e, paths.pop(old)))
         return where
 
     def _node_events(self, d: _Details, i: int, number: int, parent: int, path: tuple) -> list:
@@ -1121,15 +1136,13 @@ class Record:
         f, threshold = dec.feature[e], dec.threshold[e]
         name = data.names[f]
         tests, words = path
+        before = tests.get(name)
         children = []
         for c in range(dec.first_child[e], dec.first_child[e + 1]):
             _, op, value = slot_step(data, f, dec.child_slot[c], threshold)
-            known = narrowed(tests.get(name), op, value)
-            child_path = (
-                {**tests, name: known},
-                {**words, name: path_word(name, known, tracing.DECIMALS, self.written)},
-            )
-            children.append((dec.child[c], child_path))
+            known = narrowed(before, op, value)
+            word = path_word(name, known, tracing.DECIMALS, self.written)
+            children.append((dec.child[c], ({**tests, name: known}, {**words, name: word})))
         return children
 
     def _class_counts(self, counts: list) -> dict:
