@@ -316,10 +316,13 @@ class ThresholdSearch:
     low: np.ndarray | None = None  # the two adjacent values the threshold lies between
     high: np.ndarray | None = None
     side_counts: np.ndarray | None = None  # (n_segments, 3, n_classes): left, right, missing
+    # when asked (``rank=k``): the cuts that may be among each segment's k best (positions,
+    # increasing, see :func:`near_best_cuts`) and how many valid cuts each segment has
+    ranked: tuple[np.ndarray, np.ndarray] | None = None
 
 
 def search_cuts(
-    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1, count=None
+    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1, count=None, rank=0
 ) -> ThresholdSearch:
     """Best cut of every segment by lowest overall entropy; ties go to the first (smallest) cut.
 
@@ -330,21 +333,45 @@ def search_cuts(
     segment (the counted search: one entry per value and class present instead of one per row).
     Returns the position (entry) of each best cut; ``n_left``, ``n_right``, ``n_missing`` count
     rows (``threshold`` is left NaN: the caller knows the values).
+
+    With ``rank=k`` (rows only, not counted), the search also keeps what the trace ranks the
+    ``k`` best thresholds of each segment from (``ranked``, :func:`near_best_cuts` of its own
+    scores, every cut between two distinct values counting whatever ``min_leaf``): a search
+    for the trace scores no cut twice. ``ranked`` is None where it was not asked for, and for
+    a segment longer than ``PIECE_ROWS`` (scored in parts).
     """
     if count is None and len(y) > PIECE_ROWS:
-        return _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, min_leaf)
+        return _search_cuts_in_pieces(
+            step_up, y, starts, lengths, n_present, n_classes, min_leaf, rank
+        )
     cuts = _Cuts(step_up, y, starts, lengths, n_present, n_classes, count)
     weighted = cuts.score_all(cuts.valid(min_leaf))
+    ranked = None
+    if rank and count is None:
+        ranked = _ranked_cuts(cuts, weighted, min_leaf, rank)
     tolerance = tie_tolerance(cuts.rows, cuts.unit)  # sizes in rows, also when counted
     owner, at, n_ties = best_cuts(weighted, starts, lengths, tolerance)
     position = np.full(len(starts), -1, dtype=np.int64)
     position[owner] = at
     left = cuts.left_counts(owner, at)
-    return threshold_search(owner, left, cuts.present, cuts.missing, n_ties, position=position)
+    return threshold_search(
+        owner, left, cuts.present, cuts.missing, n_ties, position=position, ranked=ranked
+    )
+
+
+def _ranked_cuts(cuts: _Cuts, weighted, min_leaf: int, k: int) -> tuple:
+    """``ranked`` of :func:`search_cuts`: the cuts that may be among the ``k`` best of each
+    segment of ``cuts`` (whose scores with ``min_leaf`` are ``weighted``), and how many valid
+    cuts each has (with a ``min_leaf`` of 1, as the trace lists them)."""
+    valid = cuts.valid()
+    score = weighted if min_leaf == 1 else cuts.score_all(valid)
+    totals = np.add.reduceat(valid, cuts.starts) if len(valid) else np.zeros(0, np.int64)
+    near = near_best_cuts(score, cuts.starts, cuts.lengths, k, cuts.unit, cuts.n_classes)
+    return near, totals
 
 
 def search_layouts(
-    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1
+    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1, rank=0
 ) -> ThresholdSearch:
     """:func:`search_cuts` of several layouts of the same segments, each a row of a matrix.
 
@@ -373,6 +400,7 @@ def search_layouts(
         rows_present = lengths.repeat(lengths)
     n_right = rows_present - n_left
     valid = step_up & (n_left < rows_present)
+    valid_any = valid.copy() if rank and min_leaf > 1 else valid  # (the trace's: any leaf)
     if min_leaf > 1:
         valid &= (n_left >= min_leaf) & (n_right >= min_leaf)
     # n H of both sides of every cut, in the units of the c log c table (exact integers):
@@ -393,6 +421,15 @@ def search_layouts(
             right_k = counts[:, k].repeat(lengths) - left_k
         weighted = weighted - q.take(left_k)
         weighted -= q.take(right_k)  # (negative past the last present row: never valid)
+    ranked = None
+    if rank:
+        score = weighted.copy() if min_leaf > 1 else weighted
+        score[~valid_any] = _NOT_A_CUT
+        layout_starts = (np.arange(c)[:, None] * m + starts).ravel()
+        layout_lengths = np.tile(lengths, c)
+        near = near_best_cuts(score.ravel(), layout_starts, layout_lengths, rank, unit, n_classes)
+        ranked = near, np.add.reduceat(valid_any, starts, axis=1).ravel()
+        del score
     weighted[~valid] = _NOT_A_CUT
     # the best of each (layout, segment) and the first cut within the tolerance of it
     best = np.minimum.reduceat(weighted, starts, axis=1)
@@ -414,6 +451,7 @@ def search_layouts(
         missing.reshape(-1, n_classes),
         n_ties,
         position=position,
+        ranked=ranked,
     )
 
 
@@ -422,7 +460,7 @@ PIECE_ROWS = 2**16
 row) stay a few MB however large the data; longer inputs are searched piece by piece."""
 
 
-def _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, min_leaf):
+def _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, min_leaf, rank=0):
     """:func:`search_cuts` of more than ``PIECE_ROWS`` rows, a piece at a time (same result).
 
     Segments are taken in order, as many whole ones at a time as fit in ``PIECE_ROWS`` rows; a
@@ -439,6 +477,8 @@ def _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, mi
     owners, lefts = [], []
     ends = starts + lengths
     long_ones = np.flatnonzero(lengths > PIECE_ROWS)
+    near, totals = [], []  # (rank: the ranked cuts of each piece)
+    rank = rank if not len(long_ones) else 0  # (a long segment is scored in parts: not ranked)
     s = 0
     while s < n_seg:
         if lengths[s] > PIECE_ROWS:
@@ -462,6 +502,10 @@ def _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, mi
             n_classes, scale=scale,
         )  # fmt: skip
         weighted = cuts.score_all(cuts.valid(min_leaf))
+        if rank:
+            near_piece, totals_piece = _ranked_cuts(cuts, weighted, min_leaf, rank)
+            near.append(near_piece + piece.start)
+            totals.append(totals_piece)
         tolerance = tie_tolerance(lengths[part], cuts.unit)
         owner, at, n_ties[part] = best_cuts(weighted, cuts.starts, cuts.lengths, tolerance)
         del weighted
@@ -472,7 +516,8 @@ def _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, mi
         s = stop
     owner = np.concatenate(owners) if owners else np.zeros(0, dtype=np.int64)
     left = np.concatenate(lefts) if lefts else np.zeros((0, n_classes), dtype=np.int64)
-    return threshold_search(owner, left, present, missing, n_ties, position=position)
+    ranked = (np.concatenate(near), np.concatenate(totals)) if rank else None
+    return threshold_search(owner, left, present, missing, n_ties, position=position, ranked=ranked)
 
 
 def _search_long(step_up, y, start, length, n_present, n_classes, min_leaf, scale):
@@ -850,34 +895,128 @@ def best_thresholds(values, y, starts, lengths, n_classes, k: int, weight=None):
 
     Same inputs and columns as :func:`enumerate_thresholds`, and the same numbers, but the
     cuts are ranked by their exact integer scores first (:class:`_Cuts`), so that entropies are
-    computed only for the few that can be among the ``k`` best, not for every cut (weighted
-    rows have no integer scores: every cut is scored, then ranked). Returns ``(columns,
-    n_thresholds)``.
+    computed only for the few that can be among the ``k`` best (:func:`near_best_cuts`), not
+    for every cut (weighted rows have no integer scores: every cut is scored, then ranked).
+    The segments are ranked in order, as many whole ones at a time as fit in ``PIECE_ROWS``
+    rows (a longer one alone), as the split search scores them: the temporaries stay small.
+    Returns ``(columns, n_thresholds)``.
     """
     if weight is not None:
         columns = enumerate_thresholds(values, y, starts, lengths, n_classes, weight)
         n_thresholds = np.bincount(columns["segment"], minlength=len(starts))
         return _first_of_each(columns, k), n_thresholds
-    values, y, cuts = _cuts_of(values, y, starts, lengths, n_classes)
-    valid = cuts.valid()
-    pos = np.flatnonzero(valid)
-    seg, score = cuts.segment[pos], cuts.score_all(valid)[pos]
-    n_thresholds = np.bincount(seg, minlength=len(cuts.starts))
-    if len(pos):
-        # a k-th best score of each segment, to within 2**shift units, from one sort of a
-        # single key (segment, score >> shift); every cut within a margin of it is kept
-        shift = max(int(score.max()).bit_length() - 40, 0)
-        order = np.argsort((seg.astype(np.int64) << 40) + (score >> shift))
-        first = np.cumsum(n_thresholds) - n_thresholds
-        kth = order[first + np.minimum(n_thresholds, k) - 1]
-        bound = np.full(len(cuts.starts), -1, dtype=np.int64)
-        has = n_thresholds > 0
-        # floats and the table's rounding may order near-equal cuts differently: a margin of
-        # 1e-9 bits of overall entropy (and a few table units) keeps them all
-        margin = np.ceil(1e-9 * cuts.lengths / cuts.unit).astype(np.int64) + 4 * (n_classes + 1)
-        bound[has] = (((score[kth[has]] >> shift) + 1) << shift) + margin[has]
-        pos = pos[score <= bound[seg]]
-    return _first_of_each(_threshold_columns(cuts, values, pos), k), n_thresholds
+    values, y, starts, lengths, step_up, n_present = _prepared(values, y, starts, lengths)
+    ends = starts + lengths
+    near, totals = [], []
+    s = 0
+    while s < len(starts):
+        stop = max(int(np.searchsorted(ends, starts[s] + PIECE_ROWS, side="right")), s + 1)
+        rows = slice(int(starts[s]), int(ends[stop - 1]))
+        part = slice(s, stop)
+        cuts = _Cuts(
+            step_up[rows], y[rows], starts[part] - starts[s], lengths[part], n_present[part],
+            n_classes,
+        )  # fmt: skip
+        near_piece, totals_piece = _ranked_cuts(cuts, cuts.score_all(cuts.valid()), 1, k)
+        near.append(near_piece + rows.start)
+        totals.append(totals_piece)
+        s = stop
+    near = np.concatenate(near) if near else np.zeros(0, dtype=np.int64)
+    n_thresholds = np.concatenate(totals) if totals else np.zeros(0, dtype=np.int64)
+    return ranked_thresholds(values, y, starts, lengths, n_classes, k, near), n_thresholds
+
+
+def ranked_thresholds(values, y, starts, lengths, n_classes, k: int, near) -> dict:
+    """The columns of :func:`best_thresholds` (the ``k`` best of each segment, best first),
+    from ``near``, the positions (increasing) of the cuts that may be among them
+    (:func:`near_best_cuts`, of :func:`best_thresholds` or of the split search): only those
+    get their entropies computed and ranked. ``values`` must be sorted within each segment."""
+    values = np.asarray(values, dtype=float)
+    starts, lengths = np.asarray(starts), np.asarray(lengths)
+    missing = np.isnan(values)
+    n_missing = np.add.reduceat(missing, starts) if len(values) else np.zeros(len(starts), int)
+    columns = _columns_at(
+        values, np.asarray(y), starts, lengths, lengths - n_missing, n_classes, near
+    )
+    return _first_of_each(columns, k)
+
+
+def near_best_cuts(score, starts, lengths, k: int, unit: float, n_classes: int) -> np.ndarray:
+    """The positions (increasing) of the cuts that may be among the ``k`` best of their
+    segment: segment s is ``score[starts[s] : starts[s] + lengths[s]]``, the exact integer
+    scores of :class:`_Cuts` (``n H`` in units ``unit`` of its table; the largest int64 where
+    no cut may go).
+
+    The cuts near each segment's ``k`` best are found without sorting them all
+    (:func:`_near_best`), and only those within a margin of a bound of each segment's ``k``-th
+    best among them are kept: floats and the table's rounding may order near-equal cuts
+    differently, and a margin of 1e-9 bits of overall entropy (and a few table units) keeps
+    them all.
+    """
+    margin = np.ceil(1e-9 * np.asarray(lengths) / unit).astype(np.int64) + 4 * (n_classes + 1)
+    pos = _near_best(score, starts, lengths, k, margin)
+    seg, near = np.searchsorted(starts, pos, side="right") - 1, score[pos]
+    kth = _kth_bound(near, np.bincount(seg, minlength=len(starts)), k)
+    return pos[near - margin[seg] <= kth[seg]]
+
+
+_BLOCK = 32
+"""The longest block of :func:`_near_best`."""
+
+
+def _near_best(score, starts, lengths, k: int, margin) -> np.ndarray:
+    """The positions of ``score`` (segment s is ``starts[s]:starts[s] + lengths[s]``, one
+    after the other; the largest int64 where no cut may go) whose cut may be among the ``k``
+    best of its segment: every cut of a segment scoring at most a bound of its ``k``-th best
+    plus ``margin`` of the segment, in increasing order.
+
+    Each segment is cut into blocks of at most ``_BLOCK`` entries, at least ``k`` of them; the
+    minima of ``k`` blocks are ``k`` entries, so the ``k``-th smallest block minimum bounds the
+    ``k``-th smallest entry from above (a segment with fewer than ``k`` blocks keeps all its
+    cuts). Only the blocks whose minimum is within the bound are read again: one pass over
+    ``score`` and a sort of the blocks' minima, no other array as long as ``score``.
+    """
+    size = np.clip(lengths // k, 1, _BLOCK)
+    n_blocks = -(-lengths // size)
+    first_block = np.cumsum(n_blocks) - n_blocks
+    segment = np.repeat(np.arange(len(starts)), n_blocks)
+    block_start = starts[segment] + (np.arange(len(segment)) - first_block[segment]) * size[segment]
+    block_min = np.minimum.reduceat(score, block_start)
+    bound = _kth_bound(block_min, n_blocks, k)
+    bound = np.where(
+        bound < _NOT_A_CUT - 1, bound + np.minimum(margin, _NOT_A_CUT - 1 - bound), bound
+    )
+    # the positions of the blocks that hold a cut within their segment's bound
+    near = np.flatnonzero(block_min <= bound[segment])
+    block_end = np.minimum(block_start + size[segment], (starts + lengths)[segment])
+    n_near = block_end[near] - block_start[near]
+    first = np.cumsum(n_near) - n_near
+    pos = np.repeat(block_start[near] - first, n_near) + np.arange(n_near.sum())
+    return pos[score[pos] <= np.repeat(bound[segment[near]], n_near)]
+
+
+def _kth_bound(score, lengths, k: int) -> np.ndarray:
+    """An upper bound of the ``k``-th smallest valid score of every group of ``score`` (group
+    g is the next ``lengths[g]`` entries; the largest int64 marks no cut): below the largest
+    int64 always, and every score where a group has fewer than ``k`` valid ones.
+
+    One sort of a single key, the group and the score's leading bits (above the lowest
+    score): the ``k``-th entry of a group in that order has leading bits ``a``, and ``k`` of
+    the group's scores lie below ``(a + 1) << shift``.
+    """
+    valid = score < _NOT_A_CUT
+    group = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    bound = np.full(len(lengths), _NOT_A_CUT - 1, dtype=np.int64)
+    enough = np.bincount(group[valid], minlength=len(lengths)) >= k
+    if not enough.any():
+        return bound
+    low = int(score[valid].min())
+    shift = max((int(score[valid].max()) - low).bit_length() - 40, 0)
+    leading = np.where(valid, (score - low) >> shift, 2**40 - 1)  # no cut: last of its group
+    ranked = np.sort((group << 40) | leading)
+    a = ranked[(np.cumsum(lengths) - lengths)[enough] + k - 1] & (2**40 - 1)
+    bound[enough] = low + ((a + 1) << shift) - 1
+    return bound
 
 
 def _first_of_each(columns: dict, k: int) -> dict:
@@ -904,17 +1043,31 @@ def _cuts_of(values, y, starts, lengths, n_classes):
 
 def _threshold_columns(cuts: _Cuts, values, pos) -> dict[str, np.ndarray]:
     """The columns of :func:`enumerate_thresholds` for the cuts after positions ``pos``."""
-    seg, nl, nr, _ = cuts.score(pos)
-    starts, lengths, n_classes = cuts.starts, cuts.lengths, cuts.n_classes
+    return _columns_at(
+        values, cuts.y, cuts.starts, cuts.lengths, cuts.n_present, cuts.n_classes, pos
+    )
+
+
+def _columns_at(values, y, starts, lengths, n_present, n_classes, pos) -> dict:
+    """The columns of :func:`enumerate_thresholds` for the cuts after positions ``pos``
+    (increasing) of rows sorted by value within each segment, ``n_present[s]`` of segment s
+    with a value: the class counts of each side from one running count per class."""
+    seg = np.searchsorted(starts, pos, side="right") - 1
+    nl = pos - starts[seg] + 1  # rows left of each cut
+    nr = n_present[seg] - nl
     left = np.empty((len(pos), n_classes), dtype=np.int64)  # class counts left of each cut
+    present = np.empty((len(starts), n_classes), dtype=np.int64)  # with a value, per segment
+    parent = np.empty((len(starts), n_classes), dtype=np.int64)
     for k in range(n_classes):
-        before = _cumsum0(cuts.y == k)  # rows of class k before each position
+        before = _cumsum0(y == k)  # rows of class k before each position
         left[:, k] = before[pos + 1] - before[starts[seg]]
-    h_left, h_right = entropy_rows(left), entropy_rows(cuts.present[seg] - left)
-    n_missing = lengths - cuts.n_present
-    missing_part = (n_missing * entropy_rows(cuts.missing))[seg]
+        present[:, k] = before[starts + n_present] - before[starts]
+        parent[:, k] = before[starts + lengths] - before[starts]
+    h_left, h_right = entropy_rows(left), entropy_rows(present[seg] - left)
+    n_missing = lengths - n_present
+    missing_part = (n_missing * entropy_rows(parent - present))[seg]
     overall = (nl * h_left + nr * h_right + missing_part) / lengths[seg]
-    return _columns_of_cuts(seg, values, pos, (nl, nr), (h_left, h_right), overall, cuts.parent)
+    return _columns_of_cuts(seg, values, pos, (nl, nr), (h_left, h_right), overall, parent)
 
 
 def _enumerate_weighted_thresholds(cuts: _WeightedCuts, values) -> dict[str, np.ndarray]:
