@@ -553,7 +553,7 @@ class SortedColumns:
                     min_weight, rank,
                 )  # fmt: skip
             if result.ranked is not None:
-                self._keep_ranked(s, js, k, *result.ranked)
+                self._keep_ranked(s, js, k, result.ranked)
             ok = _usable(result, min_leaf)
             at = result.position[ok]
             low, high = np.full(c * k, np.nan), np.full(c * k, np.nan)
@@ -564,14 +564,12 @@ class SortedColumns:
         if self.counted:
             self._score_counted(s, sizes, n_classes, min_leaf)
 
-    def _keep_ranked(self, s, js: range, k: int, near, totals) -> None:
+    def _keep_ranked(self, s, js: range, k: int, ranked) -> None:
         """Keep in ``s.ranked`` what the search of the sorted features ``js`` (laid end to end)
-        keeps for the trace: of each feature, the positions in its layout of the cuts that may
-        be among the best of their node, and how many cuts each node has."""
-        bounds = np.searchsorted(near, np.arange(len(js) + 1) * self.m).tolist()
+        keeps for the trace (:class:`~id3tree.splits.RankedCuts`), feature by feature, each
+        with its nodes numbered from 0 and positions in its own layout."""
         for i, j in enumerate(js):
-            positions = near[bounds[i] : bounds[i + 1]] - i * self.m
-            s.ranked[self.features[j]] = (positions, totals[i * k : (i + 1) * k])
+            s.ranked[self.features[j]] = ranked.part(i * k, (i + 1) * k, i * self.m)
 
     def _search_end_to_end(
         self, js, step_up, n_present, starts, sizes, n_classes, min_leaf, weight, min_weight,

@@ -29,6 +29,7 @@ from id3tree.node import (
     top_classes,
 )
 from id3tree.splits import (
+    RankedCuts,
     best_thresholds,
     class_counts,
     enumerate_thresholds,
@@ -667,28 +668,37 @@ class Record:
         those are ranked here. Without them (a counted feature, weighted rows, a node longer
         than :data:`~id3tree.splits.PIECE_ROWS` rows) the cuts are scored again."""
         k, m, n_classes = len(lv.ids), int(lv.sizes.sum()), len(self.data.classes)
+        weighted = ranked[0][3] is not None
+        kept = getattr(lv.scores, "ranked", {})
+        if self.max_thresholds is not None and not weighted and all(f in kept for f, *_ in ranked):
+            parts = [kept[f] for f, *_ in ranked]
+            low = np.concatenate([v[p.position] for (_, v, *_), p in zip(ranked, parts)])
+            high = np.concatenate([v[p.position + 1] for (_, v, *_), p in zip(ranked, parts)])
+            cuts = RankedCuts.joined(parts)
+            cols = ranked_thresholds(cuts, low, high, self.max_thresholds)
+            return self._thresholds_found(ranked, k, cols, cuts.n_thresholds)
         values = np.concatenate([v for _, v, _, _ in ranked])
         y = np.concatenate([y for _, _, y, _ in ranked])
-        weight = None if ranked[0][3] is None else np.concatenate([w for *_, w in ranked])
+        weight = np.concatenate([w for *_, w in ranked]) if weighted else None
         starts = (np.arange(len(ranked))[:, None] * m + lv.starts).ravel()
         lengths = np.tile(lv.sizes, len(ranked))
-        kept = getattr(lv.scores, "ranked", {})
         if self.max_thresholds is None:
             cols = enumerate_thresholds(values, y, starts, lengths, n_classes, weight)
             totals = np.bincount(cols["segment"], minlength=len(starts))
             order = np.lexsort((cols["threshold"], cols["overall_entropy"], cols["segment"]))
             cols = {name: column[order] for name, column in cols.items()}
-        elif weight is None and all(f in kept for f, *_ in ranked):
-            near = np.concatenate([kept[f][0] + i * m for i, (f, *_) in enumerate(ranked)])
-            totals = np.concatenate([kept[f][1] for f, *_ in ranked])
-            cols = ranked_thresholds(
-                values, y, starts, lengths, n_classes, self.max_thresholds, near
-            )
         else:
             cols, totals = best_thresholds(
                 values, y, starts, lengths, n_classes, self.max_thresholds, weight
             )
-        bounds = np.searchsorted(cols["segment"], np.arange(len(starts) + 1))
+        return self._thresholds_found(ranked, k, cols, totals)
+
+    def _thresholds_found(self, ranked: list, k: int, cols: dict, totals) -> dict:
+        """:meth:`_best_thresholds` of the features of ``ranked`` at the ``k`` scored nodes of
+        a level, from the columns of their best thresholds (segment ``i * k + e``: the i-th
+        feature at node e) and how many thresholds each segment has."""
+        n_segments = len(ranked) * k
+        bounds = np.searchsorted(cols["segment"], np.arange(n_segments + 1))
         names = ("threshold", "overall_entropy") if self.as_text else _THRESHOLD_FIELDS
         features = [f for f, *_ in ranked]
         found = _Ranked(features, k, {c: cols[c] for c in names}, bounds, totals)

@@ -316,9 +316,46 @@ class ThresholdSearch:
     low: np.ndarray | None = None  # the two adjacent values the threshold lies between
     high: np.ndarray | None = None
     side_counts: np.ndarray | None = None  # (n_segments, 3, n_classes): left, right, missing
-    # when asked (``rank=k``): the cuts that may be among each segment's k best (positions,
-    # increasing, see :func:`near_best_cuts`) and how many valid cuts each segment has
-    ranked: tuple[np.ndarray, np.ndarray] | None = None
+    # when asked (``rank=k``): the cuts that may be among each segment's k best
+    ranked: RankedCuts | None = None
+
+
+@dataclass(frozen=True)
+class RankedCuts:
+    """The cuts that may be among the ``k`` best of each segment (:func:`near_best_cuts`),
+    with what the columns of their thresholds are made of (:func:`ranked_thresholds`): what
+    the split search keeps for the trace (``rank=k``), so that no cut is scored twice."""
+
+    segment: np.ndarray  # of each cut, increasing
+    position: np.ndarray  # of each cut, the last entry left of it
+    left: np.ndarray  # (cuts, classes): the class counts left of each cut
+    present: np.ndarray  # (segments, classes): the class counts of the rows with a value
+    parent: np.ndarray  # (segments, classes): the class counts of all rows
+    n_thresholds: np.ndarray  # how many cuts each segment has (between two distinct values)
+
+    def part(self, first: int, stop: int, offset: int = 0) -> RankedCuts:
+        """Segments ``first .. stop-1``, numbered from 0, positions less ``offset``."""
+        lo, hi = np.searchsorted(self.segment, [first, stop]).tolist()
+        return RankedCuts(
+            self.segment[lo:hi] - first,
+            self.position[lo:hi] - offset,
+            self.left[lo:hi],
+            self.present[first:stop],
+            self.parent[first:stop],
+            self.n_thresholds[first:stop],
+        )
+
+    @staticmethod
+    def joined(parts: list) -> RankedCuts:
+        """The segments of ``parts``, one part after the other (positions as they are)."""
+        n_segments = np.cumsum([0] + [len(p.present) for p in parts[:-1]])
+        return RankedCuts(
+            np.concatenate([p.segment + n for p, n in zip(parts, n_segments.tolist())]),
+            *(np.concatenate([getattr(p, name) for p in parts]) for name in _RANKED_ARRAYS),
+        )
+
+
+_RANKED_ARRAYS = ("position", "left", "present", "parent", "n_thresholds")
 
 
 def search_cuts(
@@ -359,15 +396,27 @@ def search_cuts(
     )
 
 
-def _ranked_cuts(cuts: _Cuts, weighted, min_leaf: int, k: int) -> tuple:
+def _ranked_cuts(cuts: _Cuts, weighted, min_leaf: int, k: int) -> RankedCuts:
     """``ranked`` of :func:`search_cuts`: the cuts that may be among the ``k`` best of each
-    segment of ``cuts`` (whose scores with ``min_leaf`` are ``weighted``), and how many valid
-    cuts each has (with a ``min_leaf`` of 1, as the trace lists them)."""
+    segment of ``cuts`` (whose scores with ``min_leaf`` are ``weighted``), every cut between
+    two distinct values counting (a ``min_leaf`` of 1, as the trace lists them)."""
     valid = cuts.valid()
     score = weighted if min_leaf == 1 else cuts.score_all(valid)
     totals = np.add.reduceat(valid, cuts.starts) if len(valid) else np.zeros(0, np.int64)
-    near = near_best_cuts(score, cuts.starts, cuts.lengths, k, cuts.unit, cuts.n_classes)
-    return near, totals
+    _, pos = near_best_cuts(score, cuts.starts, cuts.lengths, k, cuts.unit, cuts.n_classes)
+    return _ranked_at(cuts, pos, totals)
+
+
+def _ranked_at(cuts: _Cuts, pos, n_thresholds=None) -> RankedCuts:
+    """The :class:`RankedCuts` of the cuts after positions ``pos`` (increasing) of ``cuts``
+    (rows, whole segments): the class counts of each one's left side from one running count
+    per class."""
+    seg, starts = cuts.segment[pos], cuts.starts
+    left = np.empty((len(pos), cuts.n_classes), dtype=np.int64)
+    for k in range(cuts.n_classes):
+        before = _cumsum0(cuts.y == k)  # rows of class k before each position
+        left[:, k] = before[pos + 1] - before[starts[seg]]
+    return RankedCuts(seg, pos, left, cuts.present, cuts.parent, n_thresholds)
 
 
 def search_layouts(
@@ -400,7 +449,7 @@ def search_layouts(
         rows_present = lengths.repeat(lengths)
     n_right = rows_present - n_left
     valid = step_up & (n_left < rows_present)
-    valid_any = valid.copy() if rank and min_leaf > 1 else valid  # (the trace's: any leaf)
+    valid_any = valid.copy() if rank and min_leaf > 1 else None  # (the trace's: any leaf)
     if min_leaf > 1:
         valid &= (n_left >= min_leaf) & (n_right >= min_leaf)
     # n H of both sides of every cut, in the units of the c log c table (exact integers):
@@ -421,15 +470,10 @@ def search_layouts(
             right_k = counts[:, k].repeat(lengths) - left_k
         weighted = weighted - q.take(left_k)
         weighted -= q.take(right_k)  # (negative past the last present row: never valid)
-    ranked = None
-    if rank:
-        score = weighted.copy() if min_leaf > 1 else weighted
+    score = None
+    if valid_any is not None:  # the trace's scores: every cut between two distinct values
+        score = weighted.copy()
         score[~valid_any] = _NOT_A_CUT
-        layout_starts = (np.arange(c)[:, None] * m + starts).ravel()
-        layout_lengths = np.tile(lengths, c)
-        near = near_best_cuts(score.ravel(), layout_starts, layout_lengths, rank, unit, n_classes)
-        ranked = near, np.add.reduceat(valid_any, starts, axis=1).ravel()
-        del score
     weighted[~valid] = _NOT_A_CUT
     # the best of each (layout, segment) and the first cut within the tolerance of it
     best = np.minimum.reduceat(weighted, starts, axis=1)
@@ -444,6 +488,22 @@ def search_layouts(
     position = np.full(c * n_seg, -1, dtype=np.int64)
     position[owner] = layout * m + at
     missing = counts - present
+    ranked = None
+    if rank:
+        score = weighted if score is None else score
+        valid_any = valid if valid_any is None else valid_any
+        layout_starts = (np.arange(c)[:, None] * m + starts).ravel()
+        seg, pos = near_best_cuts(
+            score.ravel(), layout_starts, np.tile(lengths, c), rank, unit, n_classes
+        )
+        ranked = RankedCuts(
+            seg,
+            pos,
+            left[:, pos // m, pos % m].T,
+            present.reshape(-1, n_classes),
+            np.tile(counts, (c, 1)),
+            np.add.reduceat(valid_any, starts, axis=1).ravel(),
+        )
     return threshold_search(
         owner,
         left[:, layout, at].T,
@@ -477,7 +537,7 @@ def _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, mi
     owners, lefts = [], []
     ends = starts + lengths
     long_ones = np.flatnonzero(lengths > PIECE_ROWS)
-    near, totals = [], []  # (rank: the ranked cuts of each piece)
+    near = []  # (rank: the ranked cuts of each piece)
     rank = rank if not len(long_ones) else 0  # (a long segment is scored in parts: not ranked)
     s = 0
     while s < n_seg:
@@ -503,9 +563,8 @@ def _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, mi
         )  # fmt: skip
         weighted = cuts.score_all(cuts.valid(min_leaf))
         if rank:
-            near_piece, totals_piece = _ranked_cuts(cuts, weighted, min_leaf, rank)
-            near.append(near_piece + piece.start)
-            totals.append(totals_piece)
+            ranked = _ranked_cuts(cuts, weighted, min_leaf, rank)
+            near.append(dataclasses.replace(ranked, position=ranked.position + piece.start))
         tolerance = tie_tolerance(lengths[part], cuts.unit)
         owner, at, n_ties[part] = best_cuts(weighted, cuts.starts, cuts.lengths, tolerance)
         del weighted
@@ -516,7 +575,7 @@ def _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, mi
         s = stop
     owner = np.concatenate(owners) if owners else np.zeros(0, dtype=np.int64)
     left = np.concatenate(lefts) if lefts else np.zeros((0, n_classes), dtype=np.int64)
-    ranked = (np.concatenate(near), np.concatenate(totals)) if rank else None
+    ranked = RankedCuts.joined(near) if rank else None
     return threshold_search(owner, left, present, missing, n_ties, position=position, ranked=ranked)
 
 
@@ -905,9 +964,11 @@ def best_thresholds(values, y, starts, lengths, n_classes, k: int, weight=None):
         columns = enumerate_thresholds(values, y, starts, lengths, n_classes, weight)
         n_thresholds = np.bincount(columns["segment"], minlength=len(starts))
         return _first_of_each(columns, k), n_thresholds
+    if not len(starts):  # no segment, no threshold
+        return enumerate_thresholds(values, y, starts, lengths, n_classes), np.zeros(0, int)
     values, y, starts, lengths, step_up, n_present = _prepared(values, y, starts, lengths)
     ends = starts + lengths
-    near, totals = [], []
+    columns = []
     s = 0
     while s < len(starts):
         stop = max(int(np.searchsorted(ends, starts[s] + PIECE_ROWS, side="right")), s + 1)
@@ -917,32 +978,26 @@ def best_thresholds(values, y, starts, lengths, n_classes, k: int, weight=None):
             step_up[rows], y[rows], starts[part] - starts[s], lengths[part], n_present[part],
             n_classes,
         )  # fmt: skip
-        near_piece, totals_piece = _ranked_cuts(cuts, cuts.score_all(cuts.valid()), 1, k)
-        near.append(near_piece + rows.start)
-        totals.append(totals_piece)
+        ranked = _ranked_cuts(cuts, cuts.score_all(cuts.valid()), 1, k)
+        at = ranked.position + rows.start
+        best = ranked_thresholds(ranked, values[at], values[at + 1], k)
+        best["segment"] = best["segment"] + s
+        columns.append((best, ranked.n_thresholds))
         s = stop
-    near = np.concatenate(near) if near else np.zeros(0, dtype=np.int64)
-    n_thresholds = np.concatenate(totals) if totals else np.zeros(0, dtype=np.int64)
-    return ranked_thresholds(values, y, starts, lengths, n_classes, k, near), n_thresholds
+    joined = {name: np.concatenate([c[name] for c, _ in columns]) for name in columns[0][0]}
+    return joined, np.concatenate([n for _, n in columns])
 
 
-def ranked_thresholds(values, y, starts, lengths, n_classes, k: int, near) -> dict:
-    """The columns of :func:`best_thresholds` (the ``k`` best of each segment, best first),
-    from ``near``, the positions (increasing) of the cuts that may be among them
-    (:func:`near_best_cuts`, of :func:`best_thresholds` or of the split search): only those
-    get their entropies computed and ranked. ``values`` must be sorted within each segment."""
-    values = np.asarray(values, dtype=float)
-    starts, lengths = np.asarray(starts), np.asarray(lengths)
-    missing = np.isnan(values)
-    n_missing = np.add.reduceat(missing, starts) if len(values) else np.zeros(len(starts), int)
-    columns = _columns_at(
-        values, np.asarray(y), starts, lengths, lengths - n_missing, n_classes, near
-    )
-    return _first_of_each(columns, k)
+def ranked_thresholds(cuts: RankedCuts, low, high, k: int) -> dict:
+    """The columns of :func:`best_thresholds` (the ``k`` best of each segment, best first) from
+    the cuts that may be among them (:func:`near_best_cuts`, kept by :func:`best_thresholds` or
+    by the split search): only those get their entropies computed and ranked. ``low`` and
+    ``high`` are the two values each cut lies between."""
+    return _first_of_each(_columns_of_ranked(cuts, low, high), k)
 
 
-def near_best_cuts(score, starts, lengths, k: int, unit: float, n_classes: int) -> np.ndarray:
-    """The positions (increasing) of the cuts that may be among the ``k`` best of their
+def near_best_cuts(score, starts, lengths, k: int, unit: float, n_classes: int) -> tuple:
+    """The segments and positions (increasing) of the cuts that may be among the ``k`` best of their
     segment: segment s is ``score[starts[s] : starts[s] + lengths[s]]``, the exact integer
     scores of :class:`_Cuts` (``n H`` in units ``unit`` of its table; the largest int64 where
     no cut may go).
@@ -957,7 +1012,8 @@ def near_best_cuts(score, starts, lengths, k: int, unit: float, n_classes: int) 
     pos = _near_best(score, starts, lengths, k, margin)
     seg, near = np.searchsorted(starts, pos, side="right") - 1, score[pos]
     kth = _kth_bound(near, np.bincount(seg, minlength=len(starts)), k)
-    return pos[near - margin[seg] <= kth[seg]]
+    kept = near - margin[seg] <= kth[seg]
+    return seg[kept], pos[kept]
 
 
 _BLOCK = 32
@@ -1043,31 +1099,21 @@ def _cuts_of(values, y, starts, lengths, n_classes):
 
 def _threshold_columns(cuts: _Cuts, values, pos) -> dict[str, np.ndarray]:
     """The columns of :func:`enumerate_thresholds` for the cuts after positions ``pos``."""
-    return _columns_at(
-        values, cuts.y, cuts.starts, cuts.lengths, cuts.n_present, cuts.n_classes, pos
-    )
+    return _columns_of_ranked(_ranked_at(cuts, pos), values[pos], values[pos + 1])
 
 
-def _columns_at(values, y, starts, lengths, n_present, n_classes, pos) -> dict:
-    """The columns of :func:`enumerate_thresholds` for the cuts after positions ``pos``
-    (increasing) of rows sorted by value within each segment, ``n_present[s]`` of segment s
-    with a value: the class counts of each side from one running count per class."""
-    seg = np.searchsorted(starts, pos, side="right") - 1
-    nl = pos - starts[seg] + 1  # rows left of each cut
+def _columns_of_ranked(cuts: RankedCuts, low, high) -> dict[str, np.ndarray]:
+    """The columns of :func:`enumerate_thresholds` for the cuts of ``cuts``, each between the
+    values ``low`` and ``high``: the sizes and entropies of each side from its class counts."""
+    seg, left, present = cuts.segment, cuts.left, cuts.present
+    lengths, n_present = cuts.parent.sum(axis=1), present.sum(axis=1)
+    nl = left.sum(axis=1)  # rows left of each cut
     nr = n_present[seg] - nl
-    left = np.empty((len(pos), n_classes), dtype=np.int64)  # class counts left of each cut
-    present = np.empty((len(starts), n_classes), dtype=np.int64)  # with a value, per segment
-    parent = np.empty((len(starts), n_classes), dtype=np.int64)
-    for k in range(n_classes):
-        before = _cumsum0(y == k)  # rows of class k before each position
-        left[:, k] = before[pos + 1] - before[starts[seg]]
-        present[:, k] = before[starts + n_present] - before[starts]
-        parent[:, k] = before[starts + lengths] - before[starts]
     h_left, h_right = entropy_rows(left), entropy_rows(present[seg] - left)
-    n_missing = lengths - n_present
-    missing_part = (n_missing * entropy_rows(parent - present))[seg]
+    missing_part = ((lengths - n_present) * entropy_rows(cuts.parent - present))[seg]
     overall = (nl * h_left + nr * h_right + missing_part) / lengths[seg]
-    return _columns_of_cuts(seg, values, pos, (nl, nr), (h_left, h_right), overall, parent)
+    sizes, entropies = (nl, nr), (h_left, h_right)
+    return _columns_of_cuts(seg, low, high, sizes, entropies, overall, cuts.parent)
 
 
 def _enumerate_weighted_thresholds(cuts: _WeightedCuts, values) -> dict[str, np.ndarray]:
@@ -1078,17 +1124,20 @@ def _enumerate_weighted_thresholds(cuts: _WeightedCuts, values) -> dict[str, np.
     missing_part = (cuts.missing.sum(axis=1) * entropy_rows(cuts.missing))[seg]
     overall = (w_left * h_left + w_right * h_right + missing_part) / total[seg]
     sizes, entropies = (w_left, w_right), (h_left, h_right)
-    return _columns_of_cuts(seg, values, pos, sizes, entropies, overall, cuts.parent)
+    return _columns_of_cuts(
+        seg, values[pos], values[pos + 1], sizes, entropies, overall, cuts.parent
+    )
 
 
-def _columns_of_cuts(seg, values, pos, sizes, entropies, overall, parent) -> dict:
-    """The columns of :func:`enumerate_thresholds` from the cuts' segments, positions, sizes and
-    entropies of the two sides (rows or weights), overall entropy and parents' class counts."""
+def _columns_of_cuts(seg, low, high, sizes, entropies, overall, parent) -> dict:
+    """The columns of :func:`enumerate_thresholds` from the cuts' segments, the values each
+    lies between, sizes and entropies of the two sides (rows or weights), overall entropy and
+    parents' class counts."""
     return {
         "segment": seg,
-        "threshold": midpoint(values[pos], values[pos + 1]),
-        "low": values[pos],
-        "high": values[pos + 1],
+        "threshold": midpoint(low, high),
+        "low": low,
+        "high": high,
         "n_left": sizes[0],
         "n_right": sizes[1],
         "entropy_left": entropies[0],
