@@ -1076,8 +1076,13 @@ def _kth_bound(score, lengths, k: int) -> np.ndarray:
 
 
 def _first_of_each(columns: dict, k: int) -> dict:
-    """The first ``k`` thresholds of each segment by overall entropy, then threshold."""
-    order = np.lexsort((columns["threshold"], columns["overall_entropy"], columns["segment"]))
+    """The first ``k`` thresholds of each segment by overall entropy, then threshold.
+
+    The columns must list the cuts in segment order, and each segment's in position order
+    (their thresholds increasing): two stable sorts, by overall entropy then by segment, then
+    rank them as one sort by segment, overall entropy and threshold would."""
+    order = np.argsort(columns["overall_entropy"], kind="stable")
+    order = order[np.argsort(columns["segment"][order], kind="stable")]
     seg = columns["segment"][order]
     first = np.searchsorted(seg, seg)  # the first row of each segment
     order = order[np.arange(len(order)) - first < k]
