@@ -530,7 +530,8 @@ class SortedColumns:
         with ``weight`` (one per row), by the weighted twin of the search. The level must have
         been started (:meth:`start_level`). With ``rank=k`` (unweighted rows: the trace lists
         the ``k`` best thresholds), the sorted features' searches keep the cuts that may be
-        among them (``s.ranked``)."""
+        among them (``s.ranked``: per chunk of features, their :class:`~id3tree.splits.RankedCuts`,
+        the i-th feature's positions from ``i * m`` on)."""
         m, k = self.m, len(starts)
         per_chunk = max(1, CHUNK_ROWS // max(m, 1))
         for first in range(0, len(self.features), per_chunk):
@@ -552,8 +553,8 @@ class SortedColumns:
                     js, step_up, n_present, starts, sizes, n_classes, min_leaf, weight,
                     min_weight, rank,
                 )  # fmt: skip
-            if result.ranked is not None:
-                self._keep_ranked(s, js, k, result.ranked)
+            if result.ranked is not None:  # (segment i * k + node: the i-th feature's node)
+                s.ranked.append((self.features[js.start : js.stop], result.ranked, m))
             ok = _usable(result, min_leaf)
             at = result.position[ok]
             low, high = np.full(c * k, np.nan), np.full(c * k, np.nan)
@@ -563,13 +564,6 @@ class SortedColumns:
             self._n_right[:, js.start : js.stop] = result.n_right.reshape(c, k).T
         if self.counted:
             self._score_counted(s, sizes, n_classes, min_leaf)
-
-    def _keep_ranked(self, s, js: range, k: int, ranked) -> None:
-        """Keep in ``s.ranked`` what the search of the sorted features ``js`` (laid end to end)
-        keeps for the trace (:class:`~id3tree.splits.RankedCuts`), feature by feature, each
-        with its nodes numbered from 0 and positions in its own layout."""
-        for i, j in enumerate(js):
-            s.ranked[self.features[j]] = ranked.part(i * k, (i + 1) * k, i * self.m)
 
     def _search_end_to_end(
         self, js, step_up, n_present, starts, sizes, n_classes, min_leaf, weight, min_weight,
@@ -797,7 +791,7 @@ class Scores:
         self.table = np.full((len(self.FLOAT_SCORES), k, n_features), np.nan)
         self.gain, self.ratio, self.overall, self.threshold, self.low, self.high = self.table
         self.numeric_searches = []  # (features, search of them side by side), chunk by chunk
-        self.ranked = {}  # sorted feature -> what its search keeps for the trace (rank=k)
+        self.ranked = []  # (features, RankedCuts, m) of each chunk searched with rank=k
         self.categorical = {}  # categorical feature -> its search
         self.n_ties = np.zeros((k, n_features), dtype=np.int64)
         self.candidate = np.zeros((k, n_features), dtype=bool)

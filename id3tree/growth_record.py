@@ -669,12 +669,18 @@ class Record:
         than :data:`~id3tree.splits.PIECE_ROWS` rows) the cuts are scored again."""
         k, m, n_classes = len(lv.ids), int(lv.sizes.sum()), len(self.data.classes)
         weighted = ranked[0][3] is not None
-        kept = getattr(lv.scores, "ranked", {})
-        if self.max_thresholds is not None and not weighted and all(f in kept for f, *_ in ranked):
-            parts = [kept[f] for f, *_ in ranked]
-            low = np.concatenate([v[p.position] for (_, v, *_), p in zip(ranked, parts)])
-            high = np.concatenate([v[p.position + 1] for (_, v, *_), p in zip(ranked, parts)])
-            cuts = RankedCuts.joined(parts)
+        chunks = getattr(lv.scores, "ranked", [])  # (features, RankedCuts, m) of each chunk
+        kept = [f for features, *_ in chunks for f in features]
+        if self.max_thresholds is not None and not weighted and kept == [f for f, *_ in ranked]:
+            values, low, high = (v for _, v, *_ in ranked), [], []
+            for features, cuts, m in chunks:  # the i-th feature's positions: from i * m on
+                bounds = np.searchsorted(cuts.position, np.arange(len(features) + 1) * m)
+                for i, (lo, hi) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist())):
+                    v, at = next(values), cuts.position[lo:hi] - i * m
+                    low.append(v[at])
+                    high.append(v[at + 1])
+            cuts = RankedCuts.joined([cuts for _, cuts, _ in chunks])
+            low, high = np.concatenate(low), np.concatenate(high)
             cols = ranked_thresholds(cuts, low, high, self.max_thresholds)
             return self._thresholds_found(ranked, k, cols, cuts.n_thresholds)
         values = np.concatenate([v for _, v, _, _ in ranked])
