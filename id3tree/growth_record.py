@@ -673,13 +673,13 @@ class Record:
         kept = [f for features, *_ in chunks for f in features]
         if self.max_thresholds is not None and not weighted and kept == [f for f, *_ in ranked]:
             values, low, high = (v for _, v, *_ in ranked), [], []
-            for features, cuts, m in chunks:  # the i-th feature's positions: from i * m on
-                bounds = np.searchsorted(cuts.position, np.arange(len(features) + 1) * m)
+            for features, chunk, width in chunks:  # the i-th feature's from i * width on
+                bounds = np.searchsorted(chunk.position, np.arange(len(features) + 1) * width)
                 for i, (lo, hi) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist())):
-                    v, at = next(values), cuts.position[lo:hi] - i * m
+                    v, at = next(values), chunk.position[lo:hi] - i * width
                     low.append(v[at])
                     high.append(v[at + 1])
-            cuts = RankedCuts.joined([cuts for _, cuts, _ in chunks])
+            cuts = RankedCuts.joined([chunk for _, chunk, _ in chunks])
             low, high = np.concatenate(low), np.concatenate(high)
             cols = ranked_thresholds(cuts, low, high, self.max_thresholds)
             return self._thresholds_found(ranked, k, cols, cuts.n_thresholds)
