@@ -156,6 +156,8 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     min_leaf = params.min_samples_leaf
     nodes = _Nodes(n_classes)
     record = Record(tracer, data, keep_trace=params.keep_trace, min_leaf=min_leaf)
+    # the trace's best thresholds (verbose=2): the search keeps the cuts that may be among them
+    rank = record.max_thresholds if record.max_thresholds and data.weight is None else 0
 
     # with weights, every class count is a sum of weights, and the rows of each node are
     # counted apart (n_rows): rows lay out the segments and meet min_samples_leaf / _split
@@ -188,7 +190,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         rows, labels = columns.rows[0], columns.labels[0]  # the rows in play, by node
         segment = columns.start_level(sizes)
         if k:
-            columns.score(s, starts, sizes, n_classes, min_leaf, w, min_weight)
+            columns.score(s, starts, sizes, n_classes, min_leaf, w, min_weight, rank)
             for f in categorical:
                 result = score_categorical(
                     data.codes[f][rows],
@@ -521,10 +523,15 @@ class SortedColumns:
         self._n_right = np.zeros((k, len(self.features)), dtype=np.int64)
         return self.node_of_position
 
-    def score(self, s, starts, sizes, n_classes, min_leaf, weight=None, min_weight=0.0) -> None:
+    def score(
+        self, s, starts, sizes, n_classes, min_leaf, weight=None, min_weight=0.0, rank=0
+    ) -> None:
         """Fill ``s`` (a :class:`Scores`) for the numeric features, a few features at a time;
         with ``weight`` (one per row), by the weighted twin of the search. The level must have
-        been started (:meth:`start_level`)."""
+        been started (:meth:`start_level`). With ``rank=k`` (unweighted rows: the trace lists
+        the ``k`` best thresholds), the sorted features' searches keep the cuts that may be
+        among them (``s.ranked``: per chunk of features, their :class:`~id3tree.splits.RankedCuts`,
+        the i-th feature's positions from ``i * m`` on)."""
         m, k = self.m, len(starts)
         per_chunk = max(1, CHUNK_ROWS // max(m, 1))
         for first in range(0, len(self.features), per_chunk):
@@ -539,12 +546,15 @@ class SortedColumns:
             if weight is None and as_matrix:
                 result = search_layouts(
                     step_up, self.labels[js.start : js.stop], starts, sizes, n_present,
-                    n_classes, min_leaf=min_leaf,
+                    n_classes, min_leaf=min_leaf, rank=rank,
                 )  # fmt: skip
             else:
                 result = self._search_end_to_end(
-                    js, step_up, n_present, starts, sizes, n_classes, min_leaf, weight, min_weight
-                )
+                    js, step_up, n_present, starts, sizes, n_classes, min_leaf, weight,
+                    min_weight, rank,
+                )  # fmt: skip
+            if result.ranked is not None:  # (segment i * k + node: the i-th feature's node)
+                s.ranked.append((self.features[js.start : js.stop], result.ranked, m))
             ok = _usable(result, min_leaf)
             at = result.position[ok]
             low, high = np.full(c * k, np.nan), np.full(c * k, np.nan)
@@ -556,8 +566,9 @@ class SortedColumns:
             self._score_counted(s, sizes, n_classes, min_leaf)
 
     def _search_end_to_end(
-        self, js, step_up, n_present, starts, sizes, n_classes, min_leaf, weight, min_weight
-    ):
+        self, js, step_up, n_present, starts, sizes, n_classes, min_leaf, weight, min_weight,
+        rank=0,
+    ):  # fmt: skip
         """The search of the sorted features ``js`` laid end to end (a large level, or weighted
         rows): segment ``i * k + node`` for the i-th feature; arguments as :meth:`score` has them."""
         c, m = step_up.shape
@@ -567,8 +578,9 @@ class SortedColumns:
         lengths = np.tile(sizes, c)
         if weight is None:
             return search_cuts(
-                step_up, labels, chunk_starts, lengths, n_present, n_classes, min_leaf=min_leaf
-            )
+                step_up, labels, chunk_starts, lengths, n_present, n_classes, min_leaf=min_leaf,
+                rank=rank,
+            )  # fmt: skip
         rows = self.rows[js.start : js.stop].reshape(-1)
         return search_weighted_cuts(
             step_up, labels, weight[rows], chunk_starts, lengths, n_present, n_classes,
@@ -779,6 +791,7 @@ class Scores:
         self.table = np.full((len(self.FLOAT_SCORES), k, n_features), np.nan)
         self.gain, self.ratio, self.overall, self.threshold, self.low, self.high = self.table
         self.numeric_searches = []  # (features, search of them side by side), chunk by chunk
+        self.ranked = []  # (features, RankedCuts, m) of each chunk searched with rank=k
         self.categorical = {}  # categorical feature -> its search
         self.n_ties = np.zeros((k, n_features), dtype=np.int64)
         self.candidate = np.zeros((k, n_features), dtype=bool)

@@ -29,14 +29,11 @@ from id3tree.node import (
     top_classes,
 )
 from id3tree.splits import (
-    _NOT_A_CUT,
-    PIECE_ROWS,
-    _cuts_of,
-    _first_of_each,
-    _threshold_columns,
+    RankedCuts,
     best_thresholds,
     class_counts,
     enumerate_thresholds,
+    ranked_thresholds,
 )
 
 
@@ -663,11 +660,31 @@ class Record:
         """The thresholds of numeric features at every scored node of a level, best (lowest
         overall entropy) first: the first ``max_thresholds`` of each (all if None), with the
         number each has. ``ranked`` holds ``(feature, values, classes, weights)``, the rows of
-        the level sorted by the feature within each node; all are ranked together."""
+        the level sorted by the feature within each node; all are ranked together.
+
+        The split search keeps, when the trace asks for a few thresholds, the cuts that may be
+        among the best of each node (``Scores.ranked``, found from the scores it computed): only
+        those are ranked here. Without them (a counted feature, weighted rows, a node longer
+        than :data:`~id3tree.splits.PIECE_ROWS` rows) the cuts are scored again."""
         k, m, n_classes = len(lv.ids), int(lv.sizes.sum()), len(self.data.classes)
+        weighted = ranked[0][3] is not None
+        chunks = getattr(lv.scores, "ranked", [])  # (features, RankedCuts, m) of each chunk
+        kept = [f for features, *_ in chunks for f in features]
+        if self.max_thresholds is not None and not weighted and kept == [f for f, *_ in ranked]:
+            values, low, high = (v for _, v, *_ in ranked), [], []
+            for features, chunk, width in chunks:  # the i-th feature's from i * width on
+                bounds = np.searchsorted(chunk.position, np.arange(len(features) + 1) * width)
+                for i, (lo, hi) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist())):
+                    v, at = next(values), chunk.position[lo:hi] - i * width
+                    low.append(v[at])
+                    high.append(v[at + 1])
+            cuts = RankedCuts.joined([chunk for _, chunk, _ in chunks])
+            low, high = np.concatenate(low), np.concatenate(high)
+            cols = ranked_thresholds(cuts, low, high, self.max_thresholds)
+            return self._thresholds_found(ranked, k, cols, cuts.n_thresholds)
         values = np.concatenate([v for _, v, _, _ in ranked])
         y = np.concatenate([y for _, _, y, _ in ranked])
-        weight = None if ranked[0][3] is None else np.concatenate([w for *_, w in ranked])
+        weight = np.concatenate([w for *_, w in ranked]) if weighted else None
         starts = (np.arange(len(ranked))[:, None] * m + lv.starts).ravel()
         lengths = np.tile(lv.sizes, len(ranked))
         if self.max_thresholds is None:
@@ -675,13 +692,18 @@ class Record:
             totals = np.bincount(cols["segment"], minlength=len(starts))
             order = np.lexsort((cols["threshold"], cols["overall_entropy"], cols["segment"]))
             cols = {name: column[order] for name, column in cols.items()}
-        elif weight is not None:
+        else:
             cols, totals = best_thresholds(
                 values, y, starts, lengths, n_classes, self.max_thresholds, weight
             )
-        else:
-            cols, totals = _best_cuts(values, y, starts, lengths, n_classes, self.max_thresholds)
-        bounds = np.searchsorted(cols["segment"], np.arange(len(starts) + 1))
+        return self._thresholds_found(ranked, k, cols, totals)
+
+    def _thresholds_found(self, ranked: list, k: int, cols: dict, totals) -> dict:
+        """:meth:`_best_thresholds` of the features of ``ranked`` at the ``k`` scored nodes of
+        a level, from the columns of their best thresholds (segment ``i * k + e``: the i-th
+        feature at node e) and how many thresholds each segment has."""
+        n_segments = len(ranked) * k
+        bounds = np.searchsorted(cols["segment"], np.arange(n_segments + 1))
         names = ("threshold", "overall_entropy") if self.as_text else _THRESHOLD_FIELDS
         features = [f for f, *_ in ranked]
         found = _Ranked(features, k, {c: cols[c] for c in names}, bounds, totals)
@@ -1380,106 +1402,3 @@ def candidate_table(data, rows: np.ndarray, f: int, *, min_leaf: int = 1, best=N
     )
     columns["best"] = cols["threshold"] == best if best is not None else columns["valid"] & False
     return columns
-
-
-def _best_cuts(values, y, starts, lengths, n_classes: int, k: int) -> tuple[dict, np.ndarray]:
-    """:func:`~id3tree.splits.best_thresholds` of unweighted rows, the same columns, for the
-    trace of a whole level at once (at least one segment): the ``k`` best midpoints of every
-    segment and how many each has.
-
-    The segments are ranked in order, as many whole ones at a time as fit in
-    :data:`~id3tree.splits.PIECE_ROWS` rows (a longer one alone), as the split search scores
-    them: the temporaries stay small, which is faster than one pass over a whole level.
-    """
-    ends = starts + lengths
-    columns, totals = [], []
-    s = 0
-    while s < len(starts):
-        stop = max(int(np.searchsorted(ends, starts[s] + PIECE_ROWS, side="right")), s + 1)
-        rows = slice(int(starts[s]), int(ends[stop - 1]))
-        piece = (starts[s:stop] - starts[s], lengths[s:stop])
-        best, n_thresholds = _best_cuts_of_piece(values[rows], y[rows], *piece, n_classes, k)
-        best["segment"] = best["segment"] + s
-        columns.append(best)
-        totals.append(n_thresholds)
-        s = stop
-    joined = {name: np.concatenate([c[name] for c in columns]) for name in columns[0]}
-    return joined, np.concatenate(totals)
-
-
-def _best_cuts_of_piece(values, y, starts, lengths, n_classes: int, k: int) -> tuple:
-    """:func:`_best_cuts` of segments ranked at once.
-
-    Every cut gets its exact integer score (the split search's, ``n H`` in table units); the
-    cuts near each segment's ``k`` best are found without sorting them all
-    (:func:`_near_best`), and only those within a margin of a bound of each segment's ``k``-th
-    best among them (floats and the table's rounding may order near-equal cuts differently)
-    get their entropies computed and ranked.
-    """
-    values, y, cuts = _cuts_of(values, y, starts, lengths, n_classes)
-    valid = cuts.valid()
-    score = cuts.score_all(valid)  # the largest int64 where no cut may go
-    totals = np.add.reduceat(valid, starts) if len(valid) else np.zeros(len(starts), np.int64)
-    del valid
-    pos = _near_best(score, starts, lengths, k)
-    seg, near = cuts.segment[pos], score[pos]
-    kth = _kth_bound(near, np.bincount(seg, minlength=len(starts)), k)
-    margin = np.ceil(1e-9 * lengths / cuts.unit).astype(np.int64) + 4 * (n_classes + 1)
-    pos = pos[near - margin[seg] <= kth[seg]]
-    return _first_of_each(_threshold_columns(cuts, values, pos), k), totals
-
-
-_BLOCK = 32
-"""The longest block of :func:`_near_best`."""
-
-
-def _near_best(score, starts, lengths, k: int) -> np.ndarray:
-    """The positions of ``score`` (segment s is ``starts[s]:starts[s] + lengths[s]``, one
-    after the other; the largest int64 where no cut may go) whose cut may be among the ``k``
-    best of its segment: every cut of a segment scoring at most a bound of its ``k``-th best,
-    in increasing order.
-
-    Each segment is cut into blocks of at most ``_BLOCK`` entries, at least ``k`` of them; the
-    minima of ``k`` blocks are ``k`` entries, so the ``k``-th smallest block minimum bounds the
-    ``k``-th smallest entry from above (a segment with fewer than ``k`` blocks keeps all its
-    cuts). Only the blocks whose minimum is within the bound are read again: one pass over
-    ``score`` and a sort of the blocks' minima, no other array as long as ``score``.
-    """
-    size = np.clip(lengths // k, 1, _BLOCK)
-    n_blocks = -(-lengths // size)
-    first_block = np.cumsum(n_blocks) - n_blocks
-    segment = np.repeat(np.arange(len(starts)), n_blocks)
-    block_start = starts[segment] + (np.arange(len(segment)) - first_block[segment]) * size[segment]
-    block_min = np.minimum.reduceat(score, block_start)
-    bound = _kth_bound(block_min, n_blocks, k)
-    # the positions of the blocks that hold a cut within their segment's bound
-    near = np.flatnonzero(block_min <= bound[segment])
-    block_end = np.minimum(block_start + size[segment], (starts + lengths)[segment])
-    n_near = block_end[near] - block_start[near]
-    first = np.cumsum(n_near) - n_near
-    pos = np.repeat(block_start[near] - first, n_near) + np.arange(n_near.sum())
-    return pos[score[pos] <= np.repeat(bound[segment[near]], n_near)]
-
-
-def _kth_bound(score, lengths, k: int) -> np.ndarray:
-    """An upper bound of the ``k``-th smallest valid score of every group of ``score`` (group
-    g is the next ``lengths[g]`` entries; the largest int64 marks no cut): below the largest
-    int64 always, and every score where a group has fewer than ``k`` valid ones.
-
-    One sort of a single key, the group and the score's leading bits (above the lowest
-    score): the ``k``-th entry of a group in that order has leading bits ``a``, and ``k`` of
-    the group's scores lie below ``(a + 1) << shift``.
-    """
-    valid = score < _NOT_A_CUT
-    group = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
-    bound = np.full(len(lengths), _NOT_A_CUT - 1, dtype=np.int64)
-    enough = np.bincount(group[valid], minlength=len(lengths)) >= k
-    if not enough.any():
-        return bound
-    low = int(score[valid].min())
-    shift = max((int(score[valid].max()) - low).bit_length() - 40, 0)
-    leading = np.where(valid, (score - low) >> shift, 2**40 - 1)  # no cut: last of its group
-    ranked = np.sort((group << 40) | leading)
-    a = ranked[(np.cumsum(lengths) - lengths)[enough] + k - 1] & (2**40 - 1)
-    bound[enough] = low + ((a + 1) << shift) - 1
-    return bound

@@ -316,10 +316,38 @@ class ThresholdSearch:
     low: np.ndarray | None = None  # the two adjacent values the threshold lies between
     high: np.ndarray | None = None
     side_counts: np.ndarray | None = None  # (n_segments, 3, n_classes): left, right, missing
+    # when asked (``rank=k``): the cuts that may be among each segment's k best
+    ranked: RankedCuts | None = None
+
+
+@dataclass(frozen=True)
+class RankedCuts:
+    """The cuts that may be among the ``k`` best of each segment (:func:`near_best_cuts`),
+    with what the columns of their thresholds are made of (:func:`ranked_thresholds`): what
+    the split search keeps for the trace (``rank=k``), so that no cut is scored twice."""
+
+    segment: np.ndarray  # of each cut, increasing
+    position: np.ndarray  # of each cut, the last entry left of it
+    left: np.ndarray  # (cuts, classes): the class counts left of each cut
+    present: np.ndarray  # (segments, classes): the class counts of the rows with a value
+    parent: np.ndarray  # (segments, classes): the class counts of all rows
+    n_thresholds: np.ndarray  # how many cuts each segment has (between two distinct values)
+
+    @staticmethod
+    def joined(parts: list) -> RankedCuts:
+        """The segments of ``parts``, one part after the other (positions as they are)."""
+        n_segments = np.cumsum([0] + [len(p.present) for p in parts[:-1]])
+        return RankedCuts(
+            np.concatenate([p.segment + n for p, n in zip(parts, n_segments.tolist())]),
+            *(np.concatenate([getattr(p, name) for p in parts]) for name in _RANKED_ARRAYS),
+        )
+
+
+_RANKED_ARRAYS = ("position", "left", "present", "parent", "n_thresholds")
 
 
 def search_cuts(
-    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1, count=None
+    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1, count=None, rank=0
 ) -> ThresholdSearch:
     """Best cut of every segment by lowest overall entropy; ties go to the first (smallest) cut.
 
@@ -330,21 +358,57 @@ def search_cuts(
     segment (the counted search: one entry per value and class present instead of one per row).
     Returns the position (entry) of each best cut; ``n_left``, ``n_right``, ``n_missing`` count
     rows (``threshold`` is left NaN: the caller knows the values).
+
+    With ``rank=k`` (rows only, not counted), the search also keeps what the trace ranks the
+    ``k`` best thresholds of each segment from (``ranked``, :func:`near_best_cuts` of its own
+    scores, every cut between two distinct values counting whatever ``min_leaf``): a search
+    for the trace scores no cut twice. ``ranked`` is None where it was not asked for, and for
+    a segment longer than ``PIECE_ROWS`` (scored in parts).
     """
     if count is None and len(y) > PIECE_ROWS:
-        return _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, min_leaf)
+        return _search_cuts_in_pieces(
+            step_up, y, starts, lengths, n_present, n_classes, min_leaf, rank
+        )
     cuts = _Cuts(step_up, y, starts, lengths, n_present, n_classes, count)
     weighted = cuts.score_all(cuts.valid(min_leaf))
+    ranked = None
+    if rank and count is None:
+        ranked = _ranked_cuts(cuts, weighted, min_leaf, rank)
     tolerance = tie_tolerance(cuts.rows, cuts.unit)  # sizes in rows, also when counted
     owner, at, n_ties = best_cuts(weighted, starts, lengths, tolerance)
     position = np.full(len(starts), -1, dtype=np.int64)
     position[owner] = at
     left = cuts.left_counts(owner, at)
-    return threshold_search(owner, left, cuts.present, cuts.missing, n_ties, position=position)
+    return threshold_search(
+        owner, left, cuts.present, cuts.missing, n_ties, position=position, ranked=ranked
+    )
+
+
+def _ranked_cuts(cuts: _Cuts, weighted, min_leaf: int, k: int) -> RankedCuts:
+    """``ranked`` of :func:`search_cuts`: the cuts that may be among the ``k`` best of each
+    segment of ``cuts`` (whose scores with ``min_leaf`` are ``weighted``), every cut between
+    two distinct values counting (a ``min_leaf`` of 1, as the trace lists them)."""
+    valid = cuts.valid()
+    score = weighted if min_leaf == 1 else cuts.score_all(valid)
+    totals = np.add.reduceat(valid, cuts.starts) if len(valid) else np.zeros(0, np.int64)
+    _, pos = near_best_cuts(score, cuts.starts, cuts.lengths, k, cuts.unit, cuts.n_classes)
+    return _ranked_at(cuts, pos, totals)
+
+
+def _ranked_at(cuts: _Cuts, pos, n_thresholds=None) -> RankedCuts:
+    """The :class:`RankedCuts` of the cuts after positions ``pos`` (increasing) of ``cuts``
+    (rows, whole segments): the class counts of each one's left side from one running count
+    per class."""
+    seg, starts = cuts.segment[pos], cuts.starts
+    left = np.empty((len(pos), cuts.n_classes), dtype=np.int64)
+    for k in range(cuts.n_classes):
+        before = _cumsum0(cuts.y == k)  # rows of class k before each position
+        left[:, k] = before[pos + 1] - before[starts[seg]]
+    return RankedCuts(seg, pos, left, cuts.present, cuts.parent, n_thresholds)
 
 
 def search_layouts(
-    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1
+    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1, rank=0
 ) -> ThresholdSearch:
     """:func:`search_cuts` of several layouts of the same segments, each a row of a matrix.
 
@@ -373,6 +437,7 @@ def search_layouts(
         rows_present = lengths.repeat(lengths)
     n_right = rows_present - n_left
     valid = step_up & (n_left < rows_present)
+    valid_any = valid.copy() if rank and min_leaf > 1 else None  # (the trace's: any leaf)
     if min_leaf > 1:
         valid &= (n_left >= min_leaf) & (n_right >= min_leaf)
     # n H of both sides of every cut, in the units of the c log c table (exact integers):
@@ -393,6 +458,10 @@ def search_layouts(
             right_k = counts[:, k].repeat(lengths) - left_k
         weighted = weighted - q.take(left_k)
         weighted -= q.take(right_k)  # (negative past the last present row: never valid)
+    score = None
+    if valid_any is not None:  # the trace's scores: every cut between two distinct values
+        score = weighted.copy()
+        score[~valid_any] = _NOT_A_CUT
     weighted[~valid] = _NOT_A_CUT
     # the best of each (layout, segment) and the first cut within the tolerance of it
     best = np.minimum.reduceat(weighted, starts, axis=1)
@@ -407,6 +476,22 @@ def search_layouts(
     position = np.full(c * n_seg, -1, dtype=np.int64)
     position[owner] = layout * m + at
     missing = counts - present
+    ranked = None
+    if rank:
+        score = weighted if score is None else score
+        valid_any = valid if valid_any is None else valid_any
+        layout_starts = (np.arange(c)[:, None] * m + starts).ravel()
+        seg, pos = near_best_cuts(
+            score.ravel(), layout_starts, np.tile(lengths, c), rank, unit, n_classes
+        )
+        ranked = RankedCuts(
+            seg,
+            pos,
+            left[:, pos // m, pos % m].T,
+            present.reshape(-1, n_classes),
+            np.tile(counts, (c, 1)),
+            np.add.reduceat(valid_any, starts, axis=1).ravel(),
+        )
     return threshold_search(
         owner,
         left[:, layout, at].T,
@@ -414,6 +499,7 @@ def search_layouts(
         missing.reshape(-1, n_classes),
         n_ties,
         position=position,
+        ranked=ranked,
     )
 
 
@@ -422,7 +508,7 @@ PIECE_ROWS = 2**16
 row) stay a few MB however large the data; longer inputs are searched piece by piece."""
 
 
-def _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, min_leaf):
+def _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, min_leaf, rank=0):
     """:func:`search_cuts` of more than ``PIECE_ROWS`` rows, a piece at a time (same result).
 
     Segments are taken in order, as many whole ones at a time as fit in ``PIECE_ROWS`` rows; a
@@ -439,6 +525,8 @@ def _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, mi
     owners, lefts = [], []
     ends = starts + lengths
     long_ones = np.flatnonzero(lengths > PIECE_ROWS)
+    near = []  # (rank: the ranked cuts of each piece)
+    rank = rank if not len(long_ones) else 0  # (a long segment is scored in parts: not ranked)
     s = 0
     while s < n_seg:
         if lengths[s] > PIECE_ROWS:
@@ -462,6 +550,9 @@ def _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, mi
             n_classes, scale=scale,
         )  # fmt: skip
         weighted = cuts.score_all(cuts.valid(min_leaf))
+        if rank:
+            ranked = _ranked_cuts(cuts, weighted, min_leaf, rank)
+            near.append(dataclasses.replace(ranked, position=ranked.position + piece.start))
         tolerance = tie_tolerance(lengths[part], cuts.unit)
         owner, at, n_ties[part] = best_cuts(weighted, cuts.starts, cuts.lengths, tolerance)
         del weighted
@@ -472,7 +563,8 @@ def _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, mi
         s = stop
     owner = np.concatenate(owners) if owners else np.zeros(0, dtype=np.int64)
     left = np.concatenate(lefts) if lefts else np.zeros((0, n_classes), dtype=np.int64)
-    return threshold_search(owner, left, present, missing, n_ties, position=position)
+    ranked = RankedCuts.joined(near) if rank else None
+    return threshold_search(owner, left, present, missing, n_ties, position=position, ranked=ranked)
 
 
 def _search_long(step_up, y, start, length, n_present, n_classes, min_leaf, scale):
@@ -850,39 +942,135 @@ def best_thresholds(values, y, starts, lengths, n_classes, k: int, weight=None):
 
     Same inputs and columns as :func:`enumerate_thresholds`, and the same numbers, but the
     cuts are ranked by their exact integer scores first (:class:`_Cuts`), so that entropies are
-    computed only for the few that can be among the ``k`` best, not for every cut (weighted
-    rows have no integer scores: every cut is scored, then ranked). Returns ``(columns,
-    n_thresholds)``.
+    computed only for the few that can be among the ``k`` best (:func:`near_best_cuts`), not
+    for every cut (weighted rows have no integer scores: every cut is scored, then ranked).
+    The segments are ranked in order, as many whole ones at a time as fit in ``PIECE_ROWS``
+    rows (a longer one alone), as the split search scores them: the temporaries stay small.
+    Returns ``(columns, n_thresholds)``.
     """
     if weight is not None:
         columns = enumerate_thresholds(values, y, starts, lengths, n_classes, weight)
         n_thresholds = np.bincount(columns["segment"], minlength=len(starts))
         return _first_of_each(columns, k), n_thresholds
-    values, y, cuts = _cuts_of(values, y, starts, lengths, n_classes)
-    valid = cuts.valid()
-    pos = np.flatnonzero(valid)
-    seg, score = cuts.segment[pos], cuts.score_all(valid)[pos]
-    n_thresholds = np.bincount(seg, minlength=len(cuts.starts))
-    if len(pos):
-        # a k-th best score of each segment, to within 2**shift units, from one sort of a
-        # single key (segment, score >> shift); every cut within a margin of it is kept
-        shift = max(int(score.max()).bit_length() - 40, 0)
-        order = np.argsort((seg.astype(np.int64) << 40) + (score >> shift))
-        first = np.cumsum(n_thresholds) - n_thresholds
-        kth = order[first + np.minimum(n_thresholds, k) - 1]
-        bound = np.full(len(cuts.starts), -1, dtype=np.int64)
-        has = n_thresholds > 0
-        # floats and the table's rounding may order near-equal cuts differently: a margin of
-        # 1e-9 bits of overall entropy (and a few table units) keeps them all
-        margin = np.ceil(1e-9 * cuts.lengths / cuts.unit).astype(np.int64) + 4 * (n_classes + 1)
-        bound[has] = (((score[kth[has]] >> shift) + 1) << shift) + margin[has]
-        pos = pos[score <= bound[seg]]
-    return _first_of_each(_threshold_columns(cuts, values, pos), k), n_thresholds
+    if not len(starts):  # no segment, no threshold
+        return enumerate_thresholds(values, y, starts, lengths, n_classes), np.zeros(0, int)
+    values, y, starts, lengths, step_up, n_present = _prepared(values, y, starts, lengths)
+    ends = starts + lengths
+    columns = []
+    s = 0
+    while s < len(starts):
+        stop = max(int(np.searchsorted(ends, starts[s] + PIECE_ROWS, side="right")), s + 1)
+        rows = slice(int(starts[s]), int(ends[stop - 1]))
+        part = slice(s, stop)
+        cuts = _Cuts(
+            step_up[rows], y[rows], starts[part] - starts[s], lengths[part], n_present[part],
+            n_classes,
+        )  # fmt: skip
+        ranked = _ranked_cuts(cuts, cuts.score_all(cuts.valid()), 1, k)
+        at = ranked.position + rows.start
+        best = ranked_thresholds(ranked, values[at], values[at + 1], k)
+        best["segment"] = best["segment"] + s
+        columns.append((best, ranked.n_thresholds))
+        s = stop
+    joined = {name: np.concatenate([c[name] for c, _ in columns]) for name in columns[0][0]}
+    return joined, np.concatenate([n for _, n in columns])
+
+
+def ranked_thresholds(cuts: RankedCuts, low, high, k: int) -> dict:
+    """The columns of :func:`best_thresholds` (the ``k`` best of each segment, best first) from
+    the cuts that may be among them (:func:`near_best_cuts`, kept by :func:`best_thresholds` or
+    by the split search): only those get their entropies computed and ranked. ``low`` and
+    ``high`` are the two values each cut lies between."""
+    return _first_of_each(_columns_of_ranked(cuts, low, high), k)
+
+
+def near_best_cuts(score, starts, lengths, k: int, unit: float, n_classes: int) -> tuple:
+    """The segments and positions (increasing) of the cuts that may be among the ``k`` best of their
+    segment: segment s is ``score[starts[s] : starts[s] + lengths[s]]``, the exact integer
+    scores of :class:`_Cuts` (``n H`` in units ``unit`` of its table; the largest int64 where
+    no cut may go).
+
+    The cuts near each segment's ``k`` best are found without sorting them all
+    (:func:`_near_best`), and only those within a margin of a bound of each segment's ``k``-th
+    best among them are kept: floats and the table's rounding may order near-equal cuts
+    differently, and a margin of 1e-9 bits of overall entropy (and a few table units) keeps
+    them all.
+    """
+    margin = np.ceil(1e-9 * np.asarray(lengths) / unit).astype(np.int64) + 4 * (n_classes + 1)
+    pos = _near_best(score, starts, lengths, k, margin)
+    seg, near = np.searchsorted(starts, pos, side="right") - 1, score[pos]
+    kth = _kth_bound(near, np.bincount(seg, minlength=len(starts)), k)
+    kept = near - margin[seg] <= kth[seg]
+    return seg[kept], pos[kept]
+
+
+_BLOCK = 32
+"""The longest block of :func:`_near_best`."""
+
+
+def _near_best(score, starts, lengths, k: int, margin) -> np.ndarray:
+    """The positions of ``score`` (segment s is ``starts[s]:starts[s] + lengths[s]``, one
+    after the other; the largest int64 where no cut may go) whose cut may be among the ``k``
+    best of its segment: every cut of a segment scoring at most a bound of its ``k``-th best
+    plus ``margin`` of the segment, in increasing order.
+
+    Each segment is cut into blocks of at most ``_BLOCK`` entries, at least ``k`` of them; the
+    minima of ``k`` blocks are ``k`` entries, so the ``k``-th smallest block minimum bounds the
+    ``k``-th smallest entry from above (a segment with fewer than ``k`` blocks keeps all its
+    cuts). Only the blocks whose minimum is within the bound are read again: one pass over
+    ``score`` and a sort of the blocks' minima, no other array as long as ``score``.
+    """
+    size = np.clip(lengths // k, 1, _BLOCK)
+    n_blocks = -(-lengths // size)
+    first_block = np.cumsum(n_blocks) - n_blocks
+    segment = np.repeat(np.arange(len(starts)), n_blocks)
+    block_start = starts[segment] + (np.arange(len(segment)) - first_block[segment]) * size[segment]
+    block_min = np.minimum.reduceat(score, block_start)
+    bound = _kth_bound(block_min, n_blocks, k)
+    bound = np.where(
+        bound < _NOT_A_CUT - 1, bound + np.minimum(margin, _NOT_A_CUT - 1 - bound), bound
+    )
+    # the positions of the blocks that hold a cut within their segment's bound
+    near = np.flatnonzero(block_min <= bound[segment])
+    block_end = np.minimum(block_start + size[segment], (starts + lengths)[segment])
+    n_near = block_end[near] - block_start[near]
+    first = np.cumsum(n_near) - n_near
+    pos = np.repeat(block_start[near] - first, n_near) + np.arange(n_near.sum())
+    return pos[score[pos] <= np.repeat(bound[segment[near]], n_near)]
+
+
+def _kth_bound(score, lengths, k: int) -> np.ndarray:
+    """An upper bound of the ``k``-th smallest valid score of every group of ``score`` (group
+    g is the next ``lengths[g]`` entries; the largest int64 marks no cut): below the largest
+    int64 always, and every score where a group has fewer than ``k`` valid ones.
+
+    One sort of a single key, the group and the score's leading bits (above the lowest
+    score): the ``k``-th entry of a group in that order has leading bits ``a``, and ``k`` of
+    the group's scores lie below ``(a + 1) << shift``.
+    """
+    valid = score < _NOT_A_CUT
+    group = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    bound = np.full(len(lengths), _NOT_A_CUT - 1, dtype=np.int64)
+    enough = np.bincount(group[valid], minlength=len(lengths)) >= k
+    if not enough.any():
+        return bound
+    low = int(score[valid].min())
+    shift = max((int(score[valid].max()) - low).bit_length() - 40, 0)
+    leading = np.where(valid, (score - low) >> shift, 2**40 - 1)  # no cut: last of its group
+    ranked = np.sort((group << 40) | leading)
+    a = ranked[(np.cumsum(lengths) - lengths)[enough] + k - 1] & (2**40 - 1)
+    bound[enough] = low + ((a + 1) << shift) - 1
+    return bound
 
 
 def _first_of_each(columns: dict, k: int) -> dict:
-    """The first ``k`` thresholds of each segment by overall entropy, then threshold."""
-    order = np.lexsort((columns["threshold"], columns["overall_entropy"], columns["segment"]))
+    """The first ``k`` thresholds of each segment by overall entropy, then threshold.
+
+    The columns must list the cuts in segment order, and each segment's in position order
+    (their thresholds increasing): two stable sorts, by overall entropy then by segment, then
+    rank them as one sort by segment, overall entropy and threshold would."""
+    order = np.argsort(columns["overall_entropy"], kind="stable")
+    order = order[np.argsort(columns["segment"][order], kind="stable")]
     seg = columns["segment"][order]
     first = np.searchsorted(seg, seg)  # the first row of each segment
     order = order[np.arange(len(order)) - first < k]
@@ -904,17 +1092,24 @@ def _cuts_of(values, y, starts, lengths, n_classes):
 
 def _threshold_columns(cuts: _Cuts, values, pos) -> dict[str, np.ndarray]:
     """The columns of :func:`enumerate_thresholds` for the cuts after positions ``pos``."""
-    seg, nl, nr, _ = cuts.score(pos)
-    starts, lengths, n_classes = cuts.starts, cuts.lengths, cuts.n_classes
-    left = np.empty((len(pos), n_classes), dtype=np.int64)  # class counts left of each cut
-    for k in range(n_classes):
-        before = _cumsum0(cuts.y == k)  # rows of class k before each position
-        left[:, k] = before[pos + 1] - before[starts[seg]]
-    h_left, h_right = entropy_rows(left), entropy_rows(cuts.present[seg] - left)
-    n_missing = lengths - cuts.n_present
-    missing_part = (n_missing * entropy_rows(cuts.missing))[seg]
+    return _columns_of_ranked(_ranked_at(cuts, pos), values[pos], values[pos + 1])
+
+
+def _columns_of_ranked(cuts: RankedCuts, low, high) -> dict[str, np.ndarray]:
+    """The columns of :func:`enumerate_thresholds` for the cuts of ``cuts``, each between the
+    values ``low`` and ``high``: the sizes and entropies of each side from its class counts."""
+    seg, left, present = cuts.segment, cuts.left, cuts.present
+    lengths, n_present = cuts.parent.sum(axis=1), present.sum(axis=1)
+    nl = left.sum(axis=1)  # rows left of each cut
+    nr = n_present[seg] - nl
+    # the entropies of every left side, right side and segment's missing rows, by one call
+    n = len(seg)
+    h = entropy_rows(np.concatenate([left, present[seg] - left, cuts.parent - present]))
+    h_left, h_right, h_missing = h[:n], h[n : 2 * n], h[2 * n :]
+    missing_part = ((lengths - n_present) * h_missing)[seg]
     overall = (nl * h_left + nr * h_right + missing_part) / lengths[seg]
-    return _columns_of_cuts(seg, values, pos, (nl, nr), (h_left, h_right), overall, cuts.parent)
+    sizes, entropies = (nl, nr), (h_left, h_right)
+    return _columns_of_cuts(seg, low, high, sizes, entropies, overall, cuts.parent)
 
 
 def _enumerate_weighted_thresholds(cuts: _WeightedCuts, values) -> dict[str, np.ndarray]:
@@ -925,17 +1120,20 @@ def _enumerate_weighted_thresholds(cuts: _WeightedCuts, values) -> dict[str, np.
     missing_part = (cuts.missing.sum(axis=1) * entropy_rows(cuts.missing))[seg]
     overall = (w_left * h_left + w_right * h_right + missing_part) / total[seg]
     sizes, entropies = (w_left, w_right), (h_left, h_right)
-    return _columns_of_cuts(seg, values, pos, sizes, entropies, overall, cuts.parent)
+    return _columns_of_cuts(
+        seg, values[pos], values[pos + 1], sizes, entropies, overall, cuts.parent
+    )
 
 
-def _columns_of_cuts(seg, values, pos, sizes, entropies, overall, parent) -> dict:
-    """The columns of :func:`enumerate_thresholds` from the cuts' segments, positions, sizes and
-    entropies of the two sides (rows or weights), overall entropy and parents' class counts."""
+def _columns_of_cuts(seg, low, high, sizes, entropies, overall, parent) -> dict:
+    """The columns of :func:`enumerate_thresholds` from the cuts' segments, the values each
+    lies between, sizes and entropies of the two sides (rows or weights), overall entropy and
+    parents' class counts."""
     return {
         "segment": seg,
-        "threshold": midpoint(values[pos], values[pos + 1]),
-        "low": values[pos],
-        "high": values[pos + 1],
+        "threshold": midpoint(low, high),
+        "low": low,
+        "high": high,
         "n_left": sizes[0],
         "n_right": sizes[1],
         "entropy_left": entropies[0],

@@ -433,3 +433,33 @@ def test_a_float_array_and_its_frame_grow_the_same_tree():
             ID3Classifier().fit(data, y)
         messages.append(str(error.value))
     assert messages[0] == messages[1]
+
+
+@pytest.mark.parametrize("options", [{}, {"min_samples_leaf": 4}, {"max_depth": 2}])
+@pytest.mark.parametrize("n_classes", [2, 3, 7])  # 7: more classes than the matrix search takes
+def test_the_best_thresholds_kept_by_the_search_are_the_first_of_every_threshold(
+    options, n_classes
+):
+    """verbose=2's best thresholds (ranked from the cuts the split search keeps) are exactly
+    the first k of every threshold listed (``max_thresholds=None``, which scores every cut
+    again), with the same numbers, and ``n_more`` counts the rest; with missing values, ties
+    from rounded values and a ``min_samples_leaf`` that makes some listed cuts invalid."""
+    from sklearn.datasets import make_classification
+
+    from id3tree.tracing import RecordingTracer, ThresholdsRanked
+
+    X, y = make_classification(
+        600, 5, n_informative=4, n_redundant=0, n_classes=n_classes, random_state=n_classes
+    )
+    X[:, 1] = np.round(X[:, 1], 1)  # ties
+    X[np.random.default_rng(0).random(X.shape) < 0.05] = np.nan
+    ranked = {}
+    for k in (3, None):
+        tracer = RecordingTracer(max_thresholds=k)
+        ID3Classifier(**options).fit(X, y, tracer=tracer)
+        ranked[k] = [e for e in tracer.events if isinstance(e, ThresholdsRanked)]
+    assert len(ranked[3]) == len(ranked[None]) > 0
+    for best, every in zip(ranked[3], ranked[None]):
+        assert (best.node, best.feature) == (every.node, every.feature)
+        assert best.thresholds == every.thresholds[:3]
+        assert best.n_more == len(every.thresholds) - len(best.thresholds)

@@ -591,3 +591,78 @@ def test_layouts_as_rows_of_a_matrix_equal_the_search_end_to_end(data, n_layouts
                 if min(r["n_left"], r["n_right"]) >= min_leaf
             ]
             assert as_rows.found[j * len(groups) + s] == bool(plain)
+
+
+def first_k_of_every_threshold(values, codes, starts, lengths, n_classes, k):
+    """The reference ranking: every threshold, sorted by segment, overall entropy, threshold."""
+    every = splits.enumerate_thresholds(values, codes, starts, lengths, n_classes)
+    ranked = pd.DataFrame(every).sort_values(
+        ["segment", "overall_entropy", "threshold"], kind="stable"
+    )
+    counts = np.bincount(every["segment"], minlength=len(starts))
+    return ranked.groupby("segment").head(k), counts
+
+
+@settings(deadline=None, max_examples=60)
+@given(data=segmented(), k=st.integers(1, 6), min_leaf=st.sampled_from([1, 2, 3]))
+def test_the_searchs_ranked_cuts_give_the_first_k_of_every_threshold(data, k, min_leaf):
+    """What the split search keeps for the trace (``rank=k``: the cuts near each segment's k
+    best, from its own scores, whatever ``min_leaf``) ranks exactly as every threshold sorted
+    by overall entropy then threshold: of :func:`search_cuts` (rows laid end to end, also in
+    pieces of ``PIECE_ROWS`` rows) and of :func:`search_layouts` (two layouts of the same
+    segments, a matrix)."""
+    groups, n_classes = data
+    layouts = [groups, [(np.where(np.isnan(x), np.nan, -x), y) for x, y in groups]]
+    sorted_layouts = [concatenate_sorted(g) for g in layouts]
+    starts, lengths = sorted_layouts[0][2], sorted_layouts[0][3]
+    m = int(lengths.sum())
+    steps, labels, n_present = [], [], []
+    for values, codes, _, _ in sorted_layouts:
+        step_up, present = splits._steps_and_present(values, starts, lengths)
+        steps.append(step_up)
+        labels.append(codes)
+        n_present.append(present)
+    args = (starts, lengths, np.array(n_present), n_classes)
+    matrix = splits.search_layouts(
+        np.array(steps), np.array(labels), *args, min_leaf=min_leaf, rank=k
+    )
+    end_to_end_args = (
+        np.concatenate(steps), np.concatenate(labels), np.r_[starts, starts + m],
+        np.tile(lengths, 2), np.concatenate(n_present), n_classes,
+    )  # fmt: skip
+    end_to_end = splits.search_cuts(*end_to_end_args, min_leaf=min_leaf, rank=k)
+    with pytest.MonkeyPatch.context() as patch:  # in pieces of a few segments
+        patch.setattr(splits, "PIECE_ROWS", 20)
+        in_pieces = splits.search_cuts(*end_to_end_args, min_leaf=min_leaf, rank=k)
+    values = np.concatenate([v for v, *_ in sorted_layouts])
+    codes = np.concatenate([c for _, c, *_ in sorted_layouts])
+    all_starts, all_lengths = np.r_[starts, starts + m], np.tile(lengths, 2)
+    expected, counts = first_k_of_every_threshold(
+        values, codes, all_starts, all_lengths, n_classes, k
+    )
+    searches = [matrix, end_to_end]
+    if 2 * m > 20 and lengths.max() <= 20:  # (a segment longer than a piece is not ranked)
+        searches.append(in_pieces)
+    else:
+        assert in_pieces.ranked is None or 2 * m <= 20
+    for search in searches:
+        cuts = search.ranked
+        at = cuts.position
+        best = splits.ranked_thresholds(cuts, values[at], values[at + 1], k)
+        assert cuts.n_thresholds.tolist() == counts.tolist()
+        assert list(best) == list(expected)
+        for name, column in best.items():
+            np.testing.assert_array_equal(column, expected[name].to_numpy(), err_msg=name)
+
+
+def test_a_threshold_tied_with_the_kth_best_by_its_entropy_is_ranked_by_its_threshold():
+    """Two cuts whose overall entropies are equal in floats but whose integer scores differ by
+    the table's rounding: the k best are still the first k by entropy, then threshold (the cut
+    just past the k-th integer score is kept for the float ranking)."""
+    x = np.array([0.0, 2.0, 3.0, 0.5, 0.25, -1.0, 1.0, -2.0])
+    y = np.array([0, 0, 1, 0, 0, 1, 1, 1])
+    values, codes, starts, lengths = concatenate_sorted([(x, y)])
+    for k in range(1, 8):
+        best, _ = splits.best_thresholds(values, codes, starts, lengths, 2, k)
+        expected, _ = first_k_of_every_threshold(values, codes, starts, lengths, 2, k)
+        np.testing.assert_array_equal(best["threshold"], expected["threshold"].to_numpy())

@@ -15,7 +15,7 @@ import scipy.stats
 from sklearn.datasets import make_classification
 
 import id3tree.datasets
-from id3tree import ID3Classifier, candidate_splits, growth_record, learner
+from id3tree import ID3Classifier, candidate_splits, learner, splits
 from id3tree.datasets import load_iris, load_play_tennis
 from id3tree.node import (
     count_texts,
@@ -25,7 +25,7 @@ from id3tree.node import (
     format_number,
     number_texts,
 )
-from id3tree.splits import enumerate_thresholds
+from id3tree.splits import best_thresholds, enumerate_thresholds
 from id3tree.tracing import (
     CandidateScored,
     LeafMade,
@@ -581,7 +581,7 @@ def test_the_best_thresholds_of_a_level_are_the_first_of_every_threshold_ranked(
     threshold, with the same numbers, and counts every threshold; also when the level is
     ranked in pieces of a few segments (``piece_rows``), some longer than a piece."""
     if piece_rows is not None:
-        monkeypatch.setattr(growth_record, "PIECE_ROWS", piece_rows)
+        monkeypatch.setattr(splits, "PIECE_ROWS", piece_rows)
     rng = np.random.default_rng(seed)
     n_classes, k = int(rng.integers(2, 5)), int(rng.integers(1, 8))
     lengths = rng.integers(1, 400, size=int(rng.integers(1, 8)))
@@ -597,7 +597,7 @@ def test_the_best_thresholds_of_a_level_are_the_first_of_every_threshold_ranked(
     values, classes = np.concatenate(values), np.concatenate(classes)
     starts = np.cumsum(lengths) - lengths
     every = enumerate_thresholds(values, classes, starts, lengths, n_classes)
-    best, n_thresholds = growth_record._best_cuts(values, classes, starts, lengths, n_classes, k)
+    best, n_thresholds = best_thresholds(values, classes, starts, lengths, n_classes, k)
     assert n_thresholds.tolist() == np.bincount(every["segment"], minlength=len(starts)).tolist()
     ranked = pd.DataFrame(every).sort_values(
         ["segment", "overall_entropy", "threshold"], kind="stable"
