@@ -282,14 +282,45 @@ def test_best_thresholds_are_the_first_of_every_threshold_ranked(data, k):
     every threshold ranked by overall entropy then threshold, with the same numbers."""
     groups, n_classes = data
     values, codes, starts, lengths = concatenate_sorted(groups)
-    every = splits.enumerate_thresholds(values, codes, starts, lengths, n_classes)
+    assert_first_k_of_every_threshold(values, codes, starts, lengths, n_classes, k)
+
+
+@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("piece_rows", [None, 100])
+def test_the_best_thresholds_of_a_level_are_the_first_of_every_threshold_ranked(
+    seed, piece_rows, monkeypatch
+):
+    """verbose=2's ranking of a whole level (segments short and long, with ties, missing values
+    or no threshold at all, 2 to 4 classes) keeps exactly the first k of every threshold ranked
+    by overall entropy then threshold, with the same numbers, and counts every threshold; also
+    when the level is ranked in pieces of a few segments (``piece_rows``), some longer than a
+    piece."""
+    if piece_rows is not None:
+        monkeypatch.setattr(splits, "PIECE_ROWS", piece_rows)
+    rng = np.random.default_rng(seed)
+    n_classes, k = int(rng.integers(2, 5)), int(rng.integers(1, 8))
+    lengths = rng.integers(1, 400, size=int(rng.integers(1, 8)))
+    lengths[0] = 3 * k  # a short segment: blocks of fewer than 32 values
+    values, classes = [], []
+    for i, n in enumerate(lengths.tolist()):
+        x = np.round(rng.normal(size=n), int(rng.integers(0, 3)))  # ties at one or two decimals
+        if i == 1:
+            x[:] = 1.5  # a segment without a threshold
+        x[rng.random(n) < 0.1] = np.nan
+        values.append(np.sort(x))  # missing values last
+        classes.append(rng.integers(0, n_classes, size=n))
+    values, classes = np.concatenate(values), np.concatenate(classes)
+    starts = np.cumsum(lengths) - lengths
+    assert_first_k_of_every_threshold(values, classes, starts, lengths, n_classes, k)
+
+
+def assert_first_k_of_every_threshold(values, codes, starts, lengths, n_classes, k):
+    """``best_thresholds`` gives the first ``k`` of every threshold ranked (the reference below),
+    column by column, and counts every threshold of each segment."""
     best, n_thresholds = splits.best_thresholds(values, codes, starts, lengths, n_classes, k)
-    assert n_thresholds.tolist() == np.bincount(every["segment"], minlength=len(starts)).tolist()
-    ranked = pd.DataFrame(every).sort_values(
-        ["segment", "overall_entropy", "threshold"], kind="stable"
-    )
-    expected = ranked.groupby("segment").head(k)
-    assert list(best) == list(every)
+    expected, counts = first_k_of_every_threshold(values, codes, starts, lengths, n_classes, k)
+    assert n_thresholds.tolist() == counts.tolist()
+    assert list(best) == list(expected)
     for name, column in best.items():
         np.testing.assert_array_equal(column, expected[name].to_numpy(), err_msg=name)
 

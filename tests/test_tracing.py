@@ -15,7 +15,7 @@ import scipy.stats
 from sklearn.datasets import make_classification
 
 import id3tree.datasets
-from id3tree import ID3Classifier, candidate_splits, learner, splits
+from id3tree import ID3Classifier, candidate_splits, learner
 from id3tree.datasets import load_iris, load_play_tennis
 from id3tree.node import (
     count_texts,
@@ -25,7 +25,6 @@ from id3tree.node import (
     format_number,
     number_texts,
 )
-from id3tree.splits import best_thresholds, enumerate_thresholds
 from id3tree.tracing import (
     CandidateScored,
     LeafMade,
@@ -569,43 +568,6 @@ def test_the_column_writers_write_what_the_single_ones_write():
     ):
         expected = [format_counts(dict(zip(classes, row))) for row in table.tolist()]
         assert counts_texts(table, classes) == expected
-
-
-@pytest.mark.parametrize("seed", range(30))
-@pytest.mark.parametrize("piece_rows", [None, 100])
-def test_the_best_thresholds_of_a_level_are_the_first_of_every_threshold_ranked(
-    seed, piece_rows, monkeypatch
-):
-    """verbose=2's ranking of a whole level (segments short and long, with ties, missing values
-    or no threshold at all, 2 to 4 classes) keeps exactly the first k of every threshold ranked by overall entropy then
-    threshold, with the same numbers, and counts every threshold; also when the level is
-    ranked in pieces of a few segments (``piece_rows``), some longer than a piece."""
-    if piece_rows is not None:
-        monkeypatch.setattr(splits, "PIECE_ROWS", piece_rows)
-    rng = np.random.default_rng(seed)
-    n_classes, k = int(rng.integers(2, 5)), int(rng.integers(1, 8))
-    lengths = rng.integers(1, 400, size=int(rng.integers(1, 8)))
-    lengths[0] = 3 * k  # a short segment: blocks of fewer than 32 values
-    values, classes = [], []
-    for i, n in enumerate(lengths.tolist()):
-        x = np.round(rng.normal(size=n), int(rng.integers(0, 3)))  # ties at one or two decimals
-        if i == 1:
-            x[:] = 1.5  # a segment without a threshold
-        x[rng.random(n) < 0.1] = np.nan
-        values.append(np.sort(x))  # missing values last
-        classes.append(rng.integers(0, n_classes, size=n))
-    values, classes = np.concatenate(values), np.concatenate(classes)
-    starts = np.cumsum(lengths) - lengths
-    every = enumerate_thresholds(values, classes, starts, lengths, n_classes)
-    best, n_thresholds = best_thresholds(values, classes, starts, lengths, n_classes, k)
-    assert n_thresholds.tolist() == np.bincount(every["segment"], minlength=len(starts)).tolist()
-    ranked = pd.DataFrame(every).sort_values(
-        ["segment", "overall_entropy", "threshold"], kind="stable"
-    )
-    expected = ranked.groupby("segment").head(k)
-    assert list(best) == list(every)
-    for name, column in best.items():
-        np.testing.assert_array_equal(column, expected[name].to_numpy(), err_msg=name)
 
 
 @pytest.mark.parametrize("n_candidates", [3, 400])
