@@ -14,8 +14,8 @@ every tree fully grown:
 * ``default``: scikit-learn's defaults (a tree of about 1,300 nodes).
 
 Each trace is printed twice: into an in-memory buffer (``StringIO``: the terminal's speed does
-not count) and into a file on disk (what ``python fit.py > trace.txt`` does); its lines are
-counted. ``verbose=2`` lists the best thresholds of every numeric candidate as the learner's
+not count) and into a file on disk (what ``python fit.py > trace.txt`` does); the timed
+run ends when the fit returns and the file is closed, and its lines are counted afterwards. ``verbose=2`` lists the best thresholds of every numeric candidate as the learner's
 ``verbose=2`` does (5 a candidate). The quiet fit of scikit-learn's entropy tree is timed in
 the same run for scale.
 
@@ -61,17 +61,26 @@ def best_of(repeats: int, fit) -> tuple[float, float, object]:
     return wall, cpu, result
 
 
-def traced_to_buffer(X, y, max_thresholds: int) -> int:
+def traced_to_buffer(X, y, max_thresholds: int) -> str:
+    """Fit with the trace printed into memory; the page."""
     buffer = io.StringIO()
     ID3Classifier().fit(X, y, tracer=PrintTracer(buffer, max_thresholds=max_thresholds))
-    return buffer.getvalue().count("\n")
+    return buffer.getvalue()
 
 
-def traced_to_file(X, y, max_thresholds: int, path: str) -> int:
+def traced_to_file(X, y, max_thresholds: int, path: str) -> str:
+    """Fit with the trace printed into a file on disk (closed, so every line is written); the
+    page is read back only to count its lines, outside the timed fit."""
     with open(path, "w", encoding="utf-8") as file:
         ID3Classifier().fit(X, y, tracer=PrintTracer(file, max_thresholds=max_thresholds))
-    with open(path, encoding="utf-8") as file:
-        return sum(1 for _ in file)
+    return path
+
+
+def count_lines(page_or_path: str, into: str) -> int:
+    if into == "file":
+        with open(page_or_path, encoding="utf-8") as file:
+            return sum(1 for _ in file)
+    return page_or_path.count("\n")
 
 
 def measure(name: str, options: dict, n_rows: int, repeats: int, path: str) -> None:
@@ -89,7 +98,8 @@ def measure(name: str, options: dict, n_rows: int, repeats: int, path: str) -> N
             ("StringIO", lambda m=max_thresholds: traced_to_buffer(X, y, m)),
             ("file", lambda m=max_thresholds: traced_to_file(X, y, m, path)),
         ):
-            seconds, cpu, lines = best_of(repeats, traced)
+            seconds, cpu, page = best_of(repeats, traced)
+            lines = count_lines(page, into)  # after the timing: reading it back is not the trace
             ratio, cpu_ratio = seconds / quiet, cpu / quiet_cpu
             ok = ratio <= GOALS[verbose] and (verbose == "verbose=1" or lines < MAX_LINES)
             verdict = f"{'PASS' if ok else 'MISS'} (<= {GOALS[verbose]}x)"
