@@ -508,6 +508,18 @@ PIECE_ROWS = 2**16
 row) stay a few MB however large the data; longer inputs are searched piece by piece."""
 
 
+def _pieces(starts, lengths):
+    """The pieces a long input is searched or ranked in: runs of whole segments (segment s is
+    ``starts[s] : starts[s] + lengths[s]``, one after the other), as many as fit in
+    ``PIECE_ROWS`` rows, a longer segment alone. Yields ``(segments, rows)``, two slices."""
+    ends = starts + lengths
+    s = 0
+    while s < len(starts):
+        stop = max(int(np.searchsorted(ends, starts[s] + PIECE_ROWS, side="right")), s + 1)
+        yield slice(s, stop), slice(int(starts[s]), int(ends[stop - 1]))
+        s = stop
+
+
 def _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, min_leaf, rank=0):
     """:func:`search_cuts` of more than ``PIECE_ROWS`` rows, a piece at a time (same result).
 
@@ -523,13 +535,11 @@ def _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, mi
     present = np.zeros((n_seg, n_classes), dtype=np.int64)
     missing = np.zeros((n_seg, n_classes), dtype=np.int64)
     owners, lefts = [], []
-    ends = starts + lengths
-    long_ones = np.flatnonzero(lengths > PIECE_ROWS)
     near = []  # (rank: the ranked cuts of each piece)
-    rank = rank if not len(long_ones) else 0  # (a long segment is scored in parts: not ranked)
-    s = 0
-    while s < n_seg:
-        if lengths[s] > PIECE_ROWS:
+    rank = 0 if (lengths > PIECE_ROWS).any() else rank  # (a long segment is scored in parts)
+    for part, piece in _pieces(starts, lengths):
+        s = part.start
+        if lengths[s] > PIECE_ROWS:  # alone in its piece
             at, n_ties[s], left, present[s], missing[s] = _search_long(
                 step_up, y, starts[s], lengths[s], n_present[s], n_classes, min_leaf, scale
             )
@@ -537,14 +547,7 @@ def _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, mi
                 position[s] = at
                 owners.append(np.array([s]))
                 lefts.append(left[None])
-            s += 1
             continue
-        # the whole segments from s that fit in one piece, up to the next long one
-        i = np.searchsorted(long_ones, s)
-        next_long = int(long_ones[i]) if i < len(long_ones) else n_seg
-        stop = min(int(np.searchsorted(ends, starts[s] + PIECE_ROWS, side="right")), next_long)
-        piece = slice(int(starts[s]), int(ends[stop - 1]))
-        part = slice(s, stop)
         cuts = _Cuts(
             step_up[piece], y[piece], starts[part] - starts[s], lengths[part], n_present[part],
             n_classes, scale=scale,
@@ -560,7 +563,6 @@ def _search_cuts_in_pieces(step_up, y, starts, lengths, n_present, n_classes, mi
         owners.append(owner + s)
         lefts.append(cuts.left_counts(owner, at))
         present[part], missing[part] = cuts.present, cuts.missing
-        s = stop
     owner = np.concatenate(owners) if owners else np.zeros(0, dtype=np.int64)
     left = np.concatenate(lefts) if lefts else np.zeros((0, n_classes), dtype=np.int64)
     ranked = RankedCuts.joined(near) if rank else None
@@ -955,13 +957,9 @@ def best_thresholds(values, y, starts, lengths, n_classes, k: int, weight=None):
     if not len(starts):  # no segment, no threshold
         return enumerate_thresholds(values, y, starts, lengths, n_classes), np.zeros(0, int)
     values, y, starts, lengths, step_up, n_present = _prepared(values, y, starts, lengths)
-    ends = starts + lengths
     columns = []
-    s = 0
-    while s < len(starts):
-        stop = max(int(np.searchsorted(ends, starts[s] + PIECE_ROWS, side="right")), s + 1)
-        rows = slice(int(starts[s]), int(ends[stop - 1]))
-        part = slice(s, stop)
+    for part, rows in _pieces(starts, lengths):
+        s = part.start
         cuts = _Cuts(
             step_up[rows], y[rows], starts[part] - starts[s], lengths[part], n_present[part],
             n_classes,
@@ -971,7 +969,6 @@ def best_thresholds(values, y, starts, lengths, n_classes, k: int, weight=None):
         best = ranked_thresholds(ranked, values[at], values[at + 1], k)
         best["segment"] = best["segment"] + s
         columns.append((best, ranked.n_thresholds))
-        s = stop
     joined = {name: np.concatenate([c[name] for c, _ in columns]) for name in columns[0][0]}
     return joined, np.concatenate([n for _, n in columns])
 
