@@ -1229,15 +1229,13 @@ class Record:
         for ids, reasons in self.leaf_parts:
             for i, r in zip(ids.tolist(), reasons):
                 stop_reason[i] = r
-        trace = LazyTrace(self.trace_parts) if self.trace_parts else None
         # The grower numbers nodes level by level; readers number them depth first.
         new = preorder(parent, depth)
         order = np.argsort(new)
         parent = np.where(parent >= 0, new[np.maximum(parent, 0)], -1)[order]
-        if trace is not None:
-            trace.numbers = new
-            if self.keep_trace is not True:  # the chosen splits only, made already: join them
-                trace._made()
+        trace = LazyTrace(self.trace_parts, new) if self.trace_parts else None
+        if trace is not None and self.keep_trace is not True:  # the chosen splits only: join them
+            trace._made()
         stop_reason = [stop_reason[i] for i in order.tolist()]
         grown = GrownTree(
             parent,
