@@ -1018,11 +1018,10 @@ class Record:
         order = np.argsort(new)  # the grower's numbers in reading order
         level = np.searchsorted(starts, order, side="right") - 1
         parent = parent.tolist()
-        paths = {0: ({}, {})}  # what the path knows of each feature, and its words
+        where = self._node_paths()
         at = zip(order.tolist(), level.tolist(), (order - starts[level]).tolist())
         for number, (old, j, i) in enumerate(at):
-            d = self.details[j]
-            paths.update(self._node_events(d, i, number, parent[number], paths.pop(old)))
+            self._node_events(self.details[j], i, number, parent[number], where[old])
         self.details = []
 
     def _write_page(self, new: np.ndarray) -> None:
@@ -1040,7 +1039,7 @@ class Record:
         details = self.details
         node_text = self._node_texts(details)
         decision_text = self._decision_texts(details)
-        where = self._node_paths()
+        where = [" and ".join(words) if words else "root" for words in self._node_paths()]
         # where each node's candidates are among candidate_lines (grower's numbers)
         first, n_lines = [], []
         for d in details:
@@ -1085,24 +1084,22 @@ class Record:
                 d.entropy = entropy_rows(d.level.counts).tolist()
 
     def _node_paths(self) -> list:
-        """The path of each node (grower's numbers) as its line writes it: ``root``, or its
-        condensed tests joined by ``and`` (:func:`~id3tree.node.path_word`)."""
+        """The path of each node (grower's numbers): the words of its condensed tests, one per
+        feature tested on the way (:func:`~id3tree.node.path_word`; none at the root)."""
         paths = {0: ({}, {})}  # what the path knows of each feature, and its words
         where = []
         for d in self.details:
             for old in d.level.nodes.tolist():
-                words = paths[old][1]
-                where.append(" and ".join(words.values()) if words else "root")
+                where.append(tuple(paths[old][1].values()))
             splits = np.flatnonzero(d.level.splitting)  # scored nodes
             nodes = d.level.nodes[np.flatnonzero(d.level.eligible)[splits]]
             for e, old in zip(splits.tolist(), nodes.tolist()):
                 paths.update(self._children(d, e, paths.pop(old)))
         return where
 
-    def _node_events(self, d: _Details, i: int, number: int, parent: int, path: tuple) -> list:
-        """Send the events of node ``i`` of a level, numbered ``number``, whose path is
-        ``(tests, words)`` (:func:`~id3tree.node.narrowed` and :func:`~id3tree.node.path_word`
-        of each feature on it); return its children (grower's numbers) with their paths."""
+    def _node_events(self, d: _Details, i: int, number: int, parent: int, where: tuple) -> None:
+        """Send the events of node ``i`` of a level, numbered ``number``, whose path has the
+        words ``where`` (:meth:`_node_paths`)."""
         lv, data, dec = d.level, self.data, d.decisions
         depth = lv.depth
         counts = d.counts[i]
@@ -1110,7 +1107,6 @@ class Record:
         entropy = d.entropy[i]
         prediction = data.classes[int(majority_classes(counts))]
         class_counts = self._class_counts(counts)
-        where = tuple(path[1].values())
         self.tracer(
             tracing.NodeStarted(
                 number, None if parent < 0 else parent, depth, where, class_counts, n, entropy
@@ -1119,7 +1115,7 @@ class Record:
         e = dec.scored[i]
         if e is None:
             self._leaf(number, depth, prediction, counts, dec.reasons[i])
-            return []
+            return
         for f in np.flatnonzero(lv.scores.candidate[e]).tolist():
             self.tracer(tracing.CandidateScored(number, *self._candidate(d, e, f, n, entropy)))
             if f in d.thresholds:
@@ -1129,7 +1125,7 @@ class Record:
             if reason == NO_VALID_SPLIT:
                 reason += ", as each candidate above says"
             self._leaf(number, depth, prediction, counts, reason)
-            return []
+            return
         f, threshold = dec.feature[e], dec.threshold[e]
         numeric = data.codes[f] is None
         branches = [
@@ -1149,7 +1145,6 @@ class Record:
             dec.below_average.get(e, ()),
         )
         self.tracer(tracing.SplitChosen(number, *fields))
-        return self._children(d, e, path)
 
     def _children(self, d: _Details, e: int, path: tuple) -> list:
         """The children of scored node ``e`` (grower's numbers) with their paths, from its own
