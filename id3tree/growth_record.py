@@ -1050,10 +1050,10 @@ class Record:
         order = np.argsort(new)  # the grower's numbers in reading order
         first, n_lines = np.concatenate(first)[order], np.concatenate(n_lines)[order]
         depth = np.concatenate([np.full(len(d.counts), d.level.depth) for d in details])[order]
-        pads = [tracing.indent(at) for at in range(int(depth.max(initial=0)) + 1)]
+        pads = tracing.indents(depth, len(depth)).tolist()
         node_lines = [
-            f"{pads[at]}Node {number} [{where[old]}]: {node_text[old]}"
-            for number, (at, old) in enumerate(zip(depth.tolist(), order.tolist()))
+            f"{pad}Node {number} [{where[old]}]: {node_text[old]}"
+            for number, (pad, old) in enumerate(zip(pads, order.tolist()))
         ]
         # the page: node by node, an index into node_lines + candidate_lines + decision_text
         n, n_candidate_lines = len(node_lines), len(candidate_lines)

@@ -75,6 +75,17 @@ def indent(depth: int) -> str:
     return "    " * depth
 
 
+def indents(depth, n: int, more: str = "") -> np.ndarray:
+    """:func:`indent` of many lines at once, then ``more``: ``depth`` is one depth for all
+    ``n`` lines or one per line; each distinct indentation is written once. An array of str
+    (dtype object)."""
+    if np.ndim(depth) == 0:
+        return np.full(n, indent(int(depth)) + more, dtype=object)
+    depth = np.asarray(depth, dtype=np.intp)
+    table = [indent(at) + more for at in range(int(depth.max(initial=0)) + 1)]
+    return np.array(table, dtype=object)[depth]
+
+
 _fixed_table = np.empty(0, dtype=object)  # entry q: q / 10**DECIMALS, written by _f
 _FIXED_TABLE_UNITS = 8  # the table covers 0 to 8 at most (an entropy of 256 classes)
 
@@ -208,9 +219,7 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
     n_candidates = len(n_branches)
     node_n = np.asarray(candidates["n_samples"])
     owner = np.repeat(np.arange(n_candidates), n_branches)  # the candidate of each branch
-    deepest = max(candidates["depth"], default=0)
-    pads = np.array([indent(depth) + "  " for depth in range(deepest + 1)])
-    pad = pads.astype(object)[candidates["depth"]]  # of each candidate
+    pad = indents(candidates["depth"], n_candidates, "  ")  # of each candidate
     sizes = np.asarray(branches["n_samples"])
     entropy = np.asarray(branches["entropy"], dtype=float)
     weight = sizes / node_n[owner]
@@ -316,9 +325,7 @@ def thresholds_texts(depth, threshold, overall_entropy, spans) -> list[str]:
     threshold_text = number_texts(threshold, DECIMALS)
     overall_text = fixed_texts(overall_entropy)
     first, stop, n_more = np.asarray(spans, dtype=np.int64).reshape(-1, 3).T
-    depths = np.broadcast_to(np.asarray(depth), len(first))
-    pads = np.array([indent(at) + "      " for at in range(int(depths.max(initial=0)) + 1)])
-    pad = pads.astype(object)[depths]
+    pad = indents(depth, len(first), "      ")
     more = np.array(count_texts(n_more), dtype=object)
     more_words = np.array(plural_words(n_more, "more threshold", "more thresholds"), dtype=object)
     # (threshold, overall entropy) pairs side by side: pair i of the columns is cells 2i, 2i + 1
@@ -374,18 +381,6 @@ def split_text(
     return split_texts(depth, criterion, splits, written)[0]
 
 
-def _pads(depth, n: int) -> list[str]:
-    """The indentation of the lines under each of ``n`` nodes (a decision, a candidate): their
-    ``depth``, one for all or one per node, written by :func:`indent`, two spaces more."""
-    if np.ndim(depth) == 0:
-        return [indent(int(depth)) + "  "] * n
-    depth = np.asarray(depth, dtype=np.intp)
-    pads = np.array(
-        [indent(at) + "  " for at in range(int(depth.max(initial=0)) + 1)], dtype=object
-    )
-    return pads[depth].tolist()
-
-
 def split_texts(depth, criterion: str, splits: dict, branches: dict) -> list[str]:
     """:func:`split_text` of many splits, each column of numbers written by one call.
 
@@ -396,7 +391,7 @@ def split_texts(depth, criterion: str, splits: dict, branches: dict) -> list[str
     ``branches`` the columns ``label`` and ``n_samples`` of the branches, split i having the
     branches ``first[i]:first[i + 1]`` (``first``, one entry more).
     """
-    pad = _pads(depth, len(splits["feature"]))
+    pad = indents(depth, len(splits["feature"]), "  ").tolist()
     sizes = np.asarray(branches["n_samples"])
     into = [
         f"{label} ({n} {samples})"
@@ -450,7 +445,7 @@ def leaf_text(depth: int, prediction, reason: str, tie_note: str = "") -> str:
 def leaf_texts(depth, predictions, reasons, tie_notes) -> list[str]:
     """:func:`leaf_text` of many leaves; ``depth`` is the depth of the leaves, one for all or
     one per leaf."""
-    pad = _pads(depth, len(predictions))
+    pad = indents(depth, len(predictions), "  ").tolist()
     return [
         f"{p}=> leaf, predict {prediction}: {reason}" + (f"\n{p}   {note}" if note else "")
         for p, prediction, reason, note in zip(pad, predictions, reasons, tie_notes)

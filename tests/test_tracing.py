@@ -35,6 +35,8 @@ from id3tree.tracing import (
     SplitChosen,
     ThresholdsRanked,
     fixed_texts,
+    indent,
+    indents,
     thresholds_texts,
 )
 
@@ -675,3 +677,12 @@ def test_a_path_word_from_thresholds_written_before_is_the_same(tests):
     for value in (low, high):
         if value is not None and other is None:  # (a missing or categorical test writes none)
             assert written[value] == format_number(value, 4)
+
+
+@pytest.mark.parametrize("depth", [0, 3, [0], [2, 0, 5, 2, 1], []])
+def test_indents_of_many_lines_are_those_of_each_line(depth):
+    """One depth for all lines or one per line: each line is indented as :func:`indent` alone
+    indents it, with the same text after."""
+    n = 4 if np.ndim(depth) == 0 else len(depth)
+    each = [depth] * n if np.ndim(depth) == 0 else depth
+    assert indents(depth, n, "  ").tolist() == [indent(at) + "  " for at in each]
