@@ -32,6 +32,7 @@ import numpy as np
 
 from id3tree._entropy import (
     DENSE_CLASSES,
+    entropy_of_counts,
     entropy_of_groups,
     entropy_rows,
     entropy_terms,
@@ -653,47 +654,49 @@ def threshold_search(owner, left, present, missing, n_ties, **extra) -> Threshol
     ``present`` and ``missing`` (``(n_segments, n_classes)``) the class counts of the rows with
     and without a value. The overall entropy of each winner is taken from its exact class
     counts, by Shannon's formula; ``extra`` fills the optional fields.
+
+    Every segment is computed alike, found or not (a segment without a cut has sides of 0,
+    ``present`` and ``missing`` rows, and its results are then blanked): whole-array operations
+    instead of gathers and scatters by ``owner``, which is what a small search spends.
     """
     n_seg, n_classes = present.shape
-    n_owner = len(owner)
     found = np.zeros(n_seg, dtype=bool)
     found[owner] = True
-    side_counts = np.zeros((n_seg, 3, n_classes), dtype=np.int64)
+    side_counts = np.zeros((n_seg, 3, n_classes), dtype=np.int64)  # left, right, missing
     side_counts[owner, 0] = left
-    side_counts[owner, 1] = present[owner] - left
+    np.subtract(present, side_counts[:, 0], out=side_counts[:, 1])
     side_counts[:, 2] = missing
-    sizes = side_counts.sum(axis=2)  # rows left, right and missing
-    sizes[~found] = 0  # no cut: no branches
+    sizes = np.add.reduce(side_counts, axis=2)  # rows left, right and missing
+    sizes[:, 2] *= found  # no cut: no branches
     # one table of every row whose entropy is needed, zero-padded to one width (zeros add
     # nothing): the three sides of each cut, each segment's parent, each segment's branch sizes
     width = max(n_classes, 3) if n_classes <= DENSE_CLASSES else 0
     if width:
-        stacked = np.zeros((3 * n_owner + 2 * n_seg, width), dtype=np.int64)
-        stacked[: 3 * n_owner, :n_classes] = side_counts[owner].reshape(-1, n_classes)
-        parent = stacked[3 * n_owner : 3 * n_owner + n_seg, :n_classes]
-        np.add(present, missing, out=parent)
-        stacked[3 * n_owner + n_seg :, :3] = sizes
-        entropy = entropy_rows(stacked)
-        h_sides, h_parent = entropy[: 3 * n_owner], entropy[3 * n_owner : 3 * n_owner + n_seg]
-        split_info = entropy[3 * n_owner + n_seg :]
+        stacked = np.zeros((width, 5, n_seg))  # class by class, as entropy_of_counts reads
+        stacked[:n_classes, :3] = side_counts.T
+        np.add(present.T, missing.T, out=stacked[:n_classes, 3])
+        stacked[:3, 4] = sizes.T
+        totals = np.add.reduce(stacked, axis=0)
+        h_left, h_right, h_missing, h_parent, split_info = entropy_of_counts(stacked, totals)
     else:  # wide rows are read by their non-zero cells: one call a table
-        h_sides = entropy_rows(side_counts[owner].reshape(-1, n_classes))
+        h_left, h_right, h_missing = entropy_rows(side_counts).T
         h_parent, split_info = entropy_rows(present + missing), entropy_rows(sizes)
-    h_sides = h_sides.reshape(-1, 3)
-    mine = sizes[owner]
-    overall = np.full(n_seg, np.nan)
-    overall[owner] = (
-        mine[:, 0] * h_sides[:, 0] + mine[:, 1] * h_sides[:, 1] + mine[:, 2] * h_sides[:, 2]
-    ) / mine.sum(axis=1)
+    n_left, n_right, n_missing = sizes.T
+    overall = n_left * h_left + n_right * h_right
+    overall += n_missing * h_missing
+    overall /= np.maximum(n_left + n_right + n_missing, 1)
+    overall[~found] = np.nan
+    side_counts[:, 1] *= found[:, None]
+    sizes[:, 1] *= found
     return ThresholdSearch(
         found=found,
         threshold=np.full(n_seg, np.nan),
         overall_entropy=overall,
-        gain=np.where(found, np.maximum(h_parent - overall, 0.0), np.nan),
+        gain=np.maximum(h_parent - overall, 0.0),  # (NaN where no cut: so is overall)
         split_info=split_info,
-        n_left=sizes[:, 0],
-        n_right=sizes[:, 1],
-        n_missing=sizes[:, 2],
+        n_left=n_left,
+        n_right=n_right,
+        n_missing=n_missing,
         n_ties=n_ties,
         side_counts=side_counts,
         **extra,
