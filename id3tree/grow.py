@@ -178,7 +178,8 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     while len(level):
         # 2. the stopping rules that need no scoring were applied when the level was made
         eligible = scored
-        sizes = counts[eligible].sum(axis=1) if w is None else n_rows[eligible]
+        node_counts = counts[eligible]
+        sizes = node_counts.sum(axis=1) if w is None else n_rows[eligible]
         ids = level[eligible]
         if categorical:
             used = used[eligible]
@@ -190,7 +191,10 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         rows, labels = columns.rows[0], columns.labels[0]  # the rows in play, by node
         segment = columns.start_level(sizes)
         if k:
-            columns.score(s, starts, sizes, n_classes, min_leaf, w, min_weight, rank)
+            columns.score(
+                s, starts, sizes, n_classes, min_leaf, w, min_weight, rank,
+                counts=node_counts if w is None else None,
+            )  # fmt: skip
             for f in categorical:
                 result = score_categorical(
                     data.codes[f][rows],
@@ -523,14 +527,16 @@ class SortedColumns:
         return self.node_of_position
 
     def score(
-        self, s, starts, sizes, n_classes, min_leaf, weight=None, min_weight=0.0, rank=0
-    ) -> None:
+        self, s, starts, sizes, n_classes, min_leaf, weight=None, min_weight=0.0, rank=0,
+        counts=None,
+    ) -> None:  # fmt: skip
         """Fill ``s`` (a :class:`Scores`) for the numeric features, a few features at a time;
         with ``weight`` (one per row), by the weighted twin of the search. The level must have
         been started (:meth:`start_level`). With ``rank=k`` (unweighted rows: the trace lists
         the ``k`` best thresholds), the sorted features' searches keep the cuts that may be
         among them (``s.ranked``: per chunk of features, their :class:`~id3tree.splits.RankedCuts`,
-        the i-th feature's positions from ``i * m`` on)."""
+        the i-th feature's positions from ``i * m`` on). ``counts``: the class counts of the
+        nodes (unweighted), when known, so that the search need not count them again."""
         m, k = self.m, len(starts)
         per_chunk = max(1, CHUNK_ROWS // max(m, 1))
         for first in range(0, len(self.features), per_chunk):
@@ -538,14 +544,14 @@ class SortedColumns:
             c = len(js)
             flags = self.flags[js.start : js.stop]
             step_up = (flags & RISES).view(bool)
-            n_present = np.broadcast_to(sizes, (c, k))  # rows with a value, per (feature, node)
+            n_present = sizes[None].repeat(c, axis=0)  # rows with a value, per (feature, node)
             if any(self.has_missing[js.start : js.stop]):
                 n_present = sizes - np.add.reduceat((flags & MISSING) != 0, starts, axis=1)
             as_matrix = n_classes <= LAYOUT_CLASSES and c * m * n_classes <= LAYOUT_CELLS
             if weight is None and as_matrix:
                 result = search_layouts(
                     step_up, self.labels[js.start : js.stop], starts, sizes, n_present,
-                    n_classes, min_leaf=min_leaf, rank=rank,
+                    n_classes, min_leaf=min_leaf, rank=rank, counts=counts,
                 )  # fmt: skip
             else:
                 result = self._search_end_to_end(
@@ -556,7 +562,7 @@ class SortedColumns:
                 s.ranked.append((self.features[js.start : js.stop], result.ranked, m))
             ok = _usable(result, min_leaf)
             at = result.position[ok]
-            low, high = np.full(c * k, np.nan), np.full(c * k, np.nan)
+            low, high = np.full((2, c * k), np.nan)
             low[ok], high[ok] = self._neighbours(js, at)
             self._fill(s, self.features[js.start : js.stop], k, result, ok, low, high)
             self._n_left[:, js.start : js.stop] = result.n_left.reshape(c, k).T
@@ -641,14 +647,22 @@ class SortedColumns:
         """Write one chunk's search (its features side by side) into the (node, feature) tables."""
         c = len(features)
         floats = np.empty((len(s.FLOAT_SCORES), c * k))
-        floats[0] = np.where(ok, result.gain, np.nan)
-        floats[1] = _ratio(ok, result.gain, result.split_info)
-        floats[2] = np.where(ok, result.overall_entropy, np.nan)
+        if ok is result.found:  # (a search's gain and overall entropy are NaN where no cut)
+            floats[0], floats[2] = result.gain, result.overall_entropy
+            # a cut has two non-empty sides, so split_info > 0 wherever one was found
+            np.divide(result.gain, np.maximum(result.split_info, 1e-300), out=floats[1])
+        else:
+            floats[0] = np.where(ok, result.gain, np.nan)
+            floats[1] = _ratio(ok, result.gain, result.split_info)
+            floats[2] = np.where(ok, result.overall_entropy, np.nan)
         floats[3] = midpoint(low, high)  # NaN where no cut: low and high are
         floats[4], floats[5] = low, high
-        s.table[:, :, features] = floats.reshape(-1, c, k).transpose(0, 2, 1)
-        s.candidate[:, features] = True
-        s.n_ties[:, features] = result.n_ties.reshape(c, k).T
+        at = features
+        if features == list(range(features[0], features[0] + c)):  # side by side: a slice
+            at = slice(features[0], features[0] + c)
+        s.table[:, :, at] = floats.reshape(-1, c, k).transpose(0, 2, 1)
+        s.candidate[:, at] = True
+        s.n_ties[:, at] = result.n_ties.reshape(c, k).T
         s.numeric_searches.append((features, result))
 
     def branches(self, data, chosen, splitting, starts, sizes, is_cat) -> np.ndarray:

@@ -305,8 +305,8 @@ class ThresholdSearch:
 
     found: np.ndarray  # bool: at least one valid threshold
     threshold: np.ndarray  # float, NaN where not found
-    overall_entropy: np.ndarray
-    gain: np.ndarray
+    overall_entropy: np.ndarray  # NaN where not found
+    gain: np.ndarray  # NaN where not found
     split_info: np.ndarray  # entropy of the branch sizes (left, right, missing)
     n_left: np.ndarray
     n_right: np.ndarray
@@ -409,26 +409,28 @@ def _ranked_at(cuts: _Cuts, pos, n_thresholds=None) -> RankedCuts:
 
 
 def search_layouts(
-    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1, rank=0
+    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1, rank=0, counts=None
 ) -> ThresholdSearch:
     """:func:`search_cuts` of several layouts of the same segments, each a row of a matrix.
 
     Row j of ``step_up`` and ``y`` (``(c, m)``) holds every segment's entries sorted by
     feature j: segment s is ``starts[s] : starts[s] + lengths[s]`` of every row, and holds the
-    same rows (so the same class counts) in every layout; ``n_present`` (``(c, n_segments)``)
-    counts the entries with a value. Every step is then one operation on the whole matrix,
-    whatever the number of layouts: the running class counts of every position (one
-    cumulative sum of the one-hot classes), the ``c log c`` sums of both sides, the lowest score
-    of each (layout, segment) (``np.minimum.reduceat`` along the rows) and the first cut tied
-    with it. The scores are the exact integers of :class:`_Cuts` (the same table and units),
-    so cuts, ties and the result are those of :func:`search_cuts` of the layouts laid end to
-    end: segment ``j * n_segments + s``, positions ``j * m + i``.
+    same rows (so the same class counts, ``counts``, counted here when not given) in every
+    layout; ``n_present`` (``(c, n_segments)``) counts the entries with a value. Every step is
+    then one operation on the whole matrix, whatever the number of layouts: the running class
+    counts of every position (one cumulative sum per class but the first, whose count is the
+    rows left over), the ``c log c`` sums of both sides, the lowest score of each (layout,
+    segment) (``np.minimum.reduceat`` along the rows) and the first cut tied with it. The
+    scores are the exact integers of :class:`_Cuts` (the same table and units), so cuts, ties
+    and the result are those of :func:`search_cuts` of the layouts laid end to end: segment
+    ``j * n_segments + s``, positions ``j * m + i``.
     """
     c, m = y.shape
     n_seg = len(starts)
-    segment = np.arange(n_seg).repeat(lengths)  # shared by every layout
+    if counts is None:  # the same in each layout
+        segment = np.arange(n_seg).repeat(lengths)
+        counts = class_counts(segment * n_classes + y[0], n_seg, n_classes)
     n_left = np.arange(1, m + 1) - starts.repeat(lengths)  # rows up to each position
-    counts = class_counts(segment * n_classes + y[0], n_seg, n_classes)  # the same in each layout
     before = counts.cumsum(axis=0) - counts  # rows of each class before each segment
     has_missing = bool((n_present < lengths).any())
     if has_missing:
@@ -436,7 +438,7 @@ def search_layouts(
         last = np.maximum(starts + n_present - 1, 0)  # the last present entry of each segment
     else:
         rows_present = lengths.repeat(lengths)
-    n_right = rows_present - n_left
+    n_right = rows_present - n_left  # (negative past the last present row: never valid)
     valid = step_up & (n_left < rows_present)
     valid_any = valid.copy() if rank and min_leaf > 1 else None  # (the trace's: any leaf)
     if min_leaf > 1:
@@ -444,21 +446,29 @@ def search_layouts(
     # n H of both sides of every cut, in the units of the c log c table (exact integers):
     # q[n_left] + q[n_right] less the q of each class's count on either side, a class at a time
     q, _, unit = scaled_xlogx(int(lengths.max()), c * int(lengths.sum()))
-    weighted = q.take(n_left) + q.take(np.maximum(n_right, 0))
-    # of each class, its rows up to each position within the segment
+    weighted = q.take(n_left) + q.take(np.maximum(n_right, 0) if has_missing else n_right)
+    # of each class, its rows up to each position within the segment (class 0: the rest)
     left = np.empty((n_classes, c, m), dtype=np.int64)
     present = np.empty((c, n_seg, n_classes), dtype=np.int64)  # rows of each class with a value
-    for k in range(n_classes):
-        left_k = np.cumsum(y == k, axis=1, out=left[k])
+    if not has_missing:
+        present[:] = counts
+    right_0 = n_right  # class 0's rows right of each cut: those of no other class
+    for k in range(1, n_classes):
+        left_k = np.cumsum(y if n_classes == 2 else y == k, axis=1, out=left[k])
         left_k -= before[:, k].repeat(lengths)
         if has_missing:
             present[:, :, k] = np.take_along_axis(left_k, last, axis=1) * (n_present > 0)
             right_k = present[:, :, k].repeat(lengths, axis=1) - left_k
         else:
-            present[:, :, k] = counts[:, k]
             right_k = counts[:, k].repeat(lengths) - left_k
-        weighted = weighted - q.take(left_k)
-        weighted -= q.take(right_k)  # (negative past the last present row: never valid)
+        weighted = weighted - q.take(left_k)  # (c, m) from here
+        weighted -= q.take(right_k)
+        right_0 = right_0 - right_k
+    np.subtract(n_left, left[1:].sum(axis=0) if n_classes > 2 else left[1], out=left[0])
+    if has_missing:
+        present[:, :, 0] = n_present - present[:, :, 1:].sum(axis=2)
+    weighted -= q.take(left[0])
+    weighted -= q.take(right_0)
     score = None
     if valid_any is not None:  # the trace's scores: every cut between two distinct values
         score = weighted.copy()
