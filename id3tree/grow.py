@@ -96,6 +96,12 @@ on sorted features down at once (a few int64 a row)."""
 CHUNK_ROWS = 2**18
 """Numeric features are searched together, as many as fit in this many positions."""
 
+SIDES_AS_CHILDREN = True
+"""Small data (``STACKED_VALUES``) whose nodes all split on sorted features take the children
+from the search itself (:meth:`SortedColumns.sorted_children`): no row is counted again. Off,
+the general way (:meth:`SortedColumns.branches`, then a count of the rows by child) runs
+instead; both give the same children (a test grows trees both ways)."""
+
 
 @dataclass
 class EncodedData:
@@ -234,28 +240,38 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
                 why[e] = low_gain_reason(chosen_gain[e], params.min_gain)
 
         # 5. the branch of every row of a splitting node, and the children's class counts
-        branch = columns.branches(data, chosen, splitting, starts, sizes, is_cat)
-        weight = None if w is None else w[rows]
-        children_of = _children(segment, branch, splitting, labels, k, n_slots, n_classes, weight)
-        # Quinlan's chi-square rule: a split whose branches and classes look independent is undone
-        if params.alpha is not None and splitting.any():
-            parent_e, child_counts = children_of[0] // n_slots, children_of[2]
-            bounds = np.searchsorted(parent_e, np.arange(k + 1))
-            for e in np.flatnonzero(splitting):
-                p = chi_square_from_table(child_counts[bounds[e] : bounds[e + 1]]).pvalue
-                if not p < params.alpha:
-                    why[e] = not_significant_reason(p, params.alpha)
-                    splitting[e] = False
+        # (small data split on sorted features: the sides of the chosen cuts, as searched)
+        direct = w is None and params.alpha is None and columns.splits_sorted(chosen, splitting)
+        if direct:
+            parent_e, child_slot, child_counts = columns.sorted_children(chosen, splitting)
+            child_rows = None
+        else:
+            branch = columns.branches(data, chosen, splitting, starts, sizes, is_cat)
+            weight = None if w is None else w[rows]
             children_of = _children(
                 segment, branch, splitting, labels, k, n_slots, n_classes, weight
             )
+            # Quinlan's chi-square rule: a split whose branches and classes look independent
+            # is undone
+            if params.alpha is not None and splitting.any():
+                parent_e, child_counts = children_of[0] // n_slots, children_of[2]
+                bounds = np.searchsorted(parent_e, np.arange(k + 1))
+                for e in np.flatnonzero(splitting):
+                    p = chi_square_from_table(child_counts[bounds[e] : bounds[e + 1]]).pvalue
+                    if not p < params.alpha:
+                        why[e] = not_significant_reason(p, params.alpha)
+                        splitting[e] = False
+                children_of = _children(
+                    segment, branch, splitting, labels, k, n_slots, n_classes, weight
+                )
+            keys, child_of_position, child_counts, child_rows = children_of
+            child_counts = as_counts(child_counts)
+            parent_e, child_slot = keys // n_slots, keys % n_slots
         reasons[eligible] = why
 
         # 6. one child per non-empty (node, branch) pair, in branch order
-        keys, child_of_position, child_counts, child_rows = children_of
-        child_counts = as_counts(child_counts)
-        parent_e, child_slot = keys // n_slots, keys % n_slots
         children = nodes.add(ids[parent_e], child_slot, depth + 1, child_counts)
+        child_sizes = child_counts.sum(axis=1)
         record.level(
             Level(
                 depth,
@@ -271,7 +287,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
                 children,
                 parent_e,
                 child_slot,
-                child_counts.sum(axis=1),
+                child_sizes,
                 columns.orders(),
                 starts,
                 sizes,
@@ -282,12 +298,16 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         # keeping each numeric feature's sorted order
         child_reasons = _stopping_reasons(child_counts, depth + 1, params, child_rows)
         scored = np.array([r is None for r in child_reasons], dtype=bool)
-        new_segment = np.full(len(scored) + 1, -1, dtype=np.int32)  # (the last: for position -1)
-        new_segment[:-1][scored] = np.arange(np.count_nonzero(scored))
-        position_segment = new_segment[child_of_position]  # position -1: the last, -1
-        del segment, branch, children_of, child_of_position, weight  # (rows go before the sort)
-        columns.regroup_positions(position_segment)
-        del position_segment
+        if direct:
+            del segment
+            columns.regroup_children(scored, parent_e, child_slot, child_sizes, starts)
+        else:
+            new_segment = np.full(len(scored) + 1, -1, dtype=np.int32)  # (last: position -1)
+            new_segment[:-1][scored] = np.arange(np.count_nonzero(scored))
+            position_segment = new_segment[child_of_position]  # position -1: the last, -1
+            del segment, branch, children_of, child_of_position, weight  # (rows before the sort)
+            columns.regroup_positions(position_segment)
+            del position_segment
         if categorical:  # 4. a categorical feature is used up on the paths below it
             used = used[parent_e]
             from_cat = is_cat[chosen[parent_e]].nonzero()[0]
@@ -495,6 +515,7 @@ class SortedColumns:
             self._codes[j * n : (j + 1) * n] = code[self._rows[:n]]
         del codes
         self.m = n
+        self.n_classes = len(data.classes)
         # one work array indexed by row, used in turn by branches() and the regrouping
         self._slot_of_row = self._segment_of_row = np.empty(n, dtype=np.int32)
         self._layout_of = np.full(data.n_features, -1)  # feature -> its sorted layout, or -1
@@ -524,6 +545,7 @@ class SortedColumns:
         # sorted layout j -> per node, the rows its best cut sends left and right
         self._n_left = np.zeros((k, len(self.features)), dtype=np.int64)
         self._n_right = np.zeros((k, len(self.features)), dtype=np.int64)
+        self._side_counts = None  # every sorted feature's search, when made in one chunk
         return self.node_of_position
 
     def score(
@@ -567,6 +589,8 @@ class SortedColumns:
             self._fill(s, self.features[js.start : js.stop], k, result, ok, low, high)
             self._n_left[:, js.start : js.stop] = result.n_left.reshape(c, k).T
             self._n_right[:, js.start : js.stop] = result.n_right.reshape(c, k).T
+            if c == len(self.features):  # (segment j * k + node: sorted feature j's node)
+                self._side_counts = result.side_counts
         if self.counted:
             self._score_counted(s, sizes, n_classes, min_leaf)
 
@@ -726,6 +750,54 @@ class SortedColumns:
             self._slot_of_row[self.rows.reshape(-1)[j[node] * self.m + at]] = slot
         return mine
 
+    def splits_sorted(self, chosen, splitting) -> bool:
+        """Whether :meth:`sorted_children` can make this level's children: small data, every
+        sorted feature searched at once, and every splitting node cut on a sorted feature."""
+        if not SIDES_AS_CHILDREN or self.stacked is None:
+            return False
+        split_on = chosen[splitting]
+        if not len(split_on):  # no node splits: no child to make
+            return True
+        return self._side_counts is not None and bool((self._layout_of[split_on] >= 0).all())
+
+    def sorted_children(self, chosen, splitting) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The children of nodes split on sorted features (:meth:`splits_sorted`), read from the
+        search: the class counts of a cut's sides (left, right, missing) are those of the
+        children it makes, one per non-empty side. Returns each child's parent (an index into
+        the level's nodes), its branch slot and its class counts, in (parent, slot) order."""
+        k = len(chosen)
+        self._chosen_layout = np.maximum(self._layout_of[chosen], 0)
+        split = np.flatnonzero(splitting)
+        if not len(split):
+            return split, split, np.zeros((0, self.n_classes), dtype=np.int64)
+        sides = self._side_counts[self._chosen_layout[split] * k + split]  # (nodes, 3, classes)
+        has_rows = sides.any(axis=2)
+        parent, slot = np.nonzero(has_rows)
+        return split[parent], slot, sides[has_rows]
+
+    def regroup_children(self, scored, parent, slot, child_sizes, starts) -> None:
+        """:meth:`regroup` after :meth:`sorted_children`: the rows of every child that is
+        ``scored`` (the others are dropped), each layout keeping its order.
+
+        A node's cut sends the first ``n_left`` positions of its chosen layout left, the next
+        ``n_right`` right and the rest to the missing branch; so the slot of every position of
+        the chosen layouts is two comparisons of its offset in the node, and a table of
+        (node, slot) gives its new segment, written for its row."""
+        m, k = self.m, len(self._chosen_layout)
+        new_segment = np.full((k, 3), -1, dtype=np.int32)  # of (node, slot): -1, dropped
+        n_scored = int(np.count_nonzero(scored))
+        new_segment[parent[scored], slot[scored]] = np.arange(n_scored)
+        node, position = self.node_of_position, np.arange(m)
+        offset = position - starts[node]
+        chosen, every = self._chosen_layout, np.arange(k)
+        n_left = self._n_left[every, chosen]
+        n_sent = n_left + self._n_right[every, chosen]  # left or right
+        slot_of_position = (offset >= n_left[node]).view(np.int8) + (offset >= n_sent[node])
+        rows = self.rows.reshape(-1)[chosen[node] * m + position]  # in the chosen layouts
+        self._segment_of_row[rows] = new_segment.reshape(-1)[node * 3 + slot_of_position]
+        self.node_of_position = np.zeros(0, dtype=np.int32)  # (the level's: not needed now)
+        self.regroup(self._segment_of_row, n_scored + 1, int(child_sizes[scored].sum()))
+
     def regroup_positions(self, new_segment_of_position) -> None:
         """Regroup every layout by the new segment of each position of ``rows[0]`` (-1: dropped)."""
         new_segment_of_row = self._segment_of_row
@@ -733,18 +805,21 @@ class SortedColumns:
         self.node_of_position = np.zeros(0, dtype=np.int32)  # (the level's: not needed now)
         self.regroup(new_segment_of_row)
 
-    def regroup(self, new_segment_of_row) -> None:
-        """Keep the rows whose new segment is >= 0, grouped by it, each group in its old order.
+    def regroup(self, new_segment_of_row, n_keys=None, m_new=None) -> None:
+        """Keep the rows whose new segment is >= 0, grouped by it, each group in its old order
+        (``n_keys``: the number of new segments plus one, ``m_new``: the rows kept; counted
+        here when not given).
 
         Several layouts are regrouped by one stable sort: layout i of a chunk gets the keys
         ``i * (n_segments + 1) + segment``, and dropped rows the largest key."""
         d, m = self.rows.shape
         if m == 0:
             return
-        new_segment = new_segment_of_row[self.rows[0]]
-        n_keys = int(new_segment.max(initial=-1)) + 2
-        m_new = int(np.count_nonzero(new_segment >= 0))
-        del new_segment
+        if n_keys is None:
+            new_segment = new_segment_of_row[self.rows[0]]
+            n_keys = int(new_segment.max(initial=-1)) + 2
+            m_new = int(np.count_nonzero(new_segment >= 0))
+            del new_segment
         if m_new == 0:  # no row goes on (the last level of a depth-limited tree): nothing to sort
             self.m = 0
             self._set_views()
