@@ -185,12 +185,13 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         # 2. the stopping rules that need no scoring were applied when the level was made
         eligible = scored
         node_counts = counts[eligible]
-        sizes = node_counts.sum(axis=1) if w is None else n_rows[eligible]
+        sizes = np.add.reduce(node_counts, axis=1) if w is None else n_rows[eligible]
         ids = level[eligible]
         if categorical:
             used = used[eligible]
-        starts = (sizes.cumsum() - sizes).astype(np.int64)
         k = len(ids)
+        starts = np.zeros(k, dtype=np.int64)
+        np.cumsum(sizes[:-1], out=starts[1:])
 
         # 3. score every feature at every eligible node
         s = Scores(k, n_features)
@@ -222,15 +223,15 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
 
         # 4. the best feature of each node; ties within TIE_TOLERANCE go to the first column
         score = s.ratio if params.criterion == "gain_ratio" else s.gain
-        score = np.where(np.isnan(score), -np.inf, score)
+        score = np.fmax(score, -np.inf)  # NaN (no valid split) becomes -inf
         if params.criterion == "gain_ratio" and params.average_gain_rule:
             s.below_average = s.below_average_gain()
             score[s.below_average] = -np.inf
-        best = score.max(axis=1, initial=-np.inf)
+        best = np.maximum.reduce(score, axis=1, initial=-np.inf)
         s.tied = np.isfinite(score) & (score >= best[:, None] - TIE_TOLERANCE)
         chosen = np.argmax(s.tied, axis=1)
         splitting = np.isfinite(best)
-        why = np.full(k, None, dtype=object)
+        why = np.empty(k, dtype=object)  # (None everywhere)
         why[~splitting] = NO_VALID_SPLIT
         if params.min_gain > 0:  # (gains are never negative: no gain is below 0)
             chosen_gain = s.gain[np.arange(k), chosen]
@@ -784,19 +785,21 @@ class SortedColumns:
         the chosen layouts is two comparisons of its offset in the node, and a table of
         (node, slot) gives its new segment, written for its row."""
         m, k = self.m, len(self._chosen_layout)
-        new_segment = np.full((k, 3), -1, dtype=np.int32)  # of (node, slot): -1, dropped
         n_scored = int(np.count_nonzero(scored))
-        new_segment[parent[scored], slot[scored]] = np.arange(n_scored)
+        new_segment = np.full(k * 3, n_scored, dtype=np.int32)  # of node * 3 + slot; dropped: last
+        new_segment[(parent * 3 + slot)[scored]] = np.arange(n_scored)
         node, position = self.node_of_position, np.arange(m)
-        offset = position - starts[node]
         chosen, every = self._chosen_layout, np.arange(k)
-        n_left = self._n_left[every, chosen]
-        n_sent = n_left + self._n_right[every, chosen]  # left or right
-        slot_of_position = (offset >= n_left[node]).view(np.int8) + (offset >= n_sent[node])
-        rows = self.rows.reshape(-1)[chosen[node] * m + position]  # in the chosen layouts
-        self._segment_of_row[rows] = new_segment.reshape(-1)[node * 3 + slot_of_position]
+        left_end = starts + self._n_left[every, chosen]  # the first position not sent left
+        sent_end = left_end + self._n_right[every, chosen]  # nor right
+        cell = node * 3  # each position's (node, slot), slot 0 (left) to begin with
+        cell += position >= left_end[node]
+        cell += position >= sent_end[node]
+        rows = self.rows.reshape(-1)[(chosen * m)[node] + position]  # in the chosen layouts
+        self._segment_of_row[rows] = new_segment[cell]
         self.node_of_position = np.zeros(0, dtype=np.int32)  # (the level's: not needed now)
-        self.regroup(self._segment_of_row, n_scored + 1, int(child_sizes[scored].sum()))
+        m_new = int(child_sizes[scored].sum())
+        self.regroup(self._segment_of_row, n_scored + 1, m_new, dropped_last=True)
 
     def regroup_positions(self, new_segment_of_position) -> None:
         """Regroup every layout by the new segment of each position of ``rows[0]`` (-1: dropped)."""
@@ -805,13 +808,15 @@ class SortedColumns:
         self.node_of_position = np.zeros(0, dtype=np.int32)  # (the level's: not needed now)
         self.regroup(new_segment_of_row)
 
-    def regroup(self, new_segment_of_row, n_keys=None, m_new=None) -> None:
+    def regroup(self, new_segment_of_row, n_keys=None, m_new=None, dropped_last=False) -> None:
         """Keep the rows whose new segment is >= 0, grouped by it, each group in its old order
         (``n_keys``: the number of new segments plus one, ``m_new``: the rows kept; counted
-        here when not given).
+        here when not given). With ``dropped_last``, the rows to drop are marked by the segment
+        ``n_keys - 1`` instead of -1.
 
         Several layouts are regrouped by one stable sort: layout i of a chunk gets the keys
-        ``i * (n_segments + 1) + segment``, and dropped rows the largest key."""
+        ``i * n_keys + segment``, dropped rows the last of them (``i * n_keys + n_keys - 1``),
+        so the first ``m_new`` positions of each layout's sorted keys are the rows it keeps."""
         d, m = self.rows.shape
         if m == 0:
             return
@@ -829,12 +834,15 @@ class SortedColumns:
             last = min(first + per_chunk, d)
             rows = self.rows[first:last].reshape(-1)
             key = new_segment_of_row[rows]  # int32: the keys stay below rows x layouts
-            key[key < 0] = n_keys * (last - first)  # dropped: after everything
+            if not dropped_last:
+                key[key < 0] = n_keys - 1
             if last - first > 1:
-                key += np.repeat(np.arange(last - first, dtype=key.dtype) * n_keys, m)
+                key = key.reshape(last - first, m)
+                key += np.arange(0, (last - first) * n_keys, n_keys, dtype=key.dtype)[:, None]
             if n_keys * (last - first) < 2**16:  # numpy sorts 16-bit keys by radix: O(rows)
                 key = key.astype(np.uint16)
-            order = key.argsort(kind="stable")[: (last - first) * m_new]
+            order = key.argsort(axis=None, kind="stable").reshape(last - first, m)
+            order = order[:, :m_new].reshape(-1)  # each layout's rows kept, in new order
             del key
             kept = slice(first * m_new, last * m_new)
             self._rows[kept] = rows[order]

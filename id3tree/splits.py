@@ -476,12 +476,14 @@ def search_layouts(
     weighted[~valid] = _NOT_A_CUT
     # the best of each (layout, segment) and the first cut within the tolerance of it
     best = np.minimum.reduceat(weighted, starts, axis=1)
-    tolerance = tie_tolerance(lengths, unit)
-    tied = weighted - best.repeat(lengths, axis=1) <= tolerance.repeat(lengths)
+    owner = np.flatnonzero(best.ravel() < _NOT_A_CUT)
+    # tied: within the tolerance of the best, that is at most best + tolerance (a segment
+    # without a cut has no valid position, whatever that sum wraps to)
+    best += tie_tolerance(lengths, unit)
+    tied = weighted <= best.repeat(lengths, axis=1)
     tied &= valid
     n_ties = np.add.reduceat(tied, starts, axis=1).ravel()
     first = np.minimum.reduceat(np.where(tied, np.arange(m), m), starts, axis=1).ravel()
-    owner = np.flatnonzero(best.ravel() < _NOT_A_CUT)
     at = first[owner]
     layout = owner // n_seg
     position = np.full(c * n_seg, -1, dtype=np.int64)
