@@ -470,34 +470,26 @@ class SortedColumns:
         self.has_missing = []
         at_once = 0 < len(features) * n <= STACKED_VALUES  # small data: one sort of all columns
         if at_once:
-            sorted_columns = _sort_columns(np.stack([data.numeric[f] for f in features]))
-        for i, f in enumerate(features):
-            x = data.numeric[f]
-            if at_once:
-                order, new_value, missing = (a[i] for a in sorted_columns)
-            else:  # one column at a time: the temporaries of one column only
-                order, new_value, missing = (a[0] for a in _sort_columns(x[None]))
-            n_values = int(np.count_nonzero(new_value & ~missing))
-            if data.weight is None and is_counted(n_values, n):  # (weights: sorted)
-                rank = np.cumsum(new_value, dtype=self._rows.dtype) - 1
-                code = np.empty(n, dtype=np.int32)
-                code[order] = np.minimum(rank, n_values)  # missing: the last code
-                self.counted.append(int(f))
-                codes.append(code)
-                self.counted_values.append(x[order[new_value & ~missing]])
-                continue
-            j = len(self.features)
-            layout = slice(j * n, (j + 1) * n)
-            self.features.append(int(f))
-            self.numeric.append(x)
-            self.has_missing.append(bool(missing.any()))
-            self._rows[layout] = order
-            self._labels[layout] = labels[order]
-            del order
-            flags = self._flags[layout]
-            flags[:-1] = new_value[1:] & ~missing[1:]  # RISES
-            flags[missing] |= MISSING
-            del new_value, missing
+            order, new_value, missing = _sort_columns(np.stack([data.numeric[f] for f in features]))
+            n_values = np.count_nonzero(new_value & ~missing, axis=1).tolist()
+            # (with weights, every feature is sorted)
+            counted = np.array([data.weight is None and is_counted(v, n) for v in n_values])
+            for i in np.flatnonzero(counted).tolist():
+                codes.append(self._counted(data, features[i], order[i], new_value[i], missing[i]))
+            keep = np.flatnonzero(~counted)
+            if len(keep) < len(features):
+                order, new_value, missing = order[keep], new_value[keep], missing[keep]
+            self._lay_out([features[i] for i in keep], order, new_value, missing, labels, data)
+            del order, new_value, missing
+        else:  # one column at a time: the temporaries of one column only
+            for f in features:
+                order, new_value, missing = _sort_columns(data.numeric[f][None])
+                n_values = int(np.count_nonzero(new_value & ~missing))
+                if data.weight is None and is_counted(n_values, n):
+                    codes.append(self._counted(data, f, order[0], new_value[0], missing[0]))
+                else:
+                    self._lay_out([f], order, new_value, missing, labels, data)
+                del order, new_value, missing
         d = max(len(self.features), 1)
         # small data: a copy of the sorted features' columns end to end, for _neighbours
         small = self.features and len(self.features) * n <= STACKED_VALUES
@@ -523,6 +515,31 @@ class SortedColumns:
         self._layout_of[self.features] = np.arange(len(self.features))
         self.start_level(np.zeros(0, dtype=np.int64))
         self._set_views()
+
+    def _counted(self, data, f, order, new_value, missing) -> np.ndarray:
+        """Keep feature ``f`` as counted (its sort: ``order``, ``new_value``, ``missing``, of
+        one row each); returns the code of each row's value (missing: the last code)."""
+        n_values = int(np.count_nonzero(new_value & ~missing))
+        rank = np.cumsum(new_value, dtype=self._rows.dtype) - 1
+        code = np.empty(len(order), dtype=np.int32)
+        code[order] = np.minimum(rank, n_values)
+        self.counted.append(int(f))
+        self.counted_values.append(data.numeric[f][order[new_value & ~missing]])
+        return code
+
+    def _lay_out(self, features, order, new_value, missing, labels, data) -> None:
+        """Keep ``features`` as sorted, the next layouts (their sorts: the rows of ``order``,
+        ``new_value`` and ``missing``, each ``(len(features), n)``), all at once."""
+        j, (c, n) = len(self.features), order.shape
+        block = slice(j * n, (j + c) * n)
+        self.features += [int(f) for f in features]
+        self.numeric += [data.numeric[f] for f in features]
+        self.has_missing += missing.any(axis=1).tolist()
+        self._rows[block] = order.reshape(-1)
+        self._labels[block] = labels[order].reshape(-1)
+        flags = self._flags[block].reshape(c, n)
+        flags[:, :-1] = new_value[:, 1:] & ~missing[:, 1:]  # RISES
+        flags[missing] |= MISSING
 
     def _set_views(self):
         d, m = max(len(self.features), 1), self.m
