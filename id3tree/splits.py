@@ -473,7 +473,7 @@ def search_layouts(
     if valid_any is not None:  # the trace's scores: every cut between two distinct values
         score = weighted.copy()
         score[~valid_any] = _NOT_A_CUT
-    weighted[~valid] = _NOT_A_CUT
+    np.putmask(weighted, ~valid, _NOT_A_CUT)  # (faster than a masked assignment)
     # the best of each (layout, segment) and the first cut within the tolerance of it
     best = np.minimum.reduceat(weighted, starts, axis=1)
     owner = np.flatnonzero(best.ravel() < _NOT_A_CUT)
