@@ -454,7 +454,9 @@ class SortedColumns:
       every feature. Carrying the labels and flags along costs less than gathering them by row
       number at every level, and the sort happens once, at the root: 9 bytes a row and feature
       in all (the search needs no value, only where the values rise; the thresholds are read
-      from the data through the row numbers).
+      from the data through the row numbers). Small data, which keeps a copy of its sorted
+      features' values (``stacked``), reads where they rise from the values instead, one
+      gather a level, and does not carry the flags past the root.
     * **counted** (few distinct values): only the code of each row's value is kept; each level
       counts the rows in play by (node, value, class), as for a categorical feature, and
       :func:`~id3tree.splits.search_counted` scores the cuts between the values.
@@ -589,11 +591,10 @@ class SortedColumns:
         for first in range(0, len(self.features), per_chunk):
             js = range(first, min(first + per_chunk, len(self.features)))
             c = len(js)
-            flags = self.flags[js.start : js.stop]
-            step_up = (flags & RISES).view(bool)
+            step_up, missing = self._rises(js)
             n_present = sizes[None].repeat(c, axis=0)  # rows with a value, per (feature, node)
             if any(self.has_missing[js.start : js.stop]):
-                n_present = sizes - np.add.reduceat((flags & MISSING) != 0, starts, axis=1)
+                n_present = sizes - np.add.reduceat(missing(), starts, axis=1)
             as_matrix = n_classes <= LAYOUT_CLASSES and c * m * n_classes <= LAYOUT_CELLS
             if weight is None and as_matrix:
                 result = search_layouts(
@@ -618,6 +619,20 @@ class SortedColumns:
                 self._side_counts = result.side_counts
         if self.counted:
             self._score_counted(s, sizes, n_classes, min_leaf)
+
+    def _rises(self, js: range):
+        """Where the value of the sorted features ``js`` rises at the next position (``(c, m)``,
+        bool) and a function that says where it is missing: read from the flags, or with small
+        data from the values themselves (two NaN, or a value and the NaN after it, never rise;
+        nor do equal values)."""
+        if self.stacked is None:
+            flags = self.flags[js.start : js.stop]
+            return (flags & RISES).view(bool), lambda: (flags & MISSING) != 0
+        column_start = np.arange(js.start, js.stop, dtype=np.int64)[:, None] * len(self.numeric[0])
+        values = self.stacked.take(self.rows[js.start : js.stop] + column_start)
+        rises = np.zeros(values.shape, dtype=bool)
+        np.greater(values[:, 1:], values[:, :-1], out=rises[:, :-1])
+        return rises, lambda: np.isnan(values)
 
     def _search_end_to_end(
         self, js, step_up, n_present, starts, sizes, n_classes, min_leaf, weight, min_weight,
@@ -871,7 +886,7 @@ class SortedColumns:
             kept = slice(first * m_new, last * m_new)
             self._rows[kept] = rows[order]
             self._labels[kept] = self.labels[first:last].reshape(-1)[order]
-            if self.features:
+            if self.features and self.stacked is None:  # (small data reads its values instead)
                 self._flags[kept] = _regrouped_flags(self.flags[first:last].reshape(-1), order)
             if first == 0 and self.counted:  # the codes follow rows[0], the chunk's first layout
                 self._codes[: len(self.counted) * m_new] = self.codes[:, order[:m_new]].reshape(-1)
