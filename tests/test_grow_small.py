@@ -48,7 +48,14 @@ def test_children_from_the_search_grow_the_same_model(data, verbose):
 
 @pytest.mark.parametrize("n_classes", [2, 3, 5])
 @pytest.mark.parametrize(
-    "params", [{}, {"min_samples_leaf": 5}, {"max_depth": 3}, {"criterion": "gain_ratio"}]
+    "params",
+    [
+        {},
+        {"min_samples_leaf": 5},
+        {"max_depth": 3},
+        {"criterion": "gain_ratio"},
+        {"min_gain": 0.05},
+    ],
 )
 def test_children_from_the_search_on_classroom_data(n_classes, params):
     X, y = make_classification(400, 6, n_informative=4, n_classes=n_classes, random_state=n_classes)
@@ -57,6 +64,10 @@ def test_children_from_the_search_on_classroom_data(n_classes, params):
     X[np.random.default_rng(n_classes).random(X.shape) < 0.03] = np.nan
     fits = fit_both_ways(X, y, params)
     assert fits[True] == fits[False]
+    # and as large data grows it: the sorted features laid end to end, their rises in flags
+    with numeric_search("sorted"):
+        model = ID3Classifier(**params).fit(X, y)
+    assert everything(model, X) == fits[True][:3]
     model = ID3Classifier(**params).fit(X, y)  # and the tree is a real one
     assert len(list(model.root_.walk())) > 5
 
