@@ -677,6 +677,7 @@ def threshold_search(owner, left, present, missing, n_ties, **extra) -> Threshol
     side_counts = np.zeros((n_seg, 3, n_classes), dtype=np.int64)  # left, right, missing
     side_counts[owner, 0] = left
     np.subtract(present, side_counts[:, 0], out=side_counts[:, 1])
+    side_counts[:, 1] *= found[:, None]  # no cut: no sides (but the missing rows)
     side_counts[:, 2] = missing
     sizes = np.add.reduce(side_counts, axis=2)  # rows left, right and missing
     sizes[:, 2] *= found  # no cut: no branches
@@ -696,10 +697,7 @@ def threshold_search(owner, left, present, missing, n_ties, **extra) -> Threshol
     n_left, n_right, n_missing = sizes.T
     overall = n_left * h_left + n_right * h_right
     overall += n_missing * h_missing
-    overall /= np.maximum(n_left + n_right + n_missing, 1)
-    overall[~found] = np.nan
-    side_counts[:, 1] *= found[:, None]
-    sizes[:, 1] *= found
+    overall /= np.where(found, n_left + n_right + n_missing, np.nan)  # (no cut: NaN)
     return ThresholdSearch(
         found=found,
         threshold=np.full(n_seg, np.nan),
