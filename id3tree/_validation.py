@@ -63,22 +63,50 @@ def numeric_values(series: pd.Series, name: str, *, exact: bool = True) -> np.nd
     return values
 
 
-def float_columns(frame: pd.DataFrame) -> list[np.ndarray] | None:
-    """The columns of a frame of float64 columns only (the frame :func:`to_frame` makes of a
-    float array), checked as :func:`numeric_values` checks each one, but at once: no Series is
-    made per column. None for any other frame (its columns go through :func:`numeric_values`
-    one by one). The columns are views of the frame's values, which for a frame of several
-    blocks would be a copy: give it the frame of one array."""
-    if not all(dtype == np.dtype(np.float64) for dtype in frame.dtypes):
-        return None
-    values = frame.to_numpy()  # the frame's own values: no copy
-    for f in np.isinf(values).any(axis=0).nonzero()[0].tolist():
-        numeric_values(frame.iloc[:, f], str(frame.columns[f]))  # refuses it, naming it
-    return [values[:, f] for f in range(values.shape[1])]
-
-
 FLOAT_INTEGER_LIMIT = 2**53
 """Every integer up to this size in magnitude has its own float64; beyond it, neighbours merge."""
+
+
+def numeric_block(X) -> np.ndarray | None:
+    """A numpy array of real numbers (floats, signed or unsigned integers) as one float64 block
+    of its columns, with NaN for missing, checked at once as :func:`check_table` and
+    :func:`numeric_values` check its columns one by one: no DataFrame, no Series per column.
+
+    A float64 array is returned as it is (no copy). None for any other ``X``, and for an array
+    those checks may refuse (no rows or no columns, an infinite value, integers of 2**53 or more
+    in magnitude, which float64 may not tell apart): the column-by-column path then decides,
+    and names the problem.
+    """
+    if (
+        type(X) is not np.ndarray
+        or X.ndim != 2
+        or X.dtype.kind not in "fiu"
+        or X.dtype.itemsize > 8
+        or not X.dtype.isnative
+        or X.size == 0
+    ):
+        return None
+    if X.dtype.kind == "f":
+        values = X if X.dtype == np.float64 else X.astype(np.float64)
+        return None if np.isinf(values).any() else values
+    if X.max() >= FLOAT_INTEGER_LIMIT or X.min() <= -FLOAT_INTEGER_LIMIT:
+        return None
+    return X.astype(np.float64)
+
+
+def plain_labels(y, n_rows: int) -> np.ndarray | None:
+    """``y`` itself when it is a 1-D numpy array of integers or text with one label per row:
+    labels :func:`check_labels` has nothing to refuse in (none can be missing). None for any
+    other ``y``."""
+    if (
+        type(y) is np.ndarray
+        and y.ndim == 1
+        and y.dtype.kind in "iuU"
+        and y.dtype.isnative
+        and len(y) == n_rows
+    ):
+        return y
+    return None
 
 
 def _refuse_merged_integers(series: pd.Series, values: np.ndarray, name: str) -> None:

@@ -1,0 +1,216 @@
+"""The learner's short ways in for plain input give what the general, column-by-column way gives.
+
+A numpy array of numbers skips the DataFrame (:func:`~id3tree._validation.numeric_block`) and a
+1-D array of integer or text labels skips the Series (:func:`~id3tree._validation.plain_labels`).
+Every test here fits the same data twice, once with the short ways turned off, and compares the
+whole fitted model, or the error, down to the byte.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import id3tree.learner as learner
+from id3tree import ID3Classifier
+from id3tree._validation import numeric_block, plain_labels
+
+
+def _general_only(monkeypatch):
+    monkeypatch.setattr(learner, "numeric_block", lambda X: None)
+    monkeypatch.setattr(learner, "plain_labels", lambda y, n_rows: None)
+
+
+def _fit(X, y, **options):
+    """The fitted model, or the error, and the warnings raised, as comparable values."""
+    sample_weight = options.pop("sample_weight", None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            model = ID3Classifier(**options).fit(X, y, sample_weight=sample_weight)
+        except Exception as error:  # noqa: BLE001 - the error itself is compared
+            return ("error", type(error).__name__, str(error)), _messages(caught)
+    fitted = {
+        "json": model.to_json(),
+        "classes": (model.classes_.dtype.str, model.classes_.tolist()),
+        "class types": [type(c).__name__ for c in model.classes_.tolist()],
+        "names": model._names,
+        "n_features_in_": model.n_features_in_,
+        "feature_names_in_": getattr(model, "feature_names_in_", None) is not None,
+        "importances": model.feature_importances_.tobytes(),
+        "proba": model.predict_proba(X).tobytes(),
+    }
+    data = model._fit_data
+    if data is not None:  # kept with the whole trace
+        fitted["trace"] = model.trace_.to_json()
+        fitted["fit y"] = (data.y.dtype.str, data.y.tobytes())
+        fitted["fit columns"] = [
+            None if c is None else (c.dtype.str, c.tobytes()) for c in data.numeric
+        ]
+        fitted["fit codes"] = [None if c is None else c.tobytes() for c in data.codes]
+        fitted["fit weight"] = None if data.weight is None else data.weight.tobytes()
+    return fitted, _messages(caught)
+
+
+def _messages(caught) -> list:
+    return [(w.category.__name__, str(w.message)) for w in caught]
+
+
+def _both_ways(monkeypatch, X, y, **options):
+    short = _fit(X, y, **dict(options))
+    with monkeypatch.context() as patch:
+        _general_only(patch)
+        general = _fit(X, y, **dict(options))
+    assert short == general
+    return short
+
+
+def _data(n=200, p=4, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, p)).round(1)
+    y = (X[:, 0] + rng.normal(scale=0.5, size=n) > 0).astype(int) + (X[:, 1] > 1)
+    return X, y
+
+
+@pytest.mark.parametrize(
+    "make_X",
+    [
+        lambda X: X,
+        lambda X: np.asfortranarray(X),
+        lambda X: X[:, ::-1],  # not contiguous
+        lambda X: X.astype(np.float32),
+        lambda X: X.astype(np.float16),
+        lambda X: (X * 10).astype(np.int64),
+        lambda X: (X * 10).astype(np.int8),
+        lambda X: np.abs(X * 10).astype(np.uint32),
+        lambda X: np.where(X > 1, np.nan, X),  # missing values
+        lambda X: np.c_[X, np.full(len(X), np.nan)],  # a column with no value at all
+        lambda X: X[:1],  # one row
+        lambda X: X[:, :1],  # one column
+    ],
+)
+@pytest.mark.parametrize(
+    "make_y",
+    [
+        lambda y: y,
+        lambda y: y.astype(np.int8),
+        lambda y: y.astype(np.uint64) + 2**63,
+        lambda y: np.array(["setosa", "virginica", "Zebra"])[y],
+        lambda y: np.array(["b", "a", "é"])[y],
+        lambda y: y * 0 + 7,  # one class
+        lambda y: y.tolist(),
+        lambda y: pd.Series(y, index=np.arange(len(y))[::-1]),
+    ],
+)
+def test_an_array_of_numbers_grows_what_its_dataframe_grows(monkeypatch, make_X, make_y):
+    X, y = _data()
+    X = make_X(X)
+    fitted, _ = _both_ways(monkeypatch, X, make_y(y[: len(X)]))
+    assert isinstance(fitted, dict)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"max_depth": 2, "min_samples_leaf": 3},
+        {"criterion": "gain_ratio", "ccp_alpha": 0.01},
+        {"sample_weight": np.r_[np.zeros(20), np.arange(1, 181) % 4]},  # some rows of weight 0
+        {"sample_weight": 2.0, "min_weight_fraction_leaf": 0.1},
+        {"class_weight": "balanced"},
+        {"class_weight": {0: 3.0}},
+        {"categorical": [0]},  # a listed numeric column: the general way
+        {"categorical": []},
+        {"verbose": 0, "keep_trace": False},
+    ],
+)
+def test_options_give_the_same_model_either_way(monkeypatch, options):
+    X, y = _data(seed=1)
+    if options.get("categorical") == [0]:
+        X[:, 0] = np.round(X[:, 0])
+    _both_ways(monkeypatch, X, y, **options)
+    _both_ways(monkeypatch, X, np.array(["no", "yes", "maybe"])[y], **options)
+
+
+def test_many_integer_classes_either_way(monkeypatch):
+    X, _ = _data(n=300)
+    y = np.arange(300) % 25  # more than 20 integer classes: scikit-learn's check runs
+    _both_ways(monkeypatch, X, y, max_depth=3)
+
+
+@pytest.mark.parametrize(
+    "X, y, message",
+    [
+        (np.array([[1.0, np.inf], [2.0, 3.0]]), [0, 1], "column 'x1' has 1 infinite value"),
+        (np.array([[1.0, 2.0], [-np.inf, 3.0]]), [0, 1], "column 'x0' has 1 infinite value"),
+        (
+            np.array([[2**53 + 1, 1], [2**53, 2]], dtype=np.int64),
+            [0, 1],
+            "column 'x0' holds integers beyond 2",
+        ),
+        (np.empty((0, 3)), [], "0 rows"),
+        (np.empty((3, 0)), [0, 1, 0], "0 feature"),
+        (np.array([1.0, 2.0]), [0, 1], "must be 2-D"),
+        (np.ones((2, 2)), [0, 1, 0], "X has 2 rows but y has 3"),
+        (np.ones((2, 2)), np.array([0, 1, 0]), "X has 2 rows but y has 3"),
+        (np.ones((2, 2)), np.array([0.0, np.nan]), "missing label"),
+        (np.ones((2, 2)), np.array([0.5, 1.5]), "Unknown label type"),
+        (np.ones((2, 2)), None, "requires y"),
+        (np.ones((2, 2), dtype=complex), [0, 1], "Complex data not supported"),
+        (np.ones((2, 2)), np.array([1j, 2j]), "Complex data not supported"),
+        (np.array([[1, "a"], [2, 3]], dtype=object), [0, 1], "column 'x1' mixes numbers and text"),
+    ],
+)
+def test_bad_input_gets_the_same_error_either_way(monkeypatch, X, y, message):
+    (error, *_), _ = _both_ways(monkeypatch, X, y)
+    assert error == "error"
+    assert message in _fit(X, y)[0][2]
+
+
+@pytest.mark.parametrize("sample_weight", [[1.0, np.inf, 1.0], [0.0, 0.0, 0.0], [1.0, -1.0, 2.0]])
+def test_bad_weights_get_the_same_error_either_way(monkeypatch, sample_weight):
+    _both_ways(monkeypatch, np.ones((3, 2)), np.array([0, 1, 1]), sample_weight=sample_weight)
+
+
+@pytest.mark.parametrize(
+    "options", [{"categorical": "everything"}, {"categorical": ["nope"]}, {"max_depth": -1}]
+)
+def test_bad_parameters_get_the_same_error_either_way(monkeypatch, options):
+    (error, _, text), _ = _both_ways(monkeypatch, np.ones((3, 2)), np.array([0, 1, 1]), **options)
+    assert error == "error" and text
+
+
+def test_a_column_vector_y_warns_either_way(monkeypatch):
+    X, y = _data(n=50)
+    _, caught = _both_ways(monkeypatch, X, y[:, None])
+    assert [category for category, _ in caught] == ["DataConversionWarning"]
+
+
+def test_other_arrays_take_the_general_way(monkeypatch):
+    X, y = _data(n=60)
+    for other in (
+        X > 0,  # booleans are categorical
+        X.astype(object),
+        np.round(X).astype(str),
+        np.ma.masked_array(X),
+        X.astype(X.dtype.newbyteorder()),
+    ):
+        assert numeric_block(other) is None
+    for other in (y > 0, y.astype(object), y.astype(float), y[:, None], y.astype(bytes)):
+        assert plain_labels(other, len(y)) is None
+    _both_ways(monkeypatch, X > 0, y)
+    _both_ways(monkeypatch, X.astype(object), y.astype(float))
+    _both_ways(monkeypatch, X, y > 0)
+
+
+def test_the_short_way_keeps_a_float_array_without_copying_it():
+    X, y = _data()
+    assert numeric_block(X) is X
+    assert plain_labels(y, len(y)) is y
+    assert plain_labels(y, len(y) + 1) is None
+    model = ID3Classifier().fit(X, y)
+    assert all(np.shares_memory(column, X) for column in model._fit_data.numeric)
+    converted = numeric_block(X.astype(np.float32))
+    assert converted.dtype == np.float64 and converted.shape == X.shape
