@@ -94,6 +94,23 @@ def numeric_block(X) -> np.ndarray | None:
     return X.astype(np.float64)
 
 
+def frame_block(frame: pd.DataFrame) -> np.ndarray | None:
+    """:func:`numeric_block` of a small DataFrame whose columns all have one numpy dtype of real
+    numbers (its values as one array; of a frame of several blocks, a copy). None for any other
+    frame, and for one of more than ``FRAME_BLOCK_VALUES`` values: its columns are taken one by
+    one, as views, so that a large frame is never copied."""
+    if frame.shape[0] * frame.shape[1] > FRAME_BLOCK_VALUES:
+        return None
+    dtypes = set(frame.dtypes.tolist())
+    if len(dtypes) != 1 or not isinstance(dtypes.pop(), np.dtype):
+        return None
+    return numeric_block(frame.to_numpy())
+
+
+FRAME_BLOCK_VALUES = 1_000_000
+"""The largest DataFrame :func:`frame_block` takes as one array (8 MB of float64 at most)."""
+
+
 def plain_labels(y, n_rows: int) -> np.ndarray | None:
     """``y`` itself when it is a 1-D numpy array of integers or text with one label per row:
     labels :func:`check_labels` has nothing to refuse in (none can be missing). None for any

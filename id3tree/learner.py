@@ -31,6 +31,7 @@ from id3tree._validation import (
     check_table,
     encode_like_fit,
     factorize,
+    frame_block,
     is_numeric,
     listed_columns,
     numeric_block,
@@ -237,6 +238,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         # a plain numeric array and integer or text labels need no DataFrame, nor any Series
         block = numeric_block(X) if self._all_numeric() else None
         frame = check_table(X) if block is None else None
+        if isinstance(X, pd.DataFrame) and self._all_numeric():
+            block = frame_block(frame)  # a small frame of numbers: the same, from its values
         n_rows, n_features = (frame if block is None else block).shape
         labels = plain_labels(y, n_rows) if self.class_weight is None else None
         if labels is None:
@@ -247,7 +250,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             if block is None:
                 frame = frame.iloc[kept].reset_index(drop=True)
             else:
-                block = block[kept]
+                block = block[kept]  # (the frame is kept for its column names only)
             if isinstance(labels, pd.Series):
                 labels = labels.iloc[kept].reset_index(drop=True)
             else:
@@ -257,7 +260,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         if params.keep_trace == "auto":
             full = n_rows * n_features <= FULL_TRACE_VALUES
             params = replace(params, keep_trace=True if full else "splits")
-        if block is None:
+        if frame is not None:
             names = [str(c) for c in frame.columns]
         else:
             names = [f"x{i}" for i in range(n_features)]  # as to_frame names an array's columns

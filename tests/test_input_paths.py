@@ -1,6 +1,7 @@
 """The learner's short ways in for plain input give what the general, column-by-column way gives.
 
-A numpy array of numbers skips the DataFrame (:func:`~id3tree._validation.numeric_block`) and a
+A numpy array of numbers skips the DataFrame (:func:`~id3tree._validation.numeric_block`), a
+small DataFrame of numbers of one dtype is taken as one array (``frame_block``) and a
 1-D array of integer or text labels skips the Series (:func:`~id3tree._validation.plain_labels`).
 Every test here fits the same data twice, once with the short ways turned off, and compares the
 whole fitted model, or the error, down to the byte.
@@ -15,12 +16,13 @@ import pandas as pd
 import pytest
 
 import id3tree.learner as learner
-from id3tree import ID3Classifier
-from id3tree._validation import numeric_block, plain_labels
+from id3tree import ID3Classifier, _validation
+from id3tree._validation import frame_block, numeric_block, plain_labels
 
 
 def _general_only(monkeypatch):
     monkeypatch.setattr(learner, "numeric_block", lambda X: None)
+    monkeypatch.setattr(learner, "frame_block", lambda frame: None)
     monkeypatch.setattr(learner, "plain_labels", lambda y, n_rows: None)
 
 
@@ -132,6 +134,58 @@ def test_options_give_the_same_model_either_way(monkeypatch, options):
         X[:, 0] = np.round(X[:, 0])
     _both_ways(monkeypatch, X, y, **options)
     _both_ways(monkeypatch, X, np.array(["no", "yes", "maybe"])[y], **options)
+
+
+def _frame(X, names=None):
+    return pd.DataFrame(X, columns=names or [f"c{i}" for i in range(X.shape[1])])
+
+
+def _blocks(X):
+    """A frame of one column per block, as assigning columns one by one makes."""
+    frame = pd.DataFrame(index=range(len(X)))
+    for i in range(X.shape[1]):
+        frame[f"c{i}"] = X[:, i]
+    return frame
+
+
+@pytest.mark.parametrize(
+    "make_frame",
+    [
+        lambda X: _frame(X),
+        lambda X: _frame(X, names=list(range(X.shape[1]))),  # names that are not text
+        lambda X: _frame(np.where(X > 1, np.nan, X)),
+        lambda X: _frame(X.astype(np.float32)),
+        lambda X: _frame((X * 10).astype(np.int16)),
+        lambda X: _blocks(X),
+        lambda X: _frame(X).astype({"c1": np.int64}),  # two dtypes: column by column
+        lambda X: _frame(X).astype({"c1": "Float64"}),  # a nullable dtype: column by column
+        lambda X: _frame(X).assign(c1=X[:, 1] > 0),  # booleans are categorical
+        lambda X: _frame(X).iloc[5:77],  # an index that does not start at 0
+        lambda X: _frame(X)[["c2", "c0"]],
+    ],
+)
+@pytest.mark.parametrize("small", [True, False])
+def test_a_dataframe_of_numbers_grows_the_same_tree_either_way(monkeypatch, make_frame, small):
+    X, y = _data(seed=2)
+    frame = make_frame(X)
+    if not small:  # too large to be copied into one array: its columns one by one
+        monkeypatch.setattr(_validation, "FRAME_BLOCK_VALUES", frame.size - 1)
+    labels = y[: len(frame)]
+    fitted, _ = _both_ways(monkeypatch, frame, labels)
+    assert isinstance(fitted, dict)
+    _both_ways(monkeypatch, frame, labels, sample_weight=np.arange(len(frame)) % 3)
+
+
+def test_a_dataframe_with_an_infinite_value_is_refused_either_way(monkeypatch):
+    X, y = _data()
+    X[3, 2] = np.inf
+    (error, _, text), _ = _both_ways(monkeypatch, _frame(X), y)
+    assert error == "error" and "column 'c2' has 1 infinite value" in text
+    assert frame_block(_frame(X)) is None
+    X[3, 2] = 0.5
+    assert frame_block(_frame(X)).tobytes() == X.tobytes()  # the short way is taken
+    assert frame_block(_blocks(X)).tobytes() == X.tobytes()
+    assert frame_block(_frame(X).astype({"c1": np.int64})) is None
 
 
 def test_many_integer_classes_either_way(monkeypatch):
