@@ -68,15 +68,18 @@ FLOAT_INTEGER_LIMIT = 2**53
 
 
 def numeric_block(X) -> np.ndarray | None:
-    """A numpy array of real numbers (floats, signed or unsigned integers) as one float64 block
-    of its columns, with NaN for missing, checked at once as :func:`check_table` and
-    :func:`numeric_values` check its columns one by one: no DataFrame, no Series per column.
+    """A numpy array of real numbers (floats, signed or unsigned integers), or a list of rows of
+    them, as one float64 block of its columns, with NaN for missing, checked at once as
+    :func:`check_table` and :func:`numeric_values` check its columns one by one: no DataFrame,
+    no Series per column.
 
-    A float64 array is returned as it is (no copy). None for any other ``X``, and for an array
+    A float64 array is returned as it is (no copy). None for any other ``X``, and for data
     those checks may refuse (no rows or no columns, an infinite value, integers of 2**53 or more
     in magnitude, which float64 may not tell apart): the column-by-column path then decides,
     and names the problem.
     """
+    if isinstance(X, (list, tuple)):
+        X = _rows_of_numbers(X)
     if (
         type(X) is not np.ndarray
         or X.ndim != 2
@@ -92,6 +95,28 @@ def numeric_block(X) -> np.ndarray | None:
     if X.max() >= FLOAT_INTEGER_LIMIT or X.min() <= -FLOAT_INTEGER_LIMIT:
         return None
     return X.astype(np.float64)
+
+
+def _rows_of_numbers(rows) -> np.ndarray | None:
+    """A list of rows whose every value is a real number (no booleans, no None) as a float64
+    array; None for any other list, and for one with a column of missing values only, which
+    :func:`to_frame` makes a column of no type."""
+    values = np.asarray(rows, dtype=object)  # as to_frame starts
+    if values.ndim != 2 or values.size == 0:
+        return None
+    if ptypes.infer_dtype(values.ravel(), skipna=False) not in _REAL_NUMBERS:
+        return None
+    try:
+        values = values.astype(np.float64)
+    except (OverflowError, TypeError, ValueError):
+        return None
+    if (np.abs(values) >= FLOAT_INTEGER_LIMIT).any() or np.isnan(values).all(axis=0).any():
+        return None  # (an integer column's large values decide column by column; so does inf)
+    return values
+
+
+_REAL_NUMBERS = ("floating", "integer", "mixed-integer-float")
+"""What ``infer_dtype`` calls values that are all real numbers (booleans and None excluded)."""
 
 
 def frame_block(frame: pd.DataFrame) -> np.ndarray | None:
@@ -112,9 +137,11 @@ FRAME_BLOCK_VALUES = 1_000_000
 
 
 def plain_labels(y, n_rows: int) -> np.ndarray | None:
-    """``y`` itself when it is a 1-D numpy array of integers or text with one label per row:
-    labels :func:`check_labels` has nothing to refuse in (none can be missing). None for any
-    other ``y``."""
+    """``y`` itself when it is a 1-D numpy array of integers or text with one label per row,
+    and a list of integers as an array: labels :func:`check_labels` has nothing to refuse in
+    (none can be missing). None for any other ``y``."""
+    if isinstance(y, list) and ptypes.infer_dtype(y, skipna=False) == "integer":
+        y = np.asarray(y)  # int64, or uint64; beyond that an object array, refused below
     if (
         type(y) is np.ndarray
         and y.ndim == 1

@@ -188,6 +188,70 @@ def test_a_dataframe_with_an_infinite_value_is_refused_either_way(monkeypatch):
     assert frame_block(_frame(X).astype({"c1": np.int64})) is None
 
 
+@pytest.mark.parametrize(
+    "make_rows",
+    [
+        lambda X: X.tolist(),
+        lambda X: (X * 10).astype(int).tolist(),
+        lambda X: [[int(a * 10), b, c] for a, b, c in X[:, :3].tolist()],  # ints beside floats
+        lambda X: np.where(X > 1, np.nan, X).tolist(),
+        lambda X: [[int(a * 10) if a < 1 else np.nan, b] for a, b in X[:, :2].tolist()],
+        lambda X: [tuple(row) for row in X.astype(np.float32)],  # numpy scalars
+        lambda X: [np.array(row) for row in X],
+        lambda X: [[a, b, np.nan] for a, b in X[:, :2].tolist()],  # a column of NaN only
+        lambda X: [[a, None] for a in X[:, 0].tolist()],  # a column of None only
+        lambda X: [[a, None if a > 1 else b] for a, b in X[:, :2].tolist()],
+        lambda X: [[a, b > 0] for a, b in X[:, :2].tolist()],  # a column of booleans
+        lambda X: [[a, True if b > 1 else b] for a, b in X[:, :2].tolist()],  # mixed with one
+        lambda X: [[a, str(b)] for a, b in X[:, :2].tolist()],
+        lambda X: [[a * 1e20, b] for a, b in X[:, :2].tolist()],
+        lambda X: [[2**53 + (i % 2), np.nan if i == 5 else b] for i, b in enumerate(X[:, 1])],
+        lambda X: [[2**70 + i, b] for i, b in enumerate(X[:, 1].tolist())],
+        lambda X: [[a, np.inf if i == 3 else b] for i, (a, b) in enumerate(X[:, :2].tolist())],
+        lambda X: [row[: 1 + i % 2] for i, row in enumerate(X.tolist())],  # ragged
+        lambda X: [],
+        lambda X: [[] for _ in X],
+        lambda X: X[:, 0].tolist(),  # 1-D
+    ],
+)
+@pytest.mark.parametrize("make_y", [lambda y: y.tolist(), lambda y: np.array(["no", "yes"])[y % 2]])
+def test_a_list_of_rows_grows_what_the_general_way_grows(monkeypatch, make_rows, make_y):
+    X, y = _data(n=80, seed=3)
+    _both_ways(monkeypatch, make_rows(X), make_y(y))
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [
+        lambda y: y.tolist(),
+        lambda y: [np.int16(v) for v in y],
+        lambda y: (y - 5).tolist(),
+        lambda y: [2**63 + v for v in y.tolist()],  # uint64
+        lambda y: [2**65 + v for v in y.tolist()],  # beyond any integer dtype
+        lambda y: [bool(v) if i == 0 else v for i, v in enumerate(y.tolist())],
+        lambda y: [float(v) for v in y.tolist()],
+        lambda y: [None if i == 4 else v for i, v in enumerate(y.tolist())],
+        lambda y: [[v] for v in y.tolist()],
+        lambda y: y.tolist()[:-1],
+    ],
+)
+def test_a_list_of_labels_gives_what_the_general_way_gives(monkeypatch, labels):
+    X, y = _data(n=60, seed=4)
+    _both_ways(monkeypatch, X, labels(y))
+
+
+def test_the_short_way_takes_lists_of_numbers_only():
+    X, y = _data(n=30)
+    assert numeric_block(X.tolist()).tobytes() == X.tobytes()
+    assert numeric_block([[1, 2.5], [3, np.nan]]).tolist()[0] == [1.0, 2.5]
+    assert numeric_block([[1.0, True], [2.0, 3.0]]) is None
+    assert numeric_block([[1.0, np.nan], [2.0, np.nan]]) is None
+    assert numeric_block([[2**53, np.nan], [1, 2.0]]) is None
+    assert plain_labels(y.tolist(), len(y)).tolist() == y.tolist()
+    assert plain_labels([0, True], 2) is None
+    assert plain_labels([0, 2**65], 2) is None
+
+
 def test_many_integer_classes_either_way(monkeypatch):
     X, _ = _data(n=300)
     y = np.arange(300) % 25  # more than 20 integer classes: scikit-learn's check runs
