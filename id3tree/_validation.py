@@ -138,10 +138,12 @@ FRAME_BLOCK_VALUES = 1_000_000
 
 def plain_labels(y, n_rows: int) -> np.ndarray | None:
     """``y`` itself when it is a 1-D numpy array of integers or text with one label per row,
-    and a list of integers as an array: labels :func:`check_labels` has nothing to refuse in
-    (none can be missing). None for any other ``y``."""
+    and a list or Series of integers as an array: labels :func:`check_labels` has nothing to
+    refuse in (none can be missing). None for any other ``y``."""
     if isinstance(y, list) and ptypes.infer_dtype(y, skipna=False) == "integer":
         y = np.asarray(y)  # int64, or uint64; beyond that an object array, refused below
+    elif isinstance(y, pd.Series) and isinstance(y.dtype, np.dtype) and y.dtype.kind in "iu":
+        y = y.to_numpy()  # (a nullable Int64 Series, which may hold pd.NA, is not a numpy dtype)
     if (
         type(y) is np.ndarray
         and y.ndim == 1

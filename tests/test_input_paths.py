@@ -232,6 +232,12 @@ def test_a_list_of_rows_grows_what_the_general_way_grows(monkeypatch, make_rows,
         lambda y: [float(v) for v in y.tolist()],
         lambda y: [None if i == 4 else v for i, v in enumerate(y.tolist())],
         lambda y: [[v] for v in y.tolist()],
+        lambda y: pd.Series(y.astype(np.uint8), index=np.arange(len(y)) * 2),
+        lambda y: pd.Series(y, dtype="Int64"),
+        lambda y: pd.Series(y, dtype="Int64").where(y > 0),  # pd.NA: missing labels
+        lambda y: pd.Series(y.astype(str)),
+        lambda y: pd.Series(y).astype("category"),
+        lambda y: pd.Series(y)[::-1],  # a Series in another order: its values count, in order
         lambda y: y.tolist()[:-1],
     ],
 )
@@ -250,6 +256,8 @@ def test_the_short_way_takes_lists_of_numbers_only():
     assert plain_labels(y.tolist(), len(y)).tolist() == y.tolist()
     assert plain_labels([0, True], 2) is None
     assert plain_labels([0, 2**65], 2) is None
+    assert plain_labels(pd.Series(y[::-1], index=y), len(y)).tolist() == y[::-1].tolist()
+    assert plain_labels(pd.Series(y, dtype="Int64"), len(y)) is None
 
 
 def test_many_integer_classes_either_way(monkeypatch):
