@@ -235,7 +235,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
                 "numeric_bins applies to Dask DataFrames only (in memory every midpoint is "
                 f"searched exactly); leave it None, got {self.numeric_bins!r}"
             )
-        # a plain numeric array and integer or text labels need no DataFrame, nor any Series
+        # numbers (an array, a list of rows, a small frame of one dtype) are checked as one
+        # block, and integer or text labels as one array: no DataFrame, no Series per column
         block = numeric_block(X) if self._all_numeric() else None
         frame = check_table(X) if block is None else None
         if isinstance(X, pd.DataFrame) and self._all_numeric():
@@ -290,7 +291,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             classes = distinct.tolist()
             if distinct.dtype.kind != "U" and len(classes) > 20:  # as _check_y checks them
                 check_classification_targets(distinct)
-        del labels  # (a copy of y: not needed while growing)
+        del labels  # (not needed while growing)
         self.classes_ = persistence.class_array(classes)
         if self.min_weight_fraction_leaf > 0:  # weighs the rows: each weighs 1 by default
             weight = np.ones(len(y_codes)) if weight is None else weight
