@@ -120,16 +120,28 @@ _REAL_NUMBERS = ("floating", "integer", "mixed-integer-float")
 
 
 def frame_block(frame: pd.DataFrame) -> np.ndarray | None:
-    """:func:`numeric_block` of a small DataFrame whose columns all have one numpy dtype of real
+    """:func:`numeric_block` of a small DataFrame whose columns all have numpy dtypes of real
     numbers (its values as one array; of a frame of several blocks, a copy). None for any other
     frame, and for one of more than ``FRAME_BLOCK_VALUES`` values: its columns are taken one by
-    one, as views, so that a large frame is never copied."""
+    one, as views, so that a large frame is never copied.
+
+    Columns of several dtypes share the one that holds them all (integers beside floats: floats
+    wide enough for every integer below 2**53, which are exact); a frame with integer columns
+    whose block holds a value of 2**53 or more goes column by column, as an integer array does.
+    """
     if frame.shape[0] * frame.shape[1] > FRAME_BLOCK_VALUES:
         return None
     dtypes = set(frame.dtypes.tolist())
-    if len(dtypes) != 1 or not isinstance(dtypes.pop(), np.dtype):
+    if not all(isinstance(dtype, np.dtype) and dtype.kind in "fiu" for dtype in dtypes):
         return None
-    return numeric_block(frame.to_numpy())
+    values = frame.to_numpy()
+    if (
+        values.dtype.kind == "f"
+        and any(dtype.kind in "iu" for dtype in dtypes)
+        and (np.abs(values) >= FLOAT_INTEGER_LIMIT).any()
+    ):
+        return None
+    return numeric_block(values)
 
 
 FRAME_BLOCK_VALUES = 1_000_000

@@ -157,7 +157,13 @@ def _blocks(X):
         lambda X: _frame(X.astype(np.float32)),
         lambda X: _frame((X * 10).astype(np.int16)),
         lambda X: _blocks(X),
-        lambda X: _frame(X).astype({"c1": np.int64}),  # two dtypes: column by column
+        lambda X: _frame(X).astype({"c1": np.int64}),  # two dtypes
+        lambda X: _frame(np.abs(X)).astype({"c1": np.int16, "c2": np.float16, "c3": np.uint8}),
+        lambda X: _frame(np.abs(X)).astype({"c1": np.uint64}).assign(c0=(X[:, 0] * 10).astype(int)),
+        lambda X: _frame(X).assign(c1=2**53 + (X[:, 1] > 0)),  # int64 beyond 2**53: merged
+        lambda X: _frame(X).assign(c1=2**53 + 2 * (X[:, 1] > 0)),  # beyond 2**53, not merged
+        lambda X: _frame(X).assign(c1=2**53 - 1 - (X[:, 1] > 0)),  # just below: the block
+        lambda X: _frame(X).assign(c0=X[:, 0] * 1e20, c1=(X[:, 1] * 10).astype(int)),
         lambda X: _frame(X).astype({"c1": "Float64"}),  # a nullable dtype: column by column
         lambda X: _frame(X).assign(c1=X[:, 1] > 0),  # booleans are categorical
         lambda X: _frame(X).iloc[5:77],  # an index that does not start at 0
@@ -172,7 +178,7 @@ def test_a_dataframe_of_numbers_grows_the_same_tree_either_way(monkeypatch, make
         monkeypatch.setattr(_validation, "FRAME_BLOCK_VALUES", frame.size - 1)
     labels = y[: len(frame)]
     fitted, _ = _both_ways(monkeypatch, frame, labels)
-    assert isinstance(fitted, dict)
+    assert isinstance(fitted, dict) or "holds integers beyond 2**53" in fitted[2]
     _both_ways(monkeypatch, frame, labels, sample_weight=np.arange(len(frame)) % 3)
 
 
@@ -185,7 +191,11 @@ def test_a_dataframe_with_an_infinite_value_is_refused_either_way(monkeypatch):
     X[3, 2] = 0.5
     assert frame_block(_frame(X)).tobytes() == X.tobytes()  # the short way is taken
     assert frame_block(_blocks(X)).tobytes() == X.tobytes()
-    assert frame_block(_frame(X).astype({"c1": np.int64})) is None
+    mixed = _frame(X).astype({"c1": np.int64})
+    assert frame_block(mixed).tobytes() == mixed.to_numpy(dtype=float).tobytes()
+    assert frame_block(mixed.assign(c1=2**53)) is None
+    assert frame_block(mixed.assign(c1=X[:, 1] > 0)) is None
+    assert frame_block(mixed.astype({"c0": "Float64"})) is None
 
 
 @pytest.mark.parametrize(
