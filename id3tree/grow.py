@@ -63,6 +63,7 @@ from id3tree.splits import (
     class_counts,
     dense_ranks,
     midpoint,
+    nan_array,
     score_categorical,
     search_counted,
     search_cuts,
@@ -145,7 +146,9 @@ class _Nodes:
         k = len(counts)
         self.parent.append(parent)
         self.slot.append(slot)
-        self.depth.append(np.full(k, depth))
+        depths = np.empty(k, dtype=np.int64)
+        depths.fill(depth)
+        self.depth.append(depths)
         self.counts.append(counts)
         ids = np.arange(self.n, self.n + k)
         self.n += k
@@ -191,7 +194,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
             used = used[eligible]
         k = len(ids)
         starts = np.zeros(k, dtype=np.int64)
-        np.cumsum(sizes[:-1], out=starts[1:])
+        sizes[:-1].cumsum(out=starts[1:])
 
         # 3. score every feature at every eligible node
         s = Scores(k, n_features)
@@ -229,7 +232,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
             score[s.below_average] = -np.inf
         best = np.maximum.reduce(score, axis=1, initial=-np.inf)
         s.tied = np.isfinite(score) & (score >= best[:, None] - TIE_TOLERANCE)
-        chosen = np.argmax(s.tied, axis=1)
+        chosen = s.tied.argmax(axis=1)
         splitting = np.isfinite(best)
         why = np.empty(k, dtype=object)  # (None everywhere)
         why[~splitting] = NO_VALID_SPLIT
@@ -610,7 +613,7 @@ class SortedColumns:
                 s.ranked.append((self.features[js.start : js.stop], result.ranked, m))
             ok = _usable(result, min_leaf)
             at = result.position[ok]
-            low, high = np.full((2, c * k), np.nan)
+            low, high = nan_array((2, c * k))
             low[ok], high[ok] = self._neighbours(js, at)
             self._fill(s, self.features[js.start : js.stop], k, result, ok, low, high)
             self._n_left[:, js.start : js.stop] = result.n_left.reshape(c, k).T
@@ -807,7 +810,7 @@ class SortedColumns:
         the level's nodes), its branch slot and its class counts, in (parent, slot) order."""
         k = len(chosen)
         self._chosen_layout = np.maximum(self._layout_of[chosen], 0)
-        split = np.flatnonzero(splitting)
+        split = splitting.nonzero()[0]
         if not len(split):
             return split, split, np.zeros((0, self.n_classes), dtype=np.int64)
         sides = self._side_counts[self._chosen_layout[split] * k + split]  # (nodes, 3, classes)
@@ -825,7 +828,8 @@ class SortedColumns:
         (node, slot) gives its new segment, written for its row."""
         m, k = self.m, len(self._chosen_layout)
         n_scored = int(np.count_nonzero(scored))
-        new_segment = np.full(k * 3, n_scored, dtype=np.int32)  # of node * 3 + slot; dropped: last
+        new_segment = np.empty(k * 3, dtype=np.int32)  # of node * 3 + slot; dropped: last
+        new_segment.fill(n_scored)
         new_segment[(parent * 3 + slot)[scored]] = np.arange(n_scored)
         node, position = self.node_of_position, np.arange(m)
         chosen, every = self._chosen_layout, np.arange(k)
@@ -923,7 +927,7 @@ class Scores:
     the split, the threshold and the two values it lies between (NaN where not valid)."""
 
     def __init__(self, k: int, n_features: int):
-        self.table = np.full((len(self.FLOAT_SCORES), k, n_features), np.nan)
+        self.table = nan_array((len(self.FLOAT_SCORES), k, n_features))
         self.gain, self.ratio, self.overall, self.threshold, self.low, self.high = self.table
         self.numeric_searches = []  # (features, search of them side by side), chunk by chunk
         self.ranked = []  # (features, RankedCuts, m) of each chunk searched with rank=k

@@ -454,7 +454,7 @@ def search_layouts(
         present[:] = counts
     right_0 = n_right  # class 0's rows right of each cut: those of no other class
     for k in range(1, n_classes):
-        left_k = np.cumsum(y if n_classes == 2 else y == k, axis=1, out=left[k])
+        left_k = (y if n_classes == 2 else y == k).cumsum(axis=1, out=left[k])
         left_k -= before[:, k].repeat(lengths)
         if has_missing:
             present[:, :, k] = np.take_along_axis(left_k, last, axis=1) * (n_present > 0)
@@ -476,7 +476,7 @@ def search_layouts(
     np.putmask(weighted, ~valid, _NOT_A_CUT)  # (faster than a masked assignment)
     # the best of each (layout, segment) and the first cut within the tolerance of it
     best = np.minimum.reduceat(weighted, starts, axis=1)
-    owner = np.flatnonzero(best.ravel() < _NOT_A_CUT)
+    owner = (best.ravel() < _NOT_A_CUT).nonzero()[0]
     # tied: within the tolerance of the best, that is at most best + tolerance (a segment
     # without a cut has no valid position, whatever that sum wraps to)
     best += tie_tolerance(lengths, unit)
@@ -486,7 +486,8 @@ def search_layouts(
     first = np.minimum.reduceat(np.where(tied, np.arange(m), m), starts, axis=1).ravel()
     at = first[owner]
     layout = owner // n_seg
-    position = np.full(c * n_seg, -1, dtype=np.int64)
+    position = np.empty(c * n_seg, dtype=np.int64)
+    position.fill(-1)
     position[owner] = layout * m + at
     missing = counts - present
     ranked = None
@@ -659,6 +660,14 @@ def best_cuts(weighted, starts, lengths, tolerance):
     return owner, first[owner], n_ties
 
 
+def nan_array(shape) -> np.ndarray:
+    """A new float array of NaN (``np.full`` without its Python frames: small searches make
+    several a level)."""
+    array = np.empty(shape)
+    array.fill(np.nan)
+    return array
+
+
 def threshold_search(owner, left, present, missing, n_ties, **extra) -> ThresholdSearch:
     """The :class:`ThresholdSearch` of segments whose best cuts are known.
 
@@ -700,7 +709,7 @@ def threshold_search(owner, left, present, missing, n_ties, **extra) -> Threshol
     overall /= np.where(found, n_left + n_right + n_missing, np.nan)  # (no cut: NaN)
     return ThresholdSearch(
         found=found,
-        threshold=np.full(n_seg, np.nan),
+        threshold=nan_array(n_seg),
         overall_entropy=overall,
         gain=np.maximum(h_parent - overall, 0.0),  # (NaN where no cut: so is overall)
         split_info=split_info,
