@@ -178,7 +178,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     n_rows = None if w is None else np.array([n])
     level = nodes.add(np.array([-1]), np.array([-1]), 0, counts)
     reasons = _stopping_reasons(counts, 0, params, n_rows)
-    scored = np.array([r is None for r in reasons], dtype=bool)  # the nodes to score
+    scored = np.equal(reasons, None)  # the nodes to score
     columns = SortedColumns(data, np.flatnonzero(~is_cat))
     if reasons[0] is not None:
         columns.regroup(np.full(n, -1, dtype=np.int32))
@@ -301,7 +301,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         # 7. the next level: the children that may split, their rows regrouped by child,
         # keeping each numeric feature's sorted order
         child_reasons = _stopping_reasons(child_counts, depth + 1, params, child_rows)
-        scored = np.array([r is None for r in child_reasons], dtype=bool)
+        scored = np.equal(child_reasons, None)
         if direct:
             del segment
             columns.regroup_children(scored, parent_e, child_slot, child_sizes, starts)
@@ -596,13 +596,15 @@ class SortedColumns:
             c = len(js)
             step_up, missing = self._rises(js)
             n_present = sizes[None].repeat(c, axis=0)  # rows with a value, per (feature, node)
-            if any(self.has_missing[js.start : js.stop]):
+            has_missing = any(self.has_missing[js.start : js.stop])
+            if has_missing:
                 n_present = sizes - np.add.reduceat(missing(), starts, axis=1)
             as_matrix = n_classes <= LAYOUT_CLASSES and c * m * n_classes <= LAYOUT_CELLS
             if weight is None and as_matrix:
                 result = search_layouts(
                     step_up, self.labels[js.start : js.stop], starts, sizes, n_present,
                     n_classes, min_leaf=min_leaf, rank=rank, counts=counts,
+                    has_missing=has_missing,
                 )  # fmt: skip
             else:
                 result = self._search_end_to_end(

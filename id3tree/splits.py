@@ -409,14 +409,16 @@ def _ranked_at(cuts: _Cuts, pos, n_thresholds=None) -> RankedCuts:
 
 
 def search_layouts(
-    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1, rank=0, counts=None
-) -> ThresholdSearch:
+    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1, rank=0, counts=None,
+    has_missing=None,
+) -> ThresholdSearch:  # fmt: skip
     """:func:`search_cuts` of several layouts of the same segments, each a row of a matrix.
 
     Row j of ``step_up`` and ``y`` (``(c, m)``) holds every segment's entries sorted by
     feature j: segment s is ``starts[s] : starts[s] + lengths[s]`` of every row, and holds the
     same rows (so the same class counts, ``counts``, counted here when not given) in every
-    layout; ``n_present`` (``(c, n_segments)``) counts the entries with a value. Every step is
+    layout; ``n_present`` (``(c, n_segments)``) counts the entries with a value (``has_missing``:
+    whether any is missing, when the caller knows; found here when not given). Every step is
     then one operation on the whole matrix, whatever the number of layouts: the running class
     counts of every position (one cumulative sum per class but the first, whose count is the
     rows left over), the ``c log c`` sums of both sides, the lowest score of each (layout,
@@ -432,7 +434,8 @@ def search_layouts(
         counts = class_counts(segment * n_classes + y[0], n_seg, n_classes)
     n_left = np.arange(1, m + 1) - starts.repeat(lengths)  # rows up to each position
     before = counts.cumsum(axis=0) - counts  # rows of each class before each segment
-    has_missing = bool((n_present < lengths).any())
+    if has_missing is None:
+        has_missing = bool((n_present < lengths).any())
     if has_missing:
         rows_present = n_present.repeat(lengths, axis=1)
         last = np.maximum(starts + n_present - 1, 0)  # the last present entry of each segment
@@ -489,7 +492,7 @@ def search_layouts(
     position = np.empty(c * n_seg, dtype=np.int64)
     position.fill(-1)
     position[owner] = layout * m + at
-    missing = counts - present
+    missing = counts - present if has_missing else None  # (None: no row is missing)
     ranked = None
     if rank:
         score = weighted if score is None else score
@@ -510,7 +513,7 @@ def search_layouts(
         owner,
         left[:, layout, at].T,
         present.reshape(-1, n_classes),
-        missing.reshape(-1, n_classes),
+        None if missing is None else missing.reshape(-1, n_classes),
         n_ties,
         position=position,
         ranked=ranked,
@@ -673,7 +676,8 @@ def threshold_search(owner, left, present, missing, n_ties, **extra) -> Threshol
 
     ``owner`` are the segments with a cut and ``left`` the class counts left of each one's cut;
     ``present`` and ``missing`` (``(n_segments, n_classes)``) the class counts of the rows with
-    and without a value. The overall entropy of each winner is taken from its exact class
+    and without a value (``missing=None``: no row is missing, which spares the work of the
+    missing branch). The overall entropy of each winner is taken from its exact class
     counts, by Shannon's formula; ``extra`` fills the optional fields.
 
     Every segment is computed alike, found or not (a segment without a cut has sides of 0,
@@ -687,25 +691,33 @@ def threshold_search(owner, left, present, missing, n_ties, **extra) -> Threshol
     side_counts[owner, 0] = left
     np.subtract(present, side_counts[:, 0], out=side_counts[:, 1])
     side_counts[:, 1] *= found[:, None]  # no cut: no sides (but the missing rows)
-    side_counts[:, 2] = missing
+    if missing is not None:
+        side_counts[:, 2] = missing
     sizes = np.add.reduce(side_counts, axis=2)  # rows left, right and missing
-    sizes[:, 2] *= found  # no cut: no branches
+    if missing is not None:
+        sizes[:, 2] *= found  # no cut: no branches
+    parent = present if missing is None else None  # (made below when missing rows count)
     # one table of every row whose entropy is needed, zero-padded to one width (zeros add
     # nothing): the three sides of each cut, each segment's parent, each segment's branch sizes
     width = max(n_classes, 3) if n_classes <= DENSE_CLASSES else 0
     if width:
         stacked = np.zeros((width, 5, n_seg))  # class by class, as entropy_of_counts reads
         stacked[:n_classes, :3] = side_counts.T
-        np.add(present.T, missing.T, out=stacked[:n_classes, 3])
+        if parent is None:
+            np.add(present.T, missing.T, out=stacked[:n_classes, 3])
+        else:
+            stacked[:n_classes, 3] = parent.T
         stacked[:3, 4] = sizes.T
         totals = np.add.reduce(stacked, axis=0)
         h_left, h_right, h_missing, h_parent, split_info = entropy_of_counts(stacked, totals)
     else:  # wide rows are read by their non-zero cells: one call a table
         h_left, h_right, h_missing = entropy_rows(side_counts).T
-        h_parent, split_info = entropy_rows(present + missing), entropy_rows(sizes)
+        parent = present + missing if parent is None else parent
+        h_parent, split_info = entropy_rows(parent), entropy_rows(sizes)
     n_left, n_right, n_missing = sizes.T
     overall = n_left * h_left + n_right * h_right
-    overall += n_missing * h_missing
+    if missing is not None:  # (else n_missing is 0: the sum is the same)
+        overall += n_missing * h_missing
     overall /= np.where(found, n_left + n_right + n_missing, np.nan)  # (no cut: NaN)
     return ThresholdSearch(
         found=found,
