@@ -304,7 +304,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         scored = np.equal(child_reasons, None)
         if direct:
             del segment
-            columns.regroup_children(scored, parent_e, child_slot, child_sizes, starts)
+            columns.regroup_children(scored, parent_e, child_slot, child_sizes, sizes)
         else:
             new_segment = np.full(len(scored) + 1, -1, dtype=np.int32)  # (last: position -1)
             new_segment[:-1][scored] = np.arange(np.count_nonzero(scored))
@@ -820,28 +820,29 @@ class SortedColumns:
         parent, slot = np.nonzero(has_rows)
         return split[parent], slot, sides[has_rows]
 
-    def regroup_children(self, scored, parent, slot, child_sizes, starts) -> None:
+    def regroup_children(self, scored, parent, slot, child_sizes, sizes) -> None:
         """:meth:`regroup` after :meth:`sorted_children`: the rows of every child that is
         ``scored`` (the others are dropped), each layout keeping its order.
 
         A node's cut sends the first ``n_left`` positions of its chosen layout left, the next
-        ``n_right`` right and the rest to the missing branch; so the slot of every position of
-        the chosen layouts is two comparisons of its offset in the node, and a table of
-        (node, slot) gives its new segment, written for its row."""
+        ``n_right`` right and the rest to the missing branch; so the (node, slot) of the
+        positions of the chosen layouts, node after node, is each (node, slot) repeated as
+        many times as its side has rows (a node that does not split: its left side, then
+        dropped), and a table of (node, slot) gives their new segment, written for their rows."""
         m, k = self.m, len(self._chosen_layout)
         n_scored = int(np.count_nonzero(scored))
         new_segment = np.empty(k * 3, dtype=np.int32)  # of node * 3 + slot; dropped: last
         new_segment.fill(n_scored)
         new_segment[(parent * 3 + slot)[scored]] = np.arange(n_scored)
-        node, position = self.node_of_position, np.arange(m)
         chosen, every = self._chosen_layout, np.arange(k)
-        left_end = starts + self._n_left[every, chosen]  # the first position not sent left
-        sent_end = left_end + self._n_right[every, chosen]  # nor right
-        cell = node * 3  # each position's (node, slot), slot 0 (left) to begin with
-        cell += position >= left_end[node]
-        cell += position >= sent_end[node]
-        rows = self.rows.reshape(-1)[(chosen * m)[node] + position]  # in the chosen layouts
-        self._segment_of_row[rows] = new_segment[cell]
+        side_sizes = np.empty((k, 3), dtype=np.int64)  # the rows of each (node, slot)
+        side_sizes[:, 0] = self._n_left[every, chosen]
+        side_sizes[:, 1] = self._n_right[every, chosen]
+        np.subtract(sizes, side_sizes[:, 0] + side_sizes[:, 1], out=side_sizes[:, 2])
+        chosen_start = (chosen * m).repeat(sizes)  # where each position's chosen layout begins
+        chosen_start += np.arange(m)
+        rows = self.rows.reshape(-1).take(chosen_start)  # in the chosen layouts
+        self._segment_of_row[rows] = new_segment.repeat(side_sizes.reshape(-1))
         self.node_of_position = np.zeros(0, dtype=np.int32)  # (the level's: not needed now)
         m_new = int(child_sizes[scored].sum())
         self.regroup(self._segment_of_row, n_scored + 1, m_new, dropped_last=True)
