@@ -506,6 +506,8 @@ class SortedColumns:
         # small data: a copy of the sorted features' columns end to end, for _neighbours
         small = self.features and len(self.features) * n <= STACKED_VALUES
         self.stacked = np.concatenate(self.numeric) if small else None
+        # where each sorted feature's column begins in stacked (a column of each)
+        self._column_start = (np.arange(len(self.features), dtype=np.int64) * n)[:, None]
         for array, size in ((self._rows, d * n), (self._labels, d * n)):
             array.resize(size, refcheck=False)  # the counted features need no layout
         self._flags.resize(len(self.features) * n, refcheck=False)
@@ -633,7 +635,7 @@ class SortedColumns:
         if self.stacked is None:
             flags = self.flags[js.start : js.stop]
             return (flags & RISES).view(bool), lambda: (flags & MISSING) != 0
-        column_start = np.arange(js.start, js.stop, dtype=np.int64)[:, None] * len(self.numeric[0])
+        column_start = self._column_start[js.start : js.stop]
         values = self.stacked.take(self.rows[js.start : js.stop] + column_start)
         rises = np.zeros(values.shape, dtype=bool)
         np.greater(values[:, 1:], values[:, :-1], out=rises[:, :-1])

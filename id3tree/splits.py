@@ -479,7 +479,8 @@ def search_layouts(
     np.putmask(weighted, ~valid, _NOT_A_CUT)  # (faster than a masked assignment)
     # the best of each (layout, segment) and the first cut within the tolerance of it
     best = np.minimum.reduceat(weighted, starts, axis=1)
-    owner = (best.ravel() < _NOT_A_CUT).nonzero()[0]
+    found = best.ravel() < _NOT_A_CUT
+    owner = found.nonzero()[0]
     # tied: within the tolerance of the best, that is at most best + tolerance (a segment
     # without a cut has no valid position, whatever that sum wraps to)
     best += tie_tolerance(lengths, unit)
@@ -515,6 +516,7 @@ def search_layouts(
         present.reshape(-1, n_classes),
         None if missing is None else missing.reshape(-1, n_classes),
         n_ties,
+        found=found,
         position=position,
         ranked=ranked,
     )
@@ -671,22 +673,24 @@ def nan_array(shape) -> np.ndarray:
     return array
 
 
-def threshold_search(owner, left, present, missing, n_ties, **extra) -> ThresholdSearch:
+def threshold_search(owner, left, present, missing, n_ties, found=None, **extra) -> ThresholdSearch:
     """The :class:`ThresholdSearch` of segments whose best cuts are known.
 
     ``owner`` are the segments with a cut and ``left`` the class counts left of each one's cut;
     ``present`` and ``missing`` (``(n_segments, n_classes)``) the class counts of the rows with
     and without a value (``missing=None``: no row is missing, which spares the work of the
     missing branch). The overall entropy of each winner is taken from its exact class
-    counts, by Shannon's formula; ``extra`` fills the optional fields.
+    counts, by Shannon's formula; ``found``, whether each segment has a cut, when the caller
+    has it (else made from ``owner``); ``extra`` fills the optional fields.
 
     Every segment is computed alike, found or not (a segment without a cut has sides of 0,
     ``present`` and ``missing`` rows, and its results are then blanked): whole-array operations
     instead of gathers and scatters by ``owner``, which is what a small search spends.
     """
     n_seg, n_classes = present.shape
-    found = np.zeros(n_seg, dtype=bool)
-    found[owner] = True
+    if found is None:
+        found = np.zeros(n_seg, dtype=bool)
+        found[owner] = True
     side_counts = np.zeros((n_seg, 3, n_classes), dtype=np.int64)  # left, right, missing
     side_counts[owner, 0] = left
     np.subtract(present, side_counts[:, 0], out=side_counts[:, 1])
@@ -710,15 +714,17 @@ def threshold_search(owner, left, present, missing, n_ties, **extra) -> Threshol
         stacked[:3, 4] = sizes.T
         totals = np.add.reduce(stacked, axis=0)
         h_left, h_right, h_missing, h_parent, split_info = entropy_of_counts(stacked, totals)
+        n_rows = totals[4]  # n_left + n_right + n_missing (whole numbers: exact as floats)
     else:  # wide rows are read by their non-zero cells: one call a table
         h_left, h_right, h_missing = entropy_rows(side_counts).T
         parent = present + missing if parent is None else parent
         h_parent, split_info = entropy_rows(parent), entropy_rows(sizes)
+        n_rows = np.add.reduce(sizes, axis=1)
     n_left, n_right, n_missing = sizes.T
     overall = n_left * h_left + n_right * h_right
     if missing is not None:  # (else n_missing is 0: the sum is the same)
         overall += n_missing * h_missing
-    overall /= np.where(found, n_left + n_right + n_missing, np.nan)  # (no cut: NaN)
+    overall /= np.where(found, n_rows, np.nan)  # (no cut: NaN)
     return ThresholdSearch(
         found=found,
         threshold=nan_array(n_seg),
