@@ -527,6 +527,7 @@ class SortedColumns:
         self._slot_of_row = self._segment_of_row = np.empty(n, dtype=np.int32)
         self._layout_of = np.full(data.n_features, -1)  # feature -> its sorted layout, or -1
         self._layout_of[self.features] = np.arange(len(self.features))
+        self._all_sorted = len(self.features) == data.n_features  # every feature has a layout
         self.start_level(np.zeros(0, dtype=np.int64))
         self._set_views()
 
@@ -802,6 +803,8 @@ class SortedColumns:
         sorted feature searched at once, and every splitting node cut on a sorted feature."""
         if not SIDES_AS_CHILDREN or self.stacked is None:
             return False
+        if self._all_sorted:  # (whatever feature a node splits on)
+            return self._side_counts is not None or not splitting.any()
         split_on = chosen[splitting]
         if not len(split_on):  # no node splits: no child to make
             return True
