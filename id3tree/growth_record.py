@@ -451,6 +451,7 @@ class Record:
         self.details: list[_Details] = []
         self.value_labels = {}  # categorical feature -> its branch labels (_value_labels)
         self.slot_words = {}  # features -> the words of their branch slots (_slot_words)
+        self.slot_labels = None  # the short labels of every feature's slots (_slot_labels)
         self.written = {}  # threshold -> its text in the paths (see path_word)
 
     def level(self, lv: Level) -> None:
@@ -709,11 +710,11 @@ class Record:
         found = _Ranked(features, k, {c: cols[c] for c in names}, bounds, totals)
         return dict.fromkeys(features, found)
 
-    def _write_candidates(self) -> list:
-        """The lines of every candidate of every level, in reading order within each node
-        (feature by feature; each numeric candidate followed by its best thresholds); scored
-        node e of a level has the lines ``bounds[e]:bounds[e + 1]``, ``bounds`` being its
-        ``text`` (see :meth:`_plan_lines`).
+    def _write_candidates(self) -> np.ndarray:
+        """The lines of every candidate of every level (an array of str), in reading order
+        within each node (feature by feature; each numeric candidate followed by its best
+        thresholds); scored node e of a level has the lines ``bounds[e]:bounds[e + 1]``,
+        ``bounds`` being its ``text`` (see :meth:`_plan_lines`).
 
         All the candidates of one kind are written at once, whatever their level, node and
         feature (each column of numbers by one call, see
@@ -737,7 +738,7 @@ class Record:
         if work["ranked"]:
             at, text = self._thresholds_lines(work["ranked"])
             lines[at] = text
-        return lines.tolist()
+        return lines
 
     def _plan_lines(self, d: _Details, offset: int, work: dict) -> int:
         """Where the lines of a level's candidates go, from line ``offset`` of the whole trace
@@ -947,16 +948,20 @@ class Record:
 
     def _split_texts(self, splits: list) -> list:
         """:func:`~id3tree.tracing.split_texts` of the splits of several levels at once:
-        ``splits`` holds ``(level, its scored nodes that split, ...)``."""
+        ``splits`` holds ``(level, its scored nodes that split, ...)``.
+
+        The branch labels of every child are looked up at once in a table of each feature's
+        slots (:meth:`_slot_labels`), a numeric side followed by its split's threshold; a
+        level's children are those of its splitting nodes, in order."""
         data = self.data
         depths, features, threshold, notes, gain, ratio = [], [], [], [], [], []
-        labels, sizes, first = [], [], [0]
+        child_feature, slots, sizes, n_children = [], [], [], []
         for d, scored, _ in splits:
-            dec = d.decisions
+            dec, lv = d.decisions, d.level
             for e in scored:
                 f = dec.feature[e]
                 is_numeric = data.codes[f] is None
-                depths.append(d.level.depth)
+                depths.append(lv.depth)
                 features.append(f)
                 threshold.append(dec.threshold[e] if is_numeric else None)
                 gain.append(dec.gain[e])
@@ -968,18 +973,19 @@ class Record:
                         dec.below_average.get(e, ()),
                     )
                 )
+            child_feature.append(lv.chosen[lv.parent])
+            slots.append(lv.child_slot)
+            sizes.append(lv.child_sizes)
+            n_children.append(np.diff(dec.first_child)[scored])
         written = number_texts([np.nan if t is None else t for t in threshold], tracing.DECIMALS)
         written = [None if t is None else w for w, t in zip(written, threshold)]
-        done = 0
-        for d, scored, _ in splits:
-            dec = d.decisions
-            for e in scored:
-                f, t, w = features[done], threshold[done], written[done]
-                for c in range(dec.first_child[e], dec.first_child[e + 1]):
-                    labels.append(slot_label(data, f, dec.child_slot[c], t, w))
-                    sizes.append(dec.child_size[c])
-                first.append(len(labels))
-                done += 1
+        child_feature, slots = np.concatenate(child_feature), np.concatenate(slots)
+        n_children = np.concatenate(n_children)
+        labels = self._slot_labels()[child_feature, slots]
+        numeric = np.array([c is None for c in data.codes])
+        sides = np.flatnonzero(numeric[child_feature] & (slots != NUMERIC_MISSING))
+        owner = np.repeat(np.arange(len(features)), n_children)  # the split of each child
+        labels[sides] += np.array(written, dtype=object)[owner[sides]]
         columns = {
             "feature": [data.names[f] for f in features],
             "threshold": written,
@@ -987,9 +993,28 @@ class Record:
             "gain_ratio": ratio,
             "notes": notes,
         }
-        branches = {"label": labels, "n_samples": sizes, "first": first}
+        first = np.concatenate([[0], np.cumsum(n_children)])
+        branches = {"label": labels.tolist(), "n_samples": np.concatenate(sizes), "first": first}
         criterion = splits[0][0].level.criterion
         return tracing.split_texts(depths, criterion, columns, branches)
+
+    def _slot_labels(self) -> np.ndarray:
+        """The short label of each branch slot of each feature (:func:`slot_label` without the
+        threshold: ``<= ``, ``> ``, ``missing``; ``Sunny``, ..., ``missing``), one row per
+        feature padded with empty words; written once per fit."""
+        if self.slot_labels is None:
+            data = self.data
+            rows = [
+                [
+                    slot_label(data, f, slot, np.nan, "")
+                    for slot in range(3 if codes is None else len(data.categories[f]) + 1)
+                ]
+                for f, codes in enumerate(data.codes)
+            ]
+            self.slot_labels = np.full((len(rows), max(map(len, rows))), "", dtype=object)
+            for f, row in enumerate(rows):
+                self.slot_labels[f, : len(row)] = row
+        return self.slot_labels
 
     def _short_candidate(self, d: _Details, e: int, f: int, n, entropy: float) -> str:
         """The one line of feature ``f``'s candidate at scored node ``e`` when it has no
@@ -1064,7 +1089,9 @@ class Record:
         page[start + 1 + n_lines] = n + n_candidate_lines + order
         within = np.arange(int(n_lines.sum())) - np.repeat(np.cumsum(n_lines) - n_lines, n_lines)
         page[np.repeat(start + 1, n_lines) + within] = n + np.repeat(first, n_lines) + within
-        texts = np.array(node_lines + candidate_lines + decision_text, dtype=object)
+        texts = np.empty(n + n_candidate_lines + len(decision_text), dtype=object)
+        texts[:n], texts[n : n + n_candidate_lines] = node_lines, candidate_lines
+        texts[n + n_candidate_lines :] = decision_text
         lines = texts[page].tolist()
         for at in range(0, len(lines), WRITE_EVERY):
             self.tracer.write("\n".join([*lines[at : at + WRITE_EVERY], ""]))

@@ -211,7 +211,7 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
 
     Returns
     -------
-    list of str
+    numpy.ndarray of str (dtype object)
         Candidate i's lines are ``first[i] + 2 * i`` to ``first[i + 1] + 2 * i + 1`` (inclusive).
     """
     first = np.asarray(candidates["first"], dtype=np.int64)
@@ -273,7 +273,7 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
     text[first[:-1] + at] = heads
     text[np.arange(len(owner)) + 2 * owner + 1] = lines
     text[first[1:] + at + 1] = totals
-    return text.tolist()
+    return text
 
 
 def plural_words(counts: np.ndarray, one: str, many: str) -> list[str]:
