@@ -378,40 +378,80 @@ class _Decisions:
     child_size: list
 
     @classmethod
-    def of(cls, lv: Level, names: list) -> _Decisions:
-        s, k = lv.scores, len(lv.ids)
-        e, f = np.arange(k), lv.chosen
-        scored = np.where(lv.eligible, np.cumsum(lv.eligible) - 1, -1).tolist()
-        tied_with = {}  # the features tied with the chosen one, in column order
-        tied = s.tied & (np.arange(s.tied.shape[1]) != f[:, None])
-        tied[s.tied.sum(axis=1) <= 1] = False
-        for node, g in zip(*(a.tolist() for a in np.nonzero(tied))):
-            tied_with.setdefault(node, []).append(names[g])
-        tied_with = {node: tuple(others) for node, others in tied_with.items()}
-        below_average = {
-            e: (
-                float(np.nanmean(s.gain[e])),
-                tuple(names[g] for g in np.flatnonzero(s.below_average[e])),
-            )
-            for e in np.flatnonzero(s.below_average.any(axis=1)).tolist()
+    def of_levels(cls, levels: list, names: list) -> list[_Decisions]:
+        """The decisions of each of ``levels`` (:class:`Level`), found for all of them at once:
+        their scored nodes' scores stacked one level under another, each column read by one
+        numpy call for the whole tree, then cut into each level's lists (list slices)."""
+        n_scored = [len(lv.ids) for lv in levels]
+        n_nodes = [len(lv.nodes) for lv in levels]
+        first = np.concatenate([[0], np.cumsum(n_scored)]).tolist()  # each level's scored rows
+        s = {
+            name: np.concatenate([getattr(lv.scores, name) for lv in levels])
+            for name in ("gain", "ratio", "threshold", "n_ties", "tied", "below_average")
         }
-        threshold = s.threshold[e, f].tolist()
-        return cls(
-            [None if i < 0 else i for i in scored],
-            lv.reasons.tolist(),
-            lv.splitting.tolist(),
-            f.tolist(),
-            s.gain[e, f].tolist(),
-            s.ratio[e, f].tolist(),
-            [_none_if_nan(t) for t in threshold],
-            s.n_ties[e, f].tolist(),
-            tied_with,
-            below_average,
-            np.searchsorted(lv.parent, np.arange(k + 1)).tolist(),
-            lv.children.tolist(),
-            lv.child_slot.tolist(),
-            lv.child_sizes.tolist(),
-        )
+        e = np.arange(first[-1])
+        f = np.concatenate([lv.chosen for lv in levels]).astype(np.int64)  # the chosen features
+        # each node's index among its level's scored nodes (-1: not scored)
+        eligible = np.concatenate([lv.eligible for lv in levels])
+        before = np.repeat(first[:-1], n_nodes)  # scored nodes of the levels before
+        scored = np.where(eligible, np.cumsum(eligible) - 1 - before, -1).tolist()
+        level_of = np.repeat(np.arange(len(levels)), n_scored)  # of each scored row
+        tied_with = [{} for _ in levels]  # the features tied with the chosen one, in order
+        tied = s["tied"] & (np.arange(s["tied"].shape[1]) != f[:, None])
+        tied[s["tied"].sum(axis=1) <= 1] = False
+        for row, g in zip(*(a.tolist() for a in np.nonzero(tied))):
+            j = level_of[row]
+            tied_with[j].setdefault(row - first[j], []).append(names[g])
+        below_average = [{} for _ in levels]
+        for row in np.flatnonzero(s["below_average"].any(axis=1)).tolist():
+            j = level_of[row]
+            below_average[j][row - first[j]] = (
+                float(np.nanmean(s["gain"][row])),
+                tuple(names[g] for g in np.flatnonzero(s["below_average"][row])),
+            )
+        # the children of each level's scored nodes, numbered within the level
+        n_children = [len(lv.children) for lv in levels]
+        child_first = np.concatenate([[0], np.cumsum(n_children)]).tolist()
+        parent = np.concatenate([lv.parent for lv in levels]).astype(np.int64)
+        parent += np.repeat(first[:-1], n_children)  # the scored row of each child's parent
+        first_child = np.searchsorted(parent, np.arange(first[-1] + 1))
+        columns = {
+            "reasons": np.concatenate([lv.reasons for lv in levels]).tolist(),
+            "splitting": np.concatenate([lv.splitting for lv in levels]).tolist(),
+            "feature": f.tolist(),
+            "gain": s["gain"][e, f].tolist(),
+            "ratio": s["ratio"][e, f].tolist(),
+            "threshold": [_none_if_nan(t) for t in s["threshold"][e, f].tolist()],
+            "n_ties": s["n_ties"][e, f].tolist(),
+            "child": np.concatenate([lv.children for lv in levels]).tolist(),
+            "child_slot": np.concatenate([lv.child_slot for lv in levels]).tolist(),
+            "child_size": np.concatenate([lv.child_sizes for lv in levels]).tolist(),
+        }
+        node_first = np.concatenate([[0], np.cumsum(n_nodes)]).tolist()
+        found = []
+        for j in range(len(levels)):
+            a, b = first[j], first[j + 1]  # the level's scored rows
+            n0, n1 = node_first[j], node_first[j + 1]  # its nodes
+            c0, c1 = child_first[j], child_first[j + 1]  # its children
+            found.append(
+                cls(
+                    [None if i < 0 else i for i in scored[n0:n1]],
+                    columns["reasons"][n0:n1],
+                    columns["splitting"][a:b],
+                    columns["feature"][a:b],
+                    columns["gain"][a:b],
+                    columns["ratio"][a:b],
+                    columns["threshold"][a:b],
+                    columns["n_ties"][a:b],
+                    {e: tuple(others) for e, others in tied_with[j].items()},
+                    below_average[j],
+                    (first_child[a : b + 1] - c0).tolist(),
+                    columns["child"][c0:c1],
+                    columns["child_slot"][c0:c1],
+                    columns["child_size"][c0:c1],
+                )
+            )
+        return found
 
 
 @dataclass
@@ -423,12 +463,13 @@ class _Details:
     level: Level
     counts: list  # per node: its class counts
     entropy: list | None  # per node: its entropy (for a printing tracer, made at the end)
-    decisions: _Decisions
+    decisions: _Decisions | None
     scores: dict  # name -> per scored node, per feature: gain, ratio, overall, threshold, ...
     branches: dict  # feature -> the _Branches that hold its candidates' branches
     reasons: dict  # (scored node, feature) -> why the feature has no valid split there
     thresholds: dict  # numeric feature -> the _Ranked that holds its best thresholds
     text: np.ndarray | None = None  # scored node e's candidates: lines bounds[e]:bounds[e + 1]
+    tables: dict | None = None  # feature -> its dense table, until its branches are made
 
 
 class Record:
@@ -519,19 +560,16 @@ class Record:
                         int(lv.sizes[e]), int(result.n_branches[e])
                     )
         thresholds = self._best_thresholds(ranked, lv) if ranked else {}
-        for numeric in (True, False):  # the dense tables, a kind at a time, all features at once
-            features = [f for f in tables if (data.codes[f] is None) == numeric]
-            if features:
-                branches |= self._table_branches(features, tables, s, numeric)
         details = _Details(
             replace(lv, orders={}),
             lv.counts.tolist(),
             None if self.as_text else entropy_rows(lv.counts).tolist(),  # see _entropies
-            _Decisions.of(lv, data.names),
+            None,  # the decisions of every level are found at once (_Decisions.of_levels)
             self._scores(s) if not self.as_text else {},
             branches,
             reasons,
             thresholds,
+            tables=tables,  # their branches are made for the whole tree at once (_tree_branches)
         )
         self.details.append(details)
 
@@ -559,36 +597,81 @@ class Record:
                 int(lv.sizes[e]), int(n_present[e]), int(n_distinct[e]), found[e]
             )
 
-    def _table_branches(self, features: list, tables: dict, s, numeric: bool) -> dict:
-        """The branches of several features of one kind from their dense ``(k, slots,
-        classes)`` tables of class counts, at the nodes where each splits: a numeric feature's
-        left and right sides (and its missing values when there are some), a categorical
-        feature's values present. Every feature of the level in one pass."""
+    def _tree_branches(self) -> None:
+        """The branches of the candidates whose class counts each level keeps as dense tables
+        (``tables``), made once the tree is finished (:meth:`_table_branches`): a kind of
+        feature at a time, the levels with the same features and table shapes at once."""
+        for numeric in (True, False):
+            groups = {}  # (features, slots of each, dtype) -> the levels that have them
+            for d in self.details:
+                features = [f for f in d.tables if (self.data.codes[f] is None) == numeric]
+                if features:
+                    shapes = tuple(d.tables[f].shape[1] for f in features)
+                    key = (tuple(features), shapes, d.tables[features[0]].dtype)
+                    groups.setdefault(key, []).append(d)
+            for (features, _, _), levels in groups.items():
+                found = self._table_branches(list(features), levels, numeric)
+                for d, branches in zip(levels, found):
+                    d.branches |= dict.fromkeys(features, branches)
+        for d in self.details:
+            d.tables = None
+
+    def _table_branches(self, features: list, levels: list, numeric: bool) -> list:
+        """The branches of several features of one kind at several levels, from their dense
+        ``(k, slots, classes)`` tables of class counts, at the nodes where each splits: a
+        numeric feature's left and right sides (and its missing values when there are some), a
+        categorical feature's values present. One :class:`_Branches` per level.
+
+        Every feature of every level is found in one pass: the levels' tables are stacked one
+        under another (level by level, feature by feature, node by node: each level's
+        candidates, then its branches, are a contiguous run), and each level's
+        :class:`_Branches` is a view of its run."""
         data = self.data
-        n_slots = max(tables[f].shape[1] for f in features)
-        k, n_classes = len(s.gain), len(data.classes)
-        if all(tables[f].shape[1] == n_slots for f in features):
-            table = np.stack([tables[f] for f in features])
+        n_classes = len(data.classes)
+        shapes = [levels[0].tables[f].shape[1] for f in features]
+        n_slots = max(shapes)
+        tables = [d.tables[f] for d in levels for f in features]  # candidate j * k + e
+        if min(shapes) == n_slots:
+            table = np.concatenate(tables)
         else:
-            table = np.zeros(
-                (len(features), k, n_slots, n_classes), dtype=tables[features[0]].dtype
-            )
-            for j, f in enumerate(features):
-                table[j, :, : tables[f].shape[1]] = tables[f]
-        sizes = table.sum(axis=3)
-        valid = ~np.isnan(s.gain[:, features].T)  # (features, k)
-        keep = valid[..., None] & (sizes > 0)
+            table = np.zeros((sum(map(len, tables)), n_slots, n_classes), dtype=tables[0].dtype)
+            row = 0
+            for part in tables:
+                table[row : row + len(part), : part.shape[1]] = part
+                row += len(part)
+        gains = [d.level.scores.gain[:, f] for d in levels for f in features]
         if numeric:
-            keep[..., LEFT] |= valid
-            keep[..., RIGHT] |= valid
+            thresholds = [d.level.scores.threshold[:, f] for d in levels for f in features]
+        sizes = table.sum(axis=2)
+        valid = ~np.isnan(np.concatenate(gains))  # per candidate
+        keep = valid[:, None] & (sizes > 0)
+        if numeric:
+            keep[:, LEFT] |= valid
+            keep[:, RIGHT] |= valid
         at = np.flatnonzero(keep)
-        owner, slot = np.divmod(at, n_slots)  # owner: feature j * k + node e
-        bounds = np.searchsorted(owner, np.arange(len(features) * k + 1))
-        threshold = s.threshold[:, features].T.ravel() if numeric else None
-        counts = table.reshape(-1, n_classes)[at]
+        owner, slot = np.divmod(at, n_slots)  # owner: the candidate of each branch
+        bounds = np.searchsorted(owner, np.arange(len(table) + 1))
+        counts, sizes = table.reshape(-1, n_classes)[at], sizes.ravel()[at]
+        threshold = np.concatenate(thresholds) if numeric else None
         words = self._slot_words(features)
-        found = _Branches(features, k, bounds, slot, counts, sizes.ravel()[at], words, threshold)
-        return dict.fromkeys(features, found)
+        found, first = [], 0
+        for d in levels:
+            stop = first + len(features) * len(d.level.ids)  # the level's candidates
+            lo, hi = bounds[first], bounds[stop]
+            found.append(
+                _Branches(
+                    features,
+                    len(d.level.ids),
+                    bounds[first : stop + 1] - lo,
+                    slot[lo:hi],
+                    counts[lo:hi],
+                    sizes[lo:hi],
+                    words,
+                    None if threshold is None else threshold[first:stop],
+                )
+            )
+            first = stop
+        return found
 
     def _slot_words(self, features: list) -> np.ndarray:
         """The words of each branch slot of each of ``features`` (one row each), as a branch
@@ -1035,6 +1118,10 @@ class Record:
         """Send the events of every node in pre-order, with pre-order numbers. A tracer that only
         prints gets their lines instead (:meth:`_write_page`): the same text, without the
         events (:func:`~id3tree.tracing.prints_only`)."""
+        self._tree_branches()
+        found = _Decisions.of_levels([d.level for d in self.details], self.data.names)
+        for d, decisions in zip(self.details, found):
+            d.decisions = decisions
         if self.as_text:
             self._write_page(new)
             self.details = []

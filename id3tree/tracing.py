@@ -277,8 +277,10 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
 
 
 def plural_words(counts: np.ndarray, one: str, many: str) -> list[str]:
-    """The word :func:`~id3tree.node.plural` puts after each count: ``one`` for 1, else ``many``."""
-    return np.where(counts == 1, one, many).tolist()
+    """The word :func:`~id3tree.node.plural` puts after each count: ``one`` for 1, else ``many``
+    (the two words themselves, looked up: no new string per count)."""
+    is_one = np.asarray(counts) == 1
+    return np.array([many, one], dtype=object)[is_one.astype(np.intp)].tolist()
 
 
 def split_information(sizes: np.ndarray, first: np.ndarray) -> np.ndarray:
