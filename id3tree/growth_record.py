@@ -21,7 +21,6 @@ from id3tree.node import (
     counts_texts,
     format_number,
     majority_classes,
-    narrowed,
     number_texts,
     path_word,
     plural,
@@ -1199,16 +1198,64 @@ class Record:
 
     def _node_paths(self) -> list:
         """The path of each node (grower's numbers): the words of its condensed tests, one per
-        feature tested on the way (:func:`~id3tree.node.path_word`; none at the root)."""
-        paths = {0: ({}, {})}  # what the path knows of each feature, and its words
-        where = []
+        feature tested on the way (:func:`~id3tree.node.path_word`; none at the root).
+
+        What the path of each node of a level knows of every feature is kept in arrays, a row
+        per node: :func:`~id3tree.node.narrowed`'s ``(low, high, other)`` as the bounds of the
+        numeric tests (NaN for none: ``np.fmin`` and ``np.fmax`` then narrow them as ``min``
+        and ``max`` do) and the last ``=`` or ``missing`` test, and the place of the feature's
+        word in the path (-1 before its first test). The children of a whole level are
+        narrowed by a few numpy calls (a level's children are the next level's nodes, in
+        order); then each child's words are its parent's with one word written in its place,
+        every threshold of the tree written at once beforehand.
+        """
+        data = self.data
+        numeric = np.array([c is None for c in data.codes])
+        n_features = len(numeric)
+        low, high = np.full((1, n_features), np.nan), np.full((1, n_features), np.nan)
+        other = np.full((1, n_features), None, dtype=object)
+        place = np.full((1, n_features), -1, dtype=np.int64)
+        n_words = np.zeros(1, dtype=np.int64)
+        steps = []  # per level: each child's parent row, feature and what it knows of it
         for d in self.details:
-            for old in d.level.nodes.tolist():
-                where.append(tuple(paths[old][1].values()))
-            splits = np.flatnonzero(d.level.splitting)  # scored nodes
-            nodes = d.level.nodes[np.flatnonzero(d.level.eligible)[splits]]
-            for e, old in zip(splits.tolist(), nodes.tolist()):
-                paths.update(self._children(d, e, paths.pop(old)))
+            lv = d.level
+            if not len(lv.children):
+                break
+            rows = lv.ids[lv.parent] - lv.nodes[0]  # each child's parent, among the nodes
+            f = lv.chosen[lv.parent]
+            slot, threshold = lv.child_slot, lv.scores.threshold[lv.parent, f]
+            low, high, other, place, n_words = (a[rows] for a in (low, high, other, place, n_words))
+            child = np.arange(len(f))
+            sides = numeric[f] & (slot != NUMERIC_MISSING)
+            for side, bound, narrow in ((LEFT, high, np.fmin), (RIGHT, low, np.fmax)):
+                at = np.flatnonzero(sides & (slot == side))
+                bound[at, f[at]] = narrow(bound[at, f[at]], threshold[at])
+            for c in np.flatnonzero(~sides).tolist():  # a value or missing values: rare
+                g = int(f[c])
+                _, op, value = slot_step(data, g, int(slot[c]), np.nan)
+                other[c, g] = (op, value)
+            new = place[child, f] < 0
+            place[child[new], f[new]] = n_words[new]
+            n_words = n_words + new
+            steps.append((rows, f, place[child, f], low[child, f], high[child, f], other[child, f]))
+        splits = np.concatenate(
+            [[np.nan]] + [step[3] for step in steps] + [step[4] for step in steps]
+        )
+        splits = np.unique(splits[~np.isnan(splits)])
+        self.written.update(zip(splits.tolist(), number_texts(splits, tracing.DECIMALS)))
+        level, where = [()], [()]
+        for rows, f, at, lows, highs, others in steps:
+            names = [data.names[g] for g in f.tolist()]
+            lows = [None if v != v else v for v in lows.tolist()]
+            highs = [None if v != v else v for v in highs.tolist()]
+            parts = zip(rows.tolist(), names, at.tolist(), lows, highs, others.tolist())
+            level = [
+                (words := level[row])[:i]
+                + (path_word(name, (lo, hi, ot), tracing.DECIMALS, self.written),)
+                + words[i + 1 :]
+                for row, name, i, lo, hi, ot in parts
+            ]
+            where += level
         return where
 
     def _node_events(self, d: _Details, i: int, number: int, parent: int, where: tuple) -> None:
@@ -1259,22 +1306,6 @@ class Record:
             dec.below_average.get(e, ()),
         )
         self.tracer(tracing.SplitChosen(number, *fields))
-
-    def _children(self, d: _Details, e: int, path: tuple) -> list:
-        """The children of scored node ``e`` (grower's numbers) with their paths, from its own
-        ``(tests, words)``."""
-        data, dec = self.data, d.decisions
-        f, threshold = dec.feature[e], dec.threshold[e]
-        name = data.names[f]
-        tests, words = path
-        before = tests.get(name)
-        children = []
-        for c in range(dec.first_child[e], dec.first_child[e + 1]):
-            _, op, value = slot_step(data, f, dec.child_slot[c], threshold)
-            known = narrowed(before, op, value)
-            word = path_word(name, known, tracing.DECIMALS, self.written)
-            children.append((dec.child[c], ({**tests, name: known}, {**words, name: word})))
-        return children
 
     def _class_counts(self, counts: list) -> dict:
         return dict(zip(self.data.classes, counts))
