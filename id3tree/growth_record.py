@@ -921,18 +921,20 @@ class Record:
         # each branch's label: the words of its slot, then (a numeric side) the threshold
         owner = np.repeat(np.arange(len(candidates)), n_branches)
         labels = _words_table(tables)[word_row[owner], slots]
+        label_ends = None
         if tests is not None:
+            label_ends = np.full(len(owner), "", dtype=object)
             sides = np.flatnonzero(slots != NUMERIC_MISSING)
-            labels[sides] += np.array(tests, dtype=object)[owner[sides]]
+            label_ends[sides] = np.array(tests, dtype=object)[owner[sides]]
         names = np.array(data.names, dtype=object)
         columns = {
             "depth": each(d.level.depth for d, *_ in parts).tolist(),
             "feature": names[f].tolist(),
             "n_samples": node_n[at_node],
             "entropy": tracing.fixed_texts(node_entropy[at_node]),
-            "gain": scores["gain"].tolist(),
-            "gain_ratio": scores["ratio"].tolist(),
-            "overall_entropy": scores["overall"].tolist(),
+            "gain": scores["gain"],
+            "gain_ratio": scores["ratio"],
+            "overall_entropy": scores["overall"],
             "threshold": tests,
             "low": scores["low"],
             "high": scores["high"],
@@ -940,6 +942,7 @@ class Record:
         }
         branches = {
             "label": labels.tolist(),
+            "label_end": None if label_ends is None else label_ends.tolist(),
             "n_samples": sizes,
             "entropy": entropy_rows(counts),
             "counts": counts_texts(counts, data.classes),
@@ -993,33 +996,38 @@ class Record:
         level after level: the split (:func:`~id3tree.tracing.split_texts`) or why it stays a
         leaf (:func:`~id3tree.tracing.leaf_texts`)."""
         data = self.data
-        texts, leaves, depths, predictions, reasons, notes = [], [], [], [], [], []
+        texts = [None] * sum(len(d.counts) for d in details)
+        leaves, depths, predictions, reasons, notes = [], [], [], [], []
         splits = []  # (level, its scored nodes that split, where their nodes are in texts)
+        offset = 0
         for d in details:
-            lv, dec, offset = d.level, d.decisions, len(texts)
-            counts = lv.counts
-            top = top_classes(counts)
-            majority = np.argmax(top, axis=1).tolist()  # the first of the top classes
-            tied = ((counts.max(axis=1) > 0) & (top.sum(axis=1) > 1)).tolist()
-            texts += [None] * len(counts)
-            for i, e in enumerate(dec.scored):
-                if e is not None and dec.splitting[e]:
-                    continue
-                reason = dec.reasons[i]
-                if e is not None and reason == NO_VALID_SPLIT:
-                    reason += ", as each candidate above says"
-                prediction = data.classes[majority[i]]
-                leaves.append(offset + i)
-                depths.append(lv.depth)
-                predictions.append(prediction)
-                reasons.append(reason)
-                notes.append(
-                    class_tie_note(self._class_counts(d.counts[i]), prediction) if tied[i] else ""
-                )
+            lv, dec = d.level, d.decisions
+            top = top_classes(lv.counts)
+            majority = np.argmax(top, axis=1)  # the first of the top classes
+            tied = (lv.counts.max(axis=1) > 0) & (top.sum(axis=1) > 1)
+            scored_nodes = np.flatnonzero(lv.eligible)
+            splits_here = np.zeros(len(lv.counts), dtype=bool)
+            splits_here[scored_nodes[lv.splitting]] = True
+            leaf = np.flatnonzero(~splits_here)
+            at_leaf = leaf.tolist()
+            why = [dec.reasons[i] for i in at_leaf]
+            for j in np.flatnonzero(lv.eligible[leaf]).tolist():  # scored, yet no split
+                if why[j] == NO_VALID_SPLIT:
+                    why[j] += ", as each candidate above says"
+            predicted = [data.classes[m] for m in majority[leaf].tolist()]
+            tie_notes = [""] * len(at_leaf)
+            for j in np.flatnonzero(tied[leaf]).tolist():
+                counts = self._class_counts(d.counts[at_leaf[j]])
+                tie_notes[j] = class_tie_note(counts, predicted[j])
+            leaves += (leaf + offset).tolist()
+            depths += [lv.depth] * len(at_leaf)
+            predictions += predicted
+            reasons += why
+            notes += tie_notes
             scored = np.flatnonzero(lv.splitting).tolist()
             if scored:
-                at = (np.flatnonzero(lv.eligible)[scored] + offset).tolist()
-                splits.append((d, scored, at))
+                splits.append((d, scored, (scored_nodes[scored] + offset).tolist()))
+            offset += len(lv.counts)
         for i, text in zip(leaves, tracing.leaf_texts(depths, predictions, reasons, notes)):
             texts[i] = text
         if splits:

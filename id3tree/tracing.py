@@ -36,6 +36,7 @@ from __future__ import annotations
 import logging
 import sys
 from dataclasses import asdict, dataclass
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -207,7 +208,9 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
         has the branches ``first[i]:first[i + 1]``.
     branches : dict
         Columns with one entry per branch: ``label``, ``counts`` (written), ``n_samples`` and
-        ``entropy``.
+        ``entropy``; and, if given and not None, ``label_end``: what follows each label (the
+        learner gives a numeric side's words, ``petal_length <= ``, and its threshold apart,
+        so that no label is made only to be copied into its line).
 
     Returns
     -------
@@ -224,9 +227,11 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
     entropy = np.asarray(branches["entropy"], dtype=float)
     weight = sizes / node_n[owner]
     size_text = count_texts(sizes)
+    label_end = branches.get("label_end")
     branch = zip(
         pad[owner].tolist(),
         branches["label"],
+        repeat("") if label_end is None else label_end,
         size_text,
         plural_words(sizes, "sample", "samples"),
         branches["counts"],
@@ -236,9 +241,9 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
         fixed_texts(weight * entropy),
     )
     lines = [
-        f"{p}    {label}: {n} {samples} ({counts}), entropy {h}, weight {n}/{of_n} = {w}, "
+        f"{p}    {label}{end}: {n} {samples} ({counts}), entropy {h}, weight {n}/{of_n} = {w}, "
         f"weighted entropy {w_h}"
-        for p, label, n, samples, counts, h, of_n, w, w_h in branch
+        for p, label, end, n, samples, counts, h, of_n, w, w_h in branch
     ]
     pad = pad.tolist()
     features = candidates["feature"]
