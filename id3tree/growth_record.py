@@ -501,7 +501,7 @@ class Record:
         self.split_parts.append(
             (lv.ids[e_split], f_split, s.threshold[e_split, f_split], s.gain[e_split, f_split])
         )
-        leaf = np.array([r is not None for r in lv.reasons], dtype=bool)
+        leaf = np.not_equal(lv.reasons, None)  # a reason: the node stays a leaf
         self.leaf_parts.append((lv.nodes[leaf], lv.reasons[leaf]))
         if self.keep_trace:
             self._keep_trace(lv)
