@@ -792,35 +792,41 @@ class Record:
         found = _Ranked(features, k, {c: cols[c] for c in names}, bounds, totals)
         return dict.fromkeys(features, found)
 
-    def _write_candidates(self) -> np.ndarray:
-        """The lines of every candidate of every level (an array of str), in reading order
-        within each node (feature by feature; each numeric candidate followed by its best
-        thresholds); scored node e of a level has the lines ``bounds[e]:bounds[e + 1]``,
-        ``bounds`` being its ``text`` (see :meth:`_plan_lines`).
-
-        All the candidates of one kind are written at once, whatever their level, node and
-        feature (each column of numbers by one call, see
-        :func:`~id3tree.tracing.candidate_lines`), and their lines put in their places in one
-        list: the page is the same as if each node were written alone, for a fraction of the
-        cost (a deep tree has many small levels, and numpy's cost per call would add up).
-        """
+    def _plan_candidates(self) -> tuple[dict, int]:
+        """Where the lines of every candidate of every level go (:meth:`_plan_lines`, level
+        after level): the work of :meth:`_write_candidates`, and how many lines there are."""
         work = {"short": [], "numeric": [], "categorical": [], "ranked": []}
         n_lines = 0
         for d in self.details:
             n_lines = self._plan_lines(d, n_lines, work)
-        lines = np.empty(n_lines, dtype=object)
-        for at, text in work["short"]:
-            lines[at] = text
+        return work, n_lines
+
+    def _write_candidates(self, work: dict, page: np.ndarray, at_page: np.ndarray) -> None:
+        """Write the lines of every candidate of every level into ``page`` (an array of str):
+        line i as :meth:`_plan_candidates` numbers them goes to ``page[at_page[i]]``. In that
+        numbering, the lines are in reading order within each node (feature by feature; each
+        numeric candidate followed by its best thresholds), and scored node e of a level has
+        the lines ``bounds[e]:bounds[e + 1]``, ``bounds`` being its ``text``.
+
+        All the candidates of one kind are written at once, whatever their level, node and
+        feature (each column of numbers by one call, see
+        :func:`~id3tree.tracing.candidate_lines`), and their lines put in their places on the
+        page in one step: the page is the same as if each node were written alone, for a
+        fraction of the cost (a deep tree has many small levels, and numpy's cost per call
+        would add up).
+        """
+        if work["short"]:
+            at, text = zip(*work["short"])
+            page[at_page[list(at)]] = list(text)
         for kind in ("numeric", "categorical"):
             if work[kind]:
                 text, first, starts = self._candidate_lines(kind, work[kind])
                 n_each = np.diff(first) + 2
                 place = np.repeat(starts - first[:-1] - 2 * np.arange(len(starts)), n_each)
-                lines[place + np.arange(len(text))] = text
+                page[at_page[place + np.arange(len(text))]] = text
         if work["ranked"]:
             at, text = self._thresholds_lines(work["ranked"])
-            lines[at] = text
-        return lines
+            page[at_page[at]] = text
 
     def _plan_lines(self, d: _Details, offset: int, work: dict) -> int:
         """Where the lines of a level's candidates go, from line ``offset`` of the whole trace
@@ -1149,12 +1155,13 @@ class Record:
         its line, its candidates and its decision.
 
         Each kind of text is written for the whole tree at once (:meth:`_write_candidates`,
-        :meth:`_node_texts`, :meth:`_decision_texts`, :meth:`_node_paths`); the page is then
-        one index into them, found with numpy: nothing is done node by node but the nodes'
-        own lines.
+        :meth:`_node_texts`, :meth:`_decision_texts`, :meth:`_node_paths`) and put in its
+        places on the page by numpy (where each node's lines start is known from how many
+        lines its candidates take, :meth:`_plan_candidates`): nothing is done node by node
+        but the nodes' own lines.
         """
         self._entropies()
-        candidate_lines = self._write_candidates()
+        work, n_candidate_lines = self._plan_candidates()
         details = self.details
         node_text = self._node_texts(details)
         decision_text = self._decision_texts(details)
@@ -1174,19 +1181,18 @@ class Record:
             f"{pad}Node {number} [{where[old]}]: {node_text[old]}"
             for number, (pad, old) in enumerate(zip(pads, order.tolist()))
         ]
-        # the page: node by node, an index into node_lines + candidate_lines + decision_text
-        n, n_candidate_lines = len(node_lines), len(candidate_lines)
+        # the page, node by node: its line, its candidates' lines (written in their places by
+        # _write_candidates), its decision
         size = n_lines + 2
         start = np.cumsum(size) - size
-        page = np.empty(int(size.sum()), dtype=np.int64)
-        page[start] = np.arange(n)
-        page[start + 1 + n_lines] = n + n_candidate_lines + order
+        page = np.empty(int(size.sum()), dtype=object)
+        page[start] = node_lines
+        page[start + 1 + n_lines] = np.array(decision_text, dtype=object)[order]
         within = np.arange(int(n_lines.sum())) - np.repeat(np.cumsum(n_lines) - n_lines, n_lines)
-        page[np.repeat(start + 1, n_lines) + within] = n + np.repeat(first, n_lines) + within
-        texts = np.empty(n + n_candidate_lines + len(decision_text), dtype=object)
-        texts[:n], texts[n : n + n_candidate_lines] = node_lines, candidate_lines
-        texts[n + n_candidate_lines :] = decision_text
-        lines = texts[page].tolist()
+        at_page = np.empty(n_candidate_lines, dtype=np.int64)
+        at_page[np.repeat(first, n_lines) + within] = np.repeat(start + 1, n_lines) + within
+        self._write_candidates(work, page, at_page)
+        lines = page.tolist()
         for at in range(0, len(lines), WRITE_EVERY):
             self.tracer.write("\n".join([*lines[at : at + WRITE_EVERY], ""]))
 
