@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -460,7 +461,6 @@ class _Details:
     scored node are kept as their finished text (``text``) rather than as numbers."""
 
     level: Level
-    counts: list  # per node: its class counts
     entropy: list | None  # per node: its entropy (for a printing tracer, made at the end)
     decisions: _Decisions | None
     scores: dict  # name -> per scored node, per feature: gain, ratio, overall, threshold, ...
@@ -469,6 +469,12 @@ class _Details:
     thresholds: dict  # numeric feature -> the _Ranked that holds its best thresholds
     text: np.ndarray | None = None  # scored node e's candidates: lines bounds[e]:bounds[e + 1]
     tables: dict | None = None  # feature -> its dense table, until its branches are made
+
+    @cached_property
+    def counts(self) -> list:
+        """Per node: its class counts as Python numbers, made when first asked for (by the
+        events, once the tree is finished: a printing tracer mostly reads the array)."""
+        return self.level.counts.tolist()
 
 
 class Record:
@@ -561,7 +567,6 @@ class Record:
         thresholds = self._best_thresholds(ranked, lv) if ranked else {}
         details = _Details(
             replace(lv, orders={}),
-            lv.counts.tolist(),
             None if self.as_text else entropy_rows(lv.counts).tolist(),  # see _entropies
             None,  # the decisions of every level are found at once (_Decisions.of_levels)
             self._scores(s) if not self.as_text else {},
@@ -836,7 +841,10 @@ class Record:
         the whole tree at once. Returns the offset after the level's lines."""
         lv, s = d.level, d.level.scores
         scored_nodes = np.flatnonzero(lv.eligible).tolist()
-        node_n = [sum(d.counts[i]) for i in scored_nodes]  # as the events path adds them
+        if lv.counts.dtype.kind in "iu":  # whole counts: any order of adding gives the same sum
+            node_n = lv.counts[scored_nodes].sum(axis=1).tolist()
+        else:  # sums of weights, added as the events path adds them
+            node_n = [sum(d.counts[i]) for i in scored_nodes]
         node_entropy = [d.entropy[i] for i in scored_nodes]
         # How many lines each (scored node, feature) writes: a candidate in full writes its
         # test, its branches and its total; one without branches (no valid split, or a score
@@ -1002,7 +1010,7 @@ class Record:
         level after level: the split (:func:`~id3tree.tracing.split_texts`) or why it stays a
         leaf (:func:`~id3tree.tracing.leaf_texts`)."""
         data = self.data
-        texts = [None] * sum(len(d.counts) for d in details)
+        texts = [None] * sum(len(d.level.counts) for d in details)
         leaves, depths, predictions, reasons, notes = [], [], [], [], []
         splits = []  # (level, its scored nodes that split, where their nodes are in texts)
         offset = 0
@@ -1023,7 +1031,7 @@ class Record:
             predicted = [data.classes[m] for m in majority[leaf].tolist()]
             tie_notes = [""] * len(at_leaf)
             for j in np.flatnonzero(tied[leaf]).tolist():
-                counts = self._class_counts(d.counts[at_leaf[j]])
+                counts = self._class_counts(lv.counts[at_leaf[j]].tolist())
                 tie_notes[j] = class_tie_note(counts, predicted[j])
             leaves += (leaf + offset).tolist()
             depths += [lv.depth] * len(at_leaf)
@@ -1052,23 +1060,23 @@ class Record:
         data = self.data
         depths, features, threshold, notes, gain, ratio = [], [], [], [], [], []
         child_feature, slots, sizes, n_children = [], [], [], []
+        numeric = [c is None for c in data.codes]
         for d, scored, _ in splits:
             dec, lv = d.decisions, d.level
-            for e in scored:
-                f = dec.feature[e]
-                is_numeric = data.codes[f] is None
-                depths.append(lv.depth)
-                features.append(f)
-                threshold.append(dec.threshold[e] if is_numeric else None)
-                gain.append(dec.gain[e])
-                ratio.append(dec.ratio[e])
-                notes.append(
-                    (
-                        dec.tied_with.get(e, ()),
-                        dec.n_ties[e] if is_numeric else 1,
-                        dec.below_average.get(e, ()),
-                    )
+            chosen = [dec.feature[e] for e in scored]
+            depths += [lv.depth] * len(scored)
+            features += chosen
+            threshold += [dec.threshold[e] if numeric[f] else None for e, f in zip(scored, chosen)]
+            gain += [dec.gain[e] for e in scored]
+            ratio += [dec.ratio[e] for e in scored]
+            notes += [
+                (
+                    dec.tied_with.get(e, ()),
+                    dec.n_ties[e] if numeric[f] else 1,
+                    dec.below_average.get(e, ()),
                 )
+                for e, f in zip(scored, chosen)
+            ]
             child_feature.append(lv.chosen[lv.parent])
             slots.append(lv.child_slot)
             sizes.append(lv.child_sizes)
@@ -1078,8 +1086,7 @@ class Record:
         child_feature, slots = np.concatenate(child_feature), np.concatenate(slots)
         n_children = np.concatenate(n_children)
         labels = self._slot_labels()[child_feature, slots]
-        numeric = np.array([c is None for c in data.codes])
-        sides = np.flatnonzero(numeric[child_feature] & (slots != NUMERIC_MISSING))
+        sides = np.flatnonzero(np.array(numeric)[child_feature] & (slots != NUMERIC_MISSING))
         owner = np.repeat(np.arange(len(features)), n_children)  # the split of each child
         labels[sides] += np.array(written, dtype=object)[owner[sides]]
         columns = {
@@ -1175,7 +1182,8 @@ class Record:
             n_lines.append(np.append(np.diff(d.text), 0)[e])
         order = np.argsort(new)  # the grower's numbers in reading order
         first, n_lines = np.concatenate(first)[order], np.concatenate(n_lines)[order]
-        depth = np.concatenate([np.full(len(d.counts), d.level.depth) for d in details])[order]
+        depth = np.concatenate([np.full(len(d.level.counts), d.level.depth) for d in details])
+        depth = depth[order]
         pads = tracing.indents(depth, len(depth)).tolist()
         node_lines = [
             f"{pad}Node {number} [{where[old]}]: {node_text[old]}"
