@@ -1103,8 +1103,8 @@ class Record:
 
     def _slot_labels(self) -> np.ndarray:
         """The short label of each branch slot of each feature (:func:`slot_label` without the
-        threshold: ``<= ``, ``> ``, ``missing``; ``Sunny``, ..., ``missing``), one row per
-        feature padded with empty words; written once per fit."""
+        threshold: ``<=`` or ``>`` and a space, ``missing``; ``Sunny``, ..., ``missing``), one
+        row per feature padded with empty words; written once per fit."""
         if self.slot_labels is None:
             data = self.data
             rows = [

@@ -209,8 +209,8 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
     branches : dict
         Columns with one entry per branch: ``label``, ``counts`` (written), ``n_samples`` and
         ``entropy``; and, if given and not None, ``label_end``: what follows each label (the
-        learner gives a numeric side's words, ``petal_length <= ``, and its threshold apart,
-        so that no label is made only to be copied into its line).
+        learner gives a numeric side's words, such as ``petal_length <=`` and a space, and its
+        threshold apart, so that no label is made only to be copied into its line).
 
     Returns
     -------
