@@ -63,22 +63,108 @@ def numeric_values(series: pd.Series, name: str, *, exact: bool = True) -> np.nd
     return values
 
 
-def float_columns(frame: pd.DataFrame) -> list[np.ndarray] | None:
-    """The columns of a frame of float64 columns only (the frame :func:`to_frame` makes of a
-    float array), checked as :func:`numeric_values` checks each one, but at once: no Series is
-    made per column. None for any other frame (its columns go through :func:`numeric_values`
-    one by one). The columns are views of the frame's values, which for a frame of several
-    blocks would be a copy: give it the frame of one array."""
-    if not all(dtype == np.dtype(np.float64) for dtype in frame.dtypes):
-        return None
-    values = frame.to_numpy()  # the frame's own values: no copy
-    for f in np.isinf(values).any(axis=0).nonzero()[0].tolist():
-        numeric_values(frame.iloc[:, f], str(frame.columns[f]))  # refuses it, naming it
-    return [values[:, f] for f in range(values.shape[1])]
-
-
 FLOAT_INTEGER_LIMIT = 2**53
 """Every integer up to this size in magnitude has its own float64; beyond it, neighbours merge."""
+
+
+def numeric_block(X) -> np.ndarray | None:
+    """A numpy array of real numbers (floats, signed or unsigned integers), or a list of rows of
+    them, as one float64 block of its columns, with NaN for missing, checked at once as
+    :func:`check_table` and :func:`numeric_values` check its columns one by one: no DataFrame,
+    no Series per column.
+
+    A float64 array is returned as it is (no copy). None for any other ``X``, and for data
+    those checks may refuse (no rows or no columns, an infinite value, integers of 2**53 or more
+    in magnitude, which float64 may not tell apart): the column-by-column path then decides,
+    and names the problem.
+    """
+    if isinstance(X, (list, tuple)):
+        X = _rows_of_numbers(X)
+    if (
+        type(X) is not np.ndarray
+        or X.ndim != 2
+        or X.dtype.kind not in "fiu"
+        or X.dtype.itemsize > 8
+        or not X.dtype.isnative
+        or X.size == 0
+    ):
+        return None
+    if X.dtype.kind == "f":
+        values = X if X.dtype == np.float64 else X.astype(np.float64)
+        return None if np.isinf(values).any() else values
+    if X.max() >= FLOAT_INTEGER_LIMIT or X.min() <= -FLOAT_INTEGER_LIMIT:
+        return None
+    return X.astype(np.float64)
+
+
+def _rows_of_numbers(rows) -> np.ndarray | None:
+    """A list of rows whose every value is a real number (no booleans, no None) as a float64
+    array; None for any other list, and for one with a column of missing values only, which
+    :func:`to_frame` makes a column of no type."""
+    values = np.asarray(rows, dtype=object)  # as to_frame starts
+    if values.ndim != 2 or values.size == 0:
+        return None
+    if ptypes.infer_dtype(values.ravel(), skipna=False) not in _REAL_NUMBERS:
+        return None
+    try:
+        values = values.astype(np.float64)
+    except (OverflowError, TypeError, ValueError):
+        return None
+    if (np.abs(values) >= FLOAT_INTEGER_LIMIT).any() or np.isnan(values).all(axis=0).any():
+        return None  # (an integer column's large values decide column by column; so does inf)
+    return values
+
+
+_REAL_NUMBERS = ("floating", "integer", "mixed-integer-float")
+"""What ``infer_dtype`` calls values that are all real numbers (booleans and None excluded)."""
+
+
+def frame_block(frame: pd.DataFrame) -> np.ndarray | None:
+    """:func:`numeric_block` of a small DataFrame whose columns all have numpy dtypes of real
+    numbers (its values as one array; of a frame of several blocks, a copy). None for any other
+    frame, and for one of more than ``FRAME_BLOCK_VALUES`` values: its columns are taken one by
+    one, as views, so that a large frame is never copied.
+
+    Columns of several dtypes share the one that holds them all (integers beside floats: floats
+    wide enough for every integer below 2**53, which are exact); a frame with integer columns
+    whose block holds a value of 2**53 or more goes column by column, as an integer array does.
+    """
+    if frame.shape[0] * frame.shape[1] > FRAME_BLOCK_VALUES:
+        return None
+    dtypes = set(frame.dtypes.tolist())
+    if not all(isinstance(dtype, np.dtype) and dtype.kind in "fiu" for dtype in dtypes):
+        return None
+    values = frame.to_numpy()
+    if (
+        values.dtype.kind == "f"
+        and any(dtype.kind in "iu" for dtype in dtypes)
+        and (np.abs(values) >= FLOAT_INTEGER_LIMIT).any()
+    ):
+        return None
+    return numeric_block(values)
+
+
+FRAME_BLOCK_VALUES = 1_000_000
+"""The largest DataFrame :func:`frame_block` takes as one array (8 MB of float64 at most)."""
+
+
+def plain_labels(y, n_rows: int) -> np.ndarray | None:
+    """``y`` itself when it is a 1-D numpy array of integers or text with one label per row,
+    and a list or Series of integers as an array: labels :func:`check_labels` has nothing to
+    refuse in (none can be missing). None for any other ``y``."""
+    if isinstance(y, list) and ptypes.infer_dtype(y, skipna=False) == "integer":
+        y = np.asarray(y)  # int64, or uint64; beyond that an object array, refused below
+    elif isinstance(y, pd.Series) and isinstance(y.dtype, np.dtype) and y.dtype.kind in "iu":
+        y = y.to_numpy()  # (a nullable Int64 Series, which may hold pd.NA, is not a numpy dtype)
+    if (
+        type(y) is np.ndarray
+        and y.ndim == 1
+        and y.dtype.kind in "iuU"
+        and y.dtype.isnative
+        and len(y) == n_rows
+    ):
+        return y
+    return None
 
 
 def _refuse_merged_integers(series: pd.Series, values: np.ndarray, name: str) -> None:

@@ -31,10 +31,12 @@ from id3tree._validation import (
     check_table,
     encode_like_fit,
     factorize,
-    float_columns,
+    frame_block,
     is_numeric,
     listed_columns,
+    numeric_block,
     numeric_values,
+    plain_labels,
     to_frame,
 )
 from id3tree.diagnostics import IDLikeFeatureWarning, id_like_message, is_id_like
@@ -233,40 +235,63 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
                 "numeric_bins applies to Dask DataFrames only (in memory every midpoint is "
                 f"searched exactly); leave it None, got {self.numeric_bins!r}"
             )
-        frame = check_table(X)
-        y_series = self._check_y(y, frame.shape[0])
-        weight = self._row_weights(sample_weight, y_series)
+        # numbers (an array, a list of rows, a small frame of one dtype) are checked as one
+        # block, and integer or text labels as one array: no DataFrame, no Series per column
+        block = numeric_block(X) if self._all_numeric() else None
+        frame = check_table(X) if block is None else None
+        if isinstance(X, pd.DataFrame) and self._all_numeric():
+            block = frame_block(frame)  # a small frame of numbers: the same, from its values
+        n_rows, n_features = (frame if block is None else block).shape
+        labels = plain_labels(y, n_rows) if self.class_weight is None else None
+        if labels is None:
+            labels = self._check_y(y, n_rows)
+        weight = self._row_weights(sample_weight, labels)
         if weight is not None and not np.all(weight > 0):  # weight 0: as if the row were absent
             kept = np.flatnonzero(weight > 0)
-            frame = frame.iloc[kept].reset_index(drop=True)
-            y_series = y_series.iloc[kept].reset_index(drop=True)
+            if block is None:
+                frame = frame.iloc[kept].reset_index(drop=True)
+            else:
+                block = block[kept]  # (the frame is kept for its column names only)
+            if isinstance(labels, pd.Series):
+                labels = labels.iloc[kept].reset_index(drop=True)
+            else:
+                labels = labels[kept]
             weight = weight[kept]
+            n_rows = len(kept)
         if params.keep_trace == "auto":
-            full = frame.shape[0] * frame.shape[1] <= FULL_TRACE_VALUES
+            full = n_rows * n_features <= FULL_TRACE_VALUES
             params = replace(params, keep_trace=True if full else "splits")
-        names = [str(c) for c in frame.columns]
+        if frame is not None:
+            names = [str(c) for c in frame.columns]
+        else:
+            names = [f"x{i}" for i in range(n_features)]  # as to_frame names an array's columns
         if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns):
             self.feature_names_in_ = np.asarray(names, dtype=object)
         elif hasattr(self, "feature_names_in_"):
             del self.feature_names_in_
-        self.n_features_in_ = frame.shape[1]
+        self.n_features_in_ = n_features
         self._names = names
         self._names_from_frame = isinstance(X, pd.DataFrame)
-        cat_mask = self._categorical_mask(frame, names)
-        self._categories = [None] * len(names)
-        numeric, codes = [None] * len(names), [None] * len(names)
-        # a float array's frame holds its columns in one block: checked at once, no copy
-        floats = float_columns(frame) if isinstance(X, np.ndarray) and not any(cat_mask) else None
-        if floats is not None:
-            numeric = floats
+        self._categories = [None] * n_features
+        codes = [None] * n_features
+        if block is not None:  # the columns are views of the block
+            numeric = [block[:, f] for f in range(n_features)]
         else:
+            numeric = [None] * n_features
+            cat_mask = self._categorical_mask(frame, names)
             for f, (name, (_, column)) in enumerate(zip(names, frame.items())):
                 if cat_mask[f]:
                     codes[f], self._categories[f] = factorize(column, name)
                 else:
                     numeric[f] = numeric_values(column, name)
-        y_codes, classes = factorize(y_series, "y")
-        del y_series  # (a copy of y: not needed while growing)
+        if isinstance(labels, pd.Series):
+            y_codes, classes = factorize(labels, "y")
+        else:  # sorted as factorize sorts them: numbers by value, text by code point
+            distinct, y_codes = np.unique(labels, return_inverse=True)
+            classes = distinct.tolist()
+            if distinct.dtype.kind != "U" and len(classes) > 20:  # as _check_y checks them
+                check_classification_targets(distinct)
+        del labels  # (not needed while growing)
         self.classes_ = persistence.class_array(classes)
         if self.min_weight_fraction_leaf > 0:  # weighs the rows: each weighs 1 by default
             weight = np.ones(len(y_codes)) if weight is None else weight
@@ -287,19 +312,20 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         grown.trace = None
         self._set_arrays(grown)
         if not self._trace_complete:  # a large fit: give back what growing it took
-            del data, frame, grown, numeric, codes, y_codes
+            del data, frame, block, grown, numeric, codes, y_codes
             _return_freed_memory()
         return self._after_growth(tracer)
 
-    def _row_weights(self, sample_weight, y_series: pd.Series) -> np.ndarray | None:
+    def _row_weights(self, sample_weight, labels) -> np.ndarray | None:
         """``sample_weight`` times the ``class_weight`` of each row's class, checked; None when
-        neither is given."""
-        n = len(y_series)
+        neither is given. ``labels`` are the checked class labels (a Series with
+        ``class_weight``)."""
+        n = len(labels)
         weight = None
         if sample_weight is not None:
             weight = _check_weights(sample_weight, n)
         if self.class_weight is not None:
-            weight = _class_weights(self.class_weight, y_series, weight)
+            weight = _class_weights(self.class_weight, labels, weight)
         if weight is not None and not weight.sum() > 0:
             raise ValueError(
                 "the sample weights are all zero (sample_weight times class_weight): at least "
@@ -414,6 +440,11 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             if not (distinct.dtype.kind in "iu" and len(distinct) <= 20):
                 check_classification_targets(distinct)
         return series
+
+    def _all_numeric(self) -> bool:
+        """True when ``categorical=`` lists no column: numeric columns stay numeric."""
+        categorical = self.categorical
+        return isinstance(categorical, str) and categorical == "auto"
 
     def _categorical_mask(self, frame: pd.DataFrame, names: list[str]) -> list[bool]:
         """Non-numeric columns are categorical; ``categorical=`` may add numeric ones."""
