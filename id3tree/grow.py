@@ -96,6 +96,12 @@ on sorted features down at once (a few int64 a row)."""
 CHUNK_ROWS = 2**18
 """Numeric features are searched together, as many as fit in this many positions."""
 
+SIDES_AS_CHILDREN = True
+"""Small data (``STACKED_VALUES``) whose nodes all split on sorted features take the children
+from the search itself (:meth:`SortedColumns.sorted_children`): no row is counted again. Off,
+the general way (:meth:`SortedColumns.branches`, then a count of the rows by child) runs
+instead; both give the same children (a test grows trees both ways)."""
+
 
 @dataclass
 class EncodedData:
@@ -178,19 +184,24 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     while len(level):
         # 2. the stopping rules that need no scoring were applied when the level was made
         eligible = scored
-        sizes = counts[eligible].sum(axis=1) if w is None else n_rows[eligible]
+        node_counts = counts[eligible]
+        sizes = np.add.reduce(node_counts, axis=1) if w is None else n_rows[eligible]
         ids = level[eligible]
         if categorical:
             used = used[eligible]
-        starts = (sizes.cumsum() - sizes).astype(np.int64)
         k = len(ids)
+        starts = np.zeros(k, dtype=np.int64)
+        np.cumsum(sizes[:-1], out=starts[1:])
 
         # 3. score every feature at every eligible node
         s = Scores(k, n_features)
         rows, labels = columns.rows[0], columns.labels[0]  # the rows in play, by node
         segment = columns.start_level(sizes)
         if k:
-            columns.score(s, starts, sizes, n_classes, min_leaf, w, min_weight, rank)
+            columns.score(
+                s, starts, sizes, n_classes, min_leaf, w, min_weight, rank,
+                counts=node_counts if w is None else None,
+            )  # fmt: skip
             for f in categorical:
                 result = score_categorical(
                     data.codes[f][rows],
@@ -212,15 +223,15 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
 
         # 4. the best feature of each node; ties within TIE_TOLERANCE go to the first column
         score = s.ratio if params.criterion == "gain_ratio" else s.gain
-        score = np.where(np.isnan(score), -np.inf, score)
+        score = np.fmax(score, -np.inf)  # NaN (no valid split) becomes -inf
         if params.criterion == "gain_ratio" and params.average_gain_rule:
             s.below_average = s.below_average_gain()
             score[s.below_average] = -np.inf
-        best = score.max(axis=1, initial=-np.inf)
+        best = np.maximum.reduce(score, axis=1, initial=-np.inf)
         s.tied = np.isfinite(score) & (score >= best[:, None] - TIE_TOLERANCE)
         chosen = np.argmax(s.tied, axis=1)
         splitting = np.isfinite(best)
-        why = np.full(k, None, dtype=object)
+        why = np.empty(k, dtype=object)  # (None everywhere)
         why[~splitting] = NO_VALID_SPLIT
         if params.min_gain > 0:  # (gains are never negative: no gain is below 0)
             chosen_gain = s.gain[np.arange(k), chosen]
@@ -230,28 +241,38 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
                 why[e] = low_gain_reason(chosen_gain[e], params.min_gain)
 
         # 5. the branch of every row of a splitting node, and the children's class counts
-        branch = columns.branches(data, chosen, splitting, starts, sizes, is_cat)
-        weight = None if w is None else w[rows]
-        children_of = _children(segment, branch, splitting, labels, k, n_slots, n_classes, weight)
-        # Quinlan's chi-square rule: a split whose branches and classes look independent is undone
-        if params.alpha is not None and splitting.any():
-            parent_e, child_counts = children_of[0] // n_slots, children_of[2]
-            bounds = np.searchsorted(parent_e, np.arange(k + 1))
-            for e in np.flatnonzero(splitting):
-                p = chi_square_from_table(child_counts[bounds[e] : bounds[e + 1]]).pvalue
-                if not p < params.alpha:
-                    why[e] = not_significant_reason(p, params.alpha)
-                    splitting[e] = False
+        # (small data split on sorted features: the sides of the chosen cuts, as searched)
+        direct = w is None and params.alpha is None and columns.splits_sorted(chosen, splitting)
+        if direct:
+            parent_e, child_slot, child_counts = columns.sorted_children(chosen, splitting)
+            child_rows = None
+        else:
+            branch = columns.branches(data, chosen, splitting, starts, sizes, is_cat)
+            weight = None if w is None else w[rows]
             children_of = _children(
                 segment, branch, splitting, labels, k, n_slots, n_classes, weight
             )
+            # Quinlan's chi-square rule: a split whose branches and classes look independent
+            # is undone
+            if params.alpha is not None and splitting.any():
+                parent_e, child_counts = children_of[0] // n_slots, children_of[2]
+                bounds = np.searchsorted(parent_e, np.arange(k + 1))
+                for e in np.flatnonzero(splitting):
+                    p = chi_square_from_table(child_counts[bounds[e] : bounds[e + 1]]).pvalue
+                    if not p < params.alpha:
+                        why[e] = not_significant_reason(p, params.alpha)
+                        splitting[e] = False
+                children_of = _children(
+                    segment, branch, splitting, labels, k, n_slots, n_classes, weight
+                )
+            keys, child_of_position, child_counts, child_rows = children_of
+            child_counts = as_counts(child_counts)
+            parent_e, child_slot = keys // n_slots, keys % n_slots
         reasons[eligible] = why
 
         # 6. one child per non-empty (node, branch) pair, in branch order
-        keys, child_of_position, child_counts, child_rows = children_of
-        child_counts = as_counts(child_counts)
-        parent_e, child_slot = keys // n_slots, keys % n_slots
         children = nodes.add(ids[parent_e], child_slot, depth + 1, child_counts)
+        child_sizes = child_counts.sum(axis=1)
         record.level(
             Level(
                 depth,
@@ -267,7 +288,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
                 children,
                 parent_e,
                 child_slot,
-                child_counts.sum(axis=1),
+                child_sizes,
                 columns.orders(),
                 starts,
                 sizes,
@@ -278,12 +299,16 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         # keeping each numeric feature's sorted order
         child_reasons = _stopping_reasons(child_counts, depth + 1, params, child_rows)
         scored = np.array([r is None for r in child_reasons], dtype=bool)
-        new_segment = np.full(len(scored) + 1, -1, dtype=np.int32)  # (the last: for position -1)
-        new_segment[:-1][scored] = np.arange(np.count_nonzero(scored))
-        position_segment = new_segment[child_of_position]  # position -1: the last, -1
-        del segment, branch, children_of, child_of_position, weight  # (rows go before the sort)
-        columns.regroup_positions(position_segment)
-        del position_segment
+        if direct:
+            del segment
+            columns.regroup_children(scored, parent_e, child_slot, child_sizes, starts)
+        else:
+            new_segment = np.full(len(scored) + 1, -1, dtype=np.int32)  # (last: position -1)
+            new_segment[:-1][scored] = np.arange(np.count_nonzero(scored))
+            position_segment = new_segment[child_of_position]  # position -1: the last, -1
+            del segment, branch, children_of, child_of_position, weight  # (rows before the sort)
+            columns.regroup_positions(position_segment)
+            del position_segment
         if categorical:  # 4. a categorical feature is used up on the paths below it
             used = used[parent_e]
             from_cat = is_cat[chosen[parent_e]].nonzero()[0]
@@ -395,7 +420,12 @@ def _sort_columns(values: np.ndarray):
     n = values.shape[1]
     # numpy's quicksort: several times faster than its stable sort (runs are fixed below)
     order = np.argsort(values, axis=1)
-    xs = np.take_along_axis(values, order, axis=1)
+    # the sorted values by one flat take (faster than take_along_axis; order is shifted to flat
+    # positions in place and back, so no index array is made)
+    row_start = (np.arange(len(values)) * n)[:, None]
+    order += row_start
+    xs = values.take(order)
+    order -= row_start
     missing = np.isnan(xs)
     new_value = np.empty(xs.shape, dtype=bool)  # a run of equal values (or of NaN) starts here
     new_value[:, :1] = True
@@ -406,7 +436,9 @@ def _sort_columns(values: np.ndarray):
     if (run[:, -1:] < n - 1).any():  # equal values: each run in row order, as a stable sort has it
         run *= n
         run += order
-        order = np.take_along_axis(order, run.argsort(axis=1), axis=1)  # (distinct keys)
+        by_run = run.argsort(axis=1)  # (distinct keys)
+        by_run += row_start
+        order = order.take(by_run)
     return order, new_value, missing
 
 
@@ -422,7 +454,9 @@ class SortedColumns:
       every feature. Carrying the labels and flags along costs less than gathering them by row
       number at every level, and the sort happens once, at the root: 9 bytes a row and feature
       in all (the search needs no value, only where the values rise; the thresholds are read
-      from the data through the row numbers).
+      from the data through the row numbers). Small data, which keeps a copy of its sorted
+      features' values (``stacked``), reads where they rise from the values instead, one
+      gather a level, and does not carry the flags past the root.
     * **counted** (few distinct values): only the code of each row's value is kept; each level
       counts the rows in play by (node, value, class), as for a categorical feature, and
       :func:`~id3tree.splits.search_counted` scores the cuts between the values.
@@ -445,34 +479,26 @@ class SortedColumns:
         self.has_missing = []
         at_once = 0 < len(features) * n <= STACKED_VALUES  # small data: one sort of all columns
         if at_once:
-            sorted_columns = _sort_columns(np.stack([data.numeric[f] for f in features]))
-        for i, f in enumerate(features):
-            x = data.numeric[f]
-            if at_once:
-                order, new_value, missing = (a[i] for a in sorted_columns)
-            else:  # one column at a time: the temporaries of one column only
-                order, new_value, missing = (a[0] for a in _sort_columns(x[None]))
-            n_values = int(np.count_nonzero(new_value & ~missing))
-            if data.weight is None and is_counted(n_values, n):  # (weights: sorted)
-                rank = np.cumsum(new_value, dtype=self._rows.dtype) - 1
-                code = np.empty(n, dtype=np.int32)
-                code[order] = np.minimum(rank, n_values)  # missing: the last code
-                self.counted.append(int(f))
-                codes.append(code)
-                self.counted_values.append(x[order[new_value & ~missing]])
-                continue
-            j = len(self.features)
-            layout = slice(j * n, (j + 1) * n)
-            self.features.append(int(f))
-            self.numeric.append(x)
-            self.has_missing.append(bool(missing.any()))
-            self._rows[layout] = order
-            self._labels[layout] = labels[order]
-            del order
-            flags = self._flags[layout]
-            flags[:-1] = new_value[1:] & ~missing[1:]  # RISES
-            flags[missing] |= MISSING
-            del new_value, missing
+            order, new_value, missing = _sort_columns(np.stack([data.numeric[f] for f in features]))
+            n_values = np.count_nonzero(new_value & ~missing, axis=1).tolist()
+            # (with weights, every feature is sorted)
+            counted = np.array([data.weight is None and is_counted(v, n) for v in n_values])
+            for i in np.flatnonzero(counted).tolist():
+                codes.append(self._counted(data, features[i], order[i], new_value[i], missing[i]))
+            keep = np.flatnonzero(~counted)
+            if len(keep) < len(features):
+                order, new_value, missing = order[keep], new_value[keep], missing[keep]
+            self._lay_out([features[i] for i in keep], order, new_value, missing, labels, data)
+            del order, new_value, missing
+        else:  # one column at a time: the temporaries of one column only
+            for f in features:
+                order, new_value, missing = _sort_columns(data.numeric[f][None])
+                n_values = int(np.count_nonzero(new_value & ~missing))
+                if data.weight is None and is_counted(n_values, n):
+                    codes.append(self._counted(data, f, order[0], new_value[0], missing[0]))
+                else:
+                    self._lay_out([f], order, new_value, missing, labels, data)
+                del order, new_value, missing
         d = max(len(self.features), 1)
         # small data: a copy of the sorted features' columns end to end, for _neighbours
         small = self.features and len(self.features) * n <= STACKED_VALUES
@@ -491,12 +517,38 @@ class SortedColumns:
             self._codes[j * n : (j + 1) * n] = code[self._rows[:n]]
         del codes
         self.m = n
+        self.n_classes = len(data.classes)
         # one work array indexed by row, used in turn by branches() and the regrouping
         self._slot_of_row = self._segment_of_row = np.empty(n, dtype=np.int32)
         self._layout_of = np.full(data.n_features, -1)  # feature -> its sorted layout, or -1
         self._layout_of[self.features] = np.arange(len(self.features))
         self.start_level(np.zeros(0, dtype=np.int64))
         self._set_views()
+
+    def _counted(self, data, f, order, new_value, missing) -> np.ndarray:
+        """Keep feature ``f`` as counted (its sort: ``order``, ``new_value``, ``missing``, of
+        one row each); returns the code of each row's value (missing: the last code)."""
+        n_values = int(np.count_nonzero(new_value & ~missing))
+        rank = np.cumsum(new_value, dtype=self._rows.dtype) - 1
+        code = np.empty(len(order), dtype=np.int32)
+        code[order] = np.minimum(rank, n_values)
+        self.counted.append(int(f))
+        self.counted_values.append(data.numeric[f][order[new_value & ~missing]])
+        return code
+
+    def _lay_out(self, features, order, new_value, missing, labels, data) -> None:
+        """Keep ``features`` as sorted, the next layouts (their sorts: the rows of ``order``,
+        ``new_value`` and ``missing``, each ``(len(features), n)``), all at once."""
+        j, (c, n) = len(self.features), order.shape
+        block = slice(j * n, (j + c) * n)
+        self.features += [int(f) for f in features]
+        self.numeric += [data.numeric[f] for f in features]
+        self.has_missing += missing.any(axis=1).tolist()
+        self._rows[block] = order.reshape(-1)
+        self._labels[block] = labels[order].reshape(-1)
+        flags = self._flags[block].reshape(c, n)
+        flags[:, :-1] = new_value[:, 1:] & ~missing[:, 1:]  # RISES
+        flags[missing] |= MISSING
 
     def _set_views(self):
         d, m = max(len(self.features), 1), self.m
@@ -520,32 +572,34 @@ class SortedColumns:
         # sorted layout j -> per node, the rows its best cut sends left and right
         self._n_left = np.zeros((k, len(self.features)), dtype=np.int64)
         self._n_right = np.zeros((k, len(self.features)), dtype=np.int64)
+        self._side_counts = None  # every sorted feature's search, when made in one chunk
         return self.node_of_position
 
     def score(
-        self, s, starts, sizes, n_classes, min_leaf, weight=None, min_weight=0.0, rank=0
-    ) -> None:
+        self, s, starts, sizes, n_classes, min_leaf, weight=None, min_weight=0.0, rank=0,
+        counts=None,
+    ) -> None:  # fmt: skip
         """Fill ``s`` (a :class:`Scores`) for the numeric features, a few features at a time;
         with ``weight`` (one per row), by the weighted twin of the search. The level must have
         been started (:meth:`start_level`). With ``rank=k`` (unweighted rows: the trace lists
         the ``k`` best thresholds), the sorted features' searches keep the cuts that may be
         among them (``s.ranked``: per chunk of features, their :class:`~id3tree.splits.RankedCuts`,
-        the i-th feature's positions from ``i * m`` on)."""
+        the i-th feature's positions from ``i * m`` on). ``counts``: the class counts of the
+        nodes (unweighted), when known, so that the search need not count them again."""
         m, k = self.m, len(starts)
         per_chunk = max(1, CHUNK_ROWS // max(m, 1))
         for first in range(0, len(self.features), per_chunk):
             js = range(first, min(first + per_chunk, len(self.features)))
             c = len(js)
-            flags = self.flags[js.start : js.stop]
-            step_up = (flags & RISES).view(bool)
-            n_present = np.broadcast_to(sizes, (c, k))  # rows with a value, per (feature, node)
+            step_up, missing = self._rises(js)
+            n_present = sizes[None].repeat(c, axis=0)  # rows with a value, per (feature, node)
             if any(self.has_missing[js.start : js.stop]):
-                n_present = sizes - np.add.reduceat((flags & MISSING) != 0, starts, axis=1)
+                n_present = sizes - np.add.reduceat(missing(), starts, axis=1)
             as_matrix = n_classes <= LAYOUT_CLASSES and c * m * n_classes <= LAYOUT_CELLS
             if weight is None and as_matrix:
                 result = search_layouts(
                     step_up, self.labels[js.start : js.stop], starts, sizes, n_present,
-                    n_classes, min_leaf=min_leaf, rank=rank,
+                    n_classes, min_leaf=min_leaf, rank=rank, counts=counts,
                 )  # fmt: skip
             else:
                 result = self._search_end_to_end(
@@ -556,13 +610,29 @@ class SortedColumns:
                 s.ranked.append((self.features[js.start : js.stop], result.ranked, m))
             ok = _usable(result, min_leaf)
             at = result.position[ok]
-            low, high = np.full(c * k, np.nan), np.full(c * k, np.nan)
+            low, high = np.full((2, c * k), np.nan)
             low[ok], high[ok] = self._neighbours(js, at)
             self._fill(s, self.features[js.start : js.stop], k, result, ok, low, high)
             self._n_left[:, js.start : js.stop] = result.n_left.reshape(c, k).T
             self._n_right[:, js.start : js.stop] = result.n_right.reshape(c, k).T
+            if c == len(self.features):  # (segment j * k + node: sorted feature j's node)
+                self._side_counts = result.side_counts
         if self.counted:
             self._score_counted(s, sizes, n_classes, min_leaf)
+
+    def _rises(self, js: range):
+        """Where the value of the sorted features ``js`` rises at the next position (``(c, m)``,
+        bool) and a function that says where it is missing: read from the flags, or with small
+        data from the values themselves (two NaN, or a value and the NaN after it, never rise;
+        nor do equal values)."""
+        if self.stacked is None:
+            flags = self.flags[js.start : js.stop]
+            return (flags & RISES).view(bool), lambda: (flags & MISSING) != 0
+        column_start = np.arange(js.start, js.stop, dtype=np.int64)[:, None] * len(self.numeric[0])
+        values = self.stacked.take(self.rows[js.start : js.stop] + column_start)
+        rises = np.zeros(values.shape, dtype=bool)
+        np.greater(values[:, 1:], values[:, :-1], out=rises[:, :-1])
+        return rises, lambda: np.isnan(values)
 
     def _search_end_to_end(
         self, js, step_up, n_present, starts, sizes, n_classes, min_leaf, weight, min_weight,
@@ -641,14 +711,22 @@ class SortedColumns:
         """Write one chunk's search (its features side by side) into the (node, feature) tables."""
         c = len(features)
         floats = np.empty((len(s.FLOAT_SCORES), c * k))
-        floats[0] = np.where(ok, result.gain, np.nan)
-        floats[1] = _ratio(ok, result.gain, result.split_info)
-        floats[2] = np.where(ok, result.overall_entropy, np.nan)
+        if ok is result.found:  # (a search's gain and overall entropy are NaN where no cut)
+            floats[0], floats[2] = result.gain, result.overall_entropy
+            # a cut has two non-empty sides, so split_info > 0 wherever one was found
+            np.divide(result.gain, np.maximum(result.split_info, 1e-300), out=floats[1])
+        else:
+            floats[0] = np.where(ok, result.gain, np.nan)
+            floats[1] = _ratio(ok, result.gain, result.split_info)
+            floats[2] = np.where(ok, result.overall_entropy, np.nan)
         floats[3] = midpoint(low, high)  # NaN where no cut: low and high are
         floats[4], floats[5] = low, high
-        s.table[:, :, features] = floats.reshape(-1, c, k).transpose(0, 2, 1)
-        s.candidate[:, features] = True
-        s.n_ties[:, features] = result.n_ties.reshape(c, k).T
+        at = features
+        if features == list(range(features[0], features[0] + c)):  # side by side: a slice
+            at = slice(features[0], features[0] + c)
+        s.table[:, :, at] = floats.reshape(-1, c, k).transpose(0, 2, 1)
+        s.candidate[:, at] = True
+        s.n_ties[:, at] = result.n_ties.reshape(c, k).T
         s.numeric_searches.append((features, result))
 
     def branches(self, data, chosen, splitting, starts, sizes, is_cat) -> np.ndarray:
@@ -712,6 +790,56 @@ class SortedColumns:
             self._slot_of_row[self.rows.reshape(-1)[j[node] * self.m + at]] = slot
         return mine
 
+    def splits_sorted(self, chosen, splitting) -> bool:
+        """Whether :meth:`sorted_children` can make this level's children: small data, every
+        sorted feature searched at once, and every splitting node cut on a sorted feature."""
+        if not SIDES_AS_CHILDREN or self.stacked is None:
+            return False
+        split_on = chosen[splitting]
+        if not len(split_on):  # no node splits: no child to make
+            return True
+        return self._side_counts is not None and bool((self._layout_of[split_on] >= 0).all())
+
+    def sorted_children(self, chosen, splitting) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The children of nodes split on sorted features (:meth:`splits_sorted`), read from the
+        search: the class counts of a cut's sides (left, right, missing) are those of the
+        children it makes, one per non-empty side. Returns each child's parent (an index into
+        the level's nodes), its branch slot and its class counts, in (parent, slot) order."""
+        k = len(chosen)
+        self._chosen_layout = np.maximum(self._layout_of[chosen], 0)
+        split = np.flatnonzero(splitting)
+        if not len(split):
+            return split, split, np.zeros((0, self.n_classes), dtype=np.int64)
+        sides = self._side_counts[self._chosen_layout[split] * k + split]  # (nodes, 3, classes)
+        has_rows = sides.any(axis=2)
+        parent, slot = np.nonzero(has_rows)
+        return split[parent], slot, sides[has_rows]
+
+    def regroup_children(self, scored, parent, slot, child_sizes, starts) -> None:
+        """:meth:`regroup` after :meth:`sorted_children`: the rows of every child that is
+        ``scored`` (the others are dropped), each layout keeping its order.
+
+        A node's cut sends the first ``n_left`` positions of its chosen layout left, the next
+        ``n_right`` right and the rest to the missing branch; so the slot of every position of
+        the chosen layouts is two comparisons of its offset in the node, and a table of
+        (node, slot) gives its new segment, written for its row."""
+        m, k = self.m, len(self._chosen_layout)
+        n_scored = int(np.count_nonzero(scored))
+        new_segment = np.full(k * 3, n_scored, dtype=np.int32)  # of node * 3 + slot; dropped: last
+        new_segment[(parent * 3 + slot)[scored]] = np.arange(n_scored)
+        node, position = self.node_of_position, np.arange(m)
+        chosen, every = self._chosen_layout, np.arange(k)
+        left_end = starts + self._n_left[every, chosen]  # the first position not sent left
+        sent_end = left_end + self._n_right[every, chosen]  # nor right
+        cell = node * 3  # each position's (node, slot), slot 0 (left) to begin with
+        cell += position >= left_end[node]
+        cell += position >= sent_end[node]
+        rows = self.rows.reshape(-1)[(chosen * m)[node] + position]  # in the chosen layouts
+        self._segment_of_row[rows] = new_segment[cell]
+        self.node_of_position = np.zeros(0, dtype=np.int32)  # (the level's: not needed now)
+        m_new = int(child_sizes[scored].sum())
+        self.regroup(self._segment_of_row, n_scored + 1, m_new, dropped_last=True)
+
     def regroup_positions(self, new_segment_of_position) -> None:
         """Regroup every layout by the new segment of each position of ``rows[0]`` (-1: dropped)."""
         new_segment_of_row = self._segment_of_row
@@ -719,18 +847,23 @@ class SortedColumns:
         self.node_of_position = np.zeros(0, dtype=np.int32)  # (the level's: not needed now)
         self.regroup(new_segment_of_row)
 
-    def regroup(self, new_segment_of_row) -> None:
-        """Keep the rows whose new segment is >= 0, grouped by it, each group in its old order.
+    def regroup(self, new_segment_of_row, n_keys=None, m_new=None, dropped_last=False) -> None:
+        """Keep the rows whose new segment is >= 0, grouped by it, each group in its old order
+        (``n_keys``: the number of new segments plus one, ``m_new``: the rows kept; counted
+        here when not given). With ``dropped_last``, the rows to drop are marked by the segment
+        ``n_keys - 1`` instead of -1.
 
         Several layouts are regrouped by one stable sort: layout i of a chunk gets the keys
-        ``i * (n_segments + 1) + segment``, and dropped rows the largest key."""
+        ``i * n_keys + segment``, dropped rows the last of them (``i * n_keys + n_keys - 1``),
+        so the first ``m_new`` positions of each layout's sorted keys are the rows it keeps."""
         d, m = self.rows.shape
         if m == 0:
             return
-        new_segment = new_segment_of_row[self.rows[0]]
-        n_keys = int(new_segment.max(initial=-1)) + 2
-        m_new = int(np.count_nonzero(new_segment >= 0))
-        del new_segment
+        if n_keys is None:
+            new_segment = new_segment_of_row[self.rows[0]]
+            n_keys = int(new_segment.max(initial=-1)) + 2
+            m_new = int(np.count_nonzero(new_segment >= 0))
+            del new_segment
         if m_new == 0:  # no row goes on (the last level of a depth-limited tree): nothing to sort
             self.m = 0
             self._set_views()
@@ -740,17 +873,20 @@ class SortedColumns:
             last = min(first + per_chunk, d)
             rows = self.rows[first:last].reshape(-1)
             key = new_segment_of_row[rows]  # int32: the keys stay below rows x layouts
-            key[key < 0] = n_keys * (last - first)  # dropped: after everything
+            if not dropped_last:
+                key[key < 0] = n_keys - 1
             if last - first > 1:
-                key += np.repeat(np.arange(last - first, dtype=key.dtype) * n_keys, m)
+                key = key.reshape(last - first, m)
+                key += np.arange(0, (last - first) * n_keys, n_keys, dtype=key.dtype)[:, None]
             if n_keys * (last - first) < 2**16:  # numpy sorts 16-bit keys by radix: O(rows)
                 key = key.astype(np.uint16)
-            order = key.argsort(kind="stable")[: (last - first) * m_new]
+            order = key.argsort(axis=None, kind="stable").reshape(last - first, m)
+            order = order[:, :m_new].reshape(-1)  # each layout's rows kept, in new order
             del key
             kept = slice(first * m_new, last * m_new)
             self._rows[kept] = rows[order]
             self._labels[kept] = self.labels[first:last].reshape(-1)[order]
-            if self.features:
+            if self.features and self.stacked is None:  # (small data reads its values instead)
                 self._flags[kept] = _regrouped_flags(self.flags[first:last].reshape(-1), order)
             if first == 0 and self.counted:  # the codes follow rows[0], the chunk's first layout
                 self._codes[: len(self.counted) * m_new] = self.codes[:, order[:m_new]].reshape(-1)

@@ -32,6 +32,7 @@ import numpy as np
 
 from id3tree._entropy import (
     DENSE_CLASSES,
+    entropy_of_counts,
     entropy_of_groups,
     entropy_rows,
     entropy_terms,
@@ -304,8 +305,8 @@ class ThresholdSearch:
 
     found: np.ndarray  # bool: at least one valid threshold
     threshold: np.ndarray  # float, NaN where not found
-    overall_entropy: np.ndarray
-    gain: np.ndarray
+    overall_entropy: np.ndarray  # NaN where not found
+    gain: np.ndarray  # NaN where not found
     split_info: np.ndarray  # entropy of the branch sizes (left, right, missing)
     n_left: np.ndarray
     n_right: np.ndarray
@@ -408,26 +409,28 @@ def _ranked_at(cuts: _Cuts, pos, n_thresholds=None) -> RankedCuts:
 
 
 def search_layouts(
-    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1, rank=0
+    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1, rank=0, counts=None
 ) -> ThresholdSearch:
     """:func:`search_cuts` of several layouts of the same segments, each a row of a matrix.
 
     Row j of ``step_up`` and ``y`` (``(c, m)``) holds every segment's entries sorted by
     feature j: segment s is ``starts[s] : starts[s] + lengths[s]`` of every row, and holds the
-    same rows (so the same class counts) in every layout; ``n_present`` (``(c, n_segments)``)
-    counts the entries with a value. Every step is then one operation on the whole matrix,
-    whatever the number of layouts: the running class counts of every position (one
-    cumulative sum of the one-hot classes), the ``c log c`` sums of both sides, the lowest score
-    of each (layout, segment) (``np.minimum.reduceat`` along the rows) and the first cut tied
-    with it. The scores are the exact integers of :class:`_Cuts` (the same table and units),
-    so cuts, ties and the result are those of :func:`search_cuts` of the layouts laid end to
-    end: segment ``j * n_segments + s``, positions ``j * m + i``.
+    same rows (so the same class counts, ``counts``, counted here when not given) in every
+    layout; ``n_present`` (``(c, n_segments)``) counts the entries with a value. Every step is
+    then one operation on the whole matrix, whatever the number of layouts: the running class
+    counts of every position (one cumulative sum per class but the first, whose count is the
+    rows left over), the ``c log c`` sums of both sides, the lowest score of each (layout,
+    segment) (``np.minimum.reduceat`` along the rows) and the first cut tied with it. The
+    scores are the exact integers of :class:`_Cuts` (the same table and units), so cuts, ties
+    and the result are those of :func:`search_cuts` of the layouts laid end to end: segment
+    ``j * n_segments + s``, positions ``j * m + i``.
     """
     c, m = y.shape
     n_seg = len(starts)
-    segment = np.arange(n_seg).repeat(lengths)  # shared by every layout
+    if counts is None:  # the same in each layout
+        segment = np.arange(n_seg).repeat(lengths)
+        counts = class_counts(segment * n_classes + y[0], n_seg, n_classes)
     n_left = np.arange(1, m + 1) - starts.repeat(lengths)  # rows up to each position
-    counts = class_counts(segment * n_classes + y[0], n_seg, n_classes)  # the same in each layout
     before = counts.cumsum(axis=0) - counts  # rows of each class before each segment
     has_missing = bool((n_present < lengths).any())
     if has_missing:
@@ -435,7 +438,7 @@ def search_layouts(
         last = np.maximum(starts + n_present - 1, 0)  # the last present entry of each segment
     else:
         rows_present = lengths.repeat(lengths)
-    n_right = rows_present - n_left
+    n_right = rows_present - n_left  # (negative past the last present row: never valid)
     valid = step_up & (n_left < rows_present)
     valid_any = valid.copy() if rank and min_leaf > 1 else None  # (the trace's: any leaf)
     if min_leaf > 1:
@@ -443,34 +446,44 @@ def search_layouts(
     # n H of both sides of every cut, in the units of the c log c table (exact integers):
     # q[n_left] + q[n_right] less the q of each class's count on either side, a class at a time
     q, _, unit = scaled_xlogx(int(lengths.max()), c * int(lengths.sum()))
-    weighted = q.take(n_left) + q.take(np.maximum(n_right, 0))
-    # of each class, its rows up to each position within the segment
+    weighted = q.take(n_left) + q.take(np.maximum(n_right, 0) if has_missing else n_right)
+    # of each class, its rows up to each position within the segment (class 0: the rest)
     left = np.empty((n_classes, c, m), dtype=np.int64)
     present = np.empty((c, n_seg, n_classes), dtype=np.int64)  # rows of each class with a value
-    for k in range(n_classes):
-        left_k = np.cumsum(y == k, axis=1, out=left[k])
+    if not has_missing:
+        present[:] = counts
+    right_0 = n_right  # class 0's rows right of each cut: those of no other class
+    for k in range(1, n_classes):
+        left_k = np.cumsum(y if n_classes == 2 else y == k, axis=1, out=left[k])
         left_k -= before[:, k].repeat(lengths)
         if has_missing:
             present[:, :, k] = np.take_along_axis(left_k, last, axis=1) * (n_present > 0)
             right_k = present[:, :, k].repeat(lengths, axis=1) - left_k
         else:
-            present[:, :, k] = counts[:, k]
             right_k = counts[:, k].repeat(lengths) - left_k
-        weighted = weighted - q.take(left_k)
-        weighted -= q.take(right_k)  # (negative past the last present row: never valid)
+        weighted = weighted - q.take(left_k)  # (c, m) from here
+        weighted -= q.take(right_k)
+        right_0 = right_0 - right_k
+    np.subtract(n_left, left[1:].sum(axis=0) if n_classes > 2 else left[1], out=left[0])
+    if has_missing:
+        present[:, :, 0] = n_present - present[:, :, 1:].sum(axis=2)
+    weighted -= q.take(left[0])
+    weighted -= q.take(right_0)
     score = None
     if valid_any is not None:  # the trace's scores: every cut between two distinct values
         score = weighted.copy()
         score[~valid_any] = _NOT_A_CUT
-    weighted[~valid] = _NOT_A_CUT
+    np.putmask(weighted, ~valid, _NOT_A_CUT)  # (faster than a masked assignment)
     # the best of each (layout, segment) and the first cut within the tolerance of it
     best = np.minimum.reduceat(weighted, starts, axis=1)
-    tolerance = tie_tolerance(lengths, unit)
-    tied = weighted - best.repeat(lengths, axis=1) <= tolerance.repeat(lengths)
+    owner = np.flatnonzero(best.ravel() < _NOT_A_CUT)
+    # tied: within the tolerance of the best, that is at most best + tolerance (a segment
+    # without a cut has no valid position, whatever that sum wraps to)
+    best += tie_tolerance(lengths, unit)
+    tied = weighted <= best.repeat(lengths, axis=1)
     tied &= valid
     n_ties = np.add.reduceat(tied, starts, axis=1).ravel()
     first = np.minimum.reduceat(np.where(tied, np.arange(m), m), starts, axis=1).ravel()
-    owner = np.flatnonzero(best.ravel() < _NOT_A_CUT)
     at = first[owner]
     layout = owner // n_seg
     position = np.full(c * n_seg, -1, dtype=np.int64)
@@ -653,47 +666,47 @@ def threshold_search(owner, left, present, missing, n_ties, **extra) -> Threshol
     ``present`` and ``missing`` (``(n_segments, n_classes)``) the class counts of the rows with
     and without a value. The overall entropy of each winner is taken from its exact class
     counts, by Shannon's formula; ``extra`` fills the optional fields.
+
+    Every segment is computed alike, found or not (a segment without a cut has sides of 0,
+    ``present`` and ``missing`` rows, and its results are then blanked): whole-array operations
+    instead of gathers and scatters by ``owner``, which is what a small search spends.
     """
     n_seg, n_classes = present.shape
-    n_owner = len(owner)
     found = np.zeros(n_seg, dtype=bool)
     found[owner] = True
-    side_counts = np.zeros((n_seg, 3, n_classes), dtype=np.int64)
+    side_counts = np.zeros((n_seg, 3, n_classes), dtype=np.int64)  # left, right, missing
     side_counts[owner, 0] = left
-    side_counts[owner, 1] = present[owner] - left
+    np.subtract(present, side_counts[:, 0], out=side_counts[:, 1])
+    side_counts[:, 1] *= found[:, None]  # no cut: no sides (but the missing rows)
     side_counts[:, 2] = missing
-    sizes = side_counts.sum(axis=2)  # rows left, right and missing
-    sizes[~found] = 0  # no cut: no branches
+    sizes = np.add.reduce(side_counts, axis=2)  # rows left, right and missing
+    sizes[:, 2] *= found  # no cut: no branches
     # one table of every row whose entropy is needed, zero-padded to one width (zeros add
     # nothing): the three sides of each cut, each segment's parent, each segment's branch sizes
     width = max(n_classes, 3) if n_classes <= DENSE_CLASSES else 0
     if width:
-        stacked = np.zeros((3 * n_owner + 2 * n_seg, width), dtype=np.int64)
-        stacked[: 3 * n_owner, :n_classes] = side_counts[owner].reshape(-1, n_classes)
-        parent = stacked[3 * n_owner : 3 * n_owner + n_seg, :n_classes]
-        np.add(present, missing, out=parent)
-        stacked[3 * n_owner + n_seg :, :3] = sizes
-        entropy = entropy_rows(stacked)
-        h_sides, h_parent = entropy[: 3 * n_owner], entropy[3 * n_owner : 3 * n_owner + n_seg]
-        split_info = entropy[3 * n_owner + n_seg :]
+        stacked = np.zeros((width, 5, n_seg))  # class by class, as entropy_of_counts reads
+        stacked[:n_classes, :3] = side_counts.T
+        np.add(present.T, missing.T, out=stacked[:n_classes, 3])
+        stacked[:3, 4] = sizes.T
+        totals = np.add.reduce(stacked, axis=0)
+        h_left, h_right, h_missing, h_parent, split_info = entropy_of_counts(stacked, totals)
     else:  # wide rows are read by their non-zero cells: one call a table
-        h_sides = entropy_rows(side_counts[owner].reshape(-1, n_classes))
+        h_left, h_right, h_missing = entropy_rows(side_counts).T
         h_parent, split_info = entropy_rows(present + missing), entropy_rows(sizes)
-    h_sides = h_sides.reshape(-1, 3)
-    mine = sizes[owner]
-    overall = np.full(n_seg, np.nan)
-    overall[owner] = (
-        mine[:, 0] * h_sides[:, 0] + mine[:, 1] * h_sides[:, 1] + mine[:, 2] * h_sides[:, 2]
-    ) / mine.sum(axis=1)
+    n_left, n_right, n_missing = sizes.T
+    overall = n_left * h_left + n_right * h_right
+    overall += n_missing * h_missing
+    overall /= np.where(found, n_left + n_right + n_missing, np.nan)  # (no cut: NaN)
     return ThresholdSearch(
         found=found,
         threshold=np.full(n_seg, np.nan),
         overall_entropy=overall,
-        gain=np.where(found, np.maximum(h_parent - overall, 0.0), np.nan),
+        gain=np.maximum(h_parent - overall, 0.0),  # (NaN where no cut: so is overall)
         split_info=split_info,
-        n_left=sizes[:, 0],
-        n_right=sizes[:, 1],
-        n_missing=sizes[:, 2],
+        n_left=n_left,
+        n_right=n_right,
+        n_missing=n_missing,
         n_ties=n_ties,
         side_counts=side_counts,
         **extra,

@@ -1,0 +1,112 @@
+"""The small-data way of making a level's children against the general one.
+
+On small data whose nodes all split on sorted features, the grower takes the children of a
+level from the split search itself (the class counts of each chosen cut's sides) and regroups
+the rows by a table of (node, branch), instead of sending every row down and counting the rows
+of each child again (``grow.SIDES_AS_CHILDREN``). Both ways must give the same fit to the last
+bit: the model file, the trace, the probabilities and the printed pages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.datasets import make_classification
+
+from id3tree import ID3Classifier, grow
+from tests.test_grow import everything, numeric_search, numeric_tables
+
+
+def fit_both_ways(X, y, params=None, weight=None, verbose=0) -> dict:
+    """Everything a fit shows, with the children taken from the search and counted again."""
+    fits = {}
+    for direct in (True, False):
+        page = io.StringIO()
+        with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(page):
+            patch.setattr(grow, "SIDES_AS_CHILDREN", direct)
+            model = ID3Classifier(verbose=verbose, **(params or {}))
+            model.fit(X, y, sample_weight=weight)
+        fits[direct] = (*everything(model, X), page.getvalue())
+    return fits
+
+
+@settings(deadline=None, max_examples=150)
+@given(data=numeric_tables(), verbose=st.sampled_from([0, 0, 0, 1, 2]))
+def test_children_from_the_search_grow_the_same_model(data, verbose):
+    # ties, -0.0 next to 0.0, NaN, constant columns, min_samples_leaf, max_depth, gain ratio
+    X, y, params, weight = data
+    with numeric_search("layouts"):
+        fits = fit_both_ways(X, y, params, weight, verbose)
+    assert fits[True] == fits[False]
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 5])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"min_samples_leaf": 5},
+        {"max_depth": 3},
+        {"criterion": "gain_ratio"},
+        {"min_gain": 0.05},
+    ],
+)
+def test_children_from_the_search_on_classroom_data(n_classes, params):
+    X, y = make_classification(400, 6, n_informative=4, n_classes=n_classes, random_state=n_classes)
+    X[:, 2] = np.round(X[:, 2])  # ties
+    X[:, 3] = 1.5  # a constant column
+    X[np.random.default_rng(n_classes).random(X.shape) < 0.03] = np.nan
+    fits = fit_both_ways(X, y, params)
+    assert fits[True] == fits[False]
+    # and as large data grows it: the sorted features laid end to end, their rises in flags
+    with numeric_search("sorted"):
+        model = ID3Classifier(**params).fit(X, y)
+    assert everything(model, X) == fits[True][:3]
+    model = ID3Classifier(**params).fit(X, y)  # and the tree is a real one
+    assert len(list(model.root_.walk())) > 5
+
+
+def test_the_children_of_a_small_numeric_fit_come_from_the_search(monkeypatch):
+    # the general way (branches, then a count by child) must not run at all
+    def refuse(*args, **kwargs):
+        raise AssertionError("the rows were sent down and counted again")
+
+    monkeypatch.setattr(grow.SortedColumns, "branches", refuse)
+    monkeypatch.setattr(grow, "_children", refuse)
+    X, y = make_classification(300, 4, random_state=0)
+    ID3Classifier().fit(X, y)
+    with pytest.raises(AssertionError, match="counted again"):
+        ID3Classifier().fit(pd.DataFrame({"a": X[:, 0], "c": np.where(y > 0, "u", "v")}), y)
+
+
+def test_children_of_the_search_keep_the_class_counts_of_the_rows():
+    # every child holds the rows its path selects: recount them from the data, node by node
+    X, y = make_classification(500, 5, random_state=3)
+    X[::11, 1] = np.nan
+    model = ID3Classifier(min_samples_leaf=3).fit(X, y)
+    root = model.root_
+    stack = [(root, np.ones(len(y), dtype=bool))]
+    seen = 0
+    while stack:
+        node, mask = stack.pop()
+        seen += 1
+        expected = {c: int(np.sum(y[mask] == c)) for c in node.class_counts}
+        assert node.class_counts == expected
+        if node.is_leaf:
+            continue
+        x = X[:, int(node.feature[1:]) if str(node.feature).startswith("x") else node.feature]
+        for key, child in node.children.items():
+            if key == "<=":
+                part = x <= node.threshold
+            elif key == ">":
+                part = x > node.threshold
+            else:
+                part = np.isnan(x)
+            stack.append((child, mask & part))
+    assert seen == len(list(root.walk())) > 10
