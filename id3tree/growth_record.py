@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
 
@@ -21,7 +22,6 @@ from id3tree.node import (
     counts_texts,
     format_number,
     majority_classes,
-    narrowed,
     number_texts,
     path_word,
     plural,
@@ -378,40 +378,80 @@ class _Decisions:
     child_size: list
 
     @classmethod
-    def of(cls, lv: Level, names: list) -> _Decisions:
-        s, k = lv.scores, len(lv.ids)
-        e, f = np.arange(k), lv.chosen
-        scored = np.where(lv.eligible, np.cumsum(lv.eligible) - 1, -1).tolist()
-        tied_with = {}  # the features tied with the chosen one, in column order
-        tied = s.tied & (np.arange(s.tied.shape[1]) != f[:, None])
-        tied[s.tied.sum(axis=1) <= 1] = False
-        for node, g in zip(*(a.tolist() for a in np.nonzero(tied))):
-            tied_with.setdefault(node, []).append(names[g])
-        tied_with = {node: tuple(others) for node, others in tied_with.items()}
-        below_average = {
-            e: (
-                float(np.nanmean(s.gain[e])),
-                tuple(names[g] for g in np.flatnonzero(s.below_average[e])),
-            )
-            for e in np.flatnonzero(s.below_average.any(axis=1)).tolist()
+    def of_levels(cls, levels: list, names: list) -> list[_Decisions]:
+        """The decisions of each of ``levels`` (:class:`Level`), found for all of them at once:
+        their scored nodes' scores stacked one level under another, each column read by one
+        numpy call for the whole tree, then cut into each level's lists (list slices)."""
+        n_scored = [len(lv.ids) for lv in levels]
+        n_nodes = [len(lv.nodes) for lv in levels]
+        first = np.concatenate([[0], np.cumsum(n_scored)]).tolist()  # each level's scored rows
+        s = {
+            name: np.concatenate([getattr(lv.scores, name) for lv in levels])
+            for name in ("gain", "ratio", "threshold", "n_ties", "tied", "below_average")
         }
-        threshold = s.threshold[e, f].tolist()
-        return cls(
-            [None if i < 0 else i for i in scored],
-            lv.reasons.tolist(),
-            lv.splitting.tolist(),
-            f.tolist(),
-            s.gain[e, f].tolist(),
-            s.ratio[e, f].tolist(),
-            [_none_if_nan(t) for t in threshold],
-            s.n_ties[e, f].tolist(),
-            tied_with,
-            below_average,
-            np.searchsorted(lv.parent, np.arange(k + 1)).tolist(),
-            lv.children.tolist(),
-            lv.child_slot.tolist(),
-            lv.child_sizes.tolist(),
-        )
+        e = np.arange(first[-1])
+        f = np.concatenate([lv.chosen for lv in levels]).astype(np.int64)  # the chosen features
+        # each node's index among its level's scored nodes (-1: not scored)
+        eligible = np.concatenate([lv.eligible for lv in levels])
+        before = np.repeat(first[:-1], n_nodes)  # scored nodes of the levels before
+        scored = np.where(eligible, np.cumsum(eligible) - 1 - before, -1).tolist()
+        level_of = np.repeat(np.arange(len(levels)), n_scored)  # of each scored row
+        tied_with = [{} for _ in levels]  # the features tied with the chosen one, in order
+        tied = s["tied"] & (np.arange(s["tied"].shape[1]) != f[:, None])
+        tied[s["tied"].sum(axis=1) <= 1] = False
+        for row, g in zip(*(a.tolist() for a in np.nonzero(tied))):
+            j = level_of[row]
+            tied_with[j].setdefault(row - first[j], []).append(names[g])
+        below_average = [{} for _ in levels]
+        for row in np.flatnonzero(s["below_average"].any(axis=1)).tolist():
+            j = level_of[row]
+            below_average[j][row - first[j]] = (
+                float(np.nanmean(s["gain"][row])),
+                tuple(names[g] for g in np.flatnonzero(s["below_average"][row])),
+            )
+        # the children of each level's scored nodes, numbered within the level
+        n_children = [len(lv.children) for lv in levels]
+        child_first = np.concatenate([[0], np.cumsum(n_children)]).tolist()
+        parent = np.concatenate([lv.parent for lv in levels]).astype(np.int64)
+        parent += np.repeat(first[:-1], n_children)  # the scored row of each child's parent
+        first_child = np.searchsorted(parent, np.arange(first[-1] + 1))
+        columns = {
+            "reasons": np.concatenate([lv.reasons for lv in levels]).tolist(),
+            "splitting": np.concatenate([lv.splitting for lv in levels]).tolist(),
+            "feature": f.tolist(),
+            "gain": s["gain"][e, f].tolist(),
+            "ratio": s["ratio"][e, f].tolist(),
+            "threshold": [_none_if_nan(t) for t in s["threshold"][e, f].tolist()],
+            "n_ties": s["n_ties"][e, f].tolist(),
+            "child": np.concatenate([lv.children for lv in levels]).tolist(),
+            "child_slot": np.concatenate([lv.child_slot for lv in levels]).tolist(),
+            "child_size": np.concatenate([lv.child_sizes for lv in levels]).tolist(),
+        }
+        node_first = np.concatenate([[0], np.cumsum(n_nodes)]).tolist()
+        found = []
+        for j in range(len(levels)):
+            a, b = first[j], first[j + 1]  # the level's scored rows
+            n0, n1 = node_first[j], node_first[j + 1]  # its nodes
+            c0, c1 = child_first[j], child_first[j + 1]  # its children
+            found.append(
+                cls(
+                    [None if i < 0 else i for i in scored[n0:n1]],
+                    columns["reasons"][n0:n1],
+                    columns["splitting"][a:b],
+                    columns["feature"][a:b],
+                    columns["gain"][a:b],
+                    columns["ratio"][a:b],
+                    columns["threshold"][a:b],
+                    columns["n_ties"][a:b],
+                    {e: tuple(others) for e, others in tied_with[j].items()},
+                    below_average[j],
+                    (first_child[a : b + 1] - c0).tolist(),
+                    columns["child"][c0:c1],
+                    columns["child_slot"][c0:c1],
+                    columns["child_size"][c0:c1],
+                )
+            )
+        return found
 
 
 @dataclass
@@ -421,14 +461,20 @@ class _Details:
     scored node are kept as their finished text (``text``) rather than as numbers."""
 
     level: Level
-    counts: list  # per node: its class counts
     entropy: list | None  # per node: its entropy (for a printing tracer, made at the end)
-    decisions: _Decisions
+    decisions: _Decisions | None
     scores: dict  # name -> per scored node, per feature: gain, ratio, overall, threshold, ...
     branches: dict  # feature -> the _Branches that hold its candidates' branches
     reasons: dict  # (scored node, feature) -> why the feature has no valid split there
     thresholds: dict  # numeric feature -> the _Ranked that holds its best thresholds
     text: np.ndarray | None = None  # scored node e's candidates: lines bounds[e]:bounds[e + 1]
+    tables: dict | None = None  # feature -> its dense table, until its branches are made
+
+    @cached_property
+    def counts(self) -> list:
+        """Per node: its class counts as Python numbers, made when first asked for (by the
+        events, once the tree is finished: a printing tracer mostly reads the array)."""
+        return self.level.counts.tolist()
 
 
 class Record:
@@ -451,6 +497,7 @@ class Record:
         self.details: list[_Details] = []
         self.value_labels = {}  # categorical feature -> its branch labels (_value_labels)
         self.slot_words = {}  # features -> the words of their branch slots (_slot_words)
+        self.slot_labels = None  # the short labels of every feature's slots (_slot_labels)
         self.written = {}  # threshold -> its text in the paths (see path_word)
 
     def level(self, lv: Level) -> None:
@@ -460,7 +507,7 @@ class Record:
         self.split_parts.append(
             (lv.ids[e_split], f_split, s.threshold[e_split, f_split], s.gain[e_split, f_split])
         )
-        leaf = np.array([r is not None for r in lv.reasons], dtype=bool)
+        leaf = np.not_equal(lv.reasons, None)  # a reason: the node stays a leaf
         self.leaf_parts.append((lv.nodes[leaf], lv.reasons[leaf]))
         if self.keep_trace:
             self._keep_trace(lv)
@@ -518,19 +565,15 @@ class Record:
                         int(lv.sizes[e]), int(result.n_branches[e])
                     )
         thresholds = self._best_thresholds(ranked, lv) if ranked else {}
-        for numeric in (True, False):  # the dense tables, a kind at a time, all features at once
-            features = [f for f in tables if (data.codes[f] is None) == numeric]
-            if features:
-                branches |= self._table_branches(features, tables, s, numeric)
         details = _Details(
             replace(lv, orders={}),
-            lv.counts.tolist(),
             None if self.as_text else entropy_rows(lv.counts).tolist(),  # see _entropies
-            _Decisions.of(lv, data.names),
+            None,  # the decisions of every level are found at once (_Decisions.of_levels)
             self._scores(s) if not self.as_text else {},
             branches,
             reasons,
             thresholds,
+            tables=tables,  # their branches are made for the whole tree at once (_tree_branches)
         )
         self.details.append(details)
 
@@ -558,36 +601,81 @@ class Record:
                 int(lv.sizes[e]), int(n_present[e]), int(n_distinct[e]), found[e]
             )
 
-    def _table_branches(self, features: list, tables: dict, s, numeric: bool) -> dict:
-        """The branches of several features of one kind from their dense ``(k, slots,
-        classes)`` tables of class counts, at the nodes where each splits: a numeric feature's
-        left and right sides (and its missing values when there are some), a categorical
-        feature's values present. Every feature of the level in one pass."""
+    def _tree_branches(self) -> None:
+        """The branches of the candidates whose class counts each level keeps as dense tables
+        (``tables``), made once the tree is finished (:meth:`_table_branches`): a kind of
+        feature at a time, the levels with the same features and table shapes at once."""
+        for numeric in (True, False):
+            groups = {}  # (features, slots of each, dtype) -> the levels that have them
+            for d in self.details:
+                features = [f for f in d.tables if (self.data.codes[f] is None) == numeric]
+                if features:
+                    shapes = tuple(d.tables[f].shape[1] for f in features)
+                    key = (tuple(features), shapes, d.tables[features[0]].dtype)
+                    groups.setdefault(key, []).append(d)
+            for (features, _, _), levels in groups.items():
+                found = self._table_branches(list(features), levels, numeric)
+                for d, branches in zip(levels, found):
+                    d.branches |= dict.fromkeys(features, branches)
+        for d in self.details:
+            d.tables = None
+
+    def _table_branches(self, features: list, levels: list, numeric: bool) -> list:
+        """The branches of several features of one kind at several levels, from their dense
+        ``(k, slots, classes)`` tables of class counts, at the nodes where each splits: a
+        numeric feature's left and right sides (and its missing values when there are some), a
+        categorical feature's values present. One :class:`_Branches` per level.
+
+        Every feature of every level is found in one pass: the levels' tables are stacked one
+        under another (level by level, feature by feature, node by node: each level's
+        candidates, then its branches, are a contiguous run), and each level's
+        :class:`_Branches` is a view of its run."""
         data = self.data
-        n_slots = max(tables[f].shape[1] for f in features)
-        k, n_classes = len(s.gain), len(data.classes)
-        if all(tables[f].shape[1] == n_slots for f in features):
-            table = np.stack([tables[f] for f in features])
+        n_classes = len(data.classes)
+        shapes = [levels[0].tables[f].shape[1] for f in features]
+        n_slots = max(shapes)
+        tables = [d.tables[f] for d in levels for f in features]  # candidate j * k + e
+        if min(shapes) == n_slots:
+            table = np.concatenate(tables)
         else:
-            table = np.zeros(
-                (len(features), k, n_slots, n_classes), dtype=tables[features[0]].dtype
-            )
-            for j, f in enumerate(features):
-                table[j, :, : tables[f].shape[1]] = tables[f]
-        sizes = table.sum(axis=3)
-        valid = ~np.isnan(s.gain[:, features].T)  # (features, k)
-        keep = valid[..., None] & (sizes > 0)
+            table = np.zeros((sum(map(len, tables)), n_slots, n_classes), dtype=tables[0].dtype)
+            row = 0
+            for part in tables:
+                table[row : row + len(part), : part.shape[1]] = part
+                row += len(part)
+        gains = [d.level.scores.gain[:, f] for d in levels for f in features]
         if numeric:
-            keep[..., LEFT] |= valid
-            keep[..., RIGHT] |= valid
+            thresholds = [d.level.scores.threshold[:, f] for d in levels for f in features]
+        sizes = table.sum(axis=2)
+        valid = ~np.isnan(np.concatenate(gains))  # per candidate
+        keep = valid[:, None] & (sizes > 0)
+        if numeric:
+            keep[:, LEFT] |= valid
+            keep[:, RIGHT] |= valid
         at = np.flatnonzero(keep)
-        owner, slot = np.divmod(at, n_slots)  # owner: feature j * k + node e
-        bounds = np.searchsorted(owner, np.arange(len(features) * k + 1))
-        threshold = s.threshold[:, features].T.ravel() if numeric else None
-        counts = table.reshape(-1, n_classes)[at]
+        owner, slot = np.divmod(at, n_slots)  # owner: the candidate of each branch
+        bounds = np.searchsorted(owner, np.arange(len(table) + 1))
+        counts, sizes = table.reshape(-1, n_classes)[at], sizes.ravel()[at]
+        threshold = np.concatenate(thresholds) if numeric else None
         words = self._slot_words(features)
-        found = _Branches(features, k, bounds, slot, counts, sizes.ravel()[at], words, threshold)
-        return dict.fromkeys(features, found)
+        found, first = [], 0
+        for d in levels:
+            stop = first + len(features) * len(d.level.ids)  # the level's candidates
+            lo, hi = bounds[first], bounds[stop]
+            found.append(
+                _Branches(
+                    features,
+                    len(d.level.ids),
+                    bounds[first : stop + 1] - lo,
+                    slot[lo:hi],
+                    counts[lo:hi],
+                    sizes[lo:hi],
+                    words,
+                    None if threshold is None else threshold[first:stop],
+                )
+            )
+            first = stop
+        return found
 
     def _slot_words(self, features: list) -> np.ndarray:
         """The words of each branch slot of each of ``features`` (one row each), as a branch
@@ -709,35 +797,41 @@ class Record:
         found = _Ranked(features, k, {c: cols[c] for c in names}, bounds, totals)
         return dict.fromkeys(features, found)
 
-    def _write_candidates(self) -> list:
-        """The lines of every candidate of every level, in reading order within each node
-        (feature by feature; each numeric candidate followed by its best thresholds); scored
-        node e of a level has the lines ``bounds[e]:bounds[e + 1]``, ``bounds`` being its
-        ``text`` (see :meth:`_plan_lines`).
-
-        All the candidates of one kind are written at once, whatever their level, node and
-        feature (each column of numbers by one call, see
-        :func:`~id3tree.tracing.candidate_lines`), and their lines put in their places in one
-        list: the page is the same as if each node were written alone, for a fraction of the
-        cost (a deep tree has many small levels, and numpy's cost per call would add up).
-        """
+    def _plan_candidates(self) -> tuple[dict, int]:
+        """Where the lines of every candidate of every level go (:meth:`_plan_lines`, level
+        after level): the work of :meth:`_write_candidates`, and how many lines there are."""
         work = {"short": [], "numeric": [], "categorical": [], "ranked": []}
         n_lines = 0
         for d in self.details:
             n_lines = self._plan_lines(d, n_lines, work)
-        lines = np.empty(n_lines, dtype=object)
-        for at, text in work["short"]:
-            lines[at] = text
+        return work, n_lines
+
+    def _write_candidates(self, work: dict, page: np.ndarray, at_page: np.ndarray) -> None:
+        """Write the lines of every candidate of every level into ``page`` (an array of str):
+        line i as :meth:`_plan_candidates` numbers them goes to ``page[at_page[i]]``. In that
+        numbering, the lines are in reading order within each node (feature by feature; each
+        numeric candidate followed by its best thresholds), and scored node e of a level has
+        the lines ``bounds[e]:bounds[e + 1]``, ``bounds`` being its ``text``.
+
+        All the candidates of one kind are written at once, whatever their level, node and
+        feature (each column of numbers by one call, see
+        :func:`~id3tree.tracing.candidate_lines`), and their lines put in their places on the
+        page in one step: the page is the same as if each node were written alone, for a
+        fraction of the cost (a deep tree has many small levels, and numpy's cost per call
+        would add up).
+        """
+        if work["short"]:
+            at, text = zip(*work["short"])
+            page[at_page[list(at)]] = list(text)
         for kind in ("numeric", "categorical"):
             if work[kind]:
                 text, first, starts = self._candidate_lines(kind, work[kind])
                 n_each = np.diff(first) + 2
                 place = np.repeat(starts - first[:-1] - 2 * np.arange(len(starts)), n_each)
-                lines[place + np.arange(len(text))] = text
+                page[at_page[place + np.arange(len(text))]] = text
         if work["ranked"]:
             at, text = self._thresholds_lines(work["ranked"])
-            lines[at] = text
-        return lines.tolist()
+            page[at_page[at]] = text
 
     def _plan_lines(self, d: _Details, offset: int, work: dict) -> int:
         """Where the lines of a level's candidates go, from line ``offset`` of the whole trace
@@ -747,7 +841,10 @@ class Record:
         the whole tree at once. Returns the offset after the level's lines."""
         lv, s = d.level, d.level.scores
         scored_nodes = np.flatnonzero(lv.eligible).tolist()
-        node_n = [sum(d.counts[i]) for i in scored_nodes]  # as the events path adds them
+        if lv.counts.dtype.kind in "iu":  # whole counts: any order of adding gives the same sum
+            node_n = lv.counts[scored_nodes].sum(axis=1).tolist()
+        else:  # sums of weights, added as the events path adds them
+            node_n = [sum(d.counts[i]) for i in scored_nodes]
         node_entropy = [d.entropy[i] for i in scored_nodes]
         # How many lines each (scored node, feature) writes: a candidate in full writes its
         # test, its branches and its total; one without branches (no valid split, or a score
@@ -838,18 +935,20 @@ class Record:
         # each branch's label: the words of its slot, then (a numeric side) the threshold
         owner = np.repeat(np.arange(len(candidates)), n_branches)
         labels = _words_table(tables)[word_row[owner], slots]
+        label_ends = None
         if tests is not None:
+            label_ends = np.full(len(owner), "", dtype=object)
             sides = np.flatnonzero(slots != NUMERIC_MISSING)
-            labels[sides] += np.array(tests, dtype=object)[owner[sides]]
+            label_ends[sides] = np.array(tests, dtype=object)[owner[sides]]
         names = np.array(data.names, dtype=object)
         columns = {
             "depth": each(d.level.depth for d, *_ in parts).tolist(),
             "feature": names[f].tolist(),
             "n_samples": node_n[at_node],
             "entropy": tracing.fixed_texts(node_entropy[at_node]),
-            "gain": scores["gain"].tolist(),
-            "gain_ratio": scores["ratio"].tolist(),
-            "overall_entropy": scores["overall"].tolist(),
+            "gain": scores["gain"],
+            "gain_ratio": scores["ratio"],
+            "overall_entropy": scores["overall"],
             "threshold": tests,
             "low": scores["low"],
             "high": scores["high"],
@@ -857,6 +956,7 @@ class Record:
         }
         branches = {
             "label": labels.tolist(),
+            "label_end": None if label_ends is None else label_ends.tolist(),
             "n_samples": sizes,
             "entropy": entropy_rows(counts),
             "counts": counts_texts(counts, data.classes),
@@ -910,33 +1010,38 @@ class Record:
         level after level: the split (:func:`~id3tree.tracing.split_texts`) or why it stays a
         leaf (:func:`~id3tree.tracing.leaf_texts`)."""
         data = self.data
-        texts, leaves, depths, predictions, reasons, notes = [], [], [], [], [], []
+        texts = [None] * sum(len(d.level.counts) for d in details)
+        leaves, depths, predictions, reasons, notes = [], [], [], [], []
         splits = []  # (level, its scored nodes that split, where their nodes are in texts)
+        offset = 0
         for d in details:
-            lv, dec, offset = d.level, d.decisions, len(texts)
-            counts = lv.counts
-            top = top_classes(counts)
-            majority = np.argmax(top, axis=1).tolist()  # the first of the top classes
-            tied = ((counts.max(axis=1) > 0) & (top.sum(axis=1) > 1)).tolist()
-            texts += [None] * len(counts)
-            for i, e in enumerate(dec.scored):
-                if e is not None and dec.splitting[e]:
-                    continue
-                reason = dec.reasons[i]
-                if e is not None and reason == NO_VALID_SPLIT:
-                    reason += ", as each candidate above says"
-                prediction = data.classes[majority[i]]
-                leaves.append(offset + i)
-                depths.append(lv.depth)
-                predictions.append(prediction)
-                reasons.append(reason)
-                notes.append(
-                    class_tie_note(self._class_counts(d.counts[i]), prediction) if tied[i] else ""
-                )
+            lv, dec = d.level, d.decisions
+            top = top_classes(lv.counts)
+            majority = np.argmax(top, axis=1)  # the first of the top classes
+            tied = (lv.counts.max(axis=1) > 0) & (top.sum(axis=1) > 1)
+            scored_nodes = np.flatnonzero(lv.eligible)
+            splits_here = np.zeros(len(lv.counts), dtype=bool)
+            splits_here[scored_nodes[lv.splitting]] = True
+            leaf = np.flatnonzero(~splits_here)
+            at_leaf = leaf.tolist()
+            why = [dec.reasons[i] for i in at_leaf]
+            for j in np.flatnonzero(lv.eligible[leaf]).tolist():  # scored, yet no split
+                if why[j] == NO_VALID_SPLIT:
+                    why[j] += ", as each candidate above says"
+            predicted = [data.classes[m] for m in majority[leaf].tolist()]
+            tie_notes = [""] * len(at_leaf)
+            for j in np.flatnonzero(tied[leaf]).tolist():
+                counts = self._class_counts(lv.counts[at_leaf[j]].tolist())
+                tie_notes[j] = class_tie_note(counts, predicted[j])
+            leaves += (leaf + offset).tolist()
+            depths += [lv.depth] * len(at_leaf)
+            predictions += predicted
+            reasons += why
+            notes += tie_notes
             scored = np.flatnonzero(lv.splitting).tolist()
             if scored:
-                at = (np.flatnonzero(lv.eligible)[scored] + offset).tolist()
-                splits.append((d, scored, at))
+                splits.append((d, scored, (scored_nodes[scored] + offset).tolist()))
+            offset += len(lv.counts)
         for i, text in zip(leaves, tracing.leaf_texts(depths, predictions, reasons, notes)):
             texts[i] = text
         if splits:
@@ -947,39 +1052,43 @@ class Record:
 
     def _split_texts(self, splits: list) -> list:
         """:func:`~id3tree.tracing.split_texts` of the splits of several levels at once:
-        ``splits`` holds ``(level, its scored nodes that split, ...)``."""
+        ``splits`` holds ``(level, its scored nodes that split, ...)``.
+
+        The branch labels of every child are looked up at once in a table of each feature's
+        slots (:meth:`_slot_labels`), a numeric side followed by its split's threshold; a
+        level's children are those of its splitting nodes, in order."""
         data = self.data
         depths, features, threshold, notes, gain, ratio = [], [], [], [], [], []
-        labels, sizes, first = [], [], [0]
+        child_feature, slots, sizes, n_children = [], [], [], []
+        numeric = [c is None for c in data.codes]
         for d, scored, _ in splits:
-            dec = d.decisions
-            for e in scored:
-                f = dec.feature[e]
-                is_numeric = data.codes[f] is None
-                depths.append(d.level.depth)
-                features.append(f)
-                threshold.append(dec.threshold[e] if is_numeric else None)
-                gain.append(dec.gain[e])
-                ratio.append(dec.ratio[e])
-                notes.append(
-                    (
-                        dec.tied_with.get(e, ()),
-                        dec.n_ties[e] if is_numeric else 1,
-                        dec.below_average.get(e, ()),
-                    )
+            dec, lv = d.decisions, d.level
+            chosen = [dec.feature[e] for e in scored]
+            depths += [lv.depth] * len(scored)
+            features += chosen
+            threshold += [dec.threshold[e] if numeric[f] else None for e, f in zip(scored, chosen)]
+            gain += [dec.gain[e] for e in scored]
+            ratio += [dec.ratio[e] for e in scored]
+            notes += [
+                (
+                    dec.tied_with.get(e, ()),
+                    dec.n_ties[e] if numeric[f] else 1,
+                    dec.below_average.get(e, ()),
                 )
+                for e, f in zip(scored, chosen)
+            ]
+            child_feature.append(lv.chosen[lv.parent])
+            slots.append(lv.child_slot)
+            sizes.append(lv.child_sizes)
+            n_children.append(np.diff(dec.first_child)[scored])
         written = number_texts([np.nan if t is None else t for t in threshold], tracing.DECIMALS)
         written = [None if t is None else w for w, t in zip(written, threshold)]
-        done = 0
-        for d, scored, _ in splits:
-            dec = d.decisions
-            for e in scored:
-                f, t, w = features[done], threshold[done], written[done]
-                for c in range(dec.first_child[e], dec.first_child[e + 1]):
-                    labels.append(slot_label(data, f, dec.child_slot[c], t, w))
-                    sizes.append(dec.child_size[c])
-                first.append(len(labels))
-                done += 1
+        child_feature, slots = np.concatenate(child_feature), np.concatenate(slots)
+        n_children = np.concatenate(n_children)
+        labels = self._slot_labels()[child_feature, slots]
+        sides = np.flatnonzero(np.array(numeric)[child_feature] & (slots != NUMERIC_MISSING))
+        owner = np.repeat(np.arange(len(features)), n_children)  # the split of each child
+        labels[sides] += np.array(written, dtype=object)[owner[sides]]
         columns = {
             "feature": [data.names[f] for f in features],
             "threshold": written,
@@ -987,9 +1096,28 @@ class Record:
             "gain_ratio": ratio,
             "notes": notes,
         }
-        branches = {"label": labels, "n_samples": sizes, "first": first}
+        first = np.concatenate([[0], np.cumsum(n_children)])
+        branches = {"label": labels.tolist(), "n_samples": np.concatenate(sizes), "first": first}
         criterion = splits[0][0].level.criterion
         return tracing.split_texts(depths, criterion, columns, branches)
+
+    def _slot_labels(self) -> np.ndarray:
+        """The short label of each branch slot of each feature (:func:`slot_label` without the
+        threshold: ``<=`` or ``>`` and a space, ``missing``; ``Sunny``, ..., ``missing``), one
+        row per feature padded with empty words; written once per fit."""
+        if self.slot_labels is None:
+            data = self.data
+            rows = [
+                [
+                    slot_label(data, f, slot, np.nan, "")
+                    for slot in range(3 if codes is None else len(data.categories[f]) + 1)
+                ]
+                for f, codes in enumerate(data.codes)
+            ]
+            self.slot_labels = np.full((len(rows), max(map(len, rows))), "", dtype=object)
+            for f, row in enumerate(rows):
+                self.slot_labels[f, : len(row)] = row
+        return self.slot_labels
 
     def _short_candidate(self, d: _Details, e: int, f: int, n, entropy: float) -> str:
         """The one line of feature ``f``'s candidate at scored node ``e`` when it has no
@@ -1010,6 +1138,10 @@ class Record:
         """Send the events of every node in pre-order, with pre-order numbers. A tracer that only
         prints gets their lines instead (:meth:`_write_page`): the same text, without the
         events (:func:`~id3tree.tracing.prints_only`)."""
+        self._tree_branches()
+        found = _Decisions.of_levels([d.level for d in self.details], self.data.names)
+        for d, decisions in zip(self.details, found):
+            d.decisions = decisions
         if self.as_text:
             self._write_page(new)
             self.details = []
@@ -1030,12 +1162,13 @@ class Record:
         its line, its candidates and its decision.
 
         Each kind of text is written for the whole tree at once (:meth:`_write_candidates`,
-        :meth:`_node_texts`, :meth:`_decision_texts`, :meth:`_node_paths`); the page is then
-        one index into them, found with numpy: nothing is done node by node but the nodes'
-        own lines.
+        :meth:`_node_texts`, :meth:`_decision_texts`, :meth:`_node_paths`) and put in its
+        places on the page by numpy (where each node's lines start is known from how many
+        lines its candidates take, :meth:`_plan_candidates`): nothing is done node by node
+        but the nodes' own lines.
         """
         self._entropies()
-        candidate_lines = self._write_candidates()
+        work, n_candidate_lines = self._plan_candidates()
         details = self.details
         node_text = self._node_texts(details)
         decision_text = self._decision_texts(details)
@@ -1049,23 +1182,25 @@ class Record:
             n_lines.append(np.append(np.diff(d.text), 0)[e])
         order = np.argsort(new)  # the grower's numbers in reading order
         first, n_lines = np.concatenate(first)[order], np.concatenate(n_lines)[order]
-        depth = np.concatenate([np.full(len(d.counts), d.level.depth) for d in details])[order]
+        depth = np.concatenate([np.full(len(d.level.counts), d.level.depth) for d in details])
+        depth = depth[order]
         pads = tracing.indents(depth, len(depth)).tolist()
         node_lines = [
             f"{pad}Node {number} [{where[old]}]: {node_text[old]}"
             for number, (pad, old) in enumerate(zip(pads, order.tolist()))
         ]
-        # the page: node by node, an index into node_lines + candidate_lines + decision_text
-        n, n_candidate_lines = len(node_lines), len(candidate_lines)
+        # the page, node by node: its line, its candidates' lines (written in their places by
+        # _write_candidates), its decision
         size = n_lines + 2
         start = np.cumsum(size) - size
-        page = np.empty(int(size.sum()), dtype=np.int64)
-        page[start] = np.arange(n)
-        page[start + 1 + n_lines] = n + n_candidate_lines + order
+        page = np.empty(int(size.sum()), dtype=object)
+        page[start] = node_lines
+        page[start + 1 + n_lines] = np.array(decision_text, dtype=object)[order]
         within = np.arange(int(n_lines.sum())) - np.repeat(np.cumsum(n_lines) - n_lines, n_lines)
-        page[np.repeat(start + 1, n_lines) + within] = n + np.repeat(first, n_lines) + within
-        texts = np.array(node_lines + candidate_lines + decision_text, dtype=object)
-        lines = texts[page].tolist()
+        at_page = np.empty(n_candidate_lines, dtype=np.int64)
+        at_page[np.repeat(first, n_lines) + within] = np.repeat(start + 1, n_lines) + within
+        self._write_candidates(work, page, at_page)
+        lines = page.tolist()
         for at in range(0, len(lines), WRITE_EVERY):
             self.tracer.write("\n".join([*lines[at : at + WRITE_EVERY], ""]))
 
@@ -1085,16 +1220,64 @@ class Record:
 
     def _node_paths(self) -> list:
         """The path of each node (grower's numbers): the words of its condensed tests, one per
-        feature tested on the way (:func:`~id3tree.node.path_word`; none at the root)."""
-        paths = {0: ({}, {})}  # what the path knows of each feature, and its words
-        where = []
+        feature tested on the way (:func:`~id3tree.node.path_word`; none at the root).
+
+        What the path of each node of a level knows of every feature is kept in arrays, a row
+        per node: :func:`~id3tree.node.narrowed`'s ``(low, high, other)`` as the bounds of the
+        numeric tests (NaN for none: ``np.fmin`` and ``np.fmax`` then narrow them as ``min``
+        and ``max`` do) and the last ``=`` or ``missing`` test, and the place of the feature's
+        word in the path (-1 before its first test). The children of a whole level are
+        narrowed by a few numpy calls (a level's children are the next level's nodes, in
+        order); then each child's words are its parent's with one word written in its place,
+        every threshold of the tree written at once beforehand.
+        """
+        data = self.data
+        numeric = np.array([c is None for c in data.codes])
+        n_features = len(numeric)
+        low, high = np.full((1, n_features), np.nan), np.full((1, n_features), np.nan)
+        other = np.full((1, n_features), None, dtype=object)
+        place = np.full((1, n_features), -1, dtype=np.int64)
+        n_words = np.zeros(1, dtype=np.int64)
+        steps = []  # per level: each child's parent row, feature and what it knows of it
         for d in self.details:
-            for old in d.level.nodes.tolist():
-                where.append(tuple(paths[old][1].values()))
-            splits = np.flatnonzero(d.level.splitting)  # scored nodes
-            nodes = d.level.nodes[np.flatnonzero(d.level.eligible)[splits]]
-            for e, old in zip(splits.tolist(), nodes.tolist()):
-                paths.update(self._children(d, e, paths.pop(old)))
+            lv = d.level
+            if not len(lv.children):
+                break
+            rows = lv.ids[lv.parent] - lv.nodes[0]  # each child's parent, among the nodes
+            f = lv.chosen[lv.parent]
+            slot, threshold = lv.child_slot, lv.scores.threshold[lv.parent, f]
+            low, high, other, place, n_words = (a[rows] for a in (low, high, other, place, n_words))
+            child = np.arange(len(f))
+            sides = numeric[f] & (slot != NUMERIC_MISSING)
+            for side, bound, narrow in ((LEFT, high, np.fmin), (RIGHT, low, np.fmax)):
+                at = np.flatnonzero(sides & (slot == side))
+                bound[at, f[at]] = narrow(bound[at, f[at]], threshold[at])
+            for c in np.flatnonzero(~sides).tolist():  # a value or missing values: rare
+                g = int(f[c])
+                _, op, value = slot_step(data, g, int(slot[c]), np.nan)
+                other[c, g] = (op, value)
+            new = place[child, f] < 0
+            place[child[new], f[new]] = n_words[new]
+            n_words = n_words + new
+            steps.append((rows, f, place[child, f], low[child, f], high[child, f], other[child, f]))
+        splits = np.concatenate(
+            [[np.nan]] + [step[3] for step in steps] + [step[4] for step in steps]
+        )
+        splits = np.unique(splits[~np.isnan(splits)])
+        self.written.update(zip(splits.tolist(), number_texts(splits, tracing.DECIMALS)))
+        level, where = [()], [()]
+        for rows, f, at, lows, highs, others in steps:
+            names = [data.names[g] for g in f.tolist()]
+            lows = [None if v != v else v for v in lows.tolist()]
+            highs = [None if v != v else v for v in highs.tolist()]
+            parts = zip(rows.tolist(), names, at.tolist(), lows, highs, others.tolist())
+            level = [
+                (words := level[row])[:i]
+                + (path_word(name, (lo, hi, ot), tracing.DECIMALS, self.written),)
+                + words[i + 1 :]
+                for row, name, i, lo, hi, ot in parts
+            ]
+            where += level
         return where
 
     def _node_events(self, d: _Details, i: int, number: int, parent: int, where: tuple) -> None:
@@ -1145,22 +1328,6 @@ class Record:
             dec.below_average.get(e, ()),
         )
         self.tracer(tracing.SplitChosen(number, *fields))
-
-    def _children(self, d: _Details, e: int, path: tuple) -> list:
-        """The children of scored node ``e`` (grower's numbers) with their paths, from its own
-        ``(tests, words)``."""
-        data, dec = self.data, d.decisions
-        f, threshold = dec.feature[e], dec.threshold[e]
-        name = data.names[f]
-        tests, words = path
-        before = tests.get(name)
-        children = []
-        for c in range(dec.first_child[e], dec.first_child[e + 1]):
-            _, op, value = slot_step(data, f, dec.child_slot[c], threshold)
-            known = narrowed(before, op, value)
-            word = path_word(name, known, tracing.DECIMALS, self.written)
-            children.append((dec.child[c], ({**tests, name: known}, {**words, name: word})))
-        return children
 
     def _class_counts(self, counts: list) -> dict:
         return dict(zip(self.data.classes, counts))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -180,29 +181,20 @@ def counts_texts(counts, classes) -> list[str]:
     """:func:`format_counts` of every row of an array of class counts (a column per class of
     ``classes``), the same characters.
 
+    Each column is written by one call (:func:`count_texts`: a long column of whole counts is
+    looked up in a table of written numbers), then each row is joined from its pieces (the
+    class names, written once, and the counts) by one C-level pass.
+
     >>> counts_texts(np.array([[5, 9], [0, 4]]), ["No", "Yes"])
     ['No: 5, Yes: 9', 'No: 0, Yes: 4']
     """
     counts = np.asarray(counts)
-    if len(counts) >= LONG_COLUMN and counts.dtype.kind in "iu" and counts.min(initial=0) >= 0:
-        # a long table repeats rows (the sides of a cut, the same at many nodes): each
-        # distinct row is written once
-        shape = (int(counts.max(initial=0)) + 1,) * counts.shape[1]
-        if np.prod(shape, dtype=float) < 2**62:
-            key = np.ravel_multi_index(tuple(counts.T), shape)
-            _, first, which = np.unique(key, return_index=True, return_inverse=True)
-            texts = np.array(_rows_texts(counts[first], classes), dtype=object)
-            return texts[which.ravel()].tolist()
-    return _rows_texts(counts, classes)
-
-
-def _rows_texts(counts: np.ndarray, classes) -> list[str]:
-    """:func:`counts_texts` row by row."""
-    written = "{:.6g}" if counts.dtype.kind == "f" else "{}"
-    literal = [class_name(c).replace("{", "{{").replace("}", "}}") for c in classes]
-    row = ", ".join(f"{name}: {written}" for name in literal)
-    columns = (counts + 0.0 if counts.dtype.kind == "f" else counts).T.tolist()
-    return list(map(row.format, *columns))
+    n = len(counts)
+    pieces = []
+    for k, c in enumerate(classes):
+        pieces.append(repeat(f"{', ' if k else ''}{class_name(c)}: ", n))
+        pieces.append(count_texts(counts[:, k]))
+    return list(map("".join, zip(*pieces)))
 
 
 def number_texts(values, decimals: int | None = None) -> list[str]:
@@ -232,12 +224,18 @@ def number_texts(values, decimals: int | None = None) -> list[str]:
     sure &= np.abs(q) < 2**31
     magnitude = np.abs(np.where(sure, q, 0)).astype(np.int64)
     whole, part = np.divmod(magnitude, 10**decimals)
-    texts = np.where(q < 0, "-", "").astype(object)
-    texts += np.array(list(map(str, whole.tolist())), dtype=object)
-    texts += _decimals_table(decimals)[part]
-    unsure = np.flatnonzero(~sure)
-    texts[unsure] = [format_number(v, decimals) for v in values[unsure].tolist()]
-    return texts.tolist()
+    # each text in three pieces, each looked up in a table, joined in one pass: the sign, the
+    # whole part (a table of written counts, see count_texts) and the decimals
+    sign = np.where(q < 0, "-", "").tolist()
+    texts = list(
+        map(
+            "".join,
+            zip(sign, count_texts(whole), _decimals_table(decimals)[part].tolist()),
+        )
+    )
+    for i in np.flatnonzero(~sure).tolist():
+        texts[i] = format_number(values[i], decimals)
+    return texts
 
 
 LONG_COLUMN = 200

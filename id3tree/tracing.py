@@ -36,6 +36,7 @@ from __future__ import annotations
 import logging
 import sys
 from dataclasses import asdict, dataclass
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -207,11 +208,13 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
         has the branches ``first[i]:first[i + 1]``.
     branches : dict
         Columns with one entry per branch: ``label``, ``counts`` (written), ``n_samples`` and
-        ``entropy``.
+        ``entropy``; and, if given and not None, ``label_end``: what follows each label (the
+        learner gives a numeric side's words, such as ``petal_length <=`` and a space, and its
+        threshold apart, so that no label is made only to be copied into its line).
 
     Returns
     -------
-    list of str
+    numpy.ndarray of str (dtype object)
         Candidate i's lines are ``first[i] + 2 * i`` to ``first[i + 1] + 2 * i + 1`` (inclusive).
     """
     first = np.asarray(candidates["first"], dtype=np.int64)
@@ -224,9 +227,11 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
     entropy = np.asarray(branches["entropy"], dtype=float)
     weight = sizes / node_n[owner]
     size_text = count_texts(sizes)
+    label_end = branches.get("label_end")
     branch = zip(
         pad[owner].tolist(),
         branches["label"],
+        repeat("") if label_end is None else label_end,
         size_text,
         plural_words(sizes, "sample", "samples"),
         branches["counts"],
@@ -236,9 +241,9 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
         fixed_texts(weight * entropy),
     )
     lines = [
-        f"{p}    {label}: {n} {samples} ({counts}), entropy {h}, weight {n}/{of_n} = {w}, "
+        f"{p}    {label}{end}: {n} {samples} ({counts}), entropy {h}, weight {n}/{of_n} = {w}, "
         f"weighted entropy {w_h}"
-        for p, label, n, samples, counts, h, of_n, w, w_h in branch
+        for p, label, end, n, samples, counts, h, of_n, w, w_h in branch
     ]
     pad = pad.tolist()
     features = candidates["feature"]
@@ -273,12 +278,14 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
     text[first[:-1] + at] = heads
     text[np.arange(len(owner)) + 2 * owner + 1] = lines
     text[first[1:] + at + 1] = totals
-    return text.tolist()
+    return text
 
 
 def plural_words(counts: np.ndarray, one: str, many: str) -> list[str]:
-    """The word :func:`~id3tree.node.plural` puts after each count: ``one`` for 1, else ``many``."""
-    return np.where(counts == 1, one, many).tolist()
+    """The word :func:`~id3tree.node.plural` puts after each count: ``one`` for 1, else ``many``
+    (the two words themselves, looked up: no new string per count)."""
+    is_one = np.asarray(counts) == 1
+    return np.array([many, one], dtype=object)[is_one.astype(np.intp)].tolist()
 
 
 def split_information(sizes: np.ndarray, first: np.ndarray) -> np.ndarray:

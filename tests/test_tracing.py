@@ -686,3 +686,103 @@ def test_indents_of_many_lines_are_those_of_each_line(depth):
     n = 4 if np.ndim(depth) == 0 else len(depth)
     each = [depth] * n if np.ndim(depth) == 0 else depth
     assert indents(depth, n, "  ").tolist() == [indent(at) + "  " for at in each]
+
+
+def test_plural_words_of_a_column_are_those_of_each_count():
+    from id3tree.node import plural
+    from id3tree.tracing import plural_words
+
+    counts = np.array([0, 1, 2, 1, 17, 1.0, 0.5])
+    expected = [plural(n, "sample").split(" ", 1)[1] for n in counts.tolist()]
+    assert plural_words(counts, "sample", "samples") == expected
+    assert plural_words(np.array([], dtype=np.int64), "value", "values") == []
+
+
+def _levels_of_a_traced_fit(monkeypatch, X, y, **params):
+    """The record of a fit printed with a PrintTracer, with each level's details and dense
+    tables as they were before the tree was finished (the record lets go of them after)."""
+    from id3tree.growth_record import Record
+
+    kept = {}
+    replay = Record._replay
+
+    def keep(self, new, parent):
+        kept["record"] = self
+        kept["tables"] = [dict(d.tables) for d in self.details]
+        kept["details"] = list(self.details)
+        return replay(self, new, parent)
+
+    monkeypatch.setattr(Record, "_replay", keep)
+    ID3Classifier(**params).fit(X, y, tracer=PrintTracer(io.StringIO(), max_thresholds=2))
+    return kept
+
+
+def _mixed_data():
+    """Numeric features (one with missing values) and categorical ones (one with missing
+    values): every kind of branch."""
+    X, y = id3tree.datasets.load_titanic(return_X_y=True)
+    return X.drop(columns=["PassengerId", "Name", "Ticket", "Cabin"]), y
+
+
+@pytest.mark.parametrize("data", ["mixed", "numeric"])
+def test_decisions_of_all_levels_at_once_are_those_of_each_level_alone(monkeypatch, data):
+    """The decisions are found for the whole tree at once, every level's scores stacked; each
+    level's part (its scored nodes, children, ties, C4.5's rule) is what it gets alone."""
+    from id3tree.growth_record import _Decisions
+
+    X, y = _mixed_data() if data == "mixed" else make_classification(600, 5, random_state=3)
+    params = {"criterion": "gain_ratio", "max_depth": 6} if data == "mixed" else {}
+    kept = _levels_of_a_traced_fit(monkeypatch, X, y, **params)
+    names = kept["record"].data.names
+    assert len(kept["details"]) > 3
+    for d in kept["details"]:
+        (alone,) = _Decisions.of_levels([d.level], names)
+        assert d.decisions == alone
+        assert len(alone.scored) == len(d.level.nodes)
+        assert alone.first_child[-1] == len(d.level.children)
+
+
+@pytest.mark.parametrize("data", ["mixed", "numeric"])
+def test_branches_of_all_levels_at_once_are_those_of_each_level_alone(monkeypatch, data):
+    """The branches of the dense tables are found for every level at once, each level's a view
+    of one run; they are the branches found from that level's tables alone, and each
+    branch's class counts sum to its size."""
+    from types import SimpleNamespace
+
+    X, y = _mixed_data() if data == "mixed" else make_classification(600, 5, random_state=3)
+    kept = _levels_of_a_traced_fit(monkeypatch, X, y)
+    record, checked = kept["record"], 0
+    for d, tables in zip(kept["details"], kept["tables"]):
+        for numeric in (True, False):
+            features = [f for f in tables if (record.data.codes[f] is None) == numeric]
+            if not features:
+                continue
+            level = SimpleNamespace(level=d.level, tables=tables)
+            (alone,) = record._table_branches(features, [level], numeric)
+            batched = d.branches[features[0]]
+            for name in ("first", "slots", "counts", "sizes", "threshold"):
+                a, b = getattr(batched, name), getattr(alone, name)
+                assert (a is None and b is None) or np.array_equal(a, b, equal_nan=True)
+            assert np.array_equal(batched.counts.sum(axis=1), batched.sizes)
+            checked += 1
+    assert checked > 3
+
+
+@pytest.mark.parametrize("data", ["mixed", "numeric", "iris"])
+def test_the_path_of_every_traced_node_is_its_condensed_path_in_the_tree(data):
+    """Each node's path in the trace (found level by level from arrays of what each path knows)
+    is the condensed path of that node in the finished tree, walked node by node."""
+    from id3tree.node import node_paths
+    from id3tree.tracing import DECIMALS
+
+    if data == "iris":
+        X, y = load_iris(return_X_y=True)
+    else:
+        X, y = _mixed_data() if data == "mixed" else make_classification(600, 5, random_state=3)
+    recorded = RecordingTracer()
+    model = ID3Classifier().fit(X, y, tracer=recorded)
+    expected = node_paths(model.root_, DECIMALS)
+    started = [e for e in recorded.events if isinstance(e, NodeStarted)]
+    assert len(started) == len(expected) > 10
+    for event in started:
+        assert list(event.path) == expected[event.node]
