@@ -415,8 +415,9 @@ def test_a_column_is_sorted_as_a_stable_sort_sorts_it(values):
 
 
 def test_a_float_array_and_its_frame_grow_the_same_tree():
-    # a float array's columns are checked at once; a DataFrame's one by one: same tree, trace,
-    # and the same error for an infinite value
+    # a float array and the DataFrame of its columns: same tree, trace, and the same error for
+    # an infinite value (tests/test_input_paths.py compares each short way of fit's checks with
+    # the column-by-column way)
     rng = np.random.default_rng(4)
     X = rng.normal(size=(300, 4))
     X[rng.random(X.shape) < 0.1] = np.nan
