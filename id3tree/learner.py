@@ -237,10 +237,13 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             )
         # numbers (an array, a list of rows, a small frame of one dtype) are checked as one
         # block, and integer or text labels as one array: no DataFrame, no Series per column
-        block = numeric_block(X) if self._all_numeric() else None
-        frame = check_table(X) if block is None else None
-        if isinstance(X, pd.DataFrame) and self._all_numeric():
-            block = frame_block(frame)  # a small frame of numbers: the same, from its values
+        all_numeric = self._all_numeric()
+        if isinstance(X, pd.DataFrame):  # a small frame of numbers: the same, from its values
+            frame = check_table(X)
+            block = frame_block(frame) if all_numeric else None
+        else:
+            block = numeric_block(X) if all_numeric else None
+            frame = check_table(X) if block is None else None
         n_rows, n_features = (frame if block is None else block).shape
         labels = plain_labels(y, n_rows) if self.class_weight is None else None
         if labels is None:
@@ -289,8 +292,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         else:  # sorted as factorize sorts them: numbers by value, text by code point
             distinct, y_codes = np.unique(labels, return_inverse=True)
             classes = distinct.tolist()
-            if distinct.dtype.kind != "U" and len(classes) > 20:  # as _check_y checks them
-                check_classification_targets(distinct)
+            if distinct.dtype.kind != "U":
+                _check_numeric_classes(distinct)
         del labels  # (not needed while growing)
         self.classes_ = persistence.class_array(classes)
         if self.min_weight_fraction_leaf > 0:  # weighs the rows: each weighs 1 by default
@@ -434,11 +437,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             )
         series = check_labels(y, n_rows)
         if is_numeric(series):  # the verdict depends on the distinct labels only
-            distinct = series.drop_duplicates().to_numpy()
-            # a few integer labels are classes: scikit-learn's check (slow next to a small fit)
-            # can neither refuse them nor warn that they look continuous (it does past 20)
-            if not (distinct.dtype.kind in "iu" and len(distinct) <= 20):
-                check_classification_targets(distinct)
+            _check_numeric_classes(series.drop_duplicates().to_numpy())
         return series
 
     def _all_numeric(self) -> bool:
@@ -1155,6 +1154,14 @@ def _warn_about_id_like_splits(tree: GrownTree, names: list, categories: list, r
             where += f" (not counting {node_rows - n_rows:g} with no value)"
         message = id_like_message(feature, n_rows, n_values, where)
         warnings.warn(message, IDLikeFeatureWarning, stacklevel=4)
+
+
+def _check_numeric_classes(distinct: np.ndarray) -> None:
+    """scikit-learn's check that the distinct numeric labels ``distinct`` are classes (it
+    refuses continuous values). A few integer labels are classes: the check (slow next to a
+    small fit) can neither refuse them nor warn that they look continuous (it does past 20)."""
+    if not (distinct.dtype.kind in "iu" and len(distinct) <= 20):
+        check_classification_targets(distinct)
 
 
 def _check_weights(sample_weight, n: int) -> np.ndarray:
