@@ -62,8 +62,8 @@ from id3tree.splits import (
     TIE_TOLERANCE,
     class_counts,
     dense_ranks,
+    filled,
     midpoint,
-    nan_array,
     score_categorical,
     search_counted,
     search_cuts,
@@ -146,9 +146,7 @@ class _Nodes:
         k = len(counts)
         self.parent.append(parent)
         self.slot.append(slot)
-        depths = np.empty(k, dtype=np.int64)
-        depths.fill(depth)
-        self.depth.append(depths)
+        self.depth.append(filled(k, depth, np.int64))
         self.counts.append(counts)
         ids = np.arange(self.n, self.n + k)
         self.n += k
@@ -618,7 +616,7 @@ class SortedColumns:
                 s.ranked.append((self.features[js.start : js.stop], result.ranked, m))
             ok = _usable(result, min_leaf)
             at = result.position[ok]
-            low, high = nan_array((2, c * k))
+            low, high = filled((2, c * k), np.nan)
             low[ok], high[ok] = self._neighbours(js, at)
             self._fill(s, self.features[js.start : js.stop], k, result, ok, low, high)
             self._n_left[:, js.start : js.stop] = result.n_left.reshape(c, k).T
@@ -836,8 +834,7 @@ class SortedColumns:
         dropped), and a table of (node, slot) gives their new segment, written for their rows."""
         m, k = self.m, len(self._chosen_layout)
         n_scored = int(np.count_nonzero(scored))
-        new_segment = np.empty(k * 3, dtype=np.int32)  # of node * 3 + slot; dropped: last
-        new_segment.fill(n_scored)
+        new_segment = filled(k * 3, n_scored, np.int32)  # of node * 3 + slot; dropped: last
         new_segment[(parent * 3 + slot)[scored]] = np.arange(n_scored)
         chosen, every = self._chosen_layout, np.arange(k)
         side_sizes = np.empty((k, 3), dtype=np.int64)  # the rows of each (node, slot)
@@ -935,7 +932,7 @@ class Scores:
     the split, the threshold and the two values it lies between (NaN where not valid)."""
 
     def __init__(self, k: int, n_features: int):
-        self.table = nan_array((len(self.FLOAT_SCORES), k, n_features))
+        self.table = filled((len(self.FLOAT_SCORES), k, n_features), np.nan)
         self.gain, self.ratio, self.overall, self.threshold, self.low, self.high = self.table
         self.numeric_searches = []  # (features, search of them side by side), chunk by chunk
         self.ranked = []  # (features, RankedCuts, m) of each chunk searched with rank=k

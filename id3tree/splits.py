@@ -490,8 +490,7 @@ def search_layouts(
     first = np.minimum.reduceat(np.where(tied, np.arange(m), m), starts, axis=1).ravel()
     at = first[owner]
     layout = owner // n_seg
-    position = np.empty(c * n_seg, dtype=np.int64)
-    position.fill(-1)
+    position = filled(c * n_seg, -1, np.int64)
     position[owner] = layout * m + at
     missing = counts - present if has_missing else None  # (None: no row is missing)
     ranked = None
@@ -665,11 +664,11 @@ def best_cuts(weighted, starts, lengths, tolerance):
     return owner, first[owner], n_ties
 
 
-def nan_array(shape) -> np.ndarray:
-    """A new float array of NaN (``np.full`` without its Python frames: small searches make
-    several a level)."""
-    array = np.empty(shape)
-    array.fill(np.nan)
+def filled(shape, value, dtype=np.float64) -> np.ndarray:
+    """A new array of ``shape`` holding ``value`` everywhere (``np.full`` without its Python
+    frames: a small fit makes several a level)."""
+    array = np.empty(shape, dtype=dtype)
+    array.fill(value)
     return array
 
 
@@ -700,24 +699,20 @@ def threshold_search(owner, left, present, missing, n_ties, found=None, **extra)
     sizes = np.add.reduce(side_counts, axis=2)  # rows left, right and missing
     if missing is not None:
         sizes[:, 2] *= found  # no cut: no branches
-    parent = present if missing is None else None  # (made below when missing rows count)
+    parent = present if missing is None else present + missing  # each segment's class counts
     # one table of every row whose entropy is needed, zero-padded to one width (zeros add
     # nothing): the three sides of each cut, each segment's parent, each segment's branch sizes
     width = max(n_classes, 3) if n_classes <= DENSE_CLASSES else 0
     if width:
         stacked = np.zeros((width, 5, n_seg))  # class by class, as entropy_of_counts reads
         stacked[:n_classes, :3] = side_counts.T
-        if parent is None:
-            np.add(present.T, missing.T, out=stacked[:n_classes, 3])
-        else:
-            stacked[:n_classes, 3] = parent.T
+        stacked[:n_classes, 3] = parent.T
         stacked[:3, 4] = sizes.T
         totals = np.add.reduce(stacked, axis=0)
         h_left, h_right, h_missing, h_parent, split_info = entropy_of_counts(stacked, totals)
         n_rows = totals[4]  # n_left + n_right + n_missing (whole numbers: exact as floats)
     else:  # wide rows are read by their non-zero cells: one call a table
         h_left, h_right, h_missing = entropy_rows(side_counts).T
-        parent = present + missing if parent is None else parent
         h_parent, split_info = entropy_rows(parent), entropy_rows(sizes)
         n_rows = np.add.reduce(sizes, axis=1)
     n_left, n_right, n_missing = sizes.T
@@ -727,7 +722,7 @@ def threshold_search(owner, left, present, missing, n_ties, found=None, **extra)
     overall /= np.where(found, n_rows, np.nan)  # (no cut: NaN)
     return ThresholdSearch(
         found=found,
-        threshold=nan_array(n_seg),
+        threshold=filled(n_seg, np.nan),
         overall_entropy=overall,
         gain=np.maximum(h_parent - overall, 0.0),  # (NaN where no cut: so is overall)
         split_info=split_info,
