@@ -51,11 +51,14 @@ def entropy_of_counts(
     totals = np.asarray(totals, dtype=float)
     counts = np.asarray(class_counts, dtype=float)  # (classes, ...): one array, class by class
     p = counts / np.where(totals > 0, totals, np.inf)  # an empty distribution: p = 0
-    p_log_p = p * np.log(np.where(p > 0, p, 1.0))  # 0 log 0 = 0
+    p_log_p = np.log(np.where(p > 0, p, 1.0))  # 0 log 0 = 0
+    p_log_p *= p
     h = np.zeros(totals.shape)
     for term in p_log_p:  # summed class by class, in order
         h -= term
-    return (h + 0.0) / log_base(base)  # + 0.0 turns a pure node's -0.0 into 0.0
+    h += 0.0  # turns a pure node's -0.0 into 0.0
+    h /= log_base(base)
+    return h if h.ndim else h[()]  # (one distribution: a number, as numpy's arithmetic gives)
 
 
 XLOGX_SCALE_BITS = 36

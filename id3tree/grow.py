@@ -574,8 +574,7 @@ class SortedColumns:
         self.node_of_position = np.arange(k, dtype=np.int32).repeat(sizes)
         self._cut_code = {}  # counted feature -> per node, the code left of its best cut
         # sorted layout j -> per node, the rows its best cut sends left and right
-        self._n_left = np.zeros((k, len(self.features)), dtype=np.int64)
-        self._n_right = np.zeros((k, len(self.features)), dtype=np.int64)
+        self._n_left, self._n_right = np.zeros((2, k, len(self.features)), dtype=np.int64)
         self._side_counts = None  # every sorted feature's search, when made in one chunk
         return self.node_of_position
 
@@ -595,12 +594,14 @@ class SortedColumns:
         for first in range(0, len(self.features), per_chunk):
             js = range(first, min(first + per_chunk, len(self.features)))
             c = len(js)
-            step_up, missing = self._rises(js)
-            n_present = sizes[None].repeat(c, axis=0)  # rows with a value, per (feature, node)
+            step_up, missing, values = self._rises(js)
             has_missing = any(self.has_missing[js.start : js.stop])
-            if has_missing:
-                n_present = sizes - np.add.reduceat(missing(), starts, axis=1)
             as_matrix = n_classes <= LAYOUT_CLASSES and c * m * n_classes <= LAYOUT_CELLS
+            n_present = None  # rows with a value, per (feature, node): the matrix search of
+            if has_missing:  # rows that all have one needs none
+                n_present = sizes - np.add.reduceat(missing(), starts, axis=1)
+            elif weight is not None or not as_matrix:
+                n_present = sizes[None].repeat(c, axis=0)
             if weight is None and as_matrix:
                 result = search_layouts(
                     step_up, self.labels[js.start : js.stop], starts, sizes, n_present,
@@ -617,7 +618,7 @@ class SortedColumns:
             ok = _usable(result, min_leaf)
             at = result.position[ok]
             low, high = filled((2, c * k), np.nan)
-            low[ok], high[ok] = self._neighbours(js, at)
+            low[ok], high[ok] = self._neighbours(js, at, values)
             self._fill(s, self.features[js.start : js.stop], k, result, ok, low, high)
             self._n_left[:, js.start : js.stop] = result.n_left.reshape(c, k).T
             self._n_right[:, js.start : js.stop] = result.n_right.reshape(c, k).T
@@ -628,17 +629,17 @@ class SortedColumns:
 
     def _rises(self, js: range):
         """Where the value of the sorted features ``js`` rises at the next position (``(c, m)``,
-        bool) and a function that says where it is missing: read from the flags, or with small
-        data from the values themselves (two NaN, or a value and the NaN after it, never rise;
-        nor do equal values)."""
+        bool), a function that says where it is missing, and the values (``(c, m)``, small data
+        only; else None): read from the flags, or with small data from the values themselves
+        (two NaN, or a value and the NaN after it, never rise; nor do equal values)."""
         if self.stacked is None:
             flags = self.flags[js.start : js.stop]
-            return (flags & RISES).view(bool), lambda: (flags & MISSING) != 0
+            return (flags & RISES).view(bool), lambda: (flags & MISSING) != 0, None
         column_start = self._column_start[js.start : js.stop]
         values = self.stacked.take(self.rows[js.start : js.stop] + column_start)
         rises = np.zeros(values.shape, dtype=bool)
         np.greater(values[:, 1:], values[:, :-1], out=rises[:, :-1])
-        return rises, lambda: np.isnan(values)
+        return rises, lambda: np.isnan(values), values
 
     def _search_end_to_end(
         self, js, step_up, n_present, starts, sizes, n_classes, min_leaf, weight, min_weight,
@@ -662,15 +663,16 @@ class SortedColumns:
             min_leaf=min_leaf, min_weight=min_weight,
         )  # fmt: skip
 
-    def _neighbours(self, js: range, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _neighbours(self, js: range, at: np.ndarray, values=None) -> tuple[np.ndarray, np.ndarray]:
         """The two values each cut lies between, for cuts after positions ``at`` (increasing) of
-        the sorted features ``js`` laid end to end: read from the data through the row numbers,
+        the sorted features ``js`` laid end to end: read from their ``values`` at the positions
+        (small data: :meth:`_rises` gathered them), else from the data through the row numbers,
         so no copy of the values is kept."""
+        if values is not None:
+            values = values.reshape(-1)
+            return values.take(at), values.take(at + 1)
         rows = self.rows[js.start : js.stop].reshape(-1)
         row_low, row_high = rows[at], rows[at + 1]  # the rows on either side of each cut
-        if self.stacked is not None:  # small data: the columns side by side, one gather each
-            column = (at // self.m + js.start) * len(self.numeric[0])
-            return self.stacked.take(column + row_low), self.stacked.take(column + row_high)
         bounds = np.searchsorted(at, np.arange(len(js) + 1) * self.m).tolist()
         low, high = np.empty(len(at)), np.empty(len(at))
         for i, j in enumerate(js):
@@ -814,14 +816,18 @@ class SortedColumns:
         children it makes, one per non-empty side. Returns each child's parent (an index into
         the level's nodes), its branch slot and its class counts, in (parent, slot) order."""
         k = len(chosen)
-        self._chosen_layout = np.maximum(self._layout_of[chosen], 0)
+        # (the layouts are the features when every feature is sorted)
+        layout = chosen if self._all_sorted else np.maximum(self._layout_of[chosen], 0)
+        self._chosen_layout = layout
         split = splitting.nonzero()[0]
+        self._split = split
         if not len(split):
+            self._split_sizes = np.zeros((0, 3), dtype=np.int64)
             return split, split, np.zeros((0, self.n_classes), dtype=np.int64)
-        sides = self._side_counts[self._chosen_layout[split] * k + split]  # (nodes, 3, classes)
-        has_rows = sides.any(axis=2)
-        parent, slot = np.nonzero(has_rows)
-        return split[parent], slot, sides[has_rows]
+        sides = self._side_counts[layout[split] * k + split]  # (nodes, 3, classes)
+        self._split_sizes = np.add.reduce(sides, axis=2)  # the rows of each side
+        parent, slot = (self._split_sizes > 0).nonzero()
+        return split[parent], slot, sides[parent, slot]
 
     def regroup_children(self, scored, parent, slot, child_sizes, sizes) -> None:
         """:meth:`regroup` after :meth:`sorted_children`: the rows of every child that is
@@ -836,17 +842,17 @@ class SortedColumns:
         n_scored = int(np.count_nonzero(scored))
         new_segment = filled(k * 3, n_scored, np.int32)  # of node * 3 + slot; dropped: last
         new_segment[(parent * 3 + slot)[scored]] = np.arange(n_scored)
-        chosen, every = self._chosen_layout, np.arange(k)
-        side_sizes = np.empty((k, 3), dtype=np.int64)  # the rows of each (node, slot)
-        side_sizes[:, 0] = self._n_left[every, chosen]
-        side_sizes[:, 1] = self._n_right[every, chosen]
-        np.subtract(sizes, side_sizes[:, 0] + side_sizes[:, 1], out=side_sizes[:, 2])
+        chosen = self._chosen_layout
+        # the rows of each (node, slot): a node that does not split, all on its first slot
+        side_sizes = np.zeros((k, 3), dtype=np.int64)
+        side_sizes[:, 0] = sizes
+        side_sizes[self._split] = self._split_sizes
         chosen_start = (chosen * m).repeat(sizes)  # where each position's chosen layout begins
         chosen_start += np.arange(m)
         rows = self.rows.reshape(-1).take(chosen_start)  # in the chosen layouts
         self._segment_of_row[rows] = new_segment.repeat(side_sizes.reshape(-1))
         self.node_of_position = np.zeros(0, dtype=np.int32)  # (the level's: not needed now)
-        m_new = int(child_sizes[scored].sum())
+        m_new = int(np.add.reduce(child_sizes[scored]))
         self.regroup(self._segment_of_row, n_scored + 1, m_new, dropped_last=True)
 
     def regroup_positions(self, new_segment_of_position) -> None:
@@ -881,7 +887,7 @@ class SortedColumns:
         for first in range(0, d, per_chunk):
             last = min(first + per_chunk, d)
             rows = self.rows[first:last].reshape(-1)
-            key = new_segment_of_row[rows]  # int32: the keys stay below rows x layouts
+            key = new_segment_of_row.take(rows)  # int32: the keys stay below rows x layouts
             if not dropped_last:
                 key[key < 0] = n_keys - 1
             if last - first > 1:
@@ -893,8 +899,8 @@ class SortedColumns:
             order = order[:, :m_new].reshape(-1)  # each layout's rows kept, in new order
             del key
             kept = slice(first * m_new, last * m_new)
-            self._rows[kept] = rows[order]
-            self._labels[kept] = self.labels[first:last].reshape(-1)[order]
+            self._rows[kept] = rows.take(order)
+            self._labels[kept] = self.labels[first:last].reshape(-1).take(order)
             if self.features and self.stacked is None:  # (small data reads its values instead)
                 self._flags[kept] = _regrouped_flags(self.flags[first:last].reshape(-1), order)
             if first == 0 and self.counted:  # the codes follow rows[0], the chunk's first layout

@@ -194,8 +194,14 @@ def stop_reasons(counts: np.ndarray, depth: int, params, n_rows=None) -> np.ndar
 
     ``n_rows``, the rows of each node, is given when the counts are sums of weights: the
     ``min_samples_*`` rules count rows, as in scikit-learn, and ``min_weight_leaf`` weighs."""
-    sizes, min_leaf = counts.sum(axis=1), params.min_samples_leaf
-    reasons = np.full(len(counts), None, dtype=object)
+    sizes, min_leaf = np.add.reduce(counts, axis=1), params.min_samples_leaf
+    # one class holds every sample (whole counts: the largest is the total; sums of weights
+    # are read cell by cell, a tiny weight being lost in the sum of a large one)
+    if counts.dtype.kind in "iu":
+        pure = np.maximum.reduce(counts, axis=1, initial=0) == sizes
+    else:
+        pure = np.count_nonzero(counts > 0, axis=1) <= 1
+    reasons = np.empty(len(counts), dtype=object)  # (None everywhere)
     min_weight = getattr(params, "min_weight_leaf", 0.0)
     if min_weight > 0:
         reasons[sizes < 2 * min_weight] = (
@@ -204,16 +210,17 @@ def stop_reasons(counts: np.ndarray, depth: int, params, n_rows=None) -> np.ndar
         )
     if n_rows is not None:
         sizes = n_rows
-    reasons[sizes < 2 * min_leaf] = (
-        f"fewer than {2 * min_leaf} samples, too few for two branches of "
-        f"min_samples_leaf = {min_leaf}"
-    )
+    if 2 * min_leaf > params.min_samples_split:  # (else the next rule names all these nodes)
+        reasons[sizes < 2 * min_leaf] = (
+            f"fewer than {2 * min_leaf} samples, too few for two branches of "
+            f"min_samples_leaf = {min_leaf}"
+        )
     reasons[sizes < params.min_samples_split] = (
         f"fewer than min_samples_split = {params.min_samples_split} samples"
     )
     if depth >= params.max_depth:
         reasons[:] = f"max_depth = {depth} reached"
-    reasons[(counts > 0).sum(axis=1) <= 1] = "pure, every sample is of one class"
+    reasons[pure] = "pure, every sample is of one class"
     return reasons
 
 
@@ -502,11 +509,11 @@ class Record:
 
     def level(self, lv: Level) -> None:
         s = lv.scores
-        e_split = np.flatnonzero(lv.splitting)
+        e_split = lv.splitting.nonzero()[0]
         f_split = lv.chosen[e_split]
-        self.split_parts.append(
-            (lv.ids[e_split], f_split, s.threshold[e_split, f_split], s.gain[e_split, f_split])
-        )
+        # the chosen splits' scores, in one gather: the rows of Scores.FLOAT_SCORES
+        gain, _, _, threshold, _, _ = s.table[:, e_split, f_split]
+        self.split_parts.append((lv.ids[e_split], f_split, threshold, gain))
         leaf = np.not_equal(lv.reasons, None)  # a reason: the node stays a leaf
         self.leaf_parts.append((lv.nodes[leaf], lv.reasons[leaf]))
         if self.keep_trace:

@@ -299,7 +299,7 @@ def _rank_in_segment_and_class(
     return rank - earlier_segments.ravel()[segment * counts.shape[1] + y]
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ThresholdSearch:
     """The best threshold of each segment (arrays of one entry per segment)."""
 
@@ -448,7 +448,7 @@ def search_layouts(
         valid &= (n_left >= min_leaf) & (n_right >= min_leaf)
     # n H of both sides of every cut, in the units of the c log c table (exact integers):
     # q[n_left] + q[n_right] less the q of each class's count on either side, a class at a time
-    q, _, unit = scaled_xlogx(int(lengths.max()), c * int(lengths.sum()))
+    q, _, unit = scaled_xlogx(int(np.maximum.reduce(lengths)), c * m)  # (the lengths sum to m)
     weighted = q.take(n_left) + q.take(np.maximum(n_right, 0) if has_missing else n_right)
     # of each class, its rows up to each position within the segment (class 0: the rest)
     left = np.empty((n_classes, c, m), dtype=np.int64)
