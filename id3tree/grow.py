@@ -197,12 +197,13 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         # 3. score every feature at every eligible node
         s = Scores(k, n_features)
         rows, labels = columns.rows[0], columns.labels[0]  # the rows in play, by node
-        segment = columns.start_level(sizes)
+        columns.start_level(sizes)
         if k:
             columns.score(
                 s, starts, sizes, n_classes, min_leaf, w, min_weight, rank,
                 counts=node_counts if w is None else None,
             )  # fmt: skip
+            segment = columns.node_of_position if categorical else None
             for f in categorical:
                 result = score_categorical(
                     data.codes[f][rows],
@@ -248,6 +249,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
             parent_e, child_slot, child_counts = columns.sorted_children(chosen, splitting)
             child_rows = None
         else:
+            segment = columns.node_of_position
             branch = columns.branches(data, chosen, splitting, starts, sizes, is_cat)
             weight = None if w is None else w[rows]
             children_of = _children(
@@ -301,7 +303,6 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         child_reasons = _stopping_reasons(child_counts, depth + 1, params, child_rows)
         scored = np.equal(child_reasons, None)
         if direct:
-            del segment
             columns.regroup_children(scored, parent_e, child_slot, child_sizes, sizes)
         else:
             new_segment = np.full(len(scored) + 1, -1, dtype=np.int32)  # (last: position -1)
@@ -567,16 +568,23 @@ class SortedColumns:
         The counted features' orders are sorted when asked for (the trace asks)."""
         return _Orders(self)
 
-    def start_level(self, sizes) -> np.ndarray:
-        """Begin a level whose node s holds ``sizes[s]`` positions, node after node; returns the
-        node of each position (``node_of_position``)."""
+    def start_level(self, sizes) -> None:
+        """Begin a level whose node s holds ``sizes[s]`` positions, node after node."""
         k = len(sizes)
-        self.node_of_position = np.arange(k, dtype=np.int32).repeat(sizes)
+        self._sizes, self._node_of_position = sizes, None
         self._cut_code = {}  # counted feature -> per node, the code left of its best cut
         # sorted layout j -> per node, the rows its best cut sends left and right
         self._n_left, self._n_right = np.zeros((2, k, len(self.features)), dtype=np.int64)
         self._side_counts = None  # every sorted feature's search, when made in one chunk
-        return self.node_of_position
+
+    @property
+    def node_of_position(self) -> np.ndarray:
+        """The node of each position of the level (made when first asked for: the search of
+        sorted features needs none)."""
+        if self._node_of_position is None:
+            sizes = self._sizes
+            self._node_of_position = np.arange(len(sizes), dtype=np.int32).repeat(sizes)
+        return self._node_of_position
 
     def score(
         self, s, starts, sizes, n_classes, min_leaf, weight=None, min_weight=0.0, rank=0,
@@ -851,7 +859,7 @@ class SortedColumns:
         chosen_start += np.arange(m)
         rows = self.rows.reshape(-1).take(chosen_start)  # in the chosen layouts
         self._segment_of_row[rows] = new_segment.repeat(side_sizes.reshape(-1))
-        self.node_of_position = np.zeros(0, dtype=np.int32)  # (the level's: not needed now)
+        self._node_of_position = np.zeros(0, dtype=np.int32)  # (the level's: not needed now)
         m_new = int(np.add.reduce(child_sizes[scored]))
         self.regroup(self._segment_of_row, n_scored + 1, m_new, dropped_last=True)
 
@@ -859,7 +867,7 @@ class SortedColumns:
         """Regroup every layout by the new segment of each position of ``rows[0]`` (-1: dropped)."""
         new_segment_of_row = self._segment_of_row
         new_segment_of_row[self.rows[0]] = new_segment_of_position
-        self.node_of_position = np.zeros(0, dtype=np.int32)  # (the level's: not needed now)
+        self._node_of_position = np.zeros(0, dtype=np.int32)  # (the level's: not needed now)
         self.regroup(new_segment_of_row)
 
     def regroup(self, new_segment_of_row, n_keys=None, m_new=None, dropped_last=False) -> None:
@@ -944,9 +952,8 @@ class Scores:
         self.ranked = []  # (features, RankedCuts, m) of each chunk searched with rank=k
         self.categorical = {}  # categorical feature -> its search
         self.n_ties = np.zeros((k, n_features), dtype=np.int64)
-        self.candidate = np.zeros((k, n_features), dtype=bool)
-        self.tied = np.zeros((k, n_features), dtype=bool)
-        self.below_average = np.zeros((k, n_features), dtype=bool)  # kept out by C4.5's rule
+        # (one allocation for three tables; below_average: kept out by C4.5's rule)
+        self.candidate, self.tied, self.below_average = np.zeros((3, k, n_features), dtype=bool)
 
     @property
     def results(self) -> dict:
