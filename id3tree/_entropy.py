@@ -66,6 +66,9 @@ XLOGX_SCALE_BITS = 36
 
 _xlogx_tables: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
+_FULL_SCALE_TERMS = 2**21
+"""Sums of up to this many terms keep the full scale (``2**21 ln 2**21 * 2**36 < 2**62``)."""
+
 
 def scaled_xlogx(n_max: int, n_terms: int | None = None) -> tuple[np.ndarray, np.ndarray, float]:
     """The table ``q[c] = round(c ln c * 2**s)`` for ``c = 0 .. n_max`` (int64), its steps
@@ -83,7 +86,7 @@ def scaled_xlogx(n_max: int, n_terms: int | None = None) -> tuple[np.ndarray, np
     n_max = max(int(n_max), 2)
     total = max(int(n_terms if n_terms is not None else n_max), n_max)
     s = XLOGX_SCALE_BITS
-    while s > 20 and total * math.log(total) * 2.0**s >= 2.0**62:
+    while total > _FULL_SCALE_TERMS and s > 20 and total * math.log(total) * 2.0**s >= 2.0**62:
         s -= 1
     tables = _xlogx_tables.get(s)
     if tables is None or len(tables[0]) <= n_max + 1:

@@ -559,8 +559,10 @@ class SortedColumns:
         d, m = max(len(self.features), 1), self.m
         self.rows = self._rows[: d * m].reshape(d, m)
         self.labels = self._labels[: d * m].reshape(d, m)
-        self.flags = self._flags[: len(self.features) * m].reshape(len(self.features), m)
-        self.codes = self._codes[: len(self.counted) * m].reshape(len(self.counted), m)
+        if self.stacked is None:  # (small data reads its values, not flags)
+            self.flags = self._flags[: len(self.features) * m].reshape(len(self.features), m)
+        if self.counted:
+            self.codes = self._codes[: len(self.counted) * m].reshape(len(self.counted), m)
 
     def orders(self) -> _Orders:
         """Each numeric feature's rows in play, sorted within each node (feature -> rows).
