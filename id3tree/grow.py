@@ -224,15 +224,19 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
                 s.categorical[f] = result  # the branches, for the trace
 
         # 4. the best feature of each node; ties within TIE_TOLERANCE go to the first column
-        score = s.ratio if params.criterion == "gain_ratio" else s.gain
-        score = np.fmax(score, -np.inf)  # NaN (no valid split) becomes -inf
-        if params.criterion == "gain_ratio" and params.average_gain_rule:
-            s.below_average = s.below_average_gain()
-            score[s.below_average] = -np.inf
-        best = np.maximum.reduce(score, axis=1, initial=-np.inf)
-        s.tied = np.isfinite(score) & (score >= best[:, None] - TIE_TOLERANCE)
+        if params.criterion == "gain_ratio":
+            score = np.fmax(s.ratio, -np.inf)  # NaN (no valid split) becomes -inf
+            if params.average_gain_rule:
+                s.below_average = s.below_average_gain()
+                score[s.below_average] = -np.inf
+            best = np.maximum.reduce(score, axis=1, initial=-np.inf)
+            s.tied = np.isfinite(score) & (score >= best[:, None] - TIE_TOLERANCE)
+            splitting = np.isfinite(best)
+        else:  # NaN (no valid split) is never the best (fmax) nor tied with it (compares False)
+            best = np.fmax.reduce(s.gain, axis=1, initial=-np.inf)
+            s.tied = s.gain >= (best - TIE_TOLERANCE)[:, None]
+            splitting = best > -np.inf
         chosen = s.tied.argmax(axis=1)
-        splitting = np.isfinite(best)
         why = np.empty(k, dtype=object)  # (None everywhere)
         why[~splitting] = NO_VALID_SPLIT
         if params.min_gain > 0:  # (gains are never negative: no gain is below 0)
@@ -275,7 +279,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
 
         # 6. one child per non-empty (node, branch) pair, in branch order
         children = nodes.add(ids[parent_e], child_slot, depth + 1, child_counts)
-        child_sizes = child_counts.sum(axis=1)
+        child_sizes = np.add.reduce(child_counts, axis=1)
         record.level(
             Level(
                 depth,
@@ -742,7 +746,9 @@ class SortedColumns:
         at = features
         if features == list(range(features[0], features[0] + c)):  # side by side: a slice
             at = slice(features[0], features[0] + c)
-        s.table[:, :, at] = floats.reshape(-1, c, k).transpose(0, 2, 1)
+        chunk = floats.reshape(-1, c, k).transpose(0, 2, 1)  # (scores, nodes, features)
+        if at != slice(0, s.shape[1]) or not s.take_table(chunk):  # (every feature: as it is)
+            s.table[:, :, at] = chunk
         s.candidate[:, at] = True
         s.n_ties[:, at] = result.n_ties.reshape(c, k).T
         s.numeric_searches.append((features, result))
@@ -940,7 +946,9 @@ class Scores:
 
     The six float scores (:attr:`FLOAT_SCORES`) are views of one array, ``table`` of shape
     ``(6, k, n_features)``: one allocation makes them all, one assignment writes a chunk of
-    features into all six, and one gather reads the trace's six columns.
+    features into all six, and one gather reads the trace's six columns. A level whose features
+    are all searched together (:meth:`take_table`) takes their search's table as it is; else
+    the table is made, NaN, when first read.
     """
 
     FLOAT_SCORES = ("gain", "ratio", "overall", "threshold", "low", "high")
@@ -948,14 +956,35 @@ class Scores:
     the split, the threshold and the two values it lies between (NaN where not valid)."""
 
     def __init__(self, k: int, n_features: int):
-        self.table = filled((len(self.FLOAT_SCORES), k, n_features), np.nan)
-        self.gain, self.ratio, self.overall, self.threshold, self.low, self.high = self.table
+        self.shape = (k, n_features)
+        self._table = None
         self.numeric_searches = []  # (features, search of them side by side), chunk by chunk
         self.ranked = []  # (features, RankedCuts, m) of each chunk searched with rank=k
         self.categorical = {}  # categorical feature -> its search
         self.n_ties = np.zeros((k, n_features), dtype=np.int64)
         # (one allocation for three tables; below_average: kept out by C4.5's rule)
         self.candidate, self.tied, self.below_average = np.zeros((3, k, n_features), dtype=bool)
+
+    @property
+    def table(self) -> np.ndarray:
+        if self._table is None:
+            self._table = filled((len(self.FLOAT_SCORES), *self.shape), np.nan)
+        return self._table
+
+    def take_table(self, table: np.ndarray) -> bool:
+        """Take ``table`` (a view will do) as the whole table, if none was made yet; returns
+        whether it was taken."""
+        if self._table is not None or table.shape[1:] != self.shape:
+            return False
+        self._table = table
+        return True
+
+    gain = property(lambda self: self.table[0])
+    ratio = property(lambda self: self.table[1])
+    overall = property(lambda self: self.table[2])
+    threshold = property(lambda self: self.table[3])
+    low = property(lambda self: self.table[4])
+    high = property(lambda self: self.table[5])
 
     @property
     def results(self) -> dict:

@@ -32,6 +32,7 @@ import numpy as np
 
 from id3tree._entropy import (
     DENSE_CLASSES,
+    XLOGX_KEPT_ENTRIES,
     entropy_of_counts,
     entropy_of_groups,
     entropy_rows,
@@ -448,7 +449,8 @@ def search_layouts(
         valid &= (n_left >= min_leaf) & (n_right >= min_leaf)
     # n H of both sides of every cut, in the units of the c log c table (exact integers):
     # q[n_left] + q[n_right] less the q of each class's count on either side, a class at a time
-    q, _, unit = scaled_xlogx(int(np.maximum.reduce(lengths)), c * m)  # (the lengths sum to m)
+    longest = int(np.maximum.reduce(lengths))
+    q, _, unit = scaled_xlogx(longest, c * m)  # (the lengths sum to m)
     weighted = q.take(n_left) + q.take(np.maximum(n_right, 0) if has_missing else n_right)
     # of each class, its rows up to each position within the segment (class 0: the rest)
     left = np.empty((n_classes, c, m), dtype=np.int64)
@@ -483,7 +485,7 @@ def search_layouts(
     owner = found.nonzero()[0]
     # tied: within the tolerance of the best, that is at most best + tolerance (a segment
     # without a cut has no valid position, whatever that sum wraps to)
-    best += tie_tolerance(lengths, unit)
+    best += looked_up_tolerance(lengths, longest, unit)
     tied = weighted <= best.repeat(lengths, axis=1)
     tied &= valid
     n_ties = np.add.reduceat(tied, starts, axis=1).ravel()
@@ -630,6 +632,22 @@ def tie_tolerance(n_rows, unit: float) -> np.ndarray:
     """``TIE_TOLERANCE`` bits of overall entropy for segments of ``n_rows`` rows, in the units
     of the integer ``c log c`` table (scores are ``n H``, so the tolerance grows with ``n``)."""
     return np.floor(TIE_TOLERANCE * np.asarray(n_rows) / unit).astype(np.int64)
+
+
+_tolerance_tables: dict[float, np.ndarray] = {}
+
+
+def looked_up_tolerance(n_rows: np.ndarray, longest: int, unit: float) -> np.ndarray:
+    """:func:`tie_tolerance` of segments of ``n_rows`` rows (``longest``: the most), looked up in
+    a table of ``0, 1, 2, ...`` rows kept per unit, in one operation; segments longer than the
+    tables kept (``XLOGX_KEPT_ENTRIES``) have theirs computed."""
+    if longest >= XLOGX_KEPT_ENTRIES:
+        return tie_tolerance(n_rows, unit)
+    table = _tolerance_tables.get(unit)
+    if table is None or len(table) <= longest:
+        size = min(max(4 * longest, 1024), XLOGX_KEPT_ENTRIES)
+        table = _tolerance_tables[unit] = tie_tolerance(np.arange(size), unit)
+    return table.take(n_rows)
 
 
 def scaled_cut_scores(left, right, q) -> np.ndarray:
