@@ -193,6 +193,30 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         k = len(ids)
         starts = np.zeros(k, dtype=np.int64)
         sizes[:-1].cumsum(out=starts[1:])
+        if not k:  # every node of the level is a leaf: the tree is grown
+            nothing = np.zeros(0, dtype=np.int64)  # (no decision, no child)
+            record.level(
+                Level(
+                    depth,
+                    level,
+                    counts,
+                    reasons,
+                    eligible,
+                    ids,
+                    Scores(0, n_features),
+                    nothing,
+                    np.zeros(0, dtype=bool),
+                    params.criterion,
+                    nothing,
+                    nothing,
+                    nothing,
+                    np.add.reduce(counts[:0], axis=1),
+                    columns.orders(),
+                    starts,
+                    sizes,
+                )  # fmt: skip
+            )
+            break
 
         # 3. score every feature at every eligible node
         s = Scores(k, n_features)
