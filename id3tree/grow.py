@@ -195,27 +195,13 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         sizes[:-1].cumsum(out=starts[1:])
         if not k:  # every node of the level is a leaf: the tree is grown
             nothing = np.zeros(0, dtype=np.int64)  # (no decision, no child)
-            record.level(
-                Level(
-                    depth,
-                    level,
-                    counts,
-                    reasons,
-                    eligible,
-                    ids,
-                    Scores(0, n_features),
-                    nothing,
-                    np.zeros(0, dtype=bool),
-                    params.criterion,
-                    nothing,
-                    nothing,
-                    nothing,
-                    np.add.reduce(counts[:0], axis=1),
-                    columns.orders(),
-                    starts,
-                    sizes,
-                )  # fmt: skip
-            )
+            last = Level(depth, level, counts, reasons, eligible, ids, Scores(0, n_features),
+                chosen=nothing, splitting=np.zeros(0, dtype=bool), criterion=params.criterion,
+                children=nothing, parent=nothing, child_slot=nothing,
+                child_sizes=np.add.reduce(counts[:0], axis=1),  # (the counts' dtype)
+                orders=columns.orders(), starts=starts, sizes=sizes,
+            )  # fmt: skip
+            record.level(last)
             break
 
         # 3. score every feature at every eligible node
