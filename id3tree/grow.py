@@ -458,6 +458,10 @@ def _sort_columns(values: np.ndarray):
     return order, new_value, missing
 
 
+_BESIDE = np.array([[0], [1]])
+"""Added to the position a cut follows: the positions of the two values either side of it."""
+
+
 class SortedColumns:
     """The rows in play, grouped by node, and what the numeric features' split search needs.
 
@@ -590,8 +594,29 @@ class SortedColumns:
         self._sizes, self._node_of_position = sizes, None
         self._cut_code = {}  # counted feature -> per node, the code left of its best cut
         # sorted layout j -> per node, the rows its best cut sends left and right
-        self._n_left, self._n_right = np.zeros((2, k, len(self.features)), dtype=np.int64)
+        self._searched = []  # (sorted layouts, their search) of each chunk searched
+        self._sides = None  # (made when asked for: _n_left, _n_right)
         self._side_counts = None  # every sorted feature's search, when made in one chunk
+
+    @property
+    def _n_left(self) -> np.ndarray:
+        """Per (node, sorted layout), the rows the layout's best cut sends left."""
+        return self._side_sizes()[0]
+
+    @property
+    def _n_right(self) -> np.ndarray:
+        """Per (node, sorted layout), the rows the layout's best cut sends right."""
+        return self._side_sizes()[1]
+
+    def _side_sizes(self) -> np.ndarray:
+        if self._sides is None:
+            k = len(self._sizes)
+            self._sides = np.zeros((2, k, len(self.features)), dtype=np.int64)
+            for js, result in self._searched:
+                c = len(js)
+                self._sides[0][:, js.start : js.stop] = result.n_left.reshape(c, k).T
+                self._sides[1][:, js.start : js.stop] = result.n_right.reshape(c, k).T
+        return self._sides
 
     @property
     def node_of_position(self) -> np.ndarray:
@@ -640,12 +665,15 @@ class SortedColumns:
             if result.ranked is not None:  # (segment i * k + node: the i-th feature's node)
                 s.ranked.append((self.features[js.start : js.stop], result.ranked, m))
             ok = _usable(result, min_leaf)
-            at = result.position[ok]
-            low, high = filled((2, c * k), np.nan)
-            low[ok], high[ok] = self._neighbours(js, at, values)
+            if values is not None:  # small data: both values beside every cut, in one gather
+                beside = values.reshape(-1).take(result.position + _BESIDE)  # (-1: any)
+                beside[:, ~ok] = np.nan
+                low, high = beside
+            else:
+                low, high = filled((2, c * k), np.nan)
+                low[ok], high[ok] = self._neighbours(js, result.position[ok])
             self._fill(s, self.features[js.start : js.stop], k, result, ok, low, high)
-            self._n_left[:, js.start : js.stop] = result.n_left.reshape(c, k).T
-            self._n_right[:, js.start : js.stop] = result.n_right.reshape(c, k).T
+            self._searched.append((js, result))
             if c == len(self.features):  # (segment j * k + node: sorted feature j's node)
                 self._side_counts = result.side_counts
         if self.counted:
@@ -687,14 +715,10 @@ class SortedColumns:
             min_leaf=min_leaf, min_weight=min_weight,
         )  # fmt: skip
 
-    def _neighbours(self, js: range, at: np.ndarray, values=None) -> tuple[np.ndarray, np.ndarray]:
+    def _neighbours(self, js: range, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The two values each cut lies between, for cuts after positions ``at`` (increasing) of
-        the sorted features ``js`` laid end to end: read from their ``values`` at the positions
-        (small data: :meth:`_rises` gathered them), else from the data through the row numbers,
+        the sorted features ``js`` laid end to end: read from the data through the row numbers,
         so no copy of the values is kept."""
-        if values is not None:
-            values = values.reshape(-1)
-            return values.take(at), values.take(at + 1)
         rows = self.rows[js.start : js.stop].reshape(-1)
         row_low, row_high = rows[at], rows[at + 1]  # the rows on either side of each cut
         bounds = np.searchsorted(at, np.arange(len(js) + 1) * self.m).tolist()
