@@ -110,3 +110,63 @@ def test_children_of_the_search_keep_the_class_counts_of_the_rows():
                 part = np.isnan(x)
             stack.append((child, mask & part))
     assert seen == len(list(root.walk())) > 10
+
+
+def plain_stop_reasons(counts, depth, params, n_rows=None) -> list:
+    """The stopping rules node by node, in their order, a later rule naming the node instead."""
+    min_leaf, split, min_weight = (
+        params.min_samples_leaf,
+        params.min_samples_split,
+        params.min_weight_leaf,
+    )
+    reasons = []
+    for i, node in enumerate(counts):
+        total = sum(node.tolist())
+        rows = total if n_rows is None else n_rows[i]
+        why = None
+        if min_weight > 0 and total < 2 * min_weight:
+            why = (
+                f"a weight of less than {2 * min_weight:g}, too little for two branches of "
+                "min_weight_fraction_leaf"
+            )
+        if rows < 2 * min_leaf:
+            why = (
+                f"fewer than {2 * min_leaf} samples, too few for two branches of "
+                f"min_samples_leaf = {min_leaf}"
+            )
+        if rows < split:
+            why = f"fewer than min_samples_split = {split} samples"
+        if depth >= params.max_depth:
+            why = f"max_depth = {depth} reached"
+        if sum(c > 0 for c in node.tolist()) <= 1:
+            why = "pure, every sample is of one class"
+        reasons.append(why)
+    return reasons
+
+
+@pytest.mark.parametrize("min_leaf", [1, 2, 3])
+@pytest.mark.parametrize("min_split", [2, 5])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_stop_reasons_are_the_rules_applied_one_by_one(min_leaf, min_split, weighted):
+    """The level-wide stopping rules (one comparison for purity, a rule skipped when the next
+    one names all its nodes) say what the rules applied node by node say; sums of weights
+    are read cell by cell, so a tiny weight lost in the sum of a large one still counts."""
+    rng = np.random.default_rng(min_leaf * 10 + min_split)
+    counts = rng.integers(0, 4, size=(60, 3))
+    counts[rng.random(60) < 0.3, 1:] = 0  # pure nodes
+    n_rows = None
+    if weighted:
+        counts = counts * rng.choice([0.5, 1.0, 2.5], size=(60, 3))
+        counts[0] = [1e20, 1.0, 0.0]  # the sum is the largest, yet two classes are present
+        n_rows = rng.integers(1, 9, size=60)
+    for depth, max_depth in ((1, np.inf), (3, 3)):
+        params = grow.GrowParams(
+            min_samples_leaf=min_leaf,
+            min_samples_split=min_split,
+            max_depth=max_depth,
+            min_weight_leaf=1.5 if weighted else 0.0,
+        )
+        found = grow.stop_reasons(counts, depth, params, n_rows)
+        assert found.tolist() == plain_stop_reasons(counts, depth, params, n_rows)
+        if weighted and depth < max_depth:
+            assert found[0] != "pure, every sample is of one class"

@@ -130,3 +130,30 @@ def test_search_layouts_takes_the_callers_word_on_missing_rows(n_classes, nan_sh
     for field in ("found", "n_left", "n_right", "n_missing", "n_ties", "side_counts"):
         np.testing.assert_array_equal(getattr(told, field), getattr(end_to_end, field), field)
     np.testing.assert_array_equal(told.overall_entropy, end_to_end.overall_entropy)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_search_layouts_of_rows_all_present_needs_no_count_of_them(seed):
+    """With ``has_missing=False`` the matrix search reads no ``n_present`` (the caller makes
+    none): the same search as when given the counts."""
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(1, 30, size=5)
+    step_up, labels, starts, lengths, n_present = layouts(rng, 3, lengths, 2, 0.0)
+    given = splits.search_layouts(step_up, labels, starts, lengths, n_present, 2)
+    without = splits.search_layouts(step_up, labels, starts, lengths, None, 2, has_missing=False)
+    assert_same_search(without, given)
+
+
+@pytest.mark.parametrize("unit", [1.0 / (2.0**36 * np.log(2.0)), 1e-9, 3.7e-12])
+def test_looked_up_tie_tolerances_are_the_computed_ones(unit):
+    """The table of tolerances kept per unit gives each segment what ``tie_tolerance``
+    computes, short segments and long ones (past the kept tables: computed), first call or
+    later, with the table grown."""
+    rng = np.random.default_rng(1)
+    for longest in (3, 700, 5000, splits.XLOGX_KEPT_ENTRIES - 1, splits.XLOGX_KEPT_ENTRIES + 9):
+        n_rows = rng.integers(0, longest + 1, size=50)
+        n_rows[0] = longest
+        looked_up = splits.looked_up_tolerance(n_rows, longest, unit)
+        computed = np.floor(splits.TIE_TOLERANCE * n_rows.astype(float) / unit).astype(np.int64)
+        assert looked_up.dtype == np.int64
+        np.testing.assert_array_equal(looked_up, computed)
