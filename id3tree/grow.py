@@ -174,8 +174,9 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     # 1. the root holds every row; numeric features are sorted once, here
     counts = as_counts(class_counts(np.asarray(y, dtype=np.intp), 1, n_classes, w))
     n_rows = None if w is None else np.array([n])
+    node_sizes = np.array([n])  # the rows of each node of the level (unweighted)
     level = nodes.add(np.array([-1]), np.array([-1]), 0, counts)
-    reasons = _stopping_reasons(counts, 0, params, n_rows)
+    reasons = stop_reasons(counts, 0, params, n_rows)
     scored = np.equal(reasons, None)  # the nodes to score
     columns = SortedColumns(data, np.flatnonzero(~is_cat))
     if reasons[0] is not None:
@@ -186,7 +187,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         # 2. the stopping rules that need no scoring were applied when the level was made
         eligible = scored
         node_counts = counts[eligible]
-        sizes = np.add.reduce(node_counts, axis=1) if w is None else n_rows[eligible]
+        sizes = node_sizes[eligible] if w is None else n_rows[eligible]
         ids = level[eligible]
         if categorical:
             used = used[eligible]
@@ -260,7 +261,9 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         # (small data split on sorted features: the sides of the chosen cuts, as searched)
         direct = w is None and params.alpha is None and columns.splits_sorted(chosen, splitting)
         if direct:
-            parent_e, child_slot, child_counts = columns.sorted_children(chosen, splitting)
+            parent_e, child_slot, child_counts, child_sizes = columns.sorted_children(
+                chosen, splitting
+            )
             child_rows = None
         else:
             segment = columns.node_of_position
@@ -289,7 +292,8 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
 
         # 6. one child per non-empty (node, branch) pair, in branch order
         children = nodes.add(ids[parent_e], child_slot, depth + 1, child_counts)
-        child_sizes = np.add.reduce(child_counts, axis=1)
+        if not direct:
+            child_sizes = np.add.reduce(child_counts, axis=1)
         record.level(
             Level(
                 depth,
@@ -314,7 +318,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
 
         # 7. the next level: the children that may split, their rows regrouped by child,
         # keeping each numeric feature's sorted order
-        child_reasons = _stopping_reasons(child_counts, depth + 1, params, child_rows)
+        child_reasons = stop_reasons(child_counts, depth + 1, params, child_rows, child_sizes)
         scored = np.equal(child_reasons, None)
         if direct:
             columns.regroup_children(scored, parent_e, child_slot, child_sizes, sizes)
@@ -330,17 +334,11 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
             from_cat = is_cat[chosen[parent_e]].nonzero()[0]
             used[from_cat, chosen[parent_e][from_cat]] = True
         level, counts, reasons, depth = children, child_counts, child_reasons, depth + 1
-        n_rows = child_rows
+        n_rows, node_sizes = child_rows, child_sizes
 
     del columns  # the sorted layouts go before the tree is built, and the large c log c tables
     forget_large_tables()
     return record.finish(nodes.parent, nodes.slot, nodes.depth, nodes.counts)
-
-
-def _stopping_reasons(counts, depth, params, n_rows=None) -> np.ndarray:
-    """Why each node is a leaf before any scoring (None where it may split); ``n_rows``: the
-    rows of each node when the counts are sums of weights."""
-    return stop_reasons(counts, depth, params, n_rows)
 
 
 def _as_counts(weight):
@@ -590,7 +588,6 @@ class SortedColumns:
 
     def start_level(self, sizes) -> None:
         """Begin a level whose node s holds ``sizes[s]`` positions, node after node."""
-        k = len(sizes)
         self._sizes, self._node_of_position = sizes, None
         self._cut_code = {}  # counted feature -> per node, the code left of its best cut
         # sorted layout j -> per node, the rows its best cut sends left and right
@@ -860,11 +857,12 @@ class SortedColumns:
             return True
         return self._side_counts is not None and bool((self._layout_of[split_on] >= 0).all())
 
-    def sorted_children(self, chosen, splitting) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def sorted_children(self, chosen, splitting) -> tuple[np.ndarray, ...]:
         """The children of nodes split on sorted features (:meth:`splits_sorted`), read from the
         search: the class counts of a cut's sides (left, right, missing) are those of the
         children it makes, one per non-empty side. Returns each child's parent (an index into
-        the level's nodes), its branch slot and its class counts, in (parent, slot) order."""
+        the level's nodes), its branch slot, its class counts and its rows, in (parent, slot)
+        order."""
         k = len(chosen)
         # (the layouts are the features when every feature is sorted)
         layout = chosen if self._all_sorted else np.maximum(self._layout_of[chosen], 0)
@@ -873,11 +871,11 @@ class SortedColumns:
         self._split = split
         if not len(split):
             self._split_sizes = np.zeros((0, 3), dtype=np.int64)
-            return split, split, np.zeros((0, self.n_classes), dtype=np.int64)
+            return split, split, np.zeros((0, self.n_classes), dtype=np.int64), split
         sides = self._side_counts[layout[split] * k + split]  # (nodes, 3, classes)
         self._split_sizes = np.add.reduce(sides, axis=2)  # the rows of each side
         parent, slot = (self._split_sizes > 0).nonzero()
-        return split[parent], slot, sides[parent, slot]
+        return split[parent], slot, sides[parent, slot], self._split_sizes[parent, slot]
 
     def regroup_children(self, scored, parent, slot, child_sizes, sizes) -> None:
         """:meth:`regroup` after :meth:`sorted_children`: the rows of every child that is

@@ -189,12 +189,14 @@ class Level:
 # ---------------------------------------------------------------------------------------------
 # why a node stops, in words (shared by every grower, so their trees compare equal)
 # ---------------------------------------------------------------------------------------------
-def stop_reasons(counts: np.ndarray, depth: int, params, n_rows=None) -> np.ndarray:
+def stop_reasons(counts: np.ndarray, depth: int, params, n_rows=None, totals=None) -> np.ndarray:
     """Why each node of a level stops before any scoring (None where it will be scored).
 
     ``n_rows``, the rows of each node, is given when the counts are sums of weights: the
-    ``min_samples_*`` rules count rows, as in scikit-learn, and ``min_weight_leaf`` weighs."""
-    sizes, min_leaf = np.add.reduce(counts, axis=1), params.min_samples_leaf
+    ``min_samples_*`` rules count rows, as in scikit-learn, and ``min_weight_leaf`` weighs.
+    ``totals``: each node's class counts summed, when the caller has them."""
+    sizes = np.add.reduce(counts, axis=1) if totals is None else totals
+    min_leaf = params.min_samples_leaf
     # one class holds every sample (whole counts: the largest is the total; sums of weights
     # are read cell by cell, a tiny weight being lost in the sum of a large one)
     if counts.dtype.kind in "iu":
