@@ -590,9 +590,8 @@ class SortedColumns:
         """Begin a level whose node s holds ``sizes[s]`` positions, node after node."""
         self._sizes, self._node_of_position = sizes, None
         self._cut_code = {}  # counted feature -> per node, the code left of its best cut
-        # sorted layout j -> per node, the rows its best cut sends left and right
         self._searched = []  # (sorted layouts, their search) of each chunk searched
-        self._sides = None  # (made when asked for: _n_left, _n_right)
+        self._sides = None  # the rows each best cut sends left and right (_n_left, _n_right)
         self._side_counts = None  # every sorted feature's search, when made in one chunk
 
     @property
