@@ -668,7 +668,9 @@ class SortedColumns:
             else:
                 low, high = filled((2, c * k), np.nan)
                 low[ok], high[ok] = self._neighbours(js, result.position[ok])
-            self._fill(s, self.features[js.start : js.stop], k, result, ok, low, high)
+            # (every feature sorted: the chunk's features are the columns js)
+            at = slice(js.start, js.stop) if self._all_sorted else None
+            self._fill(s, self.features[js.start : js.stop], k, result, ok, low, high, at)
             self._searched.append((js, result))
             if c == len(self.features):  # (segment j * k + node: sorted feature j's node)
                 self._side_counts = result.side_counts
@@ -759,8 +761,9 @@ class SortedColumns:
                 self._cut_code[self.counted[j]] = low_code[i * k : (i + 1) * k]
             self._fill(s, self.counted[js.start : js.stop], k, result, ok, low, high)
 
-    def _fill(self, s, features, k, result, ok, low, high) -> None:
-        """Write one chunk's search (its features side by side) into the (node, feature) tables."""
+    def _fill(self, s, features, k, result, ok, low, high, at=None) -> None:
+        """Write one chunk's search (its features side by side) into the (node, feature) tables
+        (``at``: the slice of columns the features are, when the caller knows)."""
         c = len(features)
         floats = np.empty((len(s.FLOAT_SCORES), c * k))
         if ok is result.found:  # (a search's gain and overall entropy are NaN where no cut)
@@ -773,9 +776,10 @@ class SortedColumns:
             floats[2] = np.where(ok, result.overall_entropy, np.nan)
         floats[3] = midpoint(low, high)  # NaN where no cut: low and high are
         floats[4], floats[5] = low, high
-        at = features
-        if features == list(range(features[0], features[0] + c)):  # side by side: a slice
-            at = slice(features[0], features[0] + c)
+        if at is None:
+            at = features
+            if features == list(range(features[0], features[0] + c)):  # side by side: a slice
+                at = slice(features[0], features[0] + c)
         chunk = floats.reshape(-1, c, k).transpose(0, 2, 1)  # (scores, nodes, features)
         if at != slice(0, s.shape[1]) or not s.take_table(chunk):  # (every feature: as it is)
             s.table[:, :, at] = chunk
