@@ -947,15 +947,16 @@ class SortedColumns:
             if n_keys * (last - first) < 2**16:  # numpy sorts 16-bit keys by radix: O(rows)
                 key = key.astype(np.uint16)
             order = key.argsort(axis=None, kind="stable").reshape(last - first, m)
-            order = order[:, :m_new].reshape(-1)  # each layout's rows kept, in new order
+            order = order[:, :m_new]  # each layout's rows kept, in new order
             del key
             kept = slice(first * m_new, last * m_new)
-            self._rows[kept] = rows.take(order)
-            self._labels[kept] = self.labels[first:last].reshape(-1).take(order)
+            self._rows[kept] = rows.take(order).ravel()
+            self._labels[kept] = self.labels[first:last].reshape(-1).take(order).ravel()
             if self.features and self.stacked is None:  # (small data reads its values instead)
-                self._flags[kept] = _regrouped_flags(self.flags[first:last].reshape(-1), order)
+                flags = self.flags[first:last].reshape(-1)
+                self._flags[kept] = _regrouped_flags(flags, order.reshape(-1))
             if first == 0 and self.counted:  # the codes follow rows[0], the chunk's first layout
-                self._codes[: len(self.counted) * m_new] = self.codes[:, order[:m_new]].reshape(-1)
+                self._codes[: len(self.counted) * m_new] = self.codes[:, order[0]].reshape(-1)
         self.m = m_new
         self._set_views()
 
