@@ -209,30 +209,29 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         s = Scores(k, n_features)
         rows, labels = columns.rows[0], columns.labels[0]  # the rows in play, by node
         columns.start_level(sizes)
-        if k:
-            columns.score(
-                s, starts, sizes, n_classes, min_leaf, w, min_weight, rank,
-                counts=node_counts if w is None else None,
-            )  # fmt: skip
-            segment = columns.node_of_position if categorical else None
-            for f in categorical:
-                result = score_categorical(
-                    data.codes[f][rows],
-                    labels,
-                    segment,
-                    k,
-                    len(data.categories[f]) + 1,
-                    n_classes,
-                    min_leaf=min_leaf,
-                    weight=None if w is None else w[rows],
-                    min_weight=min_weight,
-                )
-                s.candidate[:, f] = ~used[:, f]
-                ok = result.valid & ~used[:, f]
-                s.gain[:, f] = np.where(ok, result.gain, np.nan)
-                s.ratio[:, f] = _ratio(ok, result.gain, result.split_info)
-                s.overall[:, f] = np.where(ok, result.overall_entropy, np.nan)
-                s.categorical[f] = result  # the branches, for the trace
+        columns.score(
+            s, starts, sizes, n_classes, min_leaf, w, min_weight, rank,
+            counts=node_counts if w is None else None,
+        )  # fmt: skip
+        segment = columns.node_of_position if categorical else None
+        for f in categorical:
+            result = score_categorical(
+                data.codes[f][rows],
+                labels,
+                segment,
+                k,
+                len(data.categories[f]) + 1,
+                n_classes,
+                min_leaf=min_leaf,
+                weight=None if w is None else w[rows],
+                min_weight=min_weight,
+            )
+            s.candidate[:, f] = ~used[:, f]
+            ok = result.valid & ~used[:, f]
+            s.gain[:, f] = np.where(ok, result.gain, np.nan)
+            s.ratio[:, f] = _ratio(ok, result.gain, result.split_info)
+            s.overall[:, f] = np.where(ok, result.overall_entropy, np.nan)
+            s.categorical[f] = result  # the branches, for the trace
 
         # 4. the best feature of each node; ties within TIE_TOLERANCE go to the first column
         if params.criterion == "gain_ratio":
