@@ -261,9 +261,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
                 labels = labels[kept]
             weight = weight[kept]
             n_rows = len(kept)
-        if params.keep_trace == "auto":
-            full = n_rows * n_features <= FULL_TRACE_VALUES
-            params = replace(params, keep_trace=True if full else "splits")
+        if params.keep_trace == "auto":  # (params are this fit's own: _grow_params makes them)
+            params.keep_trace = True if n_rows * n_features <= FULL_TRACE_VALUES else "splits"
         if frame is not None:
             names = [str(c) for c in frame.columns]
         else:
@@ -278,7 +277,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self._categories = [None] * n_features
         codes = [None] * n_features
         if block is not None:  # the columns are views of the block
-            numeric = [block[:, f] for f in range(n_features)]
+            numeric = list(block.T)
         else:
             numeric = [None] * n_features
             cat_mask = self._categorical_mask(frame, names)
@@ -395,21 +394,17 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         if not any(self.keep_trace is v for v in (True, False)) and self.keep_trace != "auto":
             raise ValueError(f'keep_trace must be "auto", True or False, got {self.keep_trace!r}')
         fraction = self.min_weight_fraction_leaf
-        if isinstance(fraction, bool) or not (
-            isinstance(fraction, numbers.Real) and 0 <= fraction <= 0.5
-        ):
+        if isinstance(fraction, bool) or not (_is_real(fraction) and 0 <= fraction <= 0.5):
             raise ValueError(
                 f"min_weight_fraction_leaf must be a number in [0, 0.5], got {fraction!r}"
             )
-        if not isinstance(self.min_gain, numbers.Real) or not self.min_gain >= 0:
+        if not _is_real(self.min_gain) or not self.min_gain >= 0:
             raise ValueError(f"min_gain must be a number >= 0, got {self.min_gain!r}")
         if isinstance(self.ccp_alpha, bool) or not (
-            isinstance(self.ccp_alpha, numbers.Real) and self.ccp_alpha >= 0
+            _is_real(self.ccp_alpha) and self.ccp_alpha >= 0
         ):
             raise ValueError(f"ccp_alpha must be a number >= 0, got {self.ccp_alpha!r}")
-        if self.alpha is not None and not (
-            isinstance(self.alpha, numbers.Real) and 0 < self.alpha <= 1
-        ):
+        if self.alpha is not None and not (_is_real(self.alpha) and 0 < self.alpha <= 1):
             raise ValueError(f"alpha must be None or a number in (0, 1], got {self.alpha!r}")
         return GrowParams(
             criterion=self.criterion,
@@ -1249,8 +1244,16 @@ def _plain_numeric_array(X, model) -> bool:
     )
 
 
+def _is_real(value) -> bool:
+    """``isinstance(value, numbers.Real)``, asking the ABC only for a type other than int and
+    float (its check is slow, the more so with cold caches, as after ``gc.collect()``)."""
+    return type(value) in (float, int) or isinstance(value, numbers.Real)
+
+
 def _check_int(name: str, value, low: int, *, allow_none: bool = False) -> None:
     if value is None and allow_none:
+        return
+    if type(value) is int and value >= low:  # the common case, without the ABC check
         return
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
         allowed = f"an integer >= {low}" + (" or None" if allow_none else "")
