@@ -1491,13 +1491,13 @@ def preorder(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
     consecutively in branch order, as the grower makes them. A node's number is its parent's,
     plus one, plus the sizes of the subtrees of its earlier siblings; subtree sizes are summed
     bottom up, one level at a time, so deep trees need no recursion. A tree of few nodes a level
-    (``WALK_NODES_PER_LEVEL``) is walked instead, node by node: the same numbers, without a
+    (``LOOP_NODES_PER_LEVEL``) is numbered node by node instead: the same numbers, without a
     handful of numpy calls per level.
     """
     n = len(parent)
     n_levels = int(depth[-1]) + 1 if n else 0  # (levels come in order: the last is the deepest)
-    if n <= WALK_NODES_PER_LEVEL * n_levels:
-        return _preorder_walk(parent.tolist())
+    if n <= LOOP_NODES_PER_LEVEL * n_levels:
+        return _preorder_by_loops(parent.tolist())
     size = np.ones(n, dtype=np.int64)
     bounds = np.searchsorted(depth, np.arange(n_levels + 1)).tolist()
     levels = [slice(bounds[d], bounds[d + 1]) for d in range(1, n_levels)]
@@ -1513,26 +1513,27 @@ def preorder(parent: np.ndarray, depth: np.ndarray) -> np.ndarray:
     return number
 
 
-WALK_NODES_PER_LEVEL = 32
-"""Up to this many nodes a level on average, :func:`preorder` walks the tree node by node
-(about a third of a microsecond a node) rather than taking a few numpy calls a level (about ten
-microseconds)."""
+LOOP_NODES_PER_LEVEL = 64
+"""Up to this many nodes a level on average, :func:`preorder` numbers the nodes by two Python
+loops over them (about a tenth of a microsecond a node) rather than by a few numpy calls a level
+(about five microseconds a level)."""
 
 
-def _preorder_walk(parent: list) -> np.ndarray:
-    """:func:`preorder` by a depth-first walk from the root (node 0), children in branch order."""
-    children = [[] for _ in parent]
-    for i, p in enumerate(parent):
-        if p >= 0:
-            children[p].append(i)
-    number = [0] * len(parent)
-    to_visit = [0] if parent else []
-    k = 0
-    while to_visit:
-        i = to_visit.pop()
-        number[i] = k
-        k += 1
-        to_visit += reversed(children[i])
+def _preorder_by_loops(parent: list) -> np.ndarray:
+    """:func:`preorder` node by node: the subtree sizes summed from the last node back (a parent
+    comes before its children), then each node numbered after its parent and the subtrees of its
+    earlier siblings (they come before it)."""
+    n = len(parent)
+    size = [1] * n
+    for i in range(n - 1, 0, -1):
+        size[parent[i]] += size[i]
+    number = [0] * n
+    next_number = [1] * n  # of each node, the number its next child takes
+    for i in range(1, n):
+        p = parent[i]
+        number[i] = first = next_number[p]
+        next_number[p] = first + size[i]
+        next_number[i] = first + 1
     return np.array(number, dtype=np.int64)
 
 

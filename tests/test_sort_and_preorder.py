@@ -1,7 +1,7 @@
 """The short ways of the fit's two ends against the general ones.
 
 Small data sorts its numeric columns by one integer sort of keys (``grow._sort_columns``), and
-a tree of few nodes a level is numbered in pre-order by a walk (``growth_record.preorder``).
+a tree of few nodes a level is numbered in pre-order node by node (``growth_record.preorder``).
 Each must give exactly what the general way gives: numpy's stable order (NaN last, equal values
 in row order, -0.0 equal to 0.0) and the pre-order of a recursive walk.
 """
@@ -133,13 +133,13 @@ def recursive_preorder(parent: np.ndarray) -> list[int]:
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.integers(0, 4), max_size=60))
-def test_the_walk_and_the_level_sums_number_a_tree_alike(children_per_node):
+def test_node_by_node_and_level_by_level_number_a_tree_alike(children_per_node):
     parent, depth = level_order_tree(children_per_node)
     reference = recursive_preorder(parent)
     assert growth_record.preorder(parent, depth).tolist() == reference
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(growth_record, "WALK_NODES_PER_LEVEL", 0)  # never walked
+        patch.setattr(growth_record, "LOOP_NODES_PER_LEVEL", 0)  # by levels
         assert growth_record.preorder(parent, depth).tolist() == reference
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(growth_record, "WALK_NODES_PER_LEVEL", 2**62)  # always walked
+        patch.setattr(growth_record, "LOOP_NODES_PER_LEVEL", 2**62)  # by nodes
         assert growth_record.preorder(parent, depth).tolist() == reference
