@@ -289,7 +289,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         if isinstance(labels, pd.Series):
             y_codes, classes = factorize(labels, "y")
         else:  # sorted as factorize sorts them: numbers by value, text by code point
-            distinct, y_codes = np.unique(labels, return_inverse=True)
+            distinct, y_codes = _class_codes(labels)
             classes = distinct.tolist()
             if distinct.dtype.kind != "U":
                 _check_numeric_classes(distinct)
@@ -1149,6 +1149,20 @@ def _warn_about_id_like_splits(tree: GrownTree, names: list, categories: list, r
             where += f" (not counting {node_rows - n_rows:g} with no value)"
         message = id_like_message(feature, n_rows, n_values, where)
         warnings.warn(message, IDLikeFeatureWarning, stacklevel=4)
+
+
+def _class_codes(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(labels, return_inverse=True)`` of 1-D labels: the distinct labels, sorted,
+    and the index of each row's among them. Labels that are already the codes 0..K-1 of K
+    classes, every one present (the common case), are recognised by one count, not a sort."""
+    if labels.dtype.kind in "iu" and 0 < len(labels) and labels.max() < len(labels):
+        try:  # (a negative label, or one bincount cannot take, leaves it to np.unique)
+            present = np.bincount(labels).astype(bool)
+        except (TypeError, ValueError):
+            present = None
+        if present is not None and present.all():
+            return np.arange(len(present), dtype=labels.dtype), labels.astype(np.intp)
+    return np.unique(labels, return_inverse=True)
 
 
 def _check_numeric_classes(distinct: np.ndarray) -> None:

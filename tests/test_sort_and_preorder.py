@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from id3tree import ID3Classifier, grow, growth_record
+from id3tree import ID3Classifier, grow, growth_record, learner
 from tests.test_grow import everything
 
 NEGATIVE_NAN = np.copysign(np.nan, -1.0)
@@ -143,3 +143,26 @@ def test_node_by_node_and_level_by_level_number_a_tree_alike(children_per_node):
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(growth_record, "LOOP_NODES_PER_LEVEL", 2**62)  # by nodes
         assert growth_record.preorder(parent, depth).tolist() == reference
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.integers(-3, 12), min_size=1, max_size=40),
+    st.sampled_from([np.int8, np.int32, np.int64, np.uint8, np.uint64]),
+    st.sampled_from([0, 2**40]),
+)
+def test_class_codes_are_those_of_np_unique(values, dtype, shift):
+    # labels already coded 0..K-1 are taken by one count; any others by np.unique itself
+    labels = np.array(values, dtype=np.int64)
+    if np.issubdtype(dtype, np.unsignedinteger):
+        labels = np.abs(labels)
+    if shift and np.iinfo(dtype).max > 2**41:
+        labels = labels + shift
+    labels = labels.astype(dtype)
+    distinct, codes = learner._class_codes(labels)
+    expected_distinct, expected_codes = np.unique(labels, return_inverse=True)
+    assert distinct.dtype == expected_distinct.dtype
+    assert distinct.tolist() == expected_distinct.tolist()
+    assert codes.dtype == expected_codes.dtype
+    assert codes.tolist() == expected_codes.tolist()
+    assert not np.shares_memory(codes, labels)  # the model keeps its own codes
