@@ -514,7 +514,7 @@ class SortedColumns:
         self.stacked = None
         at_once = 0 < len(features) * n <= STACKED_VALUES  # small data: one sort of all columns
         if at_once:
-            values = np.stack([data.numeric[f] for f in features])
+            values = np.array([data.numeric[f] for f in features])  # (c, n)
             order, new_value, missing = _sort_columns(values)
             n_values = new_value.sum(axis=1)  # distinct values (a run of NaN, last, is not one)
             n_values -= missing[:, -1]

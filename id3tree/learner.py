@@ -1115,6 +1115,8 @@ def _warn_about_id_like_splits(tree: GrownTree, names: list, categories: list, r
     """One :class:`IDLikeFeatureWarning` per column that made a split of (nearly) one row per
     branch, naming the largest such split. ``rows_of(position)`` counts a node's training rows
     when its counts are sums of weights (a weighted fit): the rule is about rows."""
+    if all(c is None for c in categories):  # numeric splits only: two-way, never ID-like
+        return
     n_levels = np.array([-1 if c is None else len(c) for c in categories] + [-1])
     levels = n_levels[tree.feature]  # -1: a leaf or a numeric split
     if not (levels >= 0).any():
