@@ -391,7 +391,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         _check_int("min_samples_split", self.min_samples_split, 2)
         _check_int("min_samples_leaf", self.min_samples_leaf, 1)
         _check_int("verbose", self.verbose, 0)
-        if not any(self.keep_trace is v for v in (True, False)) and self.keep_trace != "auto":
+        keep_trace = self.keep_trace
+        if keep_trace is not True and keep_trace is not False and keep_trace != "auto":
             raise ValueError(f'keep_trace must be "auto", True or False, got {self.keep_trace!r}')
         fraction = self.min_weight_fraction_leaf
         if isinstance(fraction, bool) or not (_is_real(fraction) and 0 <= fraction <= 0.5):
