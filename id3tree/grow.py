@@ -433,7 +433,7 @@ def _sort_columns(values: np.ndarray):
     if values.size <= STACKED_VALUES:
         bits = max(n - 1, 1).bit_length()  # of a row number
         key = (values + 0.0).view(np.int64)  # (-0.0 + 0.0 is 0.0: equal values, equal keys)
-        key ^= (key >> 63) & np.int64(2**63 - 1)  # a negative value's bits, reversed
+        key ^= (key >> 63) & np.int64(2**63 - 1)  # negative: its other bits flipped, to count down
         nan = np.isnan(values)
         if nan.any():
             key[nan] = np.iinfo(np.int64).max
