@@ -76,7 +76,9 @@ def test_any_columns_are_sorted_as_a_stable_sort_sorts_them(values, n_columns):
 
 def test_the_fit_is_the_same_whichever_way_its_columns_are_sorted():
     # values the keys cannot tell apart, signed zeros and missing values: the small-data fit
-    # (key sort) and the large-data one (quicksort, column by column) grow the same model
+    # (one key sort of every column), the key sort column by column (the way of a column of
+    # large data short enough for it, whose rises are then kept as flags) and the quicksort
+    # column by column grow the same model
     rng = np.random.default_rng(2)
     n = 400
     X = np.stack(
@@ -89,11 +91,12 @@ def test_the_fit_is_the_same_whichever_way_its_columns_are_sorted():
         axis=1,
     )
     y = ((X[:, 0] > 1.0 + 25 * 2.0**-48) ^ (X[:, 3] > 0.5)).astype(int)
-    small = everything(ID3Classifier().fit(X, y), X)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(grow, "STACKED_VALUES", 0)
-        large = everything(ID3Classifier().fit(X, y), X)
-    assert small == large
+    fits = []
+    for stacked_values in (grow.STACKED_VALUES, n + 1, 0):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(grow, "STACKED_VALUES", stacked_values)
+            fits.append(everything(ID3Classifier().fit(X, y), X))
+    assert fits[0] == fits[1] == fits[2]
 
 
 def level_order_tree(children_per_node: list[int]) -> tuple[np.ndarray, np.ndarray]:
