@@ -429,22 +429,55 @@ def is_counted(n_distinct: int, n_rows: int) -> bool:
 def _sort_columns(values: np.ndarray):
     """Numeric columns, the rows of ``values`` (``(c, n)``), each sorted once: its stable order
     (NaN last), whether each sorted value differs from the one before it (``new_value``; a run
-    of NaN is one value), and whether it is missing; each of shape ``(c, n)``."""
-    n = values.shape[1]
-    # numpy's quicksort: several times faster than its stable sort (runs are fixed below)
-    order = np.argsort(values, axis=1)
+    of NaN is one value), and whether it is missing; each of shape ``(c, n)``.
+
+    Small data (at most ``STACKED_VALUES`` values) sorts integer keys, one sort of all the
+    columns: a value's bits, turned to sort as the value does (-0.0 as 0.0, NaN last), with
+    their lowest bits replaced by the row number, so that equal values come in row order, as a
+    stable sort has them. Two values too close to differ in the bits kept would come in row
+    order too: when the sorted values are not in order, the columns are sorted the general way,
+    by numpy's quicksort (several times faster than its stable sort), whose runs of equal values
+    are then put in row order.
+    """
+    c, n = values.shape
+    row_start = (np.arange(c) * n)[:, None]  # where each column begins, flat
+    order = None
+    if values.size <= STACKED_VALUES:
+        bits = max(n - 1, 1).bit_length()  # of a row number
+        key = (values + 0.0).view(np.int64)  # (-0.0 + 0.0 is 0.0: equal values, equal keys)
+        key ^= (key >> 63) & np.int64(2**63 - 1)  # negative: its other bits flipped, to count down
+        nan = np.isnan(values)
+        if nan.any():
+            key[nan] = np.iinfo(np.int64).max
+        key >>= bits
+        key <<= bits
+        key |= np.arange(n)
+        key.sort(axis=1)
+        key &= (1 << bits) - 1
+        order = key
     # the sorted values by one flat take (faster than take_along_axis; order is shifted to flat
     # positions in place and back, so no index array is made)
-    row_start = (np.arange(len(values)) * n)[:, None]
-    order += row_start
-    xs = values.take(order)
-    order -= row_start
+    if order is not None:
+        order += row_start
+        xs = values.take(order)
+        order -= row_start
+        if np.less(xs[:, 1:], xs[:, :-1]).any():  # values the keys could not tell apart
+            order = None
+    stable = order is not None
+    if not stable:
+        order = np.argsort(values, axis=1)
+        order += row_start
+        xs = values.take(order)
+        order -= row_start
     missing = np.isnan(xs)
     new_value = np.empty(xs.shape, dtype=bool)  # a run of equal values (or of NaN) starts here
     new_value[:, :1] = True
     np.not_equal(xs[:, 1:], xs[:, :-1], out=new_value[:, 1:])
-    new_value[:, 1:] &= ~(missing[:, 1:] & missing[:, :-1])
+    if missing[:, -1:].any():  # (NaN sorts last)
+        new_value[:, 1:] &= ~(missing[:, 1:] & missing[:, :-1])
     del xs
+    if stable:
+        return order, new_value, missing
     run = np.cumsum(new_value, axis=1, dtype=np.int64) - 1
     if (run[:, -1:] < n - 1).any():  # equal values: each run in row order, as a stable sort has it
         run *= n
@@ -494,19 +527,27 @@ class SortedColumns:
         self._flags = np.zeros(len(features) * n, dtype=np.uint8)
         self.numeric = []  # each sorted feature's column (the data's own array: no copy)
         self.has_missing = []
+        self.stacked = None
         at_once = 0 < len(features) * n <= STACKED_VALUES  # small data: one sort of all columns
         if at_once:
-            order, new_value, missing = _sort_columns(np.stack([data.numeric[f] for f in features]))
-            n_values = np.count_nonzero(new_value & ~missing, axis=1).tolist()
+            values = np.array([data.numeric[f] for f in features])  # (c, n)
+            order, new_value, missing = _sort_columns(values)
+            n_values = new_value.sum(axis=1)  # distinct values (a run of NaN, last, is not one)
+            n_values -= missing[:, -1]
             # (with weights, every feature is sorted)
-            counted = np.array([data.weight is None and is_counted(v, n) for v in n_values])
-            for i in np.flatnonzero(counted).tolist():
+            counted = [data.weight is None and is_counted(v, n) for v in n_values.tolist()]
+            keep = [i for i, is_it in enumerate(counted) if not is_it]
+            for i in [i for i, is_it in enumerate(counted) if is_it]:
                 codes.append(self._counted(data, features[i], order[i], new_value[i], missing[i]))
-            keep = np.flatnonzero(~counted)
             if len(keep) < len(features):
                 order, new_value, missing = order[keep], new_value[keep], missing[keep]
-            self._lay_out([features[i] for i in keep], order, new_value, missing, labels, data)
-            del order, new_value, missing
+                values = values[keep]
+            # (small data reads where the values rise from its copy of them, stacked: no flags)
+            sorted_features = [features[i] for i in keep]
+            self._lay_out(sorted_features, order, new_value, missing, labels, data, flags=False)
+            if keep:  # a copy of the sorted features' columns end to end, for _neighbours
+                self.stacked = values.reshape(-1)
+            del order, new_value, missing, values
         else:  # one column at a time: the temporaries of one column only
             for f in features:
                 order, new_value, missing = _sort_columns(data.numeric[f][None])
@@ -516,15 +557,16 @@ class SortedColumns:
                 else:
                     self._lay_out([f], order, new_value, missing, labels, data)
                 del order, new_value, missing
+            # small data (most features counted): a copy of the sorted features' columns
+            if self.features and len(self.features) * n <= STACKED_VALUES:
+                self.stacked = np.concatenate(self.numeric)
         d = max(len(self.features), 1)
-        # small data: a copy of the sorted features' columns end to end, for _neighbours
-        small = self.features and len(self.features) * n <= STACKED_VALUES
-        self.stacked = np.concatenate(self.numeric) if small else None
         # where each sorted feature's column begins in stacked (a column of each)
         self._column_start = (np.arange(len(self.features), dtype=np.int64) * n)[:, None]
-        for array, size in ((self._rows, d * n), (self._labels, d * n)):
-            array.resize(size, refcheck=False)  # the counted features need no layout
-        self._flags.resize(len(self.features) * n, refcheck=False)
+        if len(self.features) < len(features):  # the counted features need no layout
+            for array, size in ((self._rows, d * n), (self._labels, d * n)):
+                array.resize(size, refcheck=False)
+            self._flags.resize(len(self.features) * n, refcheck=False)
         if not self.features:
             self._rows[:] = np.arange(n)
             self._labels[:] = labels
@@ -539,8 +581,10 @@ class SortedColumns:
         self.n_classes = len(data.classes)
         # one work array indexed by row, used in turn by branches() and the regrouping
         self._slot_of_row = self._segment_of_row = np.empty(n, dtype=np.int32)
-        self._layout_of = np.full(data.n_features, -1)  # feature -> its sorted layout, or -1
-        self._layout_of[self.features] = np.arange(len(self.features))
+        layout_of = [-1] * data.n_features  # feature -> its sorted layout, or -1
+        for j, f in enumerate(self.features):
+            layout_of[f] = j
+        self._layout_of = np.array(layout_of, dtype=np.int64)
         self._all_sorted = len(self.features) == data.n_features  # every feature has a layout
         self.start_level(np.zeros(0, dtype=np.int64))
         self._set_views()
@@ -556,16 +600,21 @@ class SortedColumns:
         self.counted_values.append(data.numeric[f][order[new_value & ~missing]])
         return code
 
-    def _lay_out(self, features, order, new_value, missing, labels, data) -> None:
+    def _lay_out(self, features, order, new_value, missing, labels, data, flags=True) -> None:
         """Keep ``features`` as sorted, the next layouts (their sorts: the rows of ``order``,
-        ``new_value`` and ``missing``, each ``(len(features), n)``), all at once."""
+        ``new_value`` and ``missing``, each ``(len(features), n)``), all at once; ``flags=False``
+        leaves their flags unwritten (small data reads where its values rise from the values
+        themselves)."""
         j, (c, n) = len(self.features), order.shape
         block = slice(j * n, (j + c) * n)
         self.features += [int(f) for f in features]
         self.numeric += [data.numeric[f] for f in features]
-        self.has_missing += missing.any(axis=1).tolist()
+        # (NaN sorts last: a feature with a missing value ends with one)
+        self.has_missing += missing[:, -1:].any(axis=1).tolist()
         self._rows[block] = order.reshape(-1)
-        self._labels[block] = labels[order].reshape(-1)
+        labels.take(order, out=self._labels[block].reshape(c, n))
+        if not flags:
+            return
         flags = self._flags[block].reshape(c, n)
         flags[:, :-1] = new_value[:, 1:] & ~missing[:, 1:]  # RISES
         flags[missing] |= MISSING

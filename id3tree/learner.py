@@ -261,9 +261,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
                 labels = labels[kept]
             weight = weight[kept]
             n_rows = len(kept)
-        if params.keep_trace == "auto":
-            full = n_rows * n_features <= FULL_TRACE_VALUES
-            params = replace(params, keep_trace=True if full else "splits")
+        if params.keep_trace == "auto":  # (params are this fit's own: _grow_params makes them)
+            params.keep_trace = True if n_rows * n_features <= FULL_TRACE_VALUES else "splits"
         if frame is not None:
             names = [str(c) for c in frame.columns]
         else:
@@ -278,7 +277,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self._categories = [None] * n_features
         codes = [None] * n_features
         if block is not None:  # the columns are views of the block
-            numeric = [block[:, f] for f in range(n_features)]
+            numeric = list(block.T)
         else:
             numeric = [None] * n_features
             cat_mask = self._categorical_mask(frame, names)
@@ -290,7 +289,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         if isinstance(labels, pd.Series):
             y_codes, classes = factorize(labels, "y")
         else:  # sorted as factorize sorts them: numbers by value, text by code point
-            distinct, y_codes = np.unique(labels, return_inverse=True)
+            distinct, y_codes = _class_codes(labels)
             classes = distinct.tolist()
             if distinct.dtype.kind != "U":
                 _check_numeric_classes(distinct)
@@ -392,24 +391,21 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         _check_int("min_samples_split", self.min_samples_split, 2)
         _check_int("min_samples_leaf", self.min_samples_leaf, 1)
         _check_int("verbose", self.verbose, 0)
-        if not any(self.keep_trace is v for v in (True, False)) and self.keep_trace != "auto":
+        keep_trace = self.keep_trace
+        if keep_trace is not True and keep_trace is not False and keep_trace != "auto":
             raise ValueError(f'keep_trace must be "auto", True or False, got {self.keep_trace!r}')
         fraction = self.min_weight_fraction_leaf
-        if isinstance(fraction, bool) or not (
-            isinstance(fraction, numbers.Real) and 0 <= fraction <= 0.5
-        ):
+        if isinstance(fraction, bool) or not (_is_real(fraction) and 0 <= fraction <= 0.5):
             raise ValueError(
                 f"min_weight_fraction_leaf must be a number in [0, 0.5], got {fraction!r}"
             )
-        if not isinstance(self.min_gain, numbers.Real) or not self.min_gain >= 0:
+        if not _is_real(self.min_gain) or not self.min_gain >= 0:
             raise ValueError(f"min_gain must be a number >= 0, got {self.min_gain!r}")
         if isinstance(self.ccp_alpha, bool) or not (
-            isinstance(self.ccp_alpha, numbers.Real) and self.ccp_alpha >= 0
+            _is_real(self.ccp_alpha) and self.ccp_alpha >= 0
         ):
             raise ValueError(f"ccp_alpha must be a number >= 0, got {self.ccp_alpha!r}")
-        if self.alpha is not None and not (
-            isinstance(self.alpha, numbers.Real) and 0 < self.alpha <= 1
-        ):
+        if self.alpha is not None and not (_is_real(self.alpha) and 0 < self.alpha <= 1):
             raise ValueError(f"alpha must be None or a number in (0, 1], got {self.alpha!r}")
         return GrowParams(
             criterion=self.criterion,
@@ -1120,6 +1116,8 @@ def _warn_about_id_like_splits(tree: GrownTree, names: list, categories: list, r
     """One :class:`IDLikeFeatureWarning` per column that made a split of (nearly) one row per
     branch, naming the largest such split. ``rows_of(position)`` counts a node's training rows
     when its counts are sums of weights (a weighted fit): the rule is about rows."""
+    if all(c is None for c in categories):  # numeric splits only: two-way, never ID-like
+        return
     n_levels = np.array([-1 if c is None else len(c) for c in categories] + [-1])
     levels = n_levels[tree.feature]  # -1: a leaf or a numeric split
     if not (levels >= 0).any():
@@ -1154,6 +1152,20 @@ def _warn_about_id_like_splits(tree: GrownTree, names: list, categories: list, r
             where += f" (not counting {node_rows - n_rows:g} with no value)"
         message = id_like_message(feature, n_rows, n_values, where)
         warnings.warn(message, IDLikeFeatureWarning, stacklevel=4)
+
+
+def _class_codes(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(labels, return_inverse=True)`` of 1-D labels: the distinct labels, sorted,
+    and the index of each row's among them. Labels that are already the codes 0..K-1 of K
+    classes, every one present (the common case), are recognised by one count, not a sort."""
+    if labels.dtype.kind in "iu" and 0 < len(labels) and labels.max() < len(labels):
+        try:  # (a negative label, or one bincount cannot take, leaves it to np.unique)
+            present = np.bincount(labels).astype(bool)
+        except (TypeError, ValueError):
+            present = None
+        if present is not None and present.all():
+            return np.arange(len(present), dtype=labels.dtype), labels.astype(np.intp)
+    return np.unique(labels, return_inverse=True)
 
 
 def _check_numeric_classes(distinct: np.ndarray) -> None:
@@ -1249,8 +1261,16 @@ def _plain_numeric_array(X, model) -> bool:
     )
 
 
+def _is_real(value) -> bool:
+    """``isinstance(value, numbers.Real)``, asking the ABC only for a type other than int and
+    float (its check is slow, the more so with cold caches, as after ``gc.collect()``)."""
+    return type(value) in (float, int) or isinstance(value, numbers.Real)
+
+
 def _check_int(name: str, value, low: int, *, allow_none: bool = False) -> None:
     if value is None and allow_none:
+        return
+    if type(value) is int and value >= low:  # the common case, without the ABC check
         return
     if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
         allowed = f"an integer >= {low}" + (" or None" if allow_none else "")
