@@ -88,6 +88,14 @@ class CompiledTree:
         """Compile a :class:`~id3tree.growth_record.GrownTree`; ``categories[f]`` lists feature
         f's values (None if numeric). A child sits in its parent's slot: ``<=``, ``>`` or
         missing for a numeric split, the category's code (missing last) for a categorical one."""
+        if all(c is None for c in categories):  # numeric splits only: three slots each
+            return cls._of_numeric_splits(tree)
+        return cls._of_any_splits(tree, categories)
+
+    @classmethod
+    def _of_any_splits(cls, tree, categories: list[list | None]) -> CompiledTree:
+        """:meth:`from_tree` of any tree: categorical splits take a slot per category (missing
+        last), or the sparse lookup when few of many categories have a branch."""
         n = tree.n_nodes
         feature = np.asarray(tree.feature, dtype=np.int64)
         internal = feature >= 0
@@ -117,6 +125,23 @@ class CompiledTree:
             keys = p[to_sparse] * stride + slot[to_sparse]
             sparse = SparseBranches.of(keys, kids[to_sparse], stride, n)
         return cls(feature, threshold, categorical, offset, n_slots, child, tree.counts, sparse)
+
+    @classmethod
+    def _of_numeric_splits(cls, tree) -> CompiledTree:
+        """:meth:`from_tree` of a tree whose splits are all numeric: the arrays
+        :meth:`_of_any_splits` makes, without the work of categorical slots."""
+        feature = np.asarray(tree.feature, dtype=np.int64)
+        internal = feature >= 0
+        n_slots = internal * 3
+        offset = np.zeros(tree.n_nodes, dtype=np.int64)
+        np.cumsum(n_slots[:-1], out=offset[1:])
+        child = np.full(3 * np.count_nonzero(internal), -1, dtype=np.int64)
+        parent = np.asarray(tree.parent, dtype=np.int64)
+        kids = (parent >= 0).nonzero()[0]
+        child[offset[parent[kids]] + np.asarray(tree.slot, dtype=np.int64)[kids]] = kids
+        threshold = np.where(internal, tree.threshold, np.nan)
+        categorical = np.zeros(tree.n_nodes, dtype=bool)
+        return cls(feature, threshold, categorical, offset, n_slots, child, tree.counts, None)
 
     def route(self, values: np.ndarray, has_missing: bool | None = None) -> np.ndarray:
         """The node position where each row stops. ``values`` is ``(n_rows, n_features)``, in
