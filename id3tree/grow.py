@@ -506,7 +506,7 @@ class SortedColumns:
       in all (the search needs no value, only where the values rise; the thresholds are read
       from the data through the row numbers). Small data, which keeps a copy of its sorted
       features' values (``stacked``), reads where they rise from the values instead, one
-      gather a level, and does not carry the flags past the root.
+      gather a level, and reads no flags.
     * **counted** (few distinct values): only the code of each row's value is kept; each level
       counts the rows in play by (node, value, class), as for a categorical feature, and
       :func:`~id3tree.splits.search_counted` scores the cuts between the values.
@@ -943,9 +943,11 @@ class SortedColumns:
         new_segment[(parent * 3 + slot)[scored]] = np.arange(n_scored)
         chosen = self._chosen_layout
         # the rows of each (node, slot): a node that does not split, all on its first slot
-        side_sizes = np.zeros((k, 3), dtype=np.int64)
-        side_sizes[:, 0] = sizes
-        side_sizes[self._split] = self._split_sizes
+        side_sizes = self._split_sizes
+        if len(self._split) < k:
+            side_sizes = np.zeros((k, 3), dtype=np.int64)
+            side_sizes[:, 0] = sizes
+            side_sizes[self._split] = self._split_sizes
         chosen_start = (chosen * m).repeat(sizes)  # where each position's chosen layout begins
         chosen_start += np.arange(m)
         rows = self.rows.reshape(-1).take(chosen_start)  # in the chosen layouts
