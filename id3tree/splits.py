@@ -457,23 +457,27 @@ def search_layouts(
     present = np.empty((c, n_seg, n_classes), dtype=np.int64)  # rows of each class with a value
     if not has_missing:
         present[:] = counts
-    right_0 = n_right  # class 0's rows right of each cut: those of no other class
+    right_0, right_k = n_right, None  # class 0's rows right of each cut: those of no other class
     for k in range(1, n_classes):
         left_k = (y if n_classes == 2 else y == k).cumsum(axis=1, out=left[k])
         left_k -= before[:, k].repeat(lengths)
+        weighted = weighted - q.take(left_k)  # (c, m) from here
         if has_missing:
             present[:, :, k] = np.take_along_axis(left_k, last, axis=1) * (n_present > 0)
             right_k = present[:, :, k].repeat(lengths, axis=1) - left_k
         else:
             right_k = counts[:, k].repeat(lengths) - left_k
-        weighted = weighted - q.take(left_k)  # (c, m) from here
         weighted -= q.take(right_k)
-        right_0 = right_0 - right_k
+        if k == 1:  # (right_k is not read again: its memory holds class 0's from here)
+            right_0 = np.subtract(right_0, right_k, out=right_k)
+        else:
+            right_0 -= right_k
     np.subtract(n_left, left[1:].sum(axis=0) if n_classes > 2 else left[1], out=left[0])
     if has_missing:
         present[:, :, 0] = n_present - present[:, :, 1:].sum(axis=2)
     weighted -= q.take(left[0])
     weighted -= q.take(right_0)
+    del right_0, right_k  # (their memory serves the steps below: fewer bytes touched)
     score = None
     if valid_any is not None:  # the trace's scores: every cut between two distinct values
         score = weighted.copy()
