@@ -87,61 +87,43 @@ class CompiledTree:
     def from_tree(cls, tree, categories: list[list | None]) -> CompiledTree:
         """Compile a :class:`~id3tree.growth_record.GrownTree`; ``categories[f]`` lists feature
         f's values (None if numeric). A child sits in its parent's slot: ``<=``, ``>`` or
-        missing for a numeric split, the category's code (missing last) for a categorical one."""
-        if all(c is None for c in categories):  # numeric splits only: three slots each
-            return cls._of_numeric_splits(tree)
-        return cls._of_any_splits(tree, categories)
-
-    @classmethod
-    def _of_any_splits(cls, tree, categories: list[list | None]) -> CompiledTree:
-        """:meth:`from_tree` of any tree: categorical splits take a slot per category (missing
-        last), or the sparse lookup when few of many categories have a branch."""
+        missing for a numeric split, the category's code (missing last) for a categorical one,
+        or the sparse lookup when few of many categories have a branch. Data without a
+        categorical feature skips the work of categorical slots."""
         n = tree.n_nodes
         feature = np.asarray(tree.feature, dtype=np.int64)
         internal = feature >= 0
-        n_levels = np.array([-1 if c is None else len(c) for c in categories] + [-1])
-        levels = n_levels[feature]  # feature -1 reads the extra entry
-        categorical = internal & (levels >= 0)
-        threshold = np.where(internal & ~categorical, tree.threshold, np.nan)
+        threshold = np.where(internal, tree.threshold, np.nan)
+        n_slots = internal * 3  # a numeric split: <=, > and missing
+        categorical, sparse_node = np.zeros(n, dtype=bool), None
         parent = np.asarray(tree.parent, dtype=np.int64)
-        is_child = parent >= 0
-        n_children = np.bincount(parent[is_child], minlength=n)
-        n_slots = np.where(categorical, levels + 1, np.where(internal, 3, 0))
-        sparse_node = categorical & (
-            n_slots > np.maximum(DENSE_SLOTS, SPARSE_FACTOR * (n_children + 1))
-        )
-        n_slots[sparse_node] = 1  # one empty slot; the branches go to the sparse lookup
+        kids = (parent >= 0).nonzero()[0]
+        p, slot = parent[kids], np.asarray(tree.slot, dtype=np.int64)[kids]
+        if any(c is not None for c in categories):
+            n_levels = np.array([-1 if c is None else len(c) for c in categories] + [-1])
+            levels = n_levels[feature]  # feature -1 reads the extra entry
+            categorical = internal & (levels >= 0)
+            threshold[categorical] = np.nan
+            n_children = np.bincount(p, minlength=n)
+            n_slots = np.where(categorical, levels + 1, n_slots)
+            sparse_node = categorical & (
+                n_slots > np.maximum(DENSE_SLOTS, SPARSE_FACTOR * (n_children + 1))
+            )
+            n_slots[sparse_node] = 1  # one empty slot; the branches go to the sparse lookup
         offset = np.zeros(n, dtype=np.int64)
         np.cumsum(n_slots[:-1], out=offset[1:])
         child = np.full(int(n_slots.sum()), -1, dtype=np.int64)
-        kids = np.flatnonzero(is_child)
-        p, slot = parent[kids], np.asarray(tree.slot, dtype=np.int64)[kids]
-        to_sparse = sparse_node[p]
-        dense = ~to_sparse
-        child[offset[p[dense]] + slot[dense]] = kids[dense]
         sparse = None
-        if sparse_node.any():
+        if sparse_node is not None and sparse_node.any():
+            to_sparse = sparse_node[p]
+            dense = ~to_sparse
+            child[offset[p[dense]] + slot[dense]] = kids[dense]
             stride = max([len(c) + 2 for c in categories if c is not None], default=2)
             keys = p[to_sparse] * stride + slot[to_sparse]
             sparse = SparseBranches.of(keys, kids[to_sparse], stride, n)
+        else:
+            child[offset[p] + slot] = kids
         return cls(feature, threshold, categorical, offset, n_slots, child, tree.counts, sparse)
-
-    @classmethod
-    def _of_numeric_splits(cls, tree) -> CompiledTree:
-        """:meth:`from_tree` of a tree whose splits are all numeric: the arrays
-        :meth:`_of_any_splits` makes, without the work of categorical slots."""
-        feature = np.asarray(tree.feature, dtype=np.int64)
-        internal = feature >= 0
-        n_slots = internal * 3
-        offset = np.zeros(tree.n_nodes, dtype=np.int64)
-        np.cumsum(n_slots[:-1], out=offset[1:])
-        child = np.full(3 * np.count_nonzero(internal), -1, dtype=np.int64)
-        parent = np.asarray(tree.parent, dtype=np.int64)
-        kids = (parent >= 0).nonzero()[0]
-        child[offset[parent[kids]] + np.asarray(tree.slot, dtype=np.int64)[kids]] = kids
-        threshold = np.where(internal, tree.threshold, np.nan)
-        categorical = np.zeros(tree.n_nodes, dtype=bool)
-        return cls(feature, threshold, categorical, offset, n_slots, child, tree.counts, None)
 
     def route(self, values: np.ndarray, has_missing: bool | None = None) -> np.ndarray:
         """The node position where each row stops. ``values`` is ``(n_rows, n_features)``, in

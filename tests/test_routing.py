@@ -66,13 +66,15 @@ def test_a_single_row_and_a_stump():
     "params", [{}, {"max_depth": 1}, {"max_depth": 0}, {"min_samples_leaf": 20}]
 )
 def test_a_tree_of_numeric_splits_compiles_to_the_arrays_of_the_general_way(params):
-    """The short way for numeric splits (three slots each, no lookup) makes every array the
-    general way makes, to the byte, missing-value branches included."""
+    """Data without a categorical feature skips the work of categorical slots: its arrays are
+    those the general way makes, to the byte, missing-value branches included (the general way
+    runs here for a categorical column that no node splits on)."""
     X, y = deep_tree_data(n=600)
     X[::5, 1] = np.nan  # a third branch where the rows without a value go
     tree = ID3Classifier(**params).fit(X, y)._tree
-    short = routing.CompiledTree._of_numeric_splits(tree)
-    general = routing.CompiledTree._of_any_splits(tree, [None] * X.shape[1])
+    d = X.shape[1]
+    short = routing.CompiledTree.from_tree(tree, [None] * d)
+    general = routing.CompiledTree.from_tree(tree, [None] * d + [["a", "b"]])  # (feature d)
     assert short.sparse is None and general.sparse is None
     for name in ("feature", "threshold", "categorical", "offset", "n_slots", "child", "counts"):
         a, b = getattr(short, name), getattr(general, name)
