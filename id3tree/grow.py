@@ -186,7 +186,6 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
     while len(level):
         # 2. the stopping rules that need no scoring were applied when the level was made
         eligible = scored
-        node_counts = counts[eligible]
         sizes = node_sizes[eligible] if w is None else n_rows[eligible]
         ids = level[eligible]
         if categorical:
@@ -211,7 +210,7 @@ def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
         columns.start_level(sizes)
         columns.score(
             s, starts, sizes, n_classes, min_leaf, w, min_weight, rank,
-            counts=node_counts if w is None else None,
+            counts=counts[eligible] if w is None else None,
         )  # fmt: skip
         segment = columns.node_of_position if categorical else None
         for f in categorical:
@@ -544,7 +543,9 @@ class SortedColumns:
                 values = values[keep]
             # (small data reads where the values rise from its copy of them, stacked: no flags)
             sorted_features = [features[i] for i in keep]
-            self._lay_out(sorted_features, order, new_value, missing, labels, data, flags=False)
+            self._lay_out(
+                sorted_features, order, new_value, missing, labels, data, with_flags=False
+            )
             if keep:  # a copy of the sorted features' columns end to end, for _neighbours
                 self.stacked = values.reshape(-1)
             del order, new_value, missing, values
@@ -600,11 +601,11 @@ class SortedColumns:
         self.counted_values.append(data.numeric[f][order[new_value & ~missing]])
         return code
 
-    def _lay_out(self, features, order, new_value, missing, labels, data, flags=True) -> None:
+    def _lay_out(self, features, order, new_value, missing, labels, data, with_flags=True) -> None:
         """Keep ``features`` as sorted, the next layouts (their sorts: the rows of ``order``,
-        ``new_value`` and ``missing``, each ``(len(features), n)``), all at once; ``flags=False``
-        leaves their flags unwritten (small data reads where its values rise from the values
-        themselves)."""
+        ``new_value`` and ``missing``, each ``(len(features), n)``), all at once;
+        ``with_flags=False`` leaves their flags unwritten (small data reads where its values
+        rise from the values themselves)."""
         j, (c, n) = len(self.features), order.shape
         block = slice(j * n, (j + c) * n)
         self.features += [int(f) for f in features]
@@ -613,7 +614,7 @@ class SortedColumns:
         self.has_missing += missing[:, -1:].any(axis=1).tolist()
         self._rows[block] = order.reshape(-1)
         labels.take(order, out=self._labels[block].reshape(c, n))
-        if not flags:
+        if not with_flags:
             return
         flags = self._flags[block].reshape(c, n)
         flags[:, :-1] = new_value[:, 1:] & ~missing[:, 1:]  # RISES
