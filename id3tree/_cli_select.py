@@ -6,7 +6,7 @@ import argparse
 
 import pandas as pd
 
-from id3tree.cli import UserError, read_data, split_target
+from id3tree._cli_common import UserError, read_data, split_target
 
 
 def _columns(text: str | None) -> list[str]:
