@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from id3tree.latex import latex_escape
 from id3tree.node import class_name, class_tie_note, format_number
 from id3tree.teaching.record import Branch, CandidateTable, TeachingRecord
 from id3tree.teaching.steps import counts_text, samples, was_scored
@@ -35,27 +36,6 @@ class WorkedSolution(str):
         if self.format == "markdown":
             return str(self)
         return "```latex\n" + str(self) + "\n```"
-
-
-_LATEX_SPECIAL = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    "<": r"\textless{}",
-    ">": r"\textgreater{}",
-}
-
-
-def latex_escape(text) -> str:
-    """Text made safe for LaTeX (special characters escaped)."""
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
 
 
 def _md_escape(text) -> str:
