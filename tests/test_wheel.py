@@ -1,9 +1,11 @@
-"""Build the wheel, install it into a fresh venv and load every bundled data set from there.
+"""Build the release files, check them, install the wheel into a fresh venv and use it there.
 
-This checks that the ``datasets/`` folder really ends up inside the wheel as ``id3tree/_data``
-and that the loader finds it without the source checkout. No network is used: the wheel is
-built with the current interpreter's hatchling, and the new venv borrows the current
-interpreter's installed dependencies through a ``.pth`` file (but not the checkout itself).
+``python -m build`` makes the sdist and, from it, the wheel (as a release would); ``twine check``
+reads both as the package index would. The wheel must carry the licence and the data sets'
+sources, the ``datasets/`` folder as ``id3tree/_data``, and the ``id3tree`` command, which runs
+``id3tree demo`` from a fresh venv without the source checkout. No network is used: both are
+built with the current interpreter's hatchling (``--no-isolation``), and the new venv borrows
+the current interpreter's installed dependencies through a ``.pth`` file (but not the checkout).
 """
 
 from __future__ import annotations
@@ -12,12 +14,14 @@ import importlib.util
 import os
 import subprocess
 import sys
+import tarfile
 import zipfile
 from pathlib import Path
 
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+DISTRIBUTION = "id3tree_learn"  # id3tree-learn on the package index, normalised in file names
 DEPENDENCIES = ["numpy", "pandas", "scipy", "sklearn", "graphviz", "matplotlib", "dateutil"]
 EXPECTED = {
     "adult": (32561, 15),
@@ -69,41 +73,87 @@ def dependency_dirs() -> list[str]:
     return dirs
 
 
-def test_wheel_installs_and_loads_every_dataset(tmp_path_factory):
-    if importlib.util.find_spec("hatchling") is None:
-        pytest.skip("hatchling is not installed (pip install -e .[dev]), cannot build the wheel")
-    work = tmp_path_factory.mktemp("wheel")
-    assert REPO_ROOT not in work.resolve().parents
+def clean_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PIP_", "VIRTUAL"))}
     env.update(PIP_NO_INPUT="1", PIP_DISABLE_PIP_VERSION_CHECK="1", PYTHONNOUSERSITE="1")
+    return env
 
-    # 1. Build the wheel from the checkout, offline.
-    wheels = work / "dist"
-    pip_wheel = ["wheel", "--no-deps", "--no-build-isolation", "--no-index", "-w", wheels]
-    run([sys.executable, "-m", "pip", *pip_wheel, REPO_ROOT], cwd=work, env=env)
-    (wheel,) = wheels.glob("id3tree-*.whl")
-    with zipfile.ZipFile(wheel) as archive:
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> dict[str, Path]:
+    """The sdist and the wheel that ``python -m build`` makes from the checkout, offline."""
+    for module in ("hatchling", "build"):
+        if importlib.util.find_spec(module) is None:
+            pytest.skip(f"{module} is not installed (pip install -e .[dev]), cannot build")
+    work = tmp_path_factory.mktemp("dist")
+    assert REPO_ROOT not in work.resolve().parents
+    run([sys.executable, "-m", "build", "--no-isolation", "-o", work, REPO_ROOT], work, clean_env())
+    (sdist,) = work.glob(f"{DISTRIBUTION}-*.tar.gz")
+    (wheel,) = work.glob(f"{DISTRIBUTION}-*.whl")
+    return {"sdist": sdist, "wheel": wheel, "dir": work}
+
+
+@pytest.fixture(scope="module")
+def venv(built, tmp_path_factory) -> Path:
+    """A fresh venv without pip, the wheel installed; dependencies visible through a .pth file."""
+    work = tmp_path_factory.mktemp("venv")
+    env = clean_env()
+    venv = work / "venv"
+    run([sys.executable, "-m", "venv", "--without-pip", venv], work, env)
+    code = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
+    site = Path(run([python_of(venv), "-c", code], work, env).stdout.strip())
+    (site / "id3tree_test_deps.pth").write_text("\n".join(dependency_dirs()) + "\n")
+    install = ["--python", python_of(venv), "install", "--no-deps", "--no-index", built["wheel"]]
+    run([sys.executable, "-m", "pip", *install], work, env)
+    return venv
+
+
+def python_of(venv: Path) -> Path:
+    return venv / ("Scripts/python.exe" if sys.platform == "win32" else "bin/python")
+
+
+def test_release_files_pass_twine_check_and_carry_the_licences(built):
+    if importlib.util.find_spec("twine") is None:
+        pytest.skip("twine is not installed (pip install -e .[dev])")
+    files = [built["sdist"], built["wheel"]]
+    out = run(
+        [sys.executable, "-m", "twine", "check", "--strict", *files], built["dir"], clean_env()
+    )
+    assert out.stdout.count("PASSED") == 2, out.stdout
+
+    with zipfile.ZipFile(built["wheel"]) as archive:
+        names = set(archive.namelist())
+        (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+        meta = archive.read(metadata).decode()
+    assert "Name: id3tree-learn\n" in meta
+    assert "License-Expression: BSD-3-Clause\n" in meta
+    init = (REPO_ROOT / "id3tree" / "__init__.py").read_text(encoding="utf-8")
+    version = init.split('__version__ = "', 1)[1].split('"', 1)[0]
+    assert f"Version: {version}\n" in meta  # the version has one home, id3tree/__init__.py
+    licences = {n.rsplit("/", 1)[-1] for n in names if ".dist-info/licenses/" in n}
+    assert {"LICENSE", "SOURCES.md"} <= licences, names
+    licence = (REPO_ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert (
+        "BSD 3-Clause License" in licence and "Neither the name of the copyright holder" in licence
+    )
+
+    with tarfile.open(built["sdist"]) as archive:
+        members = {m.name.split("/", 1)[1] for m in archive.getmembers() if "/" in m.name}
+    for file in ["LICENSE", "CHANGELOG.md", "CONTRIBUTING.md", "README.md", "datasets/SOURCES.md"]:
+        assert file in members, file
+    assert "tests/test_wheel.py" in members
+
+
+def test_wheel_installs_and_loads_every_dataset(built, venv):
+    with zipfile.ZipFile(built["wheel"]) as archive:
         names = set(archive.namelist())
     for file in ["SOURCES.md", "iris.csv", "adult_train.csv", "adult_test.csv", "mushroom.csv"]:
         assert f"id3tree/_data/{file}" in names
     assert "id3tree/datasets.py" in names
     assert not any(name.startswith(("datasets/", "tests/")) for name in names)
 
-    # 2. A fresh venv without pip; the current dependencies become visible through a .pth file.
-    venv = work / "venv"
-    run([sys.executable, "-m", "venv", "--without-pip", venv], cwd=work, env=env)
-    bindir = venv / ("Scripts" if sys.platform == "win32" else "bin")
-    python = bindir / ("python.exe" if sys.platform == "win32" else "python")
-    code = "import sysconfig; print(sysconfig.get_paths()['purelib'])"
-    site = Path(run([python, "-c", code], cwd=work, env=env).stdout.strip())
-    (site / "id3tree_test_deps.pth").write_text("\n".join(dependency_dirs()) + "\n")
-
-    # 3. Install the wheel with the current pip, targeting the new venv's interpreter.
-    install = ["--python", python, "install", "--no-deps", "--no-index", wheel]
-    run([sys.executable, "-m", "pip", *install], cwd=work, env=env)
-
-    # 4. Import from outside the checkout (-I: no cwd, PYTHONPATH or user site on sys.path).
-    out = run([python, "-I", "-c", CHILD, venv], cwd=work, env=env).stdout
+    # Import from outside the checkout (-I: no cwd, PYTHONPATH or user site on sys.path).
+    out = run([python_of(venv), "-I", "-c", CHILD, venv], venv.parent, clean_env()).stdout
     print(out)
     lines = out.splitlines()
     assert any(line.startswith("FILE ") for line in lines), out
@@ -114,3 +164,13 @@ def test_wheel_installs_and_loads_every_dataset(tmp_path_factory):
             shapes[name] = (int(rows), int(cols))
     assert shapes == EXPECTED, out
     assert "TEST 16281 15" in lines, out
+
+
+def test_the_installed_command_runs_the_demo(venv, tmp_path):
+    command = venv / ("Scripts/id3tree.exe" if sys.platform == "win32" else "bin/id3tree")
+    assert command.exists()
+    out = run([command, "demo", "--out", tmp_path], tmp_path, clean_env()).stdout
+    assert "Node 0 [root]: 14 samples (No: 5, Yes: 9), entropy 0.9403" in out
+    assert "split on Outlook" in out
+    drawings = list(tmp_path.glob("play_tennis_tree.*"))
+    assert drawings and all(d.stat().st_size > 0 for d in drawings), drawings
