@@ -162,14 +162,14 @@ def tables(draw):
     return pd.DataFrame(frame), y, params
 
 
-@settings(deadline=None, max_examples=200)
+@settings(deadline=None, max_examples=150)
 @given(data=tables())
 def test_hypothesis_data_grows_the_same_tree_both_ways(data):
     X, y, params = data
     assert_same_tree(*both_ways(X, y, **params))
 
 
-@settings(deadline=None, max_examples=60)
+@settings(deadline=None, max_examples=40)
 @given(
     x=st.lists(st.floats(allow_nan=False, allow_infinity=False, width=64), min_size=2, max_size=40),
     seed=st.integers(0, 2**16),
@@ -215,7 +215,7 @@ def test_numeric_root_gains_what_scikit_learns_does(name):
         assert root.threshold == pytest.approx(sk.tree_.threshold[0], rel=1e-6)  # (float32)
 
 
-@settings(deadline=None, max_examples=50)
+@settings(deadline=None, max_examples=30)
 @given(data=tables())
 def test_every_split_keeps_its_rows_and_gains_at_most_its_entropy(data):
     X, y, params = data
