@@ -1,0 +1,320 @@
+"""ID3 as a textbook writes it: one node at a time, recursively.
+
+Read this module first: it is the whole algorithm on a few screens, and it is the specification
+of the learner. :class:`~id3tree.ID3Classifier` grows the very same tree, node for node (a
+property test grows every tree both ways), but level by level, every node of a level scored at
+once (:mod:`id3tree.grow`), which is why its code is longer and faster.
+
+Quinlan's ID3, for a node and the rows that reach it:
+
+1. make a node with the class counts of its rows;
+2. stop if it is pure, too small, or at the maximum depth;
+3. score every feature: a categorical one by the gain of one branch per value, a numeric one by
+   the gain of its best midpoint (the cut of lowest overall entropy);
+4. choose the best feature (ties: the first in column order), and stop if none offers a valid
+   split, if its gain is below ``min_gain``, or if its branches fail Quinlan's chi-square test;
+5. split the rows by the branches and grow a child from each: a categorical feature is then used
+   up on the path below, a numeric one can be cut again.
+
+Every entropy is Shannon's, from :func:`~id3tree.information.entropy_from_counts`. Missing
+values take a branch of their own. Ties are never left to chance: scores within
+``TIE_TOLERANCE`` bits are equal, the first feature in column order wins, and of one feature's
+thresholds the smallest.
+
+>>> from id3tree.datasets import load_play_tennis
+>>> X, y = load_play_tennis(return_X_y=True)
+>>> root = grow_tree(X, y)
+>>> root.feature, [(value, child.feature) for value, child in root.children.items()]
+('Outlook', [('Overcast', None), ('Rain', 'Wind'), ('Sunny', 'Humidity')])
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from id3tree.contingency import chi_square_from_table
+from id3tree.information import entropy_from_counts
+from id3tree.node import MISSING, Node
+
+TIE_TOLERANCE = 1e-10
+"""Two scores (bits) closer than this are a tie."""
+
+CRITERIA = {"gain": "gain", "entropy": "gain", "gain_ratio": "gain_ratio"}
+"""How features compete; ``"entropy"``, the learner's name for information gain, is gain."""
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What one growth knows besides the rows: the classes, each categorical feature's values
+    (in the order of its branches) and the settings of :func:`grow_tree`."""
+
+    classes: list
+    categories: dict
+    criterion: str
+    max_depth: float
+    min_samples_split: int
+    min_samples_leaf: int
+    min_gain: float
+    alpha: float | None
+    average_gain_rule: bool
+
+
+@dataclass
+class Split:
+    """A candidate split of a node: its branches (key -> which of the node's rows go there, in
+    branch order), its information gain and its split information (bits)."""
+
+    feature: str
+    threshold: float | None
+    branches: dict
+    gain: float
+    split_info: float
+
+    @property
+    def gain_ratio(self) -> float:
+        return self.gain / self.split_info if self.split_info > 0 else 0.0
+
+
+def grow_tree(
+    X,
+    y,
+    *,
+    criterion: str = "gain",
+    max_depth: int | None = None,
+    min_samples_split: int = 2,
+    min_samples_leaf: int = 1,
+    min_gain: float = 0.0,
+    alpha: float | None = None,
+    average_gain_rule: bool = True,
+    categorical="auto",
+) -> Node:
+    """Grow an ID3 tree node by node: the tree of ``ID3Classifier(...).fit(X, y).root_``.
+
+    Parameters
+    ----------
+    X : DataFrame of shape (n_samples, n_features)
+        Numeric columns are cut at midpoints; the others (text, category, bool) are categorical.
+        An array or a list of rows gets the column names ``x0, x1, ...``, as in the learner.
+    y : array-like of shape (n_samples,)
+        The class labels.
+    criterion : {"gain", "gain_ratio"}, default="gain"
+        Information gain, or C4.5's gain ratio; ``"entropy"`` (the learner's name) is gain.
+    max_depth, min_samples_split, min_samples_leaf, min_gain, alpha, average_gain_rule, \
+categorical
+        As in :class:`~id3tree.ID3Classifier`. Weights are the learner's alone.
+
+    Returns
+    -------
+    Node
+        The root. A leaf's ``stop_reason`` names the rule that stopped it, in a few words.
+    """
+    if criterion not in CRITERIA:
+        raise ValueError(f"criterion must be one of {sorted(CRITERIA)}, got {criterion!r}")
+    if not isinstance(X, pd.DataFrame):
+        X = pd.DataFrame(list(X) if not isinstance(X, np.ndarray) else X).add_prefix("x")
+    X, categories = prepared_columns(X.reset_index(drop=True), categorical)
+    y = pd.Series(y)
+    if len(y) != len(X) or len(y) == 0 or y.isna().any():
+        raise ValueError(f"y must hold a label for each of the {len(X)} rows of X (at least 1)")
+    rules = Rules(
+        in_column_order(y), categories, CRITERIA[criterion],
+        math.inf if max_depth is None else max_depth, min_samples_split, min_samples_leaf,
+        min_gain, alpha, average_gain_rule,
+    )  # fmt: skip
+    root = grow_node(X, y.to_numpy(), rules, used=(), depth=0)
+    for position, node in enumerate(root.walk()):  # the nodes numbered in pre-order
+        node.node_id = position
+    return root
+
+
+def grow_node(X: pd.DataFrame, y: np.ndarray, rules: Rules, used: tuple, depth: int) -> Node:
+    """The subtree grown from the rows ``X``, ``y``; ``used``: the categorical features split
+    on above it."""
+    # 1. a node with the class counts of its rows
+    counts = class_counts(y, rules)
+    node = Node(
+        feature=None, threshold=None, children={},
+        class_counts=dict(zip(rules.classes, counts)), n_samples=len(y),
+        entropy=entropy_from_counts(counts), gain=None,
+        prediction=rules.classes[int(np.argmax(counts))],  # (ties: the first class)
+        depth=depth,
+    )  # fmt: skip
+
+    # 2. stop if it is pure, too small, or at the maximum depth
+    node.stop_reason = reason_to_stop(counts, depth, rules)
+    if node.stop_reason:
+        return node
+
+    # 3. score every feature (a categorical one only once on a path)
+    splits = []
+    for feature in X.columns:
+        if feature not in rules.categories:
+            splits.append(numeric_split(feature, X[feature].to_numpy(), y, rules))
+        elif feature not in used:
+            splits.append(categorical_split(feature, X[feature], y, rules))
+    splits = [split for split in splits if split is not None]
+
+    # 4. choose the best, and make sure its split is worth making
+    best = choose_split(splits, rules)
+    if best is None:
+        node.stop_reason = "no feature offers a valid split"
+    elif best.gain < rules.min_gain:
+        node.stop_reason = "the gain is below min_gain"
+    elif rules.alpha is not None and not chi_square_pvalue(best, y, rules) < rules.alpha:
+        node.stop_reason = "the split is not significant at alpha"
+    if node.stop_reason:
+        return node
+
+    # 5. a child from the rows of each branch
+    node.feature, node.threshold, node.gain = best.feature, best.threshold, best.gain
+    if best.threshold is None:  # a categorical feature is used up below
+        used = (*used, best.feature)
+    for key, rows in best.branches.items():
+        node.children[key] = grow_node(X[rows], y[rows], rules, used, depth + 1)
+    return node
+
+
+def reason_to_stop(counts: list[int], depth: int, rules: Rules) -> str | None:
+    """Why a node is a leaf before any feature is scored (None: score them)."""
+    n = sum(counts)
+    if max(counts) == n:
+        return "pure"
+    if depth >= rules.max_depth:
+        return "max_depth reached"
+    if n < rules.min_samples_split:
+        return "fewer rows than min_samples_split"
+    if n < 2 * rules.min_samples_leaf:
+        return "too few rows for two branches of min_samples_leaf"
+    return None
+
+
+def categorical_split(feature: str, x: pd.Series, y: np.ndarray, rules: Rules) -> Split | None:
+    """One branch per value present at the node, in the column's order, then one of the missing
+    values; None if that is fewer than two branches or one has fewer than min_samples_leaf."""
+    present = set(x.dropna())
+    values = [value for value in rules.categories[feature] if value in present]
+    branches = {value: (x == value).to_numpy() for value in values}
+    branches[MISSING] = x.isna().to_numpy()
+    branches = {key: rows for key, rows in branches.items() if rows.any()}
+    sizes = [rows.sum() for rows in branches.values()]
+    if len(branches) < 2 or min(sizes) < rules.min_samples_leaf:
+        return None
+    return scored_split(feature, None, branches, y, rules)
+
+
+def numeric_split(feature: str, x: np.ndarray, y: np.ndarray, rules: Rules) -> Split | None:
+    """``x <= t`` and ``x > t`` at the best threshold t, then a branch of the missing values;
+    None if there is no threshold, or if the missing values are fewer than min_samples_leaf."""
+    threshold = best_threshold(x, y, rules)
+    missing = np.isnan(x)
+    if threshold is None or 0 < missing.sum() < rules.min_samples_leaf:
+        return None
+    branches = {"<=": x <= threshold, ">": x > threshold, MISSING: missing}
+    branches = {key: rows for key, rows in branches.items() if rows.any()}
+    return scored_split(feature, threshold, branches, y, rules)
+
+
+def best_threshold(x: np.ndarray, y: np.ndarray, rules: Rules) -> float | None:
+    """The midpoint between adjacent distinct values of lowest overall entropy (ties: the
+    smallest), of those leaving min_samples_leaf rows on either side; None if there is none.
+
+    With the rows sorted by value, the class counts left of every cut are running sums; the
+    missing values add the same to the overall entropy of every cut.
+    """
+    missing = np.isnan(x)
+    order = np.argsort(x[~missing], kind="stable")
+    xs, ys = x[~missing][order], y[~missing][order]
+    left_counts = np.cumsum([ys == c for c in rules.classes], axis=1).T  # row i: rows 0..i
+    missing_part = missing.sum() * entropy_from_counts(class_counts(y[missing], rules))
+    candidates = []  # (threshold, overall entropy), the smallest threshold first
+    for i in range(len(xs) - 1):
+        n_left, n_right = i + 1, len(xs) - (i + 1)
+        if xs[i] == xs[i + 1] or min(n_left, n_right) < rules.min_samples_leaf:
+            continue  # a cut goes between two distinct values
+        left, right = left_counts[i], left_counts[-1] - left_counts[i]
+        weighted = n_left * entropy_from_counts(left) + n_right * entropy_from_counts(right)
+        candidates.append((midpoint(xs[i], xs[i + 1]), (weighted + missing_part) / len(y)))
+    if not candidates:
+        return None
+    lowest = min(overall for _, overall in candidates)
+    return next(t for t, overall in candidates if overall <= lowest + TIE_TOLERANCE)
+
+
+def midpoint(low: float, high: float) -> float:
+    """The threshold between two adjacent values: their midpoint, or ``low`` when the two are so
+    close that the midpoint rounds to ``high`` (``x <= threshold`` must still tell them apart)."""
+    mid = low / 2.0 + high / 2.0  # (no overflow near the largest floats)
+    return float(low if mid >= high else mid)
+
+
+def scored_split(feature, threshold, branches: dict, y: np.ndarray, rules: Rules) -> Split:
+    """A split with its information gain, the node's entropy minus the size-weighted entropy of
+    the branches (the *overall entropy*), and its split information, the entropy of the sizes."""
+    n = len(y)
+    overall = sum(
+        rows.sum() / n * entropy_from_counts(class_counts(y[rows], rules))
+        for rows in branches.values()
+    )
+    gain = max(entropy_from_counts(class_counts(y, rules)) - overall, 0.0)
+    split_info = entropy_from_counts([rows.sum() for rows in branches.values()])
+    return Split(feature, threshold, branches, gain, split_info)
+
+
+def choose_split(splits: list[Split], rules: Rules) -> Split | None:
+    """The split of the highest score (gain, or gain ratio); ties go to the first in column order.
+
+    Under gain ratio, C4.5's average-gain rule first keeps out the splits whose gain is below
+    the average gain of all the candidates: else a split that gains almost nothing but has a
+    tiny split information (one huge branch and a few tiny ones) could win.
+    """
+    if not splits:
+        return None
+    if rules.criterion == "gain":
+        scores = [split.gain for split in splits]
+    else:
+        average = sum(split.gain for split in splits) / len(splits)
+        kept_out = [rules.average_gain_rule and s.gain < average - TIE_TOLERANCE for s in splits]
+        scores = [-math.inf if out else s.gain_ratio for s, out in zip(splits, kept_out)]
+    best = max(scores)
+    return next(split for split, score in zip(splits, scores) if score >= best - TIE_TOLERANCE)
+
+
+def chi_square_pvalue(split: Split, y: np.ndarray, rules: Rules) -> float:
+    """Pearson's chi-square test of independence of a split's branches and the class (Quinlan,
+    1986): the p-value of its table of branches x classes."""
+    table = [class_counts(y[rows], rules) for rows in split.branches.values()]
+    return chi_square_from_table(np.array(table)).pvalue
+
+
+def class_counts(y: np.ndarray, rules: Rules) -> list[int]:
+    """How many of the labels ``y`` are of each class, in the order of the classes."""
+    return [int(np.sum(y == c)) for c in rules.classes]
+
+
+def in_column_order(column: pd.Series) -> list:
+    """The values present in a column, sorted (a category column's: in its categories' order)."""
+    return column.dropna().drop_duplicates().sort_values().tolist()
+
+
+def prepared_columns(X: pd.DataFrame, categorical) -> tuple[pd.DataFrame, dict]:
+    """X with its numeric features as floats (NaN missing) and its categorical ones as Python
+    objects (None missing), and each categorical feature's values, in the column's order."""
+    names = [str(name) for name in X.columns]
+    if isinstance(categorical, str) and categorical != "auto":
+        raise ValueError(f"categorical must be 'auto' or a list of columns, got {categorical!r}")
+    listed = set() if isinstance(categorical, str) else set(categorical)
+    if listed - set(names) - set(range(len(names))):
+        raise ValueError(f"categorical names columns not in X: {listed - set(names)} ({names})")
+    columns, categories = {}, {}
+    for position, (name, (_, x)) in enumerate(zip(names, X.items())):
+        numeric = pd.api.types.is_numeric_dtype(x) and not pd.api.types.is_bool_dtype(x)
+        if numeric and not listed & {name, position}:
+            columns[name] = x.to_numpy(dtype=float, na_value=np.nan)
+        else:
+            categories[name] = in_column_order(x)
+            columns[name] = x.astype(object).where(x.notna(), None)
+    return pd.DataFrame(columns), categories
