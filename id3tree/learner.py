@@ -1099,6 +1099,13 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.string = True
         return tags
 
+    def to_rules(self):
+        """The tree as if-then rules, one per leaf, with the stop rules of rows a node cannot
+        send on; prints as text, writes LaTeX, Python and SQL (see :mod:`id3tree.rules`)."""
+        from id3tree.rules import rules_of
+
+        return rules_of(self.root_, features=getattr(self, "feature_names_in_", None))
+
 
 def _feature_importances(tree: GrownTree, n_features: int) -> np.ndarray:
     """Entropy decrease of every split weighted by its share of the rows, summed per feature and
