@@ -517,7 +517,7 @@ def sql_number(x: float) -> str:
     Any conversion that errs by less than 1/64 ulp reads it back as ``x``.
 
     >>> sql_number(2.45), sql_number(59.87980246659993), sql_number(-0.0), sql_number(1e300)
-    ('2.45', '59.879802466599933', '0.0', '1e+300')
+    ('2.45', '59.879802466599934', '0.0', '1e+300')
     """
     x = float(x)
     if x == 0:
