@@ -129,3 +129,16 @@ def test_agreeing_trees_report_no_departure_and_bad_input_is_named():
     assert result.table.empty and "agree node for node" in str(result)
     with pytest.raises(TypeError, match="DecisionTreeClassifier"):
         tree.compare(ID3Classifier().fit(X, y), X, y)
+
+
+def test_ordinal_codes_in_a_pipeline_are_read_as_the_categorical_feature():
+    from sklearn.preprocessing import OrdinalEncoder
+
+    X, y = load_play_tennis(return_X_y=True)
+    tree = ID3Classifier().fit(X, y)
+    pipe = make_pipeline(
+        OrdinalEncoder(), DecisionTreeClassifier(criterion="entropy", random_state=0)
+    ).fit(X, y)
+    result = tree.compare(pipe, X, y)
+    assert result.table["kind"][0] == "binary vs multiway"
+    assert result.table["sklearn"][0].startswith("Outlook <= ")
