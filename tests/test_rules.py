@@ -417,3 +417,37 @@ def test_python_source_reads_like_the_rules():
     assert "    if petal_length <= 2.45:\n        return 'setosa'" in source
     assert re.search(r"if math\.isnan\(petal_length\):\n\s+return 'setosa'", source)
     compile(source, "<rules>", "exec")
+
+
+# ---------------------------------------------------------------------------------------------
+# C4.5's simplification of single rules, against a hand calculation
+# ---------------------------------------------------------------------------------------------
+def test_c45_drops_the_condition_whose_removal_has_the_lowest_pessimistic_error():
+    from id3tree.rule_simplification import pessimistic_rate, simplify
+    from id3tree.rules import Equals, Rule
+
+    # A = a, B = b: 6 rows, all yes.   A = a, B = c: 9 yes, 1 no.
+    # A = b, B = b: 4 rows, all no.    A = b, B = c: 10 rows, all no.
+    cells = [("a", "b", "yes", 6), ("a", "c", "yes", 9), ("a", "c", "no", 1)]
+    cells += [("b", "b", "no", 4), ("b", "c", "no", 10)]
+    rows = [(a, b, c) for a, b, c, n in cells for _ in range(n)]
+    X = pd.DataFrame([r[:2] for r in rows], columns=["A", "B"])
+    y = [r[2] for r in rows]
+    rule = Rule((Equals("A", "a"), Equals("B", "b")), "yes", 3, "leaf", 6, 6 / 30, 6, 1.0)
+    simplified, trace = simplify([rule], X, y)
+    # by hand: the rule errs on 0 of 6, U(0, 6) = 1 - 0.25 ** (1 / 6) = 0.206;
+    # without B it covers A = a, 16 rows with 1 error: U(1, 16) = 0.157 (Quinlan 1993, p. 41);
+    # without A it covers B = b, 10 rows with 4 errors: far worse. So B goes first.
+    assert round(1 - 0.25 ** (1 / 6), 3) == round(pessimistic_rate(6, 0), 3) == 0.206
+    assert round(pessimistic_rate(16, 1), 3) == 0.157
+    assert pessimistic_rate(10, 4) > 0.4
+    assert len(trace) == 1
+    step = trace.iloc[0]
+    assert (step["rule"], step["step"], step["dropped"]) == (1, 1, "B = b")
+    assert (step["n_covered"], step["errors"]) == (16, 1)
+    assert round(step["estimate"], 3) == 0.157 and round(step["rule_estimate"], 3) == 0.206
+    # then A stays: without it the rule covers all 30 rows with 15 errors, U(15, 30) > 0.5
+    assert pessimistic_rate(30, 15) > 0.157
+    (short,) = simplified
+    assert [c.text() for c in short.conditions] == ["A = a"]
+    assert (short.n_samples, short.confidence) == (16, 15 / 16)
