@@ -1099,6 +1099,20 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.string = True
         return tags
 
+    def to_rules(self):
+        """The tree as if-then rules, one per leaf, with the stop rules of rows a node cannot
+        send on; prints as text, writes LaTeX, Python and SQL (see :mod:`id3tree.rules`)."""
+        from id3tree.rules import rules_of
+
+        return rules_of(self.root_, features=getattr(self, "feature_names_in_", None))
+
+    def compare(self, other, X, y, *, feature_names=None, encoder=None):
+        """Where and why a fitted scikit-learn tree (or a Pipeline ending in one) differs from
+        this tree, node by node, on the training data ``X, y`` (see :mod:`id3tree.compare`)."""
+        from id3tree.compare import compare_trees
+
+        return compare_trees(self, other, X, y, feature_names=feature_names, encoder=encoder)
+
 
 def _feature_importances(tree: GrownTree, n_features: int) -> np.ndarray:
     """Entropy decrease of every split weighted by its share of the rows, summed per feature and
