@@ -44,6 +44,8 @@ _LATEX_SPECIAL = {
     "<": r"\textless{}",
     ">": r"\textgreater{}",
     "|": r"\textbar{}",
+    "[": "{[}",  # never read as the optional argument of a command before it (a row's \\)
+    "]": "{]}",
 }
 
 # Combining accents LaTeX writes in its default (OT1) encoding, by their Unicode mark.

@@ -378,8 +378,7 @@ def _numeric_intro(w: _Writer, record: TeachingRecord, table: CandidateTable) ->
     else:
         call = f'tree.candidate_table({table.node}, "{name}")'
         out.append(
-            f"The {n_cuts} candidate thresholds and their overall entropies are listed by "
-            f"{w.code(call)}."
+            f"{w.code(call)} lists the {n_cuts} candidate thresholds and their overall entropies."
         )
     return out
 
