@@ -414,3 +414,19 @@ def test_why_not_under_gain_ratio_compares_ratios():
     assert answer.winner_gain_ratio == pytest.approx(gain_ratio(X["Outlook"], y))
     # Outlook's split information: the entropy of its branch sizes 4, 5, 5
     assert f"(split information {hand_entropy([4, 5, 5]):.4f})" in str(answer)
+
+
+def test_step_k_is_labelled_k_and_names_the_next_one(tennis):
+    tree, _, _ = tennis
+    steps = list(tree.steps())
+    for k, step in enumerate(steps):
+        shown = tree.step(k)
+        assert shown.node_id == step.node_id  # step(k) is the k-th of steps()
+        assert str(shown).startswith(f"Step {k} (steps 0 to {len(steps) - 1}): ")
+        html = shown._repr_html_()
+        if k + 1 < len(steps):
+            assert f"next: tree.step({k + 1})" in str(shown)
+            assert f"next: <code>tree.step({k + 1})</code>" in html
+        else:
+            assert "next:" not in str(shown) and "next:" not in html
+    assert str(tree.step(-1)).startswith(f"Step {len(steps) - 1} ")
