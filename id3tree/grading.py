@@ -256,19 +256,7 @@ class _Marker:
 
     # the tasks -----------------------------------------------------------------------------
     def entropy(self, given) -> None:
-        counts = tuple(self.root.node.class_counts.values())
-        expected = self.key["root_entropy"]
-        self.number(
-            "entropy",
-            "H(S)",
-            expected,
-            given,
-            lambda g: (
-                f"the entropy of S is {pencil.fixed(expected)}"
-                + ("" if g is None else f", not {g}")
-                + f": S holds {self._rows(counts)}, so H(S) = {entropy_formula(counts)}."
-            ),
-        )
+        self._node_entropy(self.root, given, "entropy")
 
     def thresholds(self, given, best) -> None:
         for feature in self.numeric:
@@ -508,11 +496,11 @@ class _Marker:
             steps.append(f"threshold of {name}")
         return steps
 
-    def _node_entropy(self, info, given) -> None:
+    def _node_entropy(self, info, given, task: str = "tree") -> None:
         counts = tuple(info.node.class_counts.values())
         name = subset_name(info)
         self.number(
-            "tree",
+            task,
             f"H({name})",
             float(info.node.entropy),
             given,
