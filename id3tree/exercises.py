@@ -354,14 +354,18 @@ def write_sheets(
     seed: int = 0,
     count: int = 1,
     latex: bool = False,
+    students: list[str] | None = None,
 ) -> list:
     """Write ``exercises.md`` and ``answers.md`` (and with ``latex=True`` the ``.tex`` files) to
-    the folder ``out``; exercise ``i`` uses seed ``seed + i``. Returns the paths written."""
+    the folder ``out``; exercise ``i`` uses seed ``seed + i``. With ``students`` (names), each
+    student gets their own ``count`` exercises (``make_exercise(..., student=name)``), one after
+    the other on the sheet, each headed with the name. Returns the paths written."""
     from pathlib import Path
 
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 50:
         raise ValueError(f"count must be an integer from 1 to 50, got {count!r}")
-    exercises = [make_exercise(kind, n_rows, seed + i) for i in range(count)]
+    names = [None] if students is None else list(students)
+    exercises = [make_exercise(kind, n_rows, seed + i, s) for s in names for i in range(count)]
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     written = []

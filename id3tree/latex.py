@@ -5,7 +5,8 @@ A label can be anything a CSV file holds: ``a|b``, ``50% off``, a name with a bl
 ASCII that pdflatex compiles in any document, with no package and no font beyond a plain
 ``article``:
 
-* the characters LaTeX reads as commands (``\\ { } $ & % # _ ~ ^ < > |``) are written as text;
+* the characters LaTeX reads as commands (``\\ { } $ & % # _ ~ ^ < > |``) are written as text,
+  and ``[ ]`` are braced (a row's ``\\\\`` would take them for its argument);
 * line breaks, tabs and other spaces become one space; other control characters are shown as
   their code (``[U+0007]``), so two labels that differ only there still differ on paper;
 * Latin letters keep their accents (``\\"{O}l\\c{c}\\"{u}``) and letters such as ``ß``, ``æ``,

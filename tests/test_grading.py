@@ -206,3 +206,14 @@ def test_grade_command_marks_a_folder_of_json_and_csv(tmp_path, capsys):
     assert "--force" in capsys.readouterr().err
     assert main(["grade", str(folder), "--seed", "0", "--out", str(out), "--force"]) == 0
     assert main(["grade", str(tmp_path / "none")]) == 2
+
+
+def test_a_sheet_for_a_class_gives_each_student_their_exercise(tmp_path):
+    from id3tree.exercises import write_sheets
+
+    write_sheets(tmp_path, kind="numeric", seed=5, students=["alice", "bob"])
+    sheet = (tmp_path / "exercises.md").read_text(encoding="utf-8")
+    for name in ("alice", "bob"):
+        exercise = make_exercise("numeric", 12, 5, student=name)
+        assert f"## Exercise {1 + (name == 'bob')} (numeric, seed 5, for {name})" in sheet
+        assert exercise.question in sheet
