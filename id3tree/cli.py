@@ -19,6 +19,7 @@ import pandas as pd
 
 from id3tree import datasets, persistence
 from id3tree._cli_common import UserError, check_new_file, read_data, split_target, write_table
+from id3tree._cli_grade import add_grade_command
 from id3tree._cli_select import add_select_command
 from id3tree.diagnostics import IDLikeFeatureWarning
 from id3tree.learner import ID3Classifier
@@ -491,6 +492,7 @@ def build_parser() -> argparse.ArgumentParser:
     mi.set_defaults(run=_mi)
     _add_teaching_commands(commands)
     add_select_command(commands)
+    add_grade_command(commands)
     return parser
 
 

@@ -9,18 +9,35 @@ True
 
 Every exercise is made so that it can be solved by hand without ambiguity: at the root one
 feature wins clearly (no ties to argue about), a numeric feature's best cut is unique, and the
-whole tree stays small. The same ``seed`` always gives the same exercise.
+whole tree stays small. The same ``seed`` always gives the same exercise; with ``student``, each
+student gets data of their own, the same every time for the same name and seed:
+
+>>> alice = make_exercise(seed=1, student="alice")
+>>> alice.data.equals(make_exercise(seed=1, student="alice").data)
+True
+>>> alice.data.equals(make_exercise(seed=1, student="bob").data)
+False
+
+:meth:`Exercise.answers` gives the complete answers as plain data, and :func:`grade` marks a
+student's answers against them (see :mod:`id3tree.grading`).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from id3tree.grading import Grade, grade
+from id3tree.latex import latex_escape
 from id3tree.learner import ID3Classifier
-from id3tree.teaching.worked import WorkedSolution, latex_document, latex_escape
+from id3tree.node import format_number
+from id3tree.teaching.worked import WorkedSolution, latex_document, worked_solution
+
+__all__ = ["KINDS", "Exercise", "Grade", "grade", "make_exercise", "sheet_latex"]
+__all__ += ["sheet_markdown", "write_sheets"]
 
 KINDS = ("categorical", "numeric", "mixed")
 
@@ -45,7 +62,8 @@ MAX_ATTEMPTS = 500
 @dataclass
 class Exercise:
     """One exercise: ``data`` (features and the target column), ``question`` and ``solution``
-    (Markdown), the fitted ``tree`` the solution describes, and how it was made."""
+    (Markdown), the fitted ``tree`` the solution describes, and how it was made (``kind``,
+    ``seed``, ``student``)."""
 
     kind: str
     seed: int
@@ -55,6 +73,7 @@ class Exercise:
     solution: WorkedSolution
     tree: ID3Classifier
     numeric: list[str]
+    student: str | None = None
 
     @property
     def X(self) -> pd.DataFrame:
@@ -64,9 +83,50 @@ class Exercise:
     def y(self) -> pd.Series:
         return self.data[self.target]
 
+    @property
+    def title(self) -> str:
+        """``mixed, seed 3`` (``, for alice`` when made for a student)."""
+        return f"{self.kind}, seed {self.seed}" + (f", for {self.student}" if self.student else "")
+
     def solution_latex(self, exact: bool = True) -> WorkedSolution:
-        """The worked solution as a LaTeX fragment."""
-        return self.tree.worked_solution(format="latex", exact=exact)
+        """The worked solution as a LaTeX document (``.body``: the part inside ``document``),
+        every candidate threshold listed."""
+        return worked_solution(
+            self.tree._teaching(), format="latex", exact=exact, max_thresholds=None
+        )
+
+    def answers(self) -> dict:
+        """The complete correct answers, as plain data (JSON as it is).
+
+        ``root_entropy``; for numeric features ``thresholds`` (feature -> every candidate
+        threshold at the root, written as text, -> the overall entropy of the cut) and
+        ``best_thresholds`` (feature -> the threshold of lowest overall entropy); ``gains``
+        (feature -> its information gain at the root); ``root_feature``; and ``tree``, the whole
+        tree as nested dicts: a split is ``{"entropy", "feature", "branches"}`` (and
+        ``"threshold"`` for a number, its branches ``"<="`` and ``">"``), a leaf
+        ``{"entropy", "predict"}``. Numbers are full precision; :func:`grade` allows
+        :data:`id3tree.grading.TOLERANCE`.
+        """
+        record = self.tree._teaching()
+        tables = record.tables(0)
+        out: dict = {"root_entropy": float(self.tree.root_.entropy)}
+        if self.numeric:
+            out["thresholds"] = {
+                t.feature: {format_number(c.threshold): c.overall_entropy for c in t.thresholds}
+                for t in tables
+                if t.kind == "numeric"
+            }
+            out["best_thresholds"] = {
+                t.feature: t.threshold for t in tables if t.kind == "numeric" and t.valid
+            }
+        out["gains"] = {t.feature: float(t.gain) for t in tables if t.valid}
+        out["root_feature"] = self.tree.root_.feature
+        out["tree"] = _tree_answer(self.tree.root_)
+        return out
+
+    def grade(self, answers) -> Grade:
+        """:func:`grade` of ``answers`` against this exercise."""
+        return grade(self, answers)
 
     def question_latex(self) -> str:
         """The question as a LaTeX fragment (the data as a table, then the tasks)."""
@@ -102,6 +162,26 @@ class Exercise:
             "at a midpoint for numeric ones; stop when a node is pure)."
         )
         return tasks
+
+
+def _tree_answer(node) -> dict:
+    """One node of :meth:`Exercise.answers`'s ``tree`` (and, within it, its children)."""
+    if node.is_leaf:
+        return {"entropy": float(node.entropy), "predict": str(node.prediction)}
+    out = {"entropy": float(node.entropy), "feature": node.feature}
+    if node.threshold is not None:
+        out["threshold"] = float(node.threshold)
+    out["branches"] = {str(key): _tree_answer(child) for key, child in node.children.items()}
+    return out
+
+
+def _student_entropy(student: str) -> int:
+    """A number drawn from a student's name (SHA-256 of the name with its spaces collapsed and
+    its case folded: ``" Alice "`` is ``alice``), the same on every machine and every run."""
+    if not isinstance(student, str) or not student.strip():
+        raise ValueError(f"student must be a non-empty name, got {student!r}")
+    key = " ".join(student.split()).casefold().encode("utf-8")
+    return int.from_bytes(hashlib.sha256(key).digest()[:16], "big")
 
 
 def _question_markdown(ex: Exercise) -> str:
@@ -178,7 +258,9 @@ def _good(frame: pd.DataFrame, tree: ID3Classifier) -> bool:
     return True
 
 
-def make_exercise(kind: str = "categorical", n_rows: int = 12, seed: int = 0) -> Exercise:
+def make_exercise(
+    kind: str = "categorical", n_rows: int = 12, seed: int = 0, student: str | None = None
+) -> Exercise:
     """A small data set, a question about it, and the worked solution.
 
     Parameters
@@ -190,6 +272,9 @@ def make_exercise(kind: str = "categorical", n_rows: int = 12, seed: int = 0) ->
         Rows of the data set, from 6 to 40 (10 to 16 suit a hand calculation).
     seed : int
         The same seed gives the same exercise.
+    student : str, optional
+        A student's name: each student gets data of their own, the same every time for the same
+        name and seed (spaces and case in the name do not matter).
 
     Returns
     -------
@@ -207,7 +292,11 @@ def make_exercise(kind: str = "categorical", n_rows: int = 12, seed: int = 0) ->
         raise ValueError(f"n_rows must be an integer from 6 to 40, got {n_rows!r}")
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    rng = np.random.default_rng([int(seed), KINDS.index(kind), int(n_rows)])
+    entropy = [int(seed), KINDS.index(kind), int(n_rows)]
+    if student is not None:
+        entropy.append(_student_entropy(student))
+        student = " ".join(student.split())
+    rng = np.random.default_rng(entropy)
     for _ in range(MAX_ATTEMPTS):
         frame, numeric = _draw(kind, int(n_rows), rng)
         X, y = frame.drop(columns=_TARGET), frame[_TARGET]
@@ -216,11 +305,14 @@ def make_exercise(kind: str = "categorical", n_rows: int = 12, seed: int = 0) ->
             break
     else:  # pragma: no cover - the generator finds one within a few dozen draws
         raise RuntimeError(f"no clear-cut exercise found for kind={kind!r}, n_rows={n_rows}")
-    ex = Exercise(kind, int(seed), frame, _TARGET, "", WorkedSolution(""), tree, numeric)
+    ex = Exercise(kind, int(seed), frame, _TARGET, "", WorkedSolution(""), tree, numeric, student)
     ex.question = _question_markdown(ex)
-    solution = tree.worked_solution()
+    solution = worked_solution(tree._teaching(), max_thresholds=None)
+    drawn = "\n### The tree\n\n```\n" + tree.to_text(decimals=4) + "\n```\n"
     ex.solution = WorkedSolution(
-        solution + "\n### The tree\n\n```\n" + tree.to_text(decimals=4) + "\n```\n"
+        solution + drawn,
+        equations=solution.equations,
+        math=lambda: solution.math() + drawn,
     )
     return ex
 
@@ -230,7 +322,7 @@ def sheet_markdown(exercises: list[Exercise], *, answers: bool) -> str:
     title = "Decision trees with entropy: " + ("answer key" if answers else "exercises")
     parts = [f"# {title}\n"]
     for i, ex in enumerate(exercises, start=1):
-        parts.append(f"## Exercise {i} ({ex.kind}, seed {ex.seed})\n")
+        parts.append(f"## Exercise {i} ({ex.title})\n")
         parts.append(ex.question)
         if answers:
             parts.append(ex.solution.replace("## Worked solution", "### Worked solution"))
@@ -242,10 +334,15 @@ def sheet_latex(exercises: list[Exercise], *, answers: bool) -> str:
     title = "Decision trees with entropy: " + ("answer key" if answers else "exercises")
     body = []
     for i, ex in enumerate(exercises, start=1):
-        body.append(f"\\section*{{Exercise {i} ({ex.kind}, seed {ex.seed})}}")
+        body.append(f"\\section*{{Exercise {i} ({latex_escape(ex.title)})}}")
         body.append(ex.question_latex())
         if answers:
-            body.append(ex.solution_latex().replace("\\section*{Worked solution}", ""))
+            body.append(ex.solution_latex().body.replace("\\section*{Worked solution}", ""))
+            body.append(
+                "\\subsection*{The tree}\n\\begin{verbatim}\n"
+                + ex.tree.to_text(decimals=4)
+                + "\n\\end{verbatim}"
+            )
     return latex_document("\n\n".join(body), title)
 
 
@@ -257,14 +354,18 @@ def write_sheets(
     seed: int = 0,
     count: int = 1,
     latex: bool = False,
+    students: list[str] | None = None,
 ) -> list:
     """Write ``exercises.md`` and ``answers.md`` (and with ``latex=True`` the ``.tex`` files) to
-    the folder ``out``; exercise ``i`` uses seed ``seed + i``. Returns the paths written."""
+    the folder ``out``; exercise ``i`` uses seed ``seed + i``. With ``students`` (names), each
+    student gets their own ``count`` exercises (``make_exercise(..., student=name)``), one after
+    the other on the sheet, each headed with the name. Returns the paths written."""
     from pathlib import Path
 
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 50:
         raise ValueError(f"count must be an integer from 1 to 50, got {count!r}")
-    exercises = [make_exercise(kind, n_rows, seed + i) for i in range(count)]
+    names = [None] if students is None else list(students)
+    exercises = [make_exercise(kind, n_rows, seed + i, s) for s in names for i in range(count)]
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     written = []

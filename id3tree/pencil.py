@@ -18,6 +18,10 @@ follows one rule:
 '≈'
 >>> weighted_sum_sign(["4/14", "4/14", "6/14"], ["0.8113", "1.0000", "0.9183"], "0.9111")
 '='
+>>> entropy_sign(["9/14", "5/14"], "0.9403"), entropy_sign(["0.6429", "0.3571"], "0.9403")
+('=', '≈')
+>>> midpoint_sign("28.7125", "29", "28.85625"), midpoint_sign("1.9", "3", "2.45")
+('=', '=')
 >>> fixed(0.24675), fixed(-0.0)
 ('0.2467', '0.0000')
 """
@@ -25,6 +29,7 @@ follows one rule:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from decimal import Decimal, localcontext
 from fractions import Fraction
 
 DECIMALS = 4
@@ -54,7 +59,7 @@ def exact(text: str) -> Fraction:
 
 def rounds_to(value: Fraction, printed: str) -> bool:
     """True if ``value`` rounded half away from zero to the places of ``printed`` gives it."""
-    places = len(printed.partition(".")[2])
+    places = max(-Decimal(printed.strip()).as_tuple().exponent, 0)
     half = Fraction(1, 2 * 10**places)
     target = exact(printed)
     if value < 0:
@@ -91,3 +96,27 @@ def weighted_sum_sign(weights: Sequence[str], values: Sequence[str], result: str
     """The sign of ``w1 × v1 + w2 × v2 + ... = result`` (H(S | A) from the branches)."""
     total = sum((exact(w) * exact(v) for w, v in zip(weights, values, strict=True)), Fraction(0))
     return sign(total, result)
+
+
+def _log2(p: Fraction) -> Fraction:
+    """``log2(p)`` to 50 significant digits (far beyond any printed place)."""
+    with localcontext() as context:
+        context.prec = 50
+        ratio = Decimal(p.numerator) / Decimal(p.denominator)
+        return Fraction(ratio.ln() / Decimal(2).ln())
+
+
+def entropy_sign(probabilities: Sequence[str], result: str) -> str:
+    """The sign of ``-p1 log2(p1) - p2 log2(p2) - ... = result``, with each ``p`` as printed
+    (``9/14``, or ``0.6429`` when the solution is written in decimals)."""
+    total = Fraction(0)
+    for text in probabilities:
+        p = exact(text)
+        if p:
+            total -= p * _log2(p)
+    return sign(total, result)
+
+
+def midpoint_sign(low: str, high: str, result: str) -> str:
+    """The sign of ``(low + high) / 2 = result`` (a threshold: the midpoint of two values)."""
+    return sign((exact(low) + exact(high)) / 2, result)

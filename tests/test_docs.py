@@ -65,7 +65,7 @@ def test_site_needs_no_network(site):
         ("index.html", "Decision trees with entropy"),
         ("api/learner.html", "ID3Classifier"),
         ("tutorials/02_information_gain_and_id3.html", "Play Tennis"),
-        ("teaching.html", "Step 1 of 8"),
+        ("teaching.html", "Step 0 (steps 0 to 7)"),
     ],
 )
 def test_pages_load_without_console_errors(site, browser_page, page, expect):
@@ -73,3 +73,13 @@ def test_pages_load_without_console_errors(site, browser_page, page, expect):
     browser_page.page.wait_for_load_state("load")
     assert expect in browser_page.page.inner_text("body")
     assert browser_page.errors == []
+
+
+def test_worked_solutions_are_typeset_as_mathematics(site):
+    """The teaching page's worked solution is MathML written at build time (no MathJax)."""
+    page = (site / "teaching.html").read_text(encoding="utf-8")
+    formulas = re.findall(r"<math[^>]*>.*?</math>", page, re.S)
+    assert any("<mfrac>" in f and "log" in f for f in formulas)  # H(S) written out
+    assert any("Gain" in f and "Outlook" in f and "≈" in f for f in formulas)
+    assert 'class="tex"' not in page  # no formula fell back to its LaTeX source
+    assert "$$" not in page

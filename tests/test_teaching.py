@@ -59,10 +59,14 @@ def test_worked_solution_of_the_play_tennis_root_reproduces_seed_002(tennis):
     text = tree.worked_solution(tree.root_.node_id)
     assert "H(S) = -(9/14) log2(9/14) - (5/14) log2(5/14) = 0.9403" in text
     for feature, gain in SEED_002_GAINS.items():
-        assert re.search(rf"Gain\(S, {feature}\) = 0\.9403 - 0\.\d{{4}} = {gain:.4f}", text)
+        assert re.search(rf"Gain\(S, {feature}\) = 0\.9403 - 0\.\d{{4}} [=≈] {gain:.4f}", text)
     # seed 002's per-value rows: value, count, class counts
     assert "| Sunny | 5 | 3 | 2 |" in text and "| Overcast | 4 | 0 | 4 |" in text
-    assert "H(S | Outlook) = 4/14 × 0 + 5/14 × 0.9710 + 5/14 × 0.9710 = 0.6935" in text
+    # 5/14 x 0.9710 twice is 0.69357 by pencil: the exact 0.6935 is marked, and so is the gain
+    assert "H(S | Outlook) = 4/14 × 0 + 5/14 × 0.9710 + 5/14 × 0.9710 ≈ 0.6935" in text
+    assert "Gain(S, Outlook) = 0.9403 - 0.6935 ≈ 0.2467" in text
+    assert "H(S_{Outlook=Rain}) = -(3/5) log2(3/5) - (2/5) log2(2/5) = 0.9710" in text
+    assert text.count("≈ marks a result") == 1
     assert "splits on Outlook" in text
 
 
@@ -112,7 +116,10 @@ def test_numeric_root_says_between_which_values(iris):
 def test_decimal_form_and_latex(tennis):
     tree, _, _ = tennis
     decimals = tree.worked_solution(0, exact=False)
-    assert "-0.6429 log2(0.6429) - 0.3571 log2(0.3571) = 0.9403" in decimals
+    # by pencil, -0.6429 log2(0.6429) - 0.3571 log2(0.3571) is 0.94027..., not 0.9403's 0.94029
+    hand = -sum(p * math.log2(p) for p in (0.6429, 0.3571))
+    assert round(hand, 4) != 0.9403
+    assert "-0.6429 log2(0.6429) - 0.3571 log2(0.3571) ≈ 0.9403" in decimals
     latex = tree.worked_solution(format="latex")
     assert r"-\frac{9}{14}\log_2\frac{9}{14} - \frac{5}{14}\log_2\frac{5}{14} = 0.9403" in latex
     check_latex(latex)
@@ -130,7 +137,9 @@ def test_gain_ratio_solution_shows_split_information():
     split = hand_entropy([4, 5, 5])
     assert "SplitInfo(S, Outlook) = " in text
     assert f"= {split:.4f}" in text
-    assert f"GainRatio(S, Outlook) = 0.2467 / {split:.4f} = {0.2467498 / split:.4f}" in text
+    assert re.search(
+        rf"GainRatio\(S, Outlook\) = 0\.2467 / {split:.4f} [=≈] {0.2467498 / split:.4f}", text
+    )
 
 
 def check_latex(text: str) -> None:
@@ -283,7 +292,7 @@ def test_exercises_are_reproducible_and_solved(kind):
     # the answer key's root gains, recomputed by hand from the exercise's own data
     y = a.data[a.target]
     parent = hand_entropy(y.value_counts().tolist())
-    assert "H(S) = " in a.solution and f"= {parent:.4f}" in a.solution
+    assert "H(S) = " in a.solution and f"= {parent:.4f}" in a.solution.replace("≈", "=")
     for feature in a.X:
         if feature in a.numeric:
             gain = candidate_splits(a.X[feature], y)["gain"].max()
@@ -293,7 +302,7 @@ def test_exercises_are_reproducible_and_solved(kind):
                 for _, g in y.groupby(a.X[feature])
             )
         assert f"Gain(S, {feature}) = {parent:.4f} - " in a.solution
-        assert re.search(rf"Gain\(S, {feature}\) = .* = {gain:.4f}", a.solution)
+        assert re.search(rf"Gain\(S, {feature}\) = .* [=≈] {gain:.4f}", a.solution)
     assert "Build the whole tree" in a.question
 
 
@@ -381,7 +390,12 @@ def test_markdown_of_the_solution_renders_as_tables_and_paragraphs(tennis):
     markdown_it = pytest.importorskip("markdown_it")
     tree, _, _ = tennis
     solution = tree.worked_solution()
-    assert solution._repr_markdown_() == str(solution)  # what Jupyter renders
+    # Jupyter renders the same Markdown with its formulas typeset
+    shown = solution._repr_markdown_()
+    assert shown == solution.math() and shown != str(solution)
+    assert re.sub(r"\$\$ .* \$\$", "", shown) == re.sub(
+        r"^[HG].*[=≈] .*$", "", str(solution), flags=re.M
+    )
     html = markdown_it.MarkdownIt("commonmark").enable("table").render(str(solution))
     # one table per feature at the root, three below it (Outlook is used up) at Rain and Sunny
     assert html.count("<table>") == 4 + 3 + 3
@@ -400,3 +414,19 @@ def test_why_not_under_gain_ratio_compares_ratios():
     assert answer.winner_gain_ratio == pytest.approx(gain_ratio(X["Outlook"], y))
     # Outlook's split information: the entropy of its branch sizes 4, 5, 5
     assert f"(split information {hand_entropy([4, 5, 5]):.4f})" in str(answer)
+
+
+def test_step_k_is_labelled_k_and_names_the_next_one(tennis):
+    tree, _, _ = tennis
+    steps = list(tree.steps())
+    for k, step in enumerate(steps):
+        shown = tree.step(k)
+        assert shown.node_id == step.node_id  # step(k) is the k-th of steps()
+        assert str(shown).startswith(f"Step {k} (steps 0 to {len(steps) - 1}): ")
+        html = shown._repr_html_()
+        if k + 1 < len(steps):
+            assert f"next: tree.step({k + 1})" in str(shown)
+            assert f"next: <code>tree.step({k + 1})</code>" in html
+        else:
+            assert "next:" not in str(shown) and "next:" not in html
+    assert str(tree.step(-1)).startswith(f"Step {len(steps) - 1} ")

@@ -21,7 +21,16 @@ import numpy as np
 
 from id3tree._entropy import entropy_rows
 from id3tree.growth_record import candidate_table
-from id3tree.node import MISSING, Node, branch_label, format_number, node_paths, plural
+from id3tree.node import (
+    MISSING,
+    Node,
+    branch_label,
+    format_number,
+    narrowed,
+    node_paths,
+    path_step,
+    plural,
+)
 from id3tree.splits import TIE_TOLERANCE
 
 
@@ -197,10 +206,19 @@ class NodeInfo:
     path: tuple[str, ...]
     rows: np.ndarray
     used: frozenset  # categorical features used on the path (not candidates here)
+    steps: tuple = ()  # the tests on the way, as (feature, op, value) of node.path_step
 
     @property
     def node_id(self) -> int:
         return self.node.node_id
+
+    def subset(self, step: tuple | None = None) -> list[tuple[str, tuple]]:
+        """The tests that define the node's rows (one per feature, a numeric feature's cuts as
+        one interval: ``node.narrowed``'s ``(low, high, other)``), with ``step`` added if given."""
+        state: dict[str, tuple] = {}
+        for feature, op, value in (*self.steps, *([step] if step else [])):
+            state[feature] = narrowed(state.get(feature), op, value)
+        return list(state.items())
 
 
 class TeachingRecord:
@@ -226,12 +244,12 @@ class TeachingRecord:
         self.infos: list[NodeInfo] = []
         self._tables: dict[tuple[int, str], CandidateTable] = {}
         paths = node_paths(root)  # one condensed test per feature: 2.45 < petal_length <= 4.95
-        stack = [(root, None, None, (), np.arange(len(data.y)), frozenset())]
+        stack = [(root, None, None, (), np.arange(len(data.y)), frozenset(), ())]
         while stack:  # depth first, children in branch order, without recursion
-            node, parent, branch, path, rows, used = stack.pop()
+            node, parent, branch, path, rows, used, steps = stack.pop()
             condensed = tuple(paths[node.node_id])
             self.infos.append(
-                NodeInfo(len(self.infos), node, parent, branch, condensed, rows, used)
+                NodeInfo(len(self.infos), node, parent, branch, condensed, rows, used, steps)
             )
             if node.is_leaf:
                 continue
@@ -248,6 +266,7 @@ class TeachingRecord:
                         (*path, test),
                         rows[self._goes(f, node, key, rows)],
                         now_used,
+                        (*steps, path_step(node, key)),
                     )
                 )
             stack.extend(reversed(children))

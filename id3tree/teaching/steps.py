@@ -4,6 +4,9 @@ Each :class:`Step` is one node: where it hangs, its class counts and entropy, ev
 best split there (the full candidate table), the decision and the reason. It prints as text and
 shows in Jupyter as the candidate table beside a drawing of the tree grown so far, with the
 current node outlined in red.
+
+Steps are numbered from 0, the root, as ``tree.step(k)`` and ``list(tree.steps())[k]`` index
+them: ``tree.step(3)`` shows "Step 3" and names ``tree.step(4)`` as the next.
 """
 
 from __future__ import annotations
@@ -114,10 +117,15 @@ class Step:
             else f"{info.branch}, child of node {info.parent.node_id}"
         )
         return (
-            f"Step {self.k + 1} of {self.n_steps}: node {node.node_id} ({where})\n"
+            f"Step {self.k} ({self.numbering()}): node {node.node_id} ({where})\n"
             f"{samples(node.n_samples)} ({counts_text(self.classes, node.class_counts.values())}), "
             f"entropy {node.entropy:.4f}"
         )
+
+    def numbering(self) -> str:
+        """``steps 0 to 7``: steps are numbered as ``step(k)`` and ``list(steps())`` count them,
+        from 0 (the root)."""
+        return f"steps 0 to {self.n_steps - 1}" if self.n_steps > 1 else "the only step"
 
     def __str__(self) -> str:
         lines = [self.header()]
@@ -135,6 +143,8 @@ class Step:
                 lines.append(f"  {row['feature']:<{width}}  {text}{note}")
         lines.append(f"decision: {self.decision}")
         lines.append(f"why: {self.reason}")
+        if self.k + 1 < self.n_steps:
+            lines.append(f"next: tree.step({self.k + 1})")
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -157,7 +167,7 @@ class Step:
         else:
             table = "<p><em>No feature was scored here.</em></p>"
         nav = (
-            f"<p style='color:#666'>step {self.k + 1} of {self.n_steps}"
+            f"<p style='color:#666'>step {self.k} ({self.numbering()})"
             + (
                 f" &middot; next: <code>tree.step({self.k + 1})</code>"
                 if self.k + 1 < self.n_steps

@@ -1,40 +1,75 @@
 """Worked solutions: the hand calculation an answer key shows, with exact fractions.
 
-For each node: the entropy of the node written out, then for every feature one row per branch
-(samples, class counts, entropy, weight, weighted entropy: the table of a hand calculation), the
-weighted sum, the gain (and with ``criterion="gain_ratio"`` the split information and the ratio),
-for a numeric feature the chosen midpoint "between a and b", and the decision. Markdown (which
-Jupyter renders) or LaTeX (a fragment; :func:`latex_document` makes it a document).
+For each node: the entropy of its rows written out, then for every feature one row per branch
+(samples, class counts, entropy, weight, weight x entropy: the table of a hand calculation), the
+entropy of every branch written out, the weighted sum, the gain (and with
+``criterion="gain_ratio"`` the split information and the ratio), for a numeric feature every
+candidate threshold with its overall entropy and the chosen midpoint "between a and b", and the
+decision.
 
-The numbers come from the same integer counts as the step-through and the trace; only the
-printed values are rounded, at the end.
+Every set is named by the tests that define it: ``S`` holds all the training rows,
+``S_{Outlook=Rain}`` those with Outlook = Rain, ``S_{Outlook=Rain, Wind=Weak}`` those of them
+with Wind = Weak. Every equation follows :mod:`id3tree.pencil`: its result is the exact value
+rounded to four places, and its sign is ``=`` only when the numbers printed on its left give the
+printed result by hand (else ``≈``, explained once at the top).
+
+Three notations of the same solution:
+
+* ``format="markdown"``: Markdown with the formulas in plain text (a terminal, a ``.md`` file);
+  Jupyter and the documentation show :meth:`WorkedSolution.math`, the same Markdown with the
+  formulas typeset as mathematics;
+* ``format="latex"``: a complete LaTeX document that pdflatex compiles as it comes (A4, no
+  package beyond ``geometry`` and ``tabularx``, labels escaped by :func:`id3tree.latex.latex_escape`);
+  ``.body`` is the part inside ``document``, for a document of one's own (with ``tabularx``).
 """
 
 from __future__ import annotations
 
 import re
 
+from id3tree import pencil
 from id3tree.latex import latex_escape
 from id3tree.node import class_name, class_tie_note, format_number
-from id3tree.teaching.record import Branch, CandidateTable, TeachingRecord
+from id3tree.teaching.record import Branch, CandidateTable, NodeInfo, TeachingRecord
 from id3tree.teaching.steps import counts_text, samples, was_scored
 
 FORMATS = ("markdown", "latex")
+MAX_LISTED_THRESHOLDS = 20
+"""A numeric feature's candidate thresholds are listed one by one when there are at most this
+many (an exercise always lists them all); else the solution says where to find them."""
+
+LATEX_PACKAGES = ("tabularx",)
+"""The packages the LaTeX body of a worked solution needs in a document of one's own."""
 
 
 class WorkedSolution(str):
-    """The solution text; Jupyter renders it (Markdown, or LaTeX in a code block)."""
+    """The solution text. Jupyter renders it: the Markdown with its formulas typeset as
+    mathematics (:meth:`math`), or the LaTeX document in a code block.
+
+    ``equations`` lists every equation printed, in order, as written in the solution's notation;
+    for LaTeX, ``body`` is the document's body (to paste into a document that loads the
+    packages of :data:`LATEX_PACKAGES`).
+    """
 
     format: str = "markdown"
+    equations: tuple = ()
+    body: str = ""
 
-    def __new__(cls, text: str, format: str = "markdown"):
+    def __new__(cls, text: str, format: str = "markdown", *, equations=(), body="", math=None):
         obj = super().__new__(cls, text)
-        obj.format = format
+        obj.format, obj.equations, obj.body = format, tuple(equations), body or str(text)
+        obj._math = math
         return obj
+
+    def math(self) -> str:
+        """The Markdown with every formula typeset (``$$ ... $$``, LaTeX notation), as Jupyter
+        and the documentation site show it; the LaTeX document itself for ``format="latex"``."""
+        maker = getattr(self, "_math", None)
+        return str(self) if maker is None else maker()
 
     def _repr_markdown_(self) -> str:
         if self.format == "markdown":
-            return str(self)
+            return self.math()
         return "```latex\n" + str(self) + "\n```"
 
 
@@ -42,26 +77,39 @@ def _md_escape(text) -> str:
     """Text made safe inside a Markdown table cell or paragraph (what would change its meaning
     is escaped; ``<=`` and intraword underscores read as they are)."""
     out = str(text).replace("\\", "\\\\").replace("\n", " ")
-    for ch in "|*`":
+    for ch in "|*`$":
         out = out.replace(ch, "\\" + ch)
     out = re.sub(r"<(?=[A-Za-z/!?])", "&lt;", out)
     return re.sub(r"(^|\s)_", r"\1\\_", out)
 
 
-class _Writer:
-    """How one format writes the pieces of a solution."""
+# Characters that would end or break a formula typeset in a browser (MathJax or MathML), with
+# look-alikes that keep the label readable.
+_MATH_TEXT = str.maketrans(
+    {"\\": "∖", "{": "❴", "}": "❵", "$": "＄", "%": "％", "#": "＃", "&": "＆", "|": "∣"}
+    | {"~": "∼", "^": "ˆ", "\n": " ", "\r": " ", "\t": " "}
+)
 
-    def __init__(self, format: str, exact: bool, decimals: int = 4):
+
+class _Writer:
+    """How one notation writes the pieces of a solution: the document (Markdown or LaTeX) and
+    its formulas (plain text, or TeX), with exact fractions or decimals. It keeps every
+    equation it writes and whether one of them needed ``≈``."""
+
+    def __init__(self, format: str, tex: bool, exact: bool, listed: int | None):
+        self.plain = format == "text"  # words as they are: no Markdown, no LaTeX
         self.latex = format == "latex"
+        self.tex = tex
         self.exact = exact
-        self.decimals = decimals
+        self.listed = listed
+        self.equations: list[str] = []
+        self.approx = False
 
     # words -------------------------------------------------------------------------------
     def text(self, value) -> str:
+        if self.plain:
+            return str(value)
         return latex_escape(value) if self.latex else _md_escape(value)
-
-    def num(self, value: float) -> str:
-        return f"{value:.{self.decimals}f}"
 
     def heading(self, text: str, level: int = 3) -> str:
         if self.latex:
@@ -72,159 +120,340 @@ class _Writer:
     def bold(self, text: str) -> str:
         return f"\\textbf{{{text}}}" if self.latex else f"**{text}**"
 
-    def para(self, text: str) -> str:
-        return text
+    def code(self, text: str) -> str:
+        return f"\\texttt{{{latex_escape(text)}}}" if self.latex else f"`{text}`"
 
-    # mathematics -------------------------------------------------------------------------
+    def le(self) -> str:
+        """``<=`` in running text."""
+        return "$\\le$" if self.latex else "<="
+
+    def gt(self) -> str:
+        """``>`` in running text."""
+        return "$>$" if self.latex else ">"
+
+    # numbers -----------------------------------------------------------------------------
+    @staticmethod
+    def num(value: float) -> str:
+        return pencil.fixed(value)
+
+    def frac_text(self, a: int, n: int) -> str:
+        """A share as printed, in plain digits (what a pencil reads): ``5/14`` or ``0.3571``."""
+        return f"{a}/{n}" if self.exact else self.num(a / n)
+
     def frac(self, a: int, n: int) -> str:
-        if not self.exact:
-            return self.num(a / n)
-        return f"\\frac{{{a}}}{{{n}}}" if self.latex else f"{a}/{n}"
+        if self.exact and self.tex:
+            return f"\\frac{{{a}}}{{{n}}}"
+        return self.frac_text(a, n)
 
-    def term(self, a: int, n: int) -> str:
-        """``(a/n) log2(a/n)``."""
-        if self.latex:
-            f = self.frac(a, n)
-            return f"{f}\\log_2{f}"
-        f = self.frac(a, n)
-        return f"({f}) log2({f})" if self.exact else f"{f} log2({f})"
-
-    def entropy_expr(self, counts) -> str:
-        """``-(9/14) log2(9/14) - (5/14) log2(5/14)``, largest count first."""
-        n = sum(counts)
-        nonzero = sorted((c for c in counts if c), reverse=True)
-        return " ".join(("-" if i == 0 else "- ") + self.term(c, n) for i, c in enumerate(nonzero))
-
-    def entropy_value(self, counts) -> str:
-        """The entropy of ``counts``, written out unless the set is pure."""
-        nonzero = [c for c in counts if c]
-        if len(nonzero) <= 1:
-            return "0"
-        return f"{self.entropy_expr(counts)} = {self.num(Branch('', tuple(counts)).entropy)}"
+    def mark(self, sign: str) -> str:
+        """``=`` or ``≈`` (``\\approx``) between an expression and its result."""
+        if sign == pencil.APPROX:
+            self.approx = True
+            return "\\approx" if self.tex else pencil.APPROX
+        return "="
 
     def times(self) -> str:
-        return " \\cdot " if self.latex else " × "
+        return " \\cdot " if self.tex else " × "
 
-    def math(self, body: str) -> str:
-        """A displayed formula."""
-        return f"\\[ {body} \\]" if self.latex else body
+    # names of features, values and sets ---------------------------------------------------
+    def name(self, label) -> str:
+        if not self.tex:
+            return self.text(label)
+        text = latex_escape(label) if self.latex else str(label).translate(_MATH_TEXT)
+        return f"\\textrm{{{text}}}"
 
-    def symbol(self, name: str, *args: str) -> str:
-        """``H(S)``, ``H(S | Outlook)``, ``Gain(S, Outlook)``."""
-        if self.latex:
-            args = [a.replace("|", "\\mid") for a in args]
-            inner = ", ".join(args)
-            return f"\\mathrm{{{name}}}({inner})" if name != "H" else f"H({inner})"
-        return f"{name}({', '.join(args)})"
+    def subset(self, tests: list[tuple[str, tuple]]) -> str:
+        """``S``, or ``S_{Outlook=Rain, Wind=Weak}``: the rows that pass every test."""
+        if not tests:
+            return "S"
+        words = [self._test(feature, bounds) for feature, bounds in tests]
+        return "S_{" + (",\\ " if self.tex else ", ").join(words) + "}"
 
-    def name(self, feature: str) -> str:
-        return f"\\text{{{latex_escape(feature)}}}" if self.latex else feature
+    def _test(self, feature: str, bounds: tuple) -> str:
+        low, high, other = bounds
+        name = self.name(feature)
+        if other is not None:
+            op, value = other
+            if op == "missing":
+                return f"{name}\\ \\textrm{{missing}}" if self.tex else f"{name} is missing"
+            return f"{name}={self.name(value)}"
+        le = "\\le " if self.tex else "<="
+        if low is not None and high is not None:
+            return f"{format_number(low)}<{name}{le}{format_number(high)}"
+        if low is not None:
+            return f"{name}>{format_number(low)}"
+        return f"{name}{le}{format_number(high)}"
+
+    def symbol(self, name: str, subset: str, feature: str | None = None) -> str:
+        """``H(S)``, ``H(S | Outlook)``, ``Gain(S, Outlook)``, in the notation's letters."""
+        if name == "H":
+            if feature is None:
+                return f"H({subset})"
+            bar = " \\mid " if self.tex else " | "
+            return f"H({subset}{bar}{self.name(feature)})"
+        head = f"\\mathrm{{{name}}}" if self.tex else name
+        return f"{head}({subset}, {self.name(feature)})"
+
+    # formulas ----------------------------------------------------------------------------
+    def entropy_expr(self, counts) -> tuple[str, list[str]]:
+        """``-(9/14) log2(9/14) - (5/14) log2(5/14)``, largest count first, and the shares as
+        printed."""
+        n = sum(counts)
+        nonzero = sorted((c for c in counts if c), reverse=True)
+        shares = [self.frac_text(c, n) for c in nonzero]
+        terms = []
+        for c in nonzero:
+            f = self.frac(c, n)
+            if self.tex:
+                terms.append(f"{f}\\log_2{f}")
+            else:
+                terms.append(f"({f}) log2({f})" if self.exact else f"{f} log2({f})")
+        return " ".join(("-" if i == 0 else "- ") + t for i, t in enumerate(terms)), shares
+
+    def entropy_text(self, counts) -> str:
+        """The printed entropy of ``counts``: ``0`` for a pure set."""
+        return (
+            "0" if sum(1 for c in counts if c) <= 1 else self.num(Branch("", tuple(counts)).entropy)
+        )
+
+    def entropy_value(self, counts) -> str:
+        """The entropy of ``counts`` written out (``... = 0.9710``), or ``0`` for a pure set."""
+        result = self.entropy_text(counts)
+        if result == "0":
+            return "0"
+        expr, shares = self.entropy_expr(counts)
+        return f"{expr} {self.mark(pencil.entropy_sign(shares, result))} {result}"
+
+    def weighted_sum(self, weights: list[tuple[int, int]], values: list[str], result: str) -> str:
+        """``w1 × v1 + w2 × v2 ... = result`` with each weight ``(a, n)`` as a share."""
+        texts = [self.frac_text(a, n) for a, n in weights]
+        terms = [f"{self.frac(a, n)}{self.times()}{v}" for (a, n), v in zip(weights, values)]
+        sign = self.mark(pencil.weighted_sum_sign(texts, values, result))
+        return f"{' + '.join(terms)} {sign} {result}"
+
+    def equation(self, body: str) -> str:
+        """A displayed equation, kept in :attr:`equations`."""
+        self.equations.append(body)
+        if self.latex:  # in-line mathematics of its own paragraph: long sums break at + and =
+            return f"{{\\raggedright\\noindent ${body}$\\par}}"
+        return f"$$ {body} $$" if self.tex else body
+
+    def inline(self, body: str) -> str:
+        """An equation inside a sentence, kept in :attr:`equations`."""
+        self.equations.append(body)
+        return f"${body}$" if self.tex else body
+
+    def cell(self, body: str) -> str:
+        """An equation in a table cell, kept in :attr:`equations`."""
+        self.equations.append(body)
+        return f"${body}$" if self.tex else body
 
     # tables ------------------------------------------------------------------------------
     def table(self, header: list[str], rows: list[list[str]], align: str) -> str:
+        """A table; ``X`` in ``align`` is a left column that takes the room left (LaTeX)."""
         if self.latex:
-            lines = [f"\\begin{{tabular}}{{{align}}}", "\\hline"]
-            lines.append(" & ".join(header) + " \\\\")
-            lines.append("\\hline")
+            lines = [
+                "\\par\\medskip\\noindent{\\small",
+                f"\\begin{{tabularx}}{{\\linewidth}}{{{align}}}",
+                "\\hline",
+                " & ".join(header) + " \\\\",
+                "\\hline",
+            ]
             lines.extend(" & ".join(r) + " \\\\" for r in rows)
-            lines += ["\\hline", "\\end{tabular}"]
-            return "\\begin{center}\n" + "\n".join(lines) + "\n\\end{center}"
-        marks = {"l": "---", "r": "---:", "c": ":---:"}
+            lines += ["\\hline", "\\end{tabularx}}\\par\\medskip"]
+            return "\n".join(lines)
+        marks = {"l": "---", "X": "---", "r": "---:", "c": ":---:"}
         lines = ["| " + " | ".join(header) + " |", "|" + "|".join(marks[a] for a in align) + "|"]
         lines.extend("| " + " | ".join(r) + " |" for r in rows)
         return "\n".join(lines)
 
-    def cell_math(self, body: str) -> str:
-        return f"${body}$" if self.latex else body
+
+# ---------------------------------------------------------------------------------------------
+# one feature at one node
+# ---------------------------------------------------------------------------------------------
+def _branch_step(table: CandidateTable, branch: Branch) -> tuple:
+    """The test of one branch, as a ``(feature, op, value)`` step of the path."""
+    if branch.label == "missing":
+        return table.feature, "missing", None
+    if table.kind == "numeric":
+        return table.feature, "<=" if branch.label.startswith("<=") else ">", table.threshold
+    return table.feature, "=", branch.label
 
 
-def _branch_rows(w: _Writer, table: CandidateTable) -> list[list[str]]:
+def _branch_label(w: _Writer, label: str) -> str:
+    if label == "missing":
+        return "\\textit{missing}" if w.latex else "*missing*"
+    if w.latex and label.startswith("<= "):
+        return "$\\le$ " + w.text(label[3:])
+    if w.latex and label.startswith("> "):
+        return "$>$ " + w.text(label[2:])
+    return w.text(label)
+
+
+def _branch_table(w: _Writer, record: TeachingRecord, table: CandidateTable) -> str:
+    """One row per branch: samples, class counts, entropy, weight, weight × entropy."""
     rows = []
     for b in table.branches:
-        label = w.text(b.label)
-        if w.latex and b.label.startswith("<= "):
-            label = "$\\le$ " + w.text(b.label[3:])
-        elif w.latex and b.label.startswith("> "):
-            label = "$>$ " + w.text(b.label[2:])
-        if b.label == "missing":
-            label = "\\textit{missing}" if w.latex else "*missing*"
+        entropy = w.entropy_text(b.counts)
+        weight = w.frac_text(b.n, table.n)
+        if entropy == "0":
+            product = "0"
+        else:
+            product = w.num(b.n / table.n * b.entropy)
+            if pencil.product_sign(weight, entropy, product) == pencil.APPROX:
+                w.approx = True
+                product = ("$\\approx$ " if w.latex else "≈ ") + product
+        shown = f"${w.frac(b.n, table.n)}$" if w.latex else weight
         rows.append(
-            [
-                label,
-                str(b.n),
-                *[str(c) for c in b.counts],
-                w.cell_math(w.entropy_value(b.counts)),
-                w.cell_math(w.frac(b.n, table.n)),
-                w.num(b.n / table.n * b.entropy),
-            ]
+            [_branch_label(w, b.label), str(b.n), *map(str, b.counts), entropy, shown, product]
         )
-    return rows
-
-
-def _feature_block(w: _Writer, record: TeachingRecord, table: CandidateTable) -> list[str]:
-    name = table.feature
-    out = []
-    if not table.valid:
-        out.append(
-            w.para(f"{w.bold(w.text(name))}: not a candidate here: {w.text(table.excluded)}.")
-        )
-        return out
-    if table.kind == "numeric":
-        allowed = table.n_allowed_thresholds
-        out.append(
-            w.para(
-                f"{w.bold(w.text(name))} (numeric): {allowed} candidate "
-                f"midpoint{'s' * (allowed != 1)} between adjacent distinct values; the lowest "
-                f"overall entropy is at {w.text(name)} "
-                + ("$\\le$ " if w.latex else "<= ")
-                + f"{format_number(table.threshold)}, between {format_number(table.low)} and "
-                f"{format_number(table.high)} (the midpoint "
-                f"({format_number(table.low)} + {format_number(table.high)}) / 2)."
-                + (
-                    f" {table.n_tied_thresholds} cuts tie; the smallest is used."
-                    if table.n_tied_thresholds > 1
-                    else ""
-                )
-            )
-        )
-    else:
-        k = len(table.branches)
-        out.append(w.para(f"{w.bold(w.text(name))}: one branch per value ({k} values)."))
     header = [
-        w.text(name),
+        w.text(table.feature),
         "samples",
         *[w.text(class_name(c)) for c in record.classes],
         "entropy",
         "weight",
-        "weighted entropy",
+        "weight $\\times$ entropy" if w.latex else "weight × entropy",
     ]
-    align = "l" + "r" * (len(header) - 1)
-    out.append(w.table(header, _branch_rows(w, table), align))
-    parts = []
-    for b in table.branches:
-        value = "0" if b.entropy == 0 else w.num(b.entropy)
-        parts.append(f"{w.frac(b.n, table.n)}{w.times()}{value}")
-    s = "S"
-    cond = w.symbol("H", f"{s} | {w.name(name)}")
-    out.append(w.math(f"{cond} = {' + '.join(parts)} = {w.num(table.overall_entropy)}"))
-    gain = w.symbol("Gain", s, w.name(name))
-    out.append(
-        w.math(
-            f"{gain} = {w.num(table.parent_entropy)} - {w.num(table.overall_entropy)} = "
-            f"{w.num(table.gain)}"
-        )
-    )
-    if record.criterion == "gain_ratio":
-        split = w.symbol("SplitInfo", s, w.name(name))
-        sizes = [b.n for b in table.branches]
-        out.append(w.math(f"{split} = {w.entropy_value(sizes)}"))
-        ratio = w.symbol("GainRatio", s, w.name(name))
+    return w.table(header, rows, "X" + "r" * (len(header) - 1))
+
+
+def _threshold_table(w: _Writer, record: TeachingRecord, table: CandidateTable) -> list[str]:
+    """Every candidate cut of a numeric feature: the class counts on each side and the overall
+    entropy of the cut, written out."""
+    missing = next((b for b in table.branches if b.label == "missing"), None)
+    rows, blocked = [], False
+    for t in table.thresholds:
+        sides = [t.left, t.right] + ([missing.counts] if missing else [])
+        weights = [(sum(s), table.n) for s in sides]
+        values = [w.entropy_text(s) for s in sides]
+        overall = w.weighted_sum(weights, values, w.num(t.overall_entropy))
+        threshold = format_number(t.threshold)
+        if t.threshold == table.threshold:
+            threshold = w.bold(threshold)
+        if not t.allowed:
+            threshold, blocked = threshold + "*", True
+        between = f"{format_number(t.low)} and {format_number(t.high)}"
+        left, right = (", ".join(map(str, side)) for side in (t.left, t.right))
+        rows.append([threshold, between, left, right, w.cell(overall)])
+    classes = ", ".join(w.text(class_name(c)) for c in record.classes)
+    header = [
+        "threshold",
+        "between",
+        f"{w.le()} threshold",
+        f"{w.gt()} threshold",
+        "overall entropy",
+    ]
+    out = [
+        "Every candidate threshold, with the class counts on each side (in the order "
+        f"{classes}) and the overall entropy of the cut (the lowest in bold):",
+        w.table(header, rows, "rlrrX"),
+    ]
+    if missing:
+        out.append(f"The last term of each sum is the {missing.n} rows with no value.")
+    if blocked:
         out.append(
-            w.math(
-                f"{ratio} = {w.num(table.gain)} / {w.num(table.split_info)} = {w.num(table.gain_ratio)}"
+            w.text(
+                f"* a cut that leaves fewer than min_samples_leaf = {record.min_leaf} rows on one "
+                "side: not allowed."
             )
         )
     return out
+
+
+def _numeric_intro(w: _Writer, record: TeachingRecord, table: CandidateTable) -> list[str]:
+    name, allowed = table.feature, table.n_allowed_thresholds
+    low, high, cut = (format_number(v) for v in (table.low, table.high, table.threshold))
+    midpoint = f"({low} + {high}) / 2 {w.mark(pencil.midpoint_sign(low, high, cut))} {cut}"
+    ties = table.n_tied_thresholds
+    out = [
+        f"{w.bold(w.text(name))} (numeric): {allowed} candidate midpoint{'s' * (allowed != 1)} "
+        f"between adjacent distinct values; the lowest overall entropy is at {w.text(name)} "
+        f"{w.le()} {cut}, between {low} and {high}, their midpoint {w.inline(midpoint)}."
+        + (f" {ties} cuts tie; the smallest is used." if ties > 1 else "")
+    ]
+    n_cuts = len(table.thresholds)
+    if w.listed is None or n_cuts <= w.listed:
+        out.extend(_threshold_table(w, record, table))
+    else:
+        call = f'tree.candidate_table({table.node}, "{name}")'
+        out.append(
+            f"{w.code(call)} lists the {n_cuts} candidate thresholds and their overall entropies."
+        )
+    return out
+
+
+def _feature_block(w: _Writer, record: TeachingRecord, info: NodeInfo, table: CandidateTable):
+    name = table.feature
+    if not table.valid:
+        return [f"{w.bold(w.text(name))}: not a candidate here: {w.text(table.excluded)}."]
+    if table.kind == "numeric":
+        out = _numeric_intro(w, record, table)
+    else:
+        k = len(table.branches)
+        out = [f"{w.bold(w.text(name))}: one branch per value ({k} values)."]
+    out.append(_branch_table(w, record, table))
+    here = w.subset(info.subset())
+    for b in table.branches:
+        subset = w.subset(info.subset(_branch_step(table, b)))
+        out.append(w.equation(f"{w.symbol('H', subset)} = {w.entropy_value(b.counts)}"))
+    values = [w.entropy_text(b.counts) for b in table.branches]
+    weights = [(b.n, table.n) for b in table.branches]
+    overall, gain = w.num(table.overall_entropy), w.num(table.gain)
+    conditional = w.symbol("H", here, name)
+    out.append(w.equation(f"{conditional} = {w.weighted_sum(weights, values, overall)}"))
+    parent = w.num(table.parent_entropy)
+    sign = w.mark(pencil.difference_sign(parent, overall, gain))
+    out.append(w.equation(f"{w.symbol('Gain', here, name)} = {parent} - {overall} {sign} {gain}"))
+    if record.criterion == "gain_ratio":
+        split = w.symbol("SplitInfo", here, name)
+        out.append(w.equation(f"{split} = {w.entropy_value([b.n for b in table.branches])}"))
+        info_text, ratio = w.num(table.split_info), w.num(table.gain_ratio)
+        sign = w.mark(pencil.quotient_sign(gain, info_text, ratio))
+        out.append(
+            w.equation(f"{w.symbol('GainRatio', here, name)} = {gain} / {info_text} {sign} {ratio}")
+        )
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# one node
+# ---------------------------------------------------------------------------------------------
+def _leaf_words(w: _Writer, node) -> str:
+    reason = node.stop_reason or "no split"
+    if reason.startswith("pure"):
+        who = "The only sample is" if node.n_samples == 1 else f"All {node.n_samples} samples are"
+        return (
+            f"{who} {w.text(node.prediction)}: the node is pure, a leaf predicting "
+            f"{w.text(node.prediction)}."
+        )
+    tie = class_tie_note(node.class_counts, node.prediction)
+    return f"A leaf ({w.text(reason)}), predicting {w.text(node.prediction)}" + (
+        f"; {w.text(tie)}." if tie else "."
+    )
+
+
+def _decision(w: _Writer, record: TeachingRecord, node, tables: list[CandidateTable]) -> str:
+    if node.is_leaf:
+        return (
+            f"{w.bold('Decision')}: no split ({w.text(node.stop_reason or '')}); a leaf "
+            f"predicting {w.text(node.prediction)}."
+        )
+    score = "gain ratio" if record.criterion == "gain_ratio" else "gain"
+    chosen = next(t for t in tables if t.chosen)
+    branches = ", ".join(f"{w.text(b.label)} ({b.n})" for b in chosen.branches)
+    tie = ""
+    if chosen.tie:
+        others = ", ".join(w.text(t.feature) for t in tables if t.tie and not t.chosen)
+        tie = f" It ties with {others}; ties go to the feature that comes first in column order."
+    test = w.text(chosen.feature)
+    if chosen.threshold is not None:
+        test += f" {w.le()} {format_number(chosen.threshold)}"
+    return (
+        f"{w.bold('Decision')}: the highest {score} is {w.text(chosen.feature)}'s "
+        f"({w.num(chosen.score(record.criterion))}), so node {node.node_id} splits on "
+        f"{test} into {branches}.{tie}"
+    )
 
 
 def _node_block(w: _Writer, record: TeachingRecord, node_id: int, level: int) -> list[str]:
@@ -232,93 +461,89 @@ def _node_block(w: _Writer, record: TeachingRecord, node_id: int, level: int) ->
     n = info.node
     where = "the root" if info.parent is None else " and ".join(info.path)
     counts = counts_text(record.classes, n.class_counts.values())
-    title = f"Node {n.node_id} ({w.text(where)}): {samples(n.n_samples)} ({w.text(counts)})"
-    out = [w.heading(title, level)]
+    out = [
+        w.heading(
+            f"Node {n.node_id} ({w.text(where)}): {samples(n.n_samples)} ({w.text(counts)})", level
+        )
+    ]
     if not was_scored(record, info):
-        reason = n.stop_reason or "no split"
-        if reason.startswith("pure"):
-            who = "The only sample is" if n.n_samples == 1 else f"All {n.n_samples} samples are"
-            out.append(
-                w.para(
-                    f"{who} {w.text(n.prediction)}: the node is pure, a leaf predicting "
-                    f"{w.text(n.prediction)}."
-                )
-            )
-        else:
-            tie = class_tie_note(n.class_counts, n.prediction)
-            out.append(
-                w.para(
-                    f"A leaf ({w.text(reason)}), predicting {w.text(n.prediction)}"
-                    + (f"; {w.text(tie)}." if tie else ".")
-                )
-            )
-        return out
-    out.append(w.para("Entropy of the node:"))
-    out.append(w.math(f"{w.symbol('H', 'S')} = {w.entropy_value(list(n.class_counts.values()))}"))
+        return [*out, _leaf_words(w, n)]
+    here = w.symbol("H", w.subset(info.subset()))
+    out.append(w.equation(f"{here} = {w.entropy_value(list(n.class_counts.values()))}"))
     tables = record.tables(node_id)
     for table in tables:
-        out.extend(_feature_block(w, record, table))
-    score = "gain ratio" if record.criterion == "gain_ratio" else "gain"
-    if n.is_leaf:
-        out.append(
-            w.para(
-                f"{w.bold('Decision')}: no split ({w.text(n.stop_reason or '')}); a leaf "
-                f"predicting {w.text(n.prediction)}."
-            )
-        )
-    else:
-        chosen = next(t for t in tables if t.chosen)
-        branches = ", ".join(f"{w.text(b.label)} ({b.n})" for b in chosen.branches)
-        tie = ""
-        if chosen.tie:
-            others = ", ".join(w.text(t.feature) for t in tables if t.tie and not t.chosen)
-            tie = (
-                f" It ties with {others}; ties go to the feature that comes first in column order."
-            )
-        test = w.text(chosen.feature)
-        if chosen.threshold is not None:
-            test += (" $\\le$ " if w.latex else " <= ") + format_number(chosen.threshold)
-        out.append(
-            w.para(
-                f"{w.bold('Decision')}: the highest {score} is {w.text(chosen.feature)}'s "
-                f"({w.num(chosen.score(record.criterion))}), so node {n.node_id} splits on "
-                f"{test} into {branches}.{tie}"
-            )
-        )
+        out.extend(_feature_block(w, record, info, table))
+    out.append(_decision(w, record, n, tables))
     return out
 
 
-def worked_solution(
-    record: TeachingRecord, node=None, *, format: str = "markdown", exact: bool = True
-) -> WorkedSolution:
-    """The hand calculation of one node (``node`` = its id) or of the whole tree (None)."""
-    if format not in FORMATS:
-        raise ValueError(f"format must be one of {list(FORMATS)}, got {format!r}")
-    w = _Writer(format, bool(exact))
+# ---------------------------------------------------------------------------------------------
+# the whole solution
+# ---------------------------------------------------------------------------------------------
+def _intro(w: _Writer, record: TeachingRecord) -> str:
+    n = len(record.data.y)
+    text = (
+        "Every number below is computed from the exact fractions and rounded to four decimals "
+        f"only when printed. Logarithms are base 2. S is the set of all {n} training rows; a "
+        "subscript keeps the rows that pass its tests."
+    )
+    return text + (" " + w.text(pencil.LEGEND) if w.approx else "")
+
+
+def _write(record: TeachingRecord, node, w: _Writer) -> str:
     blocks = []
     if node is None:
-        blocks.append(w.heading("Worked solution", 2))
-        blocks.append(
-            w.para(
-                "Every number below is computed from the exact fractions and rounded to four "
-                "decimals only when printed. Logarithms are base 2."
-            )
-        )
         for info in record.infos:
             blocks.extend(_node_block(w, record, info.node_id, 3))
+        head = [w.heading("Worked solution", 2)]
     else:
         blocks.extend(_node_block(w, record, record.info(node).node_id, 3))
-    return WorkedSolution("\n\n".join(blocks) + "\n", format)
+        head = []
+    head.append(_intro(w, record))  # last: it says what ≈ means if the solution used it
+    return "\n\n".join(head + blocks) + "\n"
+
+
+def worked_solution(
+    record: TeachingRecord,
+    node=None,
+    *,
+    format: str = "markdown",
+    exact: bool = True,
+    max_thresholds: int | None = MAX_LISTED_THRESHOLDS,
+) -> WorkedSolution:
+    """The hand calculation of one node (``node`` = its id) or of the whole tree (None).
+
+    ``max_thresholds``: a numeric feature's candidate thresholds are listed when there are at
+    most this many (None: always).
+    """
+    if format not in FORMATS:
+        raise ValueError(f"format must be one of {list(FORMATS)}, got {format!r}")
+    if node is not None:
+        record.info(node)  # an unknown node is named before anything is written
+    exact = bool(exact)
+    w = _Writer(format, format == "latex", exact, max_thresholds)
+    text = _write(record, node, w)
+    if format == "latex":
+        title = "Worked solution" + ("" if node is None else f": node {node}")
+        return WorkedSolution(
+            latex_document(text, title), "latex", equations=w.equations, body=text
+        )
+
+    def math() -> str:
+        return _write(record, node, _Writer(format, True, exact, max_thresholds))
+
+    return WorkedSolution(text, "markdown", equations=w.equations, math=math)
 
 
 def latex_document(body: str, title: str = "Worked solution") -> str:
-    """A LaTeX fragment as a complete document (article class, amsmath)."""
+    """A LaTeX body as a complete A4 document (article class) that pdflatex compiles as it is.
+
+    The body may use the packages of :data:`LATEX_PACKAGES`; the document is plain ASCII."""
     return (
-        "\\documentclass[11pt]{article}\n"
-        "\\usepackage[T1]{fontenc}\n"
-        "\\usepackage[utf8]{inputenc}\n"
-        "\\usepackage{amsmath}\n"
+        "\\documentclass[11pt,a4paper]{article}\n"
         "\\usepackage[margin=2cm]{geometry}\n"
+        "\\usepackage{tabularx}\n"
+        "\\setlength{\\parskip}{0.5ex}\n"
         f"\\title{{{latex_escape(title)}}}\n"
         "\\date{}\n"
         "\\begin{document}\n"
@@ -326,3 +551,28 @@ def latex_document(body: str, title: str = "Worked solution") -> str:
         f"{body}\n"
         "\\end{document}\n"
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# single formulas in plain text (the grader's feedback)
+# ---------------------------------------------------------------------------------------------
+def _plain() -> _Writer:
+    return _Writer("text", False, True, None)
+
+
+def subset_name(info: NodeInfo, step: tuple | None = None) -> str:
+    """The name of a node's rows in plain text (``S_{Outlook=Rain}``), as the solutions write
+    it; with ``step`` (a ``(feature, op, value)`` test), the name of one branch of it."""
+    return _plain().subset(info.subset(step))
+
+
+def entropy_formula(counts) -> str:
+    """``-(3/5) log2(3/5) - (2/5) log2(2/5) = 0.9710`` (or ``0`` for a pure set)."""
+    return _plain().entropy_value(list(counts))
+
+
+def weighted_formula(parts: list[tuple[int, int, tuple]], result: float) -> str:
+    """``5/12 × 0.9710 + 7/12 × 0 = 0.4046``: each part ``(rows, of, class counts)``."""
+    w = _plain()
+    values = [w.entropy_text(counts) for _, _, counts in parts]
+    return w.weighted_sum([(a, n) for a, n, _ in parts], values, w.num(result))

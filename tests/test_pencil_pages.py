@@ -1,0 +1,326 @@
+"""Every equation the teaching pages print holds by pencil, or is marked ``≈`` honestly.
+
+This test reads the pages as a student would: it finds every printed equation (entropies written
+out, H(S | A) as a weighted sum, gains, split information, gain ratios, the overall entropy of
+each candidate threshold, midpoints, and weight × entropy in the tables), redoes it from the
+numbers printed on its left, and checks the sign:
+
+* ``=``: the printed operands, worked exactly and rounded half away from zero to the places of
+  the printed result, give the printed result;
+* ``≈``: they do not (else the page should say ``=``), and the printed result is within the
+  rounding error of the operands (interval arithmetic: every decimal operand stands for any value
+  that rounds to it), so ``≈`` hides no real error.
+
+Its parser and arithmetic are its own (fractions, and logarithms to 60 digits with ``decimal``);
+it shares no code with ``id3tree.pencil``.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from decimal import Decimal, localcontext
+from fractions import Fraction
+
+import pytest
+
+from id3tree import ID3Classifier
+from id3tree.datasets import load
+from id3tree.exercises import make_exercise, sheet_latex
+
+
+# ---------------------------------------------------------------------------------------------
+# numbers with their rounding interval
+# ---------------------------------------------------------------------------------------------
+def log2(x: Fraction) -> Fraction:
+    with localcontext() as context:
+        context.prec = 60
+        return Fraction((Decimal(x.numerator) / Decimal(x.denominator)).ln() / Decimal(2).ln())
+
+
+class Num:
+    """A printed number: its value as printed (``at``) and every value it may stand for."""
+
+    def __init__(self, at: Fraction, lo: Fraction | None = None, hi: Fraction | None = None):
+        self.at, self.lo, self.hi = at, at if lo is None else lo, at if hi is None else hi
+
+    @classmethod
+    def printed(cls, text: str) -> Num:
+        value = Fraction(text)
+        if "." not in text:
+            return cls(value)  # a count, or the 0 of a pure set: exact
+        half = Fraction(1, 2 * 10 ** len(text.split(".")[1]))
+        return cls(value, value - half, value + half)
+
+    def _corners(self, other, op) -> Num:
+        ends = [op(a, b) for a in (self.lo, self.hi) for b in (other.lo, other.hi)]
+        return Num(op(self.at, other.at), min(ends), max(ends))
+
+    def __add__(self, other):
+        return Num(self.at + other.at, self.lo + other.lo, self.hi + other.hi)
+
+    def __sub__(self, other):
+        return Num(self.at - other.at, self.lo - other.hi, self.hi - other.lo)
+
+    def __mul__(self, other):
+        return self._corners(other, lambda a, b: a * b)
+
+    def __truediv__(self, other):
+        assert other.lo > 0
+        return self._corners(other, lambda a, b: a / b)
+
+    def __neg__(self):
+        return Num(-self.at, -self.hi, -self.lo)
+
+    def log2(self):
+        assert self.lo > 0
+        return Num(log2(self.at), log2(self.lo), log2(self.hi))
+
+
+TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|(log2)|([-+×/()]))")
+
+
+class Parser:
+    """expr := term (+|- term)*; term := unary ((×|/) unary | unary)*; unary := -unary | atom;
+    atom := number | (expr) | log2(expr). A factor right after a factor multiplies it."""
+
+    def __init__(self, text: str):
+        self.tokens, position = [], 0
+        text = text.strip()
+        while position < len(text):
+            match = TOKEN.match(text, position)
+            if not match or match.end() == position:
+                raise SyntaxError(f"cannot read {text[position:]!r} in {text!r}")
+            self.tokens.append(match.group(1) or match.group(2) or match.group(3))
+            position = match.end()
+        self.i = 0
+
+    def peek(self):
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def take(self, expected=None):
+        token = self.peek()
+        if expected is not None and token != expected:
+            raise SyntaxError(f"expected {expected!r}, got {token!r}")
+        self.i += 1
+        return token
+
+    def parse(self) -> Num:
+        value = self.expr()
+        if self.peek() is not None:
+            raise SyntaxError(f"left over: {self.tokens[self.i :]}")
+        return value
+
+    def expr(self):
+        value = self.term()
+        while self.peek() in ("+", "-"):
+            value = value + self.term() if self.take() == "+" else value - self.term()
+        return value
+
+    def term(self):
+        value = self.unary()
+        while True:
+            token = self.peek()
+            if token in ("×", "/"):
+                self.take()
+                value = value * self.unary() if token == "×" else value / self.unary()
+            elif token == "(" or token == "log2" or (token and token[0].isdigit()):
+                value = value * self.unary()  # (9/14) log2(9/14)
+            else:
+                return value
+
+    def unary(self):
+        if self.peek() == "-":
+            self.take()
+            return -self.unary()
+        return self.atom()
+
+    def atom(self):
+        token = self.take()
+        if token == "(":
+            value = self.expr()
+            self.take(")")
+            return value
+        if token == "log2":
+            self.take("(")
+            value = self.expr()
+            self.take(")")
+            return value.log2()
+        if token and token[0].isdigit():
+            return Num.printed(token)
+        raise SyntaxError(f"unexpected {token!r}")
+
+
+def rounded(value: Fraction, places: int) -> Fraction:
+    """Half away from zero."""
+    scale = 10**places
+    whole = (abs(value) * scale + Fraction(1, 2)).__floor__()
+    return Fraction(whole if value >= 0 else -whole, scale)
+
+
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+SIGNS = re.compile(r" (=|≈) ")
+
+
+def check(equation: str) -> str | None:
+    """Redo ``... = expr SIGN result``; None if it holds, else what is wrong. Raises
+    SyntaxError if the expression cannot be read."""
+    parts = SIGNS.split(equation.strip())
+    result, sign, expression = parts[-1].strip(), parts[-2], parts[-3]
+    value = Parser(expression).parse()
+    places = len(result.split(".")[1]) if "." in result else 0
+    exact = rounded(value.at, places) == Fraction(result)
+    if sign == "=" and not exact:
+        return f"{equation!r}: by pencil {float(value.at):.6f}, which does not round to {result}"
+    if sign == "≈":
+        if exact:
+            return f"{equation!r}: by pencil it rounds to {result}; the page should say ="
+        half = Fraction(1, 2 * 10**places)
+        target = Fraction(result)
+        if value.hi < target - half or value.lo > target + half:
+            return f"{equation!r}: {result} is beyond the rounding error of the operands"
+    return None
+
+
+def is_equation(text: str) -> bool:
+    """An equation with an expression worked out: a sign, an operator before it, a number after."""
+    parts = SIGNS.split(text.strip())
+    if len(parts) < 3 or not NUMBER.fullmatch(parts[-1].strip()):
+        return False
+    return bool(re.search(r"[-+×/]|log2", parts[-3]))
+
+
+# ---------------------------------------------------------------------------------------------
+# finding the equations of a page
+# ---------------------------------------------------------------------------------------------
+def tex_to_plain(tex: str) -> str:
+    text = re.sub(r"\\frac\{(\d+)\}\{(\d+)\}", r"(\1/\2)", tex)
+    text = text.replace("\\log_2", " log2").replace("\\cdot", "×").replace("\\approx", "≈")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def cells(line: str, latex: bool) -> list[str]:
+    if latex:
+        return [c.strip() for c in line.rstrip().removesuffix("\\\\").split(" & ")]
+    return [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+
+
+def table_products(lines: list[str], latex: bool) -> list[str]:
+    """``weight × entropy SIGN product`` of every row of the branch tables."""
+    out, columns = [], None
+    for line in lines:
+        if line.strip() == "\\hline":
+            continue
+        row = cells(line, latex) if (" & " in line if latex else line.startswith("|")) else None
+        if not row:
+            columns = None
+            continue
+        if row[-1].startswith("weight"):
+            columns = len(row)
+            continue
+        if columns and len(row) == columns and not set(row[0]) <= set("-:"):
+            entropy, weight, product = (tex_to_plain(c.replace("$", "")) for c in row[-3:])
+            if entropy != "0":
+                sign, _, result = product.rpartition(" ")
+                out.append(f"{weight} × {entropy} {sign or '='} {result}")
+    return out
+
+
+def equations(page: str, latex: bool) -> list[str]:
+    """Every equation printed on ``page`` (LaTeX, or Markdown with plain or TeX formulas)."""
+    found = table_products(page.splitlines(), latex)
+    if latex or "$$" in page:
+        pattern = r"\$\$(.+?)\$\$" if not latex else r"(?<!\\)\$(.+?)(?<!\\)\$"
+        found += [tex_to_plain(m) for m in re.findall(pattern, page, re.S)]
+        if not latex:  # the threshold tables' cells of Markdown with TeX formulas
+            found += [tex_to_plain(m) for m in re.findall(r"(?<![\\$])\$([^$]+?)\$(?!\$)", page)]
+    else:
+        for line in page.splitlines():
+            pieces = cells(line, False) if line.startswith("|") else [line]
+            for piece in pieces:
+                found += re.findall(
+                    r"\(\d+(?:\.\d+)? \+ \d+(?:\.\d+)?\) / 2 [=≈] \d+(?:\.\d+)?", piece
+                )
+                if re.match(r"(H|Gain|SplitInfo|GainRatio)\(|\d", piece):
+                    found.append(piece)
+    return [e for e in found if is_equation(e)]
+
+
+# ---------------------------------------------------------------------------------------------
+# the pages
+# ---------------------------------------------------------------------------------------------
+def _trees():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        X, y = load("play_tennis", return_X_y=True)
+        yield "play_tennis", ID3Classifier().fit(X, y)
+        yield "play_tennis_ratio", ID3Classifier(criterion="gain_ratio").fit(X, y)
+        X, y = load("iris", return_X_y=True)
+        yield "iris", ID3Classifier().fit(X, y)
+        X, y = load("titanic", return_X_y=True)
+        X = X.drop(columns=["Name", "Ticket", "Cabin", "PassengerId"])
+        yield "titanic_depth3", ID3Classifier(max_depth=3).fit(X, y)
+
+
+TREES = dict(_trees())
+
+
+def pages():
+    for name, tree in TREES.items():
+        solution = tree.worked_solution()
+        yield f"{name}/markdown", str(solution), False
+        yield f"{name}/markdown_math", solution.math(), False
+        yield f"{name}/latex", str(tree.worked_solution(format="latex")), True
+        yield f"{name}/decimals", str(tree.worked_solution(exact=False)), False
+    for kind in ("categorical", "numeric", "mixed"):
+        for seed in range(5):
+            exercise = make_exercise(kind, 12, seed)
+            yield f"key/{kind}/{seed}/markdown", str(exercise.solution), False
+            yield f"key/{kind}/{seed}/latex", sheet_latex([exercise], answers=True), True
+
+
+PAGES = list(pages())
+
+
+@pytest.mark.parametrize("name, page, latex", PAGES, ids=[p[0] for p in PAGES])
+def test_every_printed_equation_holds_by_pencil(name, page, latex):
+    found = equations(page, latex)
+    assert len(found) >= 10, f"{name}: only {len(found)} equations found"
+    problems = [p for p in map(check, found) if p]
+    assert not problems, "\n".join(problems[:10])
+    if "≈" in page or "\\approx" in page:
+        assert page.count("marks a result worked from the unrounded numbers") == 1
+
+
+def test_the_parser_finds_every_kind_of_equation_and_the_known_approximations():
+    page = str(TREES["play_tennis"].worked_solution())
+    found = equations(page, latex=False)
+    # the Play Tennis root: 0.9403 - 0.6935 is 0.2468 by pencil, the exact 0.2467 is marked
+    assert "Gain(S, Outlook) = 0.9403 - 0.6935 ≈ 0.2467" in found
+    assert check("Gain(S, Outlook) = 0.9403 - 0.6935 ≈ 0.2467") is None
+    assert check("Gain(S, Outlook) = 0.9403 - 0.6935 = 0.2467") is not None  # = would lie
+    assert check("G = 0.9403 - 0.6935 ≈ 0.2468") is not None  # ≈ where = holds
+    assert check("G = 0.9403 - 0.6935 ≈ 0.2500") is not None  # ≈ hiding a real error
+    assert "7/14 × 0.5917 ≈ 0.2958" in found  # a weighted entropy of the table
+    kinds = {
+        "entropy": r"log2",
+        "weighted sum": r"^H\(S \| ",
+        "gain": r"^Gain\(",
+        "product": r"^\d+/\d+ × [\d.]+ [=≈]",
+    }
+    for kind, pattern in kinds.items():
+        assert any(re.search(pattern, e) for e in found), kind
+    ratio = equations(str(TREES["play_tennis_ratio"].worked_solution()), latex=False)
+    assert any(e.startswith("GainRatio(") for e in ratio)
+    assert any(e.startswith("SplitInfo(") for e in ratio)
+    iris = equations(str(TREES["iris"].worked_solution()), latex=False)
+    assert any(e.startswith("(") and "/ 2" in e for e in iris)  # a midpoint
+    assert sum(bool(re.match(r"^\d+/\d+ × [\d.]+ \+ ", e)) for e in iris) >= 10  # thresholds
+
+
+def test_latex_and_markdown_print_the_same_equations():
+    tree = TREES["titanic_depth3"]
+    plain = equations(str(tree.worked_solution()), latex=False)
+    latex = equations(str(tree.worked_solution(format="latex")), latex=True)
+    result = [SIGNS.split(e)[-2:] for e in plain]
+    assert sorted(map(tuple, result)) == sorted(tuple(SIGNS.split(e)[-2:]) for e in latex)
