@@ -559,5 +559,6 @@
   document.getElementById("restart").addEventListener("click", restart);
   C.viewControls(view);
   restart();
-  window.id3page = {view: view, nodes: function () { return nodes; }, analyse: analyse};
+  window.id3page = {view: view, nodes: function () { return nodes; }, analyse: analyse,
+    select: function (i) { selected = i; panel(); view.draw(true); view.centreOn(i, true); }};
 })();
