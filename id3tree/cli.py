@@ -312,6 +312,11 @@ def _explore(args: argparse.Namespace) -> int:
     check_new_file(args.out, args.force, "the page")
     X, y = split_target(read_data(args.data), args.target)
     model = ID3Classifier(criterion=args.criterion, max_depth=args.max_depth).fit(X, y)
+    if args.build:
+        model.to_html(args.out, title=args.title, mode="build", holdout=args.holdout,
+                      random_state=args.seed)  # fmt: skip
+        print(f"wrote {args.out}: grow the tree yourself; open it in a browser")
+        return 0
     model.to_html(args.out, title=args.title or f"{args.data}: predicting {args.target}")
     print(f"wrote {args.out} ({sum(1 for _ in model.root_.walk())} nodes); open it in a browser")
     return 0
@@ -341,6 +346,14 @@ def _add_teaching_commands(commands) -> None:
     explore.add_argument("--max-depth", type=int, default=None)
     explore.add_argument("--title", help="the page title")
     explore.add_argument("--force", action="store_true", help="overwrite --out if it exists")
+    explore.add_argument(
+        "--build", action="store_true", help="a page where you choose every split yourself"
+    )
+    explore.add_argument(
+        "--holdout", type=float, default=None,
+        help="with --build: the share of rows kept aside to score the trees (default 0.3)",
+    )  # fmt: skip
+    explore.add_argument("--seed", type=int, default=0, help="with --build: draws the holdout")
     explore.set_defaults(run=_explore)
 
     exercise = commands.add_parser("exercise", help="write an exercise sheet and its answer key")

@@ -1033,12 +1033,32 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
         return worked_solution(self._teaching(), node, format=format, exact=exact)
 
-    def to_html(self, path=None, *, title: str | None = None) -> str | None:
-        """One self-contained HTML page to explore the tree: click a node, replay the growth,
-        search a feature. Written to ``path`` (and None returned) if given, else returned."""
+    def to_html(
+        self,
+        path=None,
+        *,
+        title: str | None = None,
+        mode: str = "explore",
+        test=None,
+        holdout: float | None = None,
+        random_state: int = 0,
+    ) -> str | None:
+        """One self-contained HTML page (no network) of the tree; written to ``path`` (and None
+        returned) if given, else returned.
+
+        ``mode="explore"``: the fitted tree, to fit to the window, zoom, fold and unfold; click
+        a node for its numbers, replay the growth, search a feature. ``mode="build"``: the
+        student chooses every split of a tree of their own, sees each choice beside the best
+        one, and at the end sees the tree scored against this one's way of growing (ID3) on
+        held-out rows: ``test=(X_test, y_test)``, or else a ``holdout`` share (default 0.3,
+        drawn with ``random_state``) of the training rows that the page keeps aside, ID3's tree
+        then being grown again on the rest. See the documentation's page on the explorer.
+        """
         from id3tree.teaching import tree_page
 
-        page = tree_page(self._teaching(), title=title)
+        check_is_fitted(self, "_tree")
+        options = {"test": test, "holdout": holdout, "random_state": random_state}
+        page = tree_page(self, title=title, mode=mode, **options)
         if path is None:
             return page
         Path(path).write_text(page, encoding="utf-8")

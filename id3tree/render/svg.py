@@ -93,6 +93,28 @@ def tree_to_svg(
             ([f"#{s.node.node_id} {title[0]}", *title[1:]], body, width + 3.5 * CHAR_WIDTH, h)
             for s, (title, body, width, h) in zip(items, boxes)
         ]
+    x, y_top, total_width, total_height = _layout(items, boxes)
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="id3tree" width="{total_width:.0f}" '
+        f'height="{total_height:.0f}" viewBox="0 0 {total_width:.0f} {total_height:.0f}" '
+        f'font-family="sans-serif" font-size="{FONT_SIZE}">'
+    ]
+    drawn = [s for s in items if shown is None or s.node.node_id in shown]
+    for s in drawn:  # edges first, under the boxes
+        if s.parent is not None:
+            top = y_top[items[s.parent].level] + boxes[s.parent][3]
+            out.append(_edge(s, (x[s.parent], top), (x[s.index], y_top[s.level])))
+    for s in drawn:
+        fill = fill_color(s.node, palette, len(classes)) if filled else "#ffffff"
+        current = highlight is not None and s.node.node_id == highlight
+        out.extend(_node(s, boxes[s.index], x[s.index], y_top[s.level], fill, current))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _layout(items: list, boxes: list) -> tuple[list[float], dict, float, float]:
+    """Where each box goes: its centre's x (shifted so the drawing starts 10 px in), the top
+    of each level, and the drawing's width and height."""
     children = [[] for _ in items]
     for s in items:
         if s.parent is not None:
@@ -129,65 +151,51 @@ def tree_to_svg(
     left = min(x[i] - width_of[i] / 2 for i in range(len(items)))
     shift = 10 - left
     total_width = max(x[i] + width_of[i] / 2 for i in range(len(items))) + shift + 10
-    total_height = top - V_GAP + 10
+    return [v + shift for v in x], y_top, total_width, top - V_GAP + 10
+
+
+def _edge(s, start: tuple[float, float], end: tuple[float, float]) -> str:
+    """The edge from the bottom of the parent's box (``start``) to the top of ``s``'s box."""
+    (x1, y1), (x2, y2) = start, end
+    label, italic = edge_lines(s.parent_node, s.key)
+    style = ' font-style="italic"' if italic else ""
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    return (
+        f'<g class="edge" data-node="{s.node.node_id}"><line x1="{x1:.1f}" y1="{y1:.1f}" '
+        f'x2="{x2:.1f}" y2="{y2:.1f}" stroke="{EDGE_COLOR}"/><text x="{mx:.1f}" y="{my + 4:.1f}" '
+        f'text-anchor="middle" fill="#333" stroke="white" stroke-width="3" '
+        f'paint-order="stroke"{style}>{escape(" ".join(label))}</text></g>'
+    )
+
+
+def _node(s, box: tuple, x: float, top: float, fill: str, current: bool) -> list[str]:
+    """The box of ``s`` centred at ``x``: its rectangle, title and lines, and the "… more" of a
+    subtree left out."""
+    title, body, w, h = box
+    nid = s.node.node_id
+    bx, by = x - w / 2, top
+    stroke, stroke_width = (HIGHLIGHT, 3) if current else (BORDER_COLOR, 1)
+    cls = "node current" if current else "node"
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="id3tree" width="{total_width:.0f}" '
-        f'height="{total_height:.0f}" viewBox="0 0 {total_width:.0f} {total_height:.0f}" '
-        f'font-family="sans-serif" font-size="{FONT_SIZE}">'
+        f'<g class="{cls}" data-node="{nid}" tabindex="0"><title>node {nid}</title>'
+        f'<rect x="{bx:.1f}" y="{by:.1f}" width="{w:.1f}" height="{h:.1f}" rx="4" '
+        f'fill="{fill}" stroke="{stroke}" stroke-width="{stroke_width}"/>'
     ]
-    for s in items:  # edges first, under the boxes
-        if s.parent is None:
-            continue
-        nid = s.node.node_id
-        if shown is not None and nid not in shown:
-            continue
-        p = s.parent
-        x1, y1 = x[p] + shift, y_top[items[p].level] + boxes[p][3]
-        x2, y2 = x[s.index] + shift, y_top[s.level]
-        label, italic = edge_lines(s.parent_node, s.key)
-        style = ' font-style="italic"' if italic else ""
-        mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    ty = by + PAD + FONT_SIZE
+    for line, bold in [(line, True) for line in title] + [(line, False) for line in body]:
+        weight = ' font-weight="bold"' if bold else ""
         out.append(
-            f'<g class="edge" data-node="{nid}"><line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" '
-            f'y2="{y2:.1f}" stroke="{EDGE_COLOR}"/><text x="{mx:.1f}" y="{my + 4:.1f}" '
-            f'text-anchor="middle" fill="#333" stroke="white" stroke-width="3" '
-            f'paint-order="stroke"{style}>{escape(" ".join(label))}</text></g>'
+            f'<text x="{bx + w / 2:.1f}" y="{ty:.1f}" text-anchor="middle"{weight}>'
+            f"{escape(line)}</text>"
         )
-    for s, (title, body, w, h) in zip(items, boxes):
-        nid = s.node.node_id
-        if shown is not None and nid not in shown:
-            continue
-        bx, by = x[s.index] + shift - w / 2, y_top[s.level]
-        fill = fill_color(s.node, palette, len(classes)) if filled else "#ffffff"
-        current = highlight is not None and nid == highlight
-        stroke = HIGHLIGHT if current else BORDER_COLOR
-        stroke_width = 3 if current else 1
-        cls = "node current" if current else "node"
+        ty += LINE_HEIGHT
+    if s.hidden:
         out.append(
-            f'<g class="{cls}" data-node="{nid}" tabindex="0"><title>node {nid}</title>'
-            f'<rect x="{bx:.1f}" y="{by:.1f}" width="{w:.1f}" height="{h:.1f}" rx="4" '
-            f'fill="{fill}" stroke="{stroke}" stroke-width="{stroke_width}"/>'
+            f'<text x="{bx + w / 2:.1f}" y="{by + h + 14:.1f}" text-anchor="middle" '
+            f'fill="#777">\u2026 {s.hidden} more</text>'
         )
-        ty = by + PAD + FONT_SIZE
-        for line in title:
-            out.append(
-                f'<text x="{bx + w / 2:.1f}" y="{ty:.1f}" text-anchor="middle" '
-                f'font-weight="bold">{escape(line)}</text>'
-            )
-            ty += LINE_HEIGHT
-        for line in body:
-            out.append(
-                f'<text x="{bx + w / 2:.1f}" y="{ty:.1f}" text-anchor="middle">{escape(line)}</text>'
-            )
-            ty += LINE_HEIGHT
-        if s.hidden:
-            out.append(
-                f'<text x="{bx + w / 2:.1f}" y="{by + h + 14:.1f}" text-anchor="middle" '
-                f'fill="#777">\u2026 {s.hidden} more</text>'
-            )
-        out.append("</g>")
-    out.append("</svg>")
-    return "\n".join(out)
+    out.append("</g>")
+    return out
 
 
 def _postorder(children: list[list[int]]) -> list[int]:

@@ -1,76 +1,65 @@
-"""The numbers behind the interactive page: one entry per node, in reading order."""
+"""The interactive page of a fitted tree: what it is made from, and the page itself.
+
+:func:`tree_page` writes the page of :meth:`~id3tree.ID3Classifier.to_html` and of
+``id3tree explore``: ``mode="explore"`` for the fitted tree (:mod:`id3tree.teaching.page_data`
+makes its numbers for the whole tree at once), ``mode="build"`` for a student who grows a tree
+of their own (:mod:`id3tree.teaching.build`).
+"""
 
 from __future__ import annotations
 
-import math
+import numpy as np
 
-from id3tree.node import format_number
-from id3tree.render.html import page_html
-from id3tree.teaching.record import TeachingRecord
-from id3tree.teaching.steps import make_step
-
-
-def _number(value):
-    return None if value is None or (isinstance(value, float) and math.isnan(value)) else value
+from id3tree.render.html import MODES, page_html
+from id3tree.teaching.page_data import PageSource, page_data
+from id3tree.teaching.record import record_of
 
 
-def page_data(record: TeachingRecord) -> dict:
-    """Everything the page shows, as JSON-ready Python objects."""
-    nodes = []
-    for info in record.infos:
-        step = make_step(record, info.order)
-        frame = step.candidates if step.tables else None
-        candidates = []
-        for i, table in enumerate(step.tables):
-            row = frame.iloc[i]
-            candidates.append(
-                {
-                    "feature": table.feature,
-                    "kind": table.kind,
-                    "split": row["split"] if table.valid else "",
-                    "between": row["between"],
-                    "overall_entropy": _number(table.overall_entropy),
-                    "gain": _number(table.gain),
-                    "gain_ratio": _number(table.gain_ratio),
-                    "chosen": table.chosen,
-                    "tie": table.tie,
-                    "note": row["note"],
-                    "branches": [
-                        {"label": b.label, "n": b.n, "counts": list(b.counts), "entropy": b.entropy}
-                        for b in table.branches
-                    ],
-                }
-            )
-        node = info.node
-        nodes.append(
-            {
-                "id": node.node_id,
-                "order": info.order,
-                "parent": None if info.parent is None else info.parent.node_id,
-                "branch": info.branch,
-                "path": list(info.path),
-                "depth": node.depth,
-                "n": node.n_samples,
-                "counts": [int(v) for v in node.class_counts.values()],
-                "entropy": node.entropy,
-                "prediction": str(node.prediction),
-                "leaf": node.is_leaf,
-                "feature": node.feature,
-                "threshold": None if node.threshold is None else format_number(node.threshold),
-                "decision": step.decision,
-                "reason": step.reason,
-                "candidates": candidates,
-            }
+def source_of(model) -> PageSource:
+    """What the page of a fitted :class:`~id3tree.ID3Classifier` is made from: its tree, the
+    rows it was grown on and its trace (the teaching tools' error when it kept none)."""
+    data = getattr(model, "_fit_data", None)
+    trace = getattr(model, "_trace_columns", None)
+    if data is None or trace is None:
+        record_of(model)  # raises the teaching tools' error: say why and what to do
+    if data.weight is not None and not np.all(data.weight == 1):
+        raise ValueError(
+            "the page writes the hand calculation with whole counts of rows; this tree was "
+            "fitted with sample_weight or class_weight, so its counts are sums of weights. Use "
+            "trace_, candidate_table() or verbose=1, which show the weighted counts"
         )
-    return {
-        "classes": [str(c) for c in record.classes],
-        "features": record.names,
-        "criterion": record.criterion,
-        "nodes": nodes,
-    }
+    return PageSource(model._tree, data, trace, model.criterion, int(model.min_samples_leaf))
 
 
-def tree_page(record: TeachingRecord, *, title: str | None = None) -> str:
-    """The self-contained HTML page of a fitted tree."""
-    title = title or f"Decision tree: {len(record.infos)} nodes, {len(record.names)} features"
-    return page_html(record.root, page_data(record), classes=record.classes, title=title)
+def tree_page(
+    model,
+    *,
+    title: str | None = None,
+    mode: str = "explore",
+    test=None,
+    holdout: float | None = None,
+    random_state: int = 0,
+) -> str:
+    """The self-contained HTML page of a fitted :class:`~id3tree.ID3Classifier`: ``mode`` is
+    ``"explore"`` (the fitted tree) or ``"build"`` (the student chooses every split; ``test``,
+    ``holdout`` and ``random_state`` say which rows score it, see
+    :func:`id3tree.teaching.build.build_data`)."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    source = source_of(model)
+    n_features = source.n_features
+    if mode == "build":
+        from id3tree.teaching.build import build_data
+
+        data = build_data(model, source, test=test, holdout=holdout, random_state=random_state)
+        title = title or f"Grow the tree yourself: {n_features} features"
+    else:
+        if test is not None or holdout is not None:
+            which = "test" if test is not None else "holdout"
+            raise ValueError(
+                f"{which} applies to mode='build' only (the page where the student grows the "
+                "tree and sees it scored on held-out rows)"
+            )
+        data = page_data(source)
+        title = title or f"Decision tree: {source.tree.n_nodes} nodes, {n_features} features"
+    return page_html(data, title=title, mode=mode)
