@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import io
 import itertools
 import os
 import re
@@ -31,15 +32,26 @@ from id3tree.datasets import (  # noqa: E402
 )
 from id3tree.node import Node  # noqa: E402
 from id3tree.render.dot import tree_to_dot, tree_to_graphviz  # noqa: E402
+from id3tree.render.layout import arrange  # noqa: E402
 from id3tree.render.plot import (  # noqa: E402
     EDGE_GID,
+    GROUP_GID,
     MARKER_GID,
     NODE_GID,
+    NOTE_GID,
     _items,
-    _plan,
+    _measure,
+    _Metrics,
     plot_tree,
 )
-from id3tree.render.style import PALETTE, class_palette, fill_color, purity  # noqa: E402
+from id3tree.render.style import (  # noqa: E402
+    PALETTE,
+    boxes_per_level,
+    class_palette,
+    fill_color,
+    kept_branches,
+    purity,
+)
 
 GOLDEN = Path(__file__).parent / "golden" / "play_tennis.dot"
 HAS_DOT = shutil.which("dot") is not None
@@ -84,6 +96,11 @@ def labels(dot: str) -> dict[str, list[str]]:
             rows = re.sub(r"</?[bi]>", "", match.group(3)).split("<br/>")
             found[key] = [html.unescape(row) for row in rows]
     return found
+
+
+def drawn(ax, gid: str) -> list:
+    """The patches (boxes) of a drawing with this gid."""
+    return [p for p in ax.patches if p.get_gid() == gid]
 
 
 def leaf(node_id: int, prediction, counts: dict) -> Node:
@@ -160,7 +177,8 @@ def test_to_graphviz_is_a_digraph_whose_source_is_the_dot(tennis):
     root, classes = tennis
     graph = tree_to_graphviz(root, classes=classes, rankdir="LR")
     assert isinstance(graph, graphviz.Digraph)
-    assert graph.source == tree_to_dot(root, classes=classes, rankdir="LR")
+    assert graph.source == tree_to_dot(root, classes=classes, rankdir="LR", max_pixels=8000)
+    assert 'size="83.3333,83.3333"' in graph.source  # 8,000 pixels at Graphviz's 96 dpi
     assert hasattr(graph, "_repr_mimebundle_")  # how Jupyter shows it inline
 
 
@@ -245,9 +263,9 @@ def test_dot_and_drawings_of_trees_5000_levels_deep():
         )
     dot = tree_to_dot(node)
     assert dot.count(" -> ") == 10_000
-    items = _items(node, ["x", "y"], ("samples",), 3, True, None, None)
-    plan = _plan(items, None, 9.0, 72.0)
-    assert len(plan.items) == 10_001 and plan.height > 5000 * 40
+    items = _items(node, ["x", "y"], ("samples",), 3, True, None, None, None)
+    layout = arrange(items, _measure(items, _Metrics(None, 9.0, 72.0)))
+    assert len(items) == 10_001 and layout.height > 5000 * 40
     ax = plot_tree(node, max_depth=3)
     assert len([p for p in ax.patches if p.get_gid() == NODE_GID]) == 1 + 2 * 3
 
@@ -406,19 +424,24 @@ def test_the_library_leaves_the_backend_alone(tmp_path):
 # ---------------------------------------------------------------------------------------------
 # large trees (timings belong in reports; the bounds here only catch something gone badly wrong)
 # ---------------------------------------------------------------------------------------------
-def test_adult_renders_in_reasonable_time():
+@pytest.fixture(scope="module")
+def adult():
     model = ID3Classifier().fit(*load_adult(return_X_y=True))
-    root, classes = model.root_, model.classes_.tolist()
+    return model.root_, model.classes_.tolist()
+
+
+def test_adult_renders_in_reasonable_time(adult):
+    root, classes = adult
     start = time.perf_counter()
-    dot = tree_to_dot(root, classes=classes)
+    dot = tree_to_dot(root, classes=classes, max_branches=None)
     assert time.perf_counter() - start < 60
     assert dot.count(" -> ") == sum(1 for _ in root.walk()) - 1
     start = time.perf_counter()
     ax = plot_tree(root, classes=classes, max_depth=3)
     ax.figure.canvas.draw()
     assert time.perf_counter() - start < 60
-    assert len([p for p in ax.patches if p.get_gid() == NODE_GID]) == sum(
-        1 for n in root.walk() if n.depth <= 3
+    assert len(drawn(ax, NODE_GID)) + len(drawn(ax, GROUP_GID)) == sum(
+        boxes_per_level(root, 10, 3, 10**9)
     )
 
 
@@ -433,7 +456,8 @@ def test_graphviz_object_explains_itself_in_jupyter_without_dot(monkeypatch):
     assert "Outlook" in graph.source  # the DOT text is still there
 
 
-def test_a_drawing_too_large_is_refused_with_a_depth_that_fits(iris, monkeypatch):
+def test_a_drawing_too_large_is_fitted_or_refused_with_a_depth_that_fits(iris, monkeypatch):
+    import id3tree.render.layout as layout_module
     import id3tree.render.plot as plot_module
 
     root, classes = iris
@@ -441,14 +465,16 @@ def test_a_drawing_too_large_is_refused_with_a_depth_that_fits(iris, monkeypatch
     for node in root.walk():
         per_level[node.depth] = per_level.get(node.depth, 0) + 1
     within_2 = sum(n for depth, n in per_level.items() if depth <= 2)
-    monkeypatch.setattr(plot_module, "MAX_NODES", within_2)  # levels 0-2 fit, level 3 does not
-    with pytest.raises(ValueError, match=r"max_depth=2 \(\d+ boxes\).*to_dot\(\)") as refused:
-        plot_tree(root, classes=classes)
-    assert f"({within_2} boxes)" in str(refused.value)
-    ax = plot_tree(root, classes=classes, max_depth=2)  # what the message suggests is drawn
-    assert len([p for p in ax.patches if p.get_gid() == NODE_GID]) == within_2
-    with pytest.raises(ValueError, match="max_depth=2"):
-        plot_tree(root, classes=classes, max_depth=3)
+    for module in (plot_module, layout_module):  # levels 0-2 fit, level 3 does not
+        monkeypatch.setattr(module, "MAX_BOXES", within_2)
+    ax = plot_tree(root, classes=classes)  # the whole tree: the top levels that fit, and a note
+    assert len(drawn(ax, NODE_GID)) == within_2
+    (note,) = [t.get_text() for t in ax.texts if t.get_gid() == NOTE_GID]
+    assert note.startswith(f"The top 3 of {max(per_level) + 1} levels (max_depth=2)")
+    with pytest.raises(ValueError, match=r"max_depth=2 \(it fits\).*to_dot\(\)"):
+        plot_tree(root, classes=classes, max_depth=3)  # asked for: refused, not cut
+    with pytest.raises(ValueError, match=r"max_depth=2 \(it fits\)"):
+        tree_to_dot(root, classes=classes, max_depth=3, max_pixels=8000)
 
 
 def test_one_vocabulary_for_counts_and_rounded_thresholds():
@@ -507,3 +533,132 @@ def node_lines(node, classes):
     from id3tree.render.style import node_body, node_title
 
     return node_title(node) + node_body(node, classes, ("samples", "counts", "entropy", "gain"), 3)
+
+
+# ---------------------------------------------------------------------------------------------
+# large trees: grouped branches, bounded size, wrapped levels
+# ---------------------------------------------------------------------------------------------
+def test_grouping_keeps_the_largest_branches_and_adds_up_the_rest(adult):
+    root, _ = adult
+    grouped = 0
+    for node in root.walk():
+        kept, group = kept_branches(node, 6)
+        if len(node.children) <= 6:
+            assert group is None and kept == list(node.children.items())
+            continue
+        grouped += 1
+        assert len(kept) == 5 and len(group.keys) == len(node.children) - 5 >= 2
+        assert [k for k, _ in kept] == [k for k in node.children if k not in group.keys]
+        smallest_kept = min(child.n_samples for _, child in kept)
+        assert all(child.n_samples <= smallest_kept for child in group.nodes)
+        # the kept boxes and the group's box hold every sample of the parent, class by class
+        for c, n in node.class_counts.items():
+            below = sum(child.class_counts.get(c, 0) for _, child in kept)
+            assert below + group.class_counts.get(c, 0) == n
+        assert sum(ch.n_samples for _, ch in kept) + group.n_samples == node.n_samples
+    assert grouped > 10  # Adult has many splits on education, occupation, native-country
+
+
+def test_the_group_box_in_dot_says_how_many_values_and_their_counts(adult):
+    root, classes = adult
+    dot = tree_to_dot(root, classes=classes, max_depth=2, max_branches=6)
+    found = labels(dot)
+    education = root.children["Husband"]  # 16 values: 5 drawn, 11 in the group
+    kept, group = kept_branches(education, 6)
+    counts = group.class_counts
+    assert found[f"g{education.node_id}"] == [
+        "+ 11 more values",
+        f"samples = {group.n_samples}",
+        ", ".join(f"{c}: {counts[c]}" for c in classes),
+    ]
+    assert found[f"{education.node_id}->g{education.node_id}"] == ["others"]
+    tooltip = re.search(rf'\tg{education.node_id} \[.*tooltip="([^"]*)"', dot).group(1)
+    assert html.unescape(tooltip).split(", ") == [str(k) for k in group.keys]
+    n_boxes = sum(boxes_per_level(root, 6, 2, 10**9))
+    assert len([k for k in found if "->" not in k and not k.startswith("m")]) == n_boxes
+    assert dot == tree_to_dot(root, classes=classes, max_depth=2, max_branches=6)  # the same twice
+
+
+def test_small_trees_need_no_grouping_and_keep_their_dot(tennis, mushroom):
+    for root, classes in (tennis, mushroom):
+        assert tree_to_dot(root, classes=classes) == tree_to_dot(
+            root, classes=classes, max_branches=None
+        )
+    assert "+ 2 more values" in tree_to_dot(*tennis[:1], max_branches=2)
+
+
+def test_adult_top_levels_are_drawn_in_bounded_figures(adult):
+    root, classes = adult
+    for depth in (2, 4):
+        ax = plot_tree(root, classes=classes, max_depth=depth)
+        width, height = ax.figure.get_size_inches() * ax.figure.dpi
+        assert max(width, height) <= 8000
+        expected = sum(boxes_per_level(root, 10, depth, 10**9))
+        assert len(drawn(ax, NODE_GID)) + len(drawn(ax, GROUP_GID)) == expected
+        assert len(drawn(ax, GROUP_GID)) > 0
+        plt.close(ax.figure)
+    whole = plot_tree(root, classes=classes)  # the whole tree does not fit: the top levels do
+    width, height = whole.figure.get_size_inches() * whole.figure.dpi
+    assert max(width, height) <= 8000
+    assert [t for t in whole.texts if t.get_gid() == NOTE_GID]
+    with pytest.raises(ValueError, match=r"max_depth=\d+ \(it fits\)"):
+        plot_tree(root, classes=classes, max_depth=8)
+
+
+def test_a_wrapped_drawing_has_no_overlaps_and_every_box_inside(adult):
+    root, classes = adult
+    ax = plot_tree(root, classes=classes, max_depth=2, show=("samples",))
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    boxes = [p.get_window_extent(renderer) for p in drawn(ax, NODE_GID) + drawn(ax, GROUP_GID)]
+    texts = [
+        t.get_window_extent(renderer) for t in ax.texts if t.get_gid() in (EDGE_GID, MARKER_GID)
+    ]
+    assert overlapping(boxes + texts) == []
+    width, height = ax.figure.get_size_inches() * ax.figure.dpi
+    assert width < 4 * height  # a 35-box strip is wrapped towards the shape of a page
+    canvas = ax.figure.bbox
+    for e in boxes + texts:
+        assert canvas.x0 <= e.x0 and e.x1 <= canvas.x1 and canvas.y0 <= e.y0 and e.y1 <= canvas.y1
+
+
+def test_graphviz_bounds_chooses_depth_and_notes_it(adult):
+    root, classes = adult
+    dot = tree_to_dot(root, classes=classes, max_pixels=8000)
+    assert 'size="83.3333,83.3333"' in dot and "labelloc=b" in dot
+    match = re.search(r"The top (\d+) of (\d+) levels \(max_depth=(\d+)\)", dot)
+    shown, total, depth = map(int, match.groups())
+    assert shown == depth + 1 < total == 1 + max(n.depth for n in root.walk())
+    assert labels(dot) == labels(tree_to_dot(root, classes=classes, max_depth=depth))
+
+
+def test_deterministic_svg(iris):
+    root, classes = iris
+    out = []
+    for _ in range(2):
+        ax = plot_tree(root, classes=classes, max_branches=2)
+        buffer = io.StringIO()
+        with matplotlib.rc_context({"svg.hashsalt": "id3tree"}):
+            ax.figure.savefig(buffer, format="svg", metadata={"Date": None})
+        out.append(buffer.getvalue())
+        plt.close(ax.figure)
+    assert out[0] == out[1]
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"max_branches": 1}, "max_branches must be None"),
+        ({"max_branches": "3"}, "max_branches must be None"),
+        ({"max_branches": True}, "max_branches must be None"),
+        ({"max_pixels": 50}, "max_pixels must be an integer of at least 100"),
+        ({"max_pixels": 8000.0}, "max_pixels must be an integer"),
+    ],
+)
+def test_bad_size_options_are_errors_that_say_why(tennis, options, message):
+    with pytest.raises(ValueError, match=message):
+        tree_to_dot(tennis[0], **options)
+    with pytest.raises(ValueError, match=message):
+        plot_tree(tennis[0], **options)
+    with pytest.raises(ValueError, match="at most 60,000"):
+        plot_tree(tennis[0], max_pixels=100_000)

@@ -22,8 +22,11 @@ def save_tree_image(model, path, *, engine: str = "auto", **options) -> str:
     """Draw a fitted model's tree into ``path`` (.png, .svg, .pdf or .dot).
 
     ``engine`` is ``"auto"`` (Graphviz if the ``dot`` program is found, else matplotlib),
-    ``"graphviz"`` or ``"matplotlib"``. Returns what drew it: ``"Graphviz"``, ``"matplotlib"``
-    or ``"DOT text"``.
+    ``"graphviz"`` or ``"matplotlib"``; ``options`` go to ``to_dot``, ``to_graphviz`` or
+    ``plot``. A picture is at most ``max_pixels`` (8,000) pixels a side, and of a tree too large
+    for that, the deepest levels that fit are drawn with a note (see :doc:`/large_trees`); DOT
+    text is not bounded unless ``max_pixels`` is given. Returns what drew it: ``"Graphviz"``,
+    ``"matplotlib"`` or ``"DOT text"``.
     """
     path = check_image_path(path)
     suffix = path.suffix.lower()
@@ -41,8 +44,9 @@ def save_tree_image(model, path, *, engine: str = "auto", **options) -> str:
     from id3tree.render.plot import MAX_PIXELS
 
     ax = model.plot(**options)
-    # 150 dpi unless that would make a side longer than plot()'s cap allows
-    dpi = min(SAVE_DPI, MAX_PIXELS / max(ax.figure.get_size_inches()))
+    # 150 dpi unless that would make a side longer than plot()'s bound allows
+    limit = options.get("max_pixels", MAX_PIXELS)
+    dpi = min(SAVE_DPI, limit / max(ax.figure.get_size_inches()))
     ax.figure.savefig(path, dpi=dpi, bbox_inches="tight")
     _close(ax.figure)
     return "matplotlib"

@@ -2,22 +2,25 @@
 
 The drawing is planned in points (1/72 inch) before anything is drawn:
 
-1. measure every block of text (a node's title, the lines under it, its edge label, its "…"
+1. choose what to draw: the levels asked for (or, by default, as many as fit), and for a split
+   with more than ``max_branches`` branches its largest ones and one box for the rest
+   (:func:`id3tree.render.style.kept_branches`);
+2. measure every block of text (a node's title, the lines under it, its edge label, its "…"
    marker) in the font it will be drawn in, through matplotlib's own text layout; a node's own
    width is the widest of its box, the label of its edge and its marker;
-2. bottom up, place each node's children left to right, each subtree as close to the ones
-   before it as their contours (the left and right edge of a subtree, level by level) allow,
-   and centre the node over its first and last child (a tidy tree, as Reingold and Tilford);
-3. top down, turn those offsets into positions; rows are as tall as their tallest box, with a
-   band above each row for the labels of the edges coming into it;
+3. place the boxes (:mod:`id3tree.render.layout`): a tidy tree, its wide levels wrapped into
+   lines when the tree is wider than ``max_pixels`` allow, in the shape closest to a page;
 4. size the figure to the plan (or fit the plan into a given Axes) and draw, one data unit being
    one point, so the measured boxes are the drawn boxes.
 
-No step recurses (trees can be thousands of levels deep), and merging two contours costs only
-the depth of the shallower one. Two things keep a large tree quick: text is measured once per
-*shape* (``samples = 1234`` and ``samples = 5678`` are one shape, see :class:`_Metrics`), and
-each block of text is one artist added without the Axes recomputing its data limits (the plan
-sets them).
+A figure is at most ``max_pixels`` (8,000) pixels a side at the figure's dpi. When the whole
+tree does not fit, ``plot()`` draws the deepest top levels that do and says so under the
+drawing; a ``max_depth`` that does not fit is refused with the depth that does.
+
+No step recurses (trees can be thousands of levels deep). Two things keep a large tree quick:
+text is measured once per *shape* (``samples = 1234`` and ``samples = 5678`` are one shape, see
+:class:`_Metrics`), and each block of text is one artist added without the Axes recomputing its
+data limits (the plan sets them).
 """
 
 from __future__ import annotations
@@ -27,52 +30,52 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from id3tree.node import Node
+from id3tree.render.layout import MAX_BOXES, Layout, Slot, Spacing, arrange, fit_depth, fitted
 from id3tree.render.style import (
     BORDER_COLOR,
     EDGE_COLOR,
     FIELDS,
+    GROUP_EDGE,
+    GROUP_FILL,
+    MAX_BRANCHES,
     MUTED_COLOR,
     WHITE,
     Shown,
+    boxes_per_level,
     check_options,
     class_list,
     class_palette,
     cut_text,
     edge_lines,
     fill_color,
+    fitted_note,
+    group_body,
+    group_title,
     node_body,
     node_title,
+    refusal,
     visible,
 )
 
-NODE_GID, EDGE_GID, MARKER_GID = "id3tree-node", "id3tree-edge-label", "id3tree-cut"
+NODE_GID, GROUP_GID = "id3tree-node", "id3tree-group"
+EDGE_GID, MARKER_GID, NOTE_GID = "id3tree-edge-label", "id3tree-cut", "id3tree-note"
 MIN_READABLE_FONTSIZE = 4.0  # points: a drawing squeezed below this says so
-MAX_PIXELS = 60_000  # Agg draws at most 2**16 pixels a side; bigger plans get a lower dpi
-MAX_NODES = 2_000  # more boxes are unreadable on any page matplotlib can save, and slow to save
+MAX_PIXELS = 8_000  # the longest side of a figure, in pixels at its dpi, unless max_pixels says
+PIXEL_LIMIT = 60_000  # Agg draws at most 2**16 pixels a side
+STRIP_PIXELS = 2_000  # a long strip wider than this (a slide) is wrapped, see layout.STRIP
 
 
 @dataclass
-class _Item:
-    """One drawn node: what it says (from style) and, once laid out, where it goes (points)."""
+class _Item(Slot):
+    """One drawn box: what it says (from style) and, once laid out, where it goes (points)."""
 
-    shown: Shown
-    title: list[str]
-    body: list[str]
-    fill: str
-    edge: list[str]
-    italic: bool
-    marker: str | None
-    children: list[int] = field(default_factory=list)
-    box_w: float = 0.0
-    box_h: float = 0.0
-    label_w: float = 0.0
-    label_h: float = 0.0
-    marker_w: float = 0.0
-    marker_h: float = 0.0
-    half: float = 0.0  # half the node's own width, half the gap to its neighbours included
-    child_dx: list[float] = field(default_factory=list)  # each child's x minus this node's x
-    x: float = 0.0
-    top: float = 0.0
+    shown: Shown | None = None
+    title: list[str] = field(default_factory=list)
+    body: list[str] = field(default_factory=list)
+    fill: str = WHITE
+    edge: list[str] = field(default_factory=list)
+    italic: bool = False
+    marker: str | None = None
     title_top: float = 0.0
     body_top: float = 0.0
 
@@ -81,69 +84,14 @@ class _Item:
 class _Plan:
     items: list[_Item]
     fonts: _Metrics
+    layout: Layout
     width: float
     height: float
-    fontsize: float
-    label_top: list[float]  # per level: the top of its band of edge labels
-    row_bottom: list[float]  # per level: the bottom of its tallest box
-
-
-class _Contour:
-    """The left and right edges of a subtree, level by level, relative to its root's x.
-
-    Edges are stored bottom level first (a parent adds its own level with one ``append``) and
-    each list has its own offset (shifting a subtree is two additions). A merge patches the
-    top levels of the deeper subtree's lists in place, so it costs the shallower one's depth.
-    """
-
-    __slots__ = ("lo", "lo_off", "hi", "hi_off")
-
-    def __init__(self, lo: list[float], lo_off: float, hi: list[float], hi_off: float):
-        self.lo, self.lo_off, self.hi, self.hi_off = lo, lo_off, hi, hi_off
-
-    @classmethod
-    def of_levels(cls, halves: list[float]) -> _Contour:
-        """A subtree whose levels, top first, are centred and ``2 * half`` wide."""
-        return cls([-h for h in reversed(halves)], 0.0, list(reversed(halves)), 0.0)
+    note: list[str]  # under the drawing: why it shows fewer levels than the tree has
 
     @property
-    def depth(self) -> int:
-        return len(self.lo)
-
-    def left(self, level: int) -> float:
-        return self.lo_off + self.lo[-1 - level]
-
-    def right(self, level: int) -> float:
-        return self.hi_off + self.hi[-1 - level]
-
-    def shift(self, dx: float) -> None:
-        self.lo_off += dx
-        self.hi_off += dx
-
-    def push_top(self, half: float) -> None:
-        self.lo.append(-half - self.lo_off)
-        self.hi.append(half - self.hi_off)
-
-    def gap_to(self, other: _Contour) -> float:
-        """How far right ``other`` must move to clear this contour at every level."""
-        return max(self.right(i) - other.left(i) for i in range(min(self.depth, other.depth)))
-
-    def merge(self, other: _Contour) -> _Contour:
-        """This subtree and ``other`` (already placed to its right) as one."""
-        a, b = self.depth, other.depth
-        if a >= b:
-            lo, lo_off = self.lo, self.lo_off
-        else:  # the top a levels of the left edge are this subtree's
-            for i in range(a):
-                other.lo[-1 - i] = self.left(i) - other.lo_off
-            lo, lo_off = other.lo, other.lo_off
-        if b >= a:
-            hi, hi_off = other.hi, other.hi_off
-        else:  # the top b levels of the right edge are other's
-            for i in range(b):
-                self.hi[-1 - i] = other.right(i) - self.hi_off
-            hi, hi_off = self.hi, self.hi_off
-        return _Contour(lo, lo_off, hi, hi_off)
+    def fontsize(self) -> float:
+        return self.fonts.fontsize
 
 
 class _Metrics:
@@ -196,39 +144,28 @@ class _Metrics:
         return box.width * self.scale, box.height * self.scale
 
 
-def _check_size(root: Node, max_depth: int | None) -> None:
-    """Refuse a drawing of more than ``MAX_NODES`` boxes, saying what to do instead.
-
-    Levels are counted top down and the count stops as soon as it passes the limit, so a huge
-    tree costs no more than the levels that fit.
-    """
-    level, shown, nodes = 0, 0, [root]
-    while nodes and (max_depth is None or level <= max_depth):
-        if shown + len(nodes) > MAX_NODES:
-            raise ValueError(
-                f"this drawing would have more than {MAX_NODES:,} boxes, too many to read or to "
-                f"save quickly with matplotlib: draw the top levels with max_depth={level - 1} "
-                f"({shown:,} boxes), or the whole tree with Graphviz (to_dot() or to_graphviz() "
-                "of the model, tree_to_dot() of a node)"
-            )
-        shown += len(nodes)
-        nodes = [child for node in nodes for child in node.children.values()]
-        level += 1
-
-
-def _items(root, classes, show, decimals, filled, class_colors, max_depth) -> list[_Item]:
+def _items(root, classes, show, decimals, filled, class_colors, max_depth, max_branches):
     """The content of the drawing, from the same words and colours as the Graphviz renderer."""
     palette = class_palette(classes, class_colors)
     items: list[_Item] = []
-    for shown in visible(root, max_depth):
-        node = shown.node
-        edge, italic = (
-            ([], False)
-            if shown.parent is None
-            else edge_lines(shown.parent_node, shown.key, decimals)
-        )
-        items.append(
-            _Item(
+    for shown in visible(root, max_depth, max_branches):
+        node, group = shown.node, shown.group
+        if group is not None:
+            item = _Item(
+                shown=shown,
+                title=group_title(group),
+                body=group_body(group, classes, show),
+                fill=GROUP_FILL if filled else WHITE,
+                edge=[GROUP_EDGE],
+                italic=True,
+            )
+        else:
+            edge, italic = (
+                ([], False)
+                if shown.parent is None
+                else edge_lines(shown.parent_node, shown.key, decimals)
+            )
+            item = _Item(
                 shown=shown,
                 title=node_title(node, decimals),
                 body=node_body(node, classes, show, decimals),
@@ -237,24 +174,19 @@ def _items(root, classes, show, decimals, filled, class_colors, max_depth) -> li
                 italic=italic,
                 marker=cut_text(shown.hidden) if shown.hidden else None,
             )
-        )
+        items.append(item)
         if shown.parent is not None:
             items[shown.parent].children.append(shown.index)
     return items
 
 
-def _plan(items: list[_Item], fontname: str | None, fontsize: float, dpi: float) -> _Plan:
-    """Steps 1-3 of the module docstring."""
-    m = _Metrics(fontname, fontsize, dpi)
+def _measure(items: list[_Item], m: _Metrics) -> Spacing:
+    """Step 2 of the module docstring: every box's size, and the gaps, at ``m``'s font size."""
+    fontsize = m.fontsize
     pad_x, pad_y = 0.8 * fontsize, 0.5 * fontsize
     line_gap = 0.2 * fontsize  # between a box's title and the lines under it
     label_pad = 0.3 * fontsize  # the white background around an edge label
-    gap_x = 1.2 * fontsize  # between neighbouring slots
-    gap_y = 3.0 * fontsize  # between a row's boxes and the labels below them
     stub = 0.9 * fontsize  # the dashed line down to a "…" marker
-    margin = 0.8 * fontsize
-
-    # 1. measure
     for it in items:
         title_w, title_h = m.size(it.title, m.bold)
         body_w, body_h = m.size(it.body, m.regular)
@@ -268,65 +200,106 @@ def _plan(items: list[_Item], fontname: str | None, fontsize: float, dpi: float)
         if it.marker:
             it.marker_w, marker_h = m.size([it.marker], m.small)
             it.marker_h = stub + marker_h
-
-    gap_y = max(gap_y, max(it.marker_h for it in items) + 0.4 * fontsize)
-
-    # 2. bottom up: in reverse visiting order every child comes before its parent
-    contours: list[_Contour | None] = [None] * len(items)
-    for it in reversed(items):
-        it.half = (max(it.box_w, it.label_w, it.marker_w) + gap_x) / 2
-        if not it.children:
-            halves = [it.half] + ([(it.marker_w + gap_x) / 2] if it.marker else [])
-            contours[it.shown.index] = _Contour.of_levels(halves)
-            continue
-        placed, xs = None, []
-        for c in it.children:
-            contour, contours[c] = contours[c], None
-            x = 0.0 if placed is None else placed.gap_to(contour)
-            contour.shift(x)
-            placed = contour if placed is None else placed.merge(contour)
-            xs.append(x)
-        centre = (xs[0] + xs[-1]) / 2
-        it.child_dx = [x - centre for x in xs]
-        placed.shift(-centre)
-        placed.push_top(it.half)
-        contours[it.shown.index] = placed
-
-    # 3. rows: each as tall as its tallest box, with a band for incoming edge labels above it
-    depth = max(it.shown.level for it in items)
-    row_h = [0.0] * (depth + 1)
-    band = [0.0] * (depth + 1)
-    for it in items:
-        level = it.shown.level
-        row_h[level] = max(row_h[level], it.box_h)
-        band[level] = max(band[level], it.label_h)
-    row_top, label_top = [margin], [margin]
-    for level in range(1, depth + 1):
-        label_top.append(row_top[-1] + row_h[level - 1] + gap_y)
-        row_top.append(label_top[-1] + band[level] + 0.4 * fontsize)
-    row_bottom = [top + h for top, h in zip(row_top, row_h)]
-
-    # positions, top down: in visiting order every parent comes before its children
-    items[0].x = 0.0
-    for it in items:
-        it.top = row_top[it.shown.level]
-        it.title_top, it.body_top = it.top + pad_y, it.top + it.body_top
-        for c, dx in zip(it.children, it.child_dx):
-            items[c].x = it.x + dx
-    left = min(it.x - it.half for it in items)
-    right = max(it.x + it.half for it in items)
-    for it in items:
-        it.x += margin - left
-    bottom = max(it.top + it.box_h + it.marker_h for it in items)
-    return _Plan(
-        items=items,
-        fonts=m,
-        width=right - left + 2 * margin,
-        height=bottom + margin,
-        fontsize=fontsize,
-        label_top=label_top,
-        row_bottom=row_bottom,
+    gap_y = max(3.0 * fontsize, max(it.marker_h for it in items) + 0.4 * fontsize)
+    return Spacing(
+        gap_x=1.2 * fontsize, gap_y=gap_y, band_gap=0.4 * fontsize, margin=0.8 * fontsize
     )
+
+
+def _finish(items: list[_Item], m: _Metrics, layout: Layout, note: list[str]) -> _Plan:
+    """Boxes' text positions from the layout, and room for the note under the drawing."""
+    for it in items:
+        it.title_top, it.body_top = it.top + 0.5 * m.fontsize, it.top + it.body_top
+    width, height = layout.width, layout.height
+    if note:
+        note_w, note_h = m.size(note, m.small)
+        width = max(width, note_w + 1.6 * m.fontsize)
+        height += note_h + 0.8 * m.fontsize
+    return _Plan(items, m, layout, width, height, note)
+
+
+class _Drawing:
+    """One request (a tree and the options of plot_tree): plans of it, and the one that fits."""
+
+    def __init__(self, root, classes, show, decimals, filled, class_colors, max_branches, fonts):
+        self.root, self.fonts, self.max_branches = root, fonts, max_branches
+        self.content = (root, classes, show, decimals, filled, class_colors)
+        self.plans: dict = {}
+
+    def items(self, max_depth: int | None) -> list[_Item]:
+        return _items(*self.content, max_depth, self.max_branches)
+
+    def plan(self, max_depth: int | None, bound: float, note=()) -> _Plan:
+        """The drawing of the top ``max_depth`` levels, wrapped to fit ``bound`` points a side if
+        it must (and can); made once per depth."""
+        if max_depth not in self.plans:
+            items = self.items(max_depth)
+            spacing = _measure(items, self.fonts)
+            reserve = 3 * self.fonts.fontsize if note else 0.0  # room for the note
+            layout = fitted(
+                items,
+                spacing,
+                max_width=bound,
+                max_height=bound - reserve,
+                strip_width=STRIP_PIXELS * self.fonts.scale,
+            )
+            self.plans[max_depth] = _finish(items, self.fonts, layout, list(note))
+        return self.plans[max_depth]
+
+    def fit(self, max_depth: int | None, bound: float, max_pixels: int) -> _Plan:
+        """The plan of ``max_depth`` levels if it fits; for ``None``, the whole tree or else the
+        deepest levels that fit, with a note; a ValueError for a depth that does not fit."""
+        counts = boxes_per_level(self.root, self.max_branches, max_depth, MAX_BOXES)
+        n_levels = 1 + max(node.depth for node in self.root.walk()) - self.root.depth
+
+        def fits(depth: int | None, cut: bool) -> bool:
+            plan = self.plan(depth, bound, _PLACEHOLDER if cut else ())
+            return plan.width <= bound and plan.height <= bound
+
+        depth, cut = fit_depth(max_depth, counts, n_levels, fits)
+        if not cut:
+            return self.plans[max_depth]
+        too_many = sum(counts) > MAX_BOXES
+        if max_depth is not None:
+            n_boxes = None if too_many else sum(counts)
+            raise ValueError(
+                refusal(max_depth, n_boxes, MAX_BOXES, depth, max_pixels, self.max_branches)
+            )
+        note = fitted_note(depth, n_levels, max_pixels)
+        del self.plans[depth]  # made with a placeholder note
+        return self.plan(depth, bound, note)
+
+
+_PLACEHOLDER = ("", "")  # room for a two-line note while the depth is being chosen
+
+
+def _connections(plan: _Plan, it: _Item, edges: list) -> None:
+    """The lines from ``it`` down to its children (and their labels' places).
+
+    In a plain tidy tree a node fans out to its children from the bottom of its row. In a
+    wrapped drawing every node connects as in an org chart: a stem down to a horizontal bus over
+    each line of its children, the buses of a wrapped node's later lines hanging from its trunk.
+    """
+    items, layout = plan.items, plan.layout
+    if not layout.wrapped:
+        bottom = layout.row_bottom[it.row]
+        if it.top + it.box_h < bottom:  # a short box: down to the row's bottom first
+            edges.append([(it.x, it.top + it.box_h), (it.x, bottom)])
+        for c in it.children:
+            child = items[c]
+            edges.append([(it.x, bottom), (child.x, layout.label_top[child.row])])
+        return
+    bus_ys = [layout.label_top[items[line[0]].row] - 0.2 * plan.fontsize for line in it.lines]
+    edges.append([(it.x, it.top + it.box_h), (it.x, bus_ys[0])])
+    start = it.x if it.trunk is None else it.trunk
+    if it.trunk is not None:
+        edges.append([(it.trunk, bus_ys[0]), (it.trunk, bus_ys[-1])])
+    for number, (line, bus_y) in enumerate(zip(it.lines, bus_ys)):
+        xs = [items[c].x for c in line] + ([it.x] if number == 0 else [])
+        edges.append([(min(xs + [start]), bus_y), (max(xs), bus_y)])
+        for c in line:
+            child = items[c]
+            edges.append([(child.x, bus_y), (child.x, layout.label_top[child.row])])
 
 
 def _draw(ax, plan: _Plan) -> None:
@@ -341,16 +314,18 @@ def _draw(ax, plan: _Plan) -> None:
     from matplotlib.text import Text
     from matplotlib.transforms import TransformedPatchPath
 
-    fonts = plan.fonts
+    fonts, layout = plan.fonts, plan.layout
     rounding = f"round,pad=0,rounding_size={0.6 * plan.fontsize:.3g}"
     unused = TransformedPatchPath(ax.patch)
-    words = dict(ha="center", parse_math=False, zorder=3, clip_on=False, clip_path=unused)
+    words = dict(parse_math=False, zorder=3, clip_on=False, clip_path=unused)
     edges, dashed = [], []
 
-    def add_text(x, y, lines, font, **options):
-        ax.add_artist(Text(x, y, "\n".join(lines), fontproperties=font, **words, **options))
+    def add_text(x, y, lines, font, ha="center", **options):
+        text = Text(x, y, "\n".join(lines), fontproperties=font, ha=ha, **words, **options)
+        ax.add_artist(text)
 
     for it in plan.items:
+        grouped = it.shown.group is not None
         ax.add_artist(
             FancyBboxPatch(
                 (it.x - it.box_w / 2, it.top),
@@ -360,23 +335,19 @@ def _draw(ax, plan: _Plan) -> None:
                 facecolor=it.fill,
                 edgecolor=BORDER_COLOR,
                 linewidth=0.8,
+                linestyle="--" if grouped else "-",
                 zorder=2,
-                gid=NODE_GID,
+                gid=GROUP_GID if grouped else NODE_GID,
             )
         )
         add_text(it.x, it.title_top, it.title, fonts.bold, va="top")
         if it.body:
             add_text(it.x, it.body_top, it.body, fonts.regular, va="top")
+        if it.children:
+            _connections(plan, it, edges)
         if it.shown.parent is not None:
-            parent = plan.items[it.shown.parent]
-            bottom = plan.row_bottom[parent.shown.level]
-            short = parent.top + parent.box_h < bottom
-            if short and it.shown.index == parent.children[0]:  # down to the row's bottom first
-                edges.append([(parent.x, parent.top + parent.box_h), (parent.x, bottom)])
-            start = (parent.x, bottom)
+            top = layout.label_top[it.row]
             if it.edge:
-                top = plan.label_top[it.shown.level]
-                edges.append([start, (it.x, top)])
                 edges.append([(it.x, top + it.label_h), (it.x, it.top)])
                 add_text(
                     it.x,
@@ -389,7 +360,7 @@ def _draw(ax, plan: _Plan) -> None:
                     gid=EDGE_GID,
                 )
             else:
-                edges.append([start, (it.x, it.top)])
+                edges.append([(it.x, top), (it.x, it.top)])
         if it.marker:
             stub_top = it.top + it.box_h
             stub_bottom = stub_top + 0.9 * plan.fontsize
@@ -403,11 +374,66 @@ def _draw(ax, plan: _Plan) -> None:
                 color=MUTED_COLOR,
                 gid=MARKER_GID,
             )
+    if plan.note:
+        margin = 0.8 * plan.fontsize
+        add_text(
+            margin,
+            layout.height,
+            plan.note,
+            fonts.small,
+            ha="left",
+            va="top",
+            color=MUTED_COLOR,
+            gid=NOTE_GID,
+        )
     ax.add_collection(LineCollection(edges, colors=EDGE_COLOR, linewidths=0.9, zorder=1))
     ax.add_collection(
         LineCollection(dashed, colors=MUTED_COLOR, linewidths=0.9, linestyles="--", zorder=1)
     )
     ax.set_axis_off()
+
+
+def _into_axes(ax, drawing: _Drawing, max_depth, fontname) -> tuple[_Plan, float, float]:
+    """A plan that fills ``ax``: fonts shrink until the tree fits; when they would shrink past
+    readable, the tree is wrapped to the shape of the Axes first if that gives larger text."""
+    dpi = ax.figure.dpi
+    box = ax.get_window_extent()
+    view_w, view_h = box.width * 72 / dpi, box.height * 72 / dpi
+    counts = boxes_per_level(drawing.root, drawing.max_branches, max_depth, MAX_BOXES)
+    if sum(counts) > MAX_BOXES:
+        depth = max(0, len(counts) - 2)
+        message = refusal(len(counts) - 1, None, MAX_BOXES, depth, None, drawing.max_branches)
+        raise ValueError(message)
+    fonts, fontsize = drawing.fonts, drawing.fonts.fontsize
+    items = drawing.items(max_depth)
+    spacing = _measure(items, fonts)
+    layout = arrange(items, spacing)
+    scale = min(view_w / layout.width, view_h / layout.height)
+    if scale * fontsize < MIN_READABLE_FONTSIZE:
+        wrapped = fitted(
+            items, spacing, max_width=view_w, max_height=view_h, aspect=view_w / view_h
+        )
+        if min(view_w / wrapped.width, view_h / wrapped.height) <= scale:
+            wrapped = arrange(items, spacing)  # wrapping gives no larger text
+        layout = wrapped
+    plan = _finish(items, fonts, layout, [])
+    for _ in range(6):  # text widths scale with the font size, give or take hinting
+        scale = min(view_w / plan.width, view_h / plan.height)
+        if scale >= 1:
+            break
+        fonts = _Metrics(fontname, plan.fontsize * scale * 0.98, dpi)
+        wrap = layout.wrap and layout.wrap * fonts.fontsize / fontsize
+        layout = arrange(items, _measure(items, fonts), wrap)
+        plan = _finish(items, fonts, layout, [])
+    if plan.fontsize < MIN_READABLE_FONTSIZE:
+        warnings.warn(
+            f"the tree fits in this Axes only with {plan.fontsize:.2g} pt text, too small to "
+            "read; give it a bigger Axes, draw fewer levels with max_depth=, or call plot() "
+            "without ax to get a figure sized to the tree",
+            UserWarning,
+            stacklevel=4,
+        )
+    return plan, view_w, view_h
 
 
 def plot_tree(
@@ -420,6 +446,8 @@ def plot_tree(
     filled: bool = True,
     class_colors: Mapping | None = None,
     max_depth: int | None = None,
+    max_branches: int | None = MAX_BRANCHES,
+    max_pixels: int = MAX_PIXELS,
     fontname: str | None = None,
     fontsize: float = 9.0,
 ):
@@ -427,8 +455,10 @@ def plot_tree(
 
     Each node is a box with the split (``Outlook``, ``petal_length ≤ 2.45``) or the predicted
     class, then the fields in ``show``; each edge carries its category value, ``≤ t`` / ``> t``,
-    or *missing*. No two boxes or labels overlap. A drawing of more than 2,000 boxes is refused
-    (a ValueError that suggests a ``max_depth`` that fits); Graphviz draws large trees.
+    or *missing*. No two boxes or labels overlap. A large tree is made to fit a figure of at
+    most ``max_pixels`` a side: the smallest branches of a many-valued split share one dashed
+    box, wide levels wrap into lines, and if the whole tree still does not fit, the top levels
+    that do are drawn with a note saying so. See :doc:`/large_trees`.
 
     Parameters
     ----------
@@ -439,11 +469,23 @@ def plot_tree(
         ``root.class_counts``.
     ax : matplotlib Axes, optional
         Where to draw. The tree is centred in it, one data unit per point, and the fonts shrink
-        if the tree would not fit. Default: a new figure sized to the tree.
-    show, decimals, filled, class_colors, max_depth
+        if the tree would not fit (a tree that would need unreadably small text is wrapped to
+        the Axes' shape first). Default: a new figure sized to the tree.
+    show, decimals, filled, class_colors
         As in :func:`id3tree.render.dot.tree_to_dot`: the fields under each title, digits of
-        entropy and gain, colour by majority class and purity, colours per class, and how many
-        levels to draw (a cut subtree shows as "… N more nodes").
+        entropy and gain, colour by majority class and purity, colours per class.
+    max_depth : int, optional
+        How many levels to draw below ``root`` (a cut subtree shows as "… N more nodes").
+        Default: the whole tree if it fits in ``max_pixels``, else the deepest levels that do
+        (a note under the drawing says how many of how many). A depth that does not fit is
+        refused with a ValueError that names one that does.
+    max_branches : int or None, default=10
+        A split with more branches draws its ``max_branches - 1`` largest (by training samples;
+        ties in branch order) and one dashed box, "+ 7 more values", for the others together,
+        with their samples and class counts added up. None draws every branch.
+    max_pixels : int, default=8000
+        The longest side of the figure, in pixels at the figure's dpi
+        (``matplotlib.rcParams["figure.dpi"]``); at most 60,000. Ignored with ``ax``.
     fontname : str, optional
         Font family (a comma-separated list is tried in order); default: matplotlib's.
     fontsize : float, default=9.0
@@ -456,45 +498,32 @@ def plot_tree(
     Raises
     ------
     ValueError
-        If more than ``MAX_NODES`` (2,000) boxes would be drawn; the message names a
-        ``max_depth`` that fits and the Graphviz renderers.
+        If ``max_depth`` levels do not fit in ``max_pixels``, or hold more than ``MAX_BOXES``
+        (2,000) boxes; the message names a ``max_depth`` that fits and the other ways out.
     """
-    show = check_options(show, decimals, max_depth)
+    show = check_options(show, decimals, max_depth, max_branches, max_pixels)
+    if max_pixels > PIXEL_LIMIT:
+        raise ValueError(
+            f"max_pixels must be at most {PIXEL_LIMIT:,} (matplotlib cannot save larger "
+            f"pictures), got {max_pixels!r}"
+        )
     if isinstance(fontsize, bool) or not isinstance(fontsize, (int, float)) or fontsize <= 0:
         raise ValueError(f"fontsize must be a positive number, got {fontsize!r}")
     import matplotlib.pyplot as plt  # here, so importing id3tree never touches matplotlib
 
-    _check_size(root, max_depth)
     classes = class_list(root, classes)
-    items = _items(root, classes, show, decimals, filled, class_colors, max_depth)
+    dpi = float(plt.rcParams["figure.dpi"]) if ax is None else ax.figure.dpi
+    request = (root, classes, show, decimals, filled, class_colors, max_branches)
+    drawing = _Drawing(*request, _Metrics(fontname, fontsize, dpi))
     if ax is None:
-        dpi = float(plt.rcParams["figure.dpi"])
-        plan = _plan(items, fontname, fontsize, dpi)
-        widest = max(plan.width, plan.height) / 72 * dpi
-        if widest > MAX_PIXELS:
-            dpi *= MAX_PIXELS / widest
-            plan = _plan(items, fontname, fontsize, dpi)
+        plan = drawing.fit(max_depth, max_pixels * 72 / dpi, max_pixels)
+        # a single box larger than max_pixels (a huge font) is drawn at a lower dpi
+        dpi = min(dpi, max_pixels * 72 / max(plan.width, plan.height))
         fig = plt.figure(figsize=(plan.width / 72, plan.height / 72), dpi=dpi)
         ax = fig.add_axes((0, 0, 1, 1))
         view_w, view_h = plan.width, plan.height
     else:
-        dpi = ax.figure.dpi
-        box = ax.get_window_extent()
-        view_w, view_h = box.width * 72 / dpi, box.height * 72 / dpi
-        plan = _plan(items, fontname, fontsize, dpi)
-        for _ in range(6):  # text widths scale with the font size, give or take hinting
-            scale = min(view_w / plan.width, view_h / plan.height)
-            if scale >= 1:
-                break
-            plan = _plan(items, fontname, plan.fontsize * scale * 0.98, dpi)
-        if plan.fontsize < MIN_READABLE_FONTSIZE:
-            warnings.warn(
-                f"the tree fits in this Axes only with {plan.fontsize:.2g} pt text, too small to "
-                "read; give it a bigger Axes, draw fewer levels with max_depth=, or call plot() "
-                "without ax to get a figure sized to the tree",
-                UserWarning,
-                stacklevel=3,
-            )
+        plan, view_w, view_h = _into_axes(ax, drawing, max_depth, fontname)
     _draw(ax, plan)
     x_mid, y_mid = plan.width / 2, plan.height / 2
     ax.set_xlim(x_mid - view_w / 2, x_mid + view_w / 2)

@@ -1,9 +1,11 @@
 """What a drawing of a tree says and how it is coloured, shared by the Graphviz and matplotlib renderers.
 
 Both renderers draw the same picture: a box per node (a title line, then the fields chosen with
-``show``), a label per edge, a colour per node, and a "…" marker under every node whose subtree
-was cut by ``max_depth``. Everything here works on :class:`~id3tree.node.Node` objects and plain
-strings; nothing imports Graphviz or matplotlib (except to read a colour name, lazily).
+``show``), a label per edge, a colour per node, a "…" marker under every node whose subtree
+was cut by ``max_depth``, and one dashed box for the smallest branches of a split with more than
+``max_branches`` of them (see :func:`kept_branches`). Everything here works on
+:class:`~id3tree.node.Node` objects and plain strings; nothing imports Graphviz or matplotlib
+(except to read a colour name, lazily).
 """
 
 from __future__ import annotations
@@ -46,13 +48,24 @@ EDGE_COLOR = "#666666"
 BORDER_COLOR = "#555555"
 MUTED_COLOR = "#777777"
 LE, GT, ELLIPSIS, DOT = "\u2264", ">", "\u2026", "\u00b7"  # ≤ > … ·
+GROUP_FILL = "#f2f2f2"  # the box of grouped branches: grey and dashed, never a class colour
 COUNTS_WIDTH = 32  # the longest line of class counts; longer ones list a class per line
+MAX_BRANCHES = 10
+"""A split with more branches shows its ``MAX_BRANCHES - 1`` largest and groups the rest: the
+classic data sets (Mushroom's odor has 9 values) are drawn whole, Adult's native-country (41
+values) is not."""
 
 
 # ---------------------------------------------------------------------------------------------
 # options
 # ---------------------------------------------------------------------------------------------
-def check_options(show: Iterable[str], decimals: int, max_depth: int | None) -> tuple[str, ...]:
+def check_options(
+    show: Iterable[str],
+    decimals: int,
+    max_depth: int | None,
+    max_branches: int | None = None,
+    max_pixels: int | None = None,
+) -> tuple[str, ...]:
     """Validate the options both renderers share; return ``show`` in display order."""
     if isinstance(show, str):
         show = (show,)
@@ -66,6 +79,17 @@ def check_options(show: Iterable[str], decimals: int, max_depth: int | None) -> 
         isinstance(max_depth, bool) or not isinstance(max_depth, int) or max_depth < 0
     ):
         raise ValueError(f"max_depth must be None or a non-negative integer, got {max_depth!r}")
+    if max_branches is not None and (
+        isinstance(max_branches, bool) or not isinstance(max_branches, int) or max_branches < 2
+    ):
+        raise ValueError(
+            f"max_branches must be None (every branch) or an integer of at least 2, got "
+            f"{max_branches!r}"
+        )
+    if max_pixels is not None and (
+        isinstance(max_pixels, bool) or not isinstance(max_pixels, int) or max_pixels < 100
+    ):
+        raise ValueError(f"max_pixels must be an integer of at least 100, got {max_pixels!r}")
     return tuple(field for field in FIELDS if field in show)
 
 
@@ -88,10 +112,10 @@ def text_lines(value: Any) -> list[str]:
     return text.split("\n")
 
 
-def _counts_lines(node: Node, classes: list) -> list[str]:
+def _counts_lines(class_counts: dict, classes: list) -> list[str]:
     """``No: 5, Yes: 9`` on one line when it is short, else one class per line (the counts are
     written as everywhere else: ``class 0: 549`` when the classes are numbers)."""
-    parts = [f"{class_name(c)}: {format_count(node.class_counts.get(c, 0))}" for c in classes]
+    parts = [f"{class_name(c)}: {format_count(class_counts.get(c, 0))}" for c in classes]
     joined = ", ".join(parts)
     lines = [joined] if len(joined) <= COUNTS_WIDTH else parts
     return [piece for line in lines for piece in text_lines(line)]
@@ -115,7 +139,7 @@ def node_body(node: Node, classes: list, show: tuple[str, ...], decimals: int) -
         if field == "samples":
             lines.append(f"samples = {format_count(node.n_samples)}")
         elif field == "counts":
-            lines.extend(_counts_lines(node, classes))
+            lines.extend(_counts_lines(node.class_counts, classes))
             tied = node.tied_classes if node.is_leaf else []
             if tied:
                 lines.extend(
@@ -142,6 +166,16 @@ def edge_lines(parent: Node, key: Any, decimals: int | None = None) -> tuple[lis
 def cut_text(hidden: int) -> str:
     """The marker under a node whose subtree ``max_depth`` left out."""
     return f"{ELLIPSIS} {hidden} more node{'s' * (hidden != 1)}"
+
+
+def fitted_note(depth: int, n_levels: int, max_pixels: int) -> list[str]:
+    """The note under a drawing that shows fewer levels than the tree has, because the whole
+    tree would not fit."""
+    return [
+        f"The top {depth + 1} of {n_levels} levels (max_depth={depth}): the whole tree is too "
+        f"large to draw in {max_pixels:,} x {max_pixels:,} pixels.",
+        "Choose the levels with max_depth, the branches kept with max_branches.",
+    ]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -192,34 +226,178 @@ def fill_color(node: Node, palette: dict, n_classes: int) -> str:
 # what is drawn
 # ---------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Shown:
-    """One node of the drawing: its position in the visit, its parent's, the branch it hangs on."""
+class Group:
+    """Branches of one split drawn as a single box: the ones :func:`kept_branches` leaves out."""
 
-    node: Node
+    parent: Node
+    keys: tuple  # the grouped branch keys, in branch order
+    nodes: tuple[Node, ...]  # their children, in the same order
+
+    @property
+    def n_samples(self):
+        return sum(node.n_samples for node in self.nodes)
+
+    @property
+    def class_counts(self) -> dict:
+        """The grouped children's class counts added up, class by class."""
+        counts: dict = {}
+        for node in self.nodes:
+            for c, n in node.class_counts.items():
+                counts[c] = counts.get(c, 0) + n
+        return counts
+
+
+def kept_branches(
+    node: Node, max_branches: int | None
+) -> tuple[list[tuple[Any, Node]], Group | None]:
+    """The branches of ``node`` that are drawn, in branch order, and the rest as one Group.
+
+    The rule: a split with at most ``max_branches`` branches is drawn whole; one with more keeps
+    its ``max_branches - 1`` largest (most training samples; of equal ones, the first in branch
+    order) and draws the others, at least two, as one box, so no node has more than
+    ``max_branches`` boxes under it.
+
+    >>> from id3tree import ID3Classifier
+    >>> from id3tree.datasets import load_play_tennis
+    >>> root = ID3Classifier().fit(*load_play_tennis(return_X_y=True)).root_
+    >>> [key for key, _ in root.children.items()], [child.n_samples for child in root.children.values()]
+    (['Overcast', 'Rain', 'Sunny'], [4, 5, 5])
+    >>> kept, group = kept_branches(root, 2)
+    >>> [key for key, _ in kept], group.keys, group.n_samples
+    (['Rain'], ('Overcast', 'Sunny'), 9)
+    """
+    branches = list(node.children.items())
+    if max_branches is None or len(branches) <= max_branches:
+        return branches, None
+    by_size = sorted(range(len(branches)), key=lambda i: (-branches[i][1].n_samples, i))
+    keep = set(by_size[: max_branches - 1])
+    grouped = [branch for i, branch in enumerate(branches) if i not in keep]
+    group = Group(node, tuple(k for k, _ in grouped), tuple(child for _, child in grouped))
+    return [branch for i, branch in enumerate(branches) if i in keep], group
+
+
+def group_title(group: Group) -> list[str]:
+    """``+ 35 more values`` (``and missing`` when the missing branch is one of them)."""
+    if group.parent.is_numeric_split:
+        return [f"+ {len(group.keys)} more branches"]
+    values = sum(1 for key in group.keys if key is not MISSING)
+    title = f"+ {plural(values, 'more value', 'more values')}"
+    return [title + (" and missing" if values < len(group.keys) else "")]
+
+
+def group_body(group: Group, classes: list, show: tuple[str, ...]) -> list[str]:
+    """The samples and class counts of the grouped branches together (no entropy or gain: the
+    group is not a node of the tree)."""
+    lines = []
+    if "samples" in show:
+        lines.append(f"samples = {format_count(group.n_samples)}")
+    if "counts" in show:
+        lines.extend(_counts_lines(group.class_counts, classes))
+    return lines
+
+
+GROUP_EDGE = "others"
+"""The label of the edge to a group's box, in italics like *missing*: not a value of the data."""
+
+
+def group_values(group: Group) -> str:
+    """Every grouped value on one line (for tooltips): ``Cuba, Iran, missing``."""
+    return ", ".join(
+        "missing" if key is MISSING else " ".join(text_lines(key)) for key in group.keys
+    )
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One box of the drawing: its position in the visit, its parent's, the branch it hangs on.
+
+    A box of grouped branches has ``node=None`` and its :class:`Group` in ``group``.
+    """
+
+    node: Node | None
     index: int
     parent: int | None  # index of the parent in the visit; None for the root
     parent_node: Node | None
-    key: Any  # the branch key from the parent (meaningless for the root)
+    key: Any  # the branch key from the parent (meaningless for the root and for groups)
     level: int  # 0 for the drawing's root
     hidden: int  # nodes below this one that max_depth left out (0 if none)
+    group: Group | None = None
 
 
-def visible(root: Node, max_depth: int | None = None) -> Iterator[Shown]:
-    """The nodes to draw, depth first with children in branch order, without recursion.
+def visible(
+    root: Node, max_depth: int | None = None, max_branches: int | None = None
+) -> Iterator[Shown]:
+    """The boxes to draw, depth first with children in branch order, without recursion.
 
     Levels count from ``root`` (so a subtree can be drawn on its own); a node at ``max_depth``
-    with children is drawn, and its subtree becomes a count of the hidden nodes.
+    with children is drawn, and its subtree becomes a count of the hidden nodes. A split with
+    more than ``max_branches`` branches has its smallest ones drawn as one :class:`Group` box,
+    after its other children (see :func:`kept_branches`).
     """
-    stack: list[tuple[Node, int | None, Node | None, Any, int]] = [(root, None, None, None, 0)]
+    stack: list[tuple[Node | Group, int | None, Node | None, Any, int]] = [
+        (root, None, None, None, 0)
+    ]
     index = 0
     while stack:
         node, parent, parent_node, key, level = stack.pop()
+        if isinstance(node, Group):
+            yield Shown(None, index, parent, parent_node, None, level, 0, node)
+            index += 1
+            continue
         cut = max_depth is not None and level >= max_depth and not node.is_leaf
         hidden = sum(1 for _ in node.walk()) - 1 if cut else 0
         yield Shown(node, index, parent, parent_node, key, level, hidden)
         if not cut:
-            stack.extend(
-                (child, index, node, key, level + 1)
-                for key, child in reversed(node.children.items())
-            )
+            kept, group = kept_branches(node, max_branches)
+            if group is not None:
+                stack.append((group, index, node, None, level + 1))
+            stack.extend((child, index, node, key, level + 1) for key, child in reversed(kept))
         index += 1
+
+
+def boxes_per_level(
+    root: Node, max_branches: int | None, max_depth: int | None, limit: int
+) -> list[int]:
+    """How many boxes :func:`visible` draws on each level, top down, to ``max_depth``; the count
+    stops at the first level past ``limit`` boxes in all, so a huge tree costs no more than the
+    levels that fit."""
+    counts, nodes = [], [root]
+    while nodes and (max_depth is None or len(counts) <= max_depth):
+        counts.append(len(nodes))
+        if sum(counts) > limit:
+            break
+        below: list = []
+        for node in nodes:
+            if node is not None:  # None: a box of grouped branches, drawn without children
+                kept, group = kept_branches(node, max_branches)
+                below += [child for _, child in kept] + ([None] if group else [])
+        nodes = below
+    return counts
+
+
+def refusal(
+    max_depth: int,
+    n_boxes: int | None,
+    limit: int,
+    depth: int,
+    max_pixels: int | None,
+    max_branches: int | None,
+    how: str = "even with wide levels wrapped",
+) -> str:
+    """Why the top ``max_depth + 1`` levels are not drawn (``n_boxes`` None: more than ``limit``
+    boxes; else they do not fit in ``max_pixels``, ``how`` drawn), and the ways out: the
+    ``depth`` that fits first."""
+    levels = f"the top {max_depth + 1} levels"
+    if n_boxes is None:
+        why = f"{levels} hold more than {limit:,} boxes, too many to read in one drawing"
+    else:
+        why = (
+            f"{levels} ({n_boxes:,} boxes) do not fit in {max_pixels:,} x {max_pixels:,} "
+            f"pixels, {how}"
+        )
+    now = "" if max_branches is None else f" (now {max_branches})"
+    return (
+        f"{why}: draw max_depth={depth} (it fits), group more branches with a smaller "
+        f"max_branches{now}, allow a larger picture with max_pixels, or get the whole tree "
+        "as DOT text with to_dot()"
+    )
