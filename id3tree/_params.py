@@ -208,7 +208,8 @@ def _first_not_real(values) -> str:
 
 def check_total_weight(weight: np.ndarray, what: str = "sample_weight times class_weight"):
     """Refuse weights whose sums would overflow (or underflow) in the weighted counts."""
-    total = float(np.sum(weight))
+    with np.errstate(over="ignore"):  # an infinite sum is the problem reported below
+        total = float(np.sum(weight))
     if not total > 0:
         raise ValueError(
             f"the weights ({what}) are all zero: at least one row needs a non-zero weight"
