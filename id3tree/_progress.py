@@ -50,3 +50,40 @@ def wanted(flag: bool | None) -> bool:
         return flag
     isatty = getattr(sys.stderr, "isatty", None)
     return bool(isatty and isatty())
+
+
+class elapsed_bar:  # noqa: N801  (used as a function: with elapsed_bar(...):)
+    """A tqdm line with the seconds spent on one long step that reports no progress of its
+    own (growing a tree), refreshed once a second by a daemon thread; a stand-in when not
+    ``enabled``."""
+
+    def __init__(self, what: str, *, enabled: bool):
+        self.what, self.enabled = what, enabled
+        self.bar = self.thread = None
+
+    def __enter__(self):
+        if not self.enabled:
+            return self
+        import threading
+
+        from tqdm import tqdm
+
+        self.bar = tqdm(
+            total=None, desc=self.what, delay=DELAY, file=sys.stderr, leave=False,
+            bar_format="{desc}: {elapsed}",
+        )  # fmt: skip
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._tick, daemon=True)
+        self.thread.start()
+        return self
+
+    def _tick(self) -> None:
+        while not self.done.wait(1.0):
+            self.bar.update(0)
+            self.bar.refresh()
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.done.set()
+            self.thread.join()
+            self.bar.close()
