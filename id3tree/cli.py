@@ -176,7 +176,8 @@ def fit_without_id_like(model, X: pd.DataFrame, y, args: argparse.Namespace):
         if not left_out:
             return model, X
         if len(left_out) == X.shape[1]:
-            raise UserError("every column looks like an identifier; pass --keep-id-like")
+            names = [message.feature for message in left_out]
+            raise UserError(f"every column looks like an identifier ({names}); pass --keep-id-like")
         for message in left_out:
             print(
                 f"id3tree: left out column {message.feature!r}, which looks like an identifier "
