@@ -324,9 +324,7 @@ def encode_like_fit(
         known = categories[f]
         if known is None:
             if not is_numeric(column) and not column.isna().all():
-                raise ValueError(
-                    f"column {name!r} was numeric at fit time but now has dtype {column.dtype}"
-                )
+                raise ValueError(not_a_number_message(column, name))
             columns[f] = numeric_values(column, name, exact=False)
             continue
         codes, distinct = distinct_values(column, name)
@@ -531,3 +529,26 @@ def _is_arrow_dictionary(dtype) -> bool:
     import pyarrow as pa
 
     return pa.types.is_dictionary(dtype.pyarrow_dtype)
+
+
+def not_a_number_message(column: pd.Series, name: str) -> str:
+    """Why a column that was numeric at fit time cannot be read as numbers now, naming the
+    first value that is not a number and its row (position from 0)."""
+    values = column.reset_index(drop=True)
+    present = values[values.notna()]
+    numbers = pd.to_numeric(present.astype(object), errors="coerce")
+    bad = present[numbers.isna()]
+    if bad.empty:  # every value reads as a number: numbers written as text
+        if present.empty:
+            return f"column {name!r} was numeric at fit time but now has dtype {column.dtype}"
+        return (
+            f"column {name!r} was numeric at fit time but holds numbers written as text now "
+            f"(row {present.index[0]} holds {present.iloc[0]!r}, dtype {column.dtype}); "
+            "convert it with pandas.to_numeric first"
+        )
+    row, value = bad.index[0], bad.iloc[0]
+    more = f" ({len(bad)} such rows)" if len(bad) > 1 else ""
+    return (
+        f"column {name!r} was numeric at fit time but row {row} holds {value!r}{more}; "
+        "convert the column to numbers (missing values may stay missing)"
+    )

@@ -262,6 +262,9 @@ def _predict(args: argparse.Namespace) -> int:
         proba = model.predict_proba(X)
         for i, c in enumerate(model.classes_):
             result[f"P({c})"] = proba[:, i]
+    from id3tree.diagnostics import stopped_early_words, unseen_classes_message
+
+    result["stopped_early"] = stopped_early_words(model.stopped_early(X))
     write_table(result, args.out)
     target = args.target or record.get("target")
     if target is not None and target in frame.columns:
@@ -270,6 +273,9 @@ def _predict(args: argparse.Namespace) -> int:
         # the report goes beside the table: to stderr when the table fills stdout
         report = sys.stdout if args.out is not None else sys.stderr
         hits = int((actual.to_numpy()[known] == predicted[known]).sum())
+        unseen = unseen_classes_message(actual, model.classes_)
+        if unseen:
+            print(f"id3tree: warning: {unseen}", file=sys.stderr)
         print(
             f"accuracy {hits / max(known.sum(), 1):.4f} ({hits} of {int(known.sum())} rows with "
             f"a {target!r} value)",
@@ -563,6 +569,10 @@ def _add_predict_command(commands) -> None:
         "The columns are those the model was fitted on; others in DATA are not read.",
     )
     predict.add_argument("model", help="a model saved by fit --save")
+    predict.description += (
+        " The stopped_early column names, for a row that stopped before a leaf (a category "
+        "never seen at a node, a missing value where none was seen), the node and the feature."
+    )
     predict.add_argument("data", help=DATA_HELP)
     predict.add_argument("--proba", action="store_true", help="add the class probabilities")
     predict.add_argument(

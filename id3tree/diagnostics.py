@@ -113,3 +113,82 @@ def stray_values_message(column, name: str) -> str | None:
         f"categorical column with one branch per value. Correct the value(s), or read them as "
         f"missing (--na-values {values!s} on the command line, na_values= in pandas.read_csv)"
     )
+
+
+def stopped_early(model, X):
+    """Which rows of ``X`` stop before a leaf, where and why: a DataFrame with one row per row
+    of X: ``node`` (the ``node_id`` where the row stopped; -1 for a row that reached a leaf),
+    ``feature`` (the feature of that node's split), ``value`` (the row's value of it) and
+    ``reason`` (``"unseen value"``: a category the node never saw; ``"missing value"``: no
+    training row reaching the node was missing that feature; empty at a leaf). Such a row is
+    predicted from the counts of the node where it stopped."""
+    import numpy as np
+    import pandas as pd
+
+    from id3tree._validation import to_frame
+
+    stop = model._stop_nodes(X)
+    feature = model._tree.feature[stop]
+    early = np.flatnonzero(feature >= 0)
+    frame = to_frame(X)
+    values = np.full(len(stop), None, dtype=object)
+    reason = np.full(len(stop), "", dtype=object)
+    for f in np.unique(feature[early]).tolist():
+        rows = early[feature[early] == f]
+        column = frame.iloc[rows, f]
+        values[rows] = column.to_numpy(dtype=object)
+        reason[rows] = np.where(column.isna().to_numpy(), "missing value", "unseen value")
+    names = np.array(list(model._names) + [""], dtype=object)
+    return pd.DataFrame(
+        {
+            "node": np.where(feature >= 0, model._tree.ids[stop], -1).astype(np.int64),
+            "feature": names[np.where(feature >= 0, feature, -1)],
+            "value": values,
+            "reason": reason,
+        }
+    )
+
+
+def stopped_early_words(table) -> list[str]:
+    """Each row of :func:`stopped_early` in words (empty for a row that reached a leaf), for
+    the ``stopped_early`` column of ``id3tree predict``."""
+    return [
+        ""
+        if node < 0
+        else (
+            f"node {node}: {feature} is missing, as no training row there was"
+            if reason == "missing value"
+            else f"node {node}: {feature} = {value!r} never seen there"
+        )
+        for node, feature, value, reason in zip(
+            table["node"], table["feature"], table["value"], table["reason"]
+        )
+    ]
+
+
+class UnseenClassWarning(UserWarning):
+    """Rows being scored hold a class the tree was never fitted on: they count as wrong."""
+
+
+def unseen_classes_message(actual, classes) -> str | None:
+    """Words on the classes of ``actual`` that are not in ``classes`` (None if there are none)."""
+    import pandas as pd
+
+    values = pd.Series(list(actual), dtype=object)
+    known = set(list(classes))
+    unseen = values[values.notna() & ~values.isin(known)]
+    if unseen.empty:
+        return None
+    names = sorted(set(unseen.tolist()), key=str)
+    return (
+        f"{len(unseen)} row(s) hold class(es) the tree was not fitted on: {names[:5]} (first "
+        f"at row {unseen.index[0]}); the tree can never predict them, so they count as wrong"
+    )
+
+
+def warn_about_unseen_classes(actual, classes) -> None:
+    import warnings
+
+    message = unseen_classes_message(actual, classes)
+    if message:
+        warnings.warn(message, UnseenClassWarning, stacklevel=3)

@@ -1082,6 +1082,22 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
                 )
             )
 
+    def stopped_early(self, X) -> pd.DataFrame:
+        """Which rows stop before a leaf (at a category never seen at a node, or a missing
+        value where no training row was missing), at which node and on which feature; see
+        :func:`id3tree.diagnostics.stopped_early`."""
+        from id3tree.diagnostics import stopped_early
+
+        return stopped_early(self, X)
+
+    def score(self, X, y, sample_weight=None) -> float:
+        """Accuracy, as scikit-learn's; a class of ``y`` the tree was not fitted on can never be
+        predicted right, and a ``UserWarning`` says which and how many rows hold one."""
+        from id3tree.diagnostics import warn_about_unseen_classes
+
+        warn_about_unseen_classes(y, self.classes_)
+        return super().score(X, y, sample_weight=sample_weight)
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True

@@ -285,7 +285,7 @@ def test_predict_prints_row_ids_accuracy_and_confusion_matrix(tmp_path, capsys):
     table = pd.read_csv(io.StringIO(captured.out))
     X, y = load("car", return_X_y=True)
     model = ID3Classifier(max_depth=2).fit(X, y)
-    assert table.columns.tolist() == ["row", "prediction"]
+    assert table.columns.tolist() == ["row", "prediction", "stopped_early"]
     np.testing.assert_array_equal(table["row"], np.arange(len(X)))
     np.testing.assert_array_equal(table["prediction"], model.predict(X))
     hits = int((model.predict(X) == y.to_numpy()).sum())
@@ -316,7 +316,7 @@ def test_predict_with_an_id_column_and_no_target(tmp_path, capsys):
     assert main(["predict", str(model_path), str(data), "--id-column", "PassengerId"]) == 0
     captured = capsys.readouterr()
     table = pd.read_csv(io.StringIO(captured.out))
-    assert table.columns.tolist() == ["PassengerId", "prediction"]
+    assert table.columns.tolist() == ["PassengerId", "prediction", "stopped_early"]
     np.testing.assert_array_equal(table["PassengerId"], X["PassengerId"])
     assert "accuracy" not in captured.err
     assert main(["predict", str(model_path), str(data), "--target", "Survived"]) == 2
