@@ -6,32 +6,32 @@ import argparse
 
 import pandas as pd
 
-from id3tree._cli_common import UserError, read_data, split_target
-
-
-def _columns(text: str | None) -> list[str]:
-    return [c.strip() for c in text.split(",") if c.strip()] if text else []
+from id3tree._cli_common import (
+    add_column_options,
+    check_new_file,
+    check_writable,
+    column_list,
+    read_table,
+    split_target,
+)
 
 
 def run_select(args: argparse.Namespace) -> int:
+    from id3tree._progress import wanted
     from id3tree.stats import select_features
 
-    X, y = split_target(read_data(args.data), args.target)
-    features = _columns(args.features)
-    if features:
-        unknown = [f for f in features if f not in X.columns]
-        if unknown:
-            raise UserError(
-                f"--features names column(s) {unknown} not in the data "
-                f"(columns: {', '.join(map(str, X.columns))})"
-            )
+    check_new_file(args.out, args.force)  # before the search, which may take minutes
+    check_writable(args.out)
+    X, y = split_target(read_table(args), args.target)
+    features = column_list(args.features)
+    if features:  # in the order given
         X = X[features]
     result = select_features(
         X,
         y,
         direction=args.direction,
         criterion=args.criterion,
-        categorical=_columns(args.categorical) or "auto",
+        categorical=column_list(args.categorical) or "auto",
         target_kind=args.target_kind,
         alpha_enter=args.alpha,
         alpha_remove=args.alpha_remove,
@@ -39,6 +39,7 @@ def run_select(args: argparse.Namespace) -> int:
         n_iter=args.n_iter,
         random_state=args.seed,
         missing=args.missing,
+        progress=wanted(args.progress),
     )
     with pd.option_context("display.width", 200, "display.max_columns", None):
         print(result)
@@ -54,8 +55,13 @@ def run_select(args: argparse.Namespace) -> int:
 
 
 def add_select_command(commands) -> None:
+    summary = "wrapper feature selection: forward, backward, stepwise, exhaustive, random"
     select = commands.add_parser(
-        "select", help="wrapper feature selection: forward, backward, stepwise, exhaustive, random"
+        "select",
+        help=summary,
+        description=f"Wrapper feature selection by AIC, BIC or p-values: a multinomial logit "
+        f"(categorical target) or least squares (interval target) fitted to subsets of the "
+        f"features; {summary.split(': ')[1]} searches.",
     )
     select.add_argument("data", help="a CSV path or a built-in dataset name")
     select.add_argument("--target", required=True, help="the target column")
@@ -63,14 +69,22 @@ def add_select_command(commands) -> None:
         "--direction",
         default="forward",
         choices=["forward", "backward", "both", "exhaustive", "random"],
+        help="the search (both = stepwise; default: forward)",
     )
-    select.add_argument("--criterion", default="aic", choices=["aic", "bic", "pvalue"])
-    select.add_argument("--features", metavar="A,B,...", help="search these columns only")
+    select.add_argument(
+        "--criterion",
+        default="aic",
+        choices=["aic", "bic", "pvalue"],
+        help="what the search minimises (pvalue: directional searches only)",
+    )
     select.add_argument(
         "--categorical", metavar="A,B,...", help="numeric columns to treat as categories"
     )
     select.add_argument(
-        "--target-kind", default="auto", choices=["auto", "categorical", "interval"]
+        "--target-kind",
+        default="auto",
+        choices=["auto", "categorical", "interval"],
+        help="the target's kind (auto: text and whole numbers are categorical)",
     )
     select.add_argument(
         "--alpha", type=float, default=0.05, help="p-value to enter (--criterion pvalue)"
@@ -89,4 +103,12 @@ def add_select_command(commands) -> None:
         "--candidates", action="store_true", help="show (or write) every model fitted"
     )
     select.add_argument("--out", metavar="FILE", help="write the path (or candidates) as CSV")
+    select.add_argument("--force", action="store_true", help="overwrite --out if it exists")
+    select.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show a progress bar of the models fitted (default: when stderr is a terminal)",
+    )
+    add_column_options(select)
     select.set_defaults(run=run_select)

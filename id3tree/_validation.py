@@ -20,7 +20,7 @@ def as_series(values, name: str = "x") -> pd.Series:
             raise ValueError(f"{name} must be one column, got a DataFrame with {values.shape[1]}")
         values = values.iloc[:, 0]
     if isinstance(values, pd.Series):
-        return values.reset_index(drop=True)
+        return without_arrow_dictionary(values.reset_index(drop=True))
     if _is_sparse(values):
         raise TypeError(f"{name}: sparse input is not supported; use .toarray() first")
     if isinstance(values, (pd.Index, pd.Categorical)):
@@ -324,9 +324,7 @@ def encode_like_fit(
         known = categories[f]
         if known is None:
             if not is_numeric(column) and not column.isna().all():
-                raise ValueError(
-                    f"column {name!r} was numeric at fit time but now has dtype {column.dtype}"
-                )
+                raise ValueError(not_a_number_message(column, name))
             columns[f] = numeric_values(column, name, exact=False)
             continue
         codes, distinct = distinct_values(column, name)
@@ -411,7 +409,7 @@ def to_frame(X, name: str = "X") -> pd.DataFrame:
     """A 2-D table as a DataFrame; arrays and lists get the column names ``x0, x1, ...``."""
     refuse_dask(X, name)
     if isinstance(X, pd.DataFrame):
-        return X
+        return without_arrow_dictionaries(X)
     if _is_sparse(X):
         raise TypeError(f"{name}: sparse input is not supported; use .toarray() first")
     if isinstance(X, pd.Series):
@@ -488,3 +486,69 @@ def refuse_complex(dtype, what: str) -> None:
 
 def _is_sparse(values) -> bool:
     return hasattr(values, "toarray") and hasattr(values, "nnz")
+
+
+def without_arrow_dictionaries(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with every Arrow dictionary column (what ``read_parquet(...,
+    dtype_backend="pyarrow")`` makes of a category column) decoded by
+    :func:`without_arrow_dictionary`; the frame itself when it has none."""
+    if not any(_is_arrow_dictionary(dtype) for dtype in frame.dtypes):
+        return frame
+    return frame.apply(without_arrow_dictionary)
+
+
+def without_arrow_dictionary(column: pd.Series) -> pd.Series:
+    """An Arrow dictionary column as the column of its values (an ordered dictionary as an
+    ordered pandas category, in the dictionary's order): the same categories, sorted as the
+    values of any other column are, where pyarrow cannot sort the dictionary itself."""
+    dtype = column.dtype
+    if not _is_arrow_dictionary(dtype):
+        return column
+    if dtype.pyarrow_dtype.ordered:
+        import pyarrow as pa
+
+        array = pa.array(column.array)
+        if isinstance(array, pa.ChunkedArray):
+            array = array.combine_chunks()
+        categories = array.dictionary.to_pylist()
+        return pd.Series(
+            pd.Categorical.from_codes(
+                array.indices.fill_null(-1).to_numpy(zero_copy_only=False),
+                categories=categories,
+                ordered=True,
+            ),
+            index=column.index,
+            name=column.name,
+        )
+    return column.astype(pd.ArrowDtype(dtype.pyarrow_dtype.value_type))
+
+
+def _is_arrow_dictionary(dtype) -> bool:
+    if not isinstance(dtype, pd.ArrowDtype):
+        return False
+    import pyarrow as pa
+
+    return pa.types.is_dictionary(dtype.pyarrow_dtype)
+
+
+def not_a_number_message(column: pd.Series, name: str) -> str:
+    """Why a column that was numeric at fit time cannot be read as numbers now, naming the
+    first value that is not a number and its row (position from 0)."""
+    values = column.reset_index(drop=True)
+    present = values[values.notna()]
+    numbers = pd.to_numeric(present.astype(object), errors="coerce")
+    bad = present[numbers.isna()]
+    if bad.empty:  # every value reads as a number: numbers written as text
+        if present.empty:
+            return f"column {name!r} was numeric at fit time but now has dtype {column.dtype}"
+        return (
+            f"column {name!r} was numeric at fit time but holds numbers written as text now "
+            f"(row {present.index[0]} holds {present.iloc[0]!r}, dtype {column.dtype}); "
+            "convert it with pandas.to_numeric first"
+        )
+    row, value = bad.index[0], bad.iloc[0]
+    more = f" ({len(bad)} such rows)" if len(bad) > 1 else ""
+    return (
+        f"column {name!r} was numeric at fit time but row {row} holds {value!r}{more}; "
+        "convert the column to numbers (missing values may stay missing)"
+    )

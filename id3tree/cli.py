@@ -18,7 +18,15 @@ import numpy as np
 import pandas as pd
 
 from id3tree import datasets, persistence
-from id3tree._cli_common import UserError, check_new_file, read_data, split_target, write_table
+from id3tree._cli_common import (
+    UserError,
+    add_column_options,
+    check_new_file,
+    read_data,
+    read_table,
+    split_target,
+    write_table,
+)
 from id3tree._cli_grade import add_grade_command
 from id3tree._cli_select import add_select_command
 from id3tree.diagnostics import IDLikeFeatureWarning
@@ -62,10 +70,11 @@ def _fit(args: argparse.Namespace) -> int:
     check_new_file(args.save, args.force, "the model file")
     if args.render and args.save and Path(args.render).resolve() == Path(args.save).resolve():
         raise UserError("--render and --save name the same file")
-    X, y = split_target(read_data(args.data), args.target)
+    _check_pruning_options(args)
+    X, y = split_target(read_table(args), args.target)
     X_test = y_test = None
     if args.test is not None:
-        X_test, y_test = split_target(read_data(args.test), args.target)
+        X_test, y_test = split_target(read_data(args.test, args.na_values), args.target)
     elif args.test_size is not None:
         if not 0 < args.test_size < 1:
             raise UserError(f"--test-size must be a fraction between 0 and 1, got {args.test_size}")
@@ -84,30 +93,27 @@ def _fit(args: argparse.Namespace) -> int:
     X_val = y_val = None
     if args.prune == "reduced_error":
         X, X_val, y, y_val = _split(X, y, args.validation_size, args.seed, train_test_split)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", IDLikeFeatureWarning)
-        model.fit(X, y)
-    for warning in caught:  # one plain line each, as for errors
-        if issubclass(warning.category, IDLikeFeatureWarning):
-            print(f"id3tree: warning: {warning.message}", file=sys.stderr)
-        else:
-            warnings.warn_explicit(
-                warning.message, warning.category, warning.filename, warning.lineno
-            )
+    model, X = fit_without_id_like(model, X, y, args)
+    if X_test is not None:
+        X_test = X_test[list(X.columns)]
+    if X_val is not None:
+        X_val = X_val[list(X.columns)]
     if args.prune in ("reduced_error", "pessimistic"):
         grown = model.get_n_leaves()
         model = model.prune(
             args.prune,
             X_val,
             y_val,
-            confidence=args.confidence,
+            confidence=0.25 if args.confidence is None else args.confidence,
             sample_weight=_validation_weights(args.class_weight, y, y_val),
             tracer=_prune_tracer(verbose),
         )
         held = f", {len(X_val)} rows held out to prune" if X_val is not None else ""
         print(f"{args.prune} pruning: {grown} leaves -> {model.get_n_leaves()}{held}")
     elif args.prune == "cost_complexity":
-        print(f"cost-complexity pruning at ccp_alpha {args.ccp_alpha:g}")
+        print(
+            f"cost-complexity pruning at ccp_alpha {args.ccp_alpha:g}: {model.get_n_leaves()} leaves"
+        )
     print(
         f"ID3 tree on {len(X)} rows and {X.shape[1]} features: depth {model.get_depth()}, "
         f"{model.get_n_leaves()} leaves, training accuracy {model.score(X, y):.4f}"
@@ -127,6 +133,67 @@ def _fit(args: argparse.Namespace) -> int:
         Path(args.save).write_text(json.dumps(record, allow_nan=False), encoding="utf-8")
         print(f"saved the model: {args.save}")
     return 0
+
+
+def _check_pruning_options(args: argparse.Namespace) -> None:
+    """``--ccp-alpha`` alone means cost-complexity pruning; with another ``--prune``, and
+    ``--confidence`` without pessimistic pruning, it would be ignored: refused instead."""
+    from id3tree._params import check_ccp_alpha, check_confidence
+
+    if args.ccp_alpha is not None:
+        check_ccp_alpha(args.ccp_alpha)
+        if args.prune is None:
+            args.prune = "cost_complexity"
+        elif args.prune != "cost_complexity":
+            raise UserError(f"--ccp-alpha is for cost_complexity pruning, not --prune {args.prune}")
+    elif args.prune == "cost_complexity":
+        raise UserError("--prune cost_complexity needs --ccp-alpha")
+    if args.confidence is not None:
+        check_confidence(args.confidence)
+        if args.prune != "pessimistic":
+            raise UserError("--confidence is C4.5's factor for --prune pessimistic; add that")
+
+
+def fit_without_id_like(model, X: pd.DataFrame, y, args: argparse.Namespace):
+    """Fit ``model``; while a column that looks like an identifier wins a split, leave it out
+    (saying which, and how to keep it) and fit again. A column named in ``--features``, or
+    any with ``--keep-id-like``, is kept, with the warning. Returns the model and the columns
+    it was fitted on."""
+    keep = set(args.features.split(",")) if args.features else set()
+    while True:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", IDLikeFeatureWarning)
+            with _progress_while(f"fitting a tree to {len(X)} rows", args):
+                model.fit(X, y)
+        left_out = []
+        for warning in caught:  # one plain line each, as for errors
+            message = warning.message
+            if not issubclass(warning.category, IDLikeFeatureWarning):
+                warnings.warn_explicit(message, warning.category, warning.filename, warning.lineno)
+            elif args.keep_id_like or message.feature in keep:
+                print(f"id3tree: warning: {message}", file=sys.stderr)
+            else:
+                left_out.append(message)
+        if not left_out:
+            return model, X
+        if len(left_out) == X.shape[1]:
+            names = [message.feature for message in left_out]
+            raise UserError(f"every column looks like an identifier ({names}); pass --keep-id-like")
+        for message in left_out:
+            print(
+                f"id3tree: left out column {message.feature!r}, which looks like an identifier "
+                f"(it split {message.split}); to keep it, pass --keep-id-like or name it in "
+                "--features",
+                file=sys.stderr,
+            )
+        X = X.drop(columns=[message.feature for message in left_out])
+
+
+def _progress_while(what: str, args: argparse.Namespace):
+    """A bar that shows the seconds spent on one long step (a fit), when progress is wanted."""
+    from id3tree._progress import elapsed_bar, wanted
+
+    return elapsed_bar(what, enabled=wanted(getattr(args, "progress", None)))
 
 
 def _split(X, y, size: float, seed: int, train_test_split):
@@ -178,7 +245,7 @@ def _predict(args: argparse.Namespace) -> int:
         model = ID3Classifier.from_dict(record)
     except ValueError as exc:
         raise UserError(f"{args.model}: {exc}") from None
-    frame = read_data(args.data)
+    frame = read_data(args.data, args.na_values.split(",") if args.na_values else None)
     names = list(model._names)
     missing = [n for n in names if n not in frame.columns]
     if missing:
@@ -196,6 +263,9 @@ def _predict(args: argparse.Namespace) -> int:
         proba = model.predict_proba(X)
         for i, c in enumerate(model.classes_):
             result[f"P({c})"] = proba[:, i]
+    from id3tree.diagnostics import stopped_early_words, unseen_classes_message
+
+    result["stopped_early"] = stopped_early_words(model.stopped_early(X))
     write_table(result, args.out)
     target = args.target or record.get("target")
     if target is not None and target in frame.columns:
@@ -204,6 +274,9 @@ def _predict(args: argparse.Namespace) -> int:
         # the report goes beside the table: to stderr when the table fills stdout
         report = sys.stdout if args.out is not None else sys.stderr
         hits = int((actual.to_numpy()[known] == predicted[known]).sum())
+        unseen = unseen_classes_message(actual, model.classes_)
+        if unseen:
+            print(f"id3tree: warning: {unseen}", file=sys.stderr)
         print(
             f"accuracy {hits / max(known.sum(), 1):.4f} ({hits} of {int(known.sum())} rows with "
             f"a {target!r} value)",
@@ -221,7 +294,7 @@ def _stats(args: argparse.Namespace) -> int:
     from id3tree.stats import test_features
     from id3tree.stats.result import format_pvalue
 
-    data = read_data(args.data)
+    data = read_table(args)
     if args.complete_rows:
         data = data.dropna()
     X, y = split_target(data, args.target)
@@ -255,7 +328,7 @@ def _stats(args: argparse.Namespace) -> int:
 def _rank(args: argparse.Namespace) -> int:
     from id3tree.ranking import rank_features
 
-    X, y = split_target(read_data(args.data), args.target)
+    X, y = split_target(read_table(args), args.target)
     table = rank_features(X, y, method=args.method, bins=args.bins)
     unit = "" if args.method in ("gain_ratio", "symmetric_uncertainty") else " (bits)"
     print(f"{args.method} of each feature with {args.target!r}{unit}, best first:\n")
@@ -266,13 +339,14 @@ def _rank(args: argparse.Namespace) -> int:
 def _screen(args: argparse.Namespace) -> int:
     from id3tree.ranking import screen_features
 
-    table = screen_features(read_data(args.data))
+    table = screen_features(read_table(args))
     with pd.option_context("display.width", 200, "display.max_columns", None):
         print(table.to_string(float_format="{:.4g}".format))
     return 0
 
 
 def _mi(args: argparse.Namespace) -> int:
+    from id3tree._progress import wanted
     from id3tree.ranking import mutual_information_matrix, plot_heatmap
 
     if args.out is not None and Path(args.out).suffix.lower() not in (
@@ -284,7 +358,10 @@ def _mi(args: argparse.Namespace) -> int:
         raise UserError(f"cannot write {args.out!r}: use .csv, .png, .svg or .pdf")
     check_new_file(args.out, args.force)
     matrix = mutual_information_matrix(
-        read_data(args.data), bins=args.bins, normalize=args.normalize
+        read_table(args),
+        bins=args.bins,
+        normalize=args.normalize,
+        progress=wanted(args.progress),
     )
     if args.out is None:
         with pd.option_context("display.width", 200, "display.max_columns", None):
@@ -310,8 +387,9 @@ def _mi(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------------------------------
 def _explore(args: argparse.Namespace) -> int:
     check_new_file(args.out, args.force, "the page")
-    X, y = split_target(read_data(args.data), args.target)
-    model = ID3Classifier(criterion=args.criterion, max_depth=args.max_depth).fit(X, y)
+    X, y = split_target(read_table(args), args.target)
+    model = ID3Classifier(criterion=args.criterion, max_depth=args.max_depth)
+    model, X = fit_without_id_like(model, X, y, args)
     if args.build:
         model.to_html(args.out, title=args.title, mode="build", holdout=args.holdout,
                       random_state=args.seed)  # fmt: skip
@@ -325,6 +403,11 @@ def _explore(args: argparse.Namespace) -> int:
 def _exercise(args: argparse.Namespace) -> int:
     from id3tree.exercises import write_sheets
 
+    names = ["exercises.md", "answers.md"] + (
+        ["exercises.tex", "answers.tex"] if args.latex else []
+    )
+    for name in names:  # every file is checked before one is written
+        check_new_file(Path(args.out) / name, args.force, "the sheet")
     for path in write_sheets(
         args.out,
         kind=args.kind,
@@ -337,13 +420,51 @@ def _exercise(args: argparse.Namespace) -> int:
     return 0
 
 
+CRITERION_HELP = "how features compete: information gain (entropy) or gain ratio (C4.5)"
+MAX_DEPTH_HELP = "grow at most this many levels below the root (default: no limit)"
+DATA_HELP = "a CSV path or a built-in dataset name"
+
+
+def _command(commands, name: str, summary: str, description: str = ""):
+    """A subcommand whose --help screen opens with its description."""
+    return commands.add_parser(
+        name, help=summary, description=f"{summary[0].upper()}{summary[1:]}. {description}".strip()
+    )
+
+
+def _add_progress_option(parser) -> None:
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="show a progress bar on stderr once the work takes a few seconds (default: when "
+        "stderr is a terminal)",
+    )
+
+
+def _add_id_like_option(parser) -> None:
+    parser.add_argument(
+        "--keep-id-like",
+        action="store_true",
+        help="keep a column that looks like an identifier (a name, a ticket number) even when "
+        "it wins a split; by default it is left out and the tree grown again",
+    )
+
+
 def _add_teaching_commands(commands) -> None:
-    explore = commands.add_parser("explore", help="write an interactive HTML page of the tree")
-    explore.add_argument("data", help="a CSV path or a built-in dataset name")
+    explore = _command(
+        commands,
+        "explore",
+        "write an interactive HTML page of the tree",
+        "Identifier-like columns that would win a split are left out, as in fit.",
+    )
+    explore.add_argument("data", help=DATA_HELP)
     explore.add_argument("--target", required=True, help="the class column")
     explore.add_argument("--out", default="tree.html", help="the page (default: tree.html)")
-    explore.add_argument("--criterion", default="entropy", choices=["entropy", "gain_ratio"])
-    explore.add_argument("--max-depth", type=int, default=None)
+    explore.add_argument(
+        "--criterion", default="entropy", choices=["entropy", "gain_ratio"], help=CRITERION_HELP
+    )
+    explore.add_argument("--max-depth", type=int, default=None, help=MAX_DEPTH_HELP)
     explore.add_argument("--title", help="the page title")
     explore.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     explore.add_argument(
@@ -354,33 +475,43 @@ def _add_teaching_commands(commands) -> None:
         help="with --build: the share of rows kept aside to score the trees (default 0.3)",
     )  # fmt: skip
     explore.add_argument("--seed", type=int, default=0, help="with --build: draws the holdout")
+    add_column_options(explore)
+    _add_id_like_option(explore)
+    _add_progress_option(explore)
     explore.set_defaults(run=_explore)
 
-    exercise = commands.add_parser("exercise", help="write an exercise sheet and its answer key")
-    exercise.add_argument("--kind", default="mixed", choices=["categorical", "numeric", "mixed"])
+    exercise = _command(commands, "exercise", "write an exercise sheet and its answer key")
+    exercise.add_argument(
+        "--kind",
+        default="mixed",
+        choices=["categorical", "numeric", "mixed"],
+        help="the kind of features of the exercises' data sets (default: mixed)",
+    )
     exercise.add_argument("--rows", type=int, default=12, help="rows per data set (6 to 40)")
     exercise.add_argument("--seed", type=int, default=0, help="the same seed, the same sheet")
     exercise.add_argument("--count", type=int, default=1, help="exercises on the sheet")
     exercise.add_argument("--out", default=".", help="folder for the files (default: here)")
     exercise.add_argument("--latex", action="store_true", help="also write .tex files")
+    exercise.add_argument(
+        "--force", action="store_true", help="overwrite sheets that exist in --out"
+    )
     exercise.set_defaults(run=_exercise)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="id3tree", description="Decision trees with entropy.")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    demo = commands.add_parser(
-        "demo", help="fit Play Tennis, print the trace and the tree, draw it"
+def _add_fit_command(commands) -> None:
+    fit = _command(
+        commands,
+        "fit",
+        "fit a tree to a CSV file or a built-in dataset",
+        "A column that looks like an identifier (one row per value) and would win a split is "
+        "left out and the tree grown again; the command says which.",
     )
-    demo.add_argument("--out", default=".", help="folder for the tree image (default: here)")
-    demo.set_defaults(run=_demo)
-
-    fit = commands.add_parser("fit", help="fit a tree to a CSV file or a built-in dataset")
-    fit.add_argument("data", help="a CSV path or a built-in dataset name")
+    fit.add_argument("data", help=DATA_HELP)
     fit.add_argument("--target", required=True, help="the class column")
-    fit.add_argument("--criterion", default="entropy", choices=["entropy", "gain_ratio"])
-    fit.add_argument("--max-depth", type=int, default=None)
+    fit.add_argument(
+        "--criterion", default="entropy", choices=["entropy", "gain_ratio"], help=CRITERION_HELP
+    )
+    fit.add_argument("--max-depth", type=int, default=None, help=MAX_DEPTH_HELP)
     fit.add_argument("--min-samples-leaf", type=int, default=1, help="rows every branch needs")
     fit.add_argument(
         "--class-weight",
@@ -400,10 +531,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="post-prune the grown tree (reduced_error holds out --validation-size of the rows)",
     )
     fit.add_argument(
-        "--confidence", type=float, default=0.25, help="C4.5's CF for pessimistic (0.25)"
+        "--confidence",
+        type=float,
+        default=None,
+        help="C4.5's CF for --prune pessimistic, in (0, 0.5] (default 0.25)",
     )
     fit.add_argument(
-        "--ccp-alpha", type=float, default=0.0, help="complexity parameter for cost_complexity"
+        "--ccp-alpha",
+        type=float,
+        default=None,
+        help="complexity parameter of cost-complexity pruning (implies --prune cost_complexity)",
     )
     fit.add_argument(
         "--validation-size", type=float, default=0.25, help="share held out for reduced_error"
@@ -432,14 +569,25 @@ def build_parser() -> argparse.ArgumentParser:
     fit.add_argument(
         "--show-depth", type=int, default=4, help="levels of the text view (default 4)"
     )
+    add_column_options(fit)
+    _add_id_like_option(fit)
+    _add_progress_option(fit)
     fit.set_defaults(run=_fit)
 
-    predict = commands.add_parser(
+
+def _add_predict_command(commands) -> None:
+    predict = _command(
+        commands,
         "predict",
-        help="predict with a saved model; scores the predictions when the target column is there",
+        "predict with a saved model; scores the predictions when the target column is there",
+        "The columns are those the model was fitted on; others in DATA are not read.",
     )
     predict.add_argument("model", help="a model saved by fit --save")
-    predict.add_argument("data", help="a CSV path or a built-in dataset name")
+    predict.description += (
+        " The stopped_early column names, for a row that stopped before a leaf (a category "
+        "never seen at a node, a missing value where none was seen), the node and the feature."
+    )
+    predict.add_argument("data", help=DATA_HELP)
     predict.add_argument("--proba", action="store_true", help="add the class probabilities")
     predict.add_argument(
         "--id-column", metavar="COL", help="label rows by this column (default: row number)"
@@ -451,23 +599,38 @@ def build_parser() -> argparse.ArgumentParser:
     )
     predict.add_argument("--out", metavar="FILE", help="write CSV here instead of the screen")
     predict.add_argument("--force", action="store_true", help="overwrite --out if it exists")
+    predict.add_argument(
+        "--na-values",
+        metavar="V,W,...",
+        help="values to read as missing, besides '?' and empty fields",
+    )
     predict.set_defaults(run=_predict)
 
-    stats = commands.add_parser("stats", help="chi-square, ANOVA, regression and deviance tests")
-    stats.add_argument("data", help="a CSV path or a built-in dataset name")
+
+def _add_table_commands(commands) -> None:
+    stats = _command(commands, "stats", "chi-square, ANOVA, regression and deviance tests")
+    stats.add_argument("data", help=DATA_HELP)
     stats.add_argument("--target", required=True, help="the target column")
     stats.add_argument(
         "--categorical", metavar="A,B,...", help="numeric columns to treat as categories"
     )
-    stats.add_argument("--target-kind", default="auto", choices=["auto", "categorical", "interval"])
-    stats.add_argument("--alpha", type=float, default=0.05)
+    stats.add_argument(
+        "--target-kind",
+        default="auto",
+        choices=["auto", "categorical", "interval"],
+        help="the target's kind (auto: text and whole numbers are categorical)",
+    )
+    stats.add_argument(
+        "--alpha", type=float, default=0.05, help="significance level of the tests (0.05)"
+    )
     stats.add_argument(
         "--complete-rows", action="store_true", help="first drop every row with a missing value"
     )
+    add_column_options(stats)
     stats.set_defaults(run=_stats)
 
-    rank = commands.add_parser("rank", help="rank the features by an entropy measure")
-    rank.add_argument("data", help="a CSV path or a built-in dataset name")
+    rank = _command(commands, "rank", "rank the features by an entropy measure")
+    rank.add_argument("data", help=DATA_HELP)
     rank.add_argument("--target", required=True, help="the class column")
     rank.add_argument(
         "--method",
@@ -479,6 +642,7 @@ def build_parser() -> argparse.ArgumentParser:
             "symmetric_uncertainty",
             "jsd",
         ],
+        help="the measure (default: information_gain)",
     )
     rank.add_argument(
         "--bins",
@@ -486,23 +650,37 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="bins of numeric columns (histogram methods; default 25 for jsd, 10 for the others)",
     )
+    add_column_options(rank)
     rank.set_defaults(run=_rank)
 
-    screen = commands.add_parser(
-        "screen", help="missing values, variety and entropy of every column"
-    )
-    screen.add_argument("data", help="a CSV path or a built-in dataset name")
+    screen = _command(commands, "screen", "missing values, variety and entropy of every column")
+    screen.add_argument("data", help=DATA_HELP)
+    add_column_options(screen)
     screen.set_defaults(run=_screen)
 
-    mi = commands.add_parser("mi", help="mutual information between every pair of columns")
-    mi.add_argument("data", help="a CSV path or a built-in dataset name")
+    mi = _command(commands, "mi", "mutual information between every pair of columns")
+    mi.add_argument("data", help=DATA_HELP)
     mi.add_argument(
         "--out", metavar="FILE", help="a heatmap (.png, .svg, .pdf) or the matrix (.csv)"
     )
     mi.add_argument("--bins", type=int, default=10, help="bins of numeric columns")
     mi.add_argument("--normalize", action="store_true", help="symmetric uncertainty in [0, 1]")
     mi.add_argument("--force", action="store_true", help="overwrite --out if it exists")
+    add_column_options(mi)
+    _add_progress_option(mi)
     mi.set_defaults(run=_mi)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="id3tree", description="Decision trees with entropy.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    demo = _command(commands, "demo", "fit Play Tennis, print the trace and the tree, draw it")
+    demo.add_argument("--out", default=".", help="folder for the tree image (default: here)")
+    demo.set_defaults(run=_demo)
+    _add_fit_command(commands)
+    _add_predict_command(commands)
+    _add_table_commands(commands)
     _add_teaching_commands(commands)
     add_select_command(commands)
     add_grade_command(commands)

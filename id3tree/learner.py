@@ -21,11 +21,24 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import DataConversionWarning
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from id3tree import persistence, pruning
 from id3tree._dask import any_dask
+from id3tree._params import (
+    check_alpha,
+    check_ccp_alpha,
+    check_choice,
+    check_int,
+    check_keep_trace,
+    check_min_gain,
+    check_min_weight_fraction_leaf,
+    check_numeric_bins,
+    check_numeric_classes,
+    check_sample_weight,
+    check_total_weight,
+    row_weights,
+)
 from id3tree._validation import (
     check_labels,
     check_table,
@@ -292,7 +305,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             distinct, y_codes = _class_codes(labels)
             classes = distinct.tolist()
             if distinct.dtype.kind != "U":
-                _check_numeric_classes(distinct)
+                check_numeric_classes(distinct)
         del labels  # (not needed while growing)
         self.classes_ = persistence.class_array(classes)
         if self.min_weight_fraction_leaf > 0:  # weighs the rows: each weighs 1 by default
@@ -322,18 +335,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         """``sample_weight`` times the ``class_weight`` of each row's class, checked; None when
         neither is given. ``labels`` are the checked class labels (a Series with
         ``class_weight``)."""
-        n = len(labels)
-        weight = None
-        if sample_weight is not None:
-            weight = _check_weights(sample_weight, n)
-        if self.class_weight is not None:
-            weight = _class_weights(self.class_weight, labels, weight)
-        if weight is not None and not weight.sum() > 0:
-            raise ValueError(
-                "the sample weights are all zero (sample_weight times class_weight): at least "
-                "one row needs a non-zero weight to learn from"
-            )
-        return weight
+        return row_weights(sample_weight, self.class_weight, labels)
 
     def _after_growth(self, tracer) -> ID3Classifier:
         """What follows growth on any data: the ID-like warning, then ``ccp_alpha`` pruning."""
@@ -352,8 +354,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         """Grow the same tree from a Dask DataFrame (see :mod:`id3tree._dask.tree`)."""
         from id3tree._dask.tree import grow_on_dask
 
-        if self.numeric_bins is not None:
-            _check_int("numeric_bins", self.numeric_bins, 2)
+        check_numeric_bins(self.numeric_bins)
         if tracer is None and self.verbose:
             tracer = PrintTracer(max_thresholds=0)  # every threshold would need every row
         if params.keep_trace == "auto":
@@ -385,28 +386,16 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         return self._after_growth(tracer)
 
     def _grow_params(self) -> GrowParams:
-        if self.criterion not in CRITERIA:
-            raise ValueError(f"criterion must be one of {list(CRITERIA)}, got {self.criterion!r}")
-        _check_int("max_depth", self.max_depth, 0, allow_none=True)
-        _check_int("min_samples_split", self.min_samples_split, 2)
-        _check_int("min_samples_leaf", self.min_samples_leaf, 1)
-        _check_int("verbose", self.verbose, 0)
-        keep_trace = self.keep_trace
-        if keep_trace is not True and keep_trace is not False and keep_trace != "auto":
-            raise ValueError(f'keep_trace must be "auto", True or False, got {self.keep_trace!r}')
-        fraction = self.min_weight_fraction_leaf
-        if isinstance(fraction, bool) or not (_is_real(fraction) and 0 <= fraction <= 0.5):
-            raise ValueError(
-                f"min_weight_fraction_leaf must be a number in [0, 0.5], got {fraction!r}"
-            )
-        if not _is_real(self.min_gain) or not self.min_gain >= 0:
-            raise ValueError(f"min_gain must be a number >= 0, got {self.min_gain!r}")
-        if isinstance(self.ccp_alpha, bool) or not (
-            _is_real(self.ccp_alpha) and self.ccp_alpha >= 0
-        ):
-            raise ValueError(f"ccp_alpha must be a number >= 0, got {self.ccp_alpha!r}")
-        if self.alpha is not None and not (_is_real(self.alpha) and 0 < self.alpha <= 1):
-            raise ValueError(f"alpha must be None or a number in (0, 1], got {self.alpha!r}")
+        check_choice("criterion", self.criterion, CRITERIA)
+        check_int("max_depth", self.max_depth, 0, allow_none=True)
+        check_int("min_samples_split", self.min_samples_split, 2)
+        check_int("min_samples_leaf", self.min_samples_leaf, 1)
+        check_int("verbose", self.verbose, 0)
+        check_keep_trace(self.keep_trace)
+        check_min_weight_fraction_leaf(self.min_weight_fraction_leaf)
+        check_min_gain(self.min_gain)
+        check_ccp_alpha(self.ccp_alpha)
+        check_alpha(self.alpha)
         return GrowParams(
             criterion=self.criterion,
             max_depth=np.inf if self.max_depth is None else self.max_depth,
@@ -433,7 +422,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             )
         series = check_labels(y, n_rows)
         if is_numeric(series):  # the verdict depends on the distinct labels only
-            _check_numeric_classes(series.drop_duplicates().to_numpy())
+            check_numeric_classes(series.drop_duplicates().to_numpy())
         return series
 
     def _all_numeric(self) -> bool:
@@ -551,7 +540,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             y_codes = self._validation_codes(y_val, len(stop))
             weight = 1.0
             if sample_weight is not None:
-                weight = _check_weights(sample_weight, len(stop))
+                weight = check_sample_weight(sample_weight, len(stop))
+                check_total_weight(weight, "the validation rows' sample_weight")
             counts = np.zeros((self._tree.n_nodes, len(classes)))
             np.add.at(counts, (stop, y_codes), weight)
             ids = self._tree.ids.tolist()
@@ -1112,6 +1102,22 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
                 )
             )
 
+    def stopped_early(self, X) -> pd.DataFrame:
+        """Which rows stop before a leaf (at a category never seen at a node, or a missing
+        value where no training row was missing), at which node and on which feature; see
+        :func:`id3tree.diagnostics.stopped_early`."""
+        from id3tree.diagnostics import stopped_early
+
+        return stopped_early(self, X)
+
+    def score(self, X, y, sample_weight=None) -> float:
+        """Accuracy, as scikit-learn's; a class of ``y`` the tree was not fitted on can never be
+        predicted right, and a ``UserWarning`` says which and how many rows hold one."""
+        from id3tree.diagnostics import warn_about_unseen_classes
+
+        warn_about_unseen_classes(y, self.classes_)
+        return super().score(X, y, sample_weight=sample_weight)
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
@@ -1202,70 +1208,6 @@ def _class_codes(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.unique(labels, return_inverse=True)
 
 
-def _check_numeric_classes(distinct: np.ndarray) -> None:
-    """scikit-learn's check that the distinct numeric labels ``distinct`` are classes (it
-    refuses continuous values). A few integer labels are classes: the check (slow next to a
-    small fit) can neither refuse them nor warn that they look continuous (it does past 20)."""
-    if not (distinct.dtype.kind in "iu" and len(distinct) <= 20):
-        check_classification_targets(distinct)
-
-
-def _check_weights(sample_weight, n: int) -> np.ndarray:
-    """``sample_weight`` as n finite, non-negative floats (one number: every row weighs it),
-    or a ``ValueError`` naming the first bad row."""
-    try:
-        weight = np.array(sample_weight, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(
-            "sample_weight must hold numbers, one per row; got values that are not"
-        ) from None
-    if weight.ndim == 0:  # one number: every row weighs it (as scikit-learn)
-        weight = np.full(n, float(weight))
-    if weight.shape != (n,):
-        raise ValueError(
-            f"sample_weight.shape == {weight.shape}, expected ({n},): one weight per row"
-        )
-    bad = np.flatnonzero(~np.isfinite(weight))
-    if len(bad):
-        raise ValueError(
-            f"sample_weight must be finite; row {bad[0]} has {float(weight[bad[0]])!r}"
-            f" ({len(bad)} such rows)"
-        )
-    negative = np.flatnonzero(weight < 0)
-    if len(negative):
-        raise ValueError(
-            f"sample_weight must be non-negative; row {negative[0]} has "
-            f"{float(weight[negative[0]])!r} ({len(negative)} negative weights)"
-        )
-    return weight
-
-
-def _class_weights(class_weight, y: pd.Series, sample_weight) -> np.ndarray:
-    """Each row's weight times its class's, by scikit-learn's ``compute_sample_weight``; as in
-    scikit-learn, ``"balanced"`` counts the rows of each class, whatever their sample weights."""
-    from sklearn.utils.class_weight import compute_sample_weight
-
-    if not (class_weight == "balanced" or isinstance(class_weight, dict)):
-        raise ValueError(
-            f'class_weight must be None, "balanced" or a dict {{class: weight}}, '
-            f"got {class_weight!r}"
-        )
-    labels = y.to_numpy(dtype=object)
-    if isinstance(class_weight, dict):
-        known = set(y.tolist())
-        unknown = [c for c in class_weight if c not in known]
-        if unknown:
-            raise ValueError(
-                f"class_weight names classes that are not in y: {unknown[:5]} "
-                f"(classes: {sorted(known, key=str)[:10]})"
-            )
-        bad = {c: w for c, w in class_weight.items() if not (np.isfinite(w) and w >= 0)}
-        if bad:
-            raise ValueError(f"class_weight values must be finite and non-negative: {bad}")
-    by_class = compute_sample_weight(class_weight, labels)
-    return by_class if sample_weight is None else sample_weight * by_class
-
-
 def _return_freed_memory() -> None:
     """Hand the memory a large fit freed back to the operating system. The C library's allocator
     keeps freed heap memory for reuse (on Linux, glibc returns it only when asked), so after
@@ -1293,22 +1235,6 @@ def _plain_numeric_array(X, model) -> bool:
         and X.dtype.kind in "fiu"
         and all(c is None for c in model._categories)
     )
-
-
-def _is_real(value) -> bool:
-    """``isinstance(value, numbers.Real)``, asking the ABC only for a type other than int and
-    float (its check is slow, the more so with cold caches, as after ``gc.collect()``)."""
-    return type(value) in (float, int) or isinstance(value, numbers.Real)
-
-
-def _check_int(name: str, value, low: int, *, allow_none: bool = False) -> None:
-    if value is None and allow_none:
-        return
-    if type(value) is int and value >= low:  # the common case, without the ABC check
-        return
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low:
-        allowed = f"an integer >= {low}" + (" or None" if allow_none else "")
-        raise ValueError(f"{name} must be {allowed}, got {value!r}")
 
 
 def _one_row(x, names: list[str]) -> pd.DataFrame:

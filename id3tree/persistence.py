@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from id3tree._entropy import entropy_rows
+from id3tree._params import MAX_TOTAL_WEIGHT
 from id3tree._validation import listed_columns
 from id3tree.node import Node, majority_classes
 
@@ -65,6 +66,7 @@ LATER_PARAMS = {"keep_trace": "auto"}
 differ from the default, so that a model with default settings is saved as before."""
 NUMERIC_KEYS = ("<=", ">")
 ENTROPY_TOLERANCE = 1e-7  # bits: a stored entropy must match its counts this closely
+MAX_ID = 2**63 - 1  # node ids are int64 in the fitted tree
 
 
 class ModelFileError(ValueError):
@@ -489,8 +491,8 @@ def check_nodes(
             _fail(
                 f"{where} " + (f"lacks {missing}" if missing else f"has unknown field(s) {unknown}")
             )
-        if not _is_int(r["id"]) or r["id"] < 0 or r["id"] in ids:
-            _fail(f"{where} has an id that is not a new non-negative integer: {r['id']!r}")
+        if not _is_int(r["id"]) or not 0 <= r["id"] <= MAX_ID or r["id"] in ids:
+            _fail(f"{where} has an id that is not a new integer from 0 to 2**63 - 1: {r['id']!r}")
         ids.add(r["id"])
         parent = r["parent"]
         if not _is_int(parent) or not -1 <= parent < n or parent == i:
@@ -506,6 +508,8 @@ def check_nodes(
             _fail(f"{where}: 'counts' must list {n_classes} non-negative numbers, got {counts!r}")
         if sum(counts) == 0:
             _fail(f"{where} has no samples (all its counts are 0)")
+        if not sum(counts) <= MAX_TOTAL_WEIGHT:  # no fit makes them: sums of them overflow
+            _fail(f"{where} has counts that add up to {sum(counts):.3g}, more than 2**500")
         if r["feature"] is not None and (
             not isinstance(r["feature"], str) or r["feature"] not in column
         ):
@@ -516,7 +520,7 @@ def check_nodes(
             _fail(f"{where} has an entropy that is not a non-negative number: {r['entropy']!r}")
         if r["gain"] is not None and not _is_number(r["gain"]):
             _fail(f"{where} has a gain that is not a finite number: {r['gain']!r}")
-        if not _is_int(r["depth"]) or r["depth"] < 0:
+        if not _is_int(r["depth"]) or not 0 <= r["depth"] <= MAX_ID:
             _fail(f"{where} has a depth that is not a non-negative integer: {r['depth']!r}")
         if r.get("stop_reason") is not None and not isinstance(r["stop_reason"], str):
             _fail(f"{where} has a stop_reason that is not a string")
@@ -679,6 +683,40 @@ def check_tree_arrays(tree, classes: list, categories: list) -> None:
         has_children != (feature >= 0),
         lambda i: f"node {i} splits but has no branches, or the reverse",
     )
+    _check_tree_numbers(tree, counts, parent, feature, categories)
+
+
+def _check_tree_numbers(tree, counts, parent, feature, categories) -> None:
+    """The promises :func:`check_nodes` checks of a file's numbers, in bulk, for a tree kept as
+    arrays (a pickle): unique ids, finite thresholds on numeric splits only, counts whose sums
+    stay finite and add up parent by parent, entropies that match the counts."""
+    n = len(parent)
+    ids = np.arange(n) if tree.node_id is None else np.asarray(tree.node_id)
+    if ids.dtype.kind not in "iu" or (ids < 0).any() or len(np.unique(ids)) != n:
+        _fail("the node ids must be distinct non-negative integers")
+    totals = counts.sum(axis=1)
+    bad = np.flatnonzero(~(totals <= MAX_TOTAL_WEIGHT) | ~(totals > 0))
+    if len(bad):
+        _fail(f"node {bad[0]} has counts that add up to {totals[bad[0]]!r} (0, or beyond 2**500)")
+    numeric = np.array([c is None for c in categories] + [False])[feature]
+    threshold = np.asarray(tree.threshold, dtype=float)
+    bad = np.flatnonzero(numeric & ~np.isfinite(threshold))
+    if len(bad):
+        _fail(f"node {bad[0]} splits on a number at threshold {threshold[bad[0]]!r}")
+    sums = np.zeros_like(counts, dtype=float)
+    np.add.at(sums, parent[1:], counts[1:])
+    splits = np.flatnonzero(feature >= 0)
+    exact = counts.dtype.kind in "iu"
+    close = np.isclose(sums[splits], counts[splits], rtol=0 if exact else 1e-9, atol=1e-12)
+    bad = splits[~close.all(axis=1)]
+    if len(bad):
+        _fail(f"the counts of the children of node {bad[0]} do not add up to its own")
+    entropy = entropy_rows(np.asarray(counts, dtype=float))
+    bad = np.flatnonzero(~(np.abs(np.asarray(tree.entropy) - entropy) <= ENTROPY_TOLERANCE))
+    if len(bad):
+        _fail(
+            f"node {bad[0]} has entropy {tree.entropy[bad[0]]!r}, its counts give {entropy[bad[0]]!r}"
+        )
 
 
 def read_json(s_or_path) -> dict:

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _scipy_stats
 
+from id3tree._params import check_ccp_alpha, check_confidence
 from id3tree.node import Node
 from id3tree.tracing import PruningDecision
 
@@ -156,7 +157,16 @@ def reduced_error(root: Node, stops: dict, classes: list, *, tracer=None) -> Pru
     node made a leaf (the validation rows that reach it, minus those of its training majority
     class). The node is pruned when the leaf makes no more errors; so a subtree no validation row
     reaches is pruned too. Ties between the two go to the smaller tree.
+
+    With no validation row at all (or only rows of weight 0) every subtree would tie at 0
+    errors and the tree would be pruned to its root: that is an error, not a tree.
     """
+    if not any(np.any(np.asarray(counts, dtype=float) > 0) for counts in stops.values()):
+        raise ValueError(
+            "reduced_error pruning needs validation rows, and none reached the tree (X_val "
+            "has no rows, or every row weighs 0): with no rows every subtree ties at 0 errors "
+            "and the tree would be pruned to its root"
+        )
     tree = copy_tree(root)
     index = {c: i for i, c in enumerate(classes)}
     log = _Log("reduced_error", "validation errors", tracer)
@@ -245,8 +255,7 @@ def pessimistic(
     estimate is at most the subtree's plus 0.1 (C4.5's and J48's rule). A smaller
     ``confidence`` means a more pessimistic estimate and more pruning.
     """
-    if not (isinstance(confidence, (int, float)) and 0 < confidence <= 0.5):
-        raise ValueError(f"confidence must be a number in (0, 0.5], got {confidence!r}")
+    confidence = check_confidence(confidence)
     tree = copy_tree(root)
     log = _Log("pessimistic", "estimated errors", tracer)
     estimate, leaves = {}, {}
@@ -352,8 +361,7 @@ def cost_complexity(root: Node, ccp_alpha: float, *, tracer=None) -> PruningResu
     ccp_alpha``. The table has one row per cut, in order, then one per internal node kept (with
     its ``g`` at the end, above ``ccp_alpha``). ``subtree`` and ``leaf`` are ``R(T_t)`` and
     ``R(t)``, the weighted entropy of the node's leaves and of the node itself."""
-    if not (isinstance(ccp_alpha, (int, float)) and ccp_alpha >= 0):
-        raise ValueError(f"ccp_alpha must be a number >= 0, got {ccp_alpha!r}")
+    ccp_alpha = check_ccp_alpha(ccp_alpha)
     tree = copy_tree(root)
     state = _WeakestLink(tree)
     log = _Log("cost_complexity", "weighted entropy", tracer)

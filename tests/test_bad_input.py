@@ -262,3 +262,72 @@ def test_saving_with_matplotlib_keeps_plots_pixel_cap(tmp_path, monkeypatch):
     width, height = struct.unpack(">II", path.read_bytes()[16:24])
     assert max(width, height) <= MAX_PIXELS * 1.01
     assert width > 4_000  # still drawn large (9 boxes and a group, wrapped), within the cap
+
+
+# -------------------------------------------------------------------------------------------------
+# values named at predict time
+# -------------------------------------------------------------------------------------------------
+def _weather_model():
+    from id3tree import ID3Classifier
+    from id3tree.datasets import load_play_tennis
+
+    X, y = load_play_tennis(return_X_y=True)
+    X = X.assign(Temp=[85, 80, 83, 70, 68, 65, 64, 72, 69, 75, 75, 72, 81, 71])
+    return ID3Classifier().fit(X, y), X, y
+
+
+def test_a_text_value_in_a_numeric_column_is_named_with_its_row():
+    """It said only "now has dtype str": no row, no value."""
+    model, X, _ = _weather_model()
+    new = X.astype({"Temp": object})
+    new.loc[7, "Temp"] = "hot"
+    with pytest.raises(
+        ValueError, match=r"column 'Temp' was numeric at fit time but row 7 holds 'hot'"
+    ):
+        model.predict(new)
+
+
+def test_rows_that_stop_early_are_marked_with_the_node_and_the_feature():
+    model, X, _ = _weather_model()
+    new = X.copy()
+    new.loc[2, "Outlook"] = "Foggy"  # the root splits on Outlook: unseen there
+    new.loc[4, "Outlook"] = None  # no training row missed Outlook
+    table = model.stopped_early(new)
+    assert table.loc[2].tolist() == [0, "Outlook", "Foggy", "unseen value"]
+    assert table.loc[4, "reason"] == "missing value" and table.loc[4, "node"] == 0
+    others = table.drop(index=[2, 4])
+    assert (others["node"] == -1).all() and (others["reason"] == "").all()
+    # the mark agrees with apply(): a row marked stops at an inner node
+    assert (model.apply(new)[table["node"] >= 0] == table["node"][table["node"] >= 0]).all()
+
+
+def test_predict_on_the_command_line_marks_rows_that_stopped_early(tmp_path, capsys):
+    import io
+
+    from id3tree.cli import main
+
+    model, X, y = _weather_model()
+    path = tmp_path / "model.json"
+    model.to_json(path)
+    new = X.assign(Play=y)
+    new.loc[2, "Outlook"] = "Foggy"
+    new.loc[5, "Play"] = "Maybe"
+    data = tmp_path / "new.csv"
+    new.to_csv(data, index=False)
+    assert main(["predict", str(path), str(data), "--target", "Play"]) == 0
+    captured = capsys.readouterr()
+    table = pd.read_csv(io.StringIO(captured.out), keep_default_na=False)
+    assert table.loc[2, "stopped_early"] == "node 0: Outlook = 'Foggy' never seen there"
+    assert (table.drop(index=2)["stopped_early"] == "").all()
+    assert "1 row(s) hold class(es) the tree was not fitted on: ['Maybe']" in captured.err
+
+
+def test_score_says_when_y_holds_a_class_the_tree_never_saw():
+    from id3tree.diagnostics import UnseenClassWarning
+
+    model, X, y = _weather_model()
+    y = y.copy()
+    y.iloc[3] = "Maybe"
+    with pytest.warns(UnseenClassWarning, match=r"\['Maybe'\] \(first at row 3\)"):
+        accuracy = model.score(X, y)
+    assert accuracy == pytest.approx(13 / 14)

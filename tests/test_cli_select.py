@@ -46,7 +46,7 @@ def test_select_writes_the_path_or_every_candidate_as_csv(known_csv, tmp_path, c
     path = pd.read_csv(out)
     assert list(path["action"]) == [f"best of size {k}" for k in range(4)]
     assert {"aic", "bic", "log_likelihood"} <= set(path.columns)
-    assert main([*common, "--candidates", "--out", str(out)]) == 0
+    assert main([*common, "--candidates", "--out", str(out), "--force"]) == 0
     assert len(pd.read_csv(out)) == 8
     assert main([*common, "--candidates"]) == 0
     assert "every model fitted" in capsys.readouterr().out
@@ -56,7 +56,8 @@ def test_select_options_reach_the_search(known_csv, capsys):
     args = ["select", str(known_csv), "--target", "y", "--direction", "random"]
     assert main([*args, "--n-iter", "5", "--seed", "3", "--features", "a,c"]) == 0
     out = capsys.readouterr().out
-    assert "Random selection by AIC" in out and "b" not in out.split("selected:")[1]
+    assert "Random selection by AIC" in out
+    assert "b" not in out.split("selected:")[1].splitlines()[0]
 
 
 @pytest.mark.parametrize(
@@ -65,7 +66,7 @@ def test_select_options_reach_the_search(known_csv, capsys):
         (["--target", "nope"], "target column 'nope' is not in the data"),
         (["--target", "y", "--features", "a,zz"], "--features names column(s) ['zz']"),
         (["--target", "y", "--direction", "random", "--criterion", "pvalue"], "directional"),
-        (["--target", "y", "--alpha", "2"], "alpha_enter must be a number between 0 and 1"),
+        (["--target", "y", "--alpha", "2"], "alpha_enter must be a number in (0, 1)"),
         (["--target", "y", "--categorical", "q"], "'q', which is not in X"),
     ],
 )
@@ -80,3 +81,29 @@ def test_select_unknown_data_and_bad_choice_exit_2(capsys):
     assert "neither a CSV file nor a built-in dataset" in capsys.readouterr().err
     assert main(["select", "hmeq", "--target", "BAD", "--direction", "up"]) == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_select_never_overwrites_out_without_force(known_csv, tmp_path, capsys):
+    out = tmp_path / "path.csv"
+    out.write_text("precious", encoding="utf-8")
+    assert main(["select", str(known_csv), "--target", "y", "--out", str(out)]) == 2
+    assert "already exists; pass --force" in capsys.readouterr().err
+    assert out.read_text(encoding="utf-8") == "precious"
+
+
+def test_an_unwritable_out_is_found_before_the_search(known_csv, tmp_path, capsys, monkeypatch):
+    import id3tree.stats
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("the search ran before --out was checked")
+
+    monkeypatch.setattr(id3tree.stats, "select_features", no_search)
+    out = tmp_path / "no_such_folder" / "path.csv"
+    assert main(["select", str(known_csv), "--target", "y", "--out", str(out)]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_select_n_iter_beyond_the_subsets_ends(known_csv, capsys):
+    argv = ["select", str(known_csv), "--target", "y", "--direction", "random"]
+    assert main([*argv, "--n-iter", "1000000000", "--seed", "0"]) == 0
+    assert "distinct subsets" in capsys.readouterr().out

@@ -15,7 +15,8 @@ import pytest
 from sklearn.model_selection import GridSearchCV
 
 from id3tree import ID3Classifier
-from id3tree.datasets import load_play_tennis
+from id3tree.cli import main
+from id3tree.datasets import load_iris, load_play_tennis
 
 
 def _tennis_model():
@@ -559,3 +560,67 @@ def test_the_model_keeps_arrays_and_makes_its_nodes_on_demand():
     again = GrownTree.from_nodes(root, model._names, model._categories, classes)
     rebuilt = again.nodes(model._names, model._categories, classes)
     assert node_records(rebuilt, classes) == node_records(nodes, classes)
+
+
+# -------------------------------------------------------------------------------------------------
+# pickles are checked for what a file is checked for; ids and counts that overflow
+# -------------------------------------------------------------------------------------------------
+def _tampered_pickle(change):
+    """A call that unpickles an Iris tree whose state ``change`` damaged."""
+    X, y = load_iris(return_X_y=True)
+    state = pickle.loads(pickle.dumps(ID3Classifier().fit(X, y))).__getstate__()
+    change(state["_tree"])
+    return lambda: ID3Classifier.__new__(ID3Classifier).__setstate__(state)
+
+
+def _swap_counts(tree):
+    tree.counts[1] = tree.counts[1][::-1].copy()
+
+
+def _nan_threshold(tree):
+    tree.threshold[0] = np.nan
+
+
+def _same_ids(tree):
+    tree.node_id = np.zeros(len(tree.parent), dtype=np.int64)
+
+
+def _wrong_entropy(tree):
+    tree.entropy[2] = tree.entropy[2] + 0.5
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (_nan_threshold, "splits on a number at threshold"),
+        (_swap_counts, "do not add up to its own"),
+        (_same_ids, "node ids must be distinct"),
+        (_wrong_entropy, "its counts give"),
+    ],
+)
+def test_a_tampered_pickle_is_refused_as_the_same_json_would_be(change, message):
+    """It loaded and predicted differently (a NaN threshold sends every row right)."""
+    with pytest.raises(ValueError, match=message):
+        _tampered_pickle(change)()
+
+
+def test_a_node_id_beyond_int64_is_a_clear_error(tmp_path, capsys):
+    """predict exited 1 with an OverflowError."""
+    X, y = load_play_tennis(return_X_y=True)
+    record = ID3Classifier().fit(X, y).to_dict()
+    record["nodes"][0]["id"] = 2**70
+    with pytest.raises(ValueError, match="an id that is not a new integer from 0 to 2\\*\\*63"):
+        ID3Classifier.from_dict(record)
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["predict", str(path), "play_tennis"]) == 2
+    assert "2**63" in capsys.readouterr().err
+
+
+def test_a_weighted_model_whose_counts_overflow_is_refused():
+    X, y = load_play_tennis(return_X_y=True)
+    record = ID3Classifier().fit(X, y, sample_weight=np.full(len(y), 0.5)).to_dict()
+    for node in record["nodes"]:
+        node["counts"] = [c * 1e307 for c in node["counts"]]
+    with pytest.raises(ValueError, match="more than 2\\*\\*500"):
+        ID3Classifier.from_dict(record)

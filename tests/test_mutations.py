@@ -18,7 +18,7 @@ from id3tree import ID3Classifier
 from id3tree.cli import main
 from id3tree.datasets import load_play_tennis
 
-TIME_LIMIT = 10.0  # seconds for one load and prediction of a damaged file (a valid one: < 0.1 s)
+TIME_LIMIT = 10.0  # CPU seconds (not wall time: a loaded machine does not count) for one load and prediction of a damaged file (a valid one: < 0.1 s)
 
 
 def _models():
@@ -124,16 +124,16 @@ def test_a_damaged_model_file_loads_right_or_is_a_clear_error(data):
         new_value = data.draw(json_values, label="value")
         document = _mutate(document, path, action, new_value)
     text = json.dumps(document)
-    start = time.perf_counter()
+    start = time.process_time()
     try:
         model = ID3Classifier.from_json(text)
     except ValueError as exc:
         assert str(exc)  # a message, not an empty error
         return
     finally:
-        assert time.perf_counter() - start < TIME_LIMIT
+        assert time.process_time() - start < TIME_LIMIT
     _check_right(model, MODELS[which][1])
-    assert time.perf_counter() - start < TIME_LIMIT
+    assert time.process_time() - start < TIME_LIMIT
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -144,13 +144,13 @@ def test_damaged_json_text_is_a_clear_error(data):
     insert = data.draw(st.text(alphabet='{}[]",:0123456789-eE.tfn\\ NaInfity', max_size=5))
     cut = data.draw(st.integers(0, 5))
     damaged = text[:position] + insert + text[position + cut :]
-    start = time.perf_counter()
+    start = time.process_time()
     try:
         model = ID3Classifier.from_json(damaged)
     except ValueError:
         return
     finally:
-        assert time.perf_counter() - start < TIME_LIMIT
+        assert time.process_time() - start < TIME_LIMIT
     _check_right(model, MODELS[0][1])
 
 
@@ -175,9 +175,9 @@ def test_a_damaged_csv_fits_or_exits_2_with_one_line(data, tmp_path_factory, cap
         text = text[:position] + insert + text[position + cut :]
     path = tmp_path_factory.mktemp("csv") / "data.csv"
     path.write_bytes(text.encode("utf-8", errors="surrogatepass"))
-    start = time.perf_counter()
+    start = time.process_time()
     status = main(["fit", str(path), "--target", "Play"])
-    assert time.perf_counter() - start < TIME_LIMIT
+    assert time.process_time() - start < TIME_LIMIT
     err = capsys.readouterr().err
     assert status in (0, 2)
     if status == 2:

@@ -327,7 +327,10 @@ def test_text_and_html_views():
         ({"direction": "sideways"}, "direction must be one of"),
         ({"criterion": "r2"}, "criterion must be one of"),
         ({"direction": "exhaustive", "criterion": "pvalue"}, "directional search"),
-        ({"alpha_enter": 1.5}, "alpha_enter must be a number between 0 and 1"),
+        ({"alpha_enter": 1.5}, r"alpha_enter must be a number in \(0, 1\), got 1.5"),
+        ({"direction": "random", "random_state": "x"}, "random_state must be None, an integer"),
+        ({"direction": "random", "random_state": -1}, "random_state must be None, an integer"),
+        ({"direction": "random", "n_iter": 0}, "n_iter must be an integer >= 1"),
         ({"alpha_enter": 0.1, "alpha_remove": 0.05}, "alpha_remove"),
         ({"max_features": -1}, "max_features must be an integer"),
         ({"missing": "impute"}, "missing must be"),
@@ -374,3 +377,69 @@ def test_selector_in_a_pipeline_keeps_dataframes_and_feature_names():
     scores = cross_val_score(pipeline, numeric, y, cv=3)
     assert scores.mean() > 0.7
     assert pipeline.fit(numeric, y)[0].get_support().tolist()[:2] == [True, True]
+
+
+# -------------------------------------------------------------------------------------------------
+# hostile inputs: scale, endless searches, seeds
+# -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("scale", [1e200, 1e-200, 2.0**1000, 1e-300])
+@pytest.mark.parametrize("kind", ["interval", "categorical"])
+def test_features_near_the_float_limits_select_as_at_scale_1(kind, scale):
+    """Standardising a column near 1e200 squared it to infinity (and near 1e-200 to 0), so the
+    search selected nothing; the column is now divided by a power of two first, exactly."""
+    X, y = known_data(kind, n=200)
+    expected = select_features(X, y)
+    X_scaled = X.copy()
+    X_scaled[["a", "b", "c", "d"]] *= scale
+    result = select_features(X_scaled, y)
+    assert {"a", "b", "g"} <= set(expected.selected)
+    assert result.selected == expected.selected
+    np.testing.assert_allclose(result.path["aic"], expected.path["aic"], rtol=1e-9)
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e-200])
+def test_an_interval_target_near_the_float_limits_moves_aic_by_n_log_scale_squared(scale):
+    """AIC of least squares depends on the scale of y through n ln(sigma^2): multiplied by s, y
+    adds n ln(s^2) to every AIC and changes no p-value and no choice."""
+    X, y = known_data("interval", n=200)
+    expected = select_features(X, y)
+    result = select_features(X, y * scale, target_kind="interval")
+    assert result.selected == expected.selected
+    shift = 200 * 2 * math.log(scale)
+    np.testing.assert_allclose(result.path["aic"] - expected.path["aic"], shift, rtol=1e-9)
+    np.testing.assert_allclose(result.path["pvalue"], expected.path["pvalue"], rtol=1e-6)
+
+
+def test_a_random_search_asked_for_more_draws_than_subsets_fits_each_once():
+    """n_iter=10**9 ran for ever; now the draws are distinct subsets and stop when there are
+    none left: 2**5 - 1 = 31 subsets of 5 features, plus the intercept alone."""
+    X, y = known_data("categorical", n=120)
+    result = select_features(X, y, direction="random", n_iter=10**9, random_state=0)
+    drawn = result.candidates["features"].tolist()
+    assert len(drawn) == 32 and len(set(drawn)) == 32
+    assert "n_iter=1000000000 is more than the 31 distinct subsets" in result.path["note"].iloc[0]
+    exhaustive = select_features(X, y, direction="exhaustive")
+    assert sorted(result.selected) == sorted(exhaustive.selected)
+
+
+def test_random_draws_are_distinct_and_their_sizes_cover_the_range():
+    X, y = known_data("categorical", n=120)
+    result = select_features(X, y, direction="random", n_iter=20, random_state=3, max_features=3)
+    drawn = result.candidates["features"].iloc[1:]
+    assert len(drawn) == 20 and drawn.is_unique
+    assert set(result.candidates["n_features"].iloc[1:]) <= {1, 2, 3}
+
+
+def test_a_random_search_of_more_fits_than_the_limit_is_refused_before_fitting():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(60, 30)), columns=[f"x{i}" for i in range(30)])
+    y = (X["x0"] > 0).astype(int)
+    with pytest.raises(ValueError, match="would fit 1000000000 models, more than 65536"):
+        select_features(X, y, direction="random", n_iter=10**9)
+
+
+def test_the_random_search_is_the_same_for_the_same_seed():
+    X, y = known_data("interval", n=120)
+    first = select_features(X, y, direction="random", n_iter=12, random_state=7)
+    again = select_features(X, y, direction="random", n_iter=12, random_state=7)
+    pd.testing.assert_frame_equal(first.candidates, again.candidates)

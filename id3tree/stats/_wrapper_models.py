@@ -17,6 +17,7 @@ import numpy as np
 
 from id3tree._validation import as_series, factorize, numeric_values, to_frame
 from id3tree.stats import logit
+from id3tree.stats.classical import _unit_scaled
 from id3tree.stats.result import chi2_tail, f_tail
 from id3tree.stats.selection import _feature_kinds, _target_kind
 from id3tree.stats.sweep import sweep_operator
@@ -41,6 +42,7 @@ class Design:
     y: np.ndarray  # class codes (logit) or values (least squares)
     n_classes: int  # 0 for an interval target
     n_dropped: int
+    y_exponent: int = 0  # an interval target's values are y * 2**-y_exponent (see _y_scaled)
 
 
 def build_design(X, y, categorical, target_kind, missing) -> tuple[Design, str, str]:
@@ -90,9 +92,9 @@ def build_design(X, y, categorical, target_kind, missing) -> tuple[Design, str, 
                 f"the target {target_name!r} has {len(classes)} classes, too many for a "
                 "multinomial logit; if its values are amounts, pass target_kind='interval'"
             )
-        y_values, n_classes = codes, len(classes)
+        y_values, n_classes, y_exponent = codes, len(classes), 0
     else:
-        y_values = numeric_values(target.iloc[keep], target_name)
+        y_values, y_exponent = _y_scaled(numeric_values(target.iloc[keep], target_name))
         n_classes = 0
 
     # the design: intercept, then each feature's columns
@@ -108,7 +110,7 @@ def build_design(X, y, categorical, target_kind, missing) -> tuple[Design, str, 
                 labels.append(f"{name}={level}")
                 block.append(len(labels) - 1)
         else:
-            values = numeric_values(column, name)
+            values = _unit_scaled(numeric_values(column, name))  # exact: no overflow in std
             spread = values.std()
             columns.append((values - values.mean()) / (spread if spread > 0 else 1.0))
             labels.append(name)
@@ -126,9 +128,26 @@ def build_design(X, y, categorical, target_kind, missing) -> tuple[Design, str, 
         y_values,
         n_classes,
         int(len(frame) - n),
+        y_exponent,
     )
     model = "multinomial logit" if n_classes else "least squares"
     return design, model, target_name
+
+
+Y_RANGE = 100
+"""An interval target whose largest magnitude lies beyond 2**Y_RANGE or below 2**-Y_RANGE is
+divided by a power of two first (:func:`_y_scaled`): its squares would overflow or underflow."""
+
+
+def _y_scaled(values: np.ndarray) -> tuple[np.ndarray, int]:
+    """An interval target divided by a power of two ``2**e`` when its scale is extreme (values
+    near 1e200 or 1e-200), and ``e``; ordinary values, and ``e = 0``, otherwise. The division is
+    exact, and the log-likelihood adds back ``n ln(2**e)``: the same fits, the same numbers."""
+    largest = float(np.max(np.abs(values))) if len(values) else 0.0
+    if largest == 0 or 2.0**-Y_RANGE <= largest <= 2.0**Y_RANGE:
+        return values, 0
+    exponent = math.frexp(largest)[1]
+    return np.ldexp(values, -exponent), exponent
 
 
 # ---------------------------------------------------------------------------------------------
@@ -153,8 +172,10 @@ class Models:
         self.tolerance = tolerance
         self.n = design.matrix.shape[0]
         self._by_columns: dict[frozenset, tuple] = {}
+        self.on_fit = lambda: None  # called once per model asked for (a progress bar's update)
 
     def fit(self, features: tuple[int, ...], start_from: Fit | None = None) -> Fit:
+        self.on_fit()
         d = self.design
         columns = [0] + [c for f in features for c in d.blocks[f]]
         # SWEEP the model's cross products in the model's order: later columns that the earlier
@@ -178,9 +199,9 @@ class Models:
             swept = sweep_operator(d.cross[np.ix_(index, index)], range(len(kept)), tolerance=0)
             rss = max(float(swept.matrix[-1, -1]), 0.0)
             note = "" if rss > 0 else "a perfect fit: the residual sum of squares is 0"
-            log_likelihood = (
-                -0.5 * n * (math.log(2 * math.pi * rss / n) + 1.0) if rss > 0 else math.inf
-            )
+            # (the residuals of y itself are those of the scaled y times 2**y_exponent)
+            log_rss = math.log(2 * math.pi * rss / n) + 2 * d.y_exponent * math.log(2)
+            log_likelihood = -0.5 * n * (log_rss + 1.0) if rss > 0 else math.inf
             return log_likelihood, len(kept), rss, swept.matrix[: len(kept), -1], note
         start = None
         if start_from is not None:

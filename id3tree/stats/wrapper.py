@@ -21,7 +21,9 @@ Searches (``direction``):
 * ``"both"`` (stepwise): start from the intercept; at each step make the single addition or
   removal that lowers the criterion most.
 * ``"exhaustive"``: every subset of up to ``max_features`` features.
-* ``"random"``: ``n_iter`` random subsets (a size drawn uniformly, then a subset of that size).
+* ``"random"``: ``n_iter`` random subsets, each a different one (a size drawn uniformly among
+  the sizes not yet exhausted, then a subset of that size not drawn before). When ``n_iter`` is
+  at least the number of distinct non-empty subsets, every subset is fitted once.
 
 With ``criterion="pvalue"`` the directional searches use the likelihood-ratio test of each step
 instead (the F test of least squares, its exact form): a feature enters when its p-value is
@@ -44,6 +46,8 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
+from id3tree._params import check_choice, check_int, check_random_state, check_real
+from id3tree._progress import progress_bar
 from id3tree.stats._wrapper_models import (
     Fit,
     Models,
@@ -57,7 +61,8 @@ from id3tree.stats.sweep import TOLERANCE
 DIRECTIONS = ("forward", "backward", "both", "exhaustive", "random")
 CRITERIA = ("aic", "bic", "pvalue")
 MAX_SUBSETS = 1 << 16
-"""An exhaustive search refuses to fit more models than this (choose ``max_features``)."""
+"""An exhaustive or random search refuses to fit more models than this (choose ``max_features``
+or a smaller ``n_iter``)."""
 TIE = 1e-10
 """Criterion values closer than this are ties, broken by the feature's place in X."""
 PATH_COLUMNS = [
@@ -197,6 +202,7 @@ def select_features(
     random_state=None,
     missing: str = "drop",
     tolerance: float = TOLERANCE,
+    progress: bool = False,
 ) -> SelectionResult:
     """Choose a subset of the features of X by fitting a model of y to candidate subsets.
 
@@ -222,8 +228,10 @@ def select_features(
         The largest subset a search may reach (exhaustive and random search: the largest size
         tried). Default: all features.
     n_iter : int, default=100
-        Random search: how many subsets to draw.
-    random_state : int, numpy Generator or None
+        Random search: how many different subsets to draw (at most ``MAX_SUBSETS`` = 65,536
+        fits). More than there are distinct subsets fits each one once, and the path's first
+        row says so.
+    random_state : int >= 0, numpy Generator or None
         Random search: the seed.
     missing : {"drop", "category"}, default="drop"
         ``"drop"``: rows missing any feature are dropped. ``"category"``: a missing value of a
@@ -231,6 +239,9 @@ def select_features(
         still dropped).
     tolerance : float, default=1e-8
         The SWEEP operator's tolerance for aliased columns.
+    progress : bool, default=False
+        Show a progress bar of the models fitted (tqdm, on stderr) once the search has run a
+        few seconds.
 
     Returns
     -------
@@ -245,39 +256,26 @@ def select_features(
     >>> select_features(X, y).selected
     ['a', 'b']
     """
-    if direction not in DIRECTIONS:
-        raise ValueError(f"direction must be one of {list(DIRECTIONS)}, got {direction!r}")
-    if criterion not in CRITERIA:
-        raise ValueError(f"criterion must be one of {list(CRITERIA)}, got {criterion!r}")
-    if criterion == "pvalue" and direction in ("exhaustive", "random"):
-        raise ValueError(
-            "criterion='pvalue' needs a directional search (forward, backward or both); the "
-            f"{direction} search compares models of different sizes: use 'aic' or 'bic'"
-        )
-    for name, value in (("alpha_enter", alpha_enter), ("alpha_remove", alpha_remove)):
-        if value is not None and not (
-            isinstance(value, numbers.Real) and not isinstance(value, bool) and 0 < value < 1
-        ):
-            raise ValueError(f"{name} must be a number between 0 and 1, got {value!r}")
-    alpha_remove = alpha_enter if alpha_remove is None else alpha_remove
-    if alpha_remove < alpha_enter:
-        raise ValueError(
-            f"alpha_remove ({alpha_remove}) must be at least alpha_enter ({alpha_enter}), or "
-            "a feature could enter and leave for ever"
-        )
-    for name, value, low in (("max_features", max_features, 0), ("n_iter", n_iter, 1)):
-        if value is not None and (
-            isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < low
-        ):
-            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    _check_search(direction, criterion, alpha_enter, alpha_remove, max_features, n_iter)
     if not (isinstance(tolerance, numbers.Real) and 0 <= tolerance < 1):
         raise ValueError(f"tolerance must be a number in [0, 1), got {tolerance!r}")
+    random_state = check_random_state(random_state)
+    alpha_remove = alpha_enter if alpha_remove is None else alpha_remove
 
     design, model, target = build_design(X, y, categorical, target_kind, missing)
     search = _Search(design, criterion, alpha_enter, alpha_remove, max_features, tolerance)
+    if direction == "random":
+        search.check_random(n_iter)
     # many small fits of tall, thin matrices: BLAS threads only add synchronisation (on a busy
     # machine they made the search 10 to 40 times slower), so one thread does the products
-    with threadpool_limits(limits=1, user_api="blas"):
+    with (
+        threadpool_limits(limits=1, user_api="blas"),
+        progress_bar(
+            search.planned(direction, n_iter), unit="model", desc=f"{direction} search",
+            enabled=progress,
+        ) as bar,
+    ):  # fmt: skip
+        search.models.on_fit = bar.update
         if direction in ("forward", "both"):
             search.stepwise(backward=False, both=direction == "both")
         elif direction == "backward":
@@ -302,6 +300,28 @@ def select_features(
             for name, block in zip(design.names, design.blocks)
         },
     )
+
+
+def _check_search(direction, criterion, alpha_enter, alpha_remove, max_features, n_iter):
+    """The search's own parameters, checked before any data is read."""
+    check_choice("direction", direction, DIRECTIONS)
+    check_choice("criterion", criterion, CRITERIA)
+    if criterion == "pvalue" and direction in ("exhaustive", "random"):
+        raise ValueError(
+            "criterion='pvalue' needs a directional search (forward, backward or both); the "
+            f"{direction} search compares models of different sizes: use 'aic' or 'bic'"
+        )
+    check_real("alpha_enter", alpha_enter, low=0, high=1, low_open=True, high_open=True)
+    check_real(
+        "alpha_remove", alpha_remove, low=0, high=1, low_open=True, high_open=True, allow_none=True
+    )
+    if alpha_remove is not None and alpha_remove < alpha_enter:
+        raise ValueError(
+            f"alpha_remove ({alpha_remove}) must be at least alpha_enter ({alpha_enter}), or "
+            "a feature could enter and leave for ever"
+        )
+    check_int("max_features", max_features, 0, allow_none=True)
+    check_int("n_iter", n_iter, 1)
 
 
 class _Search:
@@ -446,17 +466,43 @@ class _Search:
                     best_by_size[size] = (score, fit, len(self.candidates) - 1)
         self._finish(best_by_size, "best of size")
 
-    def random(self, n_iter: int, rng: np.random.Generator) -> None:
+    def n_subsets(self) -> int:
+        """The distinct non-empty subsets of at most ``max_features`` features."""
         n_features = len(self.design.names)
+        return sum(math.comb(n_features, k) for k in range(1, self.max_features + 1))
+
+    def check_random(self, n_iter: int) -> None:
+        """Refuse a random search of more fits than ``MAX_SUBSETS``: it would run for hours."""
+        draws = min(n_iter, self.n_subsets())
+        if draws > MAX_SUBSETS:
+            raise ValueError(
+                f"a random search of n_iter={n_iter} draws would fit {draws} models, more than "
+                f"{MAX_SUBSETS}; lower n_iter (or max_features)"
+            )
+
+    def planned(self, direction: str, n_iter: int) -> int | None:
+        """How many models the search fits (for the progress bar); None when unknown."""
+        if direction == "exhaustive":
+            return self.n_subsets() + 1
+        if direction == "random":
+            return min(n_iter, self.n_subsets()) + 1
+        return None
+
+    def random(self, n_iter: int, rng: np.random.Generator) -> None:
         start = self.models.fit(())
         best_score, best = self._score(start), start
         self.path.append(self._row(0, "start", None, start))
         self.candidates.append([*self._row(0, "start", None, start), False])
+        n_subsets = self.n_subsets()
+        if n_iter > n_subsets:  # every subset, once: the search is the exhaustive one
+            self.path[0][-1] = (
+                f"n_iter={n_iter} is more than the {n_subsets} distinct subsets of at most "
+                f"{self.max_features} features: each was drawn once"
+            )
         best_index = 0
-        for draw in range(1, n_iter + 1):
-            size = int(rng.integers(1, self.max_features + 1)) if self.max_features else 0
-            subset = tuple(sorted(rng.choice(n_features, size=size, replace=False).tolist()))
-            fit = self.models.fit(subset)
+        draws = _Draws(len(self.design.names), self.max_features, rng)
+        for draw in range(1, min(n_iter, n_subsets) + 1):
+            fit = self.models.fit(draws.next())
             score = self._score(fit)
             self.candidates.append([*self._row(draw, f"draw {draw}", None, fit), False])
             if score < best_score - TIE:
@@ -476,3 +522,45 @@ class _Search:
             previous = fit
         self.candidates[overall[2]][-1] = True
         self.selected = overall[1].features
+
+
+class _Draws:
+    """Random subsets of ``range(n_features)``, each different: a size drawn uniformly among
+    the sizes 1 .. ``max_features`` that have subsets left, then a subset of that size not drawn
+    before.
+
+    While fewer than half of a size's subsets are drawn, a subset is drawn at random and drawn
+    again if it was seen (fewer than two tries on average); past half, the subsets left are
+    listed once and drawn from the list. So every draw takes bounded time, and asking for every
+    subset ends after exactly that many draws.
+    """
+
+    def __init__(self, n_features: int, max_features: int, rng: np.random.Generator):
+        self.n, self.rng = n_features, rng
+        self.left = {k: math.comb(n_features, k) for k in range(1, max_features + 1)}
+        self.total = dict(self.left)
+        self.seen: set[tuple[int, ...]] = set()
+        self.pools: dict[int, list] = {}
+
+    def next(self) -> tuple[int, ...]:
+        sizes = [k for k, left in self.left.items() if left]
+        if len(sizes) == len(self.left):  # every size still open: as rng.integers(1, max + 1)
+            size = int(self.rng.integers(1, len(sizes) + 1))
+        else:
+            size = sizes[int(self.rng.integers(len(sizes)))]
+        if size not in self.pools and 2 * self.left[size] > self.total[size]:
+            while True:  # more than half of this size's subsets are left: draw, retry if seen
+                subset = tuple(sorted(self.rng.choice(self.n, size=size, replace=False).tolist()))
+                if subset not in self.seen:
+                    break
+        else:
+            pool = self.pools.get(size)
+            if pool is None:  # list the subsets left once (at most twice those drawn)
+                combos = itertools.combinations(range(self.n), size)
+                pool = self.pools[size] = [c for c in combos if c not in self.seen]
+            i = int(self.rng.integers(len(pool)))
+            pool[i], pool[-1] = pool[-1], pool[i]
+            subset = pool.pop()
+        self.seen.add(subset)
+        self.left[size] -= 1
+        return subset
