@@ -237,7 +237,10 @@ def check_source_values(frame, names) -> None:
         return
     expr = getattr(frame, "expr", None)
     leaves = expr.walk() if expr is not None else ()
-    for source in (e.operand("frame") for e in leaves if isinstance(e, FromPandas)):
+    for held in (e.operand("frame") for e in leaves if isinstance(e, FromPandas)):
+        source = getattr(held, "_data", held)  # dask keeps the frame in a wrapper of its own
+        if not isinstance(source, pd.DataFrame):
+            continue
         columns = {str(c): c for c in source.columns}
         for name in names:
             column = columns.get(name)
