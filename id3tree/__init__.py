@@ -3,8 +3,12 @@
 An ID3 learner with multiway categorical splits and midpoint thresholds for numeric features,
 step-by-step tracing, drawings of the tree, and the same entropy code reused for feature ranking
 and classical tests.
+
+Importing id3tree registers the Dask adapter (:mod:`id3tree._dask`), which takes over the
+dispatched functions for Dask collections; dask itself is imported only when one is passed in.
 """
 
+from id3tree import _dask  # noqa: F401  (registers the Dask adapter)
 from id3tree.diagnostics import IDLikeFeatureWarning
 from id3tree.information import (
     candidate_splits,

@@ -7,17 +7,27 @@ version of each dispatched function. A call whose arguments hold a value an adap
 to that adapter's version; every other call runs the function as written. So the core modules
 never import an adapter (the adapter imports them), and adding one touches no core module.
 
+A public function checks its parameters (``bins``, ``method``, ...) before it hands the data to
+a dispatched function, so the same parameter is refused with the same words whoever computes.
+
 >>> def claims(value):
 ...     return isinstance(value, range)
 >>> def implementation(name):
-...     return {f"{__name__}.halve": lambda x: "the range adapter"}[name]
->>> register(Adapter("ranges", claims, implementation))
+...     return {f"{__name__}.halve": lambda x: "the range adapter"}.get(name)
+>>> register(Adapter("range", claims, implementation))
 >>> @dispatched
 ... def halve(x):
 ...     return x / 2
 >>> halve(3), halve(range(4))
 (1.5, 'the range adapter')
->>> unregister("ranges")
+>>> @dispatched
+... def double(x):
+...     return 2 * x
+>>> double(range(4))
+Traceback (most recent call last):
+  ...
+TypeError: double has no version for range input; pass the data in memory
+>>> unregister("range")
 """
 
 from __future__ import annotations
@@ -34,11 +44,16 @@ class Adapter:
     name: str
     claims: Callable[[object], bool]
     """True for a value this adapter computes on (must not import the adapter's library)."""
-    implementation: Callable[[str], Callable]
-    """The adapter's version of the dispatched function of this qualified name."""
+    implementation: Callable[[str], Callable | None]
+    """The adapter's version of the dispatched function of this qualified name (None: none)."""
+    in_memory_hint: str = "pass the data in memory"
+    """What to do instead, said when a claimed value reaches a function that needs memory."""
 
 
 _ADAPTERS: list[Adapter] = []
+
+DISPATCHED: dict[str, Callable] = {}
+"""Every dispatched function made so far, by qualified name (the names adapters implement)."""
 
 
 def register(adapter: Adapter) -> None:
@@ -72,6 +87,24 @@ def dispatched(function: Callable) -> Callable:
         adapter = adapter_of(*args, *kwargs.values()) if _ADAPTERS else None
         if adapter is None:
             return function(*args, **kwargs)
-        return adapter.implementation(name)(*args, **kwargs)
+        version = adapter.implementation(name)
+        if version is None:
+            raise TypeError(
+                f"{function.__name__} has no version for {adapter.name} input; "
+                f"{adapter.in_memory_hint}"
+            )
+        return version(*args, **kwargs)
 
+    DISPATCHED[name] = dispatch
     return dispatch
+
+
+def require_in_memory(value, name: str) -> None:
+    """Refuse a value an adapter claims, for a function that needs its data in memory: silently
+    computing a collection larger than memory could exhaust it."""
+    adapter = adapter_of(value) if _ADAPTERS else None
+    if adapter is not None:
+        raise TypeError(
+            f"{name} is a {adapter.name} collection, but this function needs its data in "
+            f"memory; {adapter.in_memory_hint}"
+        )

@@ -35,6 +35,24 @@ def crosstab_codes(x_codes: np.ndarray, n_x: int, y_codes: np.ndarray, n_y: int)
     return np.bincount(flat, minlength=n_x * n_y).reshape(n_x, n_y)
 
 
+def canonical_rows(table: np.ndarray) -> np.ndarray:
+    """The table's non-empty rows in one fixed order: sorted by their counts, class by class.
+
+    A measure that does not depend on the order of the rows (the entropy after a split, mutual
+    information, the JSD of two histograms) still adds its terms in some order, and sums of
+    floats in two orders may differ in the last digit. Computed on this table, two tables with
+    the same rows in another order (one column coded two ways: its categories sorted or as first
+    seen, its text or its numeric codes; pandas and Dask input) give exactly the same number, so
+    that their tie is exact and the documented tie rule (column order) decides it.
+
+    >>> canonical_rows(np.array([[0, 3], [0, 0], [2, 1], [0, 1]])).tolist()
+    [[0, 1], [0, 3], [2, 1]]
+    """
+    table = np.asarray(table)
+    kept = table[table.any(axis=1)]
+    return kept[np.lexsort(kept.T[::-1])]  # np.lexsort's last key is the first column
+
+
 @dataclass(frozen=True)
 class ChiSquare:
     """Pearson's chi-square test of independence of a table's rows and columns."""

@@ -4,17 +4,22 @@ All of them are functions of a contingency table (rows = values or branches of `
 classes of ``y``) and all of them take their entropies from :func:`id3tree._entropy.entropy_rows`.
 Missing values (NaN, None, pd.NA) are a category of their own. Logarithms are base 2 unless
 ``base=`` says otherwise, and scalars come back as Python ``float``.
+
+The functions marked :func:`~id3tree._backends.dispatched` also take the columns of a Dask
+DataFrame (see :mod:`id3tree._backends`): they count partition by partition and hand the summed
+table to the same table -> measure functions as here.
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 import pandas as pd
 
 from id3tree import splits
-from id3tree._dask import any_dask
+from id3tree._backends import dispatched
 from id3tree._entropy import entropy_rows, log_base
 from id3tree._validation import (
     as_series,
@@ -23,7 +28,7 @@ from id3tree._validation import (
     numeric_values,
     unordered_codes,
 )
-from id3tree.contingency import crosstab_codes
+from id3tree.contingency import canonical_rows, crosstab_codes
 
 __all__ = [
     "entropy",
@@ -58,38 +63,39 @@ def entropy_from_counts(counts, *, base: float = 2) -> float:
     return float(entropy_rows(counts, base))
 
 
+@dispatched
 def entropy(y, *, base: float = 2) -> float:
     """Entropy of a column of labels; missing labels count as one more label.
 
     >>> entropy(["yes", "yes", "no", "no"])
     1.0
     """
-    if any_dask(y):  # a column of a Dask DataFrame: count partition by partition
-        from id3tree._dask import measures as on_dask
-
-        return on_dask.entropy(y, base=base)
     codes, n = _codes(y, "y")
     return entropy_from_counts(np.bincount(codes, minlength=n), base=base)
 
 
+def weighted_entropy(table: np.ndarray, base: float = 2) -> float:
+    """Size-weighted entropy of the rows of a table: the overall entropy after a split, H(Y | X).
+
+    The rows are taken in :func:`~id3tree.contingency.canonical_rows` order, so a table with the
+    same rows in another order gives exactly the same number.
+    """
+    return _weighted_entropy(canonical_rows(table), base)
+
+
 def _weighted_entropy(table: np.ndarray, base: float) -> float:
-    """Size-weighted entropy of the rows of a table: the overall entropy after a split."""
     sizes = table.sum(axis=1)
     return float((sizes * entropy_rows(table, base)).sum() / sizes.sum())
 
 
+@dispatched
 def conditional_entropy(x, y, *, base: float = 2) -> float:
     """H(Y | X): the size-weighted entropy of y within each value of a categorical x.
 
     >>> conditional_entropy(["a", "a", "b", "b"], [0, 1, 0, 0])
     0.5
     """
-    if any_dask(x, y):  # a column of a Dask DataFrame: count partition by partition
-        from id3tree._dask import measures as on_dask
-
-        return on_dask.conditional_entropy(x, y, base=base)
-    table = _table(x, y)
-    return _weighted_entropy(table, base)
+    return weighted_entropy(_table(x, y), base)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -107,10 +113,6 @@ def information_gain(x, y, *, base: float = 2) -> float:
     >>> round(information_gain(tennis["Outlook"], tennis["Play"]), 4)
     0.2467
     """
-    if any_dask(x, y):  # a column of a Dask DataFrame: count partition by partition
-        from id3tree._dask import measures as on_dask
-
-        return on_dask.information_gain(x, y, base=base)
     return _split_measures(x, y, base)[0]
 
 
@@ -122,35 +124,61 @@ def gain_ratio(x, y, *, base: float = 2) -> float:
     >>> round(gain_ratio(["a", "a", "b", "b"], [0, 0, 1, 1]), 4)
     1.0
     """
-    if any_dask(x, y):  # a column of a Dask DataFrame: count partition by partition
-        from id3tree._dask import measures as on_dask
-
-        return on_dask.gain_ratio(x, y, base=base)
     gain, split_info = _split_measures(x, y, base)
     return gain / split_info if split_info > 0 else 0.0
 
 
+@dispatched
 def _split_measures(x, y, base) -> tuple[float, float]:
     """(information gain, split information) of the split ID3 would make on x."""
     xs = as_series(x, "x")
     _check_lengths(xs, y)
     if not is_numeric(xs):
-        return _table_measures(_table(xs, y), base)
+        return table_measures(_table(xs, y), base)
     values, y_codes, n_classes = _sorted_numeric(xs, y)
     found = splits.search_thresholds(
         values, y_codes, np.array([0]), np.array([len(values)]), n_classes
     )
+    return threshold_measures(found, base)
+
+
+def threshold_measures(found: splits.ThresholdSearch, base) -> tuple[float, float]:
+    """(information gain, split information) of the best threshold of a one-segment search,
+    in units of ``base`` (the search works in bits); 0 and 0 when no threshold was found."""
     if not found.found[0]:
         return 0.0, 0.0
-    scale = math.log(2) / log_base(base)  # the search works in bits
+    scale = math.log(2) / log_base(base)
     return float(found.gain[0]) * scale, float(found.split_info[0]) * scale
 
 
-def _table_measures(table: np.ndarray, base) -> tuple[float, float]:
-    """(information gain, split information) of a split given as its contingency table."""
+def table_measures(table: np.ndarray, base=2) -> tuple[float, float]:
+    """(information gain, split information) of a split given as its contingency table.
+
+    The rows are taken in :func:`~id3tree.contingency.canonical_rows` order: two columns whose
+    tables have the same rows in another order (one column coded two ways) score exactly alike.
+    """
+    table = canonical_rows(table)
     parent = float(entropy_rows(table.sum(axis=0), base))
     gain = max(parent - _weighted_entropy(table, base), 0.0)
     return gain, float(entropy_rows(table.sum(axis=1), base))
+
+
+def symmetric_uncertainty(table: np.ndarray) -> float:
+    """``2 MI / (H(x) + H(y))`` (bits) of a table whose rows are the values or bins of x and
+    whose columns are the classes of y; in [0, 1], and 0 when both are constant. Like the MI,
+    the entropies of x and y do not depend on the order of rows or classes (their totals are
+    taken sorted).
+
+    >>> symmetric_uncertainty(np.array([[3, 0], [0, 3]])), symmetric_uncertainty([[1, 1], [1, 1]])
+    (1.0, 0.0)
+    """
+    table = canonical_rows(table)
+    mi = table_measures(table)[0]
+    x_totals, y_totals = table.sum(axis=1), table.sum(axis=0)
+    total = float(entropy_rows(np.sort(x_totals))) + float(
+        entropy_rows(np.sort(y_totals[y_totals > 0]))
+    )
+    return min(2 * mi / total, 1.0) if total > 0 else 0.0
 
 
 def candidate_splits(x, y) -> pd.DataFrame:
@@ -204,15 +232,21 @@ def mutual_information(x, y, *, bins=10, base: float = 2) -> float:
     >>> mutual_information(["a", "a", "b", "b"], ["u", "u", "v", "v"])
     1.0
     """
-    if any_dask(x, y):  # a column of a Dask DataFrame: count partition by partition
-        from id3tree._dask import measures as on_dask
+    return _mutual_information(x, y, check_bins(bins), base)
 
-        return on_dask.mutual_information(x, y, bins=bins, base=base)
+
+@dispatched
+def _mutual_information(x, y, bins, base) -> float:
+    return table_measures(binned_table(x, y, bins), base)[0]
+
+
+def binned_table(x, y, bins) -> np.ndarray:
+    """The (x code, y code) table of two columns, numeric ones cut into ``bins`` bins."""
     xs, ys = as_series(x, "x"), as_series(y, "y")
     _check_lengths(xs, ys)
     x_codes, n_x = _codes(xs, _name(xs, "x"), bins=bins)
     y_codes, n_y = _codes(ys, _name(ys, "y"), bins=bins)
-    return _table_measures(crosstab_codes(x_codes, n_x, y_codes, n_y), base)[0]
+    return crosstab_codes(x_codes, n_x, y_codes, n_y)
 
 
 def _distribution(p, name: str) -> np.ndarray:
@@ -267,10 +301,11 @@ def contingency_table(x, y, *, bins=None) -> pd.DataFrame:
     b      0  1
     NaN    1  0
     """
-    if any_dask(x, y):  # a column of a Dask DataFrame: count partition by partition
-        from id3tree._dask import measures as on_dask
+    return _contingency_table(x, y, None if bins is None else check_bins(bins))
 
-        return on_dask.contingency_table(x, y, bins=bins)
+
+@dispatched
+def _contingency_table(x, y, bins) -> pd.DataFrame:
     xs, ys = as_series(x, "x"), as_series(y, "y")
     _check_lengths(xs, ys)
     x_codes, x_labels = _labelled_codes(xs, _name(xs, "x"), bins)
@@ -319,14 +354,61 @@ MAX_BINS = 100_000
 before anything else. (Two binned columns make a table of bins x bins cells, which
 :func:`id3tree.contingency.crosstab_codes` bounds on its own.)"""
 
+BIN_RULES = ("auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt")
+"""The rules of ``numpy.histogram_bin_edges`` that choose the number of bins from the data."""
+
+
+def check_bins(bins):
+    """``bins`` as every function that cuts numeric columns takes it, else a clear error: a
+    number of equal-width bins (1 to :data:`MAX_BINS`), explicit edges (at least two,
+    increasing, at most ``MAX_BINS`` bins) or the name of a numpy rule. Pandas and Dask input
+    are checked by this one function, before anything is counted.
+
+    >>> check_bins(10)
+    10
+    >>> check_bins(10**9)
+    Traceback (most recent call last):
+      ...
+    ValueError: bins=1000000000 is more than 100,000 bins; use fewer bins
+    """
+    if isinstance(bins, str):
+        if bins not in BIN_RULES:
+            raise ValueError(
+                f"bins={bins!r} is not a rule numpy knows ({', '.join(BIN_RULES)}); give a "
+                "number of bins or explicit edges"
+            )
+        return bins
+    if isinstance(bins, numbers.Integral) and not isinstance(bins, bool):
+        if bins < 1:
+            raise ValueError(f"bins must be a positive integer, got {bins!r}")
+        if bins > MAX_BINS:
+            raise ValueError(f"bins={bins} is more than {MAX_BINS:,} bins; use fewer bins")
+        return bins
+    return _check_edges(bins)
+
+
+def _check_edges(bins):
+    try:
+        edges = np.asarray(bins, dtype=float) if not isinstance(bins, bool) else None
+    except (TypeError, ValueError):
+        edges = None
+    if edges is None or edges.ndim != 1 or len(edges) < 2:
+        raise ValueError(
+            f"bins must be a number of bins, explicit edges (at least two) or a rule name, "
+            f"got {bins!r}"
+        )
+    if len(edges) - 1 > MAX_BINS:
+        raise ValueError(f"bins has {len(edges) - 1:,} bins, more than {MAX_BINS:,}; use fewer")
+    if np.isnan(edges).any() or (np.diff(edges) < 0).any():
+        raise ValueError(f"bins must be edges that increase, got {bins!r}")
+    return bins
+
 
 def _bin(values: np.ndarray, bins, name: str = "x") -> tuple[np.ndarray, np.ndarray]:
     """Bin codes as numpy.histogram makes them (the last bin includes its right edge); missing
     values get the last code. Explicit edges must cover every present value."""
+    check_bins(bins)
     equal_width = isinstance(bins, (int, np.integer))
-    n_bins = bins if equal_width else np.size(bins) - 1
-    if not isinstance(bins, str) and n_bins > MAX_BINS:
-        raise ValueError(f"bins={n_bins} is more than {MAX_BINS}; use fewer bins")
     present = ~np.isnan(values)
     if not present.any():
         data = np.zeros(1)
@@ -338,6 +420,11 @@ def _bin(values: np.ndarray, bins, name: str = "x") -> tuple[np.ndarray, np.ndar
         edges = np.histogram_bin_edges(data, bins=bins)
     except ValueError as exc:
         raise ValueError(f"column {name!r} cannot be cut into bins={bins!r}: {exc}") from None
+    if len(edges) - 1 > MAX_BINS:  # a rule such as "fd" on a column with a few far outliers
+        raise ValueError(
+            f"bins={bins!r} cuts column {name!r} into {len(edges) - 1:,} bins, more than "
+            f"{MAX_BINS:,}; give a number of bins"
+        )
     outside = (data < edges[0]) | (data > edges[-1]) if present.any() else np.zeros(0, bool)
     if outside.any():
         raise ValueError(

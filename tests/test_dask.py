@@ -19,6 +19,7 @@ distributed = pytest.importorskip("distributed")
 
 import id3tree  # noqa: E402
 from id3tree import ID3Classifier, stats  # noqa: E402
+from id3tree.datasets import load_adult  # noqa: E402
 
 N_ROWS = 3000
 
@@ -316,3 +317,104 @@ def test_pandas_input_never_imports_dask():
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# bad input is refused as pandas refuses it (issue: the third hardening round)
+# ---------------------------------------------------------------------------------------------
+def _error(call, *args) -> str:
+    with pytest.raises(ValueError) as found:
+        call(*args)
+    return str(found.value)
+
+
+@pytest.mark.parametrize("bins", [100_001, 10**9, 0, True, 2.5, "nope", [3, 1, 2], [[0, 1]]])
+def test_bins_are_checked_by_one_validator(data, bins):
+    """bins=10**9 killed the Dask workers (gigabytes of edges) where pandas refused."""
+    on_dask, in_memory = data
+    calls = [
+        lambda X, y: id3tree.rank_features(X, y, method="mutual_information", bins=bins),
+        lambda X, y: id3tree.rank_features(X, y, method="jsd", bins=bins),
+        lambda X, y: id3tree.jsd_screen(X, y, bins=bins),
+        lambda X, y: id3tree.mutual_information_matrix(X, bins=bins),
+        lambda X, y: id3tree.mutual_information(X["size"], y, bins=bins),
+        lambda X, y: id3tree.contingency_table(X["size"], y, bins=bins),
+    ]
+    for call in calls:
+        expected = _error(call, in_memory[FEATURES], in_memory["label"])
+        assert "bins" in expected
+        assert _error(call, on_dask[FEATURES], on_dask["label"]) == expected
+
+
+def test_a_column_mixing_numbers_and_text_is_refused_as_in_pandas(client):
+    """dd.from_pandas turns such a column into text; pandas refuses it, and so must Dask."""
+    frame = pd.DataFrame(
+        {
+            "m": pd.Series([1, "a", 2.5, "b"] * 5, dtype=object),
+            "n": np.arange(20.0),
+            "y": ["p", "q"] * 10,
+        }
+    )
+    parts = dd.from_pandas(frame, npartitions=2)
+    calls = [
+        lambda t: id3tree.rank_features(t[["m", "n"]], t["y"]),
+        lambda t: id3tree.rank_features(t[["m", "n"]], t["y"], method="jsd"),
+        lambda t: id3tree.jsd_screen(t[["m", "n"]], t["y"]),
+        lambda t: id3tree.mutual_information_matrix(t[["m", "n"]]),
+        lambda t: id3tree.information_gain(t["m"], t["y"]),
+        lambda t: stats.chi_square_test(t["m"], t["y"]),
+    ]
+    for call in calls:
+        expected = _error(call, frame)
+        assert "'m' mixes numbers and text (for example 1 and 'a')" in expected
+        assert _error(call, parts) == expected
+
+
+def test_a_dtype_that_differs_between_partitions_is_named(client):
+    """A column numeric in the table's description and text in one partition: the column, both
+    dtypes and a value are named (it was numpy's 'could not convert string to float')."""
+    import dask
+
+    first = pd.DataFrame({"a": [1.0, 2.0, 3.0], "y": ["u", "v", "u"]})
+    second = pd.DataFrame({"a": ["x", "y", "z"], "y": ["u", "v", "v"]})
+    table = dd.from_delayed(
+        [dask.delayed(first), dask.delayed(second)], meta=first, verify_meta=False
+    )
+    calls = [
+        lambda: id3tree.rank_features(table[["a"]], table["y"]),
+        lambda: id3tree.mutual_information_matrix(table[["a"]]),
+        lambda: id3tree.screen_features(table[["a"]]),
+        lambda: id3tree.information_gain(table["a"], table["y"]),
+        lambda: stats.anova_test(table["y"], table["a"]),
+        lambda: stats.regression_test(table["a"], table["a"]),
+    ]
+    for call in calls:
+        message = _error(call)
+        assert "column 'a' has dtype float64" in message, message
+        assert "in one of its partitions (for example 'x')" in message, message
+
+
+def test_ties_are_exact_and_in_column_order_on_both(client):
+    """Adult's education and education-num are one column coded two ways: every method that
+    scores a feature's table gives them exactly the same score, and column order decides."""
+    X, y = load_adult(return_X_y=True)
+    X = X[["education", "education-num", "age"]]
+    parts = dd.from_pandas(X.assign(income=y.to_numpy()), npartitions=3)
+    for method in ("jsd", "mutual_information", "symmetric_uncertainty"):
+        expected = id3tree.rank_features(X, y, method=method, bins=25)
+        found = id3tree.rank_features(parts[list(X)], parts["income"], method=method, bins=25)
+        for ranking in (expected, found):
+            order = ranking.index.tolist()
+            assert order.index("education") + 1 == order.index("education-num"), method
+            score = ranking["score"]
+            assert score["education"] == score["education-num"], method
+        np.testing.assert_array_equal(found["score"], expected["score"])
+
+
+def test_an_interval_target_of_text_is_named(data):
+    on_dask, in_memory = data
+    for table in (on_dask, in_memory):
+        with pytest.raises(ValueError, match="needs a numeric .* 'colour' has dtype"):
+            stats.anova_test(table["shape"], table["colour"])
+        with pytest.raises(ValueError, match="needs a numeric .* 'label' has dtype"):
+            stats.regression_test(table["size"], table["label"])

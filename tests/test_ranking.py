@@ -277,3 +277,31 @@ def test_heatmap_rejects_what_it_cannot_draw():
         plot_heatmap(np.eye(3))
     with pytest.raises(ValueError, match="numeric column"):
         plot_heatmap(pd.DataFrame({"a": ["x", "y"]}))
+
+
+@pytest.mark.parametrize("method", ["jsd", "mutual_information", "symmetric_uncertainty"])
+def test_one_column_coded_two_ways_ties_exactly_in_column_order(method):
+    """Text and its numeric codes (Adult's education and education-num) have the same table up
+    to the order of its rows: the same score to the last bit, so column order breaks the tie."""
+    rng = np.random.default_rng(3)
+    codes = rng.integers(0, 16, 5000)
+    words = np.array([f"level {k:02d}" for k in rng.permutation(16)])
+    y = np.where(rng.random(5000) < 0.2 + 0.04 * codes, ">50K", "<=50K")
+    X = pd.DataFrame({"text": words[codes], "number": codes + 1, "noise": rng.random(5000)})
+    for columns in (["text", "number", "noise"], ["number", "text", "noise"]):
+        ranked = rank_features(X[columns], y, method=method, bins=25)
+        assert ranked.index.tolist()[:2] == columns[:2]
+        assert ranked["score"].iloc[0] == ranked["score"].iloc[1]
+
+
+@pytest.mark.parametrize("bins", [100_001, 10**9, 0, True, 2.5, "nope", [3, 1, 2], [[0, 1]]])
+def test_bad_bins_are_refused_before_anything_is_counted(bins):
+    X, y = load_iris(return_X_y=True)
+    for call in (
+        lambda: rank_features(X, y, method="mutual_information", bins=bins),
+        lambda: rank_features(X[["sepal_length"]].astype(str), y, method="jsd", bins=bins),
+        lambda: jsd_screen(X, y, bins=bins),
+        lambda: mutual_information_matrix(X, bins=bins),
+    ):
+        with pytest.raises(ValueError, match="bins"):
+            call()

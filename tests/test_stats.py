@@ -632,3 +632,11 @@ def test_features_underflowing_pvalues_are_ranked_by_importance():
     assert np.isfinite(table["importance"]).all()  # ... but their importance is finite
     assert table["importance"].is_monotonic_decreasing
     assert table.index[0] == "relationship"
+
+
+def test_an_interval_target_of_text_is_refused_naming_it():
+    X, y = load_play_tennis(return_X_y=True)
+    with pytest.raises(
+        ValueError, match="target_kind='interval' needs a numeric target, but 'Play'"
+    ):
+        stats.test_features(X, y, target_kind="interval")

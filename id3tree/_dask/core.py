@@ -14,7 +14,6 @@ does:
 
 from __future__ import annotations
 
-import numbers
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,7 +21,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from id3tree._validation import factorize, is_numeric, listed_columns, numeric_values
+from id3tree import information
+from id3tree._validation import (
+    check_not_mixed,
+    factorize,
+    is_numeric,
+    listed_columns,
+    numeric_values,
+)
 from id3tree.information import _bin
 
 SPLIT_EVERY = 8
@@ -185,15 +191,61 @@ def series_frame(x, y, x_name: str = "x", y_name: str = "y"):
     return frame
 
 
-def check_bins(bins) -> None:
-    """Bins must be a count or explicit edges: rules such as ``"auto"`` need all the data."""
+def check_bins(bins):
+    """Bins as :func:`id3tree.information.check_bins` takes them (the same check as for pandas
+    input), and a count or explicit edges: rules such as ``"auto"`` need all the data."""
+    information.check_bins(bins)
     if isinstance(bins, str):
         raise ValueError(
             f"bins={bins!r} needs the whole column at once; with a Dask DataFrame give a number "
             "of bins or explicit edges"
         )
-    if isinstance(bins, numbers.Integral) and not isinstance(bins, bool) and bins < 1:
-        raise ValueError(f"bins must be a positive integer, got {bins!r}")
+    return bins
+
+
+def numbers(series: pd.Series, name: str, described) -> np.ndarray:
+    """:func:`~id3tree._validation.numeric_values` of one partition's column, which the
+    table's description (its ``_meta``) gives the numeric dtype ``described``.
+
+    A partition may disagree (``dd.read_csv`` guesses a dtype from the first block, and a later
+    block holds text): that is an error naming the column, both dtypes and a value, instead of
+    numpy's "could not convert string to float" from a worker.
+    """
+    if not is_numeric(series) and not pd.api.types.is_bool_dtype(series.dtype):
+        present = series.dropna()
+        text = present[pd.to_numeric(present, errors="coerce").isna()]
+        if len(text):
+            raise ValueError(
+                f"column {name!r} has dtype {described} in the table's description but "
+                f"{series.dtype} in one of its partitions (for example {text.iloc[0]!r}); give "
+                "it one dtype in every partition (dtype= when reading, or astype)"
+            )
+    return numeric_values(series, name)
+
+
+def check_source_values(frame, names) -> None:
+    """Refuse the columns among ``names`` that mix numbers and text in the pandas DataFrame a
+    Dask DataFrame was made from (``dd.from_pandas``), as pandas input is refused.
+
+    ``dd.from_pandas`` turns an object column into text before id3tree sees a partition (when
+    dask converts strings, its default), so ``1`` and ``"1"`` would pass as the same text; the
+    source frame is still in memory, and one look at its distinct values settles it.
+    """
+    try:
+        from dask.dataframe.dask_expr.io.io import FromPandas
+    except ImportError:  # pragma: no cover - other dask versions: nothing to look at
+        return
+    expr = getattr(frame, "expr", None)
+    leaves = expr.walk() if expr is not None else ()
+    for held in (e.operand("frame") for e in leaves if isinstance(e, FromPandas)):
+        source = getattr(held, "_data", held)  # dask keeps the frame in a wrapper of its own
+        if not isinstance(source, pd.DataFrame):
+            continue
+        columns = {str(c): c for c in source.columns}
+        for name in names:
+            column = columns.get(name)
+            if column is not None and source[column].dtype == object:
+                check_not_mixed(pd.Series(source[column].dropna().unique(), dtype=object), name)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -228,6 +280,7 @@ class Coding:
         return _bin(numeric_values(series, self.name), self.edges, self.name)[0]
 
     def values(self, part: pd.DataFrame) -> np.ndarray:
+        # the describing pass has read every partition with numbers(): the dtypes agree
         return numeric_values(part[self.column], self.name)
 
 
@@ -241,7 +294,7 @@ def category_codes(series: pd.Series, categories: list, name: str) -> np.ndarray
     return codes.astype(np.int64)
 
 
-def _describe_chunk(part: pd.DataFrame, wanted: dict) -> dict:
+def _describe_chunk(part: pd.DataFrame, wanted: dict, dtypes: dict) -> dict:
     """Per column: its distinct values (categorical) or (min, max, missing count) (numeric)."""
     out = {}
     for column, (name, kind) in wanted.items():
@@ -251,8 +304,8 @@ def _describe_chunk(part: pd.DataFrame, wanted: dict) -> dict:
                 pd.Series(series.dropna().unique(), dtype=series.dtype),
                 int(series.isna().sum()),
             )
-        else:
-            values = numeric_values(series, name)  # raises on infinite values, naming the column
+        else:  # raises on text and on infinite values, naming the column
+            values = numbers(series, name, dtypes[column])
             present = values[~np.isnan(values)]
             if len(present):
                 out[column] = (
@@ -282,8 +335,11 @@ def _describe_combine(a: dict, b: dict) -> dict:
 
 
 def describe(frame, wanted: dict):
-    """A Delayed summary for the columns in ``wanted`` (column -> (name, kind))."""
-    return reduce_partitions(frame, _describe_chunk, _describe_combine, wanted)
+    """A Delayed summary for the columns in ``wanted`` (column -> (name, kind)); categorical
+    columns that mix numbers and text in the frame's pandas source are refused first."""
+    check_source_values(frame, [name for name, kind in wanted.values() if kind == "categories"])
+    dtypes = {column: frame._meta[column].dtype for column in wanted}
+    return reduce_partitions(frame, _describe_chunk, _describe_combine, wanted, dtypes)
 
 
 def is_categorical_meta(frame, column) -> bool:

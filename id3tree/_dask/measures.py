@@ -2,12 +2,11 @@
 
 Each function makes a describing pass (categories, ranges) and a counting pass (a contingency
 table, or the class counts of every distinct value of a numeric x), then calls the same
-table -> measure function as pandas input.
+table -> measure function as pandas input. Each is the Dask version of the dispatched function
+named in :data:`id3tree._dask.VERSIONS`, called with the same arguments.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
@@ -17,14 +16,14 @@ from id3tree._dask.counted_splits import (
     merge_value_counts,
     search_counted_thresholds,
 )
-from id3tree._entropy import entropy_rows
 from id3tree.contingency import crosstab_codes
 from id3tree.information import (
     _bin_labels,
     _table_frame,
-    _table_measures,
-    _weighted_entropy,
     entropy_from_counts,
+    table_measures,
+    threshold_measures,
+    weighted_entropy,
 )
 
 
@@ -87,28 +86,19 @@ def entropy(y, *, base: float = 2) -> float:
 
 def conditional_entropy(x, y, *, base: float = 2) -> float:
     frame, cx, cy = _pair(x, y)
-    return _weighted_entropy(crosstab(frame, cx, cy), base)
+    return weighted_entropy(crosstab(frame, cx, cy), base)
 
 
-def mutual_information(x, y, *, bins=10, base: float = 2) -> float:
+def mutual_information(x, y, bins, base) -> float:
     frame, cx, cy = _pair(x, y, bins, bins)
-    return _table_measures(crosstab(frame, cx, cy), base)[0]
+    return table_measures(crosstab(frame, cx, cy), base)[0]
 
 
-def contingency_table(x, y, *, bins=None):
+def contingency_table(x, y, bins):
     frame, cx, cy = _pair(x, y, x_bins=bins)
     table = crosstab(frame, cx, cy)
     x_labels = cx.categories + [np.nan] if cx.categories is not None else _bin_labels(cx.edges)
     return _table_frame(table, x_labels, cy.categories + [np.nan], x.name, y.name)
-
-
-def information_gain(x, y, *, base: float = 2) -> float:
-    return split_measures(x, y, base)[0]
-
-
-def gain_ratio(x, y, *, base: float = 2) -> float:
-    gain, split_info = split_measures(x, y, base)
-    return gain / split_info if split_info > 0 else 0.0
 
 
 def split_measures(x, y, base) -> tuple[float, float]:
@@ -122,13 +112,9 @@ def split_measures(x, y, base) -> tuple[float, float]:
     codings = _codings(frame, kinds)
     cx, cy = codings["x"], codings["y"]
     if not numeric:
-        return _table_measures(crosstab(frame, cx, cy), base)
+        return table_measures(crosstab(frame, cx, cy), base)
     # a numeric x: its best midpoint, from the class counts of its distinct values
-    search = numeric_split(frame, cx, cy)
-    if not search.found[0]:
-        return 0.0, 0.0
-    scale = 1.0 / math.log2(base)  # the search works in bits
-    return float(search.gain[0]) * scale, float(search.split_info[0]) * scale
+    return threshold_measures(numeric_split(frame, cx, cy), base)
 
 
 def _value_counts_chunk(part, cx, cy):
@@ -168,8 +154,3 @@ def search_values(found):
 def numeric_split(frame, cx, cy):
     """The best threshold of a numeric x (a ThresholdSearch of one segment)."""
     return search_values(core.compute(value_counts(frame, cx, cy))[0])
-
-
-def binned_entropy(table: np.ndarray) -> float:
-    """Entropy (bits) of the row sums of a table: the binned column's own entropy."""
-    return float(entropy_rows(table.sum(axis=1)))

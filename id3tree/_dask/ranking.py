@@ -3,6 +3,8 @@
 Every function makes one describing pass (categories, ranges, the target's classes) and one
 counting pass in which each partition yields the small tables of every feature at once; the
 tables are summed on the workers and handed to the same count -> score code as pandas input.
+Each is the Dask version of the dispatched function named in :data:`id3tree._dask.VERSIONS`,
+called with the same arguments (the public functions have checked the parameters).
 """
 
 from __future__ import annotations
@@ -14,11 +16,11 @@ import pandas as pd
 
 from id3tree._dask import core
 from id3tree._dask.measures import counts_of_values, merge_counts_of_values, search_values
-from id3tree._entropy import entropy_rows, entropy_terms
-from id3tree._validation import is_numeric, numeric_values
+from id3tree._entropy import entropy_terms
+from id3tree._validation import is_numeric
 from id3tree.contingency import crosstab_codes
 from id3tree.diagnostics import ID_LIKE_FLAG, is_id_like
-from id3tree.information import _table_measures
+from id3tree.information import symmetric_uncertainty, table_measures
 from id3tree.ranking.jsd import class_groups, one_vs_rest
 from id3tree.ranking.mi import mi_frame
 from id3tree.ranking.scores import ranking_frame
@@ -40,7 +42,7 @@ def features_and_target(X, y, bins=None, *, numeric_kind="range"):
         for c in X.columns
     }
     y_name = "y" if getattr(y, "name", None) in (None, core.TARGET) else str(y.name)
-    kinds[core.TARGET] = ("y", "categories")
+    kinds[core.TARGET] = (y_name, "categories")
     summary = core.compute(core.describe(joined, kinds))[0]
     codings = core.codings_from(summary, kinds, bins)
     target = codings.pop(core.TARGET)
@@ -84,7 +86,7 @@ def feature_tables(joined, codings, target, exact):
     return dict(zip(found.keys(), values))
 
 
-def rank_features(X, y, *, method="information_gain", bins=10):
+def rank_features(X, y, method, bins):
     by_threshold = method in ("information_gain", "gain_ratio")
     if not by_threshold:
         core.check_bins(bins)
@@ -100,14 +102,14 @@ def rank_features(X, y, *, method="information_gain", bins=10):
         if method == "jsd":
             scores[f] = one_vs_rest(found[:, :n_classes], membership).max()
             continue
-        gain, split_info = found if exact[f] else _table_measures(found, 2)
+        if method == "symmetric_uncertainty":
+            scores[f] = symmetric_uncertainty(found)
+            continue
+        gain, split_info = found if exact[f] else table_measures(found, 2)
         if method == "information_gain" or method == "mutual_information":
             scores[f] = gain
-        elif method == "gain_ratio":
+        else:  # gain ratio
             scores[f] = gain / split_info if split_info > 0 else 0.0
-        else:  # symmetric uncertainty: 2 MI / (H(x) + H(y))
-            total = float(entropy_rows(found.sum(axis=1))) + float(entropy_rows(found.sum(axis=0)))
-            scores[f] = min(2 * gain / total, 1.0) if total > 0 else 0.0
     return ranking_frame(scores, core.check_frame(X).columns, _id_like_flags(tables, codings))
 
 
@@ -126,7 +128,7 @@ def _id_like_flags(tables, codings) -> list[str]:
     return flags
 
 
-def jsd_screen(X, y, *, bins=25, macroclasses=False, trim_outliers=None):
+def jsd_screen(X, y, bins, macroclasses, trim_outliers):
     if trim_outliers is not None:
         raise ValueError(
             "trim_outliers needs the quartiles of every column, which a Dask DataFrame does not "
@@ -177,7 +179,8 @@ def _pairs_chunk(part, codings):
     return out
 
 
-def mutual_information_matrix(X, *, bins=10, base=2, normalize=False):
+def mutual_information_matrix(X, bins, base, normalize, progress, n_threads):
+    """The MI matrix (``progress`` and ``n_threads`` are for pandas input: the workers count)."""
     core.check_bins(bins)
     X = core.check_frame(X)
     kinds = {
@@ -234,15 +237,15 @@ def _merge_moments(a, b):
     return n, mean, a[2] + b[2] + delta * delta * a[0] * b[0] / n
 
 
-def _screen_chunk(part, columns, numeric):
+def _screen_chunk(part, columns, numeric, dtypes):
     out = {}
-    for column, is_number in zip(columns, numeric):
+    for column, is_number, dtype in zip(columns, numeric, dtypes):
         series = part[column]
-        counts = series.value_counts(dropna=True, sort=False)
         moments = None
         if is_number:
             values = series.astype(float) if series.dtype == bool else series
-            moments = _moments(numeric_values(values, str(column)))
+            moments = _moments(core.numbers(values, str(column), dtype))
+        counts = series.value_counts(dropna=True, sort=False)
         out[column] = (counts, len(series), moments)
     return out
 
@@ -268,8 +271,9 @@ def screen_features(X, limits):
     numeric = [
         is_numeric(X._meta[c]) or pd.api.types.is_bool_dtype(X._meta[c].dtype) for c in columns
     ]
+    dtypes = [X._meta[c].dtype for c in columns]
     found = core.compute(
-        core.reduce_partitions(X, _screen_chunk, _screen_combine, columns, numeric)
+        core.reduce_partitions(X, _screen_chunk, _screen_combine, columns, numeric, dtypes)
     )[0]
     rows = []
     for column, is_number in zip(columns, numeric):

@@ -4,7 +4,8 @@ Chi-square and G need the contingency table; ANOVA the size, mean and sum of squ
 of every group; the regression t the means and the sums of squares and products about them. All
 of them merge exactly: tables add, and (n, mean, M2) triples merge by the pairwise update of
 Chan, Golub and LeVeque, which keeps the precision of a two-pass computation. Rows missing either
-value are dropped, as with pandas input.
+value are dropped, as with pandas input. Each function is the Dask version of the dispatched
+function named in :data:`id3tree._dask.VERSIONS`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import pandas as pd
 
 from id3tree._dask import core
 from id3tree._dask.measures import crosstab
-from id3tree._validation import numeric_values
 from id3tree.stats._columns import interval
 from id3tree.stats.classical import Observed
 
@@ -66,9 +66,9 @@ def _merge(a, b):
     return n, mean_a + delta * share, m2_a + m2_b + delta * delta * n_a * share
 
 
-def _group_chunk(part, cx, y_name):
+def _group_chunk(part, cx, y_name, y_dtype):
     groups = cx.codes(part)
-    values = numeric_values(part["y"], y_name)
+    values = core.numbers(part["y"], y_name, y_dtype)
     k = cx.n_codes
     n = np.bincount(groups, minlength=k).astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -86,7 +86,7 @@ def group_sums(x, y):
     if not cx.categories:
         raise _no_rows(x_name)
     n_i, mean_i, m2_i = core.compute(
-        core.reduce_partitions(frame, _group_chunk, _merge, cx, y_name)
+        core.reduce_partitions(frame, _group_chunk, _merge, cx, y_name, frame._meta["y"].dtype)
     )[0]
     n_i, mean_i, m2_i = n_i[:-1], mean_i[:-1], m2_i[:-1]  # no missing group is left
     n = n_i.sum()
@@ -96,8 +96,9 @@ def group_sums(x, y):
     return n_i, mean_i, mean, sst, ssw, x_name, y_name
 
 
-def _co_chunk(part, x_name, y_name):
-    xv, yv = numeric_values(part["x"], x_name), numeric_values(part["y"], y_name)
+def _co_chunk(part, x_name, y_name, dtypes):
+    xv = core.numbers(part["x"], x_name, dtypes[0])
+    yv = core.numbers(part["y"], y_name, dtypes[1])
     n = len(xv)
     if n == 0:
         return 0, 0.0, 0.0, 0.0, 0.0, 0.0
@@ -128,7 +129,9 @@ def co_moments(x, y):
     interval(frame._meta["x"], x_name, "regression_test", "anova_test")
     interval(frame._meta["y"], y_name, "regression_test", "deviance_test")
     n, _, _, sxx, syy, sxy = core.compute(
-        core.reduce_partitions(frame, _co_chunk, _co_merge, x_name, y_name)
+        core.reduce_partitions(
+            frame, _co_chunk, _co_merge, x_name, y_name, tuple(frame._meta.dtypes)
+        )
     )[0]
     if n == 0:
         raise _no_rows(x_name)
@@ -137,3 +140,12 @@ def co_moments(x, y):
         return max(syy - slope * sxy, 0.0)
 
     return n, sxx, syy, sxy, rss, x_name, y_name
+
+
+def deviance(x, y):
+    """The deviance test is not available on Dask: it says what to do instead."""
+    raise TypeError(
+        "the deviance test fits a multinomial logit by Newton steps over all rows and needs "
+        "pandas input; call .compute() on the two columns first (or on a sample of rows), or "
+        "bin x and use chi_square_test / g_test, which take Dask columns"
+    )

@@ -13,11 +13,11 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from id3tree._dask import any_dask
+from id3tree._backends import dispatched
 from id3tree._entropy import entropy_rows
 from id3tree._validation import check_table, is_numeric, numeric_values
-from id3tree.contingency import crosstab_codes
-from id3tree.information import _bin
+from id3tree.contingency import canonical_rows, crosstab_codes
+from id3tree.information import _bin, check_bins
 from id3tree.ranking._common import binned_codes, check_target
 
 MAX_MACRO_CLASSES = 12  # 2**12 - 2 = 4094 subsets
@@ -67,12 +67,22 @@ def jsd_screen(
     a         1.0     0.0
     b         1.0     0.0
     """
-    if any_dask(X, y):  # a Dask DataFrame: (bin, class) tables counted in one pass
-        from id3tree._dask import ranking as on_dask
+    return _jsd_table(X, y, check_bins(bins), macroclasses, check_trim(trim_outliers))
 
-        return on_dask.jsd_screen(
-            X, y, bins=bins, macroclasses=macroclasses, trim_outliers=trim_outliers
-        )
+
+def check_trim(trim_outliers):
+    """``trim_outliers`` as :func:`jsd_screen` takes it: None or a number >= 0."""
+    if trim_outliers is None or (
+        isinstance(trim_outliers, (int, float))
+        and not isinstance(trim_outliers, bool)
+        and trim_outliers >= 0
+    ):
+        return trim_outliers
+    raise ValueError(f"trim_outliers must be a number >= 0 or None, got {trim_outliers!r}")
+
+
+@dispatched
+def _jsd_table(X, y, bins, macroclasses: bool, trim_outliers) -> pd.DataFrame:
     frame = check_table(X)
     scores, labels, _ = screen_arrays(frame, y, bins, macroclasses, trim_outliers)
     return pd.DataFrame(
@@ -84,6 +94,8 @@ def jsd_screen(
 
 def screen_arrays(frame: pd.DataFrame, y, bins, macroclasses, trim_outliers):
     """The screen as ``(scores of shape (subsets, features), subset labels, classes)``."""
+    check_bins(bins)
+    check_trim(trim_outliers)
     y_codes, classes = check_target(y, frame.shape[0])
     labels, membership = class_groups(classes, macroclasses)
     scores = np.empty((len(labels), frame.shape[1]))
@@ -112,8 +124,11 @@ def one_vs_rest(table: np.ndarray, membership: np.ndarray) -> np.ndarray:
     """JSD of each group of classes against the others, from a (bins, classes) count table.
 
     ``membership`` has one row per group with 1 for the classes in it. Returns one JSD per row
-    (0 for a group whose side of the data is empty).
+    (0 for a group whose side of the data is empty). The bins are taken in
+    :func:`~id3tree.contingency.canonical_rows` order: two features whose tables hold the same
+    bins in another order (one column coded two ways) score exactly alike.
     """
+    table = canonical_rows(table)
     inside = membership @ table.T  # (groups, bins)
     outside = table.sum(axis=1)[None, :] - inside
     p = _normalised(inside)
@@ -150,8 +165,6 @@ def _class_histograms(column, name, y_codes, n_classes, bins, trim_outliers) -> 
     if trim_outliers is None or not is_numeric(column):
         codes, n_codes = binned_codes(column, name, bins)
         return crosstab_codes(codes, n_codes, y_codes, n_classes)
-    if not (isinstance(trim_outliers, (int, float)) and trim_outliers >= 0):
-        raise ValueError(f"trim_outliers must be a number >= 0 or None, got {trim_outliers!r}")
     values = numeric_values(column, name)
     present = ~np.isnan(values)
     keep = ~present

@@ -8,8 +8,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pandas as pd
 
-from id3tree._dask import is_dask_collection
+from id3tree._backends import dispatched
 from id3tree._validation import check_table
+from id3tree.information import check_bins
 from id3tree.ranking._common import binned_codes
 from id3tree.ranking._pairs import pair_entropies
 
@@ -64,13 +65,13 @@ def mutual_information_matrix(
     """
     if not (isinstance(base, (int, float)) and base > 0 and base != 1):
         raise ValueError(f"base must be a positive number other than 1, got {base!r}")
-    if is_dask_collection(X):  # a Dask DataFrame: pair tables counted partition by partition
-        from id3tree._dask import ranking as on_dask
+    return _mi_matrix(X, check_bins(bins), base, normalize, progress, _threads(threads))
 
-        return on_dask.mutual_information_matrix(X, bins=bins, base=base, normalize=normalize)
+
+@dispatched
+def _mi_matrix(X, bins, base, normalize: bool, progress: bool, n_threads: int) -> pd.DataFrame:
     frame = check_table(X)
     names = [str(c) for c in frame.columns]
-    n_threads = _threads(threads)
     bar = _progress_bar(len(names) * (len(names) - 1) // 2) if progress else None
     pool = ThreadPoolExecutor(max_workers=n_threads) if n_threads > 1 else None
     try:

@@ -5,13 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from id3tree._dask import any_dask
-from id3tree._entropy import entropy_rows
+from id3tree._backends import dispatched
 from id3tree._validation import as_series, check_table, is_numeric
 from id3tree.diagnostics import ID_LIKE_FLAG
-from id3tree.information import gain_ratio, information_gain
-from id3tree.information import mutual_information as _mutual_information
-from id3tree.ranking._common import binned_codes, check_target
+from id3tree.information import (
+    binned_table,
+    check_bins,
+    gain_ratio,
+    information_gain,
+    symmetric_uncertainty,
+    table_measures,
+)
+from id3tree.ranking._common import check_target
 from id3tree.ranking.jsd import screen_arrays
 from id3tree.ranking.screening import looks_like_an_identifier
 
@@ -25,19 +30,12 @@ def _gain_ratio(x, y, bins):
 
 
 def _mi(x, y, bins):
-    return _mutual_information(x, y, bins=bins)
+    return table_measures(binned_table(x, y, bins))[0]
 
 
 def _symmetric_uncertainty(x, y, bins):
     """2 MI(x, y) / (H(x) + H(y)): MI scaled to [0, 1] (0 when both are constant)."""
-    mi = _mutual_information(x, y, bins=bins)
-    total = _binned_entropy(x, bins) + _binned_entropy(y, None)
-    return min(2 * mi / total, 1.0) if total > 0 else 0.0
-
-
-def _binned_entropy(values, bins) -> float:
-    codes, n_codes = binned_codes(values, "x", bins)
-    return float(entropy_rows(np.bincount(codes, minlength=n_codes)))
+    return symmetric_uncertainty(binned_table(x, y, bins))
 
 
 SCORERS = {
@@ -78,14 +76,17 @@ def rank_features(X, y, *, method: str = "information_gain", bins=None) -> pd.Da
         numbers.
     method : str, default="information_gain"
     bins : int or str, optional
-        Bins for numeric features; used by the histogram methods only. Default: 25 for
+        Bins for numeric features; used by the histogram methods only (and checked for every
+        method, as :func:`id3tree.information.check_bins` checks them). Default: 25 for
         ``"jsd"`` (as :func:`jsd_screen` and :class:`JSDSelector`), 10 for the mutual-information
         methods (as :func:`id3tree.mutual_information`).
 
     Returns
     -------
     DataFrame
-        Indexed by feature, sorted by ``score`` (ties keep the column order), with ``flags``:
+        Indexed by feature, sorted by ``score`` (ties keep the column order: scores that depend
+        only on a feature's table of counts are computed from its rows in one fixed order, so
+        two features with the same table up to the order of its rows tie exactly), with ``flags``:
         ``"ID-like"`` for a column with (nearly) one row per value, whose high gain is spurious
         (the same flag as :func:`screen_features`), else ``""``.
 
@@ -105,10 +106,11 @@ def rank_features(X, y, *, method: str = "information_gain", bins=None) -> pd.Da
         raise ValueError(f"method must be one of {sorted([*SCORERS, 'jsd'])}, got {method!r}")
     if bins is None:
         bins = JSD_BINS if method == "jsd" else MI_BINS
-    if any_dask(X, y):  # a Dask DataFrame: every feature's table counted in one pass
-        from id3tree._dask import ranking as on_dask
+    return _rank(X, y, method, check_bins(bins))
 
-        return on_dask.rank_features(X, y, method=method, bins=bins)
+
+@dispatched
+def _rank(X, y, method: str, bins) -> pd.DataFrame:
     frame = check_table(X)
     codes, classes = check_target(y, frame.shape[0])
     if method == "jsd":

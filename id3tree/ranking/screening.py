@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from id3tree._dask import is_dask_collection
+from id3tree._backends import dispatched
 from id3tree._entropy import entropy_rows
 from id3tree._validation import as_series, check_table, is_numeric, numeric_values
 from id3tree.diagnostics import ID_LIKE_FLAG, is_id_like
@@ -91,20 +91,14 @@ def screen_features(
     c              3         1              0.0  single category, near constant
     """
     limits = (single_category, many_categories, near_constant, mostly_missing, low_variety)
-    if is_dask_collection(X):  # a Dask DataFrame: value counts merged across partitions
-        from id3tree._dask import ranking as on_dask
+    return _screen_table(X, limits)
 
-        return on_dask.screen_features(X, limits)
+
+@dispatched
+def _screen_table(X, limits: tuple) -> pd.DataFrame:
     frame = check_table(X)
     rows = [
-        _screen(
-            as_series(frame.iloc[:, f], str(frame.columns[f])),
-            single_category,
-            many_categories,
-            near_constant,
-            mostly_missing,
-            low_variety,
-        )
+        _screen(as_series(frame.iloc[:, f], str(frame.columns[f])), *limits)
         for f in range(frame.shape[1])
     ]
     return screen_frame(rows, frame.columns)

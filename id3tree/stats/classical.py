@@ -15,6 +15,10 @@ Every statistic is written out below from a contingency table or sums of squares
 only the tail probabilities (:mod:`id3tree.stats.result`). Rows missing x or y are dropped. A test
 that has nothing to test (one category, a constant column) returns statistic 0 and p-value 1 with
 a note saying why, and its association measure is 0.
+
+Each test needs a few sufficient statistics of the data (the table of counts, the groups' sums of
+squares, the co-moments of x and y); the functions that take them from the two columns are
+:func:`~id3tree._backends.dispatched`, so the columns of a Dask DataFrame work too.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from id3tree._dask import any_dask
+from id3tree._backends import dispatched
 from id3tree._entropy import entropy_rows
 from id3tree.contingency import chi_square_from_table, crosstab_codes
 from id3tree.stats import logit
@@ -89,13 +93,15 @@ def chi_square_test(x, y) -> HypothesisTestResult:
     return _chi_square(x, y)[0]
 
 
-def _chi_square(x, y) -> tuple[HypothesisTestResult, float]:
-    if any_dask(x, y):  # columns of a Dask DataFrame: the table is counted partition by partition
-        from id3tree._dask import stats as on_dask
-
-        return _chi_square_of(on_dask.observed_table(x, y))
+@dispatched
+def _observed(x, y) -> Observed:
+    """The observed counts of two categorical columns, on the rows where both are present."""
     pair = complete_rows(x, y)
-    return _chi_square_of(Observed(_observed_table(pair), pair.n, pair.x_name, pair.y_name))
+    return Observed(_observed_table(pair), pair.n, pair.x_name, pair.y_name)
+
+
+def _chi_square(x, y) -> tuple[HypothesisTestResult, float]:
+    return _chi_square_of(_observed(x, y))
 
 
 def _chi_square_of(found: Observed) -> tuple[HypothesisTestResult, float]:
@@ -132,13 +138,7 @@ def g_test(x, y) -> HypothesisTestResult:
     >>> print(g_test(tennis["Outlook"], tennis["Play"]))
     G-test (likelihood ratio): statistic 4.7890, df 2, p-value 0.0912, n 14, importance 1.04
     """
-    if any_dask(x, y):  # columns of a Dask DataFrame: the table is counted partition by partition
-        from id3tree._dask import stats as on_dask
-
-        found = on_dask.observed_table(x, y)
-    else:
-        pair = complete_rows(x, y)
-        found = Observed(_observed_table(pair), pair.n, pair.x_name, pair.y_name)
+    found = _observed(x, y)
     observed, pair = found.table, found
     counts = observed.to_numpy(dtype=float)
     n = counts.sum()
@@ -186,10 +186,12 @@ def _unit_scaled(values: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------------------------------------
 def _anova(x, y) -> tuple[HypothesisTestResult, float]:
-    if any_dask(x, y):  # columns of a Dask DataFrame: per-group sums merged across partitions
-        from id3tree._dask import stats as on_dask
+    return _anova_of(*_group_sums(x, y))
 
-        return _anova_of(*on_dask.group_sums(x, y))
+
+@dispatched
+def _group_sums(x, y) -> tuple:
+    """``(n_i, mean_i, mean, SST, SSW, x_name, y_name)`` of an interval y in the groups of x."""
     pair = complete_rows(x, y)
     groups, labels = categories(pair.x, pair.x_name)
     values = _unit_scaled(interval(pair.y, pair.y_name, "anova_test", "chi_square_test"))
@@ -198,7 +200,7 @@ def _anova(x, y) -> tuple[HypothesisTestResult, float]:
     mean = values.mean()
     sst = float(((values - mean) ** 2).sum())  # total
     ssw = float(((values - mean_i[groups]) ** 2).sum())  # within groups
-    return _anova_of(n_i, mean_i, mean, sst, ssw, pair.x_name, pair.y_name)
+    return n_i, mean_i, mean, sst, ssw, pair.x_name, pair.y_name
 
 
 def _anova_of(n_i, mean_i, mean, sst, ssw, x_name, y_name) -> tuple[HypothesisTestResult, float]:
@@ -248,10 +250,13 @@ def eta_squared(x, y) -> float:
 # Interval x, interval y: the least-squares line
 # ---------------------------------------------------------------------------------------------
 def _regression(x, y) -> tuple[HypothesisTestResult, float]:
-    if any_dask(x, y):  # columns of a Dask DataFrame: co-moments merged across partitions
-        from id3tree._dask import stats as on_dask
+    return _regression_of(*_co_moments(x, y))
 
-        return _regression_of(*on_dask.co_moments(x, y))
+
+@dispatched
+def _co_moments(x, y) -> tuple:
+    """``(n, Sxx, Syy, Sxy, rss, x_name, y_name)`` of two interval columns, with ``rss(slope)``
+    the residual sum of squares of the line of that slope through the means."""
     pair = complete_rows(x, y)
     xv = _unit_scaled(interval(pair.x, pair.x_name, "regression_test", "anova_test"))
     yv = _unit_scaled(interval(pair.y, pair.y_name, "regression_test", "deviance_test"))
@@ -262,7 +267,7 @@ def _regression(x, y) -> tuple[HypothesisTestResult, float]:
     def rss(slope):  # residual sum of squares
         return float(((dy - slope * dx) ** 2).sum())
 
-    return _regression_of(n, sxx, syy, sxy, rss, pair.x_name, pair.y_name)
+    return n, sxx, syy, sxy, rss, pair.x_name, pair.y_name
 
 
 def _regression_of(n, sxx, syy, sxy, rss, x_name, y_name) -> tuple[HypothesisTestResult, float]:
@@ -309,13 +314,8 @@ def pearson_r2(x, y) -> float:
 # ---------------------------------------------------------------------------------------------
 # Interval x, categorical y: multinomial logits with and without x
 # ---------------------------------------------------------------------------------------------
+@dispatched
 def _deviance(x, y) -> tuple[HypothesisTestResult, float]:
-    if any_dask(x, y):
-        raise TypeError(
-            "the deviance test fits a multinomial logit by Newton steps over all rows and needs "
-            "pandas input; call .compute() on the two columns first (or on a sample of rows), or "
-            "bin x and use chi_square_test / g_test, which take Dask columns"
-        )
     pair = complete_rows(x, y)
     xv = interval(pair.x, pair.x_name, "deviance_test", "chi_square_test")
     classes, labels = categories(pair.y, pair.y_name)
@@ -334,10 +334,10 @@ def _deviance(x, y) -> tuple[HypothesisTestResult, float]:
             f"the classes of {pair.y_name!r} are separated along {pair.x_name!r}: the logit has "
             f"no maximum; G2 is taken after {fit.iterations} Newton steps, close to its supremum"
         )
-        warnings.warn(note, PerfectSeparationWarning, stacklevel=3)
+        warnings.warn(note, PerfectSeparationWarning, stacklevel=4)
     elif not fit.converged:
         note = f"the logit did not converge in {fit.iterations} Newton steps"
-        warnings.warn(note, RuntimeWarning, stacklevel=3)
+        warnings.warn(note, RuntimeWarning, stacklevel=4)
     statistic = max(2.0 * (fit.l1 - fit.l0), 0.0)
     p, log_p = chi2_tail(statistic, k - 1)
     result = HypothesisTestResult(method, statistic, k - 1, p, n, log_p, note)

@@ -141,6 +141,15 @@ def _empty_row(length: int) -> dict:
 
 
 def _target_kind(target: pd.Series, target_kind: str) -> str:
+    if target_kind == "interval" and not is_numeric(target):
+        name = "y" if target.name is None else str(target.name)
+        present = target.dropna()
+        example = f" (for example {present.iloc[0]!r})" if len(present) else ""
+        raise ValueError(
+            f"target_kind='interval' needs a numeric target, but {name!r} has dtype "
+            f"{target.dtype}{example}; pass target_kind='categorical' (or 'auto') to test "
+            "its classes"
+        )
     if target_kind in ("categorical", "interval"):
         return target_kind
     if target_kind != "auto":
