@@ -8,7 +8,7 @@ Usage::
     python benchmarks/bench_dask.py --path DIR --keep    # keep the generated table in DIR, then:
     python benchmarks/bench_dask.py --path DIR --compare-only --pandas-rows 3000000
 
-Needs the ``dask`` extra (``pip install "id3tree[dask]"``).
+Needs the ``dask`` extra (``pip install "id3tree-learn[dask]"``).
 
 1. **Data.** A partitioned Parquet table is generated in ``--path`` (default: a temporary
    folder), one file of ``--file-rows`` rows at a time, so generating it never holds the table:

@@ -10,7 +10,7 @@ This module is the Dask *adapter* (see :mod:`id3tree._backends`): it registers i
 id3tree is imported, claims Dask collections, and names in :data:`VERSIONS` the Dask version of
 each dispatched function. The versions live in the modules of this package and are imported only
 when a Dask collection is passed in, so id3tree works without dask installed, and pandas input
-never imports dask; ``pip install "id3tree[dask]"`` adds it. :func:`is_dask_collection` tells a
+never imports dask; ``pip install "id3tree-learn[dask]"`` adds it. :func:`is_dask_collection` tells a
 Dask collection apart without importing dask.
 """
 

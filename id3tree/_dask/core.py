@@ -45,7 +45,7 @@ def import_dask():
         import dask.dataframe as dd
     except ImportError:  # pragma: no cover - only without the extra
         raise ImportError(
-            'Dask input needs dask and distributed: pip install "id3tree[dask]"'
+            'Dask input needs dask and distributed: pip install "id3tree-learn[dask]"'
         ) from None
     return dask, dd
 
