@@ -6,6 +6,7 @@ as one line and exits with status 2.
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from pathlib import Path
@@ -72,6 +73,30 @@ def add_column_options(parser) -> None:
         "--na-values",
         metavar="V,W,...",
         help="values to read as missing, besides '?' and empty fields (e.g. 72?,n/a)",
+    )
+
+
+def add_kind_options(parser) -> None:
+    """``--categorical`` and ``--target-kind``, for the commands that test or model a target."""
+    parser.add_argument(
+        "--categorical", metavar="A,B,...", help="numeric columns to treat as categories"
+    )
+    parser.add_argument(
+        "--target-kind",
+        default="auto",
+        choices=["auto", "categorical", "interval"],
+        help="the target's kind (auto: text and whole numbers are categorical)",
+    )
+
+
+def add_progress_option(parser, what: str = "a progress bar") -> None:
+    """``--progress`` / ``--no-progress``: by default a bar when stderr is a terminal."""
+    parser.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help=f"show {what} on stderr once the work takes a few seconds (default: when stderr "
+        "is a terminal)",
     )
 
 

@@ -8,6 +8,8 @@ import pandas as pd
 
 from id3tree._cli_common import (
     add_column_options,
+    add_kind_options,
+    add_progress_option,
     check_new_file,
     check_writable,
     column_list,
@@ -77,15 +79,7 @@ def add_select_command(commands) -> None:
         choices=["aic", "bic", "pvalue"],
         help="what the search minimises (pvalue: directional searches only)",
     )
-    select.add_argument(
-        "--categorical", metavar="A,B,...", help="numeric columns to treat as categories"
-    )
-    select.add_argument(
-        "--target-kind",
-        default="auto",
-        choices=["auto", "categorical", "interval"],
-        help="the target's kind (auto: text and whole numbers are categorical)",
-    )
+    add_kind_options(select)
     select.add_argument(
         "--alpha", type=float, default=0.05, help="p-value to enter (--criterion pvalue)"
     )
@@ -104,11 +98,6 @@ def add_select_command(commands) -> None:
     )
     select.add_argument("--out", metavar="FILE", help="write the path (or candidates) as CSV")
     select.add_argument("--force", action="store_true", help="overwrite --out if it exists")
-    select.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="show a progress bar of the models fitted (default: when stderr is a terminal)",
-    )
+    add_progress_option(select, "a progress bar of the models fitted")
     add_column_options(select)
     select.set_defaults(run=run_select)

@@ -21,6 +21,8 @@ from id3tree import datasets, persistence
 from id3tree._cli_common import (
     UserError,
     add_column_options,
+    add_kind_options,
+    add_progress_option,
     check_new_file,
     read_data,
     read_table,
@@ -432,16 +434,6 @@ def _command(commands, name: str, summary: str, description: str = ""):
     )
 
 
-def _add_progress_option(parser) -> None:
-    parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="show a progress bar on stderr once the work takes a few seconds (default: when "
-        "stderr is a terminal)",
-    )
-
-
 def _add_id_like_option(parser) -> None:
     parser.add_argument(
         "--keep-id-like",
@@ -477,7 +469,7 @@ def _add_teaching_commands(commands) -> None:
     explore.add_argument("--seed", type=int, default=0, help="with --build: draws the holdout")
     add_column_options(explore)
     _add_id_like_option(explore)
-    _add_progress_option(explore)
+    add_progress_option(explore)
     explore.set_defaults(run=_explore)
 
     exercise = _command(commands, "exercise", "write an exercise sheet and its answer key")
@@ -571,7 +563,7 @@ def _add_fit_command(commands) -> None:
     )
     add_column_options(fit)
     _add_id_like_option(fit)
-    _add_progress_option(fit)
+    add_progress_option(fit)
     fit.set_defaults(run=_fit)
 
 
@@ -611,15 +603,7 @@ def _add_table_commands(commands) -> None:
     stats = _command(commands, "stats", "chi-square, ANOVA, regression and deviance tests")
     stats.add_argument("data", help=DATA_HELP)
     stats.add_argument("--target", required=True, help="the target column")
-    stats.add_argument(
-        "--categorical", metavar="A,B,...", help="numeric columns to treat as categories"
-    )
-    stats.add_argument(
-        "--target-kind",
-        default="auto",
-        choices=["auto", "categorical", "interval"],
-        help="the target's kind (auto: text and whole numbers are categorical)",
-    )
+    add_kind_options(stats)
     stats.add_argument(
         "--alpha", type=float, default=0.05, help="significance level of the tests (0.05)"
     )
@@ -667,7 +651,7 @@ def _add_table_commands(commands) -> None:
     mi.add_argument("--normalize", action="store_true", help="symmetric uncertainty in [0, 1]")
     mi.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     add_column_options(mi)
-    _add_progress_option(mi)
+    add_progress_option(mi)
     mi.set_defaults(run=_mi)
 
 
