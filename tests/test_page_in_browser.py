@@ -113,9 +113,9 @@ def test_fit_zoom_fold_and_the_table_fits_at_1280(tmp_path, browser_page):
     page.click("#fit")
     # fold node 2's subtree (15 nodes below it) and unfold it again
     below = sum(1 for _ in tree.root_.children[">"].walk()) - 1
-    page.click('#tree g.fold[data-node="2"]')
+    page.click('#tree g.fold[data-node="2"] circle')
     assert len(drawn(page)) == 17 - below
-    page.click('#tree g.fold[data-node="2"]')
+    page.click('#tree g.fold[data-node="2"] circle')
     assert len(drawn(page)) == 17
     # the candidate table fits its panel at 1280 px, wrapping long names
     page.click('#tree g.node[data-node="2"] rect')
