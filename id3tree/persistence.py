@@ -90,44 +90,53 @@ def encode_value(value, what: str = "value"):
         return int(value)
     if isinstance(value, float):
         return value if math.isfinite(value) else {"$type": "float", "value": repr(value)}
-    if isinstance(value, tuple):
-        return {"$type": "tuple", "items": [encode_value(v, what) for v in value]}
-    if isinstance(value, bytes):
-        return {"$type": "bytes", "base64": base64.b64encode(value).decode("ascii")}
-    if isinstance(value, pd.Timestamp):
-        tz = None if value.tz is None else str(value.tz)
-        return {"$type": "timestamp", "value": value.isoformat(), "tz": tz}
-    if isinstance(value, dt.datetime):
-        return {"$type": "datetime", "value": value.isoformat()}
-    if isinstance(value, dt.date):
-        return {"$type": "date", "value": value.isoformat()}
-    if isinstance(value, dt.time):
-        return {"$type": "time", "value": value.isoformat()}
-    if isinstance(value, pd.Timedelta):
-        return {"$type": "timedelta", "ns": int(value.value)}
-    if isinstance(value, dt.timedelta):
-        return {
-            "$type": "py_timedelta",
-            "days": value.days,
-            "seconds": value.seconds,
-            "microseconds": value.microseconds,
-        }
-    if isinstance(value, pd.Period):
-        return {"$type": "period", "value": str(value), "freq": value.freqstr}
-    if isinstance(value, pd.Interval):
-        return {
-            "$type": "interval",
-            "left": encode_value(value.left, what),
-            "right": encode_value(value.right, what),
-            "closed": value.closed,
-        }
-    if isinstance(value, decimal.Decimal):
-        return {"$type": "decimal", "value": str(value)}
+    for kind, encode in _ENCODERS:  # the most specific type first (a Timestamp is a datetime)
+        if isinstance(value, kind):
+            return encode(value, what)
     raise ValueError(
         f"cannot save the {what} {value!r} of type {type(value).__name__}: id3tree saves "
         "strings, numbers, booleans, tuples, bytes, dates, times, timedeltas, periods and "
         "intervals; convert the column (e.g. with .astype(str)) and fit again"
     )
+
+
+_ENCODERS = [
+    (tuple, lambda v, what: {"$type": "tuple", "items": [encode_value(i, what) for i in v]}),
+    (bytes, lambda v, what: {"$type": "bytes", "base64": base64.b64encode(v).decode("ascii")}),
+    (
+        pd.Timestamp,
+        lambda v, what: {
+            "$type": "timestamp",
+            "value": v.isoformat(),
+            "tz": None if v.tz is None else str(v.tz),
+        },
+    ),
+    (dt.datetime, lambda v, what: {"$type": "datetime", "value": v.isoformat()}),
+    (dt.date, lambda v, what: {"$type": "date", "value": v.isoformat()}),
+    (dt.time, lambda v, what: {"$type": "time", "value": v.isoformat()}),
+    (pd.Timedelta, lambda v, what: {"$type": "timedelta", "ns": int(v.value)}),
+    (
+        dt.timedelta,
+        lambda v, what: {
+            "$type": "py_timedelta",
+            "days": v.days,
+            "seconds": v.seconds,
+            "microseconds": v.microseconds,
+        },
+    ),
+    (pd.Period, lambda v, what: {"$type": "period", "value": str(v), "freq": v.freqstr}),
+    (
+        pd.Interval,
+        lambda v, what: {
+            "$type": "interval",
+            "left": encode_value(v.left, what),
+            "right": encode_value(v.right, what),
+            "closed": v.closed,
+        },
+    ),
+    (decimal.Decimal, lambda v, what: {"$type": "decimal", "value": str(v)}),
+]
+"""How each type JSON lacks is stored: ``(type, encoder)``, a subclass before its base."""
 
 
 def decode_value(data, what: str = "value"):
