@@ -168,61 +168,73 @@ _UNKNOWN = object()
 
 
 def _decode_tagged(kind: str, data: dict, what: str):
-    def text(field: str) -> str:
-        value = data[field]
-        if not isinstance(value, str):
-            raise TypeError(f"{field!r} must be a string")
-        return value
+    decode = _DECODERS.get(kind)
+    return _UNKNOWN if decode is None else decode(data, what)
 
-    if kind == "float":
-        value = float(text("value"))
-        if math.isfinite(value):
-            raise ValueError("only inf, -inf and nan are stored as tagged floats")
-        return value
-    if kind == "tuple":
-        items = data["items"]
-        if not isinstance(items, list):
-            raise TypeError("'items' must be a list")
-        return tuple(decode_value(v, what) for v in items)
-    if kind == "bytes":
-        return base64.b64decode(text("base64").encode("ascii"), validate=True)
-    if kind == "timestamp":
-        stamp = pd.Timestamp(text("value"))
-        tz = data.get("tz")
-        if tz is not None:
-            if not isinstance(tz, str) or stamp.tz is None:
-                raise ValueError("'tz' needs a string and a time with an offset")
-            stamp = stamp.tz_convert(tz)
-        if stamp is pd.NaT:
-            raise ValueError("NaT is a missing value, not a category")
-        return stamp
-    if kind == "datetime":
-        return dt.datetime.fromisoformat(text("value"))
-    if kind == "date":
-        return dt.date.fromisoformat(text("value"))
-    if kind == "time":
-        return dt.time.fromisoformat(text("value"))
-    if kind == "timedelta":
-        ns = data["ns"]
-        if isinstance(ns, bool) or not isinstance(ns, int):
-            raise TypeError("'ns' must be an integer")
-        return pd.Timedelta(ns, unit="ns")
-    if kind == "py_timedelta":
-        parts = [data[k] for k in ("days", "seconds", "microseconds")]
-        if any(isinstance(p, bool) or not isinstance(p, int) for p in parts):
-            raise TypeError("days, seconds and microseconds must be integers")
-        return dt.timedelta(*parts)
-    if kind == "period":
-        return pd.Period(text("value"), freq=text("freq"))
-    if kind == "interval":
-        closed = data["closed"]
-        if closed not in ("left", "right", "both", "neither"):
-            raise ValueError(f"'closed' must be left, right, both or neither, got {closed!r}")
-        left, right = decode_value(data["left"], what), decode_value(data["right"], what)
-        return pd.Interval(left, right, closed=closed)
-    if kind == "decimal":
-        return decimal.Decimal(text("value"))
-    return _UNKNOWN
+
+def _text(data: dict, field: str) -> str:
+    value = data[field]
+    if not isinstance(value, str):
+        raise TypeError(f"{field!r} must be a string")
+    return value
+
+
+def _integers(data: dict, *fields: str) -> list[int]:
+    parts = [data[k] for k in fields]
+    if any(isinstance(p, bool) or not isinstance(p, int) for p in parts):
+        raise TypeError(f"{', '.join(fields)} must be integers")
+    return parts
+
+
+def _tagged_float(data: dict, what: str) -> float:
+    value = float(_text(data, "value"))
+    if math.isfinite(value):
+        raise ValueError("only inf, -inf and nan are stored as tagged floats")
+    return value
+
+
+def _tagged_tuple(data: dict, what: str) -> tuple:
+    items = data["items"]
+    if not isinstance(items, list):
+        raise TypeError("'items' must be a list")
+    return tuple(decode_value(v, what) for v in items)
+
+
+def _tagged_timestamp(data: dict, what: str) -> pd.Timestamp:
+    stamp = pd.Timestamp(_text(data, "value"))
+    tz = data.get("tz")
+    if tz is not None:
+        if not isinstance(tz, str) or stamp.tz is None:
+            raise ValueError("'tz' needs a string and a time with an offset")
+        stamp = stamp.tz_convert(tz)
+    if stamp is pd.NaT:
+        raise ValueError("NaT is a missing value, not a category")
+    return stamp
+
+
+def _tagged_interval(data: dict, what: str) -> pd.Interval:
+    closed = data["closed"]
+    if closed not in ("left", "right", "both", "neither"):
+        raise ValueError(f"'closed' must be left, right, both or neither, got {closed!r}")
+    left, right = decode_value(data["left"], what), decode_value(data["right"], what)
+    return pd.Interval(left, right, closed=closed)
+
+
+_DECODERS = {
+    "float": _tagged_float,
+    "tuple": _tagged_tuple,
+    "bytes": lambda d, what: base64.b64decode(_text(d, "base64").encode("ascii"), validate=True),
+    "timestamp": _tagged_timestamp,
+    "datetime": lambda d, what: dt.datetime.fromisoformat(_text(d, "value")),
+    "date": lambda d, what: dt.date.fromisoformat(_text(d, "value")),
+    "time": lambda d, what: dt.time.fromisoformat(_text(d, "value")),
+    "timedelta": lambda d, what: pd.Timedelta(_integers(d, "ns")[0], unit="ns"),
+    "py_timedelta": lambda d, what: dt.timedelta(*_integers(d, "days", "seconds", "microseconds")),
+    "period": lambda d, what: pd.Period(_text(d, "value"), freq=_text(d, "freq")),
+    "interval": _tagged_interval,
+    "decimal": lambda d, what: decimal.Decimal(_text(d, "value")),
+}
+"""How each ``$type`` tag of :func:`encode_value` is read back."""
 
 
 def encode_param(value, name: str):
