@@ -422,7 +422,12 @@ def check_model_dict(cls, d) -> tuple[dict, list, list, list, bool]:
         if not isinstance(d.get(flag, False), bool):
             _fail(f"{flag!r} must be true or false")
 
-    categories = d["categories"]
+    decoded = _check_categories(d["categories"], names)
+    return params, classes, names, decoded, d.get("names_from_frame", False)
+
+
+def _check_categories(categories, names: list) -> list:
+    """The ``categories`` field: per feature, null (numeric) or its distinct non-null values."""
     if not isinstance(categories, list) or len(categories) != len(names):
         _fail(f"'categories' must be a list with one entry per feature ({len(names)})")
     decoded = []
@@ -437,7 +442,7 @@ def check_model_dict(cls, d) -> tuple[dict, list, list, list, bool]:
             _fail(f"a category of {name!r} is null; missing values are not categories")
         _check_unique(values, f"the categories of {name!r}")
         decoded.append(values)
-    return params, classes, names, decoded, d.get("names_from_frame", False)
+    return decoded
 
 
 def _check_unique(values: list, what: str) -> None:
