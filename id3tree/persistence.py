@@ -90,44 +90,53 @@ def encode_value(value, what: str = "value"):
         return int(value)
     if isinstance(value, float):
         return value if math.isfinite(value) else {"$type": "float", "value": repr(value)}
-    if isinstance(value, tuple):
-        return {"$type": "tuple", "items": [encode_value(v, what) for v in value]}
-    if isinstance(value, bytes):
-        return {"$type": "bytes", "base64": base64.b64encode(value).decode("ascii")}
-    if isinstance(value, pd.Timestamp):
-        tz = None if value.tz is None else str(value.tz)
-        return {"$type": "timestamp", "value": value.isoformat(), "tz": tz}
-    if isinstance(value, dt.datetime):
-        return {"$type": "datetime", "value": value.isoformat()}
-    if isinstance(value, dt.date):
-        return {"$type": "date", "value": value.isoformat()}
-    if isinstance(value, dt.time):
-        return {"$type": "time", "value": value.isoformat()}
-    if isinstance(value, pd.Timedelta):
-        return {"$type": "timedelta", "ns": int(value.value)}
-    if isinstance(value, dt.timedelta):
-        return {
-            "$type": "py_timedelta",
-            "days": value.days,
-            "seconds": value.seconds,
-            "microseconds": value.microseconds,
-        }
-    if isinstance(value, pd.Period):
-        return {"$type": "period", "value": str(value), "freq": value.freqstr}
-    if isinstance(value, pd.Interval):
-        return {
-            "$type": "interval",
-            "left": encode_value(value.left, what),
-            "right": encode_value(value.right, what),
-            "closed": value.closed,
-        }
-    if isinstance(value, decimal.Decimal):
-        return {"$type": "decimal", "value": str(value)}
+    for kind, encode in _ENCODERS:  # the most specific type first (a Timestamp is a datetime)
+        if isinstance(value, kind):
+            return encode(value, what)
     raise ValueError(
         f"cannot save the {what} {value!r} of type {type(value).__name__}: id3tree saves "
         "strings, numbers, booleans, tuples, bytes, dates, times, timedeltas, periods and "
         "intervals; convert the column (e.g. with .astype(str)) and fit again"
     )
+
+
+_ENCODERS = [
+    (tuple, lambda v, what: {"$type": "tuple", "items": [encode_value(i, what) for i in v]}),
+    (bytes, lambda v, what: {"$type": "bytes", "base64": base64.b64encode(v).decode("ascii")}),
+    (
+        pd.Timestamp,
+        lambda v, what: {
+            "$type": "timestamp",
+            "value": v.isoformat(),
+            "tz": None if v.tz is None else str(v.tz),
+        },
+    ),
+    (dt.datetime, lambda v, what: {"$type": "datetime", "value": v.isoformat()}),
+    (dt.date, lambda v, what: {"$type": "date", "value": v.isoformat()}),
+    (dt.time, lambda v, what: {"$type": "time", "value": v.isoformat()}),
+    (pd.Timedelta, lambda v, what: {"$type": "timedelta", "ns": int(v.value)}),
+    (
+        dt.timedelta,
+        lambda v, what: {
+            "$type": "py_timedelta",
+            "days": v.days,
+            "seconds": v.seconds,
+            "microseconds": v.microseconds,
+        },
+    ),
+    (pd.Period, lambda v, what: {"$type": "period", "value": str(v), "freq": v.freqstr}),
+    (
+        pd.Interval,
+        lambda v, what: {
+            "$type": "interval",
+            "left": encode_value(v.left, what),
+            "right": encode_value(v.right, what),
+            "closed": v.closed,
+        },
+    ),
+    (decimal.Decimal, lambda v, what: {"$type": "decimal", "value": str(v)}),
+]
+"""How each type JSON lacks is stored: ``(type, encoder)``, a subclass before its base."""
 
 
 def decode_value(data, what: str = "value"):
@@ -159,61 +168,73 @@ _UNKNOWN = object()
 
 
 def _decode_tagged(kind: str, data: dict, what: str):
-    def text(field: str) -> str:
-        value = data[field]
-        if not isinstance(value, str):
-            raise TypeError(f"{field!r} must be a string")
-        return value
+    decode = _DECODERS.get(kind)
+    return _UNKNOWN if decode is None else decode(data, what)
 
-    if kind == "float":
-        value = float(text("value"))
-        if math.isfinite(value):
-            raise ValueError("only inf, -inf and nan are stored as tagged floats")
-        return value
-    if kind == "tuple":
-        items = data["items"]
-        if not isinstance(items, list):
-            raise TypeError("'items' must be a list")
-        return tuple(decode_value(v, what) for v in items)
-    if kind == "bytes":
-        return base64.b64decode(text("base64").encode("ascii"), validate=True)
-    if kind == "timestamp":
-        stamp = pd.Timestamp(text("value"))
-        tz = data.get("tz")
-        if tz is not None:
-            if not isinstance(tz, str) or stamp.tz is None:
-                raise ValueError("'tz' needs a string and a time with an offset")
-            stamp = stamp.tz_convert(tz)
-        if stamp is pd.NaT:
-            raise ValueError("NaT is a missing value, not a category")
-        return stamp
-    if kind == "datetime":
-        return dt.datetime.fromisoformat(text("value"))
-    if kind == "date":
-        return dt.date.fromisoformat(text("value"))
-    if kind == "time":
-        return dt.time.fromisoformat(text("value"))
-    if kind == "timedelta":
-        ns = data["ns"]
-        if isinstance(ns, bool) or not isinstance(ns, int):
-            raise TypeError("'ns' must be an integer")
-        return pd.Timedelta(ns, unit="ns")
-    if kind == "py_timedelta":
-        parts = [data[k] for k in ("days", "seconds", "microseconds")]
-        if any(isinstance(p, bool) or not isinstance(p, int) for p in parts):
-            raise TypeError("days, seconds and microseconds must be integers")
-        return dt.timedelta(*parts)
-    if kind == "period":
-        return pd.Period(text("value"), freq=text("freq"))
-    if kind == "interval":
-        closed = data["closed"]
-        if closed not in ("left", "right", "both", "neither"):
-            raise ValueError(f"'closed' must be left, right, both or neither, got {closed!r}")
-        left, right = decode_value(data["left"], what), decode_value(data["right"], what)
-        return pd.Interval(left, right, closed=closed)
-    if kind == "decimal":
-        return decimal.Decimal(text("value"))
-    return _UNKNOWN
+
+def _text(data: dict, field: str) -> str:
+    value = data[field]
+    if not isinstance(value, str):
+        raise TypeError(f"{field!r} must be a string")
+    return value
+
+
+def _integers(data: dict, *fields: str) -> list[int]:
+    parts = [data[k] for k in fields]
+    if any(isinstance(p, bool) or not isinstance(p, int) for p in parts):
+        raise TypeError(f"{', '.join(fields)} must be integers")
+    return parts
+
+
+def _tagged_float(data: dict, what: str) -> float:
+    value = float(_text(data, "value"))
+    if math.isfinite(value):
+        raise ValueError("only inf, -inf and nan are stored as tagged floats")
+    return value
+
+
+def _tagged_tuple(data: dict, what: str) -> tuple:
+    items = data["items"]
+    if not isinstance(items, list):
+        raise TypeError("'items' must be a list")
+    return tuple(decode_value(v, what) for v in items)
+
+
+def _tagged_timestamp(data: dict, what: str) -> pd.Timestamp:
+    stamp = pd.Timestamp(_text(data, "value"))
+    tz = data.get("tz")
+    if tz is not None:
+        if not isinstance(tz, str) or stamp.tz is None:
+            raise ValueError("'tz' needs a string and a time with an offset")
+        stamp = stamp.tz_convert(tz)
+    if stamp is pd.NaT:
+        raise ValueError("NaT is a missing value, not a category")
+    return stamp
+
+
+def _tagged_interval(data: dict, what: str) -> pd.Interval:
+    closed = data["closed"]
+    if closed not in ("left", "right", "both", "neither"):
+        raise ValueError(f"'closed' must be left, right, both or neither, got {closed!r}")
+    left, right = decode_value(data["left"], what), decode_value(data["right"], what)
+    return pd.Interval(left, right, closed=closed)
+
+
+_DECODERS = {
+    "float": _tagged_float,
+    "tuple": _tagged_tuple,
+    "bytes": lambda d, what: base64.b64decode(_text(d, "base64").encode("ascii"), validate=True),
+    "timestamp": _tagged_timestamp,
+    "datetime": lambda d, what: dt.datetime.fromisoformat(_text(d, "value")),
+    "date": lambda d, what: dt.date.fromisoformat(_text(d, "value")),
+    "time": lambda d, what: dt.time.fromisoformat(_text(d, "value")),
+    "timedelta": lambda d, what: pd.Timedelta(_integers(d, "ns")[0], unit="ns"),
+    "py_timedelta": lambda d, what: dt.timedelta(*_integers(d, "days", "seconds", "microseconds")),
+    "period": lambda d, what: pd.Period(_text(d, "value"), freq=_text(d, "freq")),
+    "interval": _tagged_interval,
+    "decimal": lambda d, what: decimal.Decimal(_text(d, "value")),
+}
+"""How each ``$type`` tag of :func:`encode_value` is read back."""
 
 
 def encode_param(value, name: str):
@@ -401,7 +422,12 @@ def check_model_dict(cls, d) -> tuple[dict, list, list, list, bool]:
         if not isinstance(d.get(flag, False), bool):
             _fail(f"{flag!r} must be true or false")
 
-    categories = d["categories"]
+    decoded = _check_categories(d["categories"], names)
+    return params, classes, names, decoded, d.get("names_from_frame", False)
+
+
+def _check_categories(categories, names: list) -> list:
+    """The ``categories`` field: per feature, null (numeric) or its distinct non-null values."""
     if not isinstance(categories, list) or len(categories) != len(names):
         _fail(f"'categories' must be a list with one entry per feature ({len(names)})")
     decoded = []
@@ -416,7 +442,7 @@ def check_model_dict(cls, d) -> tuple[dict, list, list, list, bool]:
             _fail(f"a category of {name!r} is null; missing values are not categories")
         _check_unique(values, f"the categories of {name!r}")
         decoded.append(values)
-    return params, classes, names, decoded, d.get("names_from_frame", False)
+    return decoded
 
 
 def _check_unique(values: list, what: str) -> None:
