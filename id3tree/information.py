@@ -369,7 +369,7 @@ def check_bins(bins):
     >>> check_bins(10**9)
     Traceback (most recent call last):
       ...
-    ValueError: bins=1000000000 is more than 100,000 bins; use fewer bins
+    ValueError: bins=1000000000 is more than 100000; use fewer bins
     """
     if isinstance(bins, str):
         if bins not in BIN_RULES:
@@ -382,7 +382,7 @@ def check_bins(bins):
         if bins < 1:
             raise ValueError(f"bins must be a positive integer, got {bins!r}")
         if bins > MAX_BINS:
-            raise ValueError(f"bins={bins} is more than {MAX_BINS:,} bins; use fewer bins")
+            raise ValueError(f"bins={bins} is more than {MAX_BINS}; use fewer bins")
         return bins
     return _check_edges(bins)
 
@@ -398,7 +398,7 @@ def _check_edges(bins):
             f"got {bins!r}"
         )
     if len(edges) - 1 > MAX_BINS:
-        raise ValueError(f"bins has {len(edges) - 1:,} bins, more than {MAX_BINS:,}; use fewer")
+        raise ValueError(f"bins has {len(edges) - 1} bins, more than {MAX_BINS}; use fewer bins")
     if np.isnan(edges).any() or (np.diff(edges) < 0).any():
         raise ValueError(f"bins must be edges that increase, got {bins!r}")
     return bins
@@ -422,8 +422,8 @@ def _bin(values: np.ndarray, bins, name: str = "x") -> tuple[np.ndarray, np.ndar
         raise ValueError(f"column {name!r} cannot be cut into bins={bins!r}: {exc}") from None
     if len(edges) - 1 > MAX_BINS:  # a rule such as "fd" on a column with a few far outliers
         raise ValueError(
-            f"bins={bins!r} cuts column {name!r} into {len(edges) - 1:,} bins, more than "
-            f"{MAX_BINS:,}; give a number of bins"
+            f"bins={bins!r} cuts column {name!r} into {len(edges) - 1} bins, more than "
+            f"{MAX_BINS}; give a number of bins"
         )
     outside = (data < edges[0]) | (data > edges[-1]) if present.any() else np.zeros(0, bool)
     if outside.any():
