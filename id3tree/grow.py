@@ -58,7 +58,6 @@ from id3tree.growth_record import (
 )
 from id3tree.node import LEFT, NUMERIC_MISSING, RIGHT
 from id3tree.splits import (
-    PIECE_ROWS,
     TIE_TOLERANCE,
     class_counts,
     dense_ranks,
@@ -66,10 +65,11 @@ from id3tree.splits import (
     midpoint,
     score_categorical,
     search_counted,
-    search_cuts,
     search_layouts,
+    search_sorted,
     search_weighted_cuts,
 )
+from id3tree.splits.strategies import limit
 
 RISES = 1
 """Flag of a sorted position whose next position (in the same node) holds a larger value."""
@@ -752,7 +752,7 @@ class SortedColumns:
         chunk_starts = (np.arange(c)[:, None] * m + starts).reshape(-1)
         lengths = np.tile(sizes, c)
         if weight is None:
-            return search_cuts(
+            return search_sorted(
                 step_up, labels, chunk_starts, lengths, n_present, n_classes, min_leaf=min_leaf,
                 rank=rank,
             )  # fmt: skip
@@ -1016,14 +1016,14 @@ def _regrouped_flags(flags: np.ndarray, order: np.ndarray) -> np.ndarray:
     """The flags of the positions ``order`` (increasing within each new node), each rise now
     measured against the new next position: two rows of a node, once apart, hold different
     values when a rise lies between them, that is when fewer rises come before the first.
-    (Gathered a piece of ``PIECE_ROWS`` positions at a time: one int32 a position in all.)"""
+    (Gathered a piece of ``int(limit("piece_rows"))`` positions at a time: one int32 a position in all.)"""
     rises_before = np.empty(len(flags) + 1, dtype=np.int32 if len(flags) < 2**31 else np.int64)
     rises_before[0] = 0
     np.cumsum(flags & RISES, out=rises_before[1:], dtype=rises_before.dtype)
     regrouped = flags[order]
     regrouped &= MISSING
-    for start in range(0, len(order) - 1, PIECE_ROWS):
-        here = rises_before[order[start : start + PIECE_ROWS + 1]]
+    for start in range(0, len(order) - 1, int(limit("piece_rows"))):
+        here = rises_before[order[start : start + int(limit("piece_rows")) + 1]]
         regrouped[start : start + len(here) - 1] |= here[:-1] < here[1:]
     return regrouped
 

@@ -23,6 +23,7 @@ from scipy import stats as sp_stats
 from id3tree import ID3Classifier, grow
 from id3tree.node import MISSING
 from id3tree.splits import TIE_TOLERANCE, plain_candidate_splits
+from tests.test_splits import size_rule
 
 VALUES = [-2.0, -0.5, 0.0, 0.1, 0.2, 0.3, 1.0, 2.5, 7.0]
 
@@ -195,8 +196,6 @@ def test_search_and_regrouping_in_pieces_build_the_plain_tree(piece, n_classes):
     # a fit of millions of rows searches and regroups PIECE_ROWS rows at a time (nodes longer
     # than that in parts carrying their class counts); made tiny here, it still builds the
     # plain tree: 2 classes (one running count) and 12 (the rank by class), missing values
-    from id3tree import splits
-
     rng = np.random.default_rng(5)
     n = 300
     frame = pd.DataFrame(
@@ -205,9 +204,7 @@ def test_search_and_regrouping_in_pieces_build_the_plain_tree(piece, n_classes):
     frame.loc[rng.random(n) < 0.1, "b"] = np.nan
     y = ((frame["a"].to_numpy() > 0) * 6 + rng.integers(0, 6, n)) % n_classes
     params = dict(max_depth=None, min_samples_leaf=2, min_samples_split=2, min_gain=0.0)
-    with numeric_search("sorted"), pytest.MonkeyPatch.context() as patch:
-        patch.setattr(splits, "PIECE_ROWS", piece)
-        patch.setattr(grow, "PIECE_ROWS", piece)
+    with numeric_search("sorted"), size_rule("piece_rows", piece):
         model = ID3Classifier(min_samples_leaf=2).fit(frame, y)
     classes = sorted(set(y.tolist()))
     assert_same_tree(model.root_, plain_tree(frame, y, classes, params), classes)
