@@ -26,11 +26,15 @@ from id3tree.splits.thresholds import _steps_and_present
 
 
 @contextlib.contextmanager
-def size_rule(name: str, limit: float):
-    """Run with the number of one of ``splits.SIZE_RULES`` set to ``limit``."""
+def size_rule(name: str | None = None, limit: float | None = None, **limits):
+    """Run with numbers of ``splits.SIZE_RULES`` changed: ``name`` set to ``limit``, and each
+    keyword's rule to its value."""
+    if name is not None:
+        limits[name] = limit
     with pytest.MonkeyPatch.context() as patch:
-        rule = dataclasses.replace(splits.SIZE_RULES[name], limit=limit)
-        patch.setitem(splits.SIZE_RULES, name, rule)
+        for rule_name, value in limits.items():
+            rule = dataclasses.replace(splits.SIZE_RULES[rule_name], limit=value)
+            patch.setitem(splits.SIZE_RULES, rule_name, rule)
         yield
 
 

@@ -207,6 +207,16 @@ def threshold_search(owner, left, present, missing, n_ties, found=None, **extra)
     )
 
 
+def gain_ratios(valid, gain, split_info) -> np.ndarray:
+    """C4.5's gain ratio, ``gain / split_info``, where the split is ``valid`` (0 for a split of
+    one branch, whose split information is 0), NaN elsewhere."""
+    return np.where(
+        valid & (split_info > 0),
+        gain / np.maximum(split_info, 1e-300),
+        np.where(valid, 0.0, np.nan),
+    )
+
+
 def scaled_cut_scores(left, right, q) -> np.ndarray:
     """``n_left H(left) + n_right H(right)`` of cuts given by the class counts of their sides
     (one row a cut), in the units of the ``c log c`` table ``q``: the
