@@ -38,18 +38,17 @@ import numpy as np
 
 from id3tree._entropy import forget_large_tables
 from id3tree.contingency import chi_square_from_table
-from id3tree.growth_record import (
+from id3tree.grown_tree import GrownTree
+from id3tree.growth_record import Level, Record
+from id3tree.sorted_columns import SortedColumns
+from id3tree.splits import TIE_TOLERANCE, class_counts, dense_ranks, filled, score_categorical
+from id3tree.splits.results import gain_ratios
+from id3tree.stopping import (
     NO_VALID_SPLIT,
-    GrownTree,
-    Level,
-    Record,
     low_gain_reason,
     not_significant_reason,
     stop_reasons,
 )
-from id3tree.sorted_columns import SortedColumns
-from id3tree.splits import TIE_TOLERANCE, class_counts, dense_ranks, filled, score_categorical
-from id3tree.splits.results import gain_ratios
 
 
 @dataclass

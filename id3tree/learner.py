@@ -41,10 +41,11 @@ from id3tree._validation import (
 )
 from id3tree.diagnostics import IDLikeFeatureWarning, id_like_message, is_id_like
 from id3tree.grow import EncodedData, GrowParams, grow
-from id3tree.growth_record import GrownTree, candidate_table
+from id3tree.grown_tree import GrownTree
 from id3tree.node import Node, edge_label, node_paths
 from id3tree.render.text import explain_path, tree_to_text
 from id3tree.routing import CompiledTree
+from id3tree.trace_table import candidate_table
 from id3tree.tracing import PrintTracer
 
 CRITERIA = ("entropy", "gain_ratio")

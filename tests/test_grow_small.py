@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from sklearn.datasets import make_classification
 
 from id3tree import ID3Classifier, grow, sorted_columns
+from id3tree.stopping import stop_reasons
 from tests.test_grow import everything, numeric_search, numeric_tables
 
 
@@ -166,7 +167,7 @@ def test_stop_reasons_are_the_rules_applied_one_by_one(min_leaf, min_split, weig
             max_depth=max_depth,
             min_weight_leaf=1.5 if weighted else 0.0,
         )
-        found = grow.stop_reasons(counts, depth, params, n_rows)
+        found = stop_reasons(counts, depth, params, n_rows)
         assert found.tolist() == plain_stop_reasons(counts, depth, params, n_rows)
         if weighted and depth < max_depth:
             assert found[0] != "pure, every sample is of one class"

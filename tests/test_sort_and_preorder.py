@@ -1,7 +1,7 @@
 """The short ways of the fit's two ends against the general ones.
 
 Small data sorts its numeric columns by one integer sort of keys (``sorted_columns._sort_columns``), and
-a tree of few nodes a level is numbered in pre-order node by node (``growth_record.preorder``).
+a tree of few nodes a level is numbered in pre-order node by node (``grown_tree.preorder``).
 Each must give exactly what the general way gives: numpy's stable order (NaN last, equal values
 in row order, -0.0 equal to 0.0) and the pre-order of a recursive walk.
 """
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from id3tree import ID3Classifier, growth_record, learner, sorted_columns
+from id3tree import ID3Classifier, grown_tree, learner, sorted_columns
 from id3tree.splits import SIZE_RULES
 from tests.test_grow import everything
 from tests.test_splits import size_rule
@@ -140,13 +140,13 @@ def recursive_preorder(parent: np.ndarray) -> list[int]:
 def test_node_by_node_and_level_by_level_number_a_tree_alike(children_per_node):
     parent, depth = level_order_tree(children_per_node)
     reference = recursive_preorder(parent)
-    assert growth_record.preorder(parent, depth).tolist() == reference
+    assert grown_tree.preorder(parent, depth).tolist() == reference
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(growth_record, "LOOP_NODES_PER_LEVEL", 0)  # by levels
-        assert growth_record.preorder(parent, depth).tolist() == reference
+        patch.setattr(grown_tree, "LOOP_NODES_PER_LEVEL", 0)  # by levels
+        assert grown_tree.preorder(parent, depth).tolist() == reference
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(growth_record, "LOOP_NODES_PER_LEVEL", 2**62)  # by nodes
-        assert growth_record.preorder(parent, depth).tolist() == reference
+        patch.setattr(grown_tree, "LOOP_NODES_PER_LEVEL", 2**62)  # by nodes
+        assert grown_tree.preorder(parent, depth).tolist() == reference
 
 
 @settings(max_examples=150, deadline=None)

@@ -41,9 +41,10 @@ from id3tree._dask.counted_splits import (
     search_counted_thresholds,
 )
 from id3tree.grow import EncodedData, choose_splits
-from id3tree.growth_record import Level, Record, stop_reasons
+from id3tree.growth_record import Level, Record
 from id3tree.node import LEFT, NUMERIC_MISSING, RIGHT
 from id3tree.splits.results import gain_ratios
+from id3tree.stopping import stop_reasons
 
 
 @dataclass

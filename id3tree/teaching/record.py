@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 
 from id3tree._entropy import entropy_rows
-from id3tree.growth_record import candidate_table
 from id3tree.node import MISSING, Node, branch_label, format_number, node_paths, plural
 from id3tree.splits import TIE_TOLERANCE
+from id3tree.trace_table import candidate_table
 
 
 def _entropy(counts) -> float:
