@@ -2,7 +2,7 @@
 
 The estimator is the thin layer: it checks parameters and data, encodes the columns once
 (:mod:`id3tree._validation`), grows the tree (:mod:`id3tree.grow`), keeps it as flat arrays in
-pre-order (:class:`~id3tree.growth_record.GrownTree`; the :class:`~id3tree.node.Node` objects of
+pre-order (:class:`~id3tree.grown_tree.GrownTree`; the :class:`~id3tree.node.Node` objects of
 ``root_`` are made the first time they are asked for), and routes new rows from the arrays
 (:mod:`id3tree.routing`).
 """
@@ -54,10 +54,11 @@ from id3tree._validation import (
 )
 from id3tree.diagnostics import IDLikeFeatureWarning, id_like_message, is_id_like
 from id3tree.grow import EncodedData, GrowParams, grow
-from id3tree.growth_record import GrownTree, candidate_table
+from id3tree.grown_tree import GrownTree
 from id3tree.node import Node, edge_label, node_paths
 from id3tree.render.text import explain_path, tree_to_text
 from id3tree.routing import CompiledTree
+from id3tree.trace_table import candidate_table
 from id3tree.tracing import PrintTracer
 
 CRITERIA = ("entropy", "gain_ratio")
@@ -439,7 +440,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     @property
     def root_(self) -> Node:
         """The root :class:`~id3tree.node.Node` of the fitted tree. The model keeps its tree as
-        arrays (:class:`~id3tree.growth_record.GrownTree`); the Node objects are made the first
+        arrays (:class:`~id3tree.grown_tree.GrownTree`); the Node objects are made the first
         time they are asked for, then kept."""
         tree = self.__dict__.get("_tree")
         if tree is None:

@@ -650,7 +650,7 @@ def nodes_from_records(
 
 
 def check_tree_arrays(tree, classes: list, categories: list) -> None:
-    """Check a tree kept as arrays (:class:`~id3tree.growth_record.GrownTree`, as a pickle holds
+    """Check a tree kept as arrays (:class:`~id3tree.grown_tree.GrownTree`, as a pickle holds
     it) before it is used: the same promises :func:`check_nodes` checks in a file, in bulk. A
     problem is a ``ValueError`` naming the first node that has it."""
     n = len(tree.parent)

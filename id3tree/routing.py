@@ -57,7 +57,7 @@ class SparseBranches:
 @dataclass
 class CompiledTree:
     """A tree as arrays indexed by node position (the positions of the model's
-    :class:`~id3tree.growth_record.GrownTree`: pre-order, root 0)."""
+    :class:`~id3tree.grown_tree.GrownTree`: pre-order, root 0)."""
 
     feature: np.ndarray  # feature index, -1 for a leaf
     threshold: np.ndarray  # NaN unless a numeric split
@@ -85,7 +85,7 @@ class CompiledTree:
 
     @classmethod
     def from_tree(cls, tree, categories: list[list | None]) -> CompiledTree:
-        """Compile a :class:`~id3tree.growth_record.GrownTree`; ``categories[f]`` lists feature
+        """Compile a :class:`~id3tree.grown_tree.GrownTree`; ``categories[f]`` lists feature
         f's values (None if numeric). A child sits in its parent's slot: ``<=``, ``>`` or
         missing for a numeric split, the category's code (missing last) for a categorical one,
         or the sparse lookup when few of many categories have a branch. Data without a

@@ -51,7 +51,6 @@ from id3tree.node import (
     format_counts,
     format_number,
     number_texts,
-    plural,
     rounded_units,
 )
 
@@ -138,10 +137,27 @@ def _fixed_table_up_to(q: float) -> np.ndarray:
 def node_text(node: int, depth: int, path, counts: str, n_samples, entropy: float) -> str:
     """``Node 4 [Outlook = Rain and Wind = Strong]: 2 samples (No: 2, Yes: 0), entropy 0.0000``."""
     where = " and ".join(path) if path else "root"
-    return (
-        f"{indent(depth)}Node {node} [{where}]: {plural(n_samples, 'sample')} ({counts}), "
-        f"entropy {_f(entropy)}"
+    return node_texts([node], depth, [where], [counts], np.asarray([n_samples]), [entropy])[0]
+
+
+def node_texts(node, depth, where, counts, n_samples, entropy) -> list[str]:
+    """:func:`node_text` of many nodes: ``node`` their numbers, ``depth`` one for all or one
+    per node, ``where`` each path already joined (``root`` for the root), ``counts`` each
+    node's class counts written; each column of numbers written by one call."""
+    n = len(where)
+    lines = zip(
+        indents(depth, n).tolist(),
+        node,
+        where,
+        count_texts(n_samples),
+        plural_words(n_samples, "sample", "samples"),
+        counts,
+        fixed_texts(entropy),
     )
+    return [
+        f"{pad}Node {number} [{path}]: {size} {samples} ({written}), entropy {h}"
+        for pad, number, path, size, samples, written, h in lines
+    ]
 
 
 def candidate_text(

@@ -20,9 +20,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sp_stats
 
-from id3tree import ID3Classifier, grow
+from id3tree import ID3Classifier, sorted_columns
 from id3tree.node import MISSING
 from id3tree.splits import TIE_TOLERANCE, plain_candidate_splits
+from id3tree.splits.strategies import is_counted
+from tests.test_splits import size_rule
 
 VALUES = [-2.0, -0.5, 0.0, 0.1, 0.2, 0.3, 1.0, 2.5, 7.0]
 
@@ -147,11 +149,13 @@ def numeric_search(way: str):
     """Make the grower search every numeric feature one way: "counted", "sorted" (the layouts
     end to end, as for large data) or "layouts" (sorted, the layouts as the rows of one matrix,
     as for small data)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(grow, "COUNTED_MAX_SHARE", math.inf if way == "counted" else 0.0)
-        patch.setattr(grow, "LAYOUT_CELLS", 2**62 if way == "layouts" else 0)
-        patch.setattr(grow, "LAYOUT_CLASSES", 2**62 if way == "layouts" else 0)
-        patch.setattr(grow, "STACKED_VALUES", 2**62 if way == "layouts" else 0)
+    matrix = 2**62 if way == "layouts" else 0
+    with size_rule(
+        counted_share=math.inf if way == "counted" else 0.0,
+        matrix_cells=matrix,
+        matrix_classes=matrix,
+        stacked_values=matrix,
+    ):
         yield
 
 
@@ -195,8 +199,6 @@ def test_search_and_regrouping_in_pieces_build_the_plain_tree(piece, n_classes):
     # a fit of millions of rows searches and regroups PIECE_ROWS rows at a time (nodes longer
     # than that in parts carrying their class counts); made tiny here, it still builds the
     # plain tree: 2 classes (one running count) and 12 (the rank by class), missing values
-    from id3tree import splits
-
     rng = np.random.default_rng(5)
     n = 300
     frame = pd.DataFrame(
@@ -205,26 +207,21 @@ def test_search_and_regrouping_in_pieces_build_the_plain_tree(piece, n_classes):
     frame.loc[rng.random(n) < 0.1, "b"] = np.nan
     y = ((frame["a"].to_numpy() > 0) * 6 + rng.integers(0, 6, n)) % n_classes
     params = dict(max_depth=None, min_samples_leaf=2, min_samples_split=2, min_gain=0.0)
-    with numeric_search("sorted"), pytest.MonkeyPatch.context() as patch:
-        patch.setattr(splits, "PIECE_ROWS", piece)
-        patch.setattr(grow, "PIECE_ROWS", piece)
+    with numeric_search("sorted"), size_rule("piece_rows", piece):
         model = ID3Classifier(min_samples_leaf=2).fit(frame, y)
     classes = sorted(set(y.tolist()))
     assert_same_tree(model.root_, plain_tree(frame, y, classes, params), classes)
 
 
-def test_features_searched_in_chunks_give_the_same_tree(monkeypatch):
-    # the grower searches as many numeric features together as fit in CHUNK_ROWS positions
-    from id3tree import grow
-
+def test_features_searched_in_chunks_give_the_same_tree():
+    # the grower searches as many numeric features together as fit in chunk_rows positions
     rng = np.random.default_rng(0)
     X = rng.integers(0, 8, size=(300, 6)).astype(float)
     y = (X[:, 0] + X[:, 3] + rng.integers(0, 3, 300)) % 3
     together = ID3Classifier().fit(X, y)
-    monkeypatch.setattr(grow, "LAYOUT_CELLS", 0)  # laid end to end, as large data are
-    monkeypatch.setattr(grow, "STACKED_VALUES", 0)
-    monkeypatch.setattr(grow, "CHUNK_ROWS", 1)  # one feature at a time
-    alone = ID3Classifier().fit(X, y)
+    # laid end to end, as large data are, and one feature at a time
+    with size_rule(matrix_cells=0, stacked_values=0, chunk_rows=1):
+        alone = ID3Classifier().fit(X, y)
     assert together.to_dict()["nodes"] == alone.to_dict()["nodes"]
 
 
@@ -369,7 +366,7 @@ def test_counted_and_sorted_searches_grow_the_same_tree(n_classes, params):
     # the rule picks the counted search for every column here; forcing the sorted one must
     # change nothing: nodes, thresholds, counts, ties (the first of two equal columns) and trace
     X, y = few_values_data(n_classes=n_classes)
-    assert all(grow.is_counted(len(np.unique(c[~np.isnan(c)])), len(X)) for c in X.T)
+    assert all(is_counted(len(np.unique(c[~np.isnan(c)])), len(X)) for c in X.T)
     counted = ID3Classifier(**params).fit(X, y)
     with numeric_search("sorted"):
         sorted_ = ID3Classifier(**params).fit(X, y)
@@ -402,7 +399,7 @@ def test_a_column_is_sorted_as_a_stable_sort_sorts_it(values):
     # same rows, where each new value starts, the missing ones, and so the same distinct values
     # (down to the sign of a zero), NaN last
     x = np.array(values, dtype=float)
-    order, new_value, missing = (a[1] for a in grow._sort_columns(np.stack([x[::-1], x])))
+    order, new_value, missing = (a[1] for a in sorted_columns._sort_columns(np.stack([x[::-1], x])))
     stable = np.argsort(x, kind="stable")
     assert order.tolist() == stable.tolist()
     xs = x[stable]

@@ -3,7 +3,7 @@
 On small data whose nodes all split on sorted features, the grower takes the children of a
 level from the split search itself (the class counts of each chosen cut's sides) and regroups
 the rows by a table of (node, branch), instead of sending every row down and counting the rows
-of each child again (``grow.SIDES_AS_CHILDREN``). Both ways must give the same fit to the last
+of each child again (``sorted_columns.SIDES_AS_CHILDREN``). Both ways must give the same fit to the last
 bit: the model file, the trace, the probabilities and the printed pages.
 """
 
@@ -19,7 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.datasets import make_classification
 
-from id3tree import ID3Classifier, grow
+from id3tree import ID3Classifier, grow, sorted_columns
+from id3tree.stopping import stop_reasons
 from tests.test_grow import everything, numeric_search, numeric_tables
 
 
@@ -29,7 +30,7 @@ def fit_both_ways(X, y, params=None, weight=None, verbose=0) -> dict:
     for direct in (True, False):
         page = io.StringIO()
         with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(page):
-            patch.setattr(grow, "SIDES_AS_CHILDREN", direct)
+            patch.setattr(sorted_columns, "SIDES_AS_CHILDREN", direct)
             model = ID3Classifier(verbose=verbose, **(params or {}))
             model.fit(X, y, sample_weight=weight)
         fits[direct] = (*everything(model, X), page.getvalue())
@@ -77,7 +78,7 @@ def test_the_children_of_a_small_numeric_fit_come_from_the_search(monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("the rows were sent down and counted again")
 
-    monkeypatch.setattr(grow.SortedColumns, "branches", refuse)
+    monkeypatch.setattr(sorted_columns.SortedColumns, "branches", refuse)
     monkeypatch.setattr(grow, "_children", refuse)
     X, y = make_classification(300, 4, random_state=0)
     ID3Classifier().fit(X, y)
@@ -166,7 +167,7 @@ def test_stop_reasons_are_the_rules_applied_one_by_one(min_leaf, min_split, weig
             max_depth=max_depth,
             min_weight_leaf=1.5 if weighted else 0.0,
         )
-        found = grow.stop_reasons(counts, depth, params, n_rows)
+        found = stop_reasons(counts, depth, params, n_rows)
         assert found.tolist() == plain_stop_reasons(counts, depth, params, n_rows)
         if weighted and depth < max_depth:
             assert found[0] != "pure, every sample is of one class"

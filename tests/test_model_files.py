@@ -521,7 +521,7 @@ def test_keep_trace_is_saved_only_when_it_is_not_the_default():
 
 def test_the_model_keeps_arrays_and_makes_its_nodes_on_demand():
     from id3tree.datasets import load_titanic
-    from id3tree.growth_record import GrownTree
+    from id3tree.grown_tree import GrownTree
     from id3tree.node import feature_importances
     from id3tree.persistence import node_records
 

@@ -1,7 +1,7 @@
 """The short ways of the fit's two ends against the general ones.
 
-Small data sorts its numeric columns by one integer sort of keys (``grow._sort_columns``), and
-a tree of few nodes a level is numbered in pre-order node by node (``growth_record.preorder``).
+Small data sorts its numeric columns by one integer sort of keys (``sorted_columns._sort_columns``), and
+a tree of few nodes a level is numbered in pre-order node by node (``grown_tree.preorder``).
 Each must give exactly what the general way gives: numpy's stable order (NaN last, equal values
 in row order, -0.0 equal to 0.0) and the pre-order of a recursive walk.
 """
@@ -13,15 +13,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from id3tree import ID3Classifier, grow, growth_record, learner
+from id3tree import ID3Classifier, grown_tree, learner, sorted_columns
+from id3tree.splits import SIZE_RULES
 from tests.test_grow import everything
+from tests.test_splits import size_rule
 
 NEGATIVE_NAN = np.copysign(np.nan, -1.0)
 
 
 def check_stable_sort(values: np.ndarray) -> None:
     """``_sort_columns`` against numpy's stable sort, column by column."""
-    order, new_value, missing = grow._sort_columns(values)
+    order, new_value, missing = sorted_columns._sort_columns(values)
     for j, x in enumerate(values):
         stable = np.argsort(x, kind="stable")
         assert order[j].tolist() == stable.tolist()
@@ -50,7 +52,7 @@ def test_negative_nan_infinities_and_signed_zeros_sort_as_numpy_sorts_them():
     values = special[rng.integers(0, len(special), size=(4, 300))]
     check_stable_sort(values)
     # the zeros of a column keep their signs in row order: -0.0 is not sorted before 0.0
-    order = grow._sort_columns(values)[0]
+    order = sorted_columns._sort_columns(values)[0]
     for j in range(len(values)):
         zeros = order[j][values[j][order[j]] == 0]
         assert zeros.tolist() == sorted(zeros.tolist())
@@ -92,9 +94,8 @@ def test_the_fit_is_the_same_whichever_way_its_columns_are_sorted():
     )
     y = ((X[:, 0] > 1.0 + 25 * 2.0**-48) ^ (X[:, 3] > 0.5)).astype(int)
     fits = []
-    for stacked_values in (grow.STACKED_VALUES, n + 1, 0):
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(grow, "STACKED_VALUES", stacked_values)
+    for stacked_values in (SIZE_RULES["stacked_values"].limit, n + 1, 0):
+        with size_rule("stacked_values", stacked_values):
             fits.append(everything(ID3Classifier().fit(X, y), X))
     assert fits[0] == fits[1] == fits[2]
 
@@ -139,13 +140,13 @@ def recursive_preorder(parent: np.ndarray) -> list[int]:
 def test_node_by_node_and_level_by_level_number_a_tree_alike(children_per_node):
     parent, depth = level_order_tree(children_per_node)
     reference = recursive_preorder(parent)
-    assert growth_record.preorder(parent, depth).tolist() == reference
+    assert grown_tree.preorder(parent, depth).tolist() == reference
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(growth_record, "LOOP_NODES_PER_LEVEL", 0)  # by levels
-        assert growth_record.preorder(parent, depth).tolist() == reference
+        patch.setattr(grown_tree, "LOOP_NODES_PER_LEVEL", 0)  # by levels
+        assert grown_tree.preorder(parent, depth).tolist() == reference
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(growth_record, "LOOP_NODES_PER_LEVEL", 2**62)  # by nodes
-        assert growth_record.preorder(parent, depth).tolist() == reference
+        patch.setattr(grown_tree, "LOOP_NODES_PER_LEVEL", 2**62)  # by nodes
+        assert grown_tree.preorder(parent, depth).tolist() == reference
 
 
 @settings(max_examples=150, deadline=None)

@@ -8,6 +8,7 @@ segment's rows; the chi-square test against ``scipy.stats.chi2_contingency``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import math
 from fractions import Fraction
@@ -21,6 +22,21 @@ from scipy import stats as sp_stats
 
 from id3tree import information, splits
 from id3tree.contingency import chi_square_from_table, crosstab_codes
+from id3tree.splits.thresholds import _steps_and_present
+
+
+@contextlib.contextmanager
+def size_rule(name: str | None = None, limit: float | None = None, **limits):
+    """Run with numbers of ``splits.SIZE_RULES`` changed: ``name`` set to ``limit``, and each
+    keyword's rule to its value."""
+    if name is not None:
+        limits[name] = limit
+    with pytest.MonkeyPatch.context() as patch:
+        for rule_name, value in limits.items():
+            rule = dataclasses.replace(splits.SIZE_RULES[rule_name], limit=value)
+            patch.setitem(splits.SIZE_RULES, rule_name, rule)
+        yield
+
 
 # ---------------------------------------------------------------------------------------------
 # Strategies and helpers
@@ -238,14 +254,13 @@ def test_segments_at_once_equal_one_at_a_time(data, min_leaf):
     piece=st.sampled_from([1, 2, 3, 5, 8]),
 )
 def test_search_in_pieces_equals_the_plain_list(data, min_leaf, piece):
-    """Searched a few rows at a time (PIECE_ROWS made tiny: whole segments grouped, longer ones
-    cut in parts that carry their counts), every segment still gets the plain list's best cut,
+    """Searched a few rows at a time (``piece_rows`` made tiny: whole segments grouped, longer
+    ones cut in parts that carry their counts), every segment still gets the plain list's best cut,
     its ties and its counts; and the same numbers as one search of everything."""
     groups, n_classes = data
     values, codes, starts, lengths = concatenate_sorted(groups)
     at_once = splits.search_thresholds(values, codes, starts, lengths, n_classes, min_leaf=min_leaf)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(splits, "PIECE_ROWS", piece)
+    with size_rule("piece_rows", piece):
         in_pieces = splits.search_thresholds(
             values, codes, starts, lengths, n_classes, min_leaf=min_leaf
         )
@@ -287,16 +302,17 @@ def test_best_thresholds_are_the_first_of_every_threshold_ranked(data, k):
 
 @pytest.mark.parametrize("seed", range(30))
 @pytest.mark.parametrize("piece_rows", [None, 100])
-def test_the_best_thresholds_of_a_level_are_the_first_of_every_threshold_ranked(
-    seed, piece_rows, monkeypatch
-):
+def test_the_best_thresholds_of_a_level_are_the_first_of_every_threshold_ranked(seed, piece_rows):
     """verbose=2's ranking of a whole level (segments short and long, with ties, missing values
     or no threshold at all, 2 to 4 classes) keeps exactly the first k of every threshold ranked
     by overall entropy then threshold, with the same numbers, and counts every threshold; also
     when the level is ranked in pieces of a few segments (``piece_rows``), some longer than a
     piece."""
-    if piece_rows is not None:
-        monkeypatch.setattr(splits, "PIECE_ROWS", piece_rows)
+    with size_rule("piece_rows", piece_rows or splits.SIZE_RULES["piece_rows"].limit):
+        check_best_thresholds_of_a_level(seed)
+
+
+def check_best_thresholds_of_a_level(seed):
     rng = np.random.default_rng(seed)
     n_classes, k = int(rng.integers(2, 5)), int(rng.integers(1, 8))
     lengths = rng.integers(1, 400, size=int(rng.integers(1, 8)))
@@ -640,7 +656,7 @@ def test_the_searchs_ranked_cuts_give_the_first_k_of_every_threshold(data, k, mi
     """What the split search keeps for the trace (``rank=k``: the cuts near each segment's k
     best, from its own scores, whatever ``min_leaf``) ranks exactly as every threshold sorted
     by overall entropy then threshold: of :func:`search_cuts` (rows laid end to end, also in
-    pieces of ``PIECE_ROWS`` rows) and of :func:`search_layouts` (two layouts of the same
+    pieces of ``piece_rows`` rows) and of :func:`search_layouts` (two layouts of the same
     segments, a matrix)."""
     groups, n_classes = data
     layouts = [groups, [(np.where(np.isnan(x), np.nan, -x), y) for x, y in groups]]
@@ -649,7 +665,7 @@ def test_the_searchs_ranked_cuts_give_the_first_k_of_every_threshold(data, k, mi
     m = int(lengths.sum())
     steps, labels, n_present = [], [], []
     for values, codes, _, _ in sorted_layouts:
-        step_up, present = splits._steps_and_present(values, starts, lengths)
+        step_up, present = _steps_and_present(values, starts, lengths)
         steps.append(step_up)
         labels.append(codes)
         n_present.append(present)
@@ -662,9 +678,9 @@ def test_the_searchs_ranked_cuts_give_the_first_k_of_every_threshold(data, k, mi
         np.tile(lengths, 2), np.concatenate(n_present), n_classes,
     )  # fmt: skip
     end_to_end = splits.search_cuts(*end_to_end_args, min_leaf=min_leaf, rank=k)
-    with pytest.MonkeyPatch.context() as patch:  # in pieces of a few segments
-        patch.setattr(splits, "PIECE_ROWS", 20)
-        in_pieces = splits.search_cuts(*end_to_end_args, min_leaf=min_leaf, rank=k)
+    in_pieces = splits.search_cuts_in_pieces(  # in pieces of a few segments
+        *end_to_end_args, min_leaf=min_leaf, rank=k, piece_rows=20
+    )
     values = np.concatenate([v for v, *_ in sorted_layouts])
     codes = np.concatenate([c for _, c, *_ in sorted_layouts])
     all_starts, all_lengths = np.r_[starts, starts + m], np.tile(lengths, 2)

@@ -15,7 +15,7 @@ import pytest
 from scipy.stats import entropy as scipy_entropy
 
 from id3tree import splits
-from id3tree._entropy import DENSE_CLASSES
+from id3tree._entropy import DENSE_CLASSES, XLOGX_KEPT_ENTRIES
 
 
 def assert_same_search(a, b) -> None:
@@ -150,7 +150,7 @@ def test_looked_up_tie_tolerances_are_the_computed_ones(unit):
     computes, short segments and long ones (past the kept tables: computed), first call or
     later, with the table grown."""
     rng = np.random.default_rng(1)
-    for longest in (3, 700, 5000, splits.XLOGX_KEPT_ENTRIES - 1, splits.XLOGX_KEPT_ENTRIES + 9):
+    for longest in (3, 700, 5000, XLOGX_KEPT_ENTRIES - 1, XLOGX_KEPT_ENTRIES + 9):
         n_rows = rng.integers(0, longest + 1, size=50)
         n_rows[0] = longest
         looked_up = splits.looked_up_tolerance(n_rows, longest, unit)

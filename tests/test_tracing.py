@@ -701,18 +701,18 @@ def test_plural_words_of_a_column_are_those_of_each_count():
 def _levels_of_a_traced_fit(monkeypatch, X, y, **params):
     """The record of a fit printed with a PrintTracer, with each level's details and dense
     tables as they were before the tree was finished (the record lets go of them after)."""
-    from id3tree.growth_record import Record
+    from id3tree.trace_details import TraceDetails
 
     kept = {}
-    replay = Record._replay
+    finish_levels = TraceDetails.finish_levels
 
-    def keep(self, new, parent):
+    def keep(self):
         kept["record"] = self
-        kept["tables"] = [dict(d.tables) for d in self.details]
-        kept["details"] = list(self.details)
-        return replay(self, new, parent)
+        kept["tables"] = [dict(d.tables) for d in self.levels]
+        kept["details"] = list(self.levels)
+        return finish_levels(self)
 
-    monkeypatch.setattr(Record, "_replay", keep)
+    monkeypatch.setattr(TraceDetails, "finish_levels", keep)
     ID3Classifier(**params).fit(X, y, tracer=PrintTracer(io.StringIO(), max_thresholds=2))
     return kept
 
@@ -728,7 +728,7 @@ def _mixed_data():
 def test_decisions_of_all_levels_at_once_are_those_of_each_level_alone(monkeypatch, data):
     """The decisions are found for the whole tree at once, every level's scores stacked; each
     level's part (its scored nodes, children, ties, C4.5's rule) is what it gets alone."""
-    from id3tree.growth_record import _Decisions
+    from id3tree.trace_details import Decisions
 
     X, y = _mixed_data() if data == "mixed" else make_classification(600, 5, random_state=3)
     params = {"criterion": "gain_ratio", "max_depth": 6} if data == "mixed" else {}
@@ -736,7 +736,7 @@ def test_decisions_of_all_levels_at_once_are_those_of_each_level_alone(monkeypat
     names = kept["record"].data.names
     assert len(kept["details"]) > 3
     for d in kept["details"]:
-        (alone,) = _Decisions.of_levels([d.level], names)
+        (alone,) = Decisions.of_levels([d.level], names)
         assert d.decisions == alone
         assert len(alone.scored) == len(d.level.nodes)
         assert alone.first_child[-1] == len(d.level.children)

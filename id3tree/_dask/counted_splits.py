@@ -19,7 +19,7 @@ import numpy as np
 
 from id3tree._entropy import scaled_xlogx
 from id3tree.splits import (
-    _NOT_A_CUT,
+    NOT_A_CUT,
     CategoricalSearch,
     ThresholdSearch,
     best_cuts,
@@ -73,7 +73,7 @@ def search_counted_thresholds(
     # every cut scored as the row search scores it: integer c log c sums, the same tie rule
     lengths = parent.sum(axis=1)
     q, _, unit = scaled_xlogx(int(lengths.max(initial=1)), int(lengths.sum()))
-    weighted = np.full(m, _NOT_A_CUT, dtype=np.int64)
+    weighted = np.full(m, NOT_A_CUT, dtype=np.int64)
     weighted[valid] = scaled_cut_scores(
         left_all[valid], present[segment[valid]] - left_all[valid], q
     )

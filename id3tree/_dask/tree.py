@@ -16,7 +16,7 @@ Here the rows stay in their partitions. Each level is one distributed pass:
    stopping rules, and records the level with :class:`id3tree.growth_record.Record`.
 
 So the tree is the one the in-memory learner grows from the same rows, node for node, and it is
-kept as the same :class:`~id3tree.growth_record.GrownTree`: prediction, text, drawings and the
+kept as the same :class:`~id3tree.grown_tree.GrownTree`: prediction, text, drawings and the
 trace work unchanged.
 
 With ``numeric_bins=B`` numeric features are first cut into B equal-width bins over their range
@@ -40,18 +40,11 @@ from id3tree._dask.counted_splits import (
     score_counted_categorical,
     search_counted_thresholds,
 )
-from id3tree.contingency import chi_square_from_table
-from id3tree.grow import EncodedData, below_average_gain
-from id3tree.growth_record import (
-    NO_VALID_SPLIT,
-    Level,
-    Record,
-    low_gain_reason,
-    not_significant_reason,
-    stop_reasons,
-)
+from id3tree.grow import EncodedData, choose_splits
+from id3tree.growth_record import Level, Record
 from id3tree.node import LEFT, NUMERIC_MISSING, RIGHT
-from id3tree.splits import TIE_TOLERANCE
+from id3tree.splits.results import gain_ratios
+from id3tree.stopping import stop_reasons
 
 
 @dataclass
@@ -216,206 +209,240 @@ def _class_counts_chunk(part, target):
 
 
 def grow_on_dask(X, y, params, *, categorical="auto", numeric_bins=None, tracer=None) -> DaskFit:
-    """Grow the tree the in-memory learner would grow, one distributed pass per level."""
-    X = core.check_frame(X)
-    joined = core.join(X, y)
-    names = [str(c) for c in X.columns]
-    is_cat = np.array(core.categorical_mask(X, categorical), dtype=bool)
-    codings, target = _describe(X, joined, is_cat)
-    kinds = ["categorical" if c else ("binned" if numeric_bins else "numeric") for c in is_cat]
-    for f, coding in enumerate(codings):
-        if kinds[f] == "binned":
-            present = (
-                np.array([coding.low, coding.high]) if np.isfinite(coding.low) else np.zeros(1)
-            )
-            coding.edges = np.histogram_bin_edges(present, bins=numeric_bins)
-    classes = target.categories
-    n_classes, n_features = len(classes), len(names)
-    data = EncodedData(
-        names=names,
-        numeric=[None] * n_features,
-        codes=[np.zeros(0, np.int64) if c else None for c in is_cat],
-        categories=[c.categories if is_cat[f] else None for f, c in enumerate(codings)],
-        y=np.zeros(0, np.int64),
-        classes=list(classes),
-    )
-    record = Record(tracer, data, keep_trace=params.keep_trace, min_leaf=params.min_samples_leaf)
-    n_slots = max([3] + [c.n_codes for f, c in enumerate(codings) if is_cat[f]])
-    min_leaf = params.min_samples_leaf
-
+    """Grow the tree the in-memory learner would grow, one distributed pass per level, by the
+    same steps as :func:`id3tree.grow.grow` (and the same :func:`~id3tree.grow.choose_splits`)."""
+    growth = _DaskGrowth(X, y, params, categorical, numeric_bins, tracer)
     # 1. the root holds every row
-    root_counts = core.compute(
-        core.reduce_partitions(joined[[core.TARGET]], _class_counts_chunk, core.add, target)
-    )[0][:n_classes]
-    parents, slots, depths, all_counts = [np.array([-1])], [np.array([-1])], [np.zeros(1, int)], []
-    all_counts.append(root_counts[None, :])
-    split_feature, split_threshold = [-1], [np.nan]
-    child = np.full((1, n_slots), -1, dtype=np.int64)
-    level = np.array([0])
-    counts = root_counts[None, :]
-    used = np.zeros((1, n_features), dtype=bool)
-    n_nodes, depth = 1, 0
-    while len(level):
-        sizes = counts.sum(axis=1)
-        # 2. stopping rules that need no scoring
-        reasons = stop_reasons(counts, depth, params)
-        eligible = np.array([r is None for r in reasons], dtype=bool)
-        ids, used, scored_counts = level[eligible], used[eligible], counts[eligible]
-        k = len(ids)
-        sizes = scored_counts.sum(axis=1)
-        s = Scores(k, n_features)
-        chosen = np.zeros(k, dtype=np.int64)
-        splitting = np.zeros(k, dtype=bool)
-        why = np.full(k, None, dtype=object)
-        branch_counts = {}
+    level = growth.root()
+    while len(level.nodes):
+        # 2. the stopping rules that need no scoring
+        scored = growth.start_level(level)
+        # 3. one pass: the counts of every feature at every scored node, then their scores
+        s, tables = growth.score(level, scored)
+        # 4. the best feature of each node, and whether it is worth a split
+        children_counts = functools.partial(_children_of, tables, growth.n_classes)
+        choice = choose_splits(s, params, children_counts)
+        # 4. split on it: one child per non-empty branch, in branch order
+        children = growth.split(level, scored, s, choice, tables)
+        # 5. repeat for the children (a categorical feature is used up on their paths)
+        level = growth.next_level(level, choice, children)
+    return DaskFit(growth.data, growth.finish())
 
-        if k:
-            # 3. one pass: the counts of every feature at every scored node
-            local = np.full(n_nodes, -1, dtype=np.int64)
-            local[ids] = np.arange(k)
-            count = [f for f in range(n_features) if not (is_cat[f] and used[:, f].all())]
-            plan = LevelPlan(
-                codings,
-                kinds,
-                target,
-                np.asarray(split_feature),
-                np.asarray(split_threshold, dtype=float),
-                child,
-                local,
-                n_classes,
-                depth,
-                k,
-                count,
-            )
-            parent_counts = scored_counts
-            combiners, finals = {}, {}
-            for f in count:
-                if kinds[f] == "numeric":
-                    combiners[f] = _merge_numeric
-                    finals[f] = functools.partial(
-                        _search_numeric, parent=parent_counts, min_leaf=min_leaf
-                    )
-                else:
-                    combiners[f] = core.add
-            found = core.reduce_keys(joined, _level_chunk, combiners, finals, plan)
-            results = dict(zip(found.keys(), core.compute(*found.values())))
 
-            for f in range(n_features):
-                if is_cat[f]:
-                    s.candidate[:, f] = ~used[:, f]
-                    if f not in results:
-                        continue
-                    table = results[f].reshape(k, codings[f].n_codes, n_classes)
-                    result = score_counted_categorical(table, min_leaf=min_leaf)
-                    ok = result.valid & ~used[:, f]
-                    branch_counts[f] = table
-                else:
-                    if kinds[f] == "binned":
-                        table = results[f].reshape(k, codings[f].n_codes, n_classes)
-                        result, left, missing, n_distinct = _search_binned(
-                            table, parent_counts, codings[f].edges, min_leaf
-                        )
-                    else:
-                        result, left, missing, n_distinct = results[f]
-                    n_present = sizes - missing.sum(axis=1)
-                    s.numeric_facts[f] = (n_present, n_distinct, result.found)
-                    s.candidate[:, f] = True
-                    ok = result.found & ((result.n_missing == 0) | (result.n_missing >= min_leaf))
-                    s.threshold[:, f] = np.where(ok, result.threshold, np.nan)
-                    if result.low is not None:
-                        s.low[:, f] = np.where(ok, result.low, np.nan)
-                        s.high[:, f] = np.where(ok, result.high, np.nan)
-                    s.n_ties[:, f] = result.n_ties
-                    right = parent_counts - missing - left
-                    branch_counts[f] = np.stack([left, right, missing], axis=1)
-                s.gain[:, f] = np.where(ok, result.gain, np.nan)
-                if result.overall_entropy is not None:
-                    s.overall[:, f] = np.where(ok, result.overall_entropy, np.nan)
-                s.ratio[:, f] = np.where(
-                    ok & (result.split_info > 0),
-                    result.gain / np.maximum(result.split_info, 1e-300),
-                    np.where(ok, 0.0, np.nan),
+def _children_of(tables: dict, n_classes: int, chosen, splitting) -> tuple:
+    """The children the splits would make (for :func:`~id3tree.grow.choose_splits`): each
+    one's parent (a scored node), in order, and its class counts."""
+    parent, _, counts = _branches_of(tables, chosen, splitting, n_classes)
+    return parent, counts
+
+
+def _branches_of(tables: dict, chosen, splitting, n_classes: int) -> tuple:
+    """One child per non-empty branch of every splitting node, in branch order, from each
+    feature's (scored node, branch slot, class) counts: each child's parent (a scored node),
+    branch slot and class counts (int64)."""
+    parent, slot, counts = [], [], []
+    for e in np.flatnonzero(splitting).tolist():
+        table = tables[chosen[e]][e]
+        for b in np.flatnonzero(table.sum(axis=1) > 0).tolist():
+            parent.append(e)
+            slot.append(b)
+            counts.append(table[b])
+    counts = np.array(counts, dtype=np.int64).reshape(-1, n_classes)
+    return np.array(parent, dtype=np.int64), np.array(slot, dtype=np.int64), counts
+
+
+@dataclass
+class _DaskLevel:
+    """The nodes of one level: their numbers, class counts, depth, and the categorical
+    features used on each one's path."""
+
+    nodes: np.ndarray
+    counts: np.ndarray
+    depth: int
+    used: np.ndarray
+
+
+class _DaskGrowth:
+    """What grows across the levels: the codings of the columns (read in one first pass), the
+    splits so far as routing arrays (each partition sends its rows down them), the nodes made
+    and the record of every level. Each method is one step of :func:`grow_on_dask`."""
+
+    def __init__(self, X, y, params, categorical, numeric_bins, tracer):
+        X = core.check_frame(X)
+        self.joined, self.params = core.join(X, y), params
+        names = [str(c) for c in X.columns]
+        self.is_cat = is_cat = np.array(core.categorical_mask(X, categorical), dtype=bool)
+        self.codings, self.target = _describe(X, self.joined, is_cat)
+        self.kinds = [
+            "categorical" if c else ("binned" if numeric_bins else "numeric") for c in is_cat
+        ]
+        for coding, kind in zip(self.codings, self.kinds):
+            if kind == "binned":
+                present = (
+                    np.array([coding.low, coding.high]) if np.isfinite(coding.low) else np.zeros(1)
                 )
-
-            # 4. the best feature of each node; ties within TIE_TOLERANCE go to the first column
-            score = s.ratio if params.criterion == "gain_ratio" else s.gain
-            score = np.nan_to_num(score, nan=-np.inf)
-            if params.criterion == "gain_ratio" and params.average_gain_rule:
-                s.below_average = below_average_gain(s.gain)  # C4.5: at least average gain
-                score[s.below_average] = -np.inf
-            best = score.max(axis=1, initial=-np.inf)
-            s.tied = np.isfinite(score) & (score >= best[:, None] - TIE_TOLERANCE)
-            chosen = np.argmax(s.tied, axis=1)
-            chosen_gain = s.gain[np.arange(k), chosen]
-            why[~np.isfinite(best)] = NO_VALID_SPLIT
-            for e in np.flatnonzero(np.isfinite(best) & (chosen_gain < params.min_gain)):
-                why[e] = low_gain_reason(chosen_gain[e], params.min_gain)
-            splitting = np.array([w is None for w in why], dtype=bool)
-            # Quinlan's chi-square rule: a split whose branches and classes look independent
-            if params.alpha is not None:
-                for e in np.flatnonzero(splitting):
-                    table = branch_counts[chosen[e]][e]
-                    p = chi_square_from_table(table[table.sum(axis=1) > 0]).pvalue
-                    if not p < params.alpha:
-                        why[e] = not_significant_reason(p, params.alpha)
-                        splitting[e] = False
-        s.branch_tables = branch_counts
-        reasons[eligible] = why
-
-        # 5. one child per non-empty branch of every splitting node, in branch order
-        child_parent, child_slot, child_counts = [], [], []
-        for e in np.flatnonzero(splitting):
-            table = branch_counts[chosen[e]][e]
-            for slot in np.flatnonzero(table.sum(axis=1) > 0):
-                child_parent.append(e)
-                child_slot.append(slot)
-                child_counts.append(table[slot])
-        parent_e = np.array(child_parent, dtype=np.int64)
-        child_slot = np.array(child_slot, dtype=np.int64)
-        child_counts = np.array(child_counts, dtype=np.int64).reshape(-1, n_classes)
-        children = np.arange(n_nodes, n_nodes + len(parent_e))
-        record.level(
-            Level(
-                depth=depth,
-                nodes=level,
-                counts=counts,
-                reasons=reasons,
-                eligible=eligible,
-                ids=ids,
-                scores=s,
-                chosen=chosen,
-                splitting=splitting,
-                criterion=params.criterion,
-                children=children,
-                parent=parent_e,
-                child_slot=child_slot,
-                child_sizes=child_counts.sum(axis=1),
-                orders={},
-                starts=(np.cumsum(sizes) - sizes).astype(np.int64),
-                sizes=sizes,
-            )
+                coding.edges = np.histogram_bin_edges(present, bins=numeric_bins)
+        classes = self.target.categories
+        self.n_classes, self.n_features = len(classes), len(names)
+        self.data = EncodedData(
+            names=names,
+            numeric=[None] * self.n_features,
+            codes=[np.zeros(0, np.int64) if c else None for c in is_cat],
+            categories=[c.categories if is_cat[f] else None for f, c in enumerate(self.codings)],
+            y=np.zeros(0, np.int64),
+            classes=list(classes),
         )
+        self.record = Record(
+            tracer, self.data, keep_trace=params.keep_trace, min_leaf=params.min_samples_leaf
+        )
+        self.n_slots = max([3] + [c.n_codes for f, c in enumerate(self.codings) if is_cat[f]])
+        # the splits so far, as each partition routes its rows; the nodes made
+        self.split_feature, self.split_threshold = [-1], [np.nan]
+        self.child = np.full((1, self.n_slots), -1, dtype=np.int64)
+        self.parents, self.slots = [np.array([-1])], [np.array([-1])]
+        self.depths, self.all_counts = [np.zeros(1, int)], []
+        self.n_nodes = 1
 
-        # 6. the splits join the routing arrays; the children are the next level
-        split_feature += [-1] * len(children)
-        split_threshold += [np.nan] * len(children)
-        for e in np.flatnonzero(splitting):
-            split_feature[ids[e]] = int(chosen[e])
-            split_threshold[ids[e]] = s.threshold[e, chosen[e]]
-        child = np.vstack([child, np.full((len(children), n_slots), -1, dtype=np.int64)])
-        child[ids[parent_e], child_slot] = children
-        parents.append(ids[parent_e])
-        slots.append(child_slot)
-        depths.append(np.full(len(children), depth + 1))
-        all_counts.append(child_counts)
-        used = used[parent_e]
-        from_cat = np.flatnonzero(is_cat[chosen[parent_e]]) if len(parent_e) else []
-        used[from_cat, chosen[parent_e][from_cat]] = True  # a categorical feature is used up
-        level, counts, depth = children, child_counts, depth + 1
-        n_nodes += len(children)
+    def root(self) -> _DaskLevel:
+        """Step 1: the root's class counts, from one pass."""
+        root_counts = core.compute(
+            core.reduce_partitions(
+                self.joined[[core.TARGET]], _class_counts_chunk, core.add, self.target
+            )
+        )[0][: self.n_classes]
+        self.all_counts.append(root_counts[None, :])
+        used = np.zeros((1, self.n_features), dtype=bool)
+        return _DaskLevel(np.array([0]), root_counts[None, :], 0, used)
 
-    grown = record.finish(parents, slots, depths, all_counts)
-    return DaskFit(data, grown)
+    def start_level(self, lv: _DaskLevel) -> np.ndarray:
+        """Step 2: why each node stops before any scoring (``lv.reasons``); the nodes to score."""
+        lv.reasons = stop_reasons(lv.counts, lv.depth, self.params)
+        scored = np.array([r is None for r in lv.reasons], dtype=bool)
+        lv.used = lv.used[scored]
+        return scored
+
+    def score(self, lv: _DaskLevel, scored) -> tuple[Scores, dict]:
+        """Step 3: one distributed pass counts every feature at every scored node (a numeric
+        feature's threshold searched on the worker with its counts); then every feature is
+        scored. Returns the scores and each feature's (scored node, branch slot, class) counts."""
+        ids, counts = lv.nodes[scored], lv.counts[scored]
+        k = len(ids)
+        s = Scores(k, self.n_features)
+        if not k:
+            return s, {}
+        results = self._count(lv, ids, counts)
+        tables = {}
+        for f in range(self.n_features):
+            if self.is_cat[f]:
+                s.candidate[:, f] = ~lv.used[:, f]
+                if f in results:
+                    tables[f] = self._score_categorical(s, f, results[f], lv.used[:, f], k)
+            else:
+                tables[f] = self._score_numeric(s, f, results[f], counts)
+        return s, tables
+
+    def _count(self, lv: _DaskLevel, ids, counts) -> dict:
+        """The pass of a level: feature -> its counts (a numeric feature's: its search)."""
+        k, min_leaf = len(ids), self.params.min_samples_leaf
+        local = np.full(self.n_nodes, -1, dtype=np.int64)
+        local[ids] = np.arange(k)
+        count = [f for f in range(self.n_features) if not (self.is_cat[f] and lv.used[:, f].all())]
+        plan = LevelPlan(
+            self.codings, self.kinds, self.target, np.asarray(self.split_feature),
+            np.asarray(self.split_threshold, dtype=float), self.child, local, self.n_classes,
+            lv.depth, k, count,
+        )  # fmt: skip
+        combiners, finals = {}, {}
+        for f in count:
+            if self.kinds[f] == "numeric":
+                combiners[f] = _merge_numeric
+                finals[f] = functools.partial(_search_numeric, parent=counts, min_leaf=min_leaf)
+            else:
+                combiners[f] = core.add
+        found = core.reduce_keys(self.joined, _level_chunk, combiners, finals, plan)
+        return dict(zip(found.keys(), core.compute(*found.values())))
+
+    def _score_categorical(self, s, f: int, counts, used, k: int) -> np.ndarray:
+        """Categorical feature ``f``'s scores from its summed counts; its (node, value, class)
+        table."""
+        table = counts.reshape(k, self.codings[f].n_codes, self.n_classes)
+        result = score_counted_categorical(table, min_leaf=self.params.min_samples_leaf)
+        self._fill(s, f, result, result.valid & ~used)
+        return table
+
+    def _score_numeric(self, s, f: int, found, parent_counts) -> np.ndarray:
+        """Numeric feature ``f``'s scores from its search (binned: from its counts); its
+        (node, side, class) table of the sides of its best cut (left, right, missing)."""
+        min_leaf = self.params.min_samples_leaf
+        if self.kinds[f] == "binned":
+            table = found.reshape(len(parent_counts), self.codings[f].n_codes, self.n_classes)
+            found = _search_binned(table, parent_counts, self.codings[f].edges, min_leaf)
+        result, left, missing, n_distinct = found
+        n_present = parent_counts.sum(axis=1) - missing.sum(axis=1)
+        s.numeric_facts[f] = (n_present, n_distinct, result.found)
+        s.candidate[:, f] = True
+        ok = result.found & ((result.n_missing == 0) | (result.n_missing >= min_leaf))
+        s.threshold[:, f] = np.where(ok, result.threshold, np.nan)
+        if result.low is not None:
+            s.low[:, f] = np.where(ok, result.low, np.nan)
+            s.high[:, f] = np.where(ok, result.high, np.nan)
+        s.n_ties[:, f] = result.n_ties
+        self._fill(s, f, result, ok)
+        right = parent_counts - missing - left
+        return np.stack([left, right, missing], axis=1)
+
+    @staticmethod
+    def _fill(s, f: int, result, ok) -> None:
+        """The gain, overall entropy and gain ratio of feature ``f`` where its split is ``ok``."""
+        s.gain[:, f] = np.where(ok, result.gain, np.nan)
+        if result.overall_entropy is not None:
+            s.overall[:, f] = np.where(ok, result.overall_entropy, np.nan)
+        s.ratio[:, f] = gain_ratios(ok, result.gain, result.split_info)
+
+    def split(self, lv: _DaskLevel, scored, s, choice, tables: dict) -> tuple:
+        """Step 4's splits: one child per non-empty branch of every splitting node, in branch
+        order; the level is recorded and the splits join the routing arrays."""
+        ids, sizes = lv.nodes[scored], lv.counts[scored].sum(axis=1)
+        s.branch_tables = tables
+        lv.reasons[scored] = choice.why
+        parent, slot, counts = _branches_of(tables, choice.chosen, choice.splitting, self.n_classes)
+        children = np.arange(self.n_nodes, self.n_nodes + len(parent))
+        self.record.level(
+            Level(depth=lv.depth, nodes=lv.nodes, counts=lv.counts, reasons=lv.reasons,
+                eligible=scored, ids=ids, scores=s, chosen=choice.chosen,
+                splitting=choice.splitting, criterion=self.params.criterion, children=children,
+                parent=parent, child_slot=slot, child_sizes=counts.sum(axis=1), orders={},
+                starts=(np.cumsum(sizes) - sizes).astype(np.int64), sizes=sizes,
+            )
+        )  # fmt: skip
+        # the splits join the routing arrays
+        self.split_feature += [-1] * len(children)
+        self.split_threshold += [np.nan] * len(children)
+        for e in np.flatnonzero(choice.splitting).tolist():
+            self.split_feature[ids[e]] = int(choice.chosen[e])
+            self.split_threshold[ids[e]] = s.threshold[e, choice.chosen[e]]
+        grown = np.full((len(children), self.n_slots), -1, dtype=np.int64)
+        self.child = np.vstack([self.child, grown])
+        self.child[ids[parent], slot] = children
+        self.parents.append(ids[parent])
+        self.slots.append(slot)
+        self.depths.append(np.full(len(children), lv.depth + 1))
+        self.all_counts.append(counts)
+        self.n_nodes += len(children)
+        return children, parent, counts
+
+    def next_level(self, lv: _DaskLevel, choice, children) -> _DaskLevel:
+        """Step 5: the children make the next level; a categorical feature is used up on the
+        paths below it."""
+        ids, parent, counts = children
+        used = lv.used[parent]
+        chosen = choice.chosen[parent]
+        from_cat = np.flatnonzero(self.is_cat[chosen]) if len(parent) else []
+        used[from_cat, chosen[from_cat]] = True
+        return _DaskLevel(ids, counts, lv.depth + 1, used)
+
+    def finish(self):
+        return self.record.finish(self.parents, self.slots, self.depths, self.all_counts)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ import numpy as np
 from id3tree import pencil
 from id3tree._entropy import entropy_rows
 from id3tree.grow import EncodedData
-from id3tree.growth_record import GrownTree, slot_step
+from id3tree.grown_tree import GrownTree
 from id3tree.node import (
     LEFT,
     NUMERIC_MISSING,
@@ -47,6 +47,7 @@ from id3tree.node import (
 )
 from id3tree.splits import TIE_TOLERANCE, enumerate_thresholds
 from id3tree.teaching.page_numbers import difference_holds, fixed_units, weighted_sum_holds
+from id3tree.trace_details import slot_step
 
 
 @dataclass

@@ -148,7 +148,7 @@
       score: ratio ? "gain ratio" : "gain"};
   }
 
-  // why ID3 makes a leaf here, before any scoring (growth_record.stop_reasons) or after
+  // why ID3 makes a leaf here, before any scoring (stopping.stop_reasons) or after
   function stopsBefore(node) {
     var n = node.rows.length;
     if (node.counts.filter(function (c) { return c > 0; }).length <= 1) return W.pure;

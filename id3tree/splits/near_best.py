@@ -1,0 +1,116 @@
+"""The cuts that may be among the ``k`` best of each segment, from a search's exact scores.
+
+The trace lists the best thresholds of every numeric candidate (``verbose=2``). The searches
+score every cut anyway, so they keep the few that may rank among the ``k`` best
+(:func:`near_best_cuts`, without sorting them all), and only those get their entropies computed
+(:func:`~id3tree.splits.thresholds.ranked_thresholds`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from id3tree.splits.results import NOT_A_CUT, RankedCuts, cumsum0
+
+
+def ranked_cuts(cuts, weighted, min_leaf: int, k: int) -> RankedCuts:
+    """``ranked`` of :func:`~id3tree.splits.sorted_rows.search_cuts`: the cuts that may be
+    among the ``k`` best of each segment of ``cuts`` (a :class:`~id3tree.splits.sorted_rows.Cuts`
+    whose scores with ``min_leaf`` are ``weighted``), every cut between two distinct values
+    counting (a ``min_leaf`` of 1, as the trace lists them)."""
+    valid = cuts.valid()
+    score = weighted if min_leaf == 1 else cuts.score_all(valid)
+    totals = np.add.reduceat(valid, cuts.starts) if len(valid) else np.zeros(0, np.int64)
+    _, pos = near_best_cuts(score, cuts.starts, cuts.lengths, k, cuts.unit, cuts.n_classes)
+    return ranked_at(cuts, pos, totals)
+
+
+def ranked_at(cuts, pos, n_thresholds=None) -> RankedCuts:
+    """The :class:`RankedCuts` of the cuts after positions ``pos`` (increasing) of ``cuts``
+    (rows, whole segments): the class counts of each one's left side from one running count
+    per class."""
+    seg, starts = cuts.segment[pos], cuts.starts
+    left = np.empty((len(pos), cuts.n_classes), dtype=np.int64)
+    for k in range(cuts.n_classes):
+        before = cumsum0(cuts.y == k)  # rows of class k before each position
+        left[:, k] = before[pos + 1] - before[starts[seg]]
+    return RankedCuts(seg, pos, left, cuts.present, cuts.parent, n_thresholds)
+
+
+def near_best_cuts(score, starts, lengths, k: int, unit: float, n_classes: int) -> tuple:
+    """The segments and positions (increasing) of the cuts that may be among the ``k`` best of their
+    segment: segment s is ``score[starts[s] : starts[s] + lengths[s]]``, the exact integer
+    scores of :class:`~id3tree.splits.sorted_rows.Cuts` (``n H`` in units ``unit`` of its table; the largest int64 where
+    no cut may go).
+
+    The cuts near each segment's ``k`` best are found without sorting them all
+    (:func:`_near_best`), and only those within a margin of a bound of each segment's ``k``-th
+    best among them are kept: floats and the table's rounding may order near-equal cuts
+    differently, and a margin of 1e-9 bits of overall entropy (and a few table units) keeps
+    them all.
+    """
+    margin = np.ceil(1e-9 * np.asarray(lengths) / unit).astype(np.int64) + 4 * (n_classes + 1)
+    pos = _near_best(score, starts, lengths, k, margin)
+    seg, near = np.searchsorted(starts, pos, side="right") - 1, score[pos]
+    kth = _kth_bound(near, np.bincount(seg, minlength=len(starts)), k)
+    kept = near - margin[seg] <= kth[seg]
+    return seg[kept], pos[kept]
+
+
+_BLOCK = 32
+"""The longest block of :func:`_near_best`."""
+
+
+def _near_best(score, starts, lengths, k: int, margin) -> np.ndarray:
+    """The positions of ``score`` (segment s is ``starts[s]:starts[s] + lengths[s]``, one
+    after the other; the largest int64 where no cut may go) whose cut may be among the ``k``
+    best of its segment: every cut of a segment scoring at most a bound of its ``k``-th best
+    plus ``margin`` of the segment, in increasing order.
+
+    Each segment is cut into blocks of at most ``_BLOCK`` entries, at least ``k`` of them; the
+    minima of ``k`` blocks are ``k`` entries, so the ``k``-th smallest block minimum bounds the
+    ``k``-th smallest entry from above (a segment with fewer than ``k`` blocks keeps all its
+    cuts). Only the blocks whose minimum is within the bound are read again: one pass over
+    ``score`` and a sort of the blocks' minima, no other array as long as ``score``.
+    """
+    size = np.clip(lengths // k, 1, _BLOCK)
+    n_blocks = -(-lengths // size)
+    first_block = np.cumsum(n_blocks) - n_blocks
+    segment = np.repeat(np.arange(len(starts)), n_blocks)
+    block_start = starts[segment] + (np.arange(len(segment)) - first_block[segment]) * size[segment]
+    block_min = np.minimum.reduceat(score, block_start)
+    bound = _kth_bound(block_min, n_blocks, k)
+    bound = np.where(
+        bound < NOT_A_CUT - 1, bound + np.minimum(margin, NOT_A_CUT - 1 - bound), bound
+    )
+    # the positions of the blocks that hold a cut within their segment's bound
+    near = np.flatnonzero(block_min <= bound[segment])
+    block_end = np.minimum(block_start + size[segment], (starts + lengths)[segment])
+    n_near = block_end[near] - block_start[near]
+    first = np.cumsum(n_near) - n_near
+    pos = np.repeat(block_start[near] - first, n_near) + np.arange(n_near.sum())
+    return pos[score[pos] <= np.repeat(bound[segment[near]], n_near)]
+
+
+def _kth_bound(score, lengths, k: int) -> np.ndarray:
+    """An upper bound of the ``k``-th smallest valid score of every group of ``score`` (group
+    g is the next ``lengths[g]`` entries; the largest int64 marks no cut): below the largest
+    int64 always, and every score where a group has fewer than ``k`` valid ones.
+
+    One sort of a single key, the group and the score's leading bits (above the lowest
+    score): the ``k``-th entry of a group in that order has leading bits ``a``, and ``k`` of
+    the group's scores lie below ``(a + 1) << shift``.
+    """
+    valid = score < NOT_A_CUT
+    group = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    bound = np.full(len(lengths), NOT_A_CUT - 1, dtype=np.int64)
+    enough = np.bincount(group[valid], minlength=len(lengths)) >= k
+    if not enough.any():
+        return bound
+    low = int(score[valid].min())
+    shift = max((int(score[valid].max()) - low).bit_length() - 40, 0)
+    leading = np.where(valid, (score - low) >> shift, 2**40 - 1)  # no cut: last of its group
+    ranked = np.sort((group << 40) | leading)
+    a = ranked[(np.cumsum(lengths) - lengths)[enough] + k - 1] & (2**40 - 1)
+    bound[enough] = low + ((a + 1) << shift) - 1
+    return bound

@@ -1,0 +1,192 @@
+"""Every threshold of a numeric feature, or the best ones: what ``candidate_splits``,
+``candidate_table`` and the trace list."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from id3tree._entropy import entropy_rows
+from id3tree.splits.near_best import ranked_at, ranked_cuts
+from id3tree.splits.plain import midpoint
+from id3tree.splits.results import RankedCuts, ThresholdSearch
+from id3tree.splits.sorted_rows import Cuts, pieces
+from id3tree.splits.strategies import limit, search_sorted
+from id3tree.splits.weighted import WeightedCuts
+
+
+def _steps_and_present(values, starts, lengths):
+    """``step_up`` and ``n_present`` of
+    :func:`~id3tree.splits.sorted_rows.search_cuts` for values sorted within segments."""
+    step_up = np.zeros(len(values), dtype=bool)
+    np.less(values[:-1], values[1:], out=step_up[:-1])  # NaN compares False
+    missing = np.isnan(values)
+    n_missing = np.add.reduceat(missing, starts) if len(values) else np.zeros(len(starts), int)
+    return step_up, lengths - n_missing
+
+
+def search_thresholds(values, y, starts, lengths, n_classes, *, min_leaf=1) -> ThresholdSearch:
+    """Best midpoint of every segment by lowest overall entropy; ties go to the smallest threshold.
+
+    ``values`` must be sorted within each segment with NaN last; ``y`` holds class codes
+    ``0 .. n_classes-1`` in the same order; segment s is ``starts[s] : starts[s] + lengths[s]``
+    (every segment non-empty).
+    """
+    values = np.asarray(values, dtype=float)
+    starts, lengths = np.asarray(starts), np.asarray(lengths)
+    step_up, n_present = _steps_and_present(values, starts, lengths)
+    found = search_sorted(
+        step_up, np.asarray(y), starts, lengths, n_present, n_classes, min_leaf=min_leaf
+    )
+    at = found.position[found.found]
+    threshold = found.threshold.copy()
+    threshold[found.found] = midpoint(values[at], values[at + 1])
+    low, high = np.full(len(starts), np.nan), np.full(len(starts), np.nan)
+    low[found.found], high[found.found] = values[at], values[at + 1]
+    return dataclasses.replace(found, threshold=threshold, position=None, low=low, high=high)
+
+
+def enumerate_thresholds(
+    values, y, starts, lengths, n_classes, weight=None
+) -> dict[str, np.ndarray]:
+    """Every candidate midpoint of every segment, in segment then threshold order.
+
+    Same inputs as :func:`search_thresholds`; returns the columns of ``candidate_splits`` plus
+    ``segment``, and ``low`` and ``high``, the adjacent values each threshold lies between.
+    Each side's entropy comes from its class counts (kept for every cut: this is
+    for showing the candidates, not for searching them). With ``weight`` (one per row), the
+    sizes and entropies are sums of weights (:func:`_enumerate_weighted_thresholds`).
+    """
+    if weight is not None:
+        values, y, starts, lengths, step_up, n_present = _prepared(values, y, starts, lengths)
+        cuts = WeightedCuts(
+            step_up, y, np.asarray(weight, float), starts, lengths, n_present, n_classes
+        )
+        return _enumerate_weighted_thresholds(cuts, values)
+    values, y, cuts = _cuts_of(values, y, starts, lengths, n_classes)
+    return _threshold_columns(cuts, values, cuts.candidates())
+
+
+def best_thresholds(values, y, starts, lengths, n_classes, k: int, weight=None):
+    """The ``k`` best midpoints of every segment (lowest overall entropy, then smallest
+    threshold), best first, and how many each segment has in all.
+
+    Same inputs and columns as :func:`enumerate_thresholds`, and the same numbers, but the
+    cuts are ranked by their exact integer scores first (:class:`~id3tree.splits.sorted_rows.Cuts`),
+    so that entropies are computed only for the few that can be among the ``k`` best
+    (:func:`~id3tree.splits.near_best.near_best_cuts`), not
+    for every cut (weighted rows have no integer scores: every cut is scored, then ranked).
+    The segments are ranked in order, as many whole ones at a time as fit in ``piece_rows``
+    rows (a longer one alone, :data:`~id3tree.splits.strategies.SIZE_RULES`), as the split search scores them: the temporaries stay small.
+    Returns ``(columns, n_thresholds)``.
+    """
+    if weight is not None:
+        columns = enumerate_thresholds(values, y, starts, lengths, n_classes, weight)
+        n_thresholds = np.bincount(columns["segment"], minlength=len(starts))
+        return _first_of_each(columns, k), n_thresholds
+    if not len(starts):  # no segment, no threshold
+        return enumerate_thresholds(values, y, starts, lengths, n_classes), np.zeros(0, int)
+    values, y, starts, lengths, step_up, n_present = _prepared(values, y, starts, lengths)
+    columns = []
+    for part, rows in pieces(starts, lengths, int(limit("piece_rows"))):
+        s = part.start
+        cuts = Cuts(
+            step_up[rows], y[rows], starts[part] - starts[s], lengths[part], n_present[part],
+            n_classes,
+        )  # fmt: skip
+        ranked = ranked_cuts(cuts, cuts.score_all(cuts.valid()), 1, k)
+        at = ranked.position + rows.start
+        best = ranked_thresholds(ranked, values[at], values[at + 1], k)
+        best["segment"] = best["segment"] + s
+        columns.append((best, ranked.n_thresholds))
+    joined = {name: np.concatenate([c[name] for c, _ in columns]) for name in columns[0][0]}
+    return joined, np.concatenate([n for _, n in columns])
+
+
+def ranked_thresholds(cuts: RankedCuts, low, high, k: int) -> dict:
+    """The columns of :func:`best_thresholds` (the ``k`` best of each segment, best first) from
+    the cuts that may be among them (:func:`near_best_cuts`, kept by :func:`best_thresholds` or
+    by the split search): only those get their entropies computed and ranked. ``low`` and
+    ``high`` are the two values each cut lies between."""
+    return _first_of_each(_columns_of_ranked(cuts, low, high), k)
+
+
+def _first_of_each(columns: dict, k: int) -> dict:
+    """The first ``k`` thresholds of each segment by overall entropy, then threshold.
+
+    The columns must list the cuts in segment order, and each segment's in position order
+    (their thresholds increasing): two stable sorts, by overall entropy then by segment, then
+    rank them as one sort by segment, overall entropy and threshold would."""
+    order = np.argsort(columns["overall_entropy"], kind="stable")
+    order = order[np.argsort(columns["segment"][order], kind="stable")]
+    seg = columns["segment"][order]
+    first = np.searchsorted(seg, seg)  # the first row of each segment
+    order = order[np.arange(len(order)) - first < k]
+    return {name: column[order] for name, column in columns.items()}
+
+
+def _prepared(values, y, starts, lengths):
+    values = np.asarray(values, dtype=float)
+    y = np.asarray(y)
+    starts, lengths = np.asarray(starts), np.asarray(lengths)
+    step_up, n_present = _steps_and_present(values, starts, lengths)
+    return values, y, starts, lengths, step_up, n_present
+
+
+def _cuts_of(values, y, starts, lengths, n_classes):
+    values, y, starts, lengths, step_up, n_present = _prepared(values, y, starts, lengths)
+    return values, y, Cuts(step_up, y, starts, lengths, n_present, n_classes)
+
+
+def _threshold_columns(cuts: Cuts, values, pos) -> dict[str, np.ndarray]:
+    """The columns of :func:`enumerate_thresholds` for the cuts after positions ``pos``."""
+    return _columns_of_ranked(ranked_at(cuts, pos), values[pos], values[pos + 1])
+
+
+def _columns_of_ranked(cuts: RankedCuts, low, high) -> dict[str, np.ndarray]:
+    """The columns of :func:`enumerate_thresholds` for the cuts of ``cuts``, each between the
+    values ``low`` and ``high``: the sizes and entropies of each side from its class counts."""
+    seg, left, present = cuts.segment, cuts.left, cuts.present
+    lengths, n_present = cuts.parent.sum(axis=1), present.sum(axis=1)
+    nl = left.sum(axis=1)  # rows left of each cut
+    nr = n_present[seg] - nl
+    # the entropies of every left side, right side and segment's missing rows, by one call
+    n = len(seg)
+    h = entropy_rows(np.concatenate([left, present[seg] - left, cuts.parent - present]))
+    h_left, h_right, h_missing = h[:n], h[n : 2 * n], h[2 * n :]
+    missing_part = ((lengths - n_present) * h_missing)[seg]
+    overall = (nl * h_left + nr * h_right + missing_part) / lengths[seg]
+    sizes, entropies = (nl, nr), (h_left, h_right)
+    return _columns_of_cuts(seg, low, high, sizes, entropies, overall, cuts.parent)
+
+
+def _enumerate_weighted_thresholds(cuts: WeightedCuts, values) -> dict[str, np.ndarray]:
+    """:func:`enumerate_thresholds` of weighted rows: ``n_left`` and ``n_right`` are weights."""
+    pos = cuts.candidates()
+    seg, w_left, w_right, h_left, h_right = cuts.score(pos)
+    total = cuts.parent.sum(axis=1)
+    missing_part = (cuts.missing.sum(axis=1) * entropy_rows(cuts.missing))[seg]
+    overall = (w_left * h_left + w_right * h_right + missing_part) / total[seg]
+    sizes, entropies = (w_left, w_right), (h_left, h_right)
+    return _columns_of_cuts(
+        seg, values[pos], values[pos + 1], sizes, entropies, overall, cuts.parent
+    )
+
+
+def _columns_of_cuts(seg, low, high, sizes, entropies, overall, parent) -> dict:
+    """The columns of :func:`enumerate_thresholds` from the cuts' segments, the values each
+    lies between, sizes and entropies of the two sides (rows or weights), overall entropy and
+    parents' class counts."""
+    return {
+        "segment": seg,
+        "threshold": midpoint(low, high),
+        "low": low,
+        "high": high,
+        "n_left": sizes[0],
+        "n_right": sizes[1],
+        "entropy_left": entropies[0],
+        "entropy_right": entropies[1],
+        "overall_entropy": overall,
+        "gain": np.maximum(entropy_rows(parent)[seg] - overall, 0.0),
+    }

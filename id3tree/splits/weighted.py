@@ -1,0 +1,145 @@
+"""The ``weighted`` search: rows with weights (``fit(sample_weight=)``), the float twin of the
+integer searches."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from id3tree._entropy import entropy_rows, entropy_terms
+from id3tree.splits.results import TIE_TOLERANCE, ThresholdSearch, class_counts
+
+
+class WeightedCuts:
+    """Every cut point of many segments when each row has a weight (``fit(sample_weight=)``).
+
+    The integer ``c log c`` table of :class:`Cuts` needs whole counts, so weights take this
+    road: running sums of weight, one class at a time (memory stays linear in the rows, whatever
+    the number of classes), and the entropy of both sides of every cut by Shannon's formula.
+    Rows still decide *where* a cut may go (``min_leaf`` counts rows, as scikit-learn's
+    ``min_samples_leaf``); weights decide what it is worth (``min_weight`` is the weight each
+    side must hold, scikit-learn's ``min_weight_leaf``). Parameters are those of
+    :func:`search_weighted_cuts`.
+    """
+
+    def __init__(self, step_up, y, weight, starts, lengths, n_present, n_classes):
+        m, n_seg = len(y), len(starts)
+        self.starts, self.lengths, self.n_present = starts, lengths, n_present
+        self.step_up, self.n_classes = step_up, n_classes
+        self.segment = np.repeat(np.arange(n_seg), lengths)
+        self.offset = np.arange(m) - np.repeat(starts, lengths)
+        self.y, self.cell, self.weight = y, self.segment * n_classes + y, weight
+        self.parent = class_counts(self.cell, n_seg, n_classes, weight)
+        present = self.offset < np.repeat(n_present, lengths)
+        self.present = class_counts(self.cell[present], n_seg, n_classes, weight[present])
+        self.missing = np.maximum(self.parent - self.present, 0.0)
+        self.cum_size = np.zeros(m + 1)  # cum_size[i]: the weight of rows [:i]
+        np.cumsum(weight, out=self.cum_size[1:])
+        self.present_size = self.present.sum(axis=1)
+
+    def candidates(self, min_leaf: int = 1, min_weight: float = 0.0) -> np.ndarray:
+        """Positions where a cut may go: between two distinct present values, at least
+        ``min_leaf`` rows and ``min_weight`` weight on each side."""
+        n_present = np.repeat(self.n_present, self.lengths)
+        valid = self.step_up & (self.offset < n_present - 1)
+        if min_leaf > 1:
+            valid &= (self.offset + 1 >= min_leaf) & (n_present - self.offset - 1 >= min_leaf)
+        if min_weight > 0:
+            left = self.cum_size[1:] - np.repeat(self.cum_size[self.starts], self.lengths)
+            right = np.repeat(self.present_size, self.lengths) - left
+            valid &= (left >= min_weight) & (right >= min_weight)
+        return np.flatnonzero(valid)
+
+    def score(self, pos):
+        """Segment, weights of both sides and their entropies (bits) of the cut after each
+        position."""
+        seg = self.segment[pos]
+        start = self.starts[seg]
+        w_left = self.cum_size[pos + 1] - self.cum_size[start]
+        w_right = np.maximum(self.present_size[seg] - w_left, 0.0)
+        h_left, h_right = np.zeros(len(pos)), np.zeros(len(pos))
+        cum = np.zeros(len(self.y) + 1)
+        for k in range(self.n_classes):
+            np.cumsum(np.where(self.y == k, self.weight, 0.0), out=cum[1:])
+            left = cum[pos + 1] - cum[start]
+            h_left += entropy_terms(left, w_left)
+            h_right += entropy_terms(np.maximum(self.present[seg, k] - left, 0.0), w_right)
+        return seg, w_left, w_right, h_left + 0.0, h_right + 0.0
+
+    def left_counts(self, seg, pos) -> np.ndarray:
+        """Class weights left of the cut after ``pos[i]`` in segment ``seg[i]``, summed afresh
+        (not as a difference of running sums, so no rounding is carried over)."""
+        last = np.full(len(self.starts), -1, dtype=np.int64)
+        last[seg] = pos - self.starts[seg]
+        left = self.offset <= last[self.segment]
+        counts = class_counts(self.cell[left], len(self.starts), self.n_classes, self.weight[left])
+        return counts[seg]
+
+
+def search_weighted_cuts(
+    step_up, y, weight, starts, lengths, n_present, n_classes, *, min_leaf=1, min_weight=0.0
+) -> ThresholdSearch:
+    """:func:`search_cuts` with a positive weight per row.
+
+    Class counts, entropies, gains, ``split_info`` and ``side_counts`` are sums of weights;
+    ``n_left``, ``n_right`` and ``n_missing`` stay numbers of *rows* (the grower sends rows down
+    by them, and ``min_samples_leaf`` counts rows). A cut needs ``min_leaf`` rows and
+    ``min_weight`` weight on each side; the missing-values branch, when not empty, must weigh
+    ``min_weight`` too (its rows are the caller's to check, as in :func:`search_cuts`).
+    Ties: cuts whose overall entropies are within ``TIE_TOLERANCE`` bits; the first wins.
+    """
+    cuts = WeightedCuts(step_up, y, weight, starts, lengths, n_present, n_classes)
+    n_seg = len(starts)
+    n_missing = lengths - n_present
+    total = cuts.parent.sum(axis=1)
+    missing_weight = cuts.missing.sum(axis=1)
+    found = np.zeros(n_seg, dtype=bool)
+    position = np.full(n_seg, -1, dtype=np.int64)
+    overall = np.full(n_seg, np.nan)
+    n_left = np.zeros(n_seg, dtype=np.int64)
+    n_ties = np.zeros(n_seg, dtype=np.int64)
+    side_counts = np.zeros((n_seg, 3, n_classes))
+    side_counts[:, 2] = cuts.missing
+    pos = cuts.candidates(min_leaf, min_weight)
+    if min_weight > 0:  # a missing-values branch lighter than min_weight: no cut in that segment
+        light = (n_missing > 0) & (missing_weight < min_weight)
+        pos = pos[~light[cuts.segment[pos]]]
+    if len(pos):
+        seg, w_left, w_right, h_left, h_right = cuts.score(pos)
+        weighted = w_left * h_left + w_right * h_right  # bits times weight
+        first = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
+        owner = seg[first]
+        best = np.full(n_seg, np.inf)
+        best[owner] = np.minimum.reduceat(weighted, first)
+        tied = weighted <= best[seg] + TIE_TOLERANCE * total[seg]
+        n_ties[owner] = np.add.reduceat(tied, first)
+        winners = np.flatnonzero(tied)
+        winners = winners[np.r_[True, seg[winners][1:] != seg[winners][:-1]]]  # the first cut
+        at = pos[winners]
+        found[owner] = True
+        position[owner] = at
+        n_left[owner] = at + 1 - starts[owner]
+        left = cuts.left_counts(owner, at)
+        right = np.maximum(cuts.present[owner] - left, 0.0)
+        side_counts[owner, 0], side_counts[owner, 1] = left, right
+        sides = np.concatenate([left, right, cuts.missing[owner]])
+        h_left, h_right, h_missing = entropy_rows(sides).reshape(3, -1)
+        overall[owner] = (
+            left.sum(axis=1) * h_left
+            + right.sum(axis=1) * h_right
+            + missing_weight[owner] * h_missing
+        ) / total[owner]
+    n_right = np.where(found, n_present - n_left, 0)
+    split_info = entropy_rows(side_counts.sum(axis=2) * found[:, None])
+    return ThresholdSearch(
+        found=found,
+        position=position,
+        threshold=np.full(n_seg, np.nan),
+        overall_entropy=overall,
+        gain=np.where(found, np.maximum(entropy_rows(cuts.parent) - overall, 0.0), np.nan),
+        split_info=split_info,
+        n_left=n_left,
+        n_right=n_right,
+        n_missing=np.where(found, n_missing, 0),
+        n_ties=n_ties,
+        side_counts=side_counts,
+    )

@@ -1,0 +1,54 @@
+"""Step 2 of ID3, in words: why a node stops growing (shared by every grower, so that their
+trees, traces and saved models compare equal)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def stop_reasons(counts: np.ndarray, depth: int, params, n_rows=None, totals=None) -> np.ndarray:
+    """Why each node of a level stops before any scoring (None where it will be scored).
+
+    ``n_rows``, the rows of each node, is given when the counts are sums of weights: the
+    ``min_samples_*`` rules count rows, as in scikit-learn, and ``min_weight_leaf`` weighs.
+    ``totals``: each node's class counts summed, when the caller has them."""
+    sizes = np.add.reduce(counts, axis=1) if totals is None else totals
+    min_leaf = params.min_samples_leaf
+    # one class holds every sample (whole counts: the largest is the total; sums of weights
+    # are read cell by cell, a tiny weight being lost in the sum of a large one)
+    if counts.dtype.kind in "iu":
+        pure = np.maximum.reduce(counts, axis=1, initial=0) == sizes
+    else:
+        pure = np.count_nonzero(counts > 0, axis=1) <= 1
+    reasons = np.empty(len(counts), dtype=object)  # (None everywhere)
+    min_weight = getattr(params, "min_weight_leaf", 0.0)
+    if min_weight > 0:
+        reasons[sizes < 2 * min_weight] = (
+            f"a weight of less than {2 * min_weight:g}, too little for two branches of "
+            f"min_weight_fraction_leaf"
+        )
+    if n_rows is not None:
+        sizes = n_rows
+    if 2 * min_leaf > params.min_samples_split:  # (else the next rule names all these nodes)
+        reasons[sizes < 2 * min_leaf] = (
+            f"fewer than {2 * min_leaf} samples, too few for two branches of "
+            f"min_samples_leaf = {min_leaf}"
+        )
+    reasons[sizes < params.min_samples_split] = (
+        f"fewer than min_samples_split = {params.min_samples_split} samples"
+    )
+    if depth >= params.max_depth:
+        reasons[:] = f"max_depth = {depth} reached"
+    reasons[pure] = "pure, every sample is of one class"
+    return reasons
+
+
+NO_VALID_SPLIT = "no feature offers a valid split"
+
+
+def low_gain_reason(gain: float, min_gain: float) -> str:
+    return f"the best gain, {gain:.4f}, is below min_gain = {min_gain:g}"
+
+
+def not_significant_reason(p: float, alpha: float) -> str:
+    return f"the split is not significant: chi-square p = {p:.4g} is not below alpha = {alpha:g}"

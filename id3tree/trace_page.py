@@ -1,0 +1,450 @@
+"""The page a printing tracer writes (``verbose=1`` and ``verbose=2``), for the whole tree at once.
+
+A tracer that only prints (:func:`~id3tree.tracing.prints_only`) gets no events: it gets the same
+lines, written by the same functions of :mod:`id3tree.tracing` the events print themselves with
+(:func:`~id3tree.tracing.node_texts`, :func:`~id3tree.tracing.candidate_lines`,
+:func:`~id3tree.tracing.thresholds_texts`, :func:`~id3tree.tracing.split_texts`,
+:func:`~id3tree.tracing.leaf_texts`), each column of numbers of the whole tree written by one call,
+and each line put in its place on the page by numpy. A trace of 10,000 rows writes some 100,000
+numbers, and one Python call per number would cost more than the fit itself.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from id3tree import tracing
+from id3tree._entropy import entropy_rows
+from id3tree.node import NUMERIC_MISSING, class_tie_note, counts_texts, number_texts, top_classes
+from id3tree.stopping import NO_VALID_SPLIT
+from id3tree.trace_details import (
+    SCORE_NAMES,
+    LevelDetails,
+    TraceDetails,
+    none_if_nan,
+    slot_label,
+)
+
+WRITE_EVERY = 2000
+"""A printing tracer gets the trace in blocks of about this many lines."""
+
+
+def _distinct(tables: dict) -> list:
+    """The distinct values of ``tables`` (several features share one table), in order."""
+    return list({id(table): table for table in tables.values()}.values())
+
+
+def _score(scores, name: str) -> np.ndarray:
+    """One of a level's scores by name, (scored nodes, features); NaN where the grower does
+    not provide it."""
+    return getattr(scores, name) if hasattr(scores, name) else scores.gain * np.nan
+
+
+def _starts(items: list, n_rows) -> dict:
+    """Where the rows of each of ``items`` (distinct objects, ``n_rows(item)`` rows each)
+    start when their columns are joined end to end in that order: ``id(item)`` -> row."""
+    sizes = [n_rows(item) for item in items]
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64).tolist()
+    return {id(item): at for item, at in zip(items, starts)}
+
+
+def _words_table(tables: list) -> np.ndarray:
+    """The tables of branch words (:meth:`Record._slot_words`) of several
+    :class:`_Branches`, one under another, padded with empty words to the widest."""
+    width = max(b.words.shape[1] for b in tables)
+    words = np.full((sum(len(b.words) for b in tables), width), "", dtype=object)
+    at = 0
+    for b in tables:
+        words[at : at + len(b.words), : b.words.shape[1]] = b.words
+        at += len(b.words)
+    return words
+
+
+class Page:
+    """The printed page of a growth, from its :class:`~id3tree.trace_details.TraceDetails`."""
+
+    def __init__(self, trace: TraceDetails, tracer):
+        self.trace, self.tracer = trace, tracer
+        self.data, self.details = trace.data, trace.levels
+        self.slot_labels = None  # the short labels of every feature's slots (_slot_labels)
+
+    def write(self, new: np.ndarray) -> None:
+        """The page a printing tracer writes, in blocks of ``WRITE_EVERY`` lines: node by node
+        in reading order (``new`` holds the pre-order number of each of the grower's nodes),
+        its line, its candidates and its decision.
+
+        Each kind of text is written for the whole tree at once (:meth:`_write_candidates`,
+        :meth:`_node_lines`, :meth:`_decision_texts`, the paths of
+        :meth:`~id3tree.trace_details.TraceDetails.node_paths`) and put in its
+        places on the page by numpy (where each node's lines start is known from how many
+        lines its candidates take, :meth:`_plan_candidates`): nothing is done node by node
+        but the nodes' own lines.
+        """
+        self.trace.entropies()
+        work, n_candidate_lines = self._plan_candidates()
+        details = self.details
+        decision_text = self._decision_texts(details)
+        where = [" and ".join(words) if words else "root" for words in self.trace.node_paths()]
+        # where each node's candidates are among candidate_lines (grower's numbers)
+        first, n_lines = [], []
+        for d in details:
+            e = np.asarray([-1 if e is None else e for e in d.decisions.scored], dtype=np.int64)
+            # a node that was not scored (e = -1) reads the last entry: none
+            first.append(np.append(d.text[:-1], 0)[e])
+            n_lines.append(np.append(np.diff(d.text), 0)[e])
+        order = np.argsort(new)  # the grower's numbers in reading order
+        first, n_lines = np.concatenate(first)[order], np.concatenate(n_lines)[order]
+        depth = np.concatenate([np.full(len(d.level.counts), d.level.depth) for d in details])
+        node_lines = self._node_lines(order, depth[order], where)
+        # the page, node by node: its line, its candidates' lines (written in their places by
+        # _write_candidates), its decision
+        size = n_lines + 2
+        start = np.cumsum(size) - size
+        page = np.empty(int(size.sum()), dtype=object)
+        page[start] = node_lines
+        page[start + 1 + n_lines] = np.array(decision_text, dtype=object)[order]
+        within = np.arange(int(n_lines.sum())) - np.repeat(np.cumsum(n_lines) - n_lines, n_lines)
+        at_page = np.empty(n_candidate_lines, dtype=np.int64)
+        at_page[np.repeat(first, n_lines) + within] = np.repeat(start + 1, n_lines) + within
+        self._write_candidates(work, page, at_page)
+        lines = page.tolist()
+        for at in range(0, len(lines), WRITE_EVERY):
+            self.tracer.write("\n".join([*lines[at : at + WRITE_EVERY], ""]))
+
+    def _plan_candidates(self) -> tuple[dict, int]:
+        """Where the lines of every candidate of every level go (:meth:`_plan_lines`, level
+        after level): the work of :meth:`_write_candidates`, and how many lines there are."""
+        work = {"short": [], "numeric": [], "categorical": [], "ranked": []}
+        n_lines = 0
+        for d in self.details:
+            n_lines = self._plan_lines(d, n_lines, work)
+        return work, n_lines
+
+    def _write_candidates(self, work: dict, page: np.ndarray, at_page: np.ndarray) -> None:
+        """Write the lines of every candidate of every level into ``page`` (an array of str):
+        line i as :meth:`_plan_candidates` numbers them goes to ``page[at_page[i]]``. In that
+        numbering, the lines are in reading order within each node (feature by feature; each
+        numeric candidate followed by its best thresholds), and scored node e of a level has
+        the lines ``bounds[e]:bounds[e + 1]``, ``bounds`` being its ``text``.
+
+        All the candidates of one kind are written at once, whatever their level, node and
+        feature (each column of numbers by one call, see
+        :func:`~id3tree.tracing.candidate_lines`), and their lines put in their places on the
+        page in one step: the page is the same as if each node were written alone, for a
+        fraction of the cost (a deep tree has many small levels, and numpy's cost per call
+        would add up).
+        """
+        if work["short"]:
+            at, text = zip(*work["short"])
+            page[at_page[list(at)]] = list(text)
+        for kind in ("numeric", "categorical"):
+            if work[kind]:
+                text, first, starts = self._candidate_lines(kind, work[kind])
+                n_each = np.diff(first) + 2
+                place = np.repeat(starts - first[:-1] - 2 * np.arange(len(starts)), n_each)
+                page[at_page[place + np.arange(len(text))]] = text
+        if work["ranked"]:
+            at, text = self._thresholds_lines(work["ranked"])
+            page[at_page[at]] = text
+
+    def _plan_lines(self, d: LevelDetails, offset: int, work: dict) -> int:
+        """Where the lines of a level's candidates go, from line ``offset`` of the whole trace
+        on; ``d.text`` becomes ``bounds``, scored node e's lines being
+        ``bounds[e]:bounds[e + 1]``. The candidates without branches are written here (one line
+        each); those in full and the best thresholds are added to ``work``, written later for
+        the whole tree at once. Returns the offset after the level's lines."""
+        lv, s = d.level, d.level.scores
+        scored_nodes = np.flatnonzero(lv.eligible).tolist()
+        if lv.counts.dtype.kind in "iu":  # whole counts: any order of adding gives the same sum
+            node_n = lv.counts[scored_nodes].sum(axis=1).tolist()
+        else:  # sums of weights, added as the events path adds them
+            node_n = [sum(d.counts[i]) for i in scored_nodes]
+        node_entropy = [d.entropy[i] for i in scored_nodes]
+        # How many lines each (scored node, feature) writes: a candidate in full writes its
+        # test, its branches and its total; one without branches (no valid split, or a score
+        # only) one line; one more for its best thresholds (verbose=2).
+        n_lines = s.candidate.astype(np.int64)
+        in_full = np.zeros_like(s.candidate)
+        for b in _distinct(d.branches):
+            n_branches = np.diff(b.first).reshape(len(b.features), -1).T
+            full = s.candidate[:, b.features] & ~np.isnan(s.gain[:, b.features]) & (n_branches > 0)
+            in_full[:, b.features] = full
+            n_lines[:, b.features] += np.where(full, 1 + n_branches, 0)
+        listed = np.zeros_like(s.candidate)
+        for best in _distinct(d.thresholds):
+            n_listed = np.diff(best.bounds).reshape(len(best.features), -1).T
+            listed[:, best.features] = s.candidate[:, best.features] & (n_listed > 0)
+        n_lines += listed
+        flat = n_lines.ravel()
+        starts = (offset + np.cumsum(flat) - flat).reshape(n_lines.shape)
+        for e, f in zip(*(a.tolist() for a in np.nonzero(s.candidate & ~in_full))):
+            text = self._short_candidate(d, e, f, node_n[e], node_entropy[e])
+            work["short"].append((int(starts[e, f]), text))
+        for b in _distinct(d.branches):
+            j, e = np.nonzero(in_full[:, b.features].T)  # feature by feature
+            if len(e):
+                f = np.asarray(b.features)[j]
+                kind = "numeric" if self.data.codes[b.features[0]] is None else "categorical"
+                work[kind].append((d, b, j * b.k + e, starts[e, f], node_n, node_entropy))
+        for best in _distinct(d.thresholds):
+            j, e = np.nonzero(listed[:, best.features].T)
+            if len(e):
+                f = np.asarray(best.features)[j]
+                work["ranked"].append((d, best, j * best.k + e, starts[e, f] + n_lines[e, f] - 1))
+        bounds = np.concatenate([[0], np.cumsum(n_lines.sum(axis=1))]) + offset
+        d.text = bounds
+        return int(bounds[-1])
+
+    def _candidate_lines(self, kind: str, parts: list) -> tuple:
+        """:func:`~id3tree.tracing.candidate_lines` of the candidates of ``parts`` (each
+        ``(level, branches, candidates, where their lines start, node sizes, node
+        entropies)``), all of one kind and each with a valid split and branches; and where each
+        candidate's branches and lines start.
+
+        The columns of every level are joined first (each :class:`_Branches` and each level's
+        scores once), and each candidate's numbers are read from them by one index per column
+        for the whole tree.
+        """
+        data = self.data
+        levels = _distinct(dict(enumerate(d for d, *_ in parts)))
+        tables = _distinct(dict(enumerate(b for _, b, *_ in parts)))
+        in_scores = _starts(levels, lambda d: d.level.scores.gain.size)
+        in_nodes = _starts(levels, lambda d: len(d.level.ids))
+        in_candidates = _starts(tables, lambda b: len(b.first) - 1)
+        in_rows = _starts(tables, lambda b: len(b.counts))
+        in_words = _starts(tables, lambda b: len(b.features))
+        n_each = [len(candidates) for _, _, candidates, *_ in parts]
+
+        def each(values) -> np.ndarray:  # a value per part -> one per candidate
+            return np.repeat(np.asarray(list(values), dtype=np.int64), n_each)
+
+        candidates = np.concatenate([candidates for _, _, candidates, *_ in parts])
+        j, e = np.divmod(candidates, each(b.k for _, b, *_ in parts))
+        word_row = each(in_words[id(b)] for _, b, *_ in parts) + j
+        features = np.concatenate([b.features for b in tables])
+        f = features[word_row]
+        n_features = len(data.names)
+        at_score = each(in_scores[id(d)] for d, *_ in parts) + e * n_features + f
+        scores = {
+            name: np.concatenate([_score(d.level.scores, name).ravel() for d in levels])[at_score]
+            for name in SCORE_NAMES
+        }
+        at_node = each(in_nodes[id(d)] for d, *_ in parts) + e
+        of_level = {id(d): (node_n, h) for d, _, _, _, node_n, h in parts}  # per scored node
+        node_n = np.concatenate([np.asarray(of_level[id(d)][0]) for d in levels])
+        node_entropy = np.concatenate([np.asarray(of_level[id(d)][1]) for d in levels])
+        # the branches of every candidate, one after the other
+        first_of = np.concatenate([b.first[:-1] + in_rows[id(b)] for b in tables])
+        n_branches_of = np.concatenate([np.diff(b.first) for b in tables])
+        c = each(in_candidates[id(b)] for _, b, *_ in parts) + candidates
+        n_branches = n_branches_of[c]
+        first = np.concatenate([[0], np.cumsum(n_branches)])
+        rows = np.repeat(first_of[c] - first[:-1], n_branches) + np.arange(first[-1])
+        counts = np.concatenate([b.counts for b in tables])[rows]
+        sizes = np.concatenate([b.sizes for b in tables])[rows]
+        slots = np.concatenate([b.slots for b in tables])[rows]
+        tests = None
+        if kind == "numeric":
+            tests = number_texts(scores["threshold"], tracing.DECIMALS)
+        # each branch's label: the words of its slot, then (a numeric side) the threshold
+        owner = np.repeat(np.arange(len(candidates)), n_branches)
+        labels = _words_table(tables)[word_row[owner], slots]
+        label_ends = None
+        if tests is not None:
+            label_ends = np.full(len(owner), "", dtype=object)
+            sides = np.flatnonzero(slots != NUMERIC_MISSING)
+            label_ends[sides] = np.array(tests, dtype=object)[owner[sides]]
+        names = np.array(data.names, dtype=object)
+        columns = {
+            "depth": each(d.level.depth for d, *_ in parts).tolist(),
+            "feature": names[f].tolist(),
+            "n_samples": node_n[at_node],
+            "entropy": tracing.fixed_texts(node_entropy[at_node]),
+            "gain": scores["gain"],
+            "gain_ratio": scores["ratio"],
+            "overall_entropy": scores["overall"],
+            "threshold": tests,
+            "low": scores["low"],
+            "high": scores["high"],
+            "first": first,
+        }
+        branches = {
+            "label": labels.tolist(),
+            "label_end": None if label_ends is None else label_ends.tolist(),
+            "n_samples": sizes,
+            "entropy": entropy_rows(counts),
+            "counts": counts_texts(counts, data.classes),
+        }
+        criterion = parts[0][0].level.criterion
+        text = tracing.candidate_lines(kind, criterion, columns, branches)
+        return text, first, np.concatenate([at for _, _, _, at, *_ in parts])
+
+    @staticmethod
+    def _thresholds_lines(parts: list) -> tuple:
+        """:func:`~id3tree.tracing.thresholds_texts` of the candidates of ``parts`` (each
+        ``(level, best thresholds, candidates, where their line goes)``), each with thresholds
+        to list, in one call; and where each line goes."""
+        threshold, overall, spans, depths, at = [], [], [], [], []
+        offsets, offset = {}, 0
+        for d, best, candidates, where in parts:
+            if id(best) not in offsets:
+                offsets[id(best)] = offset
+                threshold.append(best.columns["threshold"])
+                overall.append(best.columns["overall_entropy"])
+                offset += len(best.columns["threshold"])
+            first, stop = best.bounds[candidates], best.bounds[candidates + 1]
+            n_more = best.totals[candidates] - (stop - first)
+            shift = offsets[id(best)]
+            spans += zip((first + shift).tolist(), (stop + shift).tolist(), n_more.tolist())
+            depths += [d.level.depth] * len(candidates)
+            at.append(where)
+        threshold, overall = np.concatenate(threshold), np.concatenate(overall)
+        text = tracing.thresholds_texts(depths, threshold, overall, spans)
+        return np.concatenate(at), text
+
+    def _node_lines(self, order: np.ndarray, depth: np.ndarray, where: list) -> list:
+        """The line of every node, in reading order (``order``: the grower's numbers of the
+        nodes in that order, at ``depth``; ``where``: the path of each, by the grower's
+        numbers), by :func:`~id3tree.tracing.node_texts`: ``Node 4 [Outlook = Rain and Wind =
+        Strong]: 2 samples (No: 2, Yes: 0), entropy 0.0000``."""
+        levels = self.details
+        counts = np.concatenate([d.level.counts for d in levels])
+        if counts.dtype.kind in "iu":  # whole counts: any order of adding gives the same sum
+            n_samples = counts.sum(axis=1)
+        else:  # sums of weights, added as the events add them
+            n_samples = np.asarray([sum(row) for d in levels for row in d.counts])
+        entropy = np.asarray([h for d in levels for h in d.entropy], dtype=float)
+        return tracing.node_texts(
+            range(len(order)),
+            depth,
+            np.asarray(where, dtype=object)[order].tolist(),
+            counts_texts(counts[order], self.data.classes),
+            n_samples[order],
+            entropy[order],
+        )
+
+    def _decision_texts(self, details: list) -> list:
+        """Each node's decision, written for every node of the levels ``details`` at once,
+        level after level: the split (:func:`~id3tree.tracing.split_texts`) or why it stays a
+        leaf (:func:`~id3tree.tracing.leaf_texts`)."""
+        data = self.data
+        texts = [None] * sum(len(d.level.counts) for d in details)
+        leaves, depths, predictions, reasons, notes = [], [], [], [], []
+        splits = []  # (level, its scored nodes that split, where their nodes are in texts)
+        offset = 0
+        for d in details:
+            lv, dec = d.level, d.decisions
+            top = top_classes(lv.counts)
+            majority = np.argmax(top, axis=1)  # the first of the top classes
+            tied = (lv.counts.max(axis=1) > 0) & (top.sum(axis=1) > 1)
+            scored_nodes = np.flatnonzero(lv.eligible)
+            splits_here = np.zeros(len(lv.counts), dtype=bool)
+            splits_here[scored_nodes[lv.splitting]] = True
+            leaf = np.flatnonzero(~splits_here)
+            at_leaf = leaf.tolist()
+            why = [dec.reasons[i] for i in at_leaf]
+            for j in np.flatnonzero(lv.eligible[leaf]).tolist():  # scored, yet no split
+                if why[j] == NO_VALID_SPLIT:
+                    why[j] += ", as each candidate above says"
+            predicted = [data.classes[m] for m in majority[leaf].tolist()]
+            tie_notes = [""] * len(at_leaf)
+            for j in np.flatnonzero(tied[leaf]).tolist():
+                counts = self.trace.class_dict(lv.counts[at_leaf[j]].tolist())
+                tie_notes[j] = class_tie_note(counts, predicted[j])
+            leaves += (leaf + offset).tolist()
+            depths += [lv.depth] * len(at_leaf)
+            predictions += predicted
+            reasons += why
+            notes += tie_notes
+            scored = np.flatnonzero(lv.splitting).tolist()
+            if scored:
+                splits.append((d, scored, (scored_nodes[scored] + offset).tolist()))
+            offset += len(lv.counts)
+        for i, text in zip(leaves, tracing.leaf_texts(depths, predictions, reasons, notes)):
+            texts[i] = text
+        if splits:
+            at = [i for _, _, where in splits for i in where]
+            for i, text in zip(at, self._split_texts(splits)):
+                texts[i] = text
+        return texts
+
+    def _split_texts(self, splits: list) -> list:
+        """:func:`~id3tree.tracing.split_texts` of the splits of several levels at once:
+        ``splits`` holds ``(level, its scored nodes that split, ...)``.
+
+        The branch labels of every child are looked up at once in a table of each feature's
+        slots (:meth:`_slot_labels`), a numeric side followed by its split's threshold; a
+        level's children are those of its splitting nodes, in order."""
+        data = self.data
+        depths, features, threshold, notes, gain, ratio = [], [], [], [], [], []
+        child_feature, slots, sizes, n_children = [], [], [], []
+        numeric = [c is None for c in data.codes]
+        for d, scored, _ in splits:
+            dec, lv = d.decisions, d.level
+            chosen = [dec.feature[e] for e in scored]
+            depths += [lv.depth] * len(scored)
+            features += chosen
+            threshold += [dec.threshold[e] if numeric[f] else None for e, f in zip(scored, chosen)]
+            gain += [dec.gain[e] for e in scored]
+            ratio += [dec.ratio[e] for e in scored]
+            notes += [
+                (
+                    dec.tied_with.get(e, ()),
+                    dec.n_ties[e] if numeric[f] else 1,
+                    dec.below_average.get(e, ()),
+                )
+                for e, f in zip(scored, chosen)
+            ]
+            child_feature.append(lv.chosen[lv.parent])
+            slots.append(lv.child_slot)
+            sizes.append(lv.child_sizes)
+            n_children.append(np.diff(dec.first_child)[scored])
+        written = number_texts([np.nan if t is None else t for t in threshold], tracing.DECIMALS)
+        written = [None if t is None else w for w, t in zip(written, threshold)]
+        child_feature, slots = np.concatenate(child_feature), np.concatenate(slots)
+        n_children = np.concatenate(n_children)
+        labels = self._slot_labels()[child_feature, slots]
+        sides = np.flatnonzero(np.array(numeric)[child_feature] & (slots != NUMERIC_MISSING))
+        owner = np.repeat(np.arange(len(features)), n_children)  # the split of each child
+        labels[sides] += np.array(written, dtype=object)[owner[sides]]
+        columns = {
+            "feature": [data.names[f] for f in features],
+            "threshold": written,
+            "gain": gain,
+            "gain_ratio": ratio,
+            "notes": notes,
+        }
+        first = np.concatenate([[0], np.cumsum(n_children)])
+        branches = {"label": labels.tolist(), "n_samples": np.concatenate(sizes), "first": first}
+        criterion = splits[0][0].level.criterion
+        return tracing.split_texts(depths, criterion, columns, branches)
+
+    def _slot_labels(self) -> np.ndarray:
+        """The short label of each branch slot of each feature (:func:`slot_label` without the
+        threshold: ``<=`` or ``>`` and a space, ``missing``; ``Sunny``, ..., ``missing``), one
+        row per feature padded with empty words; written once per fit."""
+        if self.slot_labels is None:
+            data = self.data
+            rows = [
+                [
+                    slot_label(data, f, slot, np.nan, "")
+                    for slot in range(3 if codes is None else len(data.categories[f]) + 1)
+                ]
+                for f, codes in enumerate(data.codes)
+            ]
+            self.slot_labels = np.full((len(rows), max(map(len, rows))), "", dtype=object)
+            for f, row in enumerate(rows):
+                self.slot_labels[f, : len(row)] = row
+        return self.slot_labels
+
+    def _short_candidate(self, d: LevelDetails, e: int, f: int, n, entropy: float) -> str:
+        """The one line of feature ``f``'s candidate at scored node ``e`` when it has no
+        branches to show: no valid split (and why), or only its score."""
+        lv, s, data = d.level, d.level.scores, self.data
+        scores = (none_if_nan(float(_score(s, name)[e, f])) for name in SCORE_NAMES)
+        kind = "numeric" if data.codes[f] is None else "categorical"
+        reason = d.reasons.get((e, f))
+        name = data.names[f]
+        return tracing.candidate_text(
+            lv.depth, name, kind, n, entropy, *scores, (), lv.criterion, reason
+        )
