@@ -205,7 +205,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     # -----------------------------------------------------------------------------------------
     # fitting
     # -----------------------------------------------------------------------------------------
-    def fit(self, X, y, sample_weight=None, *, tracer=None):
+    def fit(self, X, y, sample_weight=None, *, tracer=None):  # noqa: C901 -- input fast paths still inline
         """Grow the tree.
 
         Parameters

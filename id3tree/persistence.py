@@ -493,7 +493,7 @@ class CheckedTree:
         return nodes[self.root]
 
 
-def check_nodes(
+def check_nodes(  # noqa: C901 -- one check per promise of a model file; to be split by promise
     records, classes: list, names: list, categories: list, *, encoded: bool = True
 ) -> CheckedTree:
     """Check the node records of a tree; every problem is a ``ModelFileError``.

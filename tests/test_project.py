@@ -295,3 +295,44 @@ def test_code_is_linted_and_formatted():
     for command in ([ruff, "check", "."], [ruff, "format", "--check", "."]):
         done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stdout + done.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# the readability budget: functions a reader can hold in their head, modules under 800 lines
+# ---------------------------------------------------------------------------------------------
+MAX_LINES = 800
+LONGER_MODULES = {
+    # module: why it is still longer (each entry is a debt; the test fails once it is paid)
+    "id3tree/learner.py": "fit's input fast paths and the fitted views still live in the class",
+    "id3tree/persistence.py": "the model-file checks, one per promise, not yet split by promise",
+}
+
+
+def package_modules() -> list[Path]:
+    return sorted((ROOT / "id3tree").rglob("*.py"))
+
+
+def test_complexity_exceptions_are_few_and_say_why():
+    """ruff's C901 (max-complexity 15, pyproject.toml) passes over the package; a function may
+    be excepted only with a reason on its noqa line, and at most five are."""
+    marked = []
+    for path in package_modules():
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if "noqa: C901" in line:
+                reason = line.split("noqa: C901", 1)[1].strip(" -")
+                assert reason, f"{path.name}:{number} excepts a function without a reason"
+                marked.append(f"{path.name}:{number}")
+    assert len(marked) <= 5, marked
+    config = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"C90"' in config and "max-complexity = 15" in config
+
+
+def test_modules_stay_under_800_lines():
+    long = {
+        str(path.relative_to(ROOT)): n
+        for path in package_modules()
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert set(long) <= set(LONGER_MODULES), long
+    paid = set(LONGER_MODULES) - set(long)
+    assert not paid, f"{paid} now fit(s) in {MAX_LINES} lines: take it off LONGER_MODULES"
