@@ -88,7 +88,12 @@ def add_grade_command(commands) -> None:
         ),
     )
     grade.add_argument("folder", help="the folder of answer files, one per student")
-    grade.add_argument("--kind", default="mixed", choices=["categorical", "numeric", "mixed"])
+    grade.add_argument(
+        "--kind",
+        default="mixed",
+        choices=["categorical", "numeric", "mixed"],
+        help="the kind of exercise handed out (default: mixed)",
+    )
     grade.add_argument("--rows", type=int, default=12, help="rows per data set (as handed out)")
     grade.add_argument("--seed", type=int, default=0, help="the seed of the exercise handed out")
     grade.add_argument("--out", metavar="FILE.csv", help="write the table as CSV")
