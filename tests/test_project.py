@@ -85,9 +85,12 @@ LAYERS = [
             "id3tree._validation",
             "id3tree._entropy",
             "id3tree.contingency",
-            "id3tree.splits",  # information_gain of a number is its best midpoint: one search
+            # information_gain of a number is its best midpoint: one search, in named strategies
+            *[m for m in MODULES if m == "id3tree.splits" or m.startswith("id3tree.splits.")],
             "id3tree.information",
+            "id3tree._params",  # one validator per parameter, for the learner and pruning alike
             "id3tree.diagnostics",
+            "id3tree._progress",  # a progress bar for long searches, off unless asked for
             "id3tree.latex",
             "id3tree.pencil",
         ],
@@ -98,8 +101,16 @@ LAYERS = [
         [
             "id3tree.node",
             "id3tree.tracing",
+            "id3tree.stopping",
+            "id3tree.grown_tree",
             "id3tree.growth_record",
+            "id3tree.trace_details",
+            "id3tree.trace_events",
+            "id3tree.trace_page",
+            "id3tree.trace_table",
+            "id3tree.sorted_columns",
             "id3tree.grow",
+            "id3tree.textbook",  # the readable ID3 the engine is proven equal to
             "id3tree.routing",
             "id3tree.pruning",
             "id3tree.persistence",
@@ -112,6 +123,9 @@ LAYERS = [
         [
             "id3tree.learner",
             "id3tree._selector",
+            "id3tree.rules",  # a Node read as if-then rules
+            "id3tree.rule_simplification",
+            "id3tree.compare",  # a Node beside a scikit-learn tree
             *[m for m in MODULES if m.startswith(("id3tree.render", "id3tree.teaching"))],
             *[m for m in MODULES if m.startswith(("id3tree.ranking", "id3tree.stats"))],
         ],
@@ -130,8 +144,10 @@ LAYERS = [
             "id3tree.cli",
             "id3tree._cli_common",
             "id3tree._cli_select",
+            "id3tree._cli_grade",
             "id3tree.datasets",
             "id3tree.exercises",
+            "id3tree.grading",  # marks a student's answers to an exercise
         ],
     ),
 ]
