@@ -1116,6 +1116,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         predicted right, and a ``UserWarning`` says which and how many rows hold one."""
         from id3tree.diagnostics import warn_about_unseen_classes
 
+        check_is_fitted(self)  # before classes_ is read: an unfitted model says so
         warn_about_unseen_classes(y, self.classes_)
         return super().score(X, y, sample_weight=sample_weight)
 
