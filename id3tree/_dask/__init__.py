@@ -13,7 +13,10 @@ collection apart without importing dask.
 
 from __future__ import annotations
 
+import importlib
 import sys
+
+from id3tree import _backends
 
 
 def is_dask_collection(value) -> bool:
@@ -26,3 +29,19 @@ def is_dask_collection(value) -> bool:
 def any_dask(*values) -> bool:
     """True if any of the values is a Dask collection."""
     return any(is_dask_collection(v) for v in values)
+
+
+IMPLEMENTATIONS = {}
+"""The Dask version of each dispatched function of id3tree (see :mod:`id3tree._backends`): the
+function's qualified name -> (module, function) of its Dask version, imported when first used."""
+IMPLEMENTATIONS["id3tree.fitting.encode_and_grow"] = ("id3tree._dask.tree", "fit_on_dask")
+IMPLEMENTATIONS["id3tree.learner.predictions"] = ("id3tree._dask.tree", "predict_partitions")
+
+
+def implementation(name: str):
+    """The Dask version of the dispatched function ``name``."""
+    module, function = IMPLEMENTATIONS[name]
+    return getattr(importlib.import_module(module), function)
+
+
+_backends.register(_backends.Adapter("dask", is_dask_collection, implementation))
