@@ -5,11 +5,13 @@ Every error about the user's data is raised here, in words that name the column 
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
-from id3tree._dask import is_dask_collection
+from id3tree._backends import adapter_of
 
 
 def as_series(values, name: str = "x") -> pd.Series:
@@ -148,6 +150,19 @@ FRAME_BLOCK_VALUES = 1_000_000
 """The largest DataFrame :func:`frame_block` takes as one array (8 MB of float64 at most)."""
 
 
+def training_table(X, all_numeric: bool) -> tuple[pd.DataFrame | None, np.ndarray | None]:
+    """The training table ``X`` checked, as ``(frame, block)``: when every column is to be
+    numeric (``all_numeric``), numbers (an array, a list of rows, a small frame of numbers) are
+    checked as one float64 block (:func:`numeric_block`, :func:`frame_block`: no DataFrame and
+    no Series per column; a frame is kept for its column names); anything else is a DataFrame
+    (:func:`check_table`) and block None."""
+    if isinstance(X, pd.DataFrame):
+        frame = check_table(X)
+        return frame, frame_block(frame) if all_numeric else None
+    block = numeric_block(X) if all_numeric else None
+    return (check_table(X) if block is None else None), block
+
+
 def plain_labels(y, n_rows: int) -> np.ndarray | None:
     """``y`` itself when it is a 1-D numpy array of integers or text with one label per row,
     and a list or Series of integers as an array: labels :func:`check_labels` has nothing to
@@ -165,6 +180,20 @@ def plain_labels(y, n_rows: int) -> np.ndarray | None:
     ):
         return y
     return None
+
+
+def class_codes(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(labels, return_inverse=True)`` of 1-D labels: the distinct labels, sorted,
+    and the index of each row's among them. Labels that are already the codes 0..K-1 of K
+    classes, every one present (the common case), are recognised by one count, not a sort."""
+    if labels.dtype.kind in "iu" and 0 < len(labels) and labels.max() < len(labels):
+        try:  # (a negative label, or one bincount cannot take, leaves it to np.unique)
+            present = np.bincount(labels).astype(bool)
+        except (TypeError, ValueError):
+            present = None
+        if present is not None and present.all():
+            return np.arange(len(present), dtype=labels.dtype), labels.astype(np.intp)
+    return np.unique(labels, return_inverse=True)
 
 
 def _refuse_merged_integers(series: pd.Series, values: np.ndarray, name: str) -> None:
@@ -342,6 +371,152 @@ def encode_like_fit(
     return columns
 
 
+def plain_numeric_array(X, categories: list) -> bool:
+    """Whether ``X`` is a 2-D numpy array of numbers for a model whose features are all numeric
+    (``categories[f]`` None for each): predicting from it needs no pandas."""
+    return (
+        isinstance(X, np.ndarray)
+        and X.ndim == 2
+        and X.dtype.kind in "fiu"
+        and all(c is None for c in categories)
+    )
+
+
+def plain_values(X: np.ndarray, names: list[str]) -> tuple[np.ndarray, bool]:
+    """A numeric array's values (no copy for floats: rows are read in place) for a model of the
+    numeric features ``names``, checked, and whether any is missing (NaN)."""
+    if X.shape[1] != len(names):
+        raise ValueError(
+            f"X has {X.shape[1]} features, but ID3Classifier is expecting "
+            f"{len(names)} features as input"
+        )
+    values = np.asarray(X, dtype=float)
+    if np.isfinite(values.sum()):  # one pass, no temporary
+        return values, False
+    infinite = np.isinf(values).any(axis=0)  # a NaN or an infinity somewhere: which?
+    if infinite.any():
+        f = int(np.flatnonzero(infinite)[0])
+        numeric_values(pd.Series(values[:, f]), names[f])  # raises, naming it
+    return values, True
+
+
+def rows_to_predict(
+    X, names: list[str], categories: list, *, by_name: bool, with_names: bool
+) -> np.ndarray:
+    """New rows as ``(n_rows, n_features)`` floats, values or category codes, for a model of
+    the features ``names`` (``categories`` as :func:`encode_like_fit` takes them). A DataFrame's
+    columns are matched by name when the model was fitted on a DataFrame (``by_name``), never
+    silently by position; ``with_names``: whether it was fitted with string column names."""
+    if plain_numeric_array(X, categories):  # the common fast case: no pandas needed
+        return plain_values(X, names)[0]
+    frame = to_frame(X)
+    if isinstance(X, pd.DataFrame) and by_name:
+        _check_column_names([str(c) for c in frame.columns], names)
+    elif (
+        isinstance(X, pd.DataFrame)
+        and not with_names
+        and all(isinstance(c, str) for c in X.columns)
+    ):
+        warnings.warn(
+            "X has feature names, but ID3Classifier was fitted without feature names",
+            UserWarning,
+            stacklevel=5,
+        )
+    if frame.shape[1] != len(names):
+        raise ValueError(
+            f"X has {frame.shape[1]} features, but ID3Classifier is expecting {len(names)} "
+            "features as input"
+        )
+    return encode_like_fit(frame, names, categories).T
+
+
+def _check_column_names(names: list[str], expected: list[str]) -> None:
+    """The columns of a frame to predict from must be those the model was fitted on."""
+    if names == expected:
+        return
+    missing = [c for c in expected if c not in names]
+    extra = [c for c in names if c not in expected]
+    problem = (
+        (f"missing {missing}" if missing else "")
+        + ("; " if missing and extra else "")
+        + (f"unexpected {extra}" if extra else "")
+    )
+    raise ValueError(
+        "The feature names should match those that were passed during fit: "
+        + (problem or f"same columns in a different order; use X[{expected}]")
+    )
+
+
+def one_row(x, names: list[str]) -> pd.DataFrame:
+    """One sample as a one-row frame with the model's columns ``names``, in order: a dict or
+    Series keyed by feature name, a one-row DataFrame, or a list of values in column order."""
+    if isinstance(x, pd.DataFrame):
+        if len(x) != 1:
+            raise ValueError(f"explain takes one sample, got {len(x)} rows")
+        record = _by_name(x.iloc[0].to_dict())
+    elif isinstance(x, (dict, pd.Series)):
+        record = _by_name(dict(x))
+    else:
+        values = list(np.asarray(x, dtype=object).ravel())
+        if len(values) != len(names):
+            raise ValueError(
+                f"the sample has {len(values)} values but the model has {len(names)} features"
+            )
+        record = dict(zip(names, values))
+    missing = [n for n in names if n not in record]
+    if missing:
+        raise ValueError(f"the sample has no value for {missing}")
+    return pd.DataFrame([{n: record[n] for n in names}]).infer_objects()
+
+
+def _by_name(record: dict) -> dict:
+    """A sample's values keyed by column name as the model knows it (``str`` of the label)."""
+    named = {str(k): v for k, v in record.items()}
+    if len(named) != len(record):
+        raise ValueError(f"the sample names a column twice: {list(record)}")
+    return named
+
+
+def validation_codes(y, n_rows: int, classes: list) -> np.ndarray:
+    """Validation labels (``y_val``) as the codes of the model's ``classes``; a class the tree
+    never saw is an error."""
+    series = check_labels(y, n_rows)
+    index = {c: i for i, c in enumerate(classes)}
+    unknown = sorted({v for v in series.tolist() if v not in index}, key=str)
+    if unknown:
+        raise ValueError(
+            f"y_val holds classes the tree was not fitted on: {unknown[:5]} (classes: {classes})"
+        )
+    return np.array([index[v] for v in series.tolist()], dtype=np.int64)
+
+
+def region_points(X, y, features, names: list[str], categories: list) -> tuple:
+    """The points of a region plot (``ID3Classifier.plot_regions``) of a model of the features
+    ``names``: their two ``features`` (default: the model's two) as float columns, their class
+    labels, and the features' names; a categorical or unknown feature is an error."""
+    if features is None:
+        if len(names) != 2:
+            raise ValueError(
+                f"the model has {len(names)} features: name the two to draw "
+                "with features=(x_feature, y_feature)"
+            )
+        features = names
+    features = [str(f) for f in features]
+    unknown = [f for f in features if f not in names]
+    if unknown:
+        raise ValueError(f"{unknown} are not features of the model ({names})")
+    categorical = [f for f in features if categories[names.index(f)] is not None]
+    if categorical:
+        raise ValueError(f"{categorical} are categorical; a region plot needs two numeric features")
+    frame = to_frame(X)
+    if isinstance(X, pd.DataFrame):
+        points = frame[features]
+    else:
+        points = frame.iloc[:, [names.index(f) for f in features]]
+    values = points.to_numpy(dtype=float, na_value=np.nan)
+    return values, check_labels(y, len(points)).to_numpy(), features
+
+
 def distinct_values(column: pd.Series, name: str, missing=-1) -> tuple[np.ndarray, np.ndarray]:
     """One hashing pass over a column: each row's index into the column's distinct values in
     order of first appearance (``missing`` where missing: -1, or ``_LAST`` for the number of
@@ -469,9 +644,10 @@ def check_labels(y, n_rows: int, name: str = "y") -> pd.Series:
 
 
 def refuse_dask(values, name: str) -> None:
-    """A Dask collection reaching a function that needs the data in memory is an error: silently
-    computing it could exhaust memory."""
-    if is_dask_collection(values):
+    """A collection an adapter computes on (a Dask collection, see :mod:`id3tree._backends`)
+    reaching a function that needs its data in memory is an error: silently computing it could
+    exhaust memory."""
+    if adapter_of(values) is not None:
         raise TypeError(
             f"{name} is a Dask collection, but this function needs its data in memory; call "
             ".compute() first if it fits, or use a function that takes Dask input (contingency "

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from id3tree.diagnostics import id_like_message, is_id_like
 from id3tree.node import LEFT, MISSING, NUMERIC_MISSING, RIGHT, Node, majority_classes
 
 
@@ -187,3 +188,60 @@ def _preorder_by_loops(parent: list) -> np.ndarray:
         next_number[p] = first + size[i]
         next_number[i] = first + 1
     return np.array(number, dtype=np.int64)
+
+
+def feature_importances(tree: GrownTree, n_features: int) -> np.ndarray:
+    """Entropy decrease of every split weighted by its share of the rows, summed per feature and
+    normalised to sum to 1 (all zeros for a single leaf); as
+    :func:`~id3tree.node.feature_importances` computes it from Nodes."""
+    split = np.flatnonzero(tree.feature >= 0)
+    n_samples = tree.counts.sum(axis=1)
+    weights = n_samples[split] / n_samples[0] * tree.gain[split]
+    total = np.bincount(tree.feature[split], weights=weights, minlength=n_features)
+    s = total.sum()
+    return total / s if s > 0 else total
+
+
+def id_like_splits(tree: GrownTree, names: list, categories: list, rows_of=None) -> list[str]:
+    """What to warn of (:class:`~id3tree.diagnostics.IDLikeFeatureWarning`): one message per
+    column that made a split of (nearly) one row per branch, naming the largest such split.
+    ``rows_of(position)`` counts a node's training rows when its counts are sums of weights (a
+    weighted fit): the rule is about rows."""
+    if all(c is None for c in categories):  # numeric splits only: two-way, never ID-like
+        return []
+    n_levels = np.array([-1 if c is None else len(c) for c in categories] + [-1])
+    levels = n_levels[tree.feature]  # -1: a leaf or a numeric split
+    if not (levels >= 0).any():
+        return []
+    n = tree.n_nodes
+    parent = tree.parent
+    is_child = parent >= 0
+    p = parent[is_child]
+    n_children = np.bincount(p, minlength=n)
+    n_samples = tree.counts.sum(axis=1)
+    size = (lambda i: n_samples[i].item()) if rows_of is None else rows_of
+    missing = is_child.copy()
+    missing[is_child] = tree.slot[is_child] == levels[p]  # the rows with no value do not count
+    missing_child = np.full(n, -1)
+    missing_child[parent[missing]] = np.flatnonzero(missing)
+    worst = {}
+    for i in np.flatnonzero(levels >= 0).tolist():
+        m = missing_child[i]
+        n_values = int(n_children[i]) - (m >= 0)
+        if not is_id_like(0, n_values):  # too few values to be ID-like, whatever the rows
+            continue
+        node_rows = size(i)
+        n_rows = node_rows - (size(m) if m >= 0 else 0)
+        if is_id_like(n_rows, n_values):
+            feature = names[tree.feature[i]]
+            if feature not in worst or n_rows > worst[feature][1]:
+                worst[feature] = (i, n_rows, n_values, node_rows)
+    return [_id_like_message(tree, feature, *found) for feature, found in worst.items()]
+
+
+def _id_like_message(tree: GrownTree, feature: str, i: int, n_rows, n_values, node_rows) -> str:
+    ids, depth = tree.ids, tree.depth
+    where = "" if depth[i] == 0 else f" at node {ids[i]} (depth {depth[i]})"
+    if n_rows < node_rows:
+        where += f" (not counting {node_rows - n_rows:g} with no value)"
+    return id_like_message(feature, n_rows, n_values, where)

@@ -9,22 +9,17 @@ pre-order (:class:`~id3tree.grown_tree.GrownTree`; the :class:`~id3tree.node.Nod
 
 from __future__ import annotations
 
-import ctypes
 import json
-import numbers
-import sys
 import warnings
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.exceptions import DataConversionWarning
 from sklearn.utils.validation import check_is_fitted
 
 from id3tree import persistence, pruning
-from id3tree._dask import any_dask
+from id3tree._backends import dispatched
 from id3tree._params import (
     check_alpha,
     check_ccp_alpha,
@@ -33,40 +28,36 @@ from id3tree._params import (
     check_keep_trace,
     check_min_gain,
     check_min_weight_fraction_leaf,
-    check_numeric_bins,
-    check_numeric_classes,
     check_sample_weight,
     check_total_weight,
-    row_weights,
 )
 from id3tree._validation import (
-    check_labels,
-    check_table,
     encode_like_fit,
-    factorize,
-    frame_block,
-    is_numeric,
-    listed_columns,
-    numeric_block,
-    numeric_values,
-    plain_labels,
-    to_frame,
+    one_row,
+    plain_numeric_array,
+    plain_values,
+    region_points,
+    rows_to_predict,
+    validation_codes,
 )
-from id3tree.diagnostics import IDLikeFeatureWarning, id_like_message, is_id_like
-from id3tree.grow import EncodedData, GrowParams, grow
-from id3tree.grown_tree import GrownTree
-from id3tree.node import Node, edge_label, node_paths
+from id3tree.diagnostics import IDLikeFeatureWarning
+from id3tree.fitting import (
+    FULL_TRACE_VALUES,
+    VERBOSE_THRESHOLDS,
+    Fitted,
+    encode_and_grow,
+    return_freed_memory,
+)
+from id3tree.grow import GrowParams
+from id3tree.grown_tree import GrownTree, feature_importances, id_like_splits
+from id3tree.node import Node
+from id3tree.pickling import pickled_state, restore_tree
 from id3tree.render.text import explain_path, tree_to_text
 from id3tree.routing import CompiledTree
-from id3tree.trace_table import candidate_table
-from id3tree.tracing import PrintTracer
+from id3tree.trace_table import candidate_frame, trace_frame, training_rows_at
 
 CRITERIA = ("entropy", "gain_ratio")
-FULL_TRACE_VALUES = 1_000_000
-"""With ``keep_trace="auto"``, training sets of at most this many values (rows x features) keep
-the whole trace and the encoded training data; larger ones keep the chosen splits only."""
-VERBOSE_THRESHOLDS = 5
-"""How many thresholds of each numeric candidate ``verbose=2`` lists, best first."""
+__all__ = ["FULL_TRACE_VALUES", "VERBOSE_THRESHOLDS", "ID3Classifier"]
 
 
 class ID3Classifier(ClassifierMixin, BaseEstimator):
@@ -205,7 +196,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     # -----------------------------------------------------------------------------------------
     # fitting
     # -----------------------------------------------------------------------------------------
-    def fit(self, X, y, sample_weight=None, *, tracer=None):  # noqa: C901 -- input fast paths still inline
+    def fit(self, X, y, sample_weight=None, *, tracer=None):
         """Grow the tree.
 
         Parameters
@@ -231,112 +222,31 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        params = self._grow_params()
-        if any_dask(X, y):  # a Dask DataFrame: one distributed pass per level
-            if (
-                sample_weight is not None
-                or self.class_weight is not None
-                or (self.min_weight_fraction_leaf != 0)
-            ):
-                raise NotImplementedError(
-                    "sample_weight, class_weight and min_weight_fraction_leaf are not supported "
-                    "for Dask DataFrames: the distributed grower counts rows, not weights; fit "
-                    "on a pandas DataFrame"
-                )
-            return self._fit_dask(X, y, params, tracer)
-        if self.numeric_bins is not None:
-            raise ValueError(
-                "numeric_bins applies to Dask DataFrames only (in memory every midpoint is "
-                f"searched exactly); leave it None, got {self.numeric_bins!r}"
-            )
-        # numbers (an array, a list of rows, a small frame of one dtype) are checked as one
-        # block, and integer or text labels as one array: no DataFrame, no Series per column
-        all_numeric = self._all_numeric()
-        if isinstance(X, pd.DataFrame):  # a small frame of numbers: the same, from its values
-            frame = check_table(X)
-            block = frame_block(frame) if all_numeric else None
-        else:
-            block = numeric_block(X) if all_numeric else None
-            frame = check_table(X) if block is None else None
-        n_rows, n_features = (frame if block is None else block).shape
-        labels = plain_labels(y, n_rows) if self.class_weight is None else None
-        if labels is None:
-            labels = self._check_y(y, n_rows)
-        weight = self._row_weights(sample_weight, labels)
-        if weight is not None and not np.all(weight > 0):  # weight 0: as if the row were absent
-            kept = np.flatnonzero(weight > 0)
-            if block is None:
-                frame = frame.iloc[kept].reset_index(drop=True)
-            else:
-                block = block[kept]  # (the frame is kept for its column names only)
-            if isinstance(labels, pd.Series):
-                labels = labels.iloc[kept].reset_index(drop=True)
-            else:
-                labels = labels[kept]
-            weight = weight[kept]
-            n_rows = len(kept)
-        if params.keep_trace == "auto":  # (params are this fit's own: _grow_params makes them)
-            params.keep_trace = True if n_rows * n_features <= FULL_TRACE_VALUES else "splits"
-        if frame is not None:
-            names = [str(c) for c in frame.columns]
-        else:
-            names = [f"x{i}" for i in range(n_features)]  # as to_frame names an array's columns
-        if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns):
-            self.feature_names_in_ = np.asarray(names, dtype=object)
+        params = self._grow_params()  # check the parameters
+        # check and encode the data, grow the tree (a Dask DataFrame: one pass a level)
+        fitted = encode_and_grow(X, y, sample_weight, self, params, tracer)
+        self._set_fitted(fitted)  # set the fitted attributes
+        if not fitted.trace_complete:  # a large fit: give back what growing it took
+            return_freed_memory()
+        return self._after_growth(fitted.tracer)
+
+    def _set_fitted(self, fitted: Fitted) -> None:
+        """The fitted attributes, from what :func:`~id3tree.fitting.encode_and_grow` gives."""
+        if fitted.string_names:
+            self.feature_names_in_ = np.asarray(fitted.names, dtype=object)
         elif hasattr(self, "feature_names_in_"):
             del self.feature_names_in_
-        self.n_features_in_ = n_features
-        self._names = names
-        self._names_from_frame = isinstance(X, pd.DataFrame)
-        self._categories = [None] * n_features
-        codes = [None] * n_features
-        if block is not None:  # the columns are views of the block
-            numeric = list(block.T)
-        else:
-            numeric = [None] * n_features
-            cat_mask = self._categorical_mask(frame, names)
-            for f, (name, (_, column)) in enumerate(zip(names, frame.items())):
-                if cat_mask[f]:
-                    codes[f], self._categories[f] = factorize(column, name)
-                else:
-                    numeric[f] = numeric_values(column, name)
-        if isinstance(labels, pd.Series):
-            y_codes, classes = factorize(labels, "y")
-        else:  # sorted as factorize sorts them: numbers by value, text by code point
-            distinct, y_codes = _class_codes(labels)
-            classes = distinct.tolist()
-            if distinct.dtype.kind != "U":
-                check_numeric_classes(distinct)
-        del labels  # (not needed while growing)
-        self.classes_ = persistence.class_array(classes)
-        if self.min_weight_fraction_leaf > 0:  # weighs the rows: each weighs 1 by default
-            weight = np.ones(len(y_codes)) if weight is None else weight
-            # less a relative 1e-9: sums of weights carry rounding, and a branch of exactly
-            # the limit (12 rows of 0.001 for 8% of 150 such rows) must pass as its rows would
-            limit = float(self.min_weight_fraction_leaf) * float(weight.sum())
-            params.min_weight_leaf = limit * (1 - 1e-9)
-        data = EncodedData(
-            names, numeric, codes, self._categories, y_codes, list(self.classes_.tolist()), weight
-        )
-        if tracer is None and self.verbose:
-            tracer = PrintTracer(max_thresholds=VERBOSE_THRESHOLDS if self.verbose >= 2 else 0)
-        grown = grow(data, params, tracer)
-        self._trace_columns = grown.trace
-        self._trace_complete = params.keep_trace is True
+        self.n_features_in_ = len(fitted.names)
+        self._names = fitted.names
+        self._names_from_frame = fitted.from_frame
+        self._categories = fitted.categories
+        self.classes_ = fitted.classes
+        self._trace_columns = fitted.grown.trace
+        self._trace_complete = fitted.trace_complete
         # candidate_table() and the teaching tools count from it; neither saved nor pickled
-        self._fit_data = data if self._trace_complete else None
-        grown.trace = None
-        self._set_arrays(grown)
-        if not self._trace_complete:  # a large fit: give back what growing it took
-            del data, frame, block, grown, numeric, codes, y_codes
-            _return_freed_memory()
-        return self._after_growth(tracer)
-
-    def _row_weights(self, sample_weight, labels) -> np.ndarray | None:
-        """``sample_weight`` times the ``class_weight`` of each row's class, checked; None when
-        neither is given. ``labels`` are the checked class labels (a Series with
-        ``class_weight``)."""
-        return row_weights(sample_weight, self.class_weight, labels)
+        self._fit_data = fitted.data
+        fitted.grown.trace = None
+        self._set_arrays(fitted.grown)
 
     def _after_growth(self, tracer) -> ID3Classifier:
         """What follows growth on any data: the ID-like warning, then ``ccp_alpha`` pruning."""
@@ -344,47 +254,13 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         rows_of = None
         if weight is not None:  # the rule is about rows, and a weighted node's counts are weights
             nodes = self._node_list()
-            rows_of = lambda i: len(self._training_rows_at(nodes[i]))  # noqa: E731
-        _warn_about_id_like_splits(self._tree, self._names, self._categories, rows_of)
+            rows_of = lambda i: len(training_rows_at(self.root_, self._fit_data, nodes[i]))  # noqa: E731
+        for message in id_like_splits(self._tree, self._names, self._categories, rows_of):
+            warnings.warn(message, IDLikeFeatureWarning, stacklevel=3)
         if self.ccp_alpha > 0:
             result = pruning.cost_complexity(self.root_, float(self.ccp_alpha), tracer=tracer)
             self._set_pruned(result)
         return self
-
-    def _fit_dask(self, X, y, params, tracer):
-        """Grow the same tree from a Dask DataFrame (see :mod:`id3tree._dask.tree`)."""
-        from id3tree._dask.tree import grow_on_dask
-
-        check_numeric_bins(self.numeric_bins)
-        if tracer is None and self.verbose:
-            tracer = PrintTracer(max_thresholds=0)  # every threshold would need every row
-        if params.keep_trace == "auto":
-            params = replace(params, keep_trace=True)
-        fitted = grow_on_dask(
-            X,
-            y,
-            params,
-            categorical=self.categorical,
-            numeric_bins=self.numeric_bins,
-            tracer=tracer,
-        )
-        names = fitted.data.names
-        if all(isinstance(c, str) for c in X.columns):
-            self.feature_names_in_ = np.asarray(names, dtype=object)
-        elif hasattr(self, "feature_names_in_"):
-            del self.feature_names_in_
-        self.n_features_in_ = len(names)
-        self._names = names
-        self._names_from_frame = True
-        self._categories = fitted.data.categories
-        self.classes_ = persistence.class_array(fitted.data.classes)
-        fitted.data.classes = list(self.classes_.tolist())
-        self._trace_columns = fitted.grown.trace
-        self._trace_complete = params.keep_trace is True
-        self._fit_data = None  # the rows stay on the cluster: the teaching tools cannot count
-        fitted.grown.trace = None
-        self._set_arrays(fitted.grown)
-        return self._after_growth(tracer)
 
     def _grow_params(self) -> GrowParams:
         check_choice("criterion", self.criterion, CRITERIA)
@@ -408,35 +284,6 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             keep_trace=self.keep_trace,
         )
 
-    @staticmethod
-    def _check_y(y, n_rows: int) -> pd.Series:
-        if y is None:
-            raise ValueError(
-                "ID3Classifier requires y to be passed, but the target y is None; it needs class labels to learn from"
-            )
-        if isinstance(y, np.ndarray) and y.ndim == 2 and y.shape[1] == 1:
-            warnings.warn(
-                "A column-vector y was passed when a 1d array was expected. Please change the shape "
-                "of y to (n_samples,), for example using ravel().",
-                DataConversionWarning,
-                stacklevel=3,
-            )
-        series = check_labels(y, n_rows)
-        if is_numeric(series):  # the verdict depends on the distinct labels only
-            check_numeric_classes(series.drop_duplicates().to_numpy())
-        return series
-
-    def _all_numeric(self) -> bool:
-        """True when ``categorical=`` lists no column: numeric columns stay numeric."""
-        categorical = self.categorical
-        return isinstance(categorical, str) and categorical == "auto"
-
-    def _categorical_mask(self, frame: pd.DataFrame, names: list[str]) -> list[bool]:
-        """Non-numeric columns are categorical; ``categorical=`` may add numeric ones."""
-        listed = listed_columns(self.categorical, names)
-        dtypes = frame.dtypes.tolist()
-        return [f in listed or not is_numeric(dtypes[f]) for f in range(len(names))]
-
     @property
     def root_(self) -> Node:
         """The root :class:`~id3tree.node.Node` of the fitted tree. The model keeps its tree as
@@ -459,7 +306,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self._tree, self._root = tree, root
         self.__dict__.pop("_teaching_record", None)
         self._compiled = CompiledTree.from_tree(tree, self._categories)
-        self.feature_importances_ = _feature_importances(tree, len(self._names))
+        self.feature_importances_ = feature_importances(tree, len(self._names))
 
     def _node_list(self) -> list[Node]:
         """The Nodes by position in the arrays (pre-order)."""
@@ -538,15 +385,12 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             if X_val is None or y_val is None:
                 raise ValueError("reduced_error pruning needs validation rows: X_val and y_val")
             stop = self._stop_nodes(X_val)
-            y_codes = self._validation_codes(y_val, len(stop))
+            y_codes = validation_codes(y_val, len(stop), classes)
             weight = 1.0
             if sample_weight is not None:
                 weight = check_sample_weight(sample_weight, len(stop))
                 check_total_weight(weight, "the validation rows' sample_weight")
-            counts = np.zeros((self._tree.n_nodes, len(classes)))
-            np.add.at(counts, (stop, y_codes), weight)
-            ids = self._tree.ids.tolist()
-            stops = {ids[i]: counts[i] for i in np.flatnonzero(counts.any(axis=1)).tolist()}
+            stops = pruning.validation_stops(stop, y_codes, weight, self._tree.ids, len(classes))
             result = pruning.reduced_error(self.root_, stops, classes, tracer=tracer)
         elif sample_weight is not None:
             raise ValueError(
@@ -567,18 +411,6 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         pruned.__dict__.update(self.__dict__)
         pruned._set_pruned(result)
         return pruned
-
-    def _validation_codes(self, y, n_rows: int) -> np.ndarray:
-        """Validation labels as class codes; a class the tree never saw is an error."""
-        series = check_labels(y, n_rows)
-        index = {c: i for i, c in enumerate(self.classes_.tolist())}
-        unknown = sorted({v for v in series.tolist() if v not in index}, key=str)
-        if unknown:
-            raise ValueError(
-                f"y_val holds classes the tree was not fitted on: {unknown[:5]} "
-                f"(classes: {self.classes_.tolist()})"
-            )
-        return np.array([index[v] for v in series.tolist()], dtype=np.int64)
 
     def cost_complexity_pruning_path(self, X, y, sample_weight=None):
         """The minimal cost-complexity pruning path, as scikit-learn computes it.
@@ -610,9 +442,14 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     # -----------------------------------------------------------------------------------------
     def _stop_nodes(self, X) -> np.ndarray:
         check_is_fitted(self, "_tree")
-        if _plain_numeric_array(X, self):  # checked once for NaN: the router need not look again
-            return self._compiled.route(*self._plain_values(X))
-        return self._compiled.route(self._encode(X))
+        if plain_numeric_array(X, self._categories):  # checked for NaN once: not routed again
+            return self._compiled.route(*plain_values(X, self._names))
+        by_name = hasattr(self, "feature_names_in_") or getattr(self, "_names_from_frame", False)
+        rows = rows_to_predict(
+            X, self._names, self._categories, by_name=by_name,
+            with_names=hasattr(self, "feature_names_in_"),
+        )  # fmt: skip
+        return self._compiled.route(rows)
 
     def predict_proba(self, X) -> np.ndarray:
         """Class probabilities: the class shares of the node where each row stops.
@@ -620,85 +457,17 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         Columns are in ``classes_`` order. A Dask DataFrame gives a Dask DataFrame with one
         column per class, computed partition by partition.
         """
-        if any_dask(X):
-            from id3tree._dask.tree import predict_partitions
-
-            return predict_partitions(self, X, proba=True)
-        stop = self._stop_nodes(X)
-        return np.take(self._compiled.proba, stop, axis=0)  # (faster than proba[stop])
+        return predictions(X, self, proba=True)
 
     def predict(self, X) -> np.ndarray:
         """The majority class of the node where each row stops (a Dask Series for a Dask
         DataFrame, computed partition by partition)."""
-        if any_dask(X):
-            from id3tree._dask.tree import predict_partitions
-
-            return predict_partitions(self, X, proba=False)
-        stop = self._stop_nodes(X)
-        return np.take(self.classes_[self._compiled.majority], stop)  # one gather per row
+        return predictions(X, self, proba=False)
 
     def apply(self, X) -> np.ndarray:
         """The ``node_id`` of the node where each row stops."""
         stop = self._stop_nodes(X)
         return self._tree.ids[stop].astype(np.int64)
-
-    def _encode(self, X) -> np.ndarray:
-        """New rows as ``(n_rows, n_features)`` floats: values, or category codes."""
-        if _plain_numeric_array(X, self):  # the common fast case: no pandas needed
-            return self._plain_values(X)[0]
-        frame = to_frame(X)
-        names = [str(c) for c in frame.columns]
-        if isinstance(X, pd.DataFrame) and (
-            hasattr(self, "feature_names_in_") or getattr(self, "_names_from_frame", False)
-        ):  # columns are matched by name, whatever their type: never silently by position
-            expected = list(self._names)
-            if names != expected:
-                missing = [c for c in expected if c not in names]
-                extra = [c for c in names if c not in expected]
-                problem = (
-                    (f"missing {missing}" if missing else "")
-                    + ("; " if missing and extra else "")
-                    + (f"unexpected {extra}" if extra else "")
-                )
-                raise ValueError(
-                    "The feature names should match those that were passed during fit: "
-                    + (problem or f"same columns in a different order; use X[{expected}]")
-                )
-        elif (
-            isinstance(X, pd.DataFrame)
-            and not hasattr(self, "feature_names_in_")
-            and all(isinstance(c, str) for c in X.columns)
-        ):
-            warnings.warn(
-                "X has feature names, but ID3Classifier was fitted without feature names",
-                UserWarning,
-                stacklevel=3,
-            )
-        if frame.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {frame.shape[1]} features, but ID3Classifier is expecting {self.n_features_in_} features as input"
-            )
-        return self._encode_frame(frame).T
-
-    def _plain_values(self, X: np.ndarray) -> tuple[np.ndarray, bool]:
-        """A numeric array's values for a model of numeric features (no copy for floats: rows
-        are read in place), checked, and whether any is missing (NaN)."""
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} features, but ID3Classifier is expecting "
-                f"{self.n_features_in_} features as input"
-            )
-        values = np.asarray(X, dtype=float)
-        if np.isfinite(values.sum()):  # one pass, no temporary
-            return values, False
-        infinite = np.isinf(values).any(axis=0)  # a NaN or an infinity somewhere: which?
-        if infinite.any():
-            f = int(np.flatnonzero(infinite)[0])
-            numeric_values(pd.Series(values[:, f]), self._names[f])  # raises, naming it
-        return values, True
-
-    def _encode_frame(self, frame: pd.DataFrame) -> np.ndarray:
-        return encode_like_fit(frame, self._names, self._categories)
 
     # -----------------------------------------------------------------------------------------
     # looking at the tree
@@ -751,52 +520,10 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             raise AttributeError(
                 "trace_ is only kept by fit() (unless keep_trace=False); a tree loaded from JSON has none"
             )
-        t = self._trace_columns
-        # pre-order; a pruned copy keeps its nodes' ids, so arrays are indexed by node_id
-        walked = list(self.root_.walk())
-        nodes = [None] * (max(n.node_id for n in walked) + 1)
-        for n in walked:
-            nodes[n.node_id] = n
-        parent = np.full(len(nodes), -1)
-        branch = np.full(len(nodes), "", dtype=object)
-        for node, key, child in self.root_.iter_edges():
-            parent[child.node_id] = node.node_id
-            branch[child.node_id] = edge_label(node, key)
-        paths = node_paths(self.root_)
-        path = np.array([" and ".join(paths.get(i, [])) for i in range(len(nodes))], dtype=object)
-        kept = np.isin(t["node"], [n.node_id for n in walked])  # rows of nodes pruned away go
-        t = {name: column[kept] for name, column in t.items()}
-        nodes = [n if n is not None else walked[0] for n in nodes]  # placeholders never read
-        classes = self.classes_.tolist()
-        counts = np.array([[n.class_counts[c] for c in classes] for n in nodes])
-        order = np.lexsort((t["feature"], t["node"]))
-        ids = t["node"][order]
-        names = np.array(self._names + [None], dtype=object)
-
-        def per_node(values, dtype=object):
-            return np.asarray(values, dtype=dtype)[ids]
-
-        columns = {
-            "node": ids,
-            "parent": parent[ids],
-            "depth": per_node([n.depth for n in nodes], np.int64),
-            "branch": branch[ids],
-            "path": path[ids],
-            "n_samples": counts.sum(axis=1)[ids],
-        }
-        columns |= {f"n_{c}": counts[ids, k] for k, c in enumerate(classes)}
-        columns["entropy"] = per_node([n.entropy for n in nodes], float)
-        columns["feature"] = names[t["feature"][order]]
-        for name in ("threshold", "low", "high", "overall_entropy", "gain", "gain_ratio"):
-            columns[name] = t[name][order]
-        columns["chosen"], columns["tie"] = t["chosen"][order], t["tie"][order]
-        columns["stop_reason"] = per_node([n.stop_reason for n in nodes])
-        columns["prediction"] = per_node([n.prediction for n in nodes])
-        columns["class_tie"] = per_node([bool(n.tied_classes) for n in nodes], bool)
-        table = pd.DataFrame(columns)
-        # False: one row per node only (keep_trace="auto" on a large training set)
-        table.attrs["complete"] = getattr(self, "_trace_complete", True)
-        return table
+        complete = getattr(self, "_trace_complete", True)
+        return trace_frame(
+            self.root_, self.classes_.tolist(), self._names, self._trace_columns, complete
+        )
 
     def candidate_table(self, node: int, feature) -> pd.DataFrame:
         """Every candidate split of one feature at one node, from the training rows that
@@ -850,52 +577,10 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
                 f"{FULL_TRACE_VALUES:,} values (rows x features) keeps none; fit with "
                 "keep_trace=True to keep it"
             )
-        nodes = {n.node_id: n for n in self.root_.walk()}
-        if isinstance(node, bool) or not isinstance(node, numbers.Integral) or node not in nodes:
-            raise ValueError(f"node must be a node_id between 0 and {len(nodes) - 1}, got {node!r}")
-        if isinstance(feature, numbers.Integral) and not isinstance(feature, bool):
-            if not 0 <= feature < len(self._names):
-                raise ValueError(f"feature position {feature} is out of range")
-            f = int(feature)
-        elif str(feature) in self._names:
-            f = self._names.index(str(feature))
-        else:
-            raise ValueError(f"unknown feature {feature!r}; the features are {self._names}")
-        rows = self._training_rows_at(nodes[node])
-        t = self._trace_columns
-        mine = (t["node"] == node) & (t["feature"] == f) if t is not None else np.array([False])
-        best = float(t["threshold"][mine][0]) if mine.any() else None
-        columns = candidate_table(data, rows, f, min_leaf=self.min_samples_leaf, best=best)
-        table = pd.DataFrame(columns)
-        if data.codes[f] is not None:
-            entropy = nodes[node].entropy
-            overall = float(table["weighted_entropy"].sum())
-            table.attrs.update(entropy=entropy, overall_entropy=overall, gain=entropy - overall)
-        return table
-
-    def _training_rows_at(self, target: Node) -> np.ndarray:
-        """The training rows that reached ``target``: the tests of its path, applied in turn."""
-        data = self._fit_data
-        parent = {child.node_id: (node, key) for node, key, child in self.root_.iter_edges()}
-        chain, at = [], target.node_id
-        while at in parent:
-            node, key = parent[at]
-            chain.append((node, key))
-            at = node.node_id
-        keep = np.ones(len(data.y), dtype=bool)
-        for node, key in reversed(chain):
-            f = self._names.index(node.feature)
-            if data.codes[f] is None:
-                x = data.numeric[f]
-                if key is None:
-                    keep &= np.isnan(x)
-                else:
-                    keep &= (x <= node.threshold) if key == "<=" else (x > node.threshold)
-            else:
-                categories = data.categories[f]
-                code = len(categories) if key is None else categories.index(key)
-                keep &= data.codes[f] == code
-        return np.flatnonzero(keep)
+        trace = self._trace_columns
+        return candidate_frame(
+            self.root_, data, trace, node, feature, min_leaf=self.min_samples_leaf
+        )
 
     def to_text(self, *, decimals: int = 4, max_depth: int | None = None) -> str:
         """The tree as indented text, one line per node with its counts."""
@@ -936,35 +621,10 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "_tree")
         from id3tree.render.regions import plot_regions
 
-        if features is None:
-            if len(self._names) != 2:
-                raise ValueError(
-                    f"the model has {len(self._names)} features: name the two to draw "
-                    "with features=(x_feature, y_feature)"
-                )
-            features = self._names
-        features = [str(f) for f in features]
-        unknown = [f for f in features if f not in self._names]
-        if unknown:
-            raise ValueError(f"{unknown} are not features of the model ({self._names})")
-        categorical = [f for f in features if self._categories[self._names.index(f)] is not None]
-        if categorical:
-            raise ValueError(
-                f"{categorical} are categorical; a region plot needs two numeric features"
-            )
-        frame = to_frame(X)
-        if isinstance(X, pd.DataFrame):
-            points = frame[features]
-        else:
-            points = frame.iloc[:, [self._names.index(f) for f in features]]
+        points, labels, features = region_points(X, y, features, self._names, self._categories)
+        classes = self.classes_.tolist()
         return plot_regions(
-            self.root_,
-            points.to_numpy(dtype=float, na_value=np.nan),
-            check_labels(y, len(points)).to_numpy(),
-            features=features,
-            classes=self.classes_.tolist(),
-            ax=ax,
-            **options,
+            self.root_, points, labels, features=features, classes=classes, ax=ax, **options
         )
 
     def explain(self, x) -> str:
@@ -974,8 +634,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         list of values in column order.
         """
         check_is_fitted(self, "_tree")
-        row = _one_row(x, self._names)
-        steps = self._compiled.path(self._encode_frame(row)[:, 0])
+        row = one_row(x, self._names)
+        steps = self._compiled.path(encode_like_fit(row, self._names, self._categories)[:, 0])
         return explain_path(self._node_list(), steps, row.iloc[0].to_dict(), self.classes_.tolist())
 
     # -----------------------------------------------------------------------------------------
@@ -1082,26 +742,12 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         return cls.from_dict(persistence.read_json(s_or_path))
 
     def __getstate__(self):
-        # A deep tree of nested Nodes would hit pickle's recursion limit: store it flat instead.
-        state = dict(super().__getstate__())
-        # The tree is pickled as its arrays; the Nodes, the compiled tree and the teaching
-        # record are made again on demand, and the training data is not kept.
-        for name in ("_teaching_record", "_root", "_compiled", "_fit_data"):
-            state.pop(name, None)
-        return state
+        return pickled_state(dict(super().__getstate__()))
 
     def __setstate__(self, state):
         flat = state.pop("_flat_tree", None)  # written by versions that pickled the Nodes
         super().__setstate__(state)
-        if "_tree" in state:
-            persistence.check_tree_arrays(self._tree, self.classes_.tolist(), self._categories)
-            self._set_arrays(self._tree)
-        elif flat is not None:
-            self._set_tree(
-                persistence.nodes_from_records(
-                    flat, self.classes_.tolist(), self._names, self._categories, encoded=False
-                )
-            )
+        restore_tree(self, state, flat)
 
     def stopped_early(self, X) -> pd.DataFrame:
         """Which rows stop before a leaf (at a category never seen at a node, or a missing
@@ -1142,127 +788,12 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         return compare_trees(self, other, X, y, feature_names=feature_names, encoder=encoder)
 
 
-def _feature_importances(tree: GrownTree, n_features: int) -> np.ndarray:
-    """Entropy decrease of every split weighted by its share of the rows, summed per feature and
-    normalised to sum to 1 (all zeros for a single leaf); as
-    :func:`~id3tree.node.feature_importances` computes it from Nodes."""
-    split = np.flatnonzero(tree.feature >= 0)
-    n_samples = tree.counts.sum(axis=1)
-    weights = n_samples[split] / n_samples[0] * tree.gain[split]
-    total = np.bincount(tree.feature[split], weights=weights, minlength=n_features)
-    s = total.sum()
-    return total / s if s > 0 else total
-
-
-def _warn_about_id_like_splits(tree: GrownTree, names: list, categories: list, rows_of=None):
-    """One :class:`IDLikeFeatureWarning` per column that made a split of (nearly) one row per
-    branch, naming the largest such split. ``rows_of(position)`` counts a node's training rows
-    when its counts are sums of weights (a weighted fit): the rule is about rows."""
-    if all(c is None for c in categories):  # numeric splits only: two-way, never ID-like
-        return
-    n_levels = np.array([-1 if c is None else len(c) for c in categories] + [-1])
-    levels = n_levels[tree.feature]  # -1: a leaf or a numeric split
-    if not (levels >= 0).any():
-        return
-    n = tree.n_nodes
-    parent = tree.parent
-    is_child = parent >= 0
-    p = parent[is_child]
-    n_children = np.bincount(p, minlength=n)
-    n_samples = tree.counts.sum(axis=1)
-    size = (lambda i: n_samples[i].item()) if rows_of is None else rows_of
-    missing = is_child.copy()
-    missing[is_child] = tree.slot[is_child] == levels[p]  # the rows with no value do not count
-    missing_child = np.full(n, -1)
-    missing_child[parent[missing]] = np.flatnonzero(missing)
-    worst = {}
-    for i in np.flatnonzero(levels >= 0).tolist():
-        m = missing_child[i]
-        n_values = int(n_children[i]) - (m >= 0)
-        if not is_id_like(0, n_values):  # too few values to be ID-like, whatever the rows
-            continue
-        node_rows = size(i)
-        n_rows = node_rows - (size(m) if m >= 0 else 0)
-        if is_id_like(n_rows, n_values):
-            feature = names[tree.feature[i]]
-            if feature not in worst or n_rows > worst[feature][1]:
-                worst[feature] = (i, n_rows, n_values, node_rows)
-    ids, depth = tree.ids, tree.depth
-    for feature, (i, n_rows, n_values, node_rows) in worst.items():
-        where = "" if depth[i] == 0 else f" at node {ids[i]} (depth {depth[i]})"
-        if n_rows < node_rows:
-            where += f" (not counting {node_rows - n_rows:g} with no value)"
-        message = id_like_message(feature, n_rows, n_values, where)
-        warnings.warn(message, IDLikeFeatureWarning, stacklevel=4)
-
-
-def _class_codes(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``np.unique(labels, return_inverse=True)`` of 1-D labels: the distinct labels, sorted,
-    and the index of each row's among them. Labels that are already the codes 0..K-1 of K
-    classes, every one present (the common case), are recognised by one count, not a sort."""
-    if labels.dtype.kind in "iu" and 0 < len(labels) and labels.max() < len(labels):
-        try:  # (a negative label, or one bincount cannot take, leaves it to np.unique)
-            present = np.bincount(labels).astype(bool)
-        except (TypeError, ValueError):
-            present = None
-        if present is not None and present.all():
-            return np.arange(len(present), dtype=labels.dtype), labels.astype(np.intp)
-    return np.unique(labels, return_inverse=True)
-
-
-def _return_freed_memory() -> None:
-    """Hand the memory a large fit freed back to the operating system. The C library's allocator
-    keeps freed heap memory for reuse (on Linux, glibc returns it only when asked), so after
-    growing a large tree the process would otherwise stay as large as at the fit's peak."""
-    global _malloc_trim
-    if _malloc_trim is None:
-        _malloc_trim = False
-        if sys.platform.startswith("linux"):
-            try:
-                _malloc_trim = ctypes.CDLL("libc.so.6").malloc_trim
-            except (OSError, AttributeError):  # not glibc (musl, ...): nothing to ask
-                pass
-    if _malloc_trim:
-        _malloc_trim(0)
-
-
-_malloc_trim = None
-
-
-def _plain_numeric_array(X, model) -> bool:
-    """A 2-D numpy array of numbers for a model whose features are all numeric."""
-    return (
-        isinstance(X, np.ndarray)
-        and X.ndim == 2
-        and X.dtype.kind in "fiu"
-        and all(c is None for c in model._categories)
-    )
-
-
-def _one_row(x, names: list[str]) -> pd.DataFrame:
-    """One sample as a one-row frame with the model's columns, in order."""
-    if isinstance(x, pd.DataFrame):
-        if len(x) != 1:
-            raise ValueError(f"explain takes one sample, got {len(x)} rows")
-        record = _by_name(x.iloc[0].to_dict())
-    elif isinstance(x, (dict, pd.Series)):
-        record = _by_name(dict(x))
-    else:
-        values = list(np.asarray(x, dtype=object).ravel())
-        if len(values) != len(names):
-            raise ValueError(
-                f"the sample has {len(values)} values but the model has {len(names)} features"
-            )
-        record = dict(zip(names, values))
-    missing = [n for n in names if n not in record]
-    if missing:
-        raise ValueError(f"the sample has no value for {missing}")
-    return pd.DataFrame([{n: record[n] for n in names}]).infer_objects()
-
-
-def _by_name(record: dict) -> dict:
-    """A sample's values keyed by column name as the model knows it (``str`` of the label)."""
-    named = {str(k): v for k, v in record.items()}
-    if len(named) != len(record):
-        raise ValueError(f"the sample names a column twice: {list(record)}")
-    return named
+@dispatched
+def predictions(X, model: ID3Classifier, *, proba: bool) -> np.ndarray:
+    """``model.predict(X)``, or ``predict_proba`` with ``proba``, of rows in memory: the majority
+    class (the class shares) of the node where each row stops. An adapter predicts its own
+    collections (a Dask DataFrame: partition by partition)."""
+    stop = model._stop_nodes(X)
+    if proba:
+        return np.take(model._compiled.proba, stop, axis=0)  # (faster than proba[stop])
+    return np.take(model.classes_[model._compiled.majority], stop)  # one gather per row

@@ -137,6 +137,16 @@ class _Log:
 # ---------------------------------------------------------------------------------------------
 # Reduced-error pruning (Quinlan 1987)
 # ---------------------------------------------------------------------------------------------
+def validation_stops(stop, y_codes, weight, ids, n_classes: int) -> dict:
+    """The class counts of the validation rows that stop at each node, ``{node id: counts}``,
+    for :func:`reduced_error`: row i stops at the node in position ``stop[i]`` of ``ids`` with
+    class code ``y_codes[i]`` and weighs ``weight`` (one number, or one per row)."""
+    counts = np.zeros((len(ids), n_classes))
+    np.add.at(counts, (stop, y_codes), weight)
+    ids = ids.tolist()
+    return {ids[i]: counts[i] for i in np.flatnonzero(counts.any(axis=1)).tolist()}
+
+
 def reduced_error(root: Node, stops: dict, classes: list, *, tracer=None) -> PruningResult:
     """Reduced-error pruning against a validation set.
 

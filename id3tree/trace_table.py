@@ -1,11 +1,122 @@
-"""The growth as tables: every candidate split of one feature at one node (``candidate_table``)."""
+"""The growth as tables: one row per node and candidate (``ID3Classifier.trace_``), and every
+candidate split of one feature at one node, from the training rows (``candidate_table``)."""
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
+import pandas as pd
 
 from id3tree._entropy import entropy_rows
+from id3tree.node import Node, edge_label, node_paths
 from id3tree.splits import class_counts, enumerate_thresholds
+
+_SCORES = ("threshold", "low", "high", "overall_entropy", "gain", "gain_ratio")
+
+
+def trace_frame(root: Node, classes: list, names: list, trace: dict, complete: bool):
+    """The trace of the tree under ``root`` as a DataFrame (the columns ``ID3Classifier.trace_``
+    documents), from the trace's columns (``trace``, one row per scored node and candidate,
+    grown numbers by ``node_id``); rows of nodes no longer in the tree (pruned) are left out.
+    ``complete``: whether the trace has every candidate (else the chosen splits only)."""
+    # pre-order; a pruned copy keeps its nodes' ids, so arrays are indexed by node_id
+    walked = list(root.walk())
+    nodes = [None] * (max(n.node_id for n in walked) + 1)
+    for n in walked:
+        nodes[n.node_id] = n
+    parent = np.full(len(nodes), -1)
+    branch = np.full(len(nodes), "", dtype=object)
+    for node, key, child in root.iter_edges():
+        parent[child.node_id] = node.node_id
+        branch[child.node_id] = edge_label(node, key)
+    paths = node_paths(root)
+    path = np.array([" and ".join(paths.get(i, [])) for i in range(len(nodes))], dtype=object)
+    kept = np.isin(trace["node"], [n.node_id for n in walked])  # rows of nodes pruned away go
+    t = {name: column[kept] for name, column in trace.items()}
+    nodes = [n if n is not None else walked[0] for n in nodes]  # placeholders never read
+    counts = np.array([[n.class_counts[c] for c in classes] for n in nodes])
+    order = np.lexsort((t["feature"], t["node"]))
+    ids = t["node"][order]
+    feature_names = np.array(names + [None], dtype=object)
+
+    def per_node(values, dtype=object):
+        return np.asarray(values, dtype=dtype)[ids]
+
+    columns = {
+        "node": ids,
+        "parent": parent[ids],
+        "depth": per_node([n.depth for n in nodes], np.int64),
+        "branch": branch[ids],
+        "path": path[ids],
+        "n_samples": counts.sum(axis=1)[ids],
+    }
+    columns |= {f"n_{c}": counts[ids, k] for k, c in enumerate(classes)}
+    columns["entropy"] = per_node([n.entropy for n in nodes], float)
+    columns["feature"] = feature_names[t["feature"][order]]
+    columns |= {name: t[name][order] for name in _SCORES}
+    columns["chosen"], columns["tie"] = t["chosen"][order], t["tie"][order]
+    columns["stop_reason"] = per_node([n.stop_reason for n in nodes])
+    columns["prediction"] = per_node([n.prediction for n in nodes])
+    columns["class_tie"] = per_node([bool(n.tied_classes) for n in nodes], bool)
+    table = pd.DataFrame(columns)
+    # False: one row per node only (keep_trace="auto" on a large training set)
+    table.attrs["complete"] = complete
+    return table
+
+
+def candidate_frame(root: Node, data, trace, node, feature, *, min_leaf: int = 1):
+    """``ID3Classifier.candidate_table(node, feature)`` of the tree under ``root`` grown on
+    ``data`` (the encoded training rows), whose trace's columns are ``trace`` (None for none):
+    the checks of ``node`` (a ``node_id``) and ``feature`` (a name or a position), then
+    :func:`candidate_table` of the rows that reached the node, as a DataFrame."""
+    names = data.names
+    nodes = {n.node_id: n for n in root.walk()}
+    if isinstance(node, bool) or not isinstance(node, numbers.Integral) or node not in nodes:
+        raise ValueError(f"node must be a node_id between 0 and {len(nodes) - 1}, got {node!r}")
+    if isinstance(feature, numbers.Integral) and not isinstance(feature, bool):
+        if not 0 <= feature < len(names):
+            raise ValueError(f"feature position {feature} is out of range")
+        f = int(feature)
+    elif str(feature) in names:
+        f = names.index(str(feature))
+    else:
+        raise ValueError(f"unknown feature {feature!r}; the features are {names}")
+    rows = training_rows_at(root, data, nodes[node])
+    t = trace
+    mine = (t["node"] == node) & (t["feature"] == f) if t is not None else np.array([False])
+    best = float(t["threshold"][mine][0]) if mine.any() else None
+    table = pd.DataFrame(candidate_table(data, rows, f, min_leaf=min_leaf, best=best))
+    if data.codes[f] is not None:
+        entropy = nodes[node].entropy
+        overall = float(table["weighted_entropy"].sum())
+        table.attrs.update(entropy=entropy, overall_entropy=overall, gain=entropy - overall)
+    return table
+
+
+def training_rows_at(root: Node, data, target: Node) -> np.ndarray:
+    """The training rows (of ``data``) that reached ``target`` in the tree under ``root``: the
+    tests of its path, applied in turn."""
+    parent = {child.node_id: (node, key) for node, key, child in root.iter_edges()}
+    chain, at = [], target.node_id
+    while at in parent:
+        node, key = parent[at]
+        chain.append((node, key))
+        at = node.node_id
+    keep = np.ones(len(data.y), dtype=bool)
+    for node, key in reversed(chain):
+        f = data.names.index(node.feature)
+        if data.codes[f] is None:
+            x = data.numeric[f]
+            if key is None:
+                keep &= np.isnan(x)
+            else:
+                keep &= (x <= node.threshold) if key == "<=" else (x > node.threshold)
+        else:
+            categories = data.categories[f]
+            code = len(categories) if key is None else categories.index(key)
+            keep &= data.codes[f] == code
+    return np.flatnonzero(keep)
 
 
 def candidate_table(data, rows: np.ndarray, f: int, *, min_leaf: int = 1, best=None):

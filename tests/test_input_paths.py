@@ -15,15 +15,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import id3tree.learner as learner
-from id3tree import ID3Classifier, _validation
+from id3tree import ID3Classifier, _validation, fitting
 from id3tree._validation import frame_block, numeric_block, plain_labels
 
 
 def _general_only(monkeypatch):
-    monkeypatch.setattr(learner, "numeric_block", lambda X: None)
-    monkeypatch.setattr(learner, "frame_block", lambda frame: None)
-    monkeypatch.setattr(learner, "plain_labels", lambda y, n_rows: None)
+    monkeypatch.setattr(_validation, "numeric_block", lambda X: None)
+    monkeypatch.setattr(_validation, "frame_block", lambda frame: None)
+    monkeypatch.setattr(fitting, "plain_labels", lambda y, n_rows: None)
 
 
 def _fit(X, y, **options):

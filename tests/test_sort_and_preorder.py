@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from id3tree import ID3Classifier, grown_tree, learner, sorted_columns
+from id3tree import ID3Classifier, grown_tree, sorted_columns
+from id3tree._validation import class_codes
 from id3tree.splits import SIZE_RULES
 from tests.test_grow import everything
 from tests.test_splits import size_rule
@@ -163,7 +164,7 @@ def test_class_codes_are_those_of_np_unique(values, dtype, shift):
     if shift and np.iinfo(dtype).max > 2**41:
         labels = labels + shift
     labels = labels.astype(dtype)
-    distinct, codes = learner._class_codes(labels)
+    distinct, codes = class_codes(labels)
     expected_distinct, expected_codes = np.unique(labels, return_inverse=True)
     assert distinct.dtype == expected_distinct.dtype
     assert distinct.tolist() == expected_distinct.tolist()

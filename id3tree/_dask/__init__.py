@@ -36,6 +36,8 @@ VERSIONS = {
     "id3tree.stats.classical._group_sums": "stats.group_sums",
     "id3tree.stats.classical._co_moments": "stats.co_moments",
     "id3tree.stats.classical._deviance": "stats.deviance",
+    "id3tree.fitting.encode_and_grow": "tree.fit_on_dask",
+    "id3tree.learner.predictions": "tree.predict_partitions",
 }
 
 

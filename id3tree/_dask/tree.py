@@ -27,12 +27,12 @@ algorithm, for columns with too many distinct values to count exactly.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
 
-from id3tree import grow
+from id3tree import grow, persistence
 from id3tree._dask import core
 from id3tree._dask.counted_splits import (
     distinct_value_counts,
@@ -40,11 +40,14 @@ from id3tree._dask.counted_splits import (
     score_counted_categorical,
     search_counted_thresholds,
 )
+from id3tree._params import check_numeric_bins
+from id3tree.fitting import Fitted
 from id3tree.grow import EncodedData, choose_splits
 from id3tree.growth_record import Level, Record
 from id3tree.node import LEFT, NUMERIC_MISSING, RIGHT
 from id3tree.splits.results import gain_ratios
 from id3tree.stopping import stop_reasons
+from id3tree.tracing import PrintTracer
 
 
 @dataclass
@@ -206,6 +209,38 @@ def _describe(X, joined, is_cat):
 
 def _class_counts_chunk(part, target):
     return np.bincount(target.codes(part), minlength=target.n_codes)
+
+
+def fit_on_dask(X, y, sample_weight, model, params, tracer) -> Fitted:
+    """The Dask version of :func:`id3tree.fitting.encode_and_grow`: ``model``'s tree grown on a
+    Dask DataFrame, one distributed pass per level (:func:`grow_on_dask`)."""
+    if (
+        sample_weight is not None
+        or model.class_weight is not None
+        or (model.min_weight_fraction_leaf != 0)
+    ):
+        raise NotImplementedError(
+            "sample_weight, class_weight and min_weight_fraction_leaf are not supported "
+            "for Dask DataFrames: the distributed grower counts rows, not weights; fit "
+            "on a pandas DataFrame"
+        )
+    numeric_bins = check_numeric_bins(model.numeric_bins)
+    if tracer is None and model.verbose:
+        tracer = PrintTracer(max_thresholds=0)  # every threshold would need every row
+    if params.keep_trace == "auto":
+        params = replace(params, keep_trace=True)
+    fitted = grow_on_dask(
+        X, y, params, categorical=model.categorical, numeric_bins=numeric_bins, tracer=tracer
+    )
+    data = fitted.data
+    classes = persistence.class_array(data.classes)
+    data.classes = list(classes.tolist())
+    string_names = all(isinstance(c, str) for c in X.columns)
+    return Fitted(
+        data.names, data.categories, classes, fitted.grown, None,  # (the rows stay on the cluster)
+        string_names=string_names, from_frame=True, trace_complete=params.keep_trace is True,
+        tracer=tracer,
+    )  # fmt: skip
 
 
 def grow_on_dask(X, y, params, *, categorical="auto", numeric_bins=None, tracer=None) -> DaskFit:
@@ -457,8 +492,9 @@ def _predict_part(part, model, proba: bool):
     return pd.Series(model.predict(part), index=part.index, name="prediction")
 
 
-def predict_partitions(model, X, *, proba: bool):
-    """Predictions (or class probabilities) of a Dask DataFrame, one partition at a time."""
+def predict_partitions(X, model, *, proba: bool):
+    """Predictions (or class probabilities) of a Dask DataFrame, one partition at a time: the
+    Dask version of :func:`id3tree.learner.predictions`."""
     X = core.check_frame(X)
     meta = _predict_part(X._meta, model, proba)
     return X.map_partitions(_predict_part, model, proba, meta=meta)
