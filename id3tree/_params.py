@@ -31,6 +31,9 @@ MIN_TOTAL_WEIGHT = 2.0**-500
 """The smallest positive total weight a fit takes: below it, products of two counts underflow
 to 0 and the chi-square test of ``alpha`` divides 0 by 0."""
 
+CRITERIA = ("entropy", "gain_ratio")
+"""How features compete at a node of ``ID3Classifier``: information gain, or gain ratio."""
+
 ID_LIKE_CHOICES = ("warn", "drop", "keep")
 """What ``ID3Classifier(id_like=...)`` does when a column that looks like an identifier wins a
 split: warn and keep it, leave it out and grow the tree again, or keep it silently."""
@@ -158,6 +161,23 @@ def check_id_like(value) -> str:
     return check_choice("id_like", value, ID_LIKE_CHOICES)
 
 
+def check_tree_params(model) -> None:
+    """Every parameter of an ``ID3Classifier`` (``model``) that ``fit`` checks before it reads
+    the data (``class_weight`` is checked with the labels, ``numeric_bins`` by where the data
+    lives)."""
+    check_choice("criterion", model.criterion, CRITERIA)
+    check_int("max_depth", model.max_depth, 0, allow_none=True)
+    check_int("min_samples_split", model.min_samples_split, 2)
+    check_int("min_samples_leaf", model.min_samples_leaf, 1)
+    check_int("verbose", model.verbose, 0)
+    check_keep_trace(model.keep_trace)
+    check_id_like(model.id_like)
+    check_min_weight_fraction_leaf(model.min_weight_fraction_leaf)
+    check_min_gain(model.min_gain)
+    check_ccp_alpha(model.ccp_alpha)
+    check_alpha(model.alpha)
+
+
 # ---------------------------------------------------------------------------------------------
 # weights
 # ---------------------------------------------------------------------------------------------
@@ -229,6 +249,16 @@ def check_total_weight(weight: np.ndarray, what: str = "sample_weight times clas
             f"the chi-square test; multiply every weight by the same number (the total must "
             f"be at least 2**-500, about {MIN_TOTAL_WEIGHT:.3g})"
         )
+
+
+def check_validation_weight(sample_weight, n: int):
+    """The weights of ``n`` validation rows (reduced-error pruning): 1.0 for None (every row
+    weighs 1), else :func:`check_sample_weight` and :func:`check_total_weight`."""
+    if sample_weight is None:
+        return 1.0
+    weight = check_sample_weight(sample_weight, n)
+    check_total_weight(weight, "the validation rows' sample_weight")
+    return weight
 
 
 def check_class_weight(class_weight, classes) -> None:

@@ -64,6 +64,16 @@ def id_like_message(feature: str, n_rows: float, n_values: int, where: str = "")
     )
 
 
+def left_out_message(message: str) -> str:
+    """What ``ID3Classifier(id_like="drop")`` says of a column it left out, from the
+    :func:`id_like_message` of the split that made it look like an identifier."""
+    seen = IDLikeFeatureWarning(message)
+    return (
+        f"column {seen.feature!r} looks like an identifier: it split {seen.split}, so it was "
+        "left out and the tree grown without it (id_like='drop'; 'warn' keeps it)"
+    )
+
+
 STRAY_SHARE = 0.1
 """A text column is reported as numbers with stray values when at most this share of its
 present values (and at most ``STRAY_VALUES`` distinct ones) are not numbers."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ctypes
 import sys
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
@@ -30,8 +30,10 @@ from id3tree._validation import (
     plain_labels,
     training_table,
 )
+from id3tree.diagnostics import IDLikeFeatureWarning, left_out_message
 from id3tree.grow import EncodedData, GrowParams, grow
-from id3tree.grown_tree import GrownTree
+from id3tree.grown_tree import GrownTree, id_like_splits
+from id3tree.trace_table import training_rows_at
 from id3tree.tracing import PrintTracer
 
 FULL_TRACE_VALUES = 1_000_000
@@ -56,6 +58,8 @@ class Fitted:
     from_frame: bool  # X was a DataFrame (new rows are matched to its columns by name)
     trace_complete: bool  # the trace has every candidate (else the chosen splits only)
     tracer: object  # the tracer the growth was told to (None for none)
+    # id_like="drop": the ID-like messages of the columns left out (None: none was looked for)
+    left_out: list | None = None
 
 
 @dispatched
@@ -82,13 +86,98 @@ def encode_and_grow(X, y, sample_weight, model, params: GrowParams, tracer) -> F
         params.min_weight_leaf = limit * (1 - 1e-9)
     if tracer is None and model.verbose:
         tracer = PrintTracer(max_thresholds=VERBOSE_THRESHOLDS if model.verbose >= 2 else 0)
-    grown = grow(data, params, tracer)
+    grown, grown_on, left_out = _grown(data, params, tracer, model.id_like)
     complete = params.keep_trace is True
     return Fitted(
-        data.names, data.categories, classes, grown, data if complete else None,
+        data.names, data.categories, classes, grown, grown_on if complete else None,
         string_names=isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns),
         from_frame=isinstance(X, pd.DataFrame), trace_complete=complete, tracer=tracer,
+        left_out=left_out,
     )  # fmt: skip
+
+
+def _grown(data: EncodedData, params: GrowParams, tracer, id_like: str) -> tuple:
+    """``(tree, the data it was grown on, the ID-like messages of the columns left out)``.
+
+    With ``id_like="drop"``, while columns make identifier-like splits (:func:`id_like_found`),
+    the tree is grown again without them, quietly: the tracer sees the last growth only. The
+    tree's features are then numbered as the columns of ``data`` (all of them), so the model
+    takes the same columns as ever; the columns left out are in no split."""
+    if id_like != "drop":
+        return grow(data, params, tracer), data, None
+    kept, left_out = data, []
+    while True:
+        grown = grow(kept, params, None)
+        found = id_like_found(grown, kept, kept.names, kept.categories)
+        if not found:
+            break
+        features = [IDLikeFeatureWarning(message).feature for message in found]
+        if len(features) == kept.n_features:
+            every = [IDLikeFeatureWarning(message).feature for message in left_out + found]
+            raise ValueError(
+                f"every column looks like an identifier ({every}), so id_like='drop' would "
+                "leave none to grow a tree on; id_like='warn' or 'keep' keeps them"
+            )
+        left_out += found
+        kept = _without(kept, features)
+    if tracer is not None:
+        grown = grow(kept, params, tracer)
+    if left_out:
+        grown = _renumbered(grown, kept.names, data.names)
+    return grown, kept, left_out
+
+
+def _without(data: EncodedData, features: list) -> EncodedData:
+    """``data`` without the columns named ``features``."""
+    keep = [f for f, name in enumerate(data.names) if name not in features]
+    return replace(
+        data,
+        names=[data.names[f] for f in keep],
+        numeric=[data.numeric[f] for f in keep],
+        codes=[data.codes[f] for f in keep],
+        categories=[data.categories[f] for f in keep],
+    )
+
+
+def _renumbered(grown: GrownTree, kept: list, names: list) -> GrownTree:
+    """A tree grown on the columns ``kept`` with its features (in its splits and its trace)
+    numbered as the columns ``names`` (all of them); -1 (a leaf) stays -1."""
+    position = np.array([names.index(name) for name in kept] + [-1], dtype=np.int64)
+    grown.feature = position[grown.feature]
+    if grown.trace is not None:
+        trace = {column: grown.trace[column] for column in grown.trace}
+        trace["feature"] = position[trace["feature"]]
+        grown.trace = trace
+    return grown
+
+
+def id_like_found(tree: GrownTree, data, names: list, categories: list, nodes=None) -> list:
+    """The identifier-like splits of ``tree`` (:func:`~id3tree.grown_tree.id_like_splits`),
+    one message per column. The rule is about rows: a weighted fit's nodes (whose counts are
+    sums of weights) have their rows counted in ``data``, the training data, routed down the
+    tree's ``nodes`` (made from ``tree`` unless given, a callable giving them)."""
+    rows_of = None
+    if getattr(data, "weight", None) is not None:
+        nodes = tree.nodes(names, categories, data.classes) if nodes is None else nodes()
+        rows_of = lambda i: len(training_rows_at(nodes[0], data, nodes[i]))  # noqa: E731
+    return id_like_splits(tree, names, categories, rows_of)
+
+
+def id_like_warnings(model, fitted: Fitted) -> list[str]:
+    """What ``fit`` warns of (:class:`~id3tree.diagnostics.IDLikeFeatureWarning`) by
+    ``model.id_like``: the identifier-like splits (``"warn"``), the columns left out
+    (``"drop"``) or nothing (``"keep"``)."""
+    if model.id_like == "keep":
+        return []
+    if model.id_like == "drop" and fitted.left_out is not None:
+        return [left_out_message(message) for message in fitted.left_out]
+    data = getattr(model, "_fit_data", None)
+    found = id_like_found(model._tree, data, model._names, model._categories, model._node_list)
+    if found and model.id_like == "drop":  # an adapter's fit, which grows once
+        raise NotImplementedError(
+            f"id_like='drop' is for data in memory; this fit grows the tree once. {found[0]}"
+        )
+    return found
 
 
 def _checked_input(X, y, sample_weight, model) -> tuple:
@@ -174,6 +263,15 @@ def _encoded(frame, block, labels, weight, model) -> tuple[EncodedData, np.ndarr
     classes = persistence.class_array(classes)
     data = EncodedData(names, numeric, codes, categories, y_codes, classes.tolist(), weight)
     return data, classes
+
+
+def trace_for_data(trace, names: list, data):
+    """The trace's columns with its features numbered as the columns of ``data`` (the training
+    data a fit kept: without the columns ``id_like="drop"`` left out), not as ``names``."""
+    if trace is None or data is None or len(data.names) == len(names):
+        return trace
+    position = np.array([data.names.index(n) if n in data.names else -2 for n in names] + [-1])
+    return {**trace, "feature": position[trace["feature"]]}
 
 
 def return_freed_memory() -> None:

@@ -20,17 +20,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from id3tree import persistence, pruning
 from id3tree._backends import dispatched
-from id3tree._params import (
-    check_alpha,
-    check_ccp_alpha,
-    check_choice,
-    check_int,
-    check_keep_trace,
-    check_min_gain,
-    check_min_weight_fraction_leaf,
-    check_sample_weight,
-    check_total_weight,
-)
+from id3tree._params import check_tree_params, check_validation_weight
 from id3tree._validation import (
     encode_like_fit,
     one_row,
@@ -46,17 +36,18 @@ from id3tree.fitting import (
     VERBOSE_THRESHOLDS,
     Fitted,
     encode_and_grow,
+    id_like_warnings,
     return_freed_memory,
+    trace_for_data,
 )
 from id3tree.grow import GrowParams
-from id3tree.grown_tree import GrownTree, feature_importances, id_like_splits
+from id3tree.grown_tree import GrownTree, feature_importances
 from id3tree.node import Node
 from id3tree.pickling import pickled_state, restore_tree
 from id3tree.render.text import explain_path, tree_to_text
 from id3tree.routing import CompiledTree
-from id3tree.trace_table import candidate_frame, trace_frame, training_rows_at
+from id3tree.trace_table import candidate_frame, trace_frame
 
-CRITERIA = ("entropy", "gain_ratio")
 __all__ = ["FULL_TRACE_VALUES", "VERBOSE_THRESHOLDS", "ID3Classifier"]
 
 
@@ -68,8 +59,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     criterion : {"entropy", "gain_ratio"}, default="entropy"
         How features compete at a node: information gain, or gain divided by split information
         (C4.5; see ``average_gain_rule``). Information gain favours features with many values: a
-        column with one value per row (a name, an id) has the largest gain of all, and the learner
-        warns about such splits with an :class:`~id3tree.diagnostics.IDLikeFeatureWarning`. A numeric feature's threshold is always the midpoint of lowest overall entropy.
+        column with one value per row (a name, an id) has the largest gain of all (see
+        ``id_like``). A numeric feature's threshold is always the midpoint of lowest overall
+        entropy.
     max_depth : int or None, default=None
         Nodes at this depth become leaves. None grows until the leaves are pure or no split helps.
     min_samples_split : int, default=2
@@ -137,6 +129,13 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         ``trace_.attrs["complete"]`` is False) and no training data, so the teaching tools ask
         for ``keep_trace=True``. (A million-row tree has ~10^5 nodes: its whole trace would
         take more memory than the tree.) False keeps neither. The tree is the same in all cases.
+    id_like : {"warn", "drop", "keep"}, default="warn"
+        What to do when a column looks like an identifier (a name, a ticket number): it makes a
+        categorical split of (nearly) one row per branch (:mod:`id3tree.diagnostics`). "warn":
+        an :class:`~id3tree.diagnostics.IDLikeFeatureWarning` names it and its split. "drop":
+        the tree is grown again without it (until no column makes such a split; in memory
+        only), and the warning says which columns were left out: the model still takes every
+        column (``n_features_in_``), and theirs have importance 0. "keep": no warning.
 
     Notes
     -----
@@ -177,6 +176,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         verbose=0,
         numeric_bins=None,
         keep_trace="auto",
+        id_like="warn",
     ):
         self.criterion = criterion
         self.max_depth = max_depth
@@ -192,6 +192,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self.verbose = verbose
         self.numeric_bins = numeric_bins
         self.keep_trace = keep_trace
+        self.id_like = id_like
 
     # -----------------------------------------------------------------------------------------
     # fitting
@@ -228,7 +229,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self._set_fitted(fitted)  # set the fitted attributes
         if not fitted.trace_complete:  # a large fit: give back what growing it took
             return_freed_memory()
-        return self._after_growth(fitted.tracer)
+        return self._after_growth(fitted)
 
     def _set_fitted(self, fitted: Fitted) -> None:
         """The fitted attributes, from what :func:`~id3tree.fitting.encode_and_grow` gives."""
@@ -248,31 +249,19 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         fitted.grown.trace = None
         self._set_arrays(fitted.grown)
 
-    def _after_growth(self, tracer) -> ID3Classifier:
-        """What follows growth on any data: the ID-like warning, then ``ccp_alpha`` pruning."""
-        weight = getattr(getattr(self, "_fit_data", None), "weight", None)
-        rows_of = None
-        if weight is not None:  # the rule is about rows, and a weighted node's counts are weights
-            nodes = self._node_list()
-            rows_of = lambda i: len(training_rows_at(self.root_, self._fit_data, nodes[i]))  # noqa: E731
-        for message in id_like_splits(self._tree, self._names, self._categories, rows_of):
+    def _after_growth(self, fitted: Fitted) -> ID3Classifier:
+        """What follows growth on any data: the ID-like warnings, then ``ccp_alpha`` pruning."""
+        for message in id_like_warnings(self, fitted):
             warnings.warn(message, IDLikeFeatureWarning, stacklevel=3)
         if self.ccp_alpha > 0:
-            result = pruning.cost_complexity(self.root_, float(self.ccp_alpha), tracer=tracer)
-            self._set_pruned(result)
+            tracer = fitted.tracer
+            self._set_pruned(
+                pruning.cost_complexity(self.root_, float(self.ccp_alpha), tracer=tracer)
+            )
         return self
 
     def _grow_params(self) -> GrowParams:
-        check_choice("criterion", self.criterion, CRITERIA)
-        check_int("max_depth", self.max_depth, 0, allow_none=True)
-        check_int("min_samples_split", self.min_samples_split, 2)
-        check_int("min_samples_leaf", self.min_samples_leaf, 1)
-        check_int("verbose", self.verbose, 0)
-        check_keep_trace(self.keep_trace)
-        check_min_weight_fraction_leaf(self.min_weight_fraction_leaf)
-        check_min_gain(self.min_gain)
-        check_ccp_alpha(self.ccp_alpha)
-        check_alpha(self.alpha)
+        check_tree_params(self)
         return GrowParams(
             criterion=self.criterion,
             max_depth=np.inf if self.max_depth is None else self.max_depth,
@@ -386,10 +375,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
                 raise ValueError("reduced_error pruning needs validation rows: X_val and y_val")
             stop = self._stop_nodes(X_val)
             y_codes = validation_codes(y_val, len(stop), classes)
-            weight = 1.0
-            if sample_weight is not None:
-                weight = check_sample_weight(sample_weight, len(stop))
-                check_total_weight(weight, "the validation rows' sample_weight")
+            weight = check_validation_weight(sample_weight, len(stop))
             stops = pruning.validation_stops(stop, y_codes, weight, self._tree.ids, len(classes))
             result = pruning.reduced_error(self.root_, stops, classes, tracer=tracer)
         elif sample_weight is not None:
@@ -429,11 +415,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         from sklearn.base import clone
         from sklearn.utils import Bunch
 
-        full = clone(self).set_params(ccp_alpha=0.0, verbose=0)
-        if sample_weight is None:
-            full.fit(X, y)
-        else:
-            full.fit(X, y, sample_weight=sample_weight)
+        full = clone(self).set_params(ccp_alpha=0.0, verbose=0).fit(X, y, sample_weight)
         alphas, impurities = pruning.cost_complexity_path(full.root_)
         return Bunch(ccp_alphas=alphas, impurities=impurities)
 
@@ -577,7 +559,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
                 f"{FULL_TRACE_VALUES:,} values (rows x features) keeps none; fit with "
                 "keep_trace=True to keep it"
             )
-        trace = self._trace_columns
+        trace = trace_for_data(self._trace_columns, self._names, data)
         return candidate_frame(
             self.root_, data, trace, node, feature, min_leaf=self.min_samples_leaf
         )

@@ -459,3 +459,109 @@ def test_the_trace_is_made_when_first_read_and_travels_with_the_model():
     for node in model.root_.walk():
         if not node.is_leaf:
             assert chosen.loc[node.node_id, "threshold"] == node.threshold
+
+
+# ---------------------------------------------------------------------------------------------
+# id_like: what the learner does with a column that looks like an identifier
+# ---------------------------------------------------------------------------------------------
+TITANIC_IDS = ["Name", "Ticket", "Cabin"]  # a name, a ticket number, a cabin: one row per value
+
+
+@pytest.fixture(scope="module")
+def titanic():
+    from id3tree.datasets import load_titanic
+
+    return load_titanic(return_X_y=True)
+
+
+def _id_like_warnings(model, X, y, **fit):
+    import warnings
+
+    from id3tree.diagnostics import IDLikeFeatureWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        model.fit(X, y, **fit)
+    return [w.message for w in caught if w.category is IDLikeFeatureWarning]
+
+
+def test_id_like_drop_grows_the_tree_the_columns_left_out_would_give(titanic):
+    X, y = titanic
+    dropped = ID3Classifier(id_like="drop", max_depth=3)
+    said = _id_like_warnings(dropped, X, y)
+    assert [m.feature for m in said] == TITANIC_IDS  # each named, in the order found
+    assert all("left out" in str(m) and "id_like='drop'" in str(m) for m in said)
+    assert "split 891 rows into 891 branches" in str(said[0])
+    # the reference: the same learner on the frame without those columns, by hand
+    by_hand = ID3Classifier(max_depth=3, id_like="keep").fit(X.drop(columns=TITANIC_IDS), y)
+    assert dropped.to_text() == by_hand.to_text()
+    assert dropped.trace_.equals(by_hand.trace_)
+    # the model takes every column, as fitted; those left out weigh nothing
+    assert dropped.n_features_in_ == X.shape[1]
+    assert list(dropped.feature_names_in_) == list(X.columns)
+    kept = [c not in TITANIC_IDS for c in X.columns]
+    np.testing.assert_array_equal(dropped.feature_importances_[~np.array(kept)], 0.0)
+    np.testing.assert_allclose(
+        dropped.feature_importances_[np.array(kept)], by_hand.feature_importances_
+    )
+    np.testing.assert_array_equal(dropped.predict(X), by_hand.predict(X[by_hand.feature_names_in_]))
+    # saved and loaded, pickled and unpickled: the same model, the choice kept
+    for again in (ID3Classifier.from_json(dropped.to_json()), pickle.loads(pickle.dumps(dropped))):
+        np.testing.assert_array_equal(again.predict(X), dropped.predict(X))
+        assert again.id_like == "drop"
+
+
+def test_id_like_drop_keeps_the_teaching_tools_on_the_columns_grown_on(titanic):
+    X, y = titanic
+    dropped = ID3Classifier(id_like="drop", max_depth=2)
+    _id_like_warnings(dropped, X, y)
+    by_hand = ID3Classifier(max_depth=2).fit(X.drop(columns=TITANIC_IDS), y)
+    for feature in ("Sex", "Fare", "Embarked"):  # Fare and Embarked come after columns left out
+        for node in (0, 1):
+            pd.testing.assert_frame_equal(
+                dropped.candidate_table(node, feature), by_hand.candidate_table(node, feature)
+            )
+    assert str(dropped.step(0)) == str(by_hand.step(0))  # no column left out is a candidate
+
+
+def test_id_like_drop_traces_the_last_growth_only(titanic, capsys):
+    X, y = titanic
+    _id_like_warnings(ID3Classifier(id_like="drop", max_depth=1, verbose=1), X, y)
+    dropped = capsys.readouterr().out
+    ID3Classifier(max_depth=1, verbose=1).fit(X.drop(columns=TITANIC_IDS), y)
+    assert dropped == capsys.readouterr().out
+    assert "Name" not in dropped
+
+
+def test_id_like_drop_counts_rows_not_weights(titanic):
+    X, y = titanic
+    said = _id_like_warnings(
+        ID3Classifier(id_like="drop", max_depth=2), X, y, sample_weight=np.full(len(y), 3.0)
+    )
+    assert [m.feature for m in said] == TITANIC_IDS
+    assert "split 891 rows into 891 branches" in str(said[0])  # rows, not 2673 weights
+
+
+def test_id_like_keep_is_silent_and_warn_is_the_default(titanic):
+    X, y = titanic
+    warned = _id_like_warnings(ID3Classifier(max_depth=2), X, y)
+    assert warned and all("use criterion='gain_ratio' or drop the column" in str(m) for m in warned)
+    kept = ID3Classifier(max_depth=2, id_like="keep")
+    assert _id_like_warnings(kept, X, y) == []
+    assert kept.to_text() == ID3Classifier(max_depth=2, id_like="keep").fit(X, y).to_text()
+    assert ID3Classifier().get_params()["id_like"] == "warn"
+
+
+def test_id_like_drop_refuses_to_leave_no_column():
+    X = pd.DataFrame({"id": [f"r{i}" for i in range(30)], "code": [f"c{i}" for i in range(30)]})
+    y = np.arange(30) % 2
+    with pytest.raises(
+        ValueError, match=r"every column looks like an identifier \(\['id', 'code'\]\)"
+    ):
+        ID3Classifier(id_like="drop").fit(X, y)
+
+
+@pytest.mark.parametrize("bad", ["drop ", "Warn", None, True])
+def test_id_like_must_be_warn_drop_or_keep(bad, tennis):
+    with pytest.raises(ValueError, match="id_like"):
+        ID3Classifier(id_like=bad).fit(*tennis)

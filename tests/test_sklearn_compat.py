@@ -149,6 +149,7 @@ PARAMS = {
     "verbose": 0,
     "numeric_bins": None,
     "keep_trace": True,
+    "id_like": "drop",
 }
 
 
@@ -168,6 +169,7 @@ def test_default_params_are_the_documented_ones():
         "verbose": 0,
         "numeric_bins": None,
         "keep_trace": "auto",
+        "id_like": "warn",
     }
 
 
