@@ -31,7 +31,7 @@ from id3tree._cli_common import (
 )
 from id3tree._cli_grade import add_grade_command
 from id3tree._cli_select import add_select_command
-from id3tree.diagnostics import IDLikeFeatureWarning
+from id3tree.diagnostics import IDLikeFeatureWarning, StrayValuesWarning
 from id3tree.learner import ID3Classifier
 
 
@@ -704,6 +704,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _one_line_warning
+            warnings.simplefilter("ignore", StrayValuesWarning)  # read_table names them once
             return args.run(args)
     except KeyboardInterrupt:  # Ctrl-C: one line, and the shell's status for SIGINT
         print("id3tree: interrupted", file=sys.stderr)

@@ -107,6 +107,26 @@ def stray_values(column) -> dict:
     return {value: rows.index.tolist() for value, rows in strays.groupby(strays, sort=False)}
 
 
+class StrayValuesWarning(UserWarning):
+    """A column of numbers holds a few values that are not numbers (``72?``), so it is read as
+    text: a categorical column with one branch per value."""
+
+
+def may_hold_stray_values(distinct) -> bool:
+    """A quick look at a column's ``distinct`` values (present ones) before
+    :func:`stray_values` counts its rows: some are numbers, and at most ``STRAY_VALUES`` are
+    not. Most text columns hold no number at all."""
+    import pandas as pd
+
+    if len(distinct) < 2:
+        return False
+    text = pd.Series([str(value) for value in distinct], dtype=object)
+    not_numbers = pd.to_numeric(text, errors="coerce").isna()
+    return (
+        not_numbers.any() and not not_numbers.all() and text[not_numbers].nunique() <= STRAY_VALUES
+    )
+
+
 def stray_values_message(column, name: str) -> str | None:
     """The warning about :func:`stray_values`, naming the column, the values and their rows."""
     found = stray_values(column)

@@ -30,7 +30,13 @@ from id3tree._validation import (
     plain_labels,
     training_table,
 )
-from id3tree.diagnostics import IDLikeFeatureWarning, left_out_message
+from id3tree.diagnostics import (
+    IDLikeFeatureWarning,
+    StrayValuesWarning,
+    left_out_message,
+    may_hold_stray_values,
+    stray_values_message,
+)
 from id3tree.grow import EncodedData, GrowParams, grow
 from id3tree.grown_tree import GrownTree, id_like_splits
 from id3tree.trace_table import training_rows_at
@@ -251,6 +257,8 @@ def _encoded(frame, block, labels, weight, model) -> tuple[EncodedData, np.ndarr
         for f, (name, (_, column)) in enumerate(zip(names, frame.items())):
             if cat_mask[f]:
                 codes[f], categories[f] = factorize(column, name)
+                if f not in listed and may_hold_stray_values(categories[f]):
+                    _warn_of_stray_values(column, name)
             else:
                 numeric[f] = numeric_values(column, name)
     if isinstance(labels, pd.Series):
@@ -272,6 +280,13 @@ def trace_for_data(trace, names: list, data):
         return trace
     position = np.array([data.names.index(n) if n in data.names else -2 for n in names] + [-1])
     return {**trace, "feature": position[trace["feature"]]}
+
+
+def _warn_of_stray_values(column, name: str) -> None:
+    """Name the values that made a column of numbers text (the command line's own words)."""
+    message = stray_values_message(column, name)
+    if message:  # stack: this, _encoded, encode_and_grow, the dispatcher, fit, the caller
+        warnings.warn(message, StrayValuesWarning, stacklevel=6)
 
 
 def return_freed_memory() -> None:

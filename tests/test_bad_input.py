@@ -331,3 +331,51 @@ def test_score_says_when_y_holds_a_class_the_tree_never_saw():
     with pytest.warns(UnseenClassWarning, match=r"\['Maybe'\] \(first at row 3\)"):
         accuracy = model.score(X, y)
     assert accuracy == pytest.approx(13 / 14)
+
+
+def _weather_csv(tmp_path, temps):
+    from id3tree.datasets import load_play_tennis
+
+    X, y = load_play_tennis(return_X_y=True)
+    path = tmp_path / "weather.csv"
+    X.assign(Temp=temps, Play=y).to_csv(path, index=False)
+    table = pd.read_csv(path)  # as a user reads it: the stray value makes the column text
+    return table.drop(columns="Play"), table["Play"]
+
+
+def test_fit_names_the_stray_values_that_made_a_numbers_column_text(tmp_path):
+    """It warned only that Temp looked like an identifier, never naming '72?'."""
+    from id3tree.diagnostics import StrayValuesWarning
+
+    temps = [85, 80, 83, 70, 68, 65, 64, "72?", 69, 75, 75, 72, 81, 71]
+    X, y = _weather_csv(tmp_path, temps)
+    assert not pd.api.types.is_numeric_dtype(X["Temp"])
+    with pytest.warns(StrayValuesWarning) as record:
+        ID3Classifier().fit(X, y)
+    stray = [w for w in record if w.category is StrayValuesWarning]
+    assert len(stray) == 1 and stray[0].filename == __file__  # said once, at the user's line
+    message = str(stray[0].message)
+    assert "column 'Temp' holds numbers but also '72?' (row 7), so it is read as text" in message
+    assert "na_values=" in message
+    # read as missing, as the warning says: a numeric column, and no warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", StrayValuesWarning)
+        X = X.assign(Temp=pd.to_numeric(X["Temp"].replace("72?", None)))
+        assert ID3Classifier().fit(X, y).get_depth() > 0
+
+
+@pytest.mark.parametrize(
+    "temps",
+    [
+        ["hot", "mild", "cool"] * 4 + ["hot", "mild"],  # text: no number at all
+        list(range(60, 74)),  # numbers: numeric already
+        [85, 80, 83, 70, 68, 65, "a", "b", "c", "d", "e", "f", 81, 71],  # mostly not numbers
+    ],
+)
+def test_fit_says_nothing_of_columns_without_stray_values(tmp_path, temps):
+    from id3tree.diagnostics import StrayValuesWarning
+
+    X, y = _weather_csv(tmp_path, temps)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", StrayValuesWarning)
+        ID3Classifier(id_like="keep").fit(X, y)
