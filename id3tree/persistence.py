@@ -334,7 +334,7 @@ def model_from_dict(cls, d: dict):
         model._grow_params()
         listed_columns(model.categorical, names)
     except (TypeError, ValueError) as exc:
-        _fail(f"a parameter is wrong: {exc}")
+        fail(f"a parameter is wrong: {exc}")
     model.classes_ = class_array(classes)
     model._names = names
     model.n_features_in_ = len(names)
@@ -358,7 +358,7 @@ def class_array(classes: list) -> np.ndarray:
     return array
 
 
-def _fail(message: str):
+def fail(message: str):
     raise ModelFileError(f"not a valid id3tree model: {message}")
 
 
@@ -391,36 +391,36 @@ def check_model_dict(cls, d) -> tuple[dict, list, list, list, bool]:
     missing = sorted(MODEL_FIELDS - d.keys())
     unknown = sorted(d.keys() - MODEL_FIELDS - OPTIONAL_MODEL_FIELDS)
     if missing:
-        _fail(f"the field(s) {missing} are missing")
+        fail(f"the field(s) {missing} are missing")
     if unknown:
-        _fail(f"unknown field(s) {unknown}")
+        fail(f"unknown field(s) {unknown}")
     if not isinstance(d.get("target", ""), str):
-        _fail(f"the 'target' field must be a column name, got {d['target']!r}")
+        fail(f"the 'target' field must be a column name, got {d['target']!r}")
 
     params = d["params"]
     if not isinstance(params, dict):
-        _fail("'params' must be an object")
+        fail("'params' must be an object")
     known = set(cls._get_param_names())
     unknown = sorted(set(params) - known)
     if unknown:
-        _fail(f"unknown parameter(s) {unknown} (known: {sorted(known)})")
+        fail(f"unknown parameter(s) {unknown} (known: {sorted(known)})")
     params = {k: decode_param(v, k) for k, v in params.items()}
 
     classes = d["classes"]
     if not isinstance(classes, list) or not classes:
-        _fail("'classes' must be a non-empty list")
+        fail("'classes' must be a non-empty list")
     classes = [decode_value(c, f"class {i}") for i, c in enumerate(classes)]
     _check_unique(classes, "classes")
     if any(c is None for c in classes):
-        _fail("a class is null; missing labels are not classes")
+        fail("a class is null; missing labels are not classes")
 
     names = d["feature_names"]
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
-        _fail("'feature_names' must be a non-empty list of strings")
+        fail("'feature_names' must be a non-empty list of strings")
     _check_unique(names, "feature_names")
     for flag in ("has_feature_names", "names_from_frame"):
         if not isinstance(d.get(flag, False), bool):
-            _fail(f"{flag!r} must be true or false")
+            fail(f"{flag!r} must be true or false")
 
     decoded = _check_categories(d["categories"], names)
     return params, classes, names, decoded, d.get("names_from_frame", False)
@@ -429,17 +429,17 @@ def check_model_dict(cls, d) -> tuple[dict, list, list, list, bool]:
 def _check_categories(categories, names: list) -> list:
     """The ``categories`` field: per feature, null (numeric) or its distinct non-null values."""
     if not isinstance(categories, list) or len(categories) != len(names):
-        _fail(f"'categories' must be a list with one entry per feature ({len(names)})")
+        fail(f"'categories' must be a list with one entry per feature ({len(names)})")
     decoded = []
     for name, values in zip(names, categories):
         if values is None:
             decoded.append(None)
             continue
         if not isinstance(values, list):
-            _fail(f"the categories of {name!r} must be a list or null")
+            fail(f"the categories of {name!r} must be a list or null")
         values = [decode_value(v, f"a category of {name!r}") for v in values]
         if any(v is None for v in values):
-            _fail(f"a category of {name!r} is null; missing values are not categories")
+            fail(f"a category of {name!r} is null; missing values are not categories")
         _check_unique(values, f"the categories of {name!r}")
         decoded.append(values)
     return decoded
@@ -451,9 +451,9 @@ def _check_unique(values: list, what: str) -> None:
         try:
             hash(v)
         except TypeError:
-            _fail(f"{what} holds an unhashable value {v!r}")
+            fail(f"{what} holds an unhashable value {v!r}")
         if v in seen:
-            _fail(f"{what} lists {v!r} twice")
+            fail(f"{what} lists {v!r} twice")
         seen[v] = True
 
 
@@ -503,26 +503,26 @@ def check_nodes(  # noqa: C901 -- one check per promise of a model file; to be s
     the root must reach every record exactly once (so there are no cycles).
     """
     if not isinstance(records, list) or not records:
-        _fail("'nodes' must be a non-empty list")
+        fail("'nodes' must be a non-empty list")
     n, n_classes = len(records), len(classes)
     column = {name: f for f, name in enumerate(names)}
     ids, roots = set(), []
     for i, r in enumerate(records):
         where = f"node record {i}"
         if not isinstance(r, dict):
-            _fail(f"{where} is not an object")
+            fail(f"{where} is not an object")
         missing = sorted(NODE_FIELDS - OPTIONAL_NODE_FIELDS - r.keys())
         unknown = sorted(r.keys() - NODE_FIELDS)
         if missing or unknown:
-            _fail(
+            fail(
                 f"{where} " + (f"lacks {missing}" if missing else f"has unknown field(s) {unknown}")
             )
         if not _is_int(r["id"]) or not 0 <= r["id"] <= MAX_ID or r["id"] in ids:
-            _fail(f"{where} has an id that is not a new integer from 0 to 2**63 - 1: {r['id']!r}")
+            fail(f"{where} has an id that is not a new integer from 0 to 2**63 - 1: {r['id']!r}")
         ids.add(r["id"])
         parent = r["parent"]
         if not _is_int(parent) or not -1 <= parent < n or parent == i:
-            _fail(f"{where} has parent {parent!r}: it must be -1 (the root) or another record")
+            fail(f"{where} has parent {parent!r}: it must be -1 (the root) or another record")
         if parent == -1:
             roots.append(i)
         counts = r["counts"]
@@ -531,35 +531,38 @@ def check_nodes(  # noqa: C901 -- one check per promise of a model file; to be s
             or len(counts) != n_classes
             or not all(_is_number(c) and c >= 0 for c in counts)
         ):  # whole numbers, or sums of weights for a tree fitted with sample_weight
-            _fail(f"{where}: 'counts' must list {n_classes} non-negative numbers, got {counts!r}")
+            fail(f"{where}: 'counts' must list {n_classes} non-negative numbers, got {counts!r}")
         if sum(counts) == 0:
-            _fail(f"{where} has no samples (all its counts are 0)")
+            fail(f"{where} has no samples (all its counts are 0)")
         if not sum(counts) <= MAX_TOTAL_WEIGHT:  # no fit makes them: sums of them overflow
-            _fail(f"{where} has counts that add up to {sum(counts):.3g}, more than 2**500")
+            fail(f"{where} has counts that add up to {sum(counts):.3g}, more than 2**500")
         if r["feature"] is not None and (
             not isinstance(r["feature"], str) or r["feature"] not in column
         ):
-            _fail(f"{where} splits on {r['feature']!r}, which is not a feature of the model")
+            fail(f"{where} splits on {r['feature']!r}, which is not a feature of the model")
         if r["threshold"] is not None and not _is_number(r["threshold"]):
-            _fail(f"{where} has a threshold that is not a finite number: {r['threshold']!r}")
+            fail(f"{where} has a threshold that is not a finite number: {r['threshold']!r}")
         if not _is_number(r["entropy"]) or r["entropy"] < 0:
-            _fail(f"{where} has an entropy that is not a non-negative number: {r['entropy']!r}")
+            fail(f"{where} has an entropy that is not a non-negative number: {r['entropy']!r}")
         if r["gain"] is not None and not _is_number(r["gain"]):
-            _fail(f"{where} has a gain that is not a finite number: {r['gain']!r}")
+            fail(f"{where} has a gain that is not a finite number: {r['gain']!r}")
         if not _is_int(r["depth"]) or not 0 <= r["depth"] <= MAX_ID:
-            _fail(f"{where} has a depth that is not a non-negative integer: {r['depth']!r}")
+            fail(f"{where} has a depth that is not a non-negative integer: {r['depth']!r}")
         if r.get("stop_reason") is not None and not isinstance(r["stop_reason"], str):
-            _fail(f"{where} has a stop_reason that is not a string")
+            fail(f"{where} has a stop_reason that is not a string")
     if len(roots) != 1:
-        _fail(f"a tree has one root (a node whose parent is -1), this one has {len(roots)}")
+        fail(f"a tree has one root (a node whose parent is -1), this one has {len(roots)}")
     root = roots[0]
     if records[root]["key"] is not None:
-        _fail("the root has a branch key, but no branch leads to it")
+        fail("the root has a branch key, but no branch leads to it")
 
     expected = entropy_rows(np.array([r["counts"] for r in records], dtype=float))
     for i, r in enumerate(records):
         if abs(r["entropy"] - expected[i]) > ENTROPY_TOLERANCE:
-            _fail(f"node record {i} has entropy {r['entropy']!r}, its counts give {expected[i]!r}")
+            fail(
+                f"node record {i} has entropy {r['entropy']!r}, its counts give "
+                f"{float(expected[i])!r}"
+            )
 
     children_of: list[list[int]] = [[] for _ in range(n)]
     for i, r in enumerate(records):
@@ -573,20 +576,20 @@ def check_nodes(  # noqa: C901 -- one check per promise of a model file; to be s
         kids, where = children_of[i], f"node record {i}"
         if r["feature"] is None:
             if kids:
-                _fail(f"{where} has children but splits on no feature")
+                fail(f"{where} has children but splits on no feature")
             if r["threshold"] is not None or r["gain"] is not None:
-                _fail(f"{where} is a leaf but has a threshold or a gain")
+                fail(f"{where} is a leaf but has a threshold or a gain")
             continue
         if not kids:
-            _fail(f"{where} splits on {r['feature']!r} but has no children")
+            fail(f"{where} splits on {r['feature']!r} but has no children")
         if r["gain"] is None:
-            _fail(f"{where} splits on {r['feature']!r} but has no gain")
+            fail(f"{where} splits on {r['feature']!r} but has no gain")
         known = categories[column[r["feature"]]]
         numeric = known is None
         if numeric and r["threshold"] is None:
-            _fail(f"{where} splits on the numeric feature {r['feature']!r} without a threshold")
+            fail(f"{where} splits on the numeric feature {r['feature']!r} without a threshold")
         if not numeric and r["threshold"] is not None:
-            _fail(f"{where} has a threshold on the categorical feature {r['feature']!r}")
+            fail(f"{where} has a threshold on the categorical feature {r['feature']!r}")
         allowed = category_sets[column[r["feature"]]]
         seen = set()
         totals = [0] * n_classes
@@ -594,7 +597,7 @@ def check_nodes(  # noqa: C901 -- one check per promise of a model file; to be s
             key = records[c]["key"]
             if numeric:
                 if key is not None and key not in NUMERIC_KEYS:
-                    _fail(
+                    fail(
                         f"node record {c}: a numeric split's branch key is '<=', '>' or null, got {key!r}"
                     )
             else:
@@ -605,14 +608,14 @@ def check_nodes(  # noqa: C901 -- one check per promise of a model file; to be s
                 except TypeError:
                     ok = False
                 if not ok:
-                    _fail(f"node record {c}: {key!r} is not a category of {r['feature']!r}")
+                    fail(f"node record {c}: {key!r} is not a category of {r['feature']!r}")
             if key in seen:
-                _fail(f"{where} has two branches with the key {key!r}")
+                fail(f"{where} has two branches with the key {key!r}")
             seen.add(key)
             keys[c] = key
             totals = [t + k for t, k in zip(totals, records[c]["counts"])]
         if totals != r["counts"] and not _close_sums(totals, r["counts"]):
-            _fail(f"the counts of the children of {where} add up to {totals}, not {r['counts']}")
+            fail(f"the counts of the children of {where} add up to {totals}, not {r['counts']}")
 
     # a walk from the root: depths, categorical features used once per path, no cycles
     used = [0] * len(names)
@@ -630,15 +633,15 @@ def check_nodes(  # noqa: C901 -- one check per promise of a model file; to be s
         reached += 1
         depth = 0 if i == root else records[r["parent"]]["depth"] + 1
         if r["depth"] != depth:
-            _fail(f"node record {i} has depth {r['depth']}, its place in the tree gives {depth}")
+            fail(f"node record {i} has depth {r['depth']}, its place in the tree gives {depth}")
         if categorical:
             if used[f]:
-                _fail(f"node record {i} splits again on the categorical feature {r['feature']!r}")
+                fail(f"node record {i} splits again on the categorical feature {r['feature']!r}")
             used[f] += 1
         stack.append((i, False))
         stack.extend((c, True) for c in reversed(children_of[i]))
     if reached != n:
-        _fail(f"{n - reached} node record(s) are not below the root (their parents form a cycle)")
+        fail(f"{n - reached} node record(s) are not below the root (their parents form a cycle)")
     return CheckedTree(records, classes, keys, children_of, root)
 
 
@@ -647,102 +650,6 @@ def nodes_from_records(
 ) -> Node:
     """The root of the tree stored as flat records, checked first (pickled models use this)."""
     return check_nodes(records, classes, names, categories, encoded=encoded).build()
-
-
-def check_tree_arrays(tree, classes: list, categories: list) -> None:
-    """Check a tree kept as arrays (:class:`~id3tree.grown_tree.GrownTree`, as a pickle holds
-    it) before it is used: the same promises :func:`check_nodes` checks in a file, in bulk. A
-    problem is a ``ValueError`` naming the first node that has it."""
-    n = len(tree.parent)
-    fields = ("slot", "depth", "counts", "entropy", "feature", "threshold", "gain")
-    if (
-        n == 0
-        or any(len(getattr(tree, name)) != n for name in fields)
-        or len(tree.stop_reason) != n
-    ):
-        _fail(f"the tree's arrays must all have one entry per node ({n})")
-    if tree.node_id is not None and len(tree.node_id) != n:
-        _fail(f"the tree's arrays must all have one entry per node ({n})")
-
-    def first(bad, message):
-        bad = np.flatnonzero(bad)
-        if len(bad):
-            _fail(message(int(bad[0])))
-
-    parent, feature = np.asarray(tree.parent), np.asarray(tree.feature)
-    position = np.arange(n)
-    first(
-        (parent >= position) | (parent < -1) | ((parent == -1) != (position == 0)),
-        lambda i: (
-            f"node {i} has parent {parent[i]}: the root (node 0) has parent -1 and every "
-            "other node's parent comes before it"
-        ),
-    )
-    counts = np.asarray(tree.counts)
-    if counts.ndim != 2 or counts.shape[1] != len(classes):
-        _fail(f"the class counts must have one column per class ({len(classes)})")
-    first(~(counts >= 0).all(axis=1), lambda i: f"node {i} has negative class counts")
-    first(feature >= len(categories), lambda i: f"node {i} splits on an unknown feature")
-    first(feature < -1, lambda i: f"node {i} splits on an unknown feature")
-    kids = position[1:]
-    p = parent[1:]
-    first(
-        np.r_[False, feature[p] < 0],
-        lambda i: f"node {i} has parent {parent[i]}, which is a leaf",
-    )
-    n_levels = np.array([3 if c is None else len(c) + 1 for c in categories] + [0])
-    slot = np.asarray(tree.slot)
-    first(
-        np.r_[False, (slot[kids] < 0) | (slot[kids] >= n_levels[feature[p]])],
-        lambda i: f"node {i} sits in branch slot {slot[i]}, which its parent's split lacks",
-    )
-    pair = p * (int(n_levels.max()) + 1) + slot[kids]
-    if len(np.unique(pair)) != len(pair):
-        _fail("two nodes sit in the same branch of one parent")
-    depth = np.asarray(tree.depth)
-    first(
-        np.r_[depth[0] != 0, depth[kids] != depth[p] + 1],
-        lambda i: f"node {i} has depth {depth[i]}, not its parent's plus one",
-    )
-    has_children = np.bincount(p, minlength=n) > 0
-    first(
-        has_children != (feature >= 0),
-        lambda i: f"node {i} splits but has no branches, or the reverse",
-    )
-    _check_tree_numbers(tree, counts, parent, feature, categories)
-
-
-def _check_tree_numbers(tree, counts, parent, feature, categories) -> None:
-    """The promises :func:`check_nodes` checks of a file's numbers, in bulk, for a tree kept as
-    arrays (a pickle): unique ids, finite thresholds on numeric splits only, counts whose sums
-    stay finite and add up parent by parent, entropies that match the counts."""
-    n = len(parent)
-    ids = np.arange(n) if tree.node_id is None else np.asarray(tree.node_id)
-    if ids.dtype.kind not in "iu" or (ids < 0).any() or len(np.unique(ids)) != n:
-        _fail("the node ids must be distinct non-negative integers")
-    totals = counts.sum(axis=1)
-    bad = np.flatnonzero(~(totals <= MAX_TOTAL_WEIGHT) | ~(totals > 0))
-    if len(bad):
-        _fail(f"node {bad[0]} has counts that add up to {totals[bad[0]]!r} (0, or beyond 2**500)")
-    numeric = np.array([c is None for c in categories] + [False])[feature]
-    threshold = np.asarray(tree.threshold, dtype=float)
-    bad = np.flatnonzero(numeric & ~np.isfinite(threshold))
-    if len(bad):
-        _fail(f"node {bad[0]} splits on a number at threshold {threshold[bad[0]]!r}")
-    sums = np.zeros_like(counts, dtype=float)
-    np.add.at(sums, parent[1:], counts[1:])
-    splits = np.flatnonzero(feature >= 0)
-    exact = counts.dtype.kind in "iu"
-    close = np.isclose(sums[splits], counts[splits], rtol=0 if exact else 1e-9, atol=1e-12)
-    bad = splits[~close.all(axis=1)]
-    if len(bad):
-        _fail(f"the counts of the children of node {bad[0]} do not add up to its own")
-    entropy = entropy_rows(np.asarray(counts, dtype=float))
-    bad = np.flatnonzero(~(np.abs(np.asarray(tree.entropy) - entropy) <= ENTROPY_TOLERANCE))
-    if len(bad):
-        _fail(
-            f"node {bad[0]} has entropy {tree.entropy[bad[0]]!r}, its counts give {entropy[bad[0]]!r}"
-        )
 
 
 def read_json(s_or_path) -> dict:

@@ -8,6 +8,7 @@ import datetime as dt
 import decimal
 import json
 import pickle
+import re
 
 import numpy as np
 import pandas as pd
@@ -63,36 +64,6 @@ def test_a_cycle_of_parents_is_refused():
     split["parent"] = d["nodes"].index(leaf)  # Humidity's parent is now one of its own leaves
     with pytest.raises(ValueError, match="not a valid id3tree model"):
         ID3Classifier.from_dict(d)
-
-
-@pytest.mark.timeout(20)
-def test_a_pickle_whose_tree_loops_is_refused():
-    model = _tennis_model()
-    state = model.__getstate__()
-    state["_tree"].parent[0] = 0
-    fresh = ID3Classifier.__new__(ID3Classifier)
-    with pytest.raises(ValueError, match="parent 0"):
-        fresh.__setstate__(state)
-
-
-@pytest.mark.timeout(20)
-@pytest.mark.parametrize(
-    "damage, message",
-    [
-        (lambda t: t.parent.__setitem__(3, 5), "node 3 has parent 5"),
-        (lambda t: t.slot.__setitem__(1, 7), "node 1 sits in branch slot 7"),
-        (lambda t: t.depth.__setitem__(2, 4), "node 2 has depth 4"),
-        (lambda t: t.feature.__setitem__(2, -1), "node 3 has parent 2, which is a leaf"),
-        (lambda t: t.counts.__setitem__((0, 0), -1), "node 0 has negative class counts"),
-    ],
-)
-def test_a_pickle_with_damaged_tree_arrays_is_refused(damage, message):
-    model = _tennis_model()
-    state = pickle.loads(pickle.dumps(model.__getstate__()))
-    damage(state["_tree"])
-    fresh = ID3Classifier.__new__(ID3Classifier)
-    with pytest.raises(ValueError, match=message):
-        fresh.__setstate__(state)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -563,45 +534,160 @@ def test_the_model_keeps_arrays_and_makes_its_nodes_on_demand():
 
 
 # -------------------------------------------------------------------------------------------------
-# pickles are checked for what a file is checked for; ids and counts that overflow
+# pickles are checked as files are: one checker, the same words
 # -------------------------------------------------------------------------------------------------
-def _tampered_pickle(change):
-    """A call that unpickles an Iris tree whose state ``change`` damaged."""
+def _weighted_iris_model():
     X, y = load_iris(return_X_y=True)
-    state = pickle.loads(pickle.dumps(ID3Classifier().fit(X, y))).__getstate__()
-    change(state["_tree"])
-    return lambda: ID3Classifier.__new__(ID3Classifier).__setstate__(state)
+    return ID3Classifier().fit(X, y, sample_weight=np.full(len(y), 0.5))
 
 
-def _swap_counts(tree):
+def _weighted_tennis_model():
+    X, y = load_play_tennis(return_X_y=True)
+    return ID3Classifier().fit(X, y, sample_weight=np.full(len(y), 0.5))
+
+
+def _refusal_of_file(model, change, tmp_path) -> str:
+    """The error of loading ``model``'s file once ``change(records)`` damaged its nodes (a file
+    on disk; a dict where JSON has no way to write the damage, a NaN)."""
+    d = model.to_dict()
+    change(d["nodes"])
+    with pytest.raises(ValueError) as refused:
+        try:
+            text = json.dumps(d, allow_nan=False)
+        except ValueError:
+            ID3Classifier.from_dict(d)
+        else:
+            (tmp_path / "model.json").write_text(text, encoding="utf-8")
+            ID3Classifier.from_json(tmp_path / "model.json")
+    return str(refused.value)
+
+
+def _refusal_of_pickle(model, damage) -> str:
+    """The error of unpickling ``model`` once ``damage(tree)`` changed its pickled arrays."""
+    state = pickle.loads(pickle.dumps(model)).__getstate__()
+    damage(state["_tree"])
+    with pytest.raises(ValueError) as refused:
+        ID3Classifier.__new__(ID3Classifier).__setstate__(state)
+    return str(refused.value)
+
+
+def _set(field, i, value):
+    return lambda records: records[i].__setitem__(field, value)
+
+
+def _scale_counts(records):
+    for r in records:
+        r["counts"] = [c * 1e307 for c in r["counts"]]
+
+
+def _swap_tree_counts(tree):
     tree.counts[1] = tree.counts[1][::-1].copy()
 
 
-def _nan_threshold(tree):
-    tree.threshold[0] = np.nan
+def _overflow_tree_counts(tree):
+    tree.counts = tree.counts * 1e307
 
 
-def _same_ids(tree):
+def _same_tree_ids(tree):
     tree.node_id = np.zeros(len(tree.parent), dtype=np.int64)
 
 
-def _wrong_entropy(tree):
-    tree.entropy[2] = tree.entropy[2] + 0.5
+def _leaf_tree(tree):  # node 2 (Humidity under Sunny) keeps its children but becomes a leaf
+    tree.feature[2] = -1
+    tree.gain[2] = np.nan
+
+
+BAD_STATES = {  # name: (model, damage to a file's records, the same damage to the arrays, words)
+    "a NaN threshold": (
+        _weighted_iris_model,
+        _set("threshold", 0, float("nan")),
+        lambda t: t.threshold.__setitem__(0, np.nan),
+        "node record 0 has a threshold that is not a finite number: nan",
+    ),
+    "swapped counts": (
+        _tennis_model,
+        lambda r: r[1].__setitem__("counts", r[1]["counts"][::-1]),
+        _swap_tree_counts,
+        r"the counts of the children of node record 0 add up to \[9, 5\], not \[5, 9\]",
+    ),
+    "duplicate ids": (
+        _tennis_model,
+        lambda r: [node.__setitem__("id", 0) for node in r],
+        _same_tree_ids,
+        r"node record 1 has an id that is not a new integer from 0 to 2\*\*63 - 1: 0",
+    ),
+    "weighted counts that overflow": (
+        _weighted_tennis_model,
+        _scale_counts,
+        _overflow_tree_counts,
+        r"node record 0 has counts that add up to 7e\+307, more than 2\*\*500",
+    ),
+    "an entropy its counts do not give": (
+        _tennis_model,
+        lambda r: r[2].__setitem__("entropy", r[2]["entropy"] + 0.5),
+        lambda t: t.entropy.__setitem__(2, t.entropy[2] + 0.5),
+        r"node record 2 has entropy 1\.4709\d+, its counts give 0\.9709\d+",
+    ),
+    "a root that is its own parent": (
+        _tennis_model,
+        _set("parent", 0, 0),
+        lambda t: t.parent.__setitem__(0, 0),
+        r"node record 0 has parent 0: it must be -1 \(the root\) or another record",
+    ),
+    "a wrong depth": (
+        _tennis_model,
+        _set("depth", 2, 4),
+        lambda t: t.depth.__setitem__(2, 4),
+        "node record 2 has depth 4, its place in the tree gives 1",
+    ),
+    "a leaf with children": (
+        _tennis_model,
+        lambda r: r[2].update(feature=None, gain=None),
+        _leaf_tree,
+        "node record 2 has children but splits on no feature",
+    ),
+    "negative counts": (
+        _tennis_model,
+        lambda r: r[0]["counts"].__setitem__(0, -1),
+        lambda t: t.counts.__setitem__((0, 0), -1),
+        r"node record 0: 'counts' must list 2 non-negative numbers, got \[-1, 9\]",
+    ),
+}
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize("bad", list(BAD_STATES))
+def test_a_bad_state_is_refused_alike_from_a_file_and_from_a_pickle(bad, tmp_path):
+    """A pickle whose tree had a NaN threshold, swapped counts or duplicate ids loaded and
+    predicted differently, where the same file was refused; now both go through one checker."""
+    model, file_damage, array_damage, words = BAD_STATES[bad]
+    from_file = _refusal_of_file(model(), file_damage, tmp_path)
+    assert re.fullmatch(f"not a valid id3tree model: {words}", from_file)
+    assert _refusal_of_pickle(model(), array_damage) == from_file
 
 
 @pytest.mark.parametrize(
-    ("change", "message"),
+    ("damage", "words"),
     [
-        (_nan_threshold, "splits on a number at threshold"),
-        (_swap_counts, "do not add up to its own"),
-        (_same_ids, "node ids must be distinct"),
-        (_wrong_entropy, "its counts give"),
+        (lambda t: t.slot.__setitem__(1, 7), "node record 1: branch slot 7 is not a category"),
+        (lambda t: t.feature.__setitem__(0, 9), "node record 0 splits on 9, which is not a"),
+        (lambda t: setattr(t, "depth", t.depth[:-1]), "arrays must all have one entry per node"),
+        (lambda t: setattr(t, "parent", None), "the pickled tree is not a tree of arrays"),
     ],
 )
-def test_a_tampered_pickle_is_refused_as_the_same_json_would_be(change, message):
-    """It loaded and predicted differently (a NaN threshold sends every row right)."""
-    with pytest.raises(ValueError, match=message):
-        _tampered_pickle(change)()
+def test_damage_only_arrays_can_hold_is_refused_in_the_files_words(damage, words):
+    assert words in _refusal_of_pickle(_tennis_model(), damage)
+
+
+def test_a_pickle_predicts_as_the_model_it_was():
+    X, y = load_iris(return_X_y=True)
+    for model in (ID3Classifier().fit(X, y), _weighted_iris_model(), _tennis_model()):
+        again = pickle.loads(pickle.dumps(model))
+        assert again.to_dict() == model.to_dict()
+    pruned = ID3Classifier().fit(X, y).prune("pessimistic")  # its node ids skip the pruned
+    again = pickle.loads(pickle.dumps(pruned))
+    assert again.to_dict() == pruned.to_dict()
+    np.testing.assert_array_equal(again.predict_proba(X), pruned.predict_proba(X))
 
 
 def test_a_node_id_beyond_int64_is_a_clear_error(tmp_path, capsys):
