@@ -493,69 +493,110 @@ class CheckedTree:
         return nodes[self.root]
 
 
-def check_nodes(  # noqa: C901 -- one check per promise of a model file; to be split by promise
+def check_nodes(
     records, classes: list, names: list, categories: list, *, encoded: bool = True
 ) -> CheckedTree:
     """Check the node records of a tree; every problem is a ``ModelFileError``.
 
     Nothing depends on the order of the records or on how nodes are numbered: the one record
     whose parent is -1 is the root, every other parent must be another record, and a walk from
-    the root must reach every record exactly once (so there are no cycles).
+    the root must reach every record exactly once (so there are no cycles). Each promise has a
+    check of its own, run in this order; the first one broken is reported.
     """
     if not isinstance(records, list) or not records:
         fail("'nodes' must be a non-empty list")
-    n, n_classes = len(records), len(classes)
     column = {name: f for f, name in enumerate(names)}
-    ids, roots = set(), []
+    ids: set = set()
+    # 1. every record on its own: its fields, its links, its numbers
     for i, r in enumerate(records):
-        where = f"node record {i}"
-        if not isinstance(r, dict):
-            fail(f"{where} is not an object")
-        missing = sorted(NODE_FIELDS - OPTIONAL_NODE_FIELDS - r.keys())
-        unknown = sorted(r.keys() - NODE_FIELDS)
-        if missing or unknown:
-            fail(
-                f"{where} " + (f"lacks {missing}" if missing else f"has unknown field(s) {unknown}")
-            )
-        if not _is_int(r["id"]) or not 0 <= r["id"] <= MAX_ID or r["id"] in ids:
-            fail(f"{where} has an id that is not a new integer from 0 to 2**63 - 1: {r['id']!r}")
-        ids.add(r["id"])
-        parent = r["parent"]
-        if not _is_int(parent) or not -1 <= parent < n or parent == i:
-            fail(f"{where} has parent {parent!r}: it must be -1 (the root) or another record")
-        if parent == -1:
-            roots.append(i)
-        counts = r["counts"]
-        if (
-            not isinstance(counts, list)
-            or len(counts) != n_classes
-            or not all(_is_number(c) and c >= 0 for c in counts)
-        ):  # whole numbers, or sums of weights for a tree fitted with sample_weight
-            fail(f"{where}: 'counts' must list {n_classes} non-negative numbers, got {counts!r}")
-        if sum(counts) == 0:
-            fail(f"{where} has no samples (all its counts are 0)")
-        if not sum(counts) <= MAX_TOTAL_WEIGHT:  # no fit makes them: sums of them overflow
-            fail(f"{where} has counts that add up to {sum(counts):.3g}, more than 2**500")
-        if r["feature"] is not None and (
-            not isinstance(r["feature"], str) or r["feature"] not in column
-        ):
-            fail(f"{where} splits on {r['feature']!r}, which is not a feature of the model")
-        if r["threshold"] is not None and not _is_number(r["threshold"]):
-            fail(f"{where} has a threshold that is not a finite number: {r['threshold']!r}")
-        if not _is_number(r["entropy"]) or r["entropy"] < 0:
-            fail(f"{where} has an entropy that is not a non-negative number: {r['entropy']!r}")
-        if r["gain"] is not None and not _is_number(r["gain"]):
-            fail(f"{where} has a gain that is not a finite number: {r['gain']!r}")
-        if not _is_int(r["depth"]) or not 0 <= r["depth"] <= MAX_ID:
-            fail(f"{where} has a depth that is not a non-negative integer: {r['depth']!r}")
-        if r.get("stop_reason") is not None and not isinstance(r["stop_reason"], str):
-            fail(f"{where} has a stop_reason that is not a string")
+        _check_fields(i, r)
+        _check_links(i, r, len(records), ids)
+        _check_numbers(i, r, len(classes), column)
+    # 2. one root, and the entropies the counts give
+    root = _the_root(records)
+    _check_entropies(records)
+    # 3. every split: its kind, its children's keys and counts
+    children_of: list[list[int]] = [[] for _ in records]
+    for i, r in enumerate(records):
+        if i != root:
+            children_of[r["parent"]].append(i)
+    keys: list = [None] * len(records)
+    allowed = [None if c is None else set(c) for c in categories]
+    for i, r in enumerate(records):
+        f = None if r["feature"] is None else column[r["feature"]]
+        split = (f, categories[f], allowed[f]) if f is not None else None
+        _check_split(i, records, children_of[i], split, keys, encoded)
+    # 4. a walk from the root: depths, categorical features used once per path, no cycles
+    _check_walk(records, root, children_of, column, categories)
+    return CheckedTree(records, classes, keys, children_of, root)
+
+
+def _check_fields(i: int, r) -> None:
+    """A record is an object with the fields of a node, and no others."""
+    where = f"node record {i}"
+    if not isinstance(r, dict):
+        fail(f"{where} is not an object")
+    missing = sorted(NODE_FIELDS - OPTIONAL_NODE_FIELDS - r.keys())
+    unknown = sorted(r.keys() - NODE_FIELDS)
+    if missing or unknown:
+        fail(f"{where} " + (f"lacks {missing}" if missing else f"has unknown field(s) {unknown}"))
+
+
+def _check_links(i: int, r: dict, n: int, ids: set) -> None:
+    """A new id in int64's range, and a parent that is -1 (the root) or another record."""
+    where = f"node record {i}"
+    if not _is_int(r["id"]) or not 0 <= r["id"] <= MAX_ID or r["id"] in ids:
+        fail(f"{where} has an id that is not a new integer from 0 to 2**63 - 1: {r['id']!r}")
+    ids.add(r["id"])
+    parent = r["parent"]
+    if not _is_int(parent) or not -1 <= parent < n or parent == i:
+        fail(f"{where} has parent {parent!r}: it must be -1 (the root) or another record")
+
+
+def _check_numbers(i: int, r: dict, n_classes: int, column: dict) -> None:
+    """Class counts that are non-negative numbers with a sum that is positive and stays finite
+    in sums of sums, a known feature, finite threshold and gain, a non-negative entropy and
+    depth, a stop reason in words."""
+    where = f"node record {i}"
+    counts = r["counts"]
+    if (
+        not isinstance(counts, list)
+        or len(counts) != n_classes
+        or not all(_is_number(c) and c >= 0 for c in counts)
+    ):  # whole numbers, or sums of weights for a tree fitted with sample_weight
+        fail(f"{where}: 'counts' must list {n_classes} non-negative numbers, got {counts!r}")
+    if sum(counts) == 0:
+        fail(f"{where} has no samples (all its counts are 0)")
+    if not sum(counts) <= MAX_TOTAL_WEIGHT:  # no fit makes them: sums of them overflow
+        fail(f"{where} has counts that add up to {sum(counts):.3g}, more than 2**500")
+    if r["feature"] is not None and (
+        not isinstance(r["feature"], str) or r["feature"] not in column
+    ):
+        fail(f"{where} splits on {r['feature']!r}, which is not a feature of the model")
+    if r["threshold"] is not None and not _is_number(r["threshold"]):
+        fail(f"{where} has a threshold that is not a finite number: {r['threshold']!r}")
+    if not _is_number(r["entropy"]) or r["entropy"] < 0:
+        fail(f"{where} has an entropy that is not a non-negative number: {r['entropy']!r}")
+    if r["gain"] is not None and not _is_number(r["gain"]):
+        fail(f"{where} has a gain that is not a finite number: {r['gain']!r}")
+    if not _is_int(r["depth"]) or not 0 <= r["depth"] <= MAX_ID:
+        fail(f"{where} has a depth that is not a non-negative integer: {r['depth']!r}")
+    if r.get("stop_reason") is not None and not isinstance(r["stop_reason"], str):
+        fail(f"{where} has a stop_reason that is not a string")
+
+
+def _the_root(records: list) -> int:
+    """The one record whose parent is -1, with no branch key."""
+    roots = [i for i, r in enumerate(records) if r["parent"] == -1]
     if len(roots) != 1:
         fail(f"a tree has one root (a node whose parent is -1), this one has {len(roots)}")
-    root = roots[0]
-    if records[root]["key"] is not None:
+    if records[roots[0]]["key"] is not None:
         fail("the root has a branch key, but no branch leads to it")
+    return roots[0]
 
+
+def _check_entropies(records: list) -> None:
+    """Every stored entropy is the one its counts give (within ``ENTROPY_TOLERANCE``)."""
     expected = entropy_rows(np.array([r["counts"] for r in records], dtype=float))
     for i, r in enumerate(records):
         if abs(r["entropy"] - expected[i]) > ENTROPY_TOLERANCE:
@@ -564,61 +605,65 @@ def check_nodes(  # noqa: C901 -- one check per promise of a model file; to be s
                 f"{float(expected[i])!r}"
             )
 
-    children_of: list[list[int]] = [[] for _ in range(n)]
-    for i, r in enumerate(records):
-        if i != root:
-            children_of[r["parent"]].append(i)
 
-    # every split: its kind, its children's keys and counts
-    keys: list = [None] * n
-    category_sets = [None if c is None else set(c) for c in categories]
-    for i, r in enumerate(records):
-        kids, where = children_of[i], f"node record {i}"
-        if r["feature"] is None:
-            if kids:
-                fail(f"{where} has children but splits on no feature")
-            if r["threshold"] is not None or r["gain"] is not None:
-                fail(f"{where} is a leaf but has a threshold or a gain")
-            continue
-        if not kids:
-            fail(f"{where} splits on {r['feature']!r} but has no children")
-        if r["gain"] is None:
-            fail(f"{where} splits on {r['feature']!r} but has no gain")
-        known = categories[column[r["feature"]]]
-        numeric = known is None
-        if numeric and r["threshold"] is None:
-            fail(f"{where} splits on the numeric feature {r['feature']!r} without a threshold")
-        if not numeric and r["threshold"] is not None:
-            fail(f"{where} has a threshold on the categorical feature {r['feature']!r}")
-        allowed = category_sets[column[r["feature"]]]
-        seen = set()
-        totals = [0] * n_classes
-        for c in kids:
-            key = records[c]["key"]
-            if numeric:
-                if key is not None and key not in NUMERIC_KEYS:
-                    fail(
-                        f"node record {c}: a numeric split's branch key is '<=', '>' or null, got {key!r}"
-                    )
-            else:
-                if encoded:
-                    key = decode_value(key, f"the branch key of node record {c}")
-                try:
-                    ok = key is None or key in allowed
-                except TypeError:
-                    ok = False
-                if not ok:
-                    fail(f"node record {c}: {key!r} is not a category of {r['feature']!r}")
-            if key in seen:
-                fail(f"{where} has two branches with the key {key!r}")
-            seen.add(key)
-            keys[c] = key
-            totals = [t + k for t, k in zip(totals, records[c]["counts"])]
-        if totals != r["counts"] and not _close_sums(totals, r["counts"]):
-            fail(f"the counts of the children of {where} add up to {totals}, not {r['counts']}")
+def _check_split(i: int, records: list, kids: list, split, keys: list, encoded: bool) -> None:
+    """A leaf has no children, threshold nor gain; a split (``split``: its feature's position,
+    categories and their set; None for a leaf) has children, a gain, a threshold exactly when
+    its feature is numeric, and one child per key its kind allows, whose counts add up to its
+    own. The children's keys go to ``keys``."""
+    r, where = records[i], f"node record {i}"
+    if split is None:
+        if kids:
+            fail(f"{where} has children but splits on no feature")
+        if r["threshold"] is not None or r["gain"] is not None:
+            fail(f"{where} is a leaf but has a threshold or a gain")
+        return
+    if not kids:
+        fail(f"{where} splits on {r['feature']!r} but has no children")
+    if r["gain"] is None:
+        fail(f"{where} splits on {r['feature']!r} but has no gain")
+    _, known, allowed = split
+    numeric = known is None
+    if numeric and r["threshold"] is None:
+        fail(f"{where} splits on the numeric feature {r['feature']!r} without a threshold")
+    if not numeric and r["threshold"] is not None:
+        fail(f"{where} has a threshold on the categorical feature {r['feature']!r}")
+    seen = set()
+    totals = [0] * len(r["counts"])
+    for c in kids:
+        key = _branch_key(c, records[c]["key"], r["feature"], allowed, encoded)
+        if key in seen:
+            fail(f"{where} has two branches with the key {key!r}")
+        seen.add(key)
+        keys[c] = key
+        totals = [t + k for t, k in zip(totals, records[c]["counts"])]
+    if totals != r["counts"] and not _close_sums(totals, r["counts"]):
+        fail(f"the counts of the children of {where} add up to {totals}, not {r['counts']}")
 
-    # a walk from the root: depths, categorical features used once per path, no cycles
-    used = [0] * len(names)
+
+def _branch_key(c: int, key, feature: str, allowed: set | None, encoded: bool):
+    """The key of record ``c``'s branch, checked against its parent's split on ``feature``:
+    ``'<='``, ``'>'`` or null under a numeric split (``allowed`` None), else a category in
+    ``allowed`` or null (decoded first when ``encoded``)."""
+    if allowed is None:
+        if key is not None and key not in NUMERIC_KEYS:
+            fail(f"node record {c}: a numeric split's branch key is '<=', '>' or null, got {key!r}")
+        return key
+    if encoded:
+        key = decode_value(key, f"the branch key of node record {c}")
+    try:
+        ok = key is None or key in allowed
+    except TypeError:
+        ok = False
+    if not ok:
+        fail(f"node record {c}: {key!r} is not a category of {feature!r}")
+    return key
+
+
+def _check_walk(records: list, root: int, children_of: list, column: dict, categories) -> None:
+    """A walk from the root reaches every record once (no cycles), each at the depth it
+    states, and no path splits twice on one categorical feature."""
+    used = [0] * len(column)
     reached = 0
     stack = [(root, True)]
     while stack:
@@ -640,9 +685,11 @@ def check_nodes(  # noqa: C901 -- one check per promise of a model file; to be s
             used[f] += 1
         stack.append((i, False))
         stack.extend((c, True) for c in reversed(children_of[i]))
-    if reached != n:
-        fail(f"{n - reached} node record(s) are not below the root (their parents form a cycle)")
-    return CheckedTree(records, classes, keys, children_of, root)
+    if reached != len(records):
+        fail(
+            f"{len(records) - reached} node record(s) are not below the root (their parents form "
+            "a cycle)"
+        )
 
 
 def nodes_from_records(
