@@ -1,18 +1,23 @@
-"""Test-wide settings: matplotlib draws off screen, CI runs hypothesis derandomized so a red
-build can always be reproduced, and a headless Chromium for the tests of pages."""
+"""Test-wide settings: matplotlib draws off screen, hypothesis never times an example (and CI
+runs it derandomized so a red build can always be reproduced), and a headless Chromium for the
+tests of pages."""
 
 import os
 import shutil
 
 import matplotlib
 import pytest
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
 matplotlib.use("Agg")
 
-settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
-if os.environ.get("CI"):
-    settings.load_profile("ci")
+# no test depends on the machine's speed (a loaded 2-core machine passes as an idle one): no
+# deadline per example and no "too slow" health check, here as in CI
+settings.register_profile("unhurried", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci", settings.get_profile("unhurried"), derandomize=True, print_blob=True
+)
+settings.load_profile("ci" if os.environ.get("CI") else "unhurried")
 
 
 CHROMIUM_ARGS = [
