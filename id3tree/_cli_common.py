@@ -89,6 +89,14 @@ def add_kind_options(parser) -> None:
     )
 
 
+def add_exercise_kind_option(parser, help: str) -> None:
+    """``--kind`` of an exercise (:data:`id3tree.exercises.KINDS`), for ``exercise``, which makes
+    it, and ``grade``, which makes it again to grade the answers: one definition for both."""
+    from id3tree.exercises import KINDS
+
+    parser.add_argument("--kind", default="mixed", choices=list(KINDS), help=help)
+
+
 def add_progress_option(parser, what: str = "a progress bar") -> None:
     """``--progress`` / ``--no-progress``: by default a bar when stderr is a terminal."""
     parser.add_argument(

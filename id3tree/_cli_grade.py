@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from id3tree._cli_common import UserError, check_new_file
+from id3tree._cli_common import UserError, add_exercise_kind_option, check_new_file
 
 SUFFIXES = (".json", ".csv")
 
@@ -88,12 +88,7 @@ def add_grade_command(commands) -> None:
         ),
     )
     grade.add_argument("folder", help="the folder of answer files, one per student")
-    grade.add_argument(
-        "--kind",
-        default="mixed",
-        choices=["categorical", "numeric", "mixed"],
-        help="the kind of exercise handed out (default: mixed)",
-    )
+    add_exercise_kind_option(grade, "the kind of exercise handed out (default: mixed)")
     grade.add_argument("--rows", type=int, default=12, help="rows per data set (as handed out)")
     grade.add_argument("--seed", type=int, default=0, help="the seed of the exercise handed out")
     grade.add_argument("--out", metavar="FILE.csv", help="write the table as CSV")

@@ -21,6 +21,7 @@ from id3tree import datasets, persistence
 from id3tree._cli_common import (
     UserError,
     add_column_options,
+    add_exercise_kind_option,
     add_kind_options,
     add_progress_option,
     check_new_file,
@@ -473,11 +474,8 @@ def _add_teaching_commands(commands) -> None:
     explore.set_defaults(run=_explore)
 
     exercise = _command(commands, "exercise", "write an exercise sheet and its answer key")
-    exercise.add_argument(
-        "--kind",
-        default="mixed",
-        choices=["categorical", "numeric", "mixed"],
-        help="the kind of features of the exercises' data sets (default: mixed)",
+    add_exercise_kind_option(
+        exercise, "the kind of features of the exercises' data sets (default: mixed)"
     )
     exercise.add_argument("--rows", type=int, default=12, help="rows per data set (6 to 40)")
     exercise.add_argument("--seed", type=int, default=0, help="the same seed, the same sheet")
