@@ -379,3 +379,18 @@ def test_fit_says_nothing_of_columns_without_stray_values(tmp_path, temps):
     with warnings.catch_warnings():
         warnings.simplefilter("error", StrayValuesWarning)
         ID3Classifier(id_like="keep").fit(X, y)
+
+
+@pytest.mark.timeout(600)  # a hang guard: it hung; the page is now bounded by the tree's size
+def test_the_page_of_the_whole_adult_tree_is_written(tmp_path):
+    from id3tree.datasets import load_adult
+
+    X, y = load_adult(return_X_y=True)
+    model = ID3Classifier().fit(X, y)
+    n_nodes = model._tree.n_nodes
+    assert n_nodes > 10_000
+    path = tmp_path / "adult.html"
+    model.to_html(path)
+    page = path.read_text(encoding="utf-8")
+    assert page.lstrip().lower().startswith("<!doctype html") and page.rstrip().endswith("</html>")
+    assert len(page) < 2_000 * n_nodes  # linear in the nodes: a few hundred bytes each

@@ -107,3 +107,19 @@ def test_select_n_iter_beyond_the_subsets_ends(known_csv, capsys):
     argv = ["select", str(known_csv), "--target", "y", "--direction", "random"]
     assert main([*argv, "--n-iter", "1000000000", "--seed", "0"]) == 0
     assert "distinct subsets" in capsys.readouterr().out
+
+
+def test_a_long_search_shows_a_bar_of_the_models_fitted(known_csv, capsys, monkeypatch):
+    """An exhaustive search printed nothing for minutes; a bar now counts its models (shown
+    from the first one here: the delay before a bar appears is set to 0)."""
+    from id3tree import _progress
+
+    monkeypatch.setattr(_progress, "DELAY", 0.0)
+    common = ["select", str(known_csv), "--target", "y", "--direction", "exhaustive"]
+    assert main([*common, "--progress"]) == 0
+    err = capsys.readouterr().err
+    assert "exhaustive search:" in err and "/8 " in err and "model" in err  # of 2**3 subsets
+    assert main([*common, "--no-progress"]) == 0
+    assert capsys.readouterr().err == ""
+    assert main(common) == 0  # stderr is not a terminal here: no bar unless asked
+    assert capsys.readouterr().err == ""
