@@ -115,16 +115,21 @@ class StrayValuesWarning(UserWarning):
 def may_hold_stray_values(distinct) -> bool:
     """A quick look at a column's ``distinct`` values (present ones) before
     :func:`stray_values` counts its rows: some are numbers, and at most ``STRAY_VALUES`` are
-    not. Most text columns hold no number at all."""
+    not. Most text columns hold no number at all, and a value that starts with no digit, sign
+    or point is not one: only the others are parsed."""
     import pandas as pd
 
-    if len(distinct) < 2:
+    text = {str(value) for value in distinct}
+    maybe = [t for t in text if t.strip()[:1] in _NUMBER_STARTS]
+    others = len(text) - len(maybe)
+    if not maybe or others > STRAY_VALUES:
         return False
-    text = pd.Series([str(value) for value in distinct], dtype=object)
-    not_numbers = pd.to_numeric(text, errors="coerce").isna()
-    return (
-        not_numbers.any() and not not_numbers.all() and text[not_numbers].nunique() <= STRAY_VALUES
-    )
+    parsed = pd.to_numeric(pd.Series(maybe, dtype=object), errors="coerce")
+    not_numbers = others + int(parsed.isna().sum())
+    return 0 < not_numbers <= STRAY_VALUES and not_numbers < len(text)
+
+
+_NUMBER_STARTS = frozenset("0123456789+-.")
 
 
 def stray_values_message(column, name: str) -> str | None:

@@ -394,3 +394,24 @@ def test_the_page_of_the_whole_adult_tree_is_written(tmp_path):
     page = path.read_text(encoding="utf-8")
     assert page.lstrip().lower().startswith("<!doctype html") and page.rstrip().endswith("</html>")
     assert len(page) < 2_000 * n_nodes  # linear in the nodes: a few hundred bytes each
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        ["85", "72?", "80", "64", "70", "71", "69", "75", "68", "81", "83"],
+        [" 5", "7", "x", "8", "9", "10", "11", "12", "13", "14", "15"],
+        ["-1.5", "+2", ".5", "n/a", "3e2", "4", "5", "6", "7", "8", "9"],
+        ["a", "b", "1", "2"],
+        ["1", "2", "3"],
+        ["x", "y", "z"],
+    ],
+)
+def test_the_quick_look_for_stray_values_hides_none(values):
+    """fit parses only the distinct values that may be numbers: whenever the full count
+    (diagnostics.stray_values) finds strays, the quick look must have let it look."""
+    from id3tree.diagnostics import may_hold_stray_values, stray_values
+
+    column = pd.Series(values, dtype=object)
+    if stray_values(column):
+        assert may_hold_stray_values(column.unique())
