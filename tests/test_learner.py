@@ -16,6 +16,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from id3tree import ID3Classifier, entropy, information_gain
 from id3tree.datasets import load, load_iris, load_play_tennis
+from id3tree.diagnostics import IDLikeFeatureWarning
 
 
 @pytest.fixture(scope="module")
@@ -565,3 +566,22 @@ def test_id_like_drop_refuses_to_leave_no_column():
 def test_id_like_must_be_warn_drop_or_keep(bad, tennis):
     with pytest.raises(ValueError, match="id_like"):
         ID3Classifier(id_like=bad).fit(*tennis)
+
+
+def test_id_like_drop_on_a_fit_that_grows_once_is_refused_not_ignored(titanic):
+    """An adapter's fit (Dask) grows the tree once and leaves no column out: with
+    id_like="drop" an identifier-like split is then an error naming it, never kept quietly."""
+    from types import SimpleNamespace
+
+    from id3tree.fitting import id_like_warnings
+
+    X, y = titanic
+    model = ID3Classifier(max_depth=1, id_like="keep").fit(X, y)  # a root split on Name
+    model.id_like = "drop"
+    grown_once = SimpleNamespace(left_out=None)  # what an adapter's Fitted says
+    with pytest.raises(NotImplementedError, match="id_like='drop' is for data in memory.*'Name'"):
+        id_like_warnings(model, grown_once)
+    model.id_like = "warn"
+    assert [IDLikeFeatureWarning(m).feature for m in id_like_warnings(model, grown_once)] == [
+        "Name"
+    ]
