@@ -585,3 +585,24 @@ def test_id_like_drop_on_a_fit_that_grows_once_is_refused_not_ignored(titanic):
     assert [IDLikeFeatureWarning(m).feature for m in id_like_warnings(model, grown_once)] == [
         "Name"
     ]
+
+
+def test_id_like_drop_in_cross_validation_and_grid_search(titanic):
+    """Each fold's model takes every column, so held-out rows are predicted as they come, and
+    the choice is a parameter a search can tune."""
+    import warnings
+
+    from sklearn.model_selection import GridSearchCV, cross_val_score
+
+    from id3tree.diagnostics import IDLikeFeatureWarning
+
+    X, y = titanic
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", IDLikeFeatureWarning)
+        dropped = cross_val_score(ID3Classifier(id_like="drop", max_depth=3), X, y, cv=3)
+        by_hand = cross_val_score(ID3Classifier(max_depth=3), X.drop(columns=TITANIC_IDS), y, cv=3)
+        search = GridSearchCV(ID3Classifier(max_depth=3), {"id_like": ["keep", "drop"]}, cv=3).fit(
+            X, y
+        )
+    np.testing.assert_array_equal(dropped, by_hand)
+    assert search.best_params_ == {"id_like": "drop"}  # Name, Ticket and Cabin generalise badly
