@@ -45,8 +45,8 @@ from id3tree.node import (
     path_word,
     plural,
 )
+from id3tree.pencil import difference_holds, fixed_units, weighted_sum_holds
 from id3tree.splits import TIE_TOLERANCE, enumerate_thresholds
-from id3tree.teaching.page_numbers import difference_holds, fixed_units, weighted_sum_holds
 from id3tree.trace_details import slot_step
 
 
@@ -575,7 +575,7 @@ from the printed numbers (the page writes ``≈``, see :mod:`id3tree.pencil`).""
 
 
 def _numbers(tree: GrownTree, cands: Candidates, branches: Branches) -> dict:
-    """Every printed number in printed units (:mod:`~id3tree.teaching.page_numbers`), and
+    """Every printed number in printed units (:func:`~id3tree.pencil.fixed_units`), and
     which of the equations they make hold by pencil."""
     node = fixed_units(tree.entropy)
     overall = fixed_units(cands.overall.ravel())
