@@ -32,6 +32,8 @@ from collections.abc import Sequence
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
+import numpy as np
+
 DECIMALS = 4
 """Places after the point of every number a page prints."""
 
@@ -120,3 +122,67 @@ def entropy_sign(probabilities: Sequence[str], result: str) -> str:
 def midpoint_sign(low: str, high: str, result: str) -> str:
     """The sign of ``(low + high) / 2 = result`` (a threshold: the midpoint of two values)."""
     return sign((exact(low) + exact(high)) / 2, result)
+
+
+# ---------------------------------------------------------------------------------------------
+# The same rule for whole columns: pages that print thousands of equations (the trace, the
+# interactive page) give each number in units of its last printed digit (0.2467 is 2467) and
+# check every equation by integer arithmetic on those units instead of fractions. Tests draw
+# random numbers and hold each twin equal to the function above it stands for.
+# ---------------------------------------------------------------------------------------------
+def fixed_units(values) -> np.ndarray:
+    """Each non-negative value as :func:`fixed` prints it, in units of the last printed digit
+    (int64), -1 for NaN. A long column is scaled and rounded by numpy; where the scaled value
+    lies too close to a half to be sure of the rounding, :func:`fixed` itself writes it.
+
+    >>> fixed_units([0.940286, 0.693536, 0.24675, float("nan")]).tolist()
+    [9403, 6935, 2467, -1]
+    """
+    values = np.asarray(values, dtype=float)
+    missing = np.isnan(values)
+    scaled = np.where(missing, 0.0, values) * 10.0**DECIMALS
+    units = np.where(missing, -1, np.maximum(np.rint(scaled), 0)).astype(np.int64)
+    unsure = np.abs(scaled - np.floor(scaled) - 0.5) <= 1e-6
+    for i in np.flatnonzero(unsure & ~missing).tolist():
+        units[i] = max(int(fixed(float(values[i])).replace(".", "")), 0)
+    return units
+
+
+def fraction_holds(numerator, denominator, results):
+    """Where the fraction ``numerator / denominator`` (whole numbers, the denominator positive;
+    in units of the last printed digit) rounds, half away from zero, to the printed result
+    (units): ``r - 1/2 <= q < r + 1/2``, that is ``(2r - 1) d <= 2 n < (2r + 1) d``. A
+    non-positive denominator never holds (the page writes ``≈``)."""
+    n = np.asarray(numerator, np.int64)
+    d = np.asarray(denominator, np.int64)
+    r = np.asarray(results, np.int64)
+    return (d > 0) & (2 * n >= (2 * r - 1) * d) & (2 * n < (2 * r + 1) * d)
+
+
+def difference_holds(a, b, result):
+    """Where ``a - b = result`` holds by pencil (:func:`difference_sign`), all three in printed
+    units: the difference of two printed numbers is exact, so it holds where it is the result.
+
+    >>> difference_holds([9403], [6935], [2467]).tolist()     # 0.9403 - 0.6935 is 0.2468
+    [False]
+    """
+    return np.asarray(a, np.int64) - np.asarray(b, np.int64) == np.asarray(result, np.int64)
+
+
+def weighted_sum_holds(sizes, values, group, results):
+    """Where ``n1/N × v1 + n2/N × v2 + ... = result`` holds by pencil
+    (:func:`weighted_sum_sign`), for many sums at once: ``sizes`` (the n, whole numbers) and
+    ``values`` (printed units) hold the terms of every sum, ``group`` says which sum each term
+    belongs to (0, 1, ...: sums in order), ``results`` are the printed results (units); N is
+    each sum's total size. The sum is the fraction (Σ n v) / N (:func:`fraction_holds`).
+
+    >>> weighted_sum_holds([4, 4, 6], [8113, 10000, 9183], [0, 0, 0], [9111]).tolist()
+    [True]
+    """
+    sizes = np.asarray(sizes, np.int64)
+    group = np.asarray(group, np.int64)
+    total = np.zeros(len(results), np.int64)
+    weighted = np.zeros(len(results), np.int64)
+    np.add.at(total, group, sizes)
+    np.add.at(weighted, group, sizes * np.asarray(values, np.int64))
+    return fraction_holds(weighted, total, results)

@@ -259,7 +259,7 @@ class Page:
             "depth": each(d.level.depth for d, *_ in parts).tolist(),
             "feature": names[f].tolist(),
             "n_samples": node_n[at_node],
-            "entropy": tracing.fixed_texts(node_entropy[at_node]),
+            "entropy": node_entropy[at_node],
             "gain": scores["gain"],
             "gain_ratio": scores["ratio"],
             "overall_entropy": scores["overall"],

@@ -18,17 +18,16 @@ rivals, which is what a student checks, and it keeps the page short (one line pe
 with the learner's 5). ``max_thresholds`` of the tracer lists more, or every one (None); the
 class counts behind any threshold are in ``candidate_table(node, feature)``.
 
-A tracer that only prints (a :class:`PrintTracer`, ``__call__`` not overridden) gets no events:
-the learner writes the same lines with the column forms of the same functions
+Every equation the trace prints follows :mod:`id3tree.pencil`: its result is the exact value
+rounded, its sign ``=`` where a pencil gets that result from the numbers printed in it and ``≈``
+where it does not (``overall entropy 0.0000 + 0.3468 + 0.3468 ≈ 0.6935``), said once on the
+first line. A tracer that only prints (a :class:`PrintTracer`, ``__call__`` not overridden)
+gets no events: the learner writes the same lines with the column forms of the same functions
 (:func:`candidate_lines`, :func:`thresholds_texts`, :func:`split_texts`, :func:`leaf_texts`),
-many nodes at once: the candidates of the whole tree in one pass once it is finished, each
-column of numbers written by one call (:func:`fixed_texts`, :func:`~id3tree.node.count_texts`,
-:func:`~id3tree.node.number_texts`) and each line by one f-string (or one template for the
-thresholds of candidates of one shape). A trace of 10,000 rows writes some 100,000 numbers, and
-one Python call per number would cost more than the fit itself; this is what keeps
-``verbose=1`` and ``verbose=2`` cheap next to it. The single forms
-(:func:`candidate_text`, :func:`split_text`, ...) print the events and write the same
-characters, so the two ways cannot drift apart.
+the whole tree at once, each column of numbers written by one call (:func:`fixed_texts`, ...)
+and each line by one f-string: a trace of 10,000 rows writes some 100,000 numbers, and one
+Python call per number would cost more than the fit. The single forms
+(:func:`candidate_text`, ...) print the events with the same characters.
 """
 
 from __future__ import annotations
@@ -42,6 +41,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from id3tree import pencil
 from id3tree._entropy import entropy_rows
 from id3tree.node import (
     LONG_COLUMN,
@@ -154,10 +154,13 @@ def node_texts(node, depth, where, counts, n_samples, entropy) -> list[str]:
         counts,
         fixed_texts(entropy),
     )
-    return [
+    texts = [
         f"{pad}Node {number} [{path}]: {size} {samples} ({written}), entropy {h}"
         for pad, number, path, size, samples, written, h in lines
     ]
+    for i in np.flatnonzero((np.asarray(node) == 0) & (np.asarray(entropy) > 0)).tolist():
+        texts[i] = f"{pencil.LEGEND}\n{texts[i]}"  # the root of a tree that weighs candidates
+    return texts
 
 
 def candidate_text(
@@ -191,7 +194,7 @@ def candidate_text(
     candidates = {
         "feature": [feature],
         "n_samples": [n_samples],
-        "entropy": [_f(entropy)],
+        "entropy": [entropy],
         "gain": [gain],
         "gain_ratio": [gain_ratio],
         "overall_entropy": [overall_entropy],
@@ -217,8 +220,7 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
         As in :func:`candidate_text`.
     candidates : dict
         Columns with one entry per candidate: ``depth`` (of its node), ``feature``,
-        ``n_samples`` (at the node),
-        ``entropy`` (the node's, already written), ``gain``, ``gain_ratio``,
+        ``n_samples`` and ``entropy`` (the node's), ``gain``, ``gain_ratio``,
         ``overall_entropy``; for numeric candidates ``threshold`` (written), ``low`` and
         ``high`` (the two values it lies between); and ``first``, one entry more: candidate i
         has the branches ``first[i]:first[i + 1]``.
@@ -243,6 +245,9 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
     entropy = np.asarray(branches["entropy"], dtype=float)
     weight = sizes / node_n[owner]
     size_text = count_texts(sizes)
+    of_text = np.array(count_texts(node_n), dtype=object)[owner].tolist()
+    entropy_text, weighted_text = fixed_texts(entropy), fixed_texts(weight * entropy)
+    signs = _branch_signs(sizes, node_n[owner], entropy, weight, size_text, of_text)
     label_end = branches.get("label_end")
     branch = zip(
         pad[owner].tolist(),
@@ -251,15 +256,16 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
         size_text,
         plural_words(sizes, "sample", "samples"),
         branches["counts"],
-        fixed_texts(entropy),
-        np.array(count_texts(node_n), dtype=object)[owner].tolist(),
+        entropy_text,
+        of_text,
         fixed_texts(weight),
-        fixed_texts(weight * entropy),
+        weighted_text,
+        *signs,
     )
     lines = [
-        f"{p}    {label}{end}: {n} {samples} ({counts}), entropy {h}, weight {n}/{of_n} = {w}, "
-        f"weighted entropy {w_h}"
-        for p, label, end, n, samples, counts, h, of_n, w, w_h in branch
+        f"{p}    {label}{end}: {n} {samples} ({counts}), entropy {h}, weight {n}/{of_n} {s} {w}, "
+        f"weighted entropy {n}/{of_n} × {h} {s_h} {w_h}"
+        for p, label, end, n, samples, counts, h, of_n, w, w_h, s, s_h in branch
     ]
     pad = pad.tolist()
     features = candidates["feature"]
@@ -274,20 +280,31 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
             pad, features, count_texts(n_branches), plural_words(n_branches, "value", "values")
         )
         heads = [f"{p}candidate {f} ({n} {word}):" for p, f, n, word in values]
+    # the overall entropy as the sum of the weighted entropies printed above it, and the gain
+    units = {k: pencil.fixed_units(candidates[k]) for k in ("entropy", "overall_entropy", "gain")}
+    added = np.bincount(owner, pencil.fixed_units(weight * entropy), n_candidates)
+    bounds = zip(first[:-1].tolist(), first[1:].tolist())
     scores = zip(
         pad,
-        fixed_texts(candidates["overall_entropy"]),
-        candidates["entropy"],
+        [" + ".join(weighted_text[a:b]) for a, b in bounds],
+        _signs(added.astype(np.int64) == units["overall_entropy"]),
+        *map(fixed_texts, (candidates["overall_entropy"], candidates["entropy"])),
+        _signs(pencil.difference_holds(*units.values())),
         fixed_texts(candidates["gain"]),
     )
-    totals = [f"{p}    overall entropy {o}, gain {h} - {o} = {g}" for p, o, h, g in scores]
-    if criterion == "gain_ratio":
-        ratios = zip(
-            totals,
-            fixed_texts(split_information(sizes, first)),
-            fixed_texts(candidates["gain_ratio"]),
-        )
-        totals = [f"{t}, split information {i}, gain ratio {r}" for t, i, r in ratios]
+    totals = [
+        f"{p}    overall entropy {t} {s} {o}, gain {h} - {o} {s_g} {g}"
+        for p, t, s, o, h, s_g, g in scores
+    ]
+    if criterion == "gain_ratio":  # the gain ratio as the gain over the split information
+        info, ratio = split_information(sizes, first), candidates["gain_ratio"]
+        quotient = (units["gain"] * 10**DECIMALS, pencil.fixed_units(info))
+        holds = pencil.fraction_holds(*quotient, pencil.fixed_units(ratio))
+        ratios = zip(totals, fixed_texts(info), fixed_texts(candidates["gain"]), _signs(holds))
+        totals = [
+            f"{t}, split information {i}, gain ratio {g} / {i} {s} {r}"
+            for (t, i, g, s), r in zip(ratios, fixed_texts(ratio))
+        ]
     # each candidate's lines in order: its test, its branches, its total
     text = np.empty(len(owner) + 2 * n_candidates, dtype=object)
     at = 2 * np.arange(n_candidates)
@@ -295,6 +312,25 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
     text[np.arange(len(owner)) + 2 * owner + 1] = lines
     text[first[1:] + at + 1] = totals
     return text
+
+
+def _signs(holds) -> list[str]:
+    """``=`` where an equation holds by pencil, ``≈`` where it does not (:mod:`id3tree.pencil`)."""
+    return np.array([pencil.APPROX, pencil.EQUALS], dtype=object)[np.asarray(holds, int)].tolist()
+
+
+def _branch_signs(n, of_n, entropy, weight, n_text, of_text) -> tuple[list, list]:
+    """The signs of each branch's ``n/N = weight`` and ``n/N × entropy = weighted entropy``:
+    by whole numbers when the counts are (:func:`~id3tree.pencil.fraction_holds`), else (a
+    sum of weights) by :func:`~id3tree.pencil.sign` from the counts as printed."""
+    if n.dtype.kind in "iu" and np.asarray(of_n).dtype.kind in "iu":
+        w, h, w_h = (pencil.fixed_units(x) for x in (weight, entropy, weight * entropy))
+        weights = pencil.fraction_holds(n * 10**DECIMALS, of_n, w)
+        return _signs(weights), _signs(pencil.fraction_holds(n * h, of_n, w_h))
+    share = [pencil.exact(a) / pencil.exact(b) for a, b in zip(n_text, of_text)]
+    written = zip(share, fixed_texts(weight), fixed_texts(entropy), fixed_texts(weight * entropy))
+    signs = [(pencil.sign(q, w), pencil.sign(q * pencil.exact(h), w_h)) for q, w, h, w_h in written]
+    return [a for a, _ in signs], [b for _, b in signs]
 
 
 def plural_words(counts: np.ndarray, one: str, many: str) -> list[str]:

@@ -1,9 +1,10 @@
 """Test-wide settings: matplotlib draws off screen, hypothesis never times an example (and CI
-runs it derandomized so a red build can always be reproduced), and a headless Chromium for the
-tests of pages."""
+runs it derandomized so a red build can always be reproduced), a headless Chromium for the
+tests of pages, and pdflatex for the tests of LaTeX."""
 
 import os
 import shutil
+import subprocess
 
 import matplotlib
 import pytest
@@ -73,3 +74,30 @@ def browser_page(chromium):
     view = BrowserPage(chromium)
     yield view
     view.page.close()
+
+
+@pytest.fixture
+def compile_latex(tmp_path):
+    """Compile a LaTeX document with pdflatex in the test's own folder: ``compile_latex(text)``
+    returns pdflatex's log once it has asserted success and a PDF. Where pdflatex is not
+    installed (CI installs texlive-latex-base), the call skips the test, so what a test checks
+    before compiling still runs."""
+
+    def compile_document(document: str, name: str = "page") -> str:
+        engine = shutil.which("pdflatex")
+        if engine is None:
+            pytest.skip("no pdflatex installed (texlive-latex-base); CI installs it")
+        (tmp_path / f"{name}.tex").write_text(document, encoding="utf-8")
+        done = subprocess.run(
+            [engine, "-interaction=nonstopmode", "-halt-on-error", f"{name}.tex"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+        log = (tmp_path / f"{name}.log").read_text(encoding="latin-1")
+        assert done.returncode == 0, log[-3000:]
+        assert (tmp_path / f"{name}.pdf").stat().st_size > 1000
+        return log
+
+    return compile_document

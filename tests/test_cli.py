@@ -38,7 +38,7 @@ def test_demo_draws_with_matplotlib_when_dot_is_missing(tmp_path, capsys, monkey
     assert main(["demo", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert (
-        "overall entropy 0.6935, gain 0.9403 - 0.6935 = 0.2467" in out
+        "overall entropy 0.0000 + 0.3468 + 0.3468 ≈ 0.6935, gain 0.9403 - 0.6935 ≈ 0.2467" in out
         and "Drew the tree with matplotlib" in out
     )
     assert (tmp_path / "play_tennis_tree.png").read_bytes().startswith(PNG)

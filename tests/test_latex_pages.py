@@ -1,14 +1,12 @@
 """LaTeX a teacher compiles as it comes: complete documents, tables that fit A4, any label.
 
-pdflatex runs where it is installed (CI installs texlive-latex-base); its log is read for errors
-and for overfull boxes wider than 5 pt.
+pdflatex runs where it is installed (the ``compile_latex`` fixture of conftest.py; CI installs
+texlive-latex-base); its log is read for errors and for overfull boxes wider than 5 pt.
 """
 
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 import warnings
 
 import pandas as pd
@@ -17,9 +15,6 @@ import pytest
 from id3tree import ID3Classifier
 from id3tree.datasets import load
 from id3tree.latex import latex_escape
-
-PDFLATEX = shutil.which("pdflatex")
-needs_pdflatex = pytest.mark.skipif(PDFLATEX is None, reason="pdflatex is not installed")
 
 NASTY = [
     "a|b",
@@ -35,22 +30,6 @@ NASTY = [
     "tiếng Việt",
     "[bracket]",
 ]
-
-
-def compile_tex(document: str, folder) -> str:
-    """Compile with pdflatex; the log (asserting success and a PDF)."""
-    (folder / "page.tex").write_text(document, encoding="utf-8")
-    done = subprocess.run(
-        [PDFLATEX, "-interaction=nonstopmode", "-halt-on-error", "page.tex"],
-        cwd=folder,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    log = (folder / "page.log").read_text(encoding="latin-1")
-    assert done.returncode == 0, log[-3000:]
-    assert (folder / "page.pdf").stat().st_size > 1000
-    return log
 
 
 def overfull(log: str) -> list[float]:
@@ -94,15 +73,13 @@ def test_the_latex_solution_is_a_complete_document(name):
     assert solution.body in str(solution) and "\\documentclass" not in solution.body
 
 
-@needs_pdflatex
 @pytest.mark.parametrize("name", ["play_tennis", "titanic_depth3", "iris"])
-def test_worked_solutions_compile_and_fit_an_a4_page(name, tmp_path):
-    log = compile_tex(str(FITS[name].worked_solution(format="latex")), tmp_path)
+def test_worked_solutions_compile_and_fit_an_a4_page(name, compile_latex):
+    log = compile_latex(str(FITS[name].worked_solution(format="latex")))
     assert [pt for pt in overfull(log) if pt > 5] == []
 
 
-@needs_pdflatex
-def test_the_body_fits_a_plain_article_with_tabularx(tmp_path):
+def test_the_body_fits_a_plain_article_with_tabularx(compile_latex):
     """A teacher's own document: the default article (US letter, wide margins) plus tabularx."""
     body = FITS["titanic_depth3"].worked_solution(format="latex").body
     document = (
@@ -110,12 +87,11 @@ def test_the_body_fits_a_plain_article_with_tabularx(tmp_path):
         + body
         + "\n\\end{document}\n"
     )
-    log = compile_tex(document, tmp_path)
+    log = compile_latex(document)
     assert [pt for pt in overfull(log) if pt > 5] == []
 
 
-@needs_pdflatex
-def test_any_label_compiles(tmp_path):
+def test_any_label_compiles(compile_latex):
     n = len(NASTY)
     X = pd.DataFrame(
         {
@@ -128,5 +104,5 @@ def test_any_label_compiles(tmp_path):
     tree = ID3Classifier().fit(X, y)
     document = str(tree.worked_solution(format="latex"))
     assert document.isascii()
-    log = compile_tex(document, tmp_path)
+    log = compile_latex(document)
     assert "Missing character" not in log

@@ -16,14 +16,10 @@ from hypothesis import strategies as st
 
 from id3tree import ID3Classifier, pencil
 from id3tree.datasets import load
+from id3tree.pencil import difference_holds, fixed_units, fraction_holds, weighted_sum_holds
 from id3tree.teaching import make_step, record_of
 from id3tree.teaching.page import source_of
 from id3tree.teaching.page_data import page_data
-from id3tree.teaching.page_numbers import (
-    difference_holds,
-    fixed_units,
-    weighted_sum_holds,
-)
 
 
 def printed(units: int) -> str:
@@ -212,6 +208,20 @@ def test_weighted_sum_holds_as_pencil_says(terms, nudge):
     )
     holds = weighted_sum_holds(sizes, values, [0] * len(sizes), [result])[0]
     assert holds == (expected == "=")
+
+
+@settings(max_examples=300)
+@given(st.integers(1, 500), st.integers(1, 500), st.integers(0, 20_000), st.integers(-2, 2))
+def test_fraction_holds_as_pencil_says_of_a_product_and_a_quotient(n, extra, v, nudge):
+    """n/N × v (a weighted entropy) and g / i (a gain ratio) as fractions of printed units."""
+    total = n + extra
+    product = max(0, round(Fraction(n * v, total)) + nudge)
+    expected = pencil.product_sign(f"{n}/{total}", printed(v), printed(product)) == "="
+    assert fraction_holds([n * v], [total], [product])[0] == expected
+    if v:
+        ratio = max(0, round(Fraction(n * 10_000, v)) + nudge)
+        expected = pencil.quotient_sign(printed(n), printed(v), printed(ratio)) == "="
+        assert fraction_holds([n * 10_000], [v], [ratio])[0] == expected
 
 
 def test_the_page_marks_the_equations_a_pencil_breaks():

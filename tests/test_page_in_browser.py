@@ -290,3 +290,42 @@ def test_growing_id3s_own_tree_on_the_page(tmp_path, browser_page):
         table = page.inner_text("#score-table")
         assert f"your tree\t{right}\t" in table and f"ID3's tree\t{right}\t" in table
     assert browser_page.errors == []
+
+
+def test_every_equation_on_the_page_holds_by_pencil(tmp_path, browser_page):
+    """Every node's details, as the page shows them, on Play Tennis, Iris and Titanic (depth 3):
+    each equation (H(S | A) as a weighted sum, the gain as a difference) redone from the numbers
+    printed in it, by the same independent checker as the printed pages."""
+    from test_pencil_pages import check, is_equation
+
+    X, y = load("titanic", return_X_y=True)
+    X = X.drop(columns=["Name", "Ticket", "Cabin", "PassengerId"])
+    trees = {
+        "play_tennis": ID3Classifier().fit(*load_play_tennis(return_X_y=True)),
+        "iris": ID3Classifier().fit(*load_iris(return_X_y=True)),
+        "titanic_depth3": ID3Classifier(max_depth=3).fit(X, y),
+    }
+    for name, tree in trees.items():
+        path = tmp_path / f"{name}.html"
+        tree.to_html(path)
+        page = open_page(browser_page, path)
+        n_nodes = sum(1 for _ in tree.root_.walk())
+        found = page.evaluate(
+            """n => { var all = [];
+              for (var i = 0; i < n; i++) {
+                id3page.show(i);
+                document.querySelectorAll('#details p.equation').forEach(
+                  function (p) { all.push(p.textContent); });
+              }
+              return all; }""",
+            n_nodes,
+        )
+        equations = [e.replace("\u2212", "-") for e in found]
+        equations = [e for e in equations if is_equation(e)]
+        n_scored = sum(1 for node in tree.root_.walk() if node.children)
+        assert len(equations) >= 2 * n_scored, name
+        problems = [p for p in map(check, equations) if p]
+        assert not problems, f"{name}: " + "\n".join(problems[:10])
+        if any("≈" in e for e in equations):
+            assert "≈ marks a result" in page.inner_text("#legend")
+    assert browser_page.errors == []

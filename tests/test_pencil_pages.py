@@ -246,6 +246,22 @@ def equations(page: str, latex: bool) -> list[str]:
     return [e for e in found if is_equation(e)]
 
 
+TRACE_EQUATION = re.compile(r"^[a-z ]*?((?:\d|\().*) ([=≈]) (\d+(?:\.\d+)?)$")
+
+
+def trace_equations(page: str) -> list[str]:
+    """Every equation of a printed trace: the pieces of its lines between commas that end with
+    ``= number`` or ``≈ number`` after an expression of numbers (``weight 5/14 = 0.3571``,
+    ``overall entropy 0.0000 + 0.3468 + 0.3468 ≈ 0.6935``, ``gain 0.9403 - 0.6935 ≈ 0.2467``)."""
+    found = []
+    for line in page.splitlines():
+        for piece in line.strip().split(", "):
+            match = TRACE_EQUATION.match(piece)
+            if match:
+                found.append(" ".join(match.groups()))
+    return [e for e in found if is_equation(e)]
+
+
 # ---------------------------------------------------------------------------------------------
 # the pages
 # ---------------------------------------------------------------------------------------------
@@ -324,3 +340,61 @@ def test_latex_and_markdown_print_the_same_equations():
     latex = equations(str(tree.worked_solution(format="latex")), latex=True)
     result = [SIGNS.split(e)[-2:] for e in plain]
     assert sorted(map(tuple, result)) == sorted(tuple(SIGNS.split(e)[-2:]) for e in latex)
+
+
+def _traces():
+    """The printed trace (verbose=1 and verbose=2) of each tree, as the learner writes it."""
+    import contextlib
+    import io
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fits = {
+            "play_tennis": ("play_tennis", {}),
+            "play_tennis_ratio": ("play_tennis", {"criterion": "gain_ratio"}),
+            "iris": ("iris", {}),
+            "titanic_depth3": ("titanic", {"max_depth": 3}),
+        }
+        for name, (data, params) in fits.items():
+            X, y = load(data, return_X_y=True)
+            if data == "titanic":
+                X = X.drop(columns=["Name", "Ticket", "Cabin", "PassengerId"])
+            for verbose in (1, 2):
+                printed = io.StringIO()
+                with contextlib.redirect_stdout(printed):
+                    ID3Classifier(verbose=verbose, **params).fit(X, y)
+                yield f"{name}/verbose={verbose}", printed.getvalue()
+
+
+TRACES = dict(_traces())
+
+
+@pytest.mark.parametrize("name", list(TRACES))
+def test_every_equation_of_the_printed_trace_holds_by_pencil(name):
+    page = TRACES[name]
+    found = trace_equations(page)
+    n_branches = len(re.findall(r", weighted entropy ", page))
+    n_candidates = len(re.findall(r"    overall entropy \d", page))
+    ratios = len(re.findall(r", gain ratio ", page))
+    # each branch: its weight and its weighted entropy; each candidate: its sum and its gain
+    # (and its gain ratio); nothing left out
+    assert len(found) == 2 * n_branches + 2 * n_candidates + ratios
+    assert n_branches >= 10
+    problems = [p for p in map(check, found) if p]
+    assert not problems, "\n".join(problems[:10])
+    if "≈" in page:
+        assert page.count("marks a result worked from the unrounded numbers") == 1
+        assert page.startswith("≈ marks")
+
+
+def test_the_trace_shows_seed_002s_gain_of_outlook_marked_as_a_pencil_sees_it():
+    page = TRACES["play_tennis/verbose=1"]
+    assert (
+        "overall entropy 0.0000 + 0.3468 + 0.3468 ≈ 0.6935, gain 0.9403 - 0.6935 ≈ 0.2467" in page
+    )
+    assert check("0.0000 + 0.3468 + 0.3468 = 0.6935") is not None  # = would lie: 0.6936
+    ratio = trace_equations(TRACES["play_tennis_ratio/verbose=1"])
+    assert "0.2467 / 1.5774 = 0.1564" in ratio  # gain ratio as gain over split information
+    kinds = [r"^\d+/\d+ [=≈]", r"^\d+/\d+ × [\d.]+ [=≈]", r" \+ .* [=≈]", r"^[\d.]+ - [\d.]+ [=≈]"]
+    for kind in kinds:
+        assert any(re.search(kind, e) for e in trace_equations(TRACES["iris/verbose=2"])), kind

@@ -271,7 +271,7 @@ def test_no_machine_paths_in_the_project():
 def test_demo_prints_the_trace_and_the_tree(capsys):
     assert main(["demo"]) == 0
     out = capsys.readouterr().out
-    assert "overall entropy 0.6935, gain 0.9403 - 0.6935 = 0.2467" in out
+    assert "overall entropy 0.0000 + 0.3468 + 0.3468 ≈ 0.6935, gain 0.9403 - 0.6935 ≈ 0.2467" in out
     assert "|-- Outlook = Overcast" in out
 
 

@@ -389,8 +389,13 @@ def _tree_digraph():
     class TreeDigraph(graphviz.Digraph):
         def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
             try:
-                return super()._repr_mimebundle_(include, exclude, **kwargs)
+                bundle = super()._repr_mimebundle_(include, exclude, **kwargs)
             except graphviz.ExecutableNotFound:
                 return {"text/plain": NO_DOT}
+            # the text beside the picture, the same every run (not the object's address)
+            return {
+                "text/plain": "a Graphviz drawing of the tree (its DOT text: .source)",
+                **bundle,
+            }
 
     return TreeDigraph

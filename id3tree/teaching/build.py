@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from id3tree._validation import encode_like_fit
+from id3tree._validation import encode_like_fit, rows_to_predict
 from id3tree.grow import EncodedData, GrowParams
 from id3tree.node import class_name, majority_classes
 from id3tree.stopping import NO_VALID_SPLIT, stop_reasons
@@ -82,7 +82,13 @@ def _given_rows(model, source: PageSource, test) -> tuple:
     if not isinstance(test, tuple) or len(test) != 2:
         raise ValueError(f"test must be a pair (X_test, y_test), got {type(test).__name__}")
     X_test, y_test = test
-    encoded = model._encode(X_test)  # rows as the fitted tree reads them (checked like predict)
+    encoded = rows_to_predict(  # rows as the fitted tree reads them (checked like predict)
+        X_test,
+        model._names,
+        model._categories,
+        by_name=hasattr(model, "feature_names_in_") or getattr(model, "_names_from_frame", False),
+        with_names=hasattr(model, "feature_names_in_"),
+    )
     y_score = _class_indices(source.data.classes, y_test, len(encoded))
     id3_says = _class_indices(source.data.classes, model.predict(X_test), len(encoded))
     about = f"the {len(encoded)} test rows given"

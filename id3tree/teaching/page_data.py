@@ -45,8 +45,8 @@ from id3tree.node import (
     path_word,
     plural,
 )
+from id3tree.pencil import difference_holds, fixed_units, weighted_sum_holds
 from id3tree.splits import TIE_TOLERANCE, enumerate_thresholds
-from id3tree.teaching.page_numbers import difference_holds, fixed_units, weighted_sum_holds
 from id3tree.trace_details import slot_step
 
 
@@ -351,14 +351,15 @@ class _Words:
         self.names = source.data.names
         self.first = np.searchsorted(branches.candidate, np.arange(cands.listed.size + 1))
 
-    def branch_labels(self, c: int) -> list[str]:
-        """The labels of candidate ``c``'s branches: ``Sunny``, ``<= 2.45``, ``missing``."""
+    def branch_labels(self, c: int, t: str | None = None) -> list[str]:
+        """The labels of candidate ``c``'s branches: ``Sunny``, ``<= 2.45``, ``missing``
+        (``t``: a numeric candidate's threshold, if already written)."""
         f = c % self.source.n_features
         slots = self.branches.slot[self.first[c] : self.first[c + 1]].tolist()
         if not self.source.is_numeric(f):
             values = self.source.data.categories[f]
             return ["missing" if v == len(values) else str(values[v]) for v in slots]
-        t = format_number(self.cands.threshold.flat[c])
+        t = format_number(self.cands.threshold.flat[c]) if t is None else t
         return [{LEFT: f"<= {t}", RIGHT: f"> {t}"}.get(v, "missing") for v in slots]
 
     def branch_sizes(self, c: int) -> list[int]:
@@ -446,33 +447,38 @@ class _Words:
                 counts = dict(zip(classes, tree.counts[i].tolist()))
                 why += f"; {class_tie_note(counts, predicted)}"
             reason[i] = strings.add(why)
-        for i in np.flatnonzero(tree.feature >= 0).tolist():
-            s, f = int(scored_at[i]), int(tree.feature[i])
-            decision[i], reason[i] = self._split(s, f, int(tied_cuts[s]))
+        # the split nodes' numbers, read and written a column at a time
+        split = np.flatnonzero(tree.feature >= 0)
+        s, f = scored_at[split], tree.feature[split]
+        cands = self.cands
+        score = (cands.ratio if self.source.criterion == "gain_ratio" else cands.gain)[s, f]
+        written = [number_texts(v[s, f]) for v in (cands.threshold, cands.low, cands.high)]
+        columns = (s, f, tied_cuts[s], score, cands.valid.sum(axis=1)[s], cands.tie[s, f])
+        for i, *numbers in zip(split.tolist(), *(c.tolist() for c in columns), *written):
+            decision[i], reason[i] = self._split(*numbers)
         return decision, reason
 
-    def _split(self, s: int, f: int, tied_cuts: int) -> tuple[int, int]:
-        cands, name = self.cands, self.names[f]
+    def _split(self, s, f, tied_cuts, score, n_valid, tie, t, low, high) -> tuple[int, int]:
+        """The decision and the reason of a node split on feature ``f`` (scored node ``s``),
+        from its numbers (``t``, ``low`` and ``high`` written: a numeric split's)."""
+        name = self.names[f]
         c = s * self.source.n_features + f
-        parts = zip(self.branch_labels(c), self.branch_sizes(c))
-        into = ", ".join(f"{label} ({n})" for label, n in parts)
         numeric = self.source.is_numeric(f)
-        test = f"{name} <= {format_number(cands.threshold[s, f])}" if numeric else name
+        parts = zip(self.branch_labels(c, t if numeric else None), self.branch_sizes(c))
+        into = ", ".join(f"{label} ({n})" for label, n in parts)
+        test = f"{name} <= {t}" if numeric else name
         gain_ratio = self.source.criterion == "gain_ratio"
-        score = (cands.ratio if gain_ratio else cands.gain)[s, f]
-        n_valid = int(cands.valid[s].sum())
         why = (
             f"{name} has the highest {'gain ratio' if gain_ratio else 'gain'} ({score:.4f}) of "
             f"the {n_valid} feature{'s' * (n_valid != 1)} that can split here"
         )
-        if cands.tie[s, f]:
-            tied = [self.names[g] for g in np.flatnonzero(cands.tie[s]).tolist() if g != f]
+        if tie:
+            tied = [self.names[g] for g in np.flatnonzero(self.cands.tie[s]).tolist() if g != f]
             why += f"; it ties with {', '.join(tied)} and comes first in column order"
         if numeric:
             why += (
-                f"; its threshold {format_number(cands.threshold[s, f])} is the midpoint between "
-                f"{format_number(cands.low[s, f])} and {format_number(cands.high[s, f])}, the cut "
-                "of lowest overall entropy"
+                f"; its threshold {t} is the midpoint between {low} and {high}, the cut of "
+                "lowest overall entropy"
             )
             if tied_cuts > 1:
                 why += f" ({tied_cuts} cuts tie: the smallest is used)"
@@ -575,7 +581,7 @@ from the printed numbers (the page writes ``≈``, see :mod:`id3tree.pencil`).""
 
 
 def _numbers(tree: GrownTree, cands: Candidates, branches: Branches) -> dict:
-    """Every printed number in printed units (:mod:`~id3tree.teaching.page_numbers`), and
+    """Every printed number in printed units (:func:`~id3tree.pencil.fixed_units`), and
     which of the equations they make hold by pencil."""
     node = fixed_units(tree.entropy)
     overall = fixed_units(cands.overall.ravel())
