@@ -9,7 +9,7 @@ dispatched functions for Dask collections; dask itself is imported only when one
 """
 
 from id3tree import _dask  # noqa: F401  (registers the Dask adapter)
-from id3tree.diagnostics import IDLikeFeatureWarning
+from id3tree.diagnostics import IDLikeFeatureWarning, StrayValuesWarning
 from id3tree.information import (
     candidate_splits,
     conditional_entropy,
@@ -45,6 +45,7 @@ __all__ = [
     "plot_heatmap",
     "rank_features",
     "screen_features",
+    "StrayValuesWarning",
     "candidate_splits",
     "conditional_entropy",
     "contingency_table",
