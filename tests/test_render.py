@@ -44,12 +44,15 @@ from id3tree.render.plot import (  # noqa: E402
     plot_tree,
 )
 from id3tree.render.style import (  # noqa: E402
+    FEWEST_BRANCHES,
     PALETTE,
+    READABLE_BOXES,
     boxes_per_level,
     class_palette,
     fill_color,
     kept_branches,
     purity,
+    readable_branches,
 )
 
 GOLDEN = Path(__file__).parent / "golden" / "play_tennis.dot"
@@ -457,7 +460,7 @@ def test_adult_renders_with_work_linear_in_its_nodes(adult, monkeypatch):
     lines_per_box = max(len(node.class_counts) for node in root.walk()) + 6  # title, counts...
     assert n_nodes <= work["label lines"] <= lines_per_box * n_nodes
     work["nodes walked"] = 0
-    ax = plot_tree(root, classes=classes, max_depth=3)
+    ax = plot_tree(root, classes=classes, max_depth=3, max_branches=10)
     ax.figure.canvas.draw()
     assert work["nodes walked"] <= 4 * n_nodes
     assert len(drawn(ax, NODE_GID)) + len(drawn(ax, GROUP_GID)) == sum(
@@ -609,20 +612,46 @@ def test_small_trees_need_no_grouping_and_keep_their_dot(tennis, mushroom):
 
 def test_adult_top_levels_are_drawn_in_bounded_figures(adult):
     root, classes = adult
-    for depth in (2, 4):
-        ax = plot_tree(root, classes=classes, max_depth=depth)
+    for depth, branches in ((2, 10), (4, 10), (4, "auto")):
+        ax = plot_tree(root, classes=classes, max_depth=depth, max_branches=branches)
         width, height = ax.figure.get_size_inches() * ax.figure.dpi
         assert max(width, height) <= 8000
-        expected = sum(boxes_per_level(root, 10, depth, 10**9))
-        assert len(drawn(ax, NODE_GID)) + len(drawn(ax, GROUP_GID)) == expected
+        n_boxes = len(drawn(ax, NODE_GID)) + len(drawn(ax, GROUP_GID))
+        if branches == 10:
+            assert n_boxes == sum(boxes_per_level(root, 10, depth, 10**9))
         assert len(drawn(ax, GROUP_GID)) > 0
         plt.close(ax.figure)
+    assert n_boxes == sum(boxes_per_level(root, 5, 4, 10**9)) <= READABLE_BOXES
     whole = plot_tree(root, classes=classes)  # the whole tree does not fit: the top levels do
     width, height = whole.figure.get_size_inches() * whole.figure.dpi
     assert max(width, height) <= 8000
     assert [t for t in whole.texts if t.get_gid() == NOTE_GID]
     with pytest.raises(ValueError, match=r"max_depth=\d+ \(it fits\)"):
-        plot_tree(root, classes=classes, max_depth=8)
+        plot_tree(root, classes=classes, max_depth=8, max_branches=10)
+
+
+def test_auto_branches_group_more_only_past_the_readable_number_of_boxes(adult, tennis, iris):
+    """max_branches="auto" keeps 10 branches while the levels asked for hold at most
+    READABLE_BOXES boxes (the drawing is then the one of max_branches=10, byte for byte), and
+    otherwise the most branches (not below FEWEST_BRANCHES) that stay within it, saying so."""
+    for root in (tennis[0], iris[0]):
+        assert readable_branches(root, 3) == (10, [])
+    root, classes = adult
+    for depth in (1, 2, 3, 4, 5):
+        branches, note = readable_branches(root, depth)
+        boxes = sum(boxes_per_level(root, branches, depth, 10**9))
+        if sum(boxes_per_level(root, 10, depth, 10**9)) <= READABLE_BOXES:
+            assert (branches, note) == (10, [])
+        else:
+            assert boxes <= READABLE_BOXES or branches == FEWEST_BRANCHES
+            assert branches == 10 or sum(boxes_per_level(root, branches + 1, depth, 10**9)) > (
+                READABLE_BOXES
+            )  # the most branches that fit
+            assert f"more than {branches} branches" in note[0]
+    ax = plot_tree(root, classes=classes, max_depth=4)
+    notes = [t.get_text() for t in ax.texts if t.get_gid() == NOTE_GID]
+    assert any("max_branches=10" in text for text in notes), notes
+    plt.close(ax.figure)
 
 
 def test_a_wrapped_drawing_has_no_overlaps_and_every_box_inside(adult):

@@ -37,7 +37,6 @@ from id3tree.render.style import (
     FIELDS,
     GROUP_EDGE,
     GROUP_FILL,
-    MAX_BRANCHES,
     MUTED_COLOR,
     WHITE,
     Shown,
@@ -53,6 +52,7 @@ from id3tree.render.style import (
     group_title,
     node_body,
     node_title,
+    readable_branches,
     refusal,
     visible,
 )
@@ -223,6 +223,7 @@ class _Drawing:
 
     def __init__(self, root, classes, show, decimals, filled, class_colors, max_branches, fonts):
         self.root, self.fonts, self.max_branches = root, fonts, max_branches
+        self.note: list[str] = []  # said under every plan (why branches were grouped)
         self.content = (root, classes, show, decimals, filled, class_colors)
         self.plans: dict = {}
 
@@ -233,9 +234,10 @@ class _Drawing:
         """The drawing of the top ``max_depth`` levels, wrapped to fit ``bound`` points a side if
         it must (and can); made once per depth."""
         if max_depth not in self.plans:
+            note = [*self.note, *note]
             items = self.items(max_depth)
             spacing = _measure(items, self.fonts)
-            reserve = 3 * self.fonts.fontsize if note else 0.0  # room for the note
+            reserve = 1.5 * self.fonts.fontsize * len(note)  # room for the note
             layout = fitted(
                 items,
                 spacing,
@@ -446,7 +448,7 @@ def plot_tree(
     filled: bool = True,
     class_colors: Mapping | None = None,
     max_depth: int | None = None,
-    max_branches: int | None = MAX_BRANCHES,
+    max_branches: int | str | None = "auto",
     max_pixels: int = MAX_PIXELS,
     fontname: str | None = None,
     fontsize: float = 9.0,
@@ -479,10 +481,13 @@ def plot_tree(
         Default: the whole tree if it fits in ``max_pixels``, else the deepest levels that do
         (a note under the drawing says how many of how many). A depth that does not fit is
         refused with a ValueError that names one that does.
-    max_branches : int or None, default=10
+    max_branches : int, None or "auto", default="auto"
         A split with more branches draws its ``max_branches - 1`` largest (by training samples;
         ties in branch order) and one dashed box, "+ 7 more values", for the others together,
-        with their samples and class counts added up. None draws every branch.
+        with their samples and class counts added up. None draws every branch. ``"auto"``: 10,
+        or fewer (down to 4) when the ``max_depth`` levels would otherwise draw more than 200
+        boxes (Adult's top 5 levels: 661 boxes with 10, 150 with 5), so the drawing stays
+        readable on a page and renders in seconds; a note under it says so.
     max_pixels : int, default=8000
         The longest side of the figure, in pixels at the figure's dpi
         (``matplotlib.rcParams["figure.dpi"]``); at most 60,000. Ignored with ``ax``.
@@ -501,7 +506,8 @@ def plot_tree(
         If ``max_depth`` levels do not fit in ``max_pixels``, or hold more than ``MAX_BOXES``
         (2,000) boxes; the message names a ``max_depth`` that fits and the other ways out.
     """
-    show = check_options(show, decimals, max_depth, max_branches, max_pixels)
+    auto = isinstance(max_branches, str) and max_branches == "auto"
+    show = check_options(show, decimals, max_depth, None if auto else max_branches, max_pixels)
     if max_pixels > PIXEL_LIMIT:
         raise ValueError(
             f"max_pixels must be at most {PIXEL_LIMIT:,} (matplotlib cannot save larger "
@@ -513,8 +519,12 @@ def plot_tree(
 
     classes = class_list(root, classes)
     dpi = float(plt.rcParams["figure.dpi"]) if ax is None else ax.figure.dpi
+    note: list[str] = []
+    if auto:
+        max_branches, note = readable_branches(root, max_depth)
     request = (root, classes, show, decimals, filled, class_colors, max_branches)
     drawing = _Drawing(*request, _Metrics(fontname, fontsize, dpi))
+    drawing.note = note
     if ax is None:
         plan = drawing.fit(max_depth, max_pixels * 72 / dpi, max_pixels)
         # a single box larger than max_pixels (a huge font) is drawn at a lower dpi

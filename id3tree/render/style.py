@@ -375,6 +375,34 @@ def boxes_per_level(
     return counts
 
 
+READABLE_BOXES = 200  # plot_tree's max_branches="auto" groups branches to stay under this
+FEWEST_BRANCHES = 4  # ... but keeps at least this many boxes per split (3 largest and a group)
+
+
+def readable_branches(root: Node, max_depth: int | None) -> tuple[int, list[str]]:
+    """``max_branches="auto"``: :data:`MAX_BRANCHES`, or fewer (down to
+    :data:`FEWEST_BRANCHES`) while the top ``max_depth`` levels would draw more than
+    :data:`READABLE_BOXES` boxes, so a drawing stays readable on a page and quick to render;
+    and the note that says so under the drawing (none if nothing more was grouped)."""
+    if max_depth is None:  # the whole tree: the deepest levels that fit are drawn instead
+        return MAX_BRANCHES, []
+
+    def n_boxes(branches: int) -> int:
+        return sum(boxes_per_level(root, branches, max_depth, READABLE_BOXES))
+
+    branches = MAX_BRANCHES
+    while branches > FEWEST_BRANCHES and n_boxes(branches) > READABLE_BOXES:
+        branches -= 1
+    if branches == MAX_BRANCHES or n_boxes(branches) == n_boxes(MAX_BRANCHES):
+        return MAX_BRANCHES, []
+    note = [
+        f"Splits with more than {branches} branches show their {branches - 1} largest and one "
+        f"box for the rest, so the top {max_depth + 1} levels",
+        f"stay under {READABLE_BOXES} boxes; max_branches={MAX_BRANCHES} (or None) draws more.",
+    ]
+    return branches, note
+
+
 def refusal(
     max_depth: int,
     n_boxes: int | None,
