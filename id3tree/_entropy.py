@@ -129,14 +129,11 @@ def n_entropy_units(q: np.ndarray, n, class_counts) -> np.ndarray:
     >>> abs(float(units * unit) - 14 * h) < 1e-9  # n H in bits, up to the table's rounding
     True
     """
-    xlogx_of_counts = None  # sum_k q[c_k]
-    for counts in class_counts:
-        xlogx = q.take(counts)
-        if xlogx_of_counts is None:
-            xlogx_of_counts = xlogx
-        else:
-            xlogx_of_counts += xlogx  # (in place: take made a new array)
-    return q.take(n) - xlogx_of_counts
+    classes = iter(class_counts)
+    units = q.take(n) - q.take(next(classes))  # q[n] - q[c_0] (n may broadcast over the counts)
+    for counts in classes:
+        units -= q.take(counts)  # - q[c_k], in place
+    return units
 
 
 def cut_entropy_units(q: np.ndarray, n_left, n_right, xlogx_of_sides) -> np.ndarray:
