@@ -76,8 +76,12 @@ def scaled_xlogx(n_max: int, n_terms: int | None = None) -> tuple[np.ndarray, np
     """The table ``q[c] = round(c ln c * 2**s)`` for ``c = 0 .. n_max`` (int64), its steps
     ``q[c + 1] - q[c]``, and the value of one unit in bits, ``1 / (2**s ln 2)``.
 
-    ``n H(c) = q[n] - sum_k q[c_k]`` in those units, up to the rounding of each entry (half a
-    unit), for any class counts ``c`` summing to ``n``. ``n_terms`` bounds the total count ever
+    ``n H(c) = q[n] - sum_k q[c_k]`` in those units, up to the rounding of each entry, for any
+    class counts ``c`` summing to ``n``. Each entry is computed in double precision and rounded
+    once to a whole number: ``ln c`` (numpy's log: the nearest double on common platforms),
+    times ``c`` rounded to the nearest double, times ``2**s``, to the nearest integer (half to
+    even). The tie rule compares cuts in these units (:func:`tie_tolerance`), so this is its
+    definition, and the split search and :mod:`id3tree.textbook` read the same table. ``n_terms`` bounds the total count ever
     summed in one array (it defaults to ``n_max``); the scale ``s`` is 36 unless such sums could
     overflow 63 bits. The table is computed once per scale and reused.
 
@@ -125,14 +129,11 @@ def n_entropy_units(q: np.ndarray, n, class_counts) -> np.ndarray:
     >>> abs(float(units * unit) - 14 * h) < 1e-9  # n H in bits, up to the table's rounding
     True
     """
-    xlogx_of_counts = None  # sum_k q[c_k]
-    for counts in class_counts:
-        xlogx = q.take(counts)
-        if xlogx_of_counts is None:
-            xlogx_of_counts = xlogx
-        else:
-            xlogx_of_counts += xlogx  # (in place: take made a new array)
-    return q.take(n) - xlogx_of_counts
+    classes = iter(class_counts)
+    units = q.take(n) - q.take(next(classes))  # q[n] - q[c_0] (n may broadcast over the counts)
+    for counts in classes:
+        units -= q.take(counts)  # - q[c_k], in place
+    return units
 
 
 def cut_entropy_units(q: np.ndarray, n_left, n_right, xlogx_of_sides) -> np.ndarray:
@@ -159,6 +160,23 @@ def cut_entropy_units(q: np.ndarray, n_left, n_right, xlogx_of_sides) -> np.ndar
     units += q.take(n_right)
     units -= xlogx_of_sides
     return units
+
+
+TIE_TOLERANCE = 1e-10
+"""Two scores closer than this many bits are tied (the rule: :mod:`id3tree.textbook`, "Ties")."""
+
+
+def tie_tolerance(n_rows, unit: float) -> np.ndarray:
+    """``TIE_TOLERANCE`` bits of overall entropy for nodes of ``n_rows`` rows, in the whole units
+    of :func:`cut_entropy_units` (a score is ``n`` times the overall entropy, so the tolerance
+    grows with ``n``): ``floor(TIE_TOLERANCE * n / unit)``. Two cuts of a node are tied when
+    their scores differ by at most this many units.
+
+    >>> _, _, unit = scaled_xlogx(14)
+    >>> int(tie_tolerance(14, unit))  # 14e-10 bits, in units of about 2.1e-11 bits
+    66
+    """
+    return np.floor(TIE_TOLERANCE * np.asarray(n_rows) / unit).astype(np.int64)
 
 
 XLOGX_KEPT_ENTRIES = 2**16

@@ -1,14 +1,17 @@
 """The learner's ID3: every node of a level grown at once, proven equal to the textbook's.
 
 Read :func:`id3tree.textbook.grow_tree` (:mod:`id3tree.textbook`) first: ID3 as a textbook writes
-it, one node at a time. :func:`grow` builds exactly the same tree (same features, thresholds,
-class counts and branches; a property test grows every tree both ways) by Quinlan's same steps,
-for every node of a level at once:
+it, one node at a time; a node's best split is chosen there in ``grow_node``, step 4
+(``best = choose_split(...)``), here in :func:`choose_splits`. :func:`grow` builds exactly the
+same tree (same features, thresholds, class counts and branches, ties broken by the rule the
+textbook states; a property test grows every tree both ways) by Quinlan's same steps, for every
+node of a level at once:
 
 1. make a node with the class counts of the rows that reach it;
 2. stop if it is pure, too small, or at the maximum depth;
 3. score every feature: a categorical feature by the gain of one branch per value, a numeric one by
-   the gain of its best midpoint (lowest overall entropy, :mod:`id3tree.splits`);
+   the gain of its best midpoint (lowest overall entropy, :mod:`id3tree.splits`; every cut scored
+   by Shannon's formula written for counts, :func:`~id3tree._entropy.cut_entropy_units`);
 4. split on the best feature (:func:`choose_splits`: ties go to the first in column order); a
    categorical feature is then used up for that path, a numeric one can be cut again deeper down;
 5. repeat for the children.
@@ -473,7 +476,9 @@ def below_average_gain(gain: np.ndarray) -> np.ndarray:
     node does not compete; otherwise a split of tiny split information would win on a tiny gain."""
     valid = np.isfinite(gain)
     n_valid = valid.sum(axis=1, keepdims=True)
-    total = np.where(valid, gain, 0.0).sum(axis=1, keepdims=True)
+    total = np.zeros((len(gain), 1))
+    for f in range(gain.shape[1]):  # summed in column order, as the textbook sums them
+        total[:, 0] += np.where(valid[:, f], gain[:, f], 0.0)
     average = total / np.maximum(n_valid, 1)
     return valid & (gain < average - TIE_TOLERANCE)
 

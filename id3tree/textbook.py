@@ -1,25 +1,37 @@
 """ID3 as a textbook writes it: one node at a time, recursively.
 
-Read this module first: it is the whole algorithm on a few screens, and it is the specification
-of the learner. :class:`~id3tree.ID3Classifier` grows the very same tree, node for node (a
-property test grows every tree both ways), but level by level, every node of a level scored at
-once (:mod:`id3tree.grow`), which is why its code is longer and faster.
+Read this module first: it is the whole algorithm, and the specification of the learner.
+:class:`~id3tree.ID3Classifier` grows the very same tree (a property test grows every tree both
+ways and compares them node for node), but every node of a level at once (:mod:`id3tree.grow`),
+which is why its code is longer and faster.
 
-Quinlan's ID3, for a node and the rows that reach it:
+Quinlan's ID3, for a node and the rows that reach it (:func:`grow_node`):
 
 1. make a node with the class counts of its rows;
 2. stop if it is pure, too small, or at the maximum depth;
 3. score every feature: a categorical one by the gain of one branch per value, a numeric one by
    the gain of its best midpoint (the cut of lowest overall entropy);
-4. choose the best feature (ties: the first in column order), and stop if none offers a valid
-   split, if its gain is below ``min_gain``, or if its branches fail Quinlan's chi-square test;
+4. choose the best feature, and stop if none offers a valid split, if its gain is below
+   ``min_gain``, or if its branches fail Quinlan's chi-square test;
 5. split the rows by the branches and grow a child from each: a categorical feature is then used
    up on the path below, a numeric one can be cut again.
 
-Every entropy is Shannon's, from :func:`~id3tree.information.entropy_from_counts`. Missing
-values take a branch of their own. Ties are never left to chance: scores within
-``TIE_TOLERANCE`` bits are equal, the first feature in column order wins, and of one feature's
-thresholds the smallest.
+Every entropy and gain is Shannon's, in bits (:func:`~id3tree.information.entropy_from_counts`).
+Missing values take a branch of their own.
+
+**Ties** are never left to chance. Two scores within ``TIE_TOLERANCE`` (1e-10) bits are tied:
+
+* of the features, the highest gain (or gain ratio) wins, and of those tied with it, the first
+  in column order;
+* of one numeric feature's cuts, the lowest overall entropy wins, and of those tied with it, the
+  smallest threshold. Cuts are compared in whole numbers: ``n`` times a cut's overall entropy,
+  ``n_left H(left) + n_right H(right)``, is Shannon's formula written for counts,
+  ``n H = n ln n - sum_k c_k ln c_k``, with each ``c ln c`` (a double) rounded once to a whole
+  number of ``2**-36`` nats (:func:`~id3tree._entropy.scaled_xlogx`, summed by
+  :func:`~id3tree._entropy.n_entropy_units`, whose doctest shows it is ``-sum p log2 p``). A
+  cut's score is then an exact integer, and cuts within ``floor(TIE_TOLERANCE n / unit)`` units
+  of the lowest are tied (:func:`~id3tree._entropy.tie_tolerance`). The learner compares the
+  very same integers, so it breaks every tie as this module does.
 
 >>> from id3tree.datasets import load_play_tennis
 >>> X, y = load_play_tennis(return_X_y=True)
@@ -36,25 +48,20 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from id3tree._entropy import TIE_TOLERANCE, n_entropy_units, scaled_xlogx, tie_tolerance
 from id3tree.contingency import chi_square_from_table
 from id3tree.information import entropy_from_counts
 from id3tree.node import MISSING, Node
 
-TIE_TOLERANCE = 1e-10
-"""Two scores (bits) closer than this are a tie."""
-
-CRITERIA = {"gain": "gain", "entropy": "gain", "gain_ratio": "gain_ratio"}
-"""How features compete; ``"entropy"``, the learner's name for information gain, is gain."""
-
 
 @dataclass(frozen=True)
 class Rules:
-    """What one growth knows besides the rows: the classes, each categorical feature's values
-    (in the order of its branches) and the settings of :func:`grow_tree`."""
+    """What a growth knows besides the rows: the classes, each categorical feature's values (in
+    the order of its branches) and the settings of :func:`grow_tree`."""
 
     classes: list
     categories: dict
-    criterion: str
+    by_gain_ratio: bool  # else by information gain
     max_depth: float
     min_samples_split: int
     min_samples_leaf: int
@@ -79,52 +86,28 @@ class Split:
         return self.gain / self.split_info if self.split_info > 0 else 0.0
 
 
-def grow_tree(
-    X,
-    y,
-    *,
-    criterion: str = "gain",
-    max_depth: int | None = None,
-    min_samples_split: int = 2,
-    min_samples_leaf: int = 1,
-    min_gain: float = 0.0,
-    alpha: float | None = None,
-    average_gain_rule: bool = True,
-    categorical="auto",
-) -> Node:
+def grow_tree(X, y, *, criterion="gain", max_depth=None, min_samples_split=2,
+              min_samples_leaf=1, min_gain=0.0, alpha=None, average_gain_rule=True,
+              categorical="auto") -> Node:  # fmt: skip
     """Grow an ID3 tree node by node: the tree of ``ID3Classifier(...).fit(X, y).root_``.
 
-    Parameters
-    ----------
-    X : DataFrame of shape (n_samples, n_features)
-        Numeric columns are cut at midpoints; the others (text, category, bool) are categorical.
-        An array or a list of rows gets the column names ``x0, x1, ...``, as in the learner.
-    y : array-like of shape (n_samples,)
-        The class labels.
-    criterion : {"gain", "gain_ratio"}, default="gain"
-        Information gain, or C4.5's gain ratio; ``"entropy"`` (the learner's name) is gain.
-    max_depth, min_samples_split, min_samples_leaf, min_gain, alpha, average_gain_rule, \
-categorical
-        As in :class:`~id3tree.ID3Classifier`. Weights are the learner's alone.
-
-    Returns
-    -------
-    Node
-        The root. A leaf's ``stop_reason`` names the rule that stopped it, in a few words.
+    ``X`` is a DataFrame (an array or a list of rows gets the columns ``x0, x1, ...``): numeric
+    columns are cut at midpoints, the others (text, category, bool) and those listed in
+    ``categorical`` branch on each value. ``criterion`` is ``"gain"`` (``"entropy"``, as the
+    learner calls it) or C4.5's ``"gain_ratio"``; the other settings are the learner's (weights
+    are the learner's alone). A leaf's ``stop_reason`` names the rule that stopped it.
     """
-    if criterion not in CRITERIA:
-        raise ValueError(f"criterion must be one of {sorted(CRITERIA)}, got {criterion!r}")
+    if criterion not in ("entropy", "gain", "gain_ratio"):  # (entropy: the learner's name for gain)
+        raise ValueError(f"criterion must be one of entropy, gain, gain_ratio; got {criterion!r}")
     if not isinstance(X, pd.DataFrame):
         X = pd.DataFrame(list(X) if not isinstance(X, np.ndarray) else X).add_prefix("x")
     X, categories = prepared_columns(X.reset_index(drop=True), categorical)
     y = pd.Series(y)
     if len(y) != len(X) or len(y) == 0 or y.isna().any():
         raise ValueError(f"y must hold a label for each of the {len(X)} rows of X (at least 1)")
-    rules = Rules(
-        in_column_order(y), categories, CRITERIA[criterion],
-        math.inf if max_depth is None else max_depth, min_samples_split, min_samples_leaf,
-        min_gain, alpha, average_gain_rule,
-    )  # fmt: skip
+    rules = Rules(in_column_order(y), categories, criterion == "gain_ratio",
+                  math.inf if max_depth is None else max_depth, min_samples_split,
+                  min_samples_leaf, min_gain, alpha, average_gain_rule)  # fmt: skip
     root = grow_node(X, y.to_numpy(), rules, used=(), depth=0)
     for position, node in enumerate(root.walk()):  # the nodes numbered in pre-order
         node.node_id = position
@@ -137,11 +120,9 @@ def grow_node(X: pd.DataFrame, y: np.ndarray, rules: Rules, used: tuple, depth: 
     # 1. a node with the class counts of its rows
     counts = class_counts(y, rules)
     node = Node(
-        feature=None, threshold=None, children={},
-        class_counts=dict(zip(rules.classes, counts)), n_samples=len(y),
-        entropy=entropy_from_counts(counts), gain=None,
+        feature=None, threshold=None, children={}, n_samples=len(y), depth=depth, gain=None,
+        class_counts=dict(zip(rules.classes, counts)), entropy=entropy_from_counts(counts),
         prediction=rules.classes[int(np.argmax(counts))],  # (ties: the first class)
-        depth=depth,
     )  # fmt: skip
 
     # 2. stop if it is pure, too small, or at the maximum depth
@@ -156,16 +137,17 @@ def grow_node(X: pd.DataFrame, y: np.ndarray, rules: Rules, used: tuple, depth: 
             splits.append(numeric_split(feature, X[feature].to_numpy(), y, rules))
         elif feature not in used:
             splits.append(categorical_split(feature, X[feature], y, rules))
-    splits = [split for split in splits if split is not None]
 
     # 4. choose the best, and make sure its split is worth making
-    best = choose_split(splits, rules)
+    best = choose_split([split for split in splits if split is not None], rules)
     if best is None:
         node.stop_reason = "no feature offers a valid split"
     elif best.gain < rules.min_gain:
         node.stop_reason = "the gain is below min_gain"
-    elif rules.alpha is not None and not chi_square_pvalue(best, y, rules) < rules.alpha:
-        node.stop_reason = "the split is not significant at alpha"
+    elif rules.alpha is not None:  # Quinlan's chi-square test of branches x classes
+        table = [class_counts(y[rows], rules) for rows in best.branches.values()]
+        if not chi_square_from_table(np.array(table)).pvalue < rules.alpha:
+            node.stop_reason = "the split is not significant at alpha"
     if node.stop_reason:
         return node
 
@@ -195,13 +177,10 @@ def reason_to_stop(counts: list[int], depth: int, rules: Rules) -> str | None:
 def categorical_split(feature: str, x: pd.Series, y: np.ndarray, rules: Rules) -> Split | None:
     """One branch per value present at the node, in the column's order, then one of the missing
     values; None if that is fewer than two branches or one has fewer than min_samples_leaf."""
-    present = set(x.dropna())
-    values = [value for value in rules.categories[feature] if value in present]
-    branches = {value: (x == value).to_numpy() for value in values}
+    branches = {value: (x == value).to_numpy() for value in rules.categories[feature]}
     branches[MISSING] = x.isna().to_numpy()
     branches = {key: rows for key, rows in branches.items() if rows.any()}
-    sizes = [rows.sum() for rows in branches.values()]
-    if len(branches) < 2 or min(sizes) < rules.min_samples_leaf:
+    if len(branches) < 2 or min(rows.sum() for rows in branches.values()) < rules.min_samples_leaf:
         return None
     return scored_split(feature, None, branches, y, rules)
 
@@ -222,26 +201,26 @@ def best_threshold(x: np.ndarray, y: np.ndarray, rules: Rules) -> float | None:
     """The midpoint between adjacent distinct values of lowest overall entropy (ties: the
     smallest), of those leaving min_samples_leaf rows on either side; None if there is none.
 
-    With the rows sorted by value, the class counts left of every cut are running sums; the
-    missing values add the same to the overall entropy of every cut.
-    """
+    The rows sorted by value, the class counts left of every cut are running sums; a cut is
+    scored by ``n_left H(left) + n_right H(right)`` in whole units (the module's "Ties"). The
+    missing values add the same to every cut."""
     missing = np.isnan(x)
     order = np.argsort(x[~missing], kind="stable")
     xs, ys = x[~missing][order], y[~missing][order]
     left_counts = np.cumsum([ys == c for c in rules.classes], axis=1).T  # row i: rows 0..i
-    missing_part = missing.sum() * entropy_from_counts(class_counts(y[missing], rules))
-    candidates = []  # (threshold, overall entropy), the smallest threshold first
+    q, _, unit = scaled_xlogx(len(y))  # c ln c in whole units, for c = 0 .. n
+    cuts = []  # (threshold, score), the smallest threshold first
     for i in range(len(xs) - 1):
         n_left, n_right = i + 1, len(xs) - (i + 1)
         if xs[i] == xs[i + 1] or min(n_left, n_right) < rules.min_samples_leaf:
             continue  # a cut goes between two distinct values
         left, right = left_counts[i], left_counts[-1] - left_counts[i]
-        weighted = n_left * entropy_from_counts(left) + n_right * entropy_from_counts(right)
-        candidates.append((midpoint(xs[i], xs[i + 1]), (weighted + missing_part) / len(y)))
-    if not candidates:
+        score = n_entropy_units(q, n_left, left) + n_entropy_units(q, n_right, right)
+        cuts.append((midpoint(xs[i], xs[i + 1]), int(score)))
+    if not cuts:
         return None
-    lowest = min(overall for _, overall in candidates)
-    return next(t for t, overall in candidates if overall <= lowest + TIE_TOLERANCE)
+    lowest = min(score for _, score in cuts)
+    return next(t for t, score in cuts if score <= lowest + tie_tolerance(len(y), unit))
 
 
 def midpoint(low: float, high: float) -> float:
@@ -254,40 +233,26 @@ def midpoint(low: float, high: float) -> float:
 def scored_split(feature, threshold, branches: dict, y: np.ndarray, rules: Rules) -> Split:
     """A split with its information gain, the node's entropy minus the size-weighted entropy of
     the branches (the *overall entropy*), and its split information, the entropy of the sizes."""
-    n = len(y)
-    overall = sum(
-        rows.sum() / n * entropy_from_counts(class_counts(y[rows], rules))
-        for rows in branches.values()
-    )
+    sizes = [rows.sum() for rows in branches.values()]
+    entropies = [entropy_from_counts(class_counts(y[rows], rules)) for rows in branches.values()]
+    overall = sum(size * h for size, h in zip(sizes, entropies)) / len(y)
     gain = max(entropy_from_counts(class_counts(y, rules)) - overall, 0.0)
-    split_info = entropy_from_counts([rows.sum() for rows in branches.values()])
-    return Split(feature, threshold, branches, gain, split_info)
+    return Split(feature, threshold, branches, gain, split_info=entropy_from_counts(sizes))
 
 
 def choose_split(splits: list[Split], rules: Rules) -> Split | None:
     """The split of the highest score (gain, or gain ratio); ties go to the first in column order.
-
-    Under gain ratio, C4.5's average-gain rule first keeps out the splits whose gain is below
-    the average gain of all the candidates: else a split that gains almost nothing but has a
-    tiny split information (one huge branch and a few tiny ones) could win.
-    """
+    Under gain ratio, C4.5's average-gain rule first keeps out the splits of below-average gain:
+    else a split of almost no gain but tiny split information (one huge branch) could win."""
     if not splits:
         return None
-    if rules.criterion == "gain":
-        scores = [split.gain for split in splits]
-    else:
-        average = sum(split.gain for split in splits) / len(splits)
+    scores = [split.gain for split in splits]
+    if rules.by_gain_ratio:
+        average = sum(scores) / len(splits)
         kept_out = [rules.average_gain_rule and s.gain < average - TIE_TOLERANCE for s in splits]
         scores = [-math.inf if out else s.gain_ratio for s, out in zip(splits, kept_out)]
     best = max(scores)
     return next(split for split, score in zip(splits, scores) if score >= best - TIE_TOLERANCE)
-
-
-def chi_square_pvalue(split: Split, y: np.ndarray, rules: Rules) -> float:
-    """Pearson's chi-square test of independence of a split's branches and the class (Quinlan,
-    1986): the p-value of its table of branches x classes."""
-    table = [class_counts(y[rows], rules) for rows in split.branches.values()]
-    return chi_square_from_table(np.array(table)).pvalue
 
 
 def class_counts(y: np.ndarray, rules: Rules) -> list[int]:

@@ -1,10 +1,11 @@
-"""The level-by-level grower against a plain ID3 written node by node.
+"""The level-by-level grower against the textbook's ID3 (:mod:`id3tree.textbook`), node by node.
 
-The reference below follows Quinlan's recipe literally: one node at a time, every candidate
-threshold scored from scratch by ``splits.plain_candidate_splits``, every categorical branch
-counted with a Python loop. The learner's grower (rows kept sorted per feature, all nodes of a
-level and several features searched together, integer ``c log c`` sums, regrouping by child) must
-build exactly the same tree: same features, thresholds, branches and class counts everywhere.
+The textbook follows Quinlan's recipe literally: one node at a time, every candidate threshold
+scored from scratch. The learner's grower (rows kept sorted per feature, all nodes of a level
+and several features searched together, integer ``c log c`` sums, regrouping by child) must
+build exactly the same tree whichever numeric search the size rules choose: the tests below
+force each one (counted, sorted end to end, as a matrix, in pieces) and compare the trees with
+``tests.test_textbook.assert_same_tree``.
 """
 
 from __future__ import annotations
@@ -18,104 +19,15 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy import stats as sp_stats
 
 from id3tree import ID3Classifier, sorted_columns
 from id3tree.node import MISSING
-from id3tree.splits import TIE_TOLERANCE, plain_candidate_splits
 from id3tree.splits.strategies import is_counted
+from id3tree.textbook import grow_tree
 from tests.test_splits import size_rule
+from tests.test_textbook import assert_same_tree
 
 VALUES = [-2.0, -0.5, 0.0, 0.1, 0.2, 0.3, 1.0, 2.5, 7.0]
-
-
-def h(counts) -> float:
-    counts = np.asarray(counts, dtype=float)
-    counts = counts[counts > 0]
-    return float(sp_stats.entropy(counts, base=2)) if counts.size else 0.0
-
-
-def plain_tree(frame: pd.DataFrame, y: np.ndarray, classes, params, used=(), depth=0):
-    """A nested dict tree, grown one node at a time (same rules as the learner)."""
-    counts = [int((y == c).sum()) for c in classes]
-    node = {"counts": counts, "children": {}}
-    n = len(y)
-    max_depth = math.inf if params["max_depth"] is None else params["max_depth"]
-    min_leaf = params["min_samples_leaf"]
-    if (
-        sum(c > 0 for c in counts) <= 1
-        or n < params["min_samples_split"]
-        or n < 2 * min_leaf
-        or depth >= max_depth
-    ):
-        return node
-    parent = h(counts)
-    gains = []
-    for name in frame.columns:
-        x = frame[name]
-        if x.dtype == object:  # categorical: one branch per value present, missing included
-            if name in used:
-                gains.append((None, None))
-                continue
-            keys = x.where(x.notna(), "<missing>")
-            branches = [y[(keys == v).to_numpy()] for v in pd.unique(keys)]
-            sizes = [len(b) for b in branches]
-            if len(branches) < 2 or min(sizes) < min_leaf:
-                gains.append((None, None))
-                continue
-            after = sum(len(b) / n * h([(b == c).sum() for c in classes]) for b in branches)
-            gains.append((max(parent - after, 0.0), None))
-        else:
-            codes = np.searchsorted(classes, y)
-            rows = [
-                r
-                for r in plain_candidate_splits(x.to_numpy(dtype=float), codes)
-                if r["n_left"] >= min_leaf and r["n_right"] >= min_leaf
-            ]
-            n_missing = int(x.isna().sum())
-            if not rows or 0 < n_missing < min_leaf:
-                gains.append((None, None))
-                continue
-            best = min(r["overall_entropy"] for r in rows)
-            tied = [r for r in rows if r["overall_entropy"] <= best + TIE_TOLERANCE]
-            first = min(tied, key=lambda r: r["threshold"])
-            gains.append((max(parent - first["overall_entropy"], 0.0), first["threshold"]))
-    valid = [g for g, _ in gains if g is not None]
-    if not valid:
-        return node
-    top = max(valid)
-    f = next(i for i, (g, _) in enumerate(gains) if g is not None and g >= top - TIE_TOLERANCE)
-    gain, threshold = gains[f]
-    if gain < params["min_gain"]:
-        return node
-    name = frame.columns[f]
-    x = frame[name]
-    node["feature"], node["threshold"] = name, threshold
-    if threshold is None:
-        parts = {MISSING if pd.isna(v) else v: (x == v) for v in x.dropna().unique()}
-        if x.isna().any():
-            parts[MISSING] = x.isna()
-        used = (*used, name)
-    else:
-        parts = {"<=": x <= threshold, ">": x > threshold}
-        if x.isna().any():
-            parts[MISSING] = x.isna()
-    for key, mask in parts.items():
-        mask = mask.to_numpy()
-        node["children"][key] = plain_tree(frame[mask], y[mask], classes, params, used, depth + 1)
-    return node
-
-
-def assert_same_tree(mine, ref, classes, where="root"):
-    assert [mine.class_counts[c] for c in classes] == ref["counts"], where
-    assert mine.is_leaf == (not ref["children"]), where
-    if mine.is_leaf:
-        return
-    assert mine.feature == ref["feature"], where
-    assert mine.threshold == ref["threshold"], where
-    assert set(mine.children) == set(ref["children"]), where
-    for key, child in mine.children.items():
-        assert_same_tree(child, ref["children"][key], classes, f"{where} / {key}")
 
 
 @st.composite
@@ -168,8 +80,7 @@ def test_grower_builds_the_plain_tree(data, way):
         return
     with numeric_search(way):
         model = ID3Classifier(**params).fit(frame, y)
-    classes = sorted(set(y.tolist()))
-    assert_same_tree(model.root_, plain_tree(frame, y, classes, params), classes)
+    assert_same_tree(grow_tree(frame, y, **params), model.root_)
 
 
 @pytest.mark.parametrize("way", ["counted", "sorted", "layouts"])
@@ -189,8 +100,7 @@ def test_many_classes_and_many_rows_match_the_plain_tree(way):
     params = dict(max_depth=None, min_samples_leaf=1, min_samples_split=2, min_gain=0.0)
     with numeric_search(way):
         model = ID3Classifier().fit(frame, y)
-    classes = sorted(set(y.tolist()))
-    assert_same_tree(model.root_, plain_tree(frame, y, classes, params), classes)
+    assert_same_tree(grow_tree(frame, y, **params), model.root_)
 
 
 @pytest.mark.parametrize("n_classes", [2, 12])
@@ -209,8 +119,7 @@ def test_search_and_regrouping_in_pieces_build_the_plain_tree(piece, n_classes):
     params = dict(max_depth=None, min_samples_leaf=2, min_samples_split=2, min_gain=0.0)
     with numeric_search("sorted"), size_rule("piece_rows", piece):
         model = ID3Classifier(min_samples_leaf=2).fit(frame, y)
-    classes = sorted(set(y.tolist()))
-    assert_same_tree(model.root_, plain_tree(frame, y, classes, params), classes)
+    assert_same_tree(grow_tree(frame, y, **params), model.root_)
 
 
 def test_features_searched_in_chunks_give_the_same_tree():
@@ -380,8 +289,7 @@ def test_counted_search_matches_the_plain_tree_on_more_rows():
     frame = pd.DataFrame(X, columns=[f"x{i}" for i in range(X.shape[1])])
     params = dict(max_depth=None, min_samples_leaf=2, min_samples_split=2, min_gain=0.0)
     model = ID3Classifier(min_samples_leaf=2).fit(frame, y)
-    classes = sorted(set(y.tolist()))
-    assert_same_tree(model.root_, plain_tree(frame, y, classes, params), classes)
+    assert_same_tree(grow_tree(frame, y, **params), model.root_)
 
 
 @settings(max_examples=200, deadline=None)

@@ -76,7 +76,8 @@ def search_layouts(
     longest = int(np.maximum.reduce(lengths))
     q, _, unit = scaled_xlogx(longest, c * m)  # (the lengths sum to m)
     n_right = np.maximum(n_right, 0) if has_missing else n_right
-    weighted = n_entropy_units(q, n_left, left) + n_entropy_units(q, n_right, right)
+    weighted = n_entropy_units(q, n_left, left)
+    weighted += n_entropy_units(q, n_right, right)
     score = None
     if valid_any is not None:  # the trace's scores: every cut between two distinct values
         score = weighted.copy()

@@ -20,10 +20,9 @@ from id3tree._entropy import (
     entropy_of_counts,
     entropy_rows,
     n_entropy_units,
+    tie_tolerance,
 )
-
-TIE_TOLERANCE = 1e-10
-"""Two scores (in bits) closer than this are a tie."""
+from id3tree._entropy import TIE_TOLERANCE as TIE_TOLERANCE  # (the tie rule's, re-exported)
 
 NOT_A_CUT = np.iinfo(np.int64).max
 
@@ -96,12 +95,6 @@ class RankedCuts:
 
 
 _RANKED_ARRAYS = ("position", "left", "present", "parent", "n_thresholds")
-
-
-def tie_tolerance(n_rows, unit: float) -> np.ndarray:
-    """``TIE_TOLERANCE`` bits of overall entropy for segments of ``n_rows`` rows, in the units
-    of the integer ``c log c`` table (scores are ``n H``, so the tolerance grows with ``n``)."""
-    return np.floor(TIE_TOLERANCE * np.asarray(n_rows) / unit).astype(np.int64)
 
 
 _tolerance_tables: dict[float, np.ndarray] = {}
