@@ -121,16 +121,18 @@ has at most this many cells per row (plus a few thousand): one quicksort of the 
 ``bincount``, instead of a stable sort by two keys."""
 
 
-def distinct_value_counts(segment, values, y, n_classes):
+def distinct_value_counts(segment, values, y, n_classes, coded=None):
     """Class counts of every distinct (segment, value) pair of present values, sorted.
 
     Returns ``(segment, values, counts)`` as :func:`search_counted_thresholds` takes them. A
     dense table is counted when it is small (:func:`dense_value_counts`), else the pairs are
-    sorted (:func:`sorted_value_counts`); both give the same arrays.
+    sorted (:func:`sorted_value_counts`); both give the same arrays. ``coded``: the values
+    already coded, ``(sorted distinct values, each value's index among them)`` (the distinct
+    values may be more than these rows have).
     """
     if not len(segment):
         return segment.astype(np.int64), values.astype(float), np.zeros((0, n_classes), np.int64)
-    distinct, code = np.unique(values, return_inverse=True)
+    distinct, code = coded if coded is not None else np.unique(values, return_inverse=True)
     n_segments = int(segment.max()) + 1
     if n_segments * len(distinct) * n_classes <= DENSE_CELLS_PER_ROW * len(values) + 4096:
         return dense_value_counts(segment, values, y, n_classes, (distinct, code), n_segments)
