@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from id3tree._entropy import entropy_rows, entropy_terms, xlogx
+from id3tree._entropy import entropy_rows, entropy_terms, log_base, xlogx
 from id3tree.splits.results import TIE_TOLERANCE, ThresholdSearch, class_counts
 
 
@@ -96,7 +96,7 @@ class WeightedCuts:
             nats -= xlogx(right)
         nats -= xlogx(np.maximum(rest_left, 0.0, out=rest_left))
         nats -= xlogx(np.maximum(rest_right, 0.0, out=rest_right))
-        nats /= np.log(2.0)
+        nats /= log_base(2.0)
         return seg, nats
 
     def left_counts(self, seg, pos) -> np.ndarray:
