@@ -158,19 +158,10 @@ class CompiledTree:
         # through the whole descent.
         block = BLOCK_ROWS
         index = np.intp  # (np.take converts other index types first)
-        if not has_missing and not self.categorical.any():
+        if not has_missing and not self.categorical.any() and _codes_fit(column_start, n_rows):
             # numbers only, none missing: a node's two children sit side by side
-            # tables indexed by 2 x position: a node's entry and its two children side by side
-            pair = np.empty(2 * len(leaf), dtype=index)
-            pair[0::2], pair[1::2] = 2 * child[offset + LEFT], 2 * child[offset + RIGHT]
-            # a leaf's threshold is NaN: no value is greater, so its rows loop back through
-            # the left slot, and NaN marks the rows that have arrived with no extra lookup
-            tables = (
-                np.repeat(column_start.astype(index), 2),
-                np.repeat(np.where(leaf, np.nan, threshold), 2),
-                pair,
-            )
-            _route_numeric(n_rows, index(row_step), flat, tables, stop)
+            _route_numeric(n_rows, index(row_step), flat, _numeric_tables(column_start, leaf,
+                           threshold, child, offset), stop)  # fmt: skip
             return stop
         for first in range(0, n_rows, block):
             rows = np.arange(first, min(first + block, n_rows))
@@ -284,48 +275,97 @@ class CompiledTree:
             at = int(nxt)
 
 
+def _codes_fit(column_start: np.ndarray, n_rows: int) -> bool:
+    """Whether a node's doubled position and its feature's start in the flat values fit in one
+    int64 together (always, but for tables of about 2**40 values or more)."""
+    return int(column_start.max(initial=0)).bit_length() + 2 * len(column_start).bit_length() < 62
+
+
+def _numeric_tables(column_start, leaf, threshold, child, offset):
+    """The tables of :func:`_route_numeric`: ``(shift, root, thresholds, children, order)``.
+
+    The nodes are numbered again, level by level (``order[i]`` is the position of the i-th):
+    the top levels, which every row visits, then sit together at the start of the tables and
+    stay in the cache.
+    A row's place is one integer, its *code*: the node's doubled number ``2 x i`` shifted
+    left by ``shift`` bits, plus where the node's feature starts in the flat values. So the
+    feature's start is ``code & mask`` and the doubled number ``code >> shift`` (two
+    cheap operations instead of a gather from a table). ``thresholds`` is indexed by the
+    doubled number (each value twice; NaN at a leaf, so no value is greater, its rows loop
+    back through the left slot, and the NaN marks the rows that have arrived);
+    ``children[2 x i + right]`` is the code of the child; ``root`` the root's code."""
+    index = np.intp  # (np.take converts other index types first)
+    left, right = child[offset + LEFT], child[offset + RIGHT]
+    order = _breadth_first(left, right, leaf)
+    place = np.empty(len(order), dtype=index)
+    place[order] = np.arange(len(order), dtype=index)
+    shift = max(1, int(column_start.max(initial=0)).bit_length())
+    code = (2 * place << shift) | column_start.astype(index)
+    children = np.empty(2 * len(leaf), dtype=index)
+    children[0::2], children[1::2] = code[left[order]], code[right[order]]
+    thresholds = np.repeat(np.where(leaf, np.nan, threshold)[order], 2)
+    return shift, code[0], thresholds, children, order
+
+
+def _breadth_first(left, right, leaf) -> np.ndarray:
+    """The node positions level by level (the root, its children, theirs...)."""
+    levels, at = [], np.zeros(1, dtype=np.intp)
+    while len(at):
+        levels.append(at)
+        at = at[~leaf[at]]
+        at = np.stack([left[at], right[at]], axis=1).reshape(-1)
+    return np.concatenate(levels)
+
+
 def _route_numeric(n_rows: int, row_step, flat, tables, stop) -> None:
     """:meth:`CompiledTree.route` for numeric splits and no missing value.
 
-    A batch of ``BLOCK_ROWS`` rows descends together; each step is the node's feature, the
-    row's value of it, the comparison, and the child. Positions are kept doubled
-    (``2 x node``), so the child is ``pair[2 x node + right]`` with no multiplication, and every
-    step writes into the same few buffers. A leaf's threshold is NaN: the threshold each row
-    compared with also tells which rows had already arrived. When a quarter of the batch has
-    arrived, those rows leave it and the next rows of the table take their places at the root,
-    so the batch stays full until the last rows (no long tail of steps for a few deep rows).
+    A batch of ``BLOCK_ROWS`` rows descends together; each step reads a row's code (see
+    :func:`_numeric_tables`), the value of the node's feature, compares it with the node's
+    threshold and takes the child's code: seven array operations writing into the same few
+    buffers. Arrivals are looked for every other step (a row at a leaf stays there). When a
+    quarter of the batch has arrived, those rows leave it and the next rows of the table take
+    their places at the root, so the batch stays full until the last rows (no long tail of
+    steps for a few deep rows).
     """
-    column_start, threshold, pair = tables
+    shift, root, threshold, children, order = tables
     take = np.take  # "clip": every index is valid, and numpy then writes ``out`` unbuffered
-    index = pair.dtype
+    index = children.dtype.type
+    mask = index((1 << shift) - 1)
     n = min(BLOCK_ROWS, n_rows)
     rows = np.arange(n, dtype=index)
-    at = np.zeros(n, dtype=index)  # 2 x the node position
+    code = np.full(n, root, dtype=index)
     row_start = rows * row_step  # where each row's values start in ``flat``
     next_row = n
-    where, value, bound = np.empty(n, dtype=index), np.empty(n), np.empty(n)
+    place, where, value, bound = (np.empty(n, dtype=index), np.empty(n, dtype=index),
+                                  np.empty(n), np.empty(n))  # fmt: skip
     right, arrived = np.empty(n, dtype=bool), np.empty(n, dtype=bool)
+    step = 0
     while True:
         m = len(rows)
-        w, v, b, r = where[:m], value[:m], bound[:m], right[:m]
-        take(column_start, at, out=w, mode="clip")
+        p, w, v, b, r = place[:m], where[:m], value[:m], bound[:m], right[:m]
+        np.right_shift(code, shift, out=p)
+        np.bitwise_and(code, mask, out=w)
         w += row_start
         take(flat, w, out=v, mode="clip")
-        take(threshold, at, out=b, mode="clip")
+        take(threshold, p, out=b, mode="clip")
         np.greater(v, b, out=r)
-        at += r
-        take(pair, at, out=at, mode="clip")
+        p += r
+        take(children, p, out=code, mode="clip")
+        step += 1
+        if step % 2 and m > 64:  # arrivals are looked for every other step
+            continue
         done = np.isnan(b, out=arrived[:m])  # at a leaf before this step (and so after it)
         n_arrived = int(np.count_nonzero(done))
         if n_arrived == m and next_row == n_rows:
-            stop[rows] = at >> 1
+            stop[rows] = take(order, code >> (shift + 1))
             return
         if 4 * n_arrived > m or n_arrived == m:  # positions, then gathers: cheaper than masks
             gone = np.flatnonzero(done)
-            stop[take(rows, gone)] = take(at, gone) >> 1
+            stop[take(rows, gone)] = take(order, take(code, gone) >> (shift + 1))
             kept = np.flatnonzero(np.logical_not(done, out=done))
             fresh = np.arange(next_row, min(next_row + n - len(kept), n_rows), dtype=index)
             next_row += len(fresh)
             rows = np.concatenate([take(rows, kept), fresh])
-            at = np.concatenate([take(at, kept), np.zeros(len(fresh), dtype=index)])
+            code = np.concatenate([take(code, kept), np.full(len(fresh), root, dtype=index)])
             row_start = rows * row_step

@@ -418,3 +418,28 @@ def test_an_interval_target_of_text_is_named(data):
             stats.anova_test(table["shape"], table["colour"])
         with pytest.raises(ValueError, match="needs a numeric .* 'label' has dtype"):
             stats.regression_test(table["size"], table["label"])
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_the_tree_is_the_same_with_partitions_kept_or_read_on_each_level(data, monkeypatch, kept):
+    """The grower keeps the partitions, encoded, in the workers' memory between levels when they
+    fit (numeric columns coded once, counted with no sort), else reads the frame on each level:
+    both grow the in-memory tree."""
+    from id3tree._dask import core
+
+    calls = []
+    keep = core.persist_if_fits
+
+    def spy(parts, n_bytes):
+        found = keep(parts, n_bytes) if kept else None
+        calls.append((n_bytes, found is not None))
+        return found
+
+    monkeypatch.setattr(core, "persist_if_fits", spy)
+    on_dask, in_memory = data
+    found = ID3Classifier(max_depth=4).fit(on_dask[FEATURES], on_dask["label"])
+    expected = ID3Classifier(max_depth=4).fit(in_memory[FEATURES], in_memory["label"])
+    assert len(calls) == 1 and calls[0][0] > 0
+    assert calls[0][1] == kept  # the cluster had room for them
+    assert found.to_dict() == expected.to_dict()
+    pd.testing.assert_frame_equal(found.trace_, expected.trace_)

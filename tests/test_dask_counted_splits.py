@@ -98,3 +98,30 @@ def test_value_counts_merge_like_counting_everything_at_once():
     for a, b in zip(whole, halves):
         np.testing.assert_array_equal(a, b)
     assert whole[2].sum() == 500
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 6),
+    st.integers(1, 4),
+    st.lists(st.sampled_from([-1.5, -0.0, 0.0, 0.25, 2.0, 7.0]), min_size=1, max_size=80),
+    st.randoms(use_true_random=False),
+)
+def test_dense_value_counts_equal_the_sorted_ones(n_segments, n_classes, values, rnd):
+    """The dense table (a few distinct values) gives the arrays the stable sort gives, signs of
+    zero included (a value of 0 keeps its segment's first zero row's sign, as the sort does)."""
+    from id3tree._dask import counted_splits
+
+    values = np.array(values)
+    segment = np.array([rnd.randrange(n_segments) for _ in values], dtype=np.int64)
+    y = np.array([rnd.randrange(n_classes) for _ in values], dtype=np.int64)
+    expected = counted_splits.sorted_value_counts(segment, values, y, n_classes)
+    coded = np.unique(values, return_inverse=True)
+    dense = counted_splits.dense_value_counts(
+        segment, values, y, n_classes, coded, int(segment.max()) + 1
+    )
+    found = distinct_value_counts(segment, values, y, n_classes)
+    for got in (dense, found):
+        for a, b in zip(expected, got):
+            np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(np.signbit(expected[1]), np.signbit(got[1]))

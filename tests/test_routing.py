@@ -80,3 +80,19 @@ def test_a_tree_of_numeric_splits_compiles_to_the_arrays_of_the_general_way(para
         a, b = getattr(short, name), getattr(general, name)
         assert a.dtype == b.dtype and a.shape == b.shape, name
         assert a.tobytes() == b.tobytes(), name
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_the_coded_router_reads_the_roots_feature_wherever_it_is(monkeypatch, order):
+    """The numeric router packs each row's node and the start of that node's feature in the flat
+    values into one integer: a root on the last column, read in either memory order (in F order
+    the feature's start is a large number), must still stop every row where the walk does."""
+    X, y = deep_tree_data(n=800, d=5, seed=4)
+    X = X[:, ::-1].copy()  # the signal's columns last
+    model = ID3Classifier().fit(X, y)
+    assert model._compiled.feature[0] == 4
+    new = np.asarray(np.round(np.random.default_rng(5).normal(size=(5_000, 5)), 2), order=order)
+    expected = walked_stops(model._compiled, new)
+    for block in (3, 2**15):
+        monkeypatch.setattr(routing, "BLOCK_ROWS", block)
+        np.testing.assert_array_equal(model._compiled.route(new, has_missing=False), expected)

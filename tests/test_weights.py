@@ -475,3 +475,45 @@ def test_dask_fit_with_weights_is_refused():
         ID3Classifier(class_weight="balanced").fit(frame.drop(columns="y"), frame["y"])
     with pytest.raises(NotImplementedError, match="min_weight_fraction_leaf"):
         ID3Classifier(min_weight_fraction_leaf=0.1).fit(frame.drop(columns="y"), frame["y"])
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 5])
+def test_the_weighted_search_scores_cuts_as_its_plain_twin_does(n_classes):
+    """The search scores cuts by ``w ln w - sum c ln c`` (``WeightedCuts.weighted_scores``, the
+    last class's weights what the others leave); its plain twin, ``WeightedCuts.score``, takes
+    each side's entropy apart. Same scores to rounding, and the search keeps the cut the plain
+    scores choose by the documented rule (the first of those within the tie tolerance)."""
+    from id3tree.splits import search_weighted_cuts
+    from id3tree.splits.results import TIE_TOLERANCE
+    from id3tree.splits.weighted import WeightedCuts
+
+    rng = np.random.default_rng(n_classes)
+    lengths = rng.integers(2, 60, size=40)
+    starts = np.r_[0, np.cumsum(lengths)[:-1]]
+    m = int(lengths.sum())
+    values = np.round(rng.normal(size=m), 1)  # ties between values: not every step rises
+    segment = np.repeat(np.arange(len(lengths)), lengths)
+    order = np.lexsort((values, segment))
+    values = values[order]
+    y = rng.integers(0, n_classes, size=m)
+    y[starts[::7, None] + np.arange(2)] = 0  # a few segments begin pure
+    weight = rng.uniform(0.1, 3.0, size=m)
+    step_up = np.r_[values[1:] > values[:-1], False]
+    n_present = lengths.copy()
+    cuts = WeightedCuts(step_up, y, weight, starts, lengths, n_present, n_classes)
+    pos = cuts.candidates()
+    seg, w_left, w_right, h_left, h_right = cuts.score(pos)
+    plain = w_left * h_left + w_right * h_right
+    fast_seg, fast = cuts.weighted_scores(pos)
+    np.testing.assert_array_equal(fast_seg, seg)
+    np.testing.assert_allclose(fast, plain, rtol=0, atol=1e-9)
+    found = search_weighted_cuts(step_up, y, weight, starts, lengths, n_present, n_classes)
+    total = cuts.parent.sum(axis=1)
+    for s in range(len(lengths)):
+        mine = seg == s
+        if not mine.any():
+            assert not found.found[s]
+            continue
+        tied = plain[mine] <= plain[mine].min() + TIE_TOLERANCE * total[s]
+        assert found.position[s] == pos[mine][np.argmax(tied)]
+        assert found.n_ties[s] == tied.sum()

@@ -70,12 +70,14 @@ def reduce_partitions(frame, chunk: Callable, combine: Callable, *args):
 
 
 def reduce_keys(frame, chunk: Callable, combiners: dict, finals: dict | None = None, *args):
-    """Delayed values, one per key: ``chunk(partition, *args)`` returns a dict, and each key's
+    """Delayed values, one per key: ``chunk(partition, *args)`` returns a dict (``frame``: a Dask
+    DataFrame, or a list of its partitions as Delayed or persisted values), and each key's
     entries are merged with ``combiners[key]`` in a tree of their own, then passed through
     ``finals[key]`` (if given) on a worker. Keys are merged (and finished) independently, so a
     large per-key summary lives on one worker at a time and only its result travels."""
     dask, _ = import_dask()
-    parts = [dask.delayed(chunk, pure=True)(part, *args) for part in frame.to_delayed()]
+    partitions = frame if isinstance(frame, list) else frame.to_delayed()
+    parts = [dask.delayed(chunk, pure=True)(part, *args) for part in partitions]
     out = {}
     for key, combine in combiners.items():
         pieces = [dask.delayed(operator.getitem, pure=True)(part, key) for part in parts]
@@ -89,6 +91,23 @@ def reduce_keys(frame, chunk: Callable, combiners: dict, finals: dict | None = N
             merged = dask.delayed(finals[key], pure=True)(merged)
         out[key] = merged
     return out
+
+
+def persist_if_fits(parts: list, n_bytes: int) -> list | None:
+    """``parts`` (Delayed values) kept in the memory of a distributed cluster's workers, if a
+    client is connected and they take at most a quarter of the workers' memory limits together
+    (a worker without a limit counts as none); else None."""
+    try:
+        from distributed import default_client
+
+        client = default_client()
+    except (ImportError, ValueError):  # no distributed, or no client
+        return None
+    workers = client.scheduler_info()["workers"].values()
+    room = sum(int(w.get("memory_limit") or 0) for w in workers)
+    if not room or 4 * n_bytes > room:
+        return None
+    return client.persist(parts)
 
 
 def _merge_many(summaries: list, combine: Callable):

@@ -115,19 +115,59 @@ def score_counted_categorical(table, *, min_leaf=1) -> CategoricalSearch:
     )
 
 
-def distinct_value_counts(segment, values, y, n_classes):
+DENSE_CELLS_PER_ROW = 4
+""":func:`distinct_value_counts` counts into a dense (segment, distinct value, class) table when it
+has at most this many cells per row (plus a few thousand): one quicksort of the values and a
+``bincount``, instead of a stable sort by two keys."""
+
+
+def distinct_value_counts(segment, values, y, n_classes, coded=None):
     """Class counts of every distinct (segment, value) pair of present values, sorted.
 
-    Returns ``(segment, values, counts)`` as :func:`search_counted_thresholds` takes them.
+    Returns ``(segment, values, counts)`` as :func:`search_counted_thresholds` takes them. A
+    dense table is counted when it is small (:func:`dense_value_counts`), else the pairs are
+    sorted (:func:`sorted_value_counts`); both give the same arrays. ``coded``: the values
+    already coded, ``(sorted distinct values, each value's index among them)`` (the distinct
+    values may be more than these rows have).
     """
     if not len(segment):
         return segment.astype(np.int64), values.astype(float), np.zeros((0, n_classes), np.int64)
+    distinct, code = coded if coded is not None else np.unique(values, return_inverse=True)
+    n_segments = int(segment.max()) + 1
+    if n_segments * len(distinct) * n_classes <= DENSE_CELLS_PER_ROW * len(values) + 4096:
+        return dense_value_counts(segment, values, y, n_classes, (distinct, code), n_segments)
+    return sorted_value_counts(segment, values, y, n_classes)
+
+
+def sorted_value_counts(segment, values, y, n_classes):
+    """:func:`distinct_value_counts` by sorting the pairs (by segment, then value, stably)."""
     order = np.lexsort((values, segment))
     segment, values, y = segment[order], values[order], y[order]
     new = np.r_[True, (segment[1:] != segment[:-1]) | (values[1:] != values[:-1])]
     run = np.cumsum(new) - 1
     counts = np.bincount(run * n_classes + y, minlength=int(new.sum()) * n_classes)
     return segment[new], values[new], counts.reshape(-1, n_classes)
+
+
+def dense_value_counts(segment, values, y, n_classes, coded, n_segments):
+    """:func:`distinct_value_counts` through a dense (segment, value, class) table; ``coded``
+    the sorted distinct values and each value's index among them. A zero keeps the sign of its segment's first zero row, as the
+    stable sort of :func:`sorted_value_counts` keeps it (-0.0 equals 0.0)."""
+    distinct, code = coded
+    n_values = len(distinct)
+    cells = (segment * n_values + code) * n_classes + y
+    table = np.bincount(cells, minlength=n_segments * n_values * n_classes)
+    table = table.reshape(-1, n_classes)
+    occurring = np.flatnonzero(table.any(axis=1))
+    seg_of, code_of = np.divmod(occurring, n_values)
+    found = distinct[code_of]
+    zero = np.flatnonzero(values == 0)
+    if len(zero):
+        first = np.full(n_segments, -1, dtype=np.int64)
+        first[segment[zero][::-1]] = zero[::-1]  # (the last write wins: the first zero row)
+        at_zero = found == 0
+        found[at_zero] = values[first[seg_of[at_zero]]]
+    return seg_of.astype(np.int64), found, table[occurring]
 
 
 def merge_value_counts(a, b):

@@ -98,15 +98,33 @@ def binned_codes(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
     return codes.astype(np.int64)
 
 
-def _encode(part, plan: LevelPlan):
-    """Each feature of the partition as codes (categorical, binned) or values (numeric)."""
-    encoded = []
-    for coding, kind in zip(plan.codings, plan.kinds):
-        if kind == "categorical":
-            encoded.append(coding.codes(part))
+@dataclass
+class EncodedPart:
+    """One partition as the level passes read it: the labels' codes, and each feature's codes
+    (categorical) or values (numeric, binned); ``coded[f]``, kept between levels, is a numeric
+    feature's ``(sorted distinct present values, each row's index among them)``, else None."""
+
+    y: np.ndarray
+    columns: list
+    coded: list
+
+
+def encode_part(part, codings, kinds, target, *, coded: bool = False) -> EncodedPart:
+    """A partition as codes and values; with ``coded``, its numeric columns coded once for all
+    levels (each level then counts them with no sort, :func:`distinct_value_counts`)."""
+    columns, codes = [], []
+    for coding, kind in zip(codings, kinds):
+        column = coding.codes(part) if kind == "categorical" else coding.values(part)
+        columns.append(column)
+        if coded and kind == "numeric":
+            present = ~np.isnan(column)
+            distinct, code = np.unique(column[present], return_inverse=True)
+            full = np.full(len(column), -1, dtype=np.int64)
+            full[present] = code
+            codes.append((distinct, full))
         else:
-            encoded.append(coding.values(part))
-    return encoded
+            codes.append(None)
+    return EncodedPart(target.codes(part), columns, codes)
 
 
 def route(encoded: list, plan: LevelPlan) -> np.ndarray:
@@ -130,9 +148,11 @@ def route(encoded: list, plan: LevelPlan) -> np.ndarray:
 
 
 def _level_chunk(part, plan: LevelPlan) -> dict:
-    """The counts of one partition for one level, per feature to count."""
-    y = plan.target.codes(part)
-    encoded = _encode(part, plan)
+    """The counts of one partition (a pandas DataFrame, or an :class:`EncodedPart` kept between
+    levels) for one level, per feature to count."""
+    if not isinstance(part, EncodedPart):
+        part = encode_part(part, plan.codings, plan.kinds, plan.target)
+    y, encoded = part.y, part.columns
     local = route(encoded, plan)
     keep = local >= 0
     y, node = y[keep], local[keep]
@@ -142,8 +162,11 @@ def _level_chunk(part, plan: LevelPlan) -> dict:
         column = encoded[f][keep]
         if plan.kinds[f] == "numeric":
             present = ~np.isnan(column)
+            coded = part.coded[f]
+            if coded is not None:
+                coded = (coded[0], coded[1][keep][present])
             out[f] = (
-                distinct_value_counts(node[present], column[present], y[present], n_classes),
+                distinct_value_counts(node[present], column[present], y[present], n_classes, coded),
                 np.bincount(node[~present] * n_classes + y[~present], minlength=k * n_classes),
             )
             continue
@@ -346,8 +369,23 @@ class _DaskGrowth:
             )
         )[0][: self.n_classes]
         self.all_counts.append(root_counts[None, :])
+        self.parts = self._kept_parts(int(root_counts.sum()))
         used = np.zeros((1, self.n_features), dtype=bool)
         return _DaskLevel(np.array([0]), root_counts[None, :], 0, used)
+
+    def _kept_parts(self, n_rows: int):
+        """The partitions encoded once and kept in the workers' memory for every level's pass,
+        when a distributed cluster has room for them (:func:`core.persist_if_fits`); else the
+        frame itself, read again on each level."""
+        dask, _ = core.import_dask()
+        n_numeric = sum(kind == "numeric" for kind in self.kinds)
+        n_bytes = n_rows * (8 * (self.n_features + 1) + 8 * n_numeric)
+        encode = functools.partial(
+            encode_part, codings=self.codings, kinds=self.kinds, target=self.target, coded=True
+        )
+        parts = [dask.delayed(encode, pure=True)(part) for part in self.joined.to_delayed()]
+        kept = core.persist_if_fits(parts, n_bytes)
+        return self.joined if kept is None else kept
 
     def start_level(self, lv: _DaskLevel) -> np.ndarray:
         """Step 2: why each node stops before any scoring (``lv.reasons``); the nodes to score."""
@@ -394,7 +432,7 @@ class _DaskGrowth:
                 finals[f] = functools.partial(_search_numeric, parent=counts, min_leaf=min_leaf)
             else:
                 combiners[f] = core.add
-        found = core.reduce_keys(self.joined, _level_chunk, combiners, finals, plan)
+        found = core.reduce_keys(self.parts, _level_chunk, combiners, finals, plan)
         return dict(zip(found.keys(), core.compute(*found.values())))
 
     def _score_categorical(self, s, f: int, counts, used, k: int) -> np.ndarray:
@@ -477,6 +515,7 @@ class _DaskGrowth:
         return _DaskLevel(ids, counts, lv.depth + 1, used)
 
     def finish(self):
+        self.parts = None  # (the kept partitions leave the workers' memory)
         return self.record.finish(self.parents, self.slots, self.depths, self.all_counts)
 
 
