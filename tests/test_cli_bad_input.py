@@ -81,7 +81,10 @@ def test_ctrl_c_as_a_program_prints_no_traceback(tmp_path):
     data = tmp_path / "data.csv"
     data.write_text("a,b,y\n" + rows, encoding="utf-8")
     program = (
-        "import sys\n"
+        "import signal, sys\n"
+        # a program started in the background of a script inherits SIGINT ignored (and Python
+        # then raises no KeyboardInterrupt): the child takes Ctrl-C as a terminal's program does
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "from id3tree import ID3Classifier\n"
         "from id3tree.cli import main\n"
         "fit = ID3Classifier.fit\n"
