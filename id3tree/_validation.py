@@ -11,12 +11,12 @@ import numpy as np
 import pandas as pd
 from pandas.api import types as ptypes
 
-from id3tree._backends import adapter_of
+from id3tree._backends import require_in_memory
 
 
 def as_series(values, name: str = "x") -> pd.Series:
     """A 1-D column as a pandas Series (lists, arrays, Series, Index and Categorical accepted)."""
-    refuse_dask(values, name)
+    require_in_memory(values, name)
     if isinstance(values, pd.DataFrame):
         if values.shape[1] != 1:
             raise ValueError(f"{name} must be one column, got a DataFrame with {values.shape[1]}")
@@ -582,7 +582,7 @@ def _plain(value):
 
 def to_frame(X, name: str = "X") -> pd.DataFrame:
     """A 2-D table as a DataFrame; arrays and lists get the column names ``x0, x1, ...``."""
-    refuse_dask(X, name)
+    require_in_memory(X, name)
     if isinstance(X, pd.DataFrame):
         return without_arrow_dictionaries(X)
     if _is_sparse(X):
@@ -641,18 +641,6 @@ def check_labels(y, n_rows: int, name: str = "y") -> pd.Series:
             "drop those rows or give them a class"
         )
     return series
-
-
-def refuse_dask(values, name: str) -> None:
-    """A collection an adapter computes on (a Dask collection, see :mod:`id3tree._backends`)
-    reaching a function that needs its data in memory is an error: silently computing it could
-    exhaust memory."""
-    if adapter_of(values) is not None:
-        raise TypeError(
-            f"{name} is a Dask collection, but this function needs its data in memory; call "
-            ".compute() first if it fits, or use a function that takes Dask input (contingency "
-            "tables, information measures, rankings, screens, classical tests, ID3Classifier.fit)"
-        )
 
 
 def refuse_complex(dtype, what: str) -> None:
