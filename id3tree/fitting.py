@@ -234,8 +234,10 @@ def _checked_labels(y, n_rows: int) -> pd.Series:
 
 
 _USER_FRAME = 6
-"""The stack level of ``fit``'s caller seen from :func:`_checked_labels` (it, _checked_input,
-encode_and_grow, the dispatcher, ``fit``, the caller), so a warning names the caller's line."""
+"""The stack level of ``fit``'s caller seen from a check two calls below :func:`encode_and_grow`
+(:func:`_checked_labels` under _checked_input, :func:`_warn_of_stray_values` under _encoded:
+the check, its caller, encode_and_grow, the dispatcher, ``fit``, the caller), so a warning
+names the caller's line."""
 
 
 def _encoded(frame, block, labels, weight, model) -> tuple[EncodedData, np.ndarray]:
@@ -285,8 +287,8 @@ def trace_for_data(trace, names: list, data):
 def _warn_of_stray_values(column, name: str) -> None:
     """Name the values that made a column of numbers text (the command line's own words)."""
     message = stray_values_message(column, name)
-    if message:  # stack: this, _encoded, encode_and_grow, the dispatcher, fit, the caller
-        warnings.warn(message, StrayValuesWarning, stacklevel=6)
+    if message:
+        warnings.warn(message, StrayValuesWarning, stacklevel=_USER_FRAME)
 
 
 def return_freed_memory() -> None:
