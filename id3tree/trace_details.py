@@ -293,13 +293,11 @@ class TraceDetails:
                 o = lv.orders.get(f)  # (a counted feature's rows are sorted when asked for)
                 if o is None:
                     continue
-                v = data.numeric[f][o]
                 if invalid_here:
+                    v = data.numeric[f][o]
                     self._numeric_reasons(reasons, f, v, lv, invalid_here, result.found)
                 if self.max_thresholds != 0:
-                    ranked.append(
-                        (f, v, data.y[o], None if data.weight is None else data.weight[o])
-                    )
+                    ranked.append((f, o))
             else:
                 branches[f] = self._categorical_branches(f, result, k)
                 for e in np.flatnonzero(invalid[:, f]).tolist():
@@ -489,32 +487,36 @@ class TraceDetails:
     def _best_thresholds(self, ranked: list, lv) -> dict:
         """The thresholds of numeric features at every scored node of a level, best (lowest
         overall entropy) first: the first ``max_thresholds`` of each (all if None), with the
-        number each has. ``ranked`` holds ``(feature, values, classes, weights)``, the rows of
-        the level sorted by the feature within each node; all are ranked together.
+        number each has. ``ranked`` holds ``(feature, order)``: the level's rows sorted by the
+        feature within each node; all are ranked together.
 
         The split search keeps, when the trace asks for a few thresholds, the cuts that may be
         among the best of each node (``Scores.ranked``, found from the scores it computed): only
-        those are ranked here. Without them (a counted feature, weighted rows, a node longer
-        than :data:`~id3tree.splits.PIECE_ROWS` rows) the cuts are scored again."""
+        those are ranked here, and only the values on both sides of those cuts are read (not
+        the level's every row, whose cost would grow with the data rather than the page).
+        Only the ``matrix`` search keeps them (``splits.strategies``): for a counted feature,
+        weighted rows, or a level searched end to end (more positions than its
+        ``matrix_cells`` rule, or more classes than ``matrix_classes``), the level's sorted rows
+        are gathered and their cuts scored again."""
         k, m, n_classes = len(lv.ids), int(lv.sizes.sum()), len(self.data.classes)
-        weighted = ranked[0][3] is not None
+        numeric, w = self.data.numeric, self.data.weight
         chunks = getattr(lv.scores, "ranked", [])  # (features, RankedCuts, m) of each chunk
         kept = [f for features, *_ in chunks for f in features]
-        if self.max_thresholds is not None and not weighted and kept == [f for f, *_ in ranked]:
-            values, low, high = (v for _, v, *_ in ranked), [], []
+        if self.max_thresholds is not None and w is None and kept == [f for f, _ in ranked]:
+            orders, low, high = iter(ranked), [], []
             for features, chunk, width in chunks:  # the i-th feature's from i * width on
                 bounds = np.searchsorted(chunk.position, np.arange(len(features) + 1) * width)
                 for i, (lo, hi) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist())):
-                    v, at = next(values), chunk.position[lo:hi] - i * width
-                    low.append(v[at])
-                    high.append(v[at + 1])
+                    (f, o), at = next(orders), chunk.position[lo:hi] - i * width
+                    low.append(numeric[f][o[at]])
+                    high.append(numeric[f][o[at + 1]])
             cuts = RankedCuts.joined([chunk for _, chunk, _ in chunks])
             low, high = np.concatenate(low), np.concatenate(high)
             cols = ranked_thresholds(cuts, low, high, self.max_thresholds)
             return self._thresholds_found(ranked, k, cols, cuts.n_thresholds)
-        values = np.concatenate([v for _, v, _, _ in ranked])
-        y = np.concatenate([y for _, _, y, _ in ranked])
-        weight = np.concatenate([w for *_, w in ranked]) if weighted else None
+        values = np.concatenate([numeric[f][o] for f, o in ranked])
+        y = np.concatenate([self.data.y[o] for _, o in ranked])
+        weight = None if w is None else np.concatenate([w[o] for _, o in ranked])
         starts = (np.arange(len(ranked))[:, None] * m + lv.starts).ravel()
         lengths = np.tile(lv.sizes, len(ranked))
         if self.max_thresholds is None:
@@ -535,7 +537,7 @@ class TraceDetails:
         n_segments = len(ranked) * k
         bounds = np.searchsorted(cols["segment"], np.arange(n_segments + 1))
         names = ("threshold", "overall_entropy") if self.as_text else THRESHOLD_FIELDS
-        features = [f for f, *_ in ranked]
+        features = [f for f, _ in ranked]
         found = _Ranked(features, k, {c: cols[c] for c in names}, bounds, totals)
         return dict.fromkeys(features, found)
 
