@@ -5,6 +5,7 @@ Usage::
     python benchmarks/bench_trace.py                  # best of 5, 10,000 rows
     python benchmarks/bench_trace.py --quick          # best of 1
     python benchmarks/bench_trace.py --rows 100000    # a larger data set
+    python benchmarks/bench_trace.py --rows 10000 100000 1000000  # how the page's cost grows
 
 Data: ``make_classification(n_samples=10_000, n_features=10, random_state=0)`` in two forms,
 every tree fully grown:
@@ -20,7 +21,9 @@ run ends when the fit returns and the file is closed, and its lines are counted 
 the same run for scale.
 
 ``x quiet`` compares the best wall-clock times, ``x cpu`` the best processor times (steadier
-on a busy machine). Goals (issue "A trace a student can check by hand"), on both data sets at
+on a busy machine). ``us/line`` is what the page costs a printed line: the traced fit's best
+processor time less the quiet fit's, divided by the page's lines, in microseconds; run at
+several ``--rows`` it shows whether the page's cost follows its lines or the data. Goals (issue "A trace a student can check by hand"), on both data sets at
 10,000 rows: verbose=1 at most 1.5x the quiet fit; verbose=2 at most 3x and fewer than 50,000
 lines. The script always exits with status 0: it measures, it does not test.
 """
@@ -92,7 +95,7 @@ def measure(name: str, options: dict, n_rows: int, repeats: int, path: str) -> N
         f"{name:8} {n_nodes:6} {'sklearn':10} {'':8} {sk:8.3f} {sk / quiet:8.2f} "
         f"{sk_cpu / quiet_cpu:8.2f}"
     )
-    print(f"{name:8} {n_nodes:6} {'quiet':10} {'':8} {quiet:8.3f} {1:8.2f} {1:8.2f} {0:8}")
+    print(f"{name:8} {n_nodes:6} {'quiet':10} {'':8} {quiet:8.3f} {1:8.2f} {1:8.2f} {0:8} {'':9}")
     for verbose, max_thresholds in (("verbose=1", 0), ("verbose=2", VERBOSE_THRESHOLDS)):
         for into, traced in (
             ("StringIO", lambda m=max_thresholds: traced_to_buffer(X, y, m)),
@@ -101,29 +104,33 @@ def measure(name: str, options: dict, n_rows: int, repeats: int, path: str) -> N
             seconds, cpu, page = best_of(repeats, traced)
             lines = count_lines(page, into)  # after the timing: reading it back is not the trace
             ratio, cpu_ratio = seconds / quiet, cpu / quiet_cpu
+            per_line = (cpu - quiet_cpu) / max(lines, 1) * 1e6
             ok = ratio <= GOALS[verbose] and (verbose == "verbose=1" or lines < MAX_LINES)
             verdict = f"{'PASS' if ok else 'MISS'} (<= {GOALS[verbose]}x)"
             print(
                 f"{name:8} {n_nodes:6} {verbose:10} {into:8} {seconds:8.3f} {ratio:8.2f} "
-                f"{cpu_ratio:8.2f} {lines:8}  {verdict}"
+                f"{cpu_ratio:8.2f} {lines:8} {per_line:9.2f}  {verdict}"
             )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="best of 1 instead of 5")
-    parser.add_argument("--rows", type=int, default=10_000, help="rows of each data set")
+    parser.add_argument(
+        "--rows", type=int, nargs="+", default=[10_000], help="rows of each data set (one or more)"
+    )
     args = parser.parse_args()
     repeats = 1 if args.quick else 5
-    print(f"{args.rows:,} rows, best of {repeats}")
-    print(
-        f"{'data':8} {'nodes':>6} {'variant':10} {'into':8} {'seconds':>8} {'x quiet':>8} "
-        f"{'x cpu':>8} {'lines':>8}  goal (wall)"
-    )
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "trace.txt")
-        for name, options in DATA.items():
-            measure(name, options, args.rows, repeats, path)
+        for n_rows in args.rows:
+            print(f"{n_rows:,} rows, best of {repeats}")
+            print(
+                f"{'data':8} {'nodes':>6} {'variant':10} {'into':8} {'seconds':>8} "
+                f"{'x quiet':>8} {'x cpu':>8} {'lines':>8} {'us/line':>9}  goal (wall)"
+            )
+            for name, options in DATA.items():
+                measure(name, options, n_rows, repeats, path)
 
 
 if __name__ == "__main__":
