@@ -20,7 +20,8 @@ run ends when the fit returns and the file is closed, and its lines are counted 
 ``verbose=2`` does (5 a candidate). The quiet fit of scikit-learn's entropy tree is timed in
 the same run for scale.
 
-``x quiet`` compares the best wall-clock times, ``x cpu`` the best processor times (steadier
+Each traced fit is timed in turn with a quiet fit (quiet, traced, quiet, traced, ...), and
+its ratios are to that quiet fit's best. ``x quiet`` compares the best wall-clock times, ``x cpu`` the best processor times (steadier
 on a busy machine). ``us/line`` is what the page costs a printed line: the traced fit's best
 processor time less the quiet fit's, divided by the page's lines, in microseconds; run at
 several ``--rows`` it shows whether the page's cost follows its lines or the data. Goals (issue "A trace a student can check by hand"), on both data sets at
@@ -51,17 +52,18 @@ DATA = {
 }
 
 
-def best_of(repeats: int, fit) -> tuple[float, float, object]:
-    """The best wall-clock time and the best processor time of ``repeats`` runs, and a result.
-    On a busy machine the processor time is the steadier of the two."""
-    wall = cpu = float("inf")
-    result = None
+def best_of(repeats: int, *fits) -> list[tuple[float, float, object]]:
+    """The best wall-clock time and the best processor time of ``repeats`` runs of each of
+    ``fits``, run in turn (a, b, a, b, ...) so that a change in the machine's load hits them
+    alike, and the last result of each. On a busy machine the processor time is the steadier."""
+    wall, cpu, result = [float("inf")] * len(fits), [float("inf")] * len(fits), [None] * len(fits)
     for _ in range(repeats):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        result = fit()
-        wall = min(wall, time.perf_counter() - start)
-        cpu = min(cpu, time.process_time() - start_cpu)
-    return wall, cpu, result
+        for i, fit in enumerate(fits):
+            start, start_cpu = time.perf_counter(), time.process_time()
+            result[i] = fit()
+            wall[i] = min(wall[i], time.perf_counter() - start)
+            cpu[i] = min(cpu[i], time.process_time() - start_cpu)
+    return list(zip(wall, cpu, result))
 
 
 def traced_to_buffer(X, y, max_thresholds: int) -> str:
@@ -88,8 +90,11 @@ def count_lines(page_or_path: str, into: str) -> int:
 
 def measure(name: str, options: dict, n_rows: int, repeats: int, path: str) -> None:
     X, y = make_classification(n_samples=n_rows, n_features=10, random_state=0, **options)
-    sk, sk_cpu, _ = best_of(repeats, lambda: DecisionTreeClassifier(criterion="entropy").fit(X, y))
-    quiet, quiet_cpu, model = best_of(repeats, lambda: ID3Classifier().fit(X, y))
+    [(sk, sk_cpu, _), (quiet, quiet_cpu, model)] = best_of(
+        repeats,
+        lambda: DecisionTreeClassifier(criterion="entropy").fit(X, y),
+        lambda: ID3Classifier().fit(X, y),
+    )
     n_nodes = sum(1 for _ in model.root_.walk())
     print(
         f"{name:8} {n_nodes:6} {'sklearn':10} {'':8} {sk:8.3f} {sk / quiet:8.2f} "
@@ -101,7 +106,10 @@ def measure(name: str, options: dict, n_rows: int, repeats: int, path: str) -> N
             ("StringIO", lambda m=max_thresholds: traced_to_buffer(X, y, m)),
             ("file", lambda m=max_thresholds: traced_to_file(X, y, m, path)),
         ):
-            seconds, cpu, page = best_of(repeats, traced)
+            # the quiet fit again, in turn with the traced one: each ratio is of one stretch
+            [(quiet, quiet_cpu, _), (seconds, cpu, page)] = best_of(
+                repeats, lambda: ID3Classifier().fit(X, y), traced
+            )
             lines = count_lines(page, into)  # after the timing: reading it back is not the trace
             ratio, cpu_ratio = seconds / quiet, cpu / quiet_cpu
             per_line = (cpu - quiet_cpu) / max(lines, 1) * 1e6
