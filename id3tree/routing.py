@@ -313,12 +313,7 @@ def _numeric_tables(column_start, leaf, threshold, child, offset):
     place = np.empty(len(order), dtype=index)
     place[order] = np.arange(len(order), dtype=index)
     shift = max(1, int(column_start.max(initial=0)).bit_length())
-    # a leaf's rows read their parent's feature again (the value the last step read, still in
-    # the cache) while they wait in the batch
-    parent = np.zeros(len(leaf), dtype=index)
-    inner = np.flatnonzero(~leaf)
-    parent[left[inner]], parent[right[inner]] = inner, inner
-    code = (2 * place << shift) | np.where(leaf, column_start[parent], column_start).astype(index)
+    code = (2 * place << shift) | column_start.astype(index)
     children = np.empty(2 * len(leaf), dtype=index)
     children[0::2], children[1::2] = code[left[order]], code[right[order]]
     thresholds = np.repeat(np.where(leaf, np.nan, threshold)[order], 2)

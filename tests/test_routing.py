@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from id3tree import ID3Classifier, routing
-from id3tree.node import LEFT, RIGHT
 
 
 def deep_tree_data(n=1_500, d=6, seed=0):
@@ -112,27 +111,3 @@ def test_the_kept_tables_follow_the_memory_order_of_each_call():
             model._compiled.route(new), walked_stops(model._compiled, new)
         )
 
-
-def test_a_leaf_waits_on_its_parents_feature():
-    """While a row waits at a leaf in the numeric router's batch it reads its parent's feature
-    again (in the cache) rather than the row's first column; the leaf's threshold (NaN) keeps it
-    there whatever that value is."""
-    X, y = deep_tree_data(n=800, d=5, seed=8)
-    compiled = ID3Classifier().fit(X, y)._compiled
-    shift, _, thresholds, children, order = compiled._tables(1)[1]
-    mask = (1 << shift) - 1
-    n_leaves = 0
-    for i, node in enumerate(order):
-        if compiled.feature[node] < 0:
-            assert np.isnan(thresholds[2 * i]) and children[2 * i] >> (shift + 1) == i
-            continue
-        for side in (LEFT, RIGHT):
-            kid = compiled.child[compiled.offset[node] + side]
-            code = children[2 * i + side]
-            assert order[code >> (shift + 1)] == kid
-            if compiled.feature[kid] < 0:
-                n_leaves += 1
-                assert code & mask == compiled.feature[node]  # the parent's feature (C order)
-            else:
-                assert code & mask == compiled.feature[kid]
-    assert n_leaves == np.count_nonzero(compiled.feature < 0) > 10
