@@ -110,4 +110,3 @@ def test_the_kept_tables_follow_the_memory_order_of_each_call():
         np.testing.assert_array_equal(
             model._compiled.route(new), walked_stops(model._compiled, new)
         )
-
