@@ -299,7 +299,8 @@ def _numeric_tables(column_start, leaf, threshold, child, offset):
 
     The nodes are numbered again, level by level (``order[i]`` is the position of the i-th):
     the top levels, which every row visits, then sit together at the start of the tables and
-    stay in the cache.
+    stay in the cache. The nodes below a missing-values branch, which no row reaches without a
+    missing value, come last.
     A row's place is one integer, its *code*: the node's doubled number ``2 x i`` shifted
     left by ``shift`` bits, plus where the node's feature starts in the flat values. So the
     feature's start is ``code & mask`` and the doubled number ``code >> shift`` (two
@@ -310,6 +311,10 @@ def _numeric_tables(column_start, leaf, threshold, child, offset):
     index = np.intp  # (np.take converts other index types first)
     left, right = child[offset + LEFT], child[offset + RIGHT]
     order = _breadth_first(left, right, leaf)
+    if len(order) < len(leaf):  # subtrees only a missing value reaches (none here): numbered last
+        unreached = np.ones(len(leaf), dtype=bool)
+        unreached[order] = False
+        order = np.concatenate([order, np.flatnonzero(unreached)])
     place = np.empty(len(order), dtype=index)
     place[order] = np.arange(len(order), dtype=index)
     shift = max(1, int(column_start.max(initial=0)).bit_length())
