@@ -283,21 +283,39 @@ class Suite:
         )
 
     def predictions(self):
+        """predict and predict_proba on every tree shape of the fit rows: a tree fitted on
+        100,000 rows of each kind predicts its training rows tiled to 1,000,000; the categorical
+        and mixed trees against scikit-learn's pipeline for that data (one-hot encoding, then
+        the tree), which encodes the strings as id3tree does."""
         n_fit, n_predict = self.size(100_000), self.size(1_000_000)
-        for label, (X, y) in (
-            ("d=100", numeric_data(n_fit, n_features=100)),
-            ("100-distinct", distinct_data(n_fit)),
-        ):
-            if not self.wanted(f"predict {label}"):
+        shapes = (
+            ("d=10", lambda: numeric_data(n_fit), sk_tree, "sklearn"),
+            ("d=100", lambda: numeric_data(n_fit, n_features=100), sk_tree, "sklearn"),
+            ("100-distinct", lambda: distinct_data(n_fit), sk_tree, "sklearn"),
+            ("categorical", lambda: categorical_data(n_fit), onehot_pipeline, "one-hot+tree"),
+            ("mixed", lambda: mixed_data(n_fit), mixed_pipeline, "one-hot+tree"),
+        )
+        for label, data, make_theirs, against in shapes:
+            if not self.wanted(f"predict {label}") and not self.wanted(f"predict_proba {label}"):
                 continue
-            ours, theirs = ID3Classifier().fit(X, y), sk_tree().fit(X, y)
-            rows = np.tile(X, (max(1, n_predict // n_fit), 1))
-            n_rows = f"{len(rows):,}"
-            name = f"{label} tree, {n_rows} rows"
-            self.pair(13, f"predict {name}", ours.predict, theirs.predict, (rows,), 1.5)
-            self.pair(
-                13, f"predict_proba {name}", ours.predict_proba, theirs.predict_proba, (rows,), 1.5
-            )
+            X, y = data()
+            ours, theirs = ID3Classifier().fit(X, y), make_theirs().fit(X, y)
+            copies = max(1, n_predict // n_fit)
+            if isinstance(X, pd.DataFrame):
+                rows = pd.concat([X] * copies, ignore_index=True)
+            else:
+                rows = np.tile(X, (copies, 1))
+            name = f"{label} tree, {len(rows):,} rows"
+            for method in ("predict", "predict_proba"):
+                self.pair(
+                    13,
+                    f"{method} {name}",
+                    getattr(ours, method),
+                    getattr(theirs, method),
+                    (rows,),
+                    1.0,
+                    against,
+                )
 
     def categorical_fits(self):
         n = self.size(1_000_000)

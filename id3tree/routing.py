@@ -140,6 +140,29 @@ class CompiledTree:
         stop = np.zeros(n_rows, dtype=np.int64)
         if self.feature[0] < 0:
             return stop
+        tables, numeric_tables = self._tables(feature_step)
+        if has_missing is None:  # np.isnan of the sum: one pass, no temporary (no infinities)
+            has_missing = bool(np.isnan(flat.sum()))
+        if not has_missing and numeric_tables is not None:
+            # numbers only, none missing: a node's two children sit side by side
+            _route_numeric(n_rows, np.intp(row_step), flat, numeric_tables, stop)
+            return stop
+        # Rows are routed a block at a time, so the values a block reads stay in the cache
+        # through the whole descent.
+        block = BLOCK_ROWS
+        for first in range(0, n_rows, block):
+            rows = np.arange(first, min(first + block, n_rows))
+            self._route_rows(rows, rows * row_step, flat, tables, has_missing, stop)
+        return stop
+
+    def _tables(self, feature_step: int) -> tuple:
+        """The tables of :meth:`_route_rows` and of :func:`_route_numeric` (None if a split is
+        categorical or the codes do not fit) for values whose features are ``feature_step``
+        apart; those of the last ``feature_step`` are kept (predicting many small batches of
+        rows in the same memory order builds them once)."""
+        cached = getattr(self, "_cached_tables", None)
+        if cached is not None and cached[0] == feature_step:
+            return cached[1]
         # Leaves loop back to themselves (their slots all point home), so a row that reaches a
         # leaf can stay in the batch for a few more steps; the batch is compacted only when a
         # quarter of it has arrived. That keeps the per-step work to a few array operations.
@@ -151,22 +174,12 @@ class CompiledTree:
         n_leaf_slots = 3 * int(leaf.sum())
         offset[leaf] = len(child) + np.arange(0, n_leaf_slots, 3)
         child = np.concatenate([child, np.repeat(np.flatnonzero(leaf), 3)])
-        tables = (column_start, threshold, offset, child, n_slots, leaf)
-        if has_missing is None:  # np.isnan of the sum: one pass, no temporary (no infinities)
-            has_missing = bool(np.isnan(flat.sum()))
-        # Rows are routed a block at a time, so the values a block reads stay in the cache
-        # through the whole descent.
-        block = BLOCK_ROWS
-        index = np.intp  # (np.take converts other index types first)
-        if not has_missing and not self.categorical.any() and _codes_fit(column_start, n_rows):
-            # numbers only, none missing: a node's two children sit side by side
-            _route_numeric(n_rows, index(row_step), flat, _numeric_tables(column_start, leaf,
-                           threshold, child, offset), stop)  # fmt: skip
-            return stop
-        for first in range(0, n_rows, block):
-            rows = np.arange(first, min(first + block, n_rows))
-            self._route_rows(rows, rows * row_step, flat, tables, has_missing, stop)
-        return stop
+        numeric = None
+        if not self.categorical.any() and _codes_fit(column_start):
+            numeric = _numeric_tables(column_start, leaf, threshold, child, offset)
+        tables = (column_start, threshold, offset, child, n_slots, leaf), numeric
+        self._cached_tables = (feature_step, tables)
+        return tables
 
     def _route_rows(self, rows, row_start, flat, tables, has_missing, stop) -> None:
         """Send ``rows`` (whose values start at ``row_start`` in ``flat``) down to where they stop."""
@@ -275,7 +288,7 @@ class CompiledTree:
             at = int(nxt)
 
 
-def _codes_fit(column_start: np.ndarray, n_rows: int) -> bool:
+def _codes_fit(column_start: np.ndarray) -> bool:
     """Whether a node's doubled position and its feature's start in the flat values fit in one
     int64 together (always, but for tables of about 2**40 values or more)."""
     return int(column_start.max(initial=0)).bit_length() + 2 * len(column_start).bit_length() < 62
@@ -286,7 +299,8 @@ def _numeric_tables(column_start, leaf, threshold, child, offset):
 
     The nodes are numbered again, level by level (``order[i]`` is the position of the i-th):
     the top levels, which every row visits, then sit together at the start of the tables and
-    stay in the cache.
+    stay in the cache. The nodes below a missing-values branch, which no row reaches without a
+    missing value, come last.
     A row's place is one integer, its *code*: the node's doubled number ``2 x i`` shifted
     left by ``shift`` bits, plus where the node's feature starts in the flat values. So the
     feature's start is ``code & mask`` and the doubled number ``code >> shift`` (two
@@ -297,6 +311,10 @@ def _numeric_tables(column_start, leaf, threshold, child, offset):
     index = np.intp  # (np.take converts other index types first)
     left, right = child[offset + LEFT], child[offset + RIGHT]
     order = _breadth_first(left, right, leaf)
+    if len(order) < len(leaf):  # subtrees only a missing value reaches (none here): numbered last
+        unreached = np.ones(len(leaf), dtype=bool)
+        unreached[order] = False
+        order = np.concatenate([order, np.flatnonzero(unreached)])
     place = np.empty(len(order), dtype=index)
     place[order] = np.arange(len(order), dtype=index)
     shift = max(1, int(column_start.max(initial=0)).bit_length())

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from id3tree import ID3Classifier, routing
+from id3tree.node import NUMERIC_MISSING
 
 
 def deep_tree_data(n=1_500, d=6, seed=0):
@@ -96,3 +97,36 @@ def test_the_coded_router_reads_the_roots_feature_wherever_it_is(monkeypatch, or
     for block in (3, 2**15):
         monkeypatch.setattr(routing, "BLOCK_ROWS", block)
         np.testing.assert_array_equal(model._compiled.route(new, has_missing=False), expected)
+
+
+def test_the_kept_tables_follow_the_memory_order_of_each_call():
+    """The router keeps the tables of the last memory order it saw (a feature's start in the flat
+    values differs between C and F order): alternating orders and sizes must not reuse the wrong
+    ones."""
+    X, y = deep_tree_data(n=1_000, seed=6)
+    model = ID3Classifier().fit(X, y)
+    rng = np.random.default_rng(7)
+    for n, order in [(500, "C"), (500, "F"), (700, "F"), (500, "C"), (1, "F"), (300, "C")]:
+        new = np.asarray(np.round(rng.normal(size=(n, 6)), 2), order=order)
+        np.testing.assert_array_equal(
+            model._compiled.route(new), walked_stops(model._compiled, new)
+        )
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_a_tree_with_missing_value_branches_routes_rows_without_missing_values(order):
+    """A tree grown on rows with missing values has branches that only a missing value takes;
+    rows without one go the numeric router's way, which numbers the nodes it can reach first
+    (it used to fail on the nodes it cannot). Rows with missing values take the general step."""
+    X, y = deep_tree_data(n=1_000, d=4, seed=9)
+    X[::7, 0], X[3::11, 2] = np.nan, np.nan
+    model = ID3Classifier().fit(X, y)
+    compiled = model._compiled
+    missing_slots = compiled.child[compiled.offset[compiled.n_slots == 3] + NUMERIC_MISSING]
+    assert (missing_slots >= 0).sum() >= 2  # subtrees that only a missing value reaches
+    rng = np.random.default_rng(10)
+    new = np.asarray(np.round(rng.normal(size=(2_000, 4)), 2), order=order)
+    np.testing.assert_array_equal(model._compiled.route(new), walked_stops(model._compiled, new))
+    assert model.predict(new).shape == (2_000,)
+    new[::5, 0] = np.nan
+    np.testing.assert_array_equal(model._compiled.route(new), walked_stops(model._compiled, new))
