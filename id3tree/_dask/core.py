@@ -313,6 +313,23 @@ def category_codes(series: pd.Series, categories: list, name: str) -> np.ndarray
     return codes.astype(np.int64)
 
 
+def number_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(distinct, codes)``: a numeric column's sorted distinct present values (a zero among
+    them ``+0.0``) and each row's index among them, ``len(distinct)`` where missing (int32).
+
+    The values as ``np.unique(values[present], return_inverse=True)`` codes them, found by one
+    hashing pass (``pd.factorize``) and a sort of the distinct values only.
+    """
+    local, uniques = pd.factorize(values)  # first-seen order; -0.0 is 0.0; NaN: -1
+    order = np.argsort(uniques, kind="stable")
+    position = np.empty(len(order) + 1, dtype=np.int32)
+    position[order] = np.arange(len(order), dtype=np.int32)
+    position[-1] = len(order)
+    distinct = np.asarray(uniques, dtype=float)[order]
+    distinct[distinct == 0] = 0.0
+    return distinct, position[local]
+
+
 def _describe_chunk(part: pd.DataFrame, wanted: dict, dtypes: dict) -> dict:
     """Per column: its distinct values (categorical) or (min, max, missing count) (numeric)."""
     out = {}

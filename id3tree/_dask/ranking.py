@@ -30,21 +30,27 @@ DENSE_PAIR_CELLS = 1 << 24
 """Most cells the pair tables of one column may have (they are counted densely)."""
 
 
-def features_and_target(X, y, bins=None, *, numeric_kind="range"):
+def features_and_target(X, y, bins=None, *, ranges=True):
     """The joined frame, the features' codings (in column order) and the target's coding.
 
+    Without ``ranges`` numeric columns are not described (their exact values are counted, with
+    no bins to make): the describing pass reads only the categorical columns and the target.
     Missing labels are an error, as with pandas input.
     """
     X = core.check_frame(X)
     joined = core.join(X, y)
     kinds = {
-        c: (str(c), "categories" if core.is_categorical_meta(X, c) else numeric_kind)
+        c: (str(c), "categories" if core.is_categorical_meta(X, c) else "range")
         for c in X.columns
     }
     y_name = "y" if getattr(y, "name", None) in (None, core.TARGET) else str(y.name)
     kinds[core.TARGET] = (y_name, "categories")
-    summary = core.compute(core.describe(joined, kinds))[0]
-    codings = core.codings_from(summary, kinds, bins)
+    described = {c: kind for c, kind in kinds.items() if ranges or kind[1] == "categories"}
+    summary = core.compute(core.describe(joined[list(described)], described))[0]
+    codings = core.codings_from(summary, described, bins)
+    for c, (name, _) in kinds.items():
+        if c not in codings:  # a numeric column counted by its exact values
+            codings[c] = core.Coding(name, c)
     target = codings.pop(core.TARGET)
     if target.n_missing:
         raise ValueError(
@@ -58,12 +64,13 @@ def features_and_target(X, y, bins=None, *, numeric_kind="range"):
 # ---------------------------------------------------------------------------------------------
 # rank_features and jsd_screen: one (code, class) table per feature
 # ---------------------------------------------------------------------------------------------
-def _tables_chunk(part, codings, target, exact):
+def _tables_chunk(part, codings, target, exact, dtypes):
     y = target.codes(part)
     out = {}
     for f, coding in enumerate(codings):
-        if exact[f]:
-            out[f] = counts_of_values(coding.values(part), y, target.n_codes)
+        if exact[f]:  # raises on text and on infinite values, naming the column
+            values = core.numbers(part[coding.column], coding.name, dtypes[f])
+            out[f] = counts_of_values(values, y, target.n_codes)
         else:
             out[f] = crosstab_codes(coding.codes(part), coding.n_codes, y, target.n_codes)
     return out
@@ -81,7 +88,10 @@ def feature_tables(joined, codings, target, exact):
     ``exact`` (the threshold search runs on a worker, next to the value counts)."""
     combiners = {f: merge_counts_of_values if exact[f] else core.add for f in range(len(exact))}
     finals = {f: _split_of if exact[f] else None for f in range(len(exact))}
-    found = core.reduce_keys(joined, _tables_chunk, combiners, finals, codings, target, exact)
+    dtypes = [joined._meta[c.column].dtype for c in codings]
+    found = core.reduce_keys(
+        joined, _tables_chunk, combiners, finals, codings, target, exact, dtypes
+    )
     values = core.compute(*found.values())
     return dict(zip(found.keys(), values))
 
@@ -90,7 +100,9 @@ def rank_features(X, y, method, bins):
     by_threshold = method in ("information_gain", "gain_ratio")
     if not by_threshold:
         core.check_bins(bins)
-    joined, codings, target = features_and_target(X, y, None if by_threshold else bins)
+    joined, codings, target = features_and_target(
+        X, y, None if by_threshold else bins, ranges=not by_threshold
+    )
     exact = [by_threshold and c.categories is None for c in codings]
     tables = feature_tables(joined, codings, target, exact)
     n_classes = len(target.categories)
