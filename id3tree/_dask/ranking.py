@@ -40,8 +40,7 @@ def features_and_target(X, y, bins=None, *, ranges=True):
     X = core.check_frame(X)
     joined = core.join(X, y)
     kinds = {
-        c: (str(c), "categories" if core.is_categorical_meta(X, c) else "range")
-        for c in X.columns
+        c: (str(c), "categories" if core.is_categorical_meta(X, c) else "range") for c in X.columns
     }
     y_name = "y" if getattr(y, "name", None) in (None, core.TARGET) else str(y.name)
     kinds[core.TARGET] = (y_name, "categories")
