@@ -203,3 +203,37 @@ def test_counts_of_values_by_hashing_equal_the_sorted_ones(n_classes, values, rn
     np.testing.assert_array_equal(np.signbit(expected[1]), np.signbit(found[1]))
     np.testing.assert_array_equal(missing_0, missing)
     np.testing.assert_array_equal(parent_0, parent)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.integers(1, 40), min_size=1, max_size=7),
+    st.integers(0, 60),
+    st.randoms(use_true_random=False),
+)
+def test_pair_tables_of_grouped_columns_equal_the_plain_ones(n_levels, n_rows, rnd):
+    """The MI matrix's counts of one partition, with neighbouring columns of few codes counted
+    as one group, equal the plain count of every column against every later one."""
+    import pandas as pd
+
+    from id3tree._dask import core, ranking
+
+    part = pd.DataFrame(
+        {
+            f"c{k}": [
+                None if rnd.random() < 0.1 else f"v{rnd.randrange(levels)}" for _ in range(n_rows)
+            ]
+            for k, levels in enumerate(n_levels)
+        },
+        dtype=object,
+    )
+    wanted = {c: (c, "categories") for c in part.columns}
+    summary = core._describe_chunk(part, wanted, dict(part.dtypes))
+    codings = list(core.codings_from(summary, wanted).values())
+    found = ranking._pairs_chunk(part, codings)
+    expected = ranking._pairs_chunk_plain(part, codings)
+    assert found.keys() == expected.keys()
+    for a in expected:
+        for x, y in zip(expected[a], found[a]):
+            np.testing.assert_array_equal(x, y)
+    assert len(ranking._pair_groups([c.n_codes for c in codings])) <= len(codings)

@@ -88,11 +88,9 @@ def feature_tables(joined, codings, target, exact):
     combiners = {f: merge_counts_of_values if exact[f] else core.add for f in range(len(exact))}
     finals = {f: _split_of if exact[f] else None for f in range(len(exact))}
     dtypes = [joined._meta[c.column].dtype for c in codings]
-    found = core.reduce_keys(
-        joined, _tables_chunk, combiners, finals, codings, target, exact, dtypes
+    return core.compute_keys(
+        core.reduce_keys(joined, _tables_chunk, combiners, finals, codings, target, exact, dtypes)
     )
-    values = core.compute(*found.values())
-    return dict(zip(found.keys(), values))
 
 
 def rank_features(X, y, method, bins):
@@ -164,9 +162,13 @@ def jsd_screen(X, y, bins, macroclasses, trim_outliers):
 # mutual_information_matrix: the joint table of every pair of columns
 # ---------------------------------------------------------------------------------------------
 CHUNK_ROWS = 1 << 15
+GROUP_CELLS = 256
+"""Most joint codes of a group of neighbouring columns counted together (:func:`_pairs_chunk`)."""
+CHUNK_CELLS = 1 << 21
+"""Most cells (rows x later columns) counted by one ``bincount`` of :func:`_pairs_chunk`."""
 
 
-def _pairs_chunk(part, codings):
+def _pairs_chunk_plain(part, codings):
     """Per column a: its own counts and its joint tables with every later column, side by side
     (``code_a * width + start_b + code_b``), counted a slab of rows at a time."""
     codes = [c.codes(part) for c in codings]
@@ -188,6 +190,63 @@ def _pairs_chunk(part, codings):
             joint += np.bincount(keys.ravel(), minlength=len(joint))
         out[a] = (own, joint)
     return out
+
+
+def _pair_groups(sizes) -> list[list[int]]:
+    """Runs of neighbouring columns whose joint codes number at most ``GROUP_CELLS``."""
+    groups, cells = [], 0
+    for a, n in enumerate(sizes):
+        if groups and cells * n <= GROUP_CELLS:
+            groups[-1].append(a)
+            cells *= n
+        else:
+            groups.append([a])
+            cells = n
+    return groups
+
+
+def _pairs_chunk(part, codings):
+    """:func:`_pairs_chunk_plain`'s tables, with a group of neighbouring columns of few codes
+    counted as one column (their codes in mixed radix): one pass over the rows for the whole
+    group against every later column, and the group's own table, summed out per member."""
+    codes = [c.codes(part) for c in codings]
+    sizes = [c.n_codes for c in codings]
+    starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    n_rows, m = len(part), len(codes)
+    shifted = np.empty((n_rows, m), dtype=np.int64)
+    for b, column in enumerate(codes):
+        shifted[:, b] = column + starts[b]
+    out = {}
+    for group in _pair_groups(sizes):
+        shape = [sizes[a] for a in group]
+        joint = np.zeros(n_rows, dtype=np.int64)
+        for a in group:  # mixed radix: the first member is the most significant digit
+            joint *= sizes[a]
+            joint += codes[a]
+        cells = int(np.prod(shape))
+        own = np.bincount(joint, minlength=cells).reshape(shape)
+        after = group[-1] + 1
+        width = int(starts[-1] - starts[after])
+        cross = np.zeros(cells * width, dtype=np.int64)
+        step = max(1, CHUNK_CELLS // max(1, m - after))
+        for lo in range(0, n_rows if width else 0, step):
+            keys = (
+                shifted[lo : lo + step, after:]
+                + (joint[lo : lo + step] * width - starts[after])[:, None]
+            )
+            cross += np.bincount(keys.ravel(), minlength=len(cross))
+        cross = cross.reshape([*shape, width])
+        for i, a in enumerate(group):
+            tables = [_marginal(own, [i, j]) for j in range(i + 1, len(group))]
+            tables.append(_marginal(cross, [i, len(group)]))
+            out[a] = (_marginal(own, [i]), np.concatenate(tables, axis=1).ravel())
+    return out
+
+
+def _marginal(table: np.ndarray, axes: list[int]) -> np.ndarray:
+    """The table summed over every axis not in ``axes``."""
+    others = tuple(k for k in range(table.ndim) if k not in axes)
+    return table.sum(axis=others) if others else table
 
 
 def mutual_information_matrix(X, bins, base, normalize, progress, n_threads):

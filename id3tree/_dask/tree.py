@@ -286,11 +286,17 @@ def _search_binned(table, parent, edges, min_leaf):
 # ---------------------------------------------------------------------------------------------
 # The grower
 # ---------------------------------------------------------------------------------------------
-def _describe(X, joined, is_cat):
+def _describe(X, joined, is_cat, ranges: bool):
+    """The codings of the features and of the target, from a describing pass; without
+    ``ranges`` (no numeric bins to make) it reads only the categorical columns and the target,
+    and a numeric column is checked when a partition is encoded."""
     kinds = {c: (str(c), "categories" if is_cat[f] else "range") for f, c in enumerate(X.columns)}
     kinds[core.TARGET] = ("y", "categories")
-    summary = core.compute(core.describe(joined, kinds))[0]
-    codings = core.codings_from(summary, kinds)
+    described = {c: kind for c, kind in kinds.items() if ranges or kind[1] == "categories"}
+    summary = core.compute(core.describe(joined[list(described)], described))[0]
+    codings = core.codings_from(summary, described)
+    for c in kinds.keys() - described.keys():
+        codings[c] = core.Coding(kinds[c][0], c, dtype=joined._meta[c].dtype)
     target = codings.pop(core.TARGET)
     if target.n_missing:
         raise ValueError(
@@ -402,7 +408,7 @@ class _DaskGrowth:
         self.joined, self.params = core.join(X, y), params
         names = [str(c) for c in X.columns]
         self.is_cat = is_cat = np.array(core.categorical_mask(X, categorical), dtype=bool)
-        self.codings, self.target = _describe(X, self.joined, is_cat)
+        self.codings, self.target = _describe(X, self.joined, is_cat, bool(numeric_bins))
         self.kinds = [
             "categorical" if c else ("binned" if numeric_bins else "numeric") for c in is_cat
         ]
@@ -503,8 +509,9 @@ class _DaskGrowth:
                 finals[f] = functools.partial(_search_numeric, parent=counts, min_leaf=min_leaf)
             else:
                 combiners[f] = core.add
-        found = core.reduce_keys(self.parts, _level_chunk, combiners, finals, plan)
-        return dict(zip(found.keys(), core.compute(*found.values())))
+        return core.compute_keys(
+            core.reduce_keys(self.parts, _level_chunk, combiners, finals, plan)
+        )
 
     def _score_categorical(self, s, f: int, counts, used, k: int) -> np.ndarray:
         """Categorical feature ``f``'s scores from its summed counts; its (node, value, class)
