@@ -9,11 +9,17 @@ Here the rows stay in their partitions. Each level is one distributed pass:
    ``(node, category, class)`` table for a categorical feature, and for a numeric feature the
    class counts of every distinct (node, value) pair, which is exactly what is needed to score
    every midpoint (with ``numeric_bins`` set, a dense ``(node, bin, class)`` table instead);
-3. the counts are summed on the workers, feature by feature, and a numeric feature's threshold
-   search runs on the worker that holds its counts, so only each node's best threshold travels;
+3. the counts are summed on the workers (the features dealt into one group per worker, each
+   merged in a tree of its own), and a numeric feature's threshold search runs on the worker
+   that holds its counts, so only each node's best threshold travels;
 4. the caller scores the features with the learner's own rules (:mod:`id3tree.splits` fed with
    counts, see :mod:`id3tree._dask.counted_splits`), breaks ties the same way, applies the same
    stopping rules, and records the level with :class:`id3tree.growth_record.Record`.
+
+Before the first level, every partition is coded once (:func:`encode_part`: int32 codes, a
+numeric column's by its own sorted distinct values) and kept in the workers' memory when it fits;
+a level then routes and counts codes, every feature with one ``bincount`` into a reused buffer
+(:func:`count_cells`), with no row-sized temporary per feature.
 
 So the tree is the one the in-memory learner grows from the same rows, node for node, and it is
 kept as the same :class:`~id3tree.grown_tree.GrownTree`: prediction, text, drawings and the
