@@ -21,6 +21,7 @@ from id3tree._validation import is_numeric
 from id3tree.contingency import crosstab_codes
 from id3tree.diagnostics import ID_LIKE_FLAG, is_id_like
 from id3tree.information import symmetric_uncertainty, table_measures
+from id3tree.ranking._pairs import _keep as marginal
 from id3tree.ranking.jsd import class_groups, one_vs_rest
 from id3tree.ranking.mi import mi_frame
 from id3tree.ranking.scores import ranking_frame
@@ -237,16 +238,10 @@ def _pairs_chunk(part, codings):
             cross += np.bincount(keys.ravel(), minlength=len(cross))
         cross = cross.reshape([*shape, width])
         for i, a in enumerate(group):
-            tables = [_marginal(own, [i, j]) for j in range(i + 1, len(group))]
-            tables.append(_marginal(cross, [i, len(group)]))
-            out[a] = (_marginal(own, [i]), np.concatenate(tables, axis=1).ravel())
+            tables = [marginal(own, [i, j]) for j in range(i + 1, len(group))]
+            tables.append(marginal(cross, [i, len(group)]))
+            out[a] = (marginal(own, [i]), np.concatenate(tables, axis=1).ravel())
     return out
-
-
-def _marginal(table: np.ndarray, axes: list[int]) -> np.ndarray:
-    """The table summed over every axis not in ``axes``."""
-    others = tuple(k for k in range(table.ndim) if k not in axes)
-    return table.sum(axis=others) if others else table
 
 
 def mutual_information_matrix(X, bins, base, normalize, progress, n_threads):
