@@ -125,3 +125,115 @@ def test_dense_value_counts_equal_the_sorted_ones(n_segments, n_classes, values,
         for a, b in zip(expected, got):
             np.testing.assert_array_equal(a, b)
         np.testing.assert_array_equal(np.signbit(expected[1]), np.signbit(got[1]))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 5),
+    st.integers(1, 3),
+    st.lists(st.sampled_from([-1.5, -0.0, 0.0, 0.25, 2.0, 7.0, np.nan]), min_size=1, max_size=80),
+    st.booleans(),
+    st.randoms(use_true_random=False),
+)
+def test_numeric_counts_of_coded_rows_equal_the_counts_of_their_values(
+    k, n_classes, values, many, rnd
+):
+    """A partition coded once (numbers by their distinct values, missing last) gives, at every
+    level, the counts the rows' own values give: the dense fast path, its plain twin and
+    :func:`distinct_value_counts` of the raw values agree, signs of zero included; rows of no
+    scored node (``node == k``) count nowhere."""
+    import pandas as pd
+
+    from id3tree._dask import core, tree
+
+    values = np.array(values)
+    node = np.array([rnd.randrange(k + 1) for _ in values], dtype=np.int64)
+    y = np.array([rnd.randrange(n_classes) for _ in values], dtype=np.int64)
+    part = pd.DataFrame({"x": values, "y": y})
+    target = core.Coding("y", "y", categories=list(range(n_classes)))
+    encoded = tree.encode_part(part, [core.Coding("x", "x")], ["numeric"], target)
+    present = ~np.isnan(values)
+    distinct, codes = core.number_codes(values)
+    np.testing.assert_array_equal(distinct, np.unique(values[present]))
+    np.testing.assert_array_equal(
+        codes[present], np.unique(values[present], return_inverse=True)[1]
+    )
+    assert (codes[~present] == len(distinct)).all()
+    keep = node < k
+    on, v, c = node[keep], values[keep], y[keep]
+    missing = np.isnan(v)
+    expected = (
+        distinct_value_counts(on[~missing], v[~missing], c[~missing], n_classes),
+        np.bincount(on[missing] * n_classes + c[missing], minlength=k * n_classes),
+    )
+    work = np.empty(len(values), dtype=np.int64)
+    if many:  # the table is too large for the fast path: the plain twin runs
+        monkey = tree.DENSE_CELLS_PER_ROW
+        tree.DENSE_CELLS_PER_ROW = -(10**9)
+    try:
+        fast = tree.numeric_counts(node, encoded, 0, k, n_classes, work)
+    finally:
+        if many:
+            tree.DENSE_CELLS_PER_ROW = monkey
+    plain = tree.numeric_counts_plain(node, encoded, 0, k, n_classes)
+    for found in (fast, plain):
+        for a, b in zip(expected[0], found[0]):
+            np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(np.signbit(expected[0][1]), np.signbit(found[0][1]))
+        np.testing.assert_array_equal(expected[1], found[1])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(1, 3),
+    st.lists(st.sampled_from([-1.5, -0.0, 0.0, 0.25, 2.0, 7.0, np.nan]), min_size=1, max_size=80),
+    st.randoms(use_true_random=False),
+)
+def test_counts_of_values_by_hashing_equal_the_sorted_ones(n_classes, values, rnd):
+    """A ranking's counts of one numeric column (coded by hashing, counted with one bincount)
+    equal the plain twin's (present rows masked, values sorted), signs of zero included."""
+    from id3tree._dask.measures import counts_of_values, counts_of_values_plain
+
+    values = np.array(values)
+    y = np.array([rnd.randrange(n_classes) for _ in values], dtype=np.int64)
+    (found, missing, parent) = counts_of_values(values, y, n_classes)
+    (expected, missing_0, parent_0) = counts_of_values_plain(values, y, n_classes)
+    for a, b in zip(expected, found):
+        np.testing.assert_array_equal(a, b)
+    np.testing.assert_array_equal(np.signbit(expected[1]), np.signbit(found[1]))
+    np.testing.assert_array_equal(missing_0, missing)
+    np.testing.assert_array_equal(parent_0, parent)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.integers(1, 40), min_size=1, max_size=7),
+    st.integers(0, 60),
+    st.randoms(use_true_random=False),
+)
+def test_pair_tables_of_grouped_columns_equal_the_plain_ones(n_levels, n_rows, rnd):
+    """The MI matrix's counts of one partition, with neighbouring columns of few codes counted
+    as one group, equal the plain count of every column against every later one."""
+    import pandas as pd
+
+    from id3tree._dask import core, ranking
+
+    part = pd.DataFrame(
+        {
+            f"c{k}": [
+                None if rnd.random() < 0.1 else f"v{rnd.randrange(levels)}" for _ in range(n_rows)
+            ]
+            for k, levels in enumerate(n_levels)
+        },
+        dtype=object,
+    )
+    wanted = {c: (c, "categories") for c in part.columns}
+    summary = core._describe_chunk(part, wanted, dict(part.dtypes))
+    codings = list(core.codings_from(summary, wanted).values())
+    found = ranking._pairs_chunk(part, codings)
+    expected = ranking._pairs_chunk_plain(part, codings)
+    assert found.keys() == expected.keys()
+    for a in expected:
+        for x, y in zip(expected[a], found[a]):
+            np.testing.assert_array_equal(x, y)
+    assert len(ranking._pair_groups([c.n_codes for c in codings])) <= len(codings)

@@ -14,7 +14,7 @@ does:
 
 from __future__ import annotations
 
-import operator
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -70,27 +70,66 @@ def reduce_partitions(frame, chunk: Callable, combine: Callable, *args):
 
 
 def reduce_keys(frame, chunk: Callable, combiners: dict, finals: dict | None = None, *args):
-    """Delayed values, one per key: ``chunk(partition, *args)`` returns a dict (``frame``: a Dask
-    DataFrame, or a list of its partitions as Delayed or persisted values), and each key's
-    entries are merged with ``combiners[key]`` in a tree of their own, then passed through
-    ``finals[key]`` (if given) on a worker. Keys are merged (and finished) independently, so a
-    large per-key summary lives on one worker at a time and only its result travels."""
+    """Delayed dicts, key -> result, whose union (:func:`compute_keys`) has every key:
+    ``chunk(partition, *args)`` returns a dict (``frame``: a Dask DataFrame, or a list of its
+    partitions as Delayed or persisted values), and each key's entries are merged with
+    ``combiners[key]``, then passed through ``finals[key]`` (if given) on a worker.
+
+    The keys are dealt into as many groups as the cluster has workers (:func:`n_key_groups`),
+    and each group is merged in a tree of its own: a large per-key summary lives on one worker
+    at a time and only its result travels, while a pass makes a few tasks per partition, not
+    one per partition and key (the scheduler's cost of a task is what a small pass pays)."""
     dask, _ = import_dask()
     partitions = frame if isinstance(frame, list) else frame.to_delayed()
     parts = [dask.delayed(chunk, pure=True)(part, *args) for part in partitions]
-    out = {}
-    for key, combine in combiners.items():
-        pieces = [dask.delayed(operator.getitem, pure=True)(part, key) for part in parts]
+    keys = list(combiners)
+    n_groups = max(1, min(len(keys), n_key_groups()))
+    groups = [keys[g::n_groups] for g in range(n_groups)]
+    out = []
+    for group in groups:
+        pieces = [dask.delayed(_pick, pure=True)(part, group) for part in parts]
+        combine = functools.partial(_combine_keys, combiners=combiners)
         while len(pieces) > 1:
             pieces = [
                 dask.delayed(_merge_many, pure=True)(pieces[i : i + SPLIT_EVERY], combine)
                 for i in range(0, len(pieces), SPLIT_EVERY)
             ]
-        merged = pieces[0]
-        if finals is not None and finals.get(key) is not None:
-            merged = dask.delayed(finals[key], pure=True)(merged)
-        out[key] = merged
+        out.append(dask.delayed(_finish_keys, pure=True)(pieces[0], finals or {}))
     return out
+
+
+def compute_keys(groups: list) -> dict:
+    """The results of :func:`reduce_keys`, computed together: key -> result."""
+    found = {}
+    for group in compute(*groups):
+        found.update(group)
+    return found
+
+
+def n_key_groups() -> int:
+    """How many groups :func:`reduce_keys` deals keys into: the workers of the connected
+    distributed cluster, else 1."""
+    try:
+        from distributed import default_client
+
+        return len(default_client().scheduler_info()["workers"])
+    except (ImportError, ValueError):  # no distributed, or no client
+        return 1
+
+
+def _pick(summary: dict, keys: list) -> dict:
+    return {key: summary[key] for key in keys}
+
+
+def _combine_keys(a: dict, b: dict, combiners: dict) -> dict:
+    return {key: combiners[key](a[key], b[key]) for key in a}
+
+
+def _finish_keys(merged: dict, finals: dict) -> dict:
+    return {
+        key: value if finals.get(key) is None else finals[key](value)
+        for key, value in merged.items()
+    }
 
 
 def persist_if_fits(parts: list, n_bytes: int) -> list | None:
@@ -285,6 +324,7 @@ class Coding:
     low: float = np.nan  # range of a numeric column (NaN when no value is present)
     high: float = np.nan
     n_missing: int = 0
+    dtype: object = None  # a numeric column's dtype in the table's description, if not described
 
     @property
     def n_codes(self) -> int:
@@ -299,6 +339,8 @@ class Coding:
         return _bin(numeric_values(series, self.name), self.edges, self.name)[0]
 
     def values(self, part: pd.DataFrame) -> np.ndarray:
+        if self.dtype is not None:  # a column no describing pass has read: check it here
+            return numbers(part[self.column], self.name, self.dtype)
         # the describing pass has read every partition with numbers(): the dtypes agree
         return numeric_values(part[self.column], self.name)
 
@@ -311,6 +353,23 @@ def category_codes(series: pd.Series, categories: list, name: str) -> np.ndarray
         raise ValueError(f"column {name!r} has a value the describing pass did not see")
     codes = np.append(lookup, len(categories))[local]  # local -1 (missing) -> the last code
     return codes.astype(np.int64)
+
+
+def number_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(distinct, codes)``: a numeric column's sorted distinct present values (a zero among
+    them ``+0.0``) and each row's index among them, ``len(distinct)`` where missing (int32).
+
+    The values as ``np.unique(values[present], return_inverse=True)`` codes them, found by one
+    hashing pass (``pd.factorize``) and a sort of the distinct values only.
+    """
+    local, uniques = pd.factorize(values)  # first-seen order; -0.0 is 0.0; NaN: -1
+    order = np.argsort(uniques, kind="stable")
+    position = np.empty(len(order) + 1, dtype=np.int32)
+    position[order] = np.arange(len(order), dtype=np.int32)
+    position[-1] = len(order)
+    distinct = np.asarray(uniques, dtype=float)[order]
+    distinct[distinct == 0] = 0.0
+    return distinct, position[local]
 
 
 def _describe_chunk(part: pd.DataFrame, wanted: dict, dtypes: dict) -> dict:

@@ -122,7 +122,25 @@ def _value_counts_chunk(part, cx, cy):
 
 
 def counts_of_values(values, y, n_classes):
-    """``((segment, values, counts), missing, parent)`` of one numeric column in one segment."""
+    """``((segment, values, counts), missing, parent)`` of one numeric column in one segment, as
+    :func:`counts_of_values_plain` gives them: one hashing pass codes the values
+    (:func:`core.number_codes`, missing last) and one ``bincount`` counts (code, class) cells,
+    with no sort of the rows and no mask; a zero keeps the sign of its first row."""
+    distinct, codes = core.number_codes(values)
+    n_values = len(distinct)
+    cells = codes.astype(np.int64) * n_classes + y
+    table = np.bincount(cells, minlength=(n_values + 1) * n_classes).reshape(-1, n_classes)
+    occurring = np.flatnonzero(table[:n_values].any(axis=1))
+    found = distinct[occurring]
+    zero = np.flatnonzero(values == 0)[:1]
+    if len(zero):
+        found[found == 0] = values[zero[0]]
+    segment = np.zeros(len(occurring), dtype=np.int64)
+    return (segment, found, table[occurring]), table[n_values], table.sum(axis=0)
+
+
+def counts_of_values_plain(values, y, n_classes):
+    """:func:`counts_of_values` by masking the present rows and sorting their values."""
     present = ~np.isnan(values)
     found = distinct_value_counts(
         np.zeros(int(present.sum()), np.int64), values[present], y[present], n_classes

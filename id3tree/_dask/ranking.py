@@ -21,6 +21,7 @@ from id3tree._validation import is_numeric
 from id3tree.contingency import crosstab_codes
 from id3tree.diagnostics import ID_LIKE_FLAG, is_id_like
 from id3tree.information import symmetric_uncertainty, table_measures
+from id3tree.ranking._pairs import _keep as marginal
 from id3tree.ranking.jsd import class_groups, one_vs_rest
 from id3tree.ranking.mi import mi_frame
 from id3tree.ranking.scores import ranking_frame
@@ -30,21 +31,26 @@ DENSE_PAIR_CELLS = 1 << 24
 """Most cells the pair tables of one column may have (they are counted densely)."""
 
 
-def features_and_target(X, y, bins=None, *, numeric_kind="range"):
+def features_and_target(X, y, bins=None, *, ranges=True):
     """The joined frame, the features' codings (in column order) and the target's coding.
 
+    Without ``ranges`` numeric columns are not described (their exact values are counted, with
+    no bins to make): the describing pass reads only the categorical columns and the target.
     Missing labels are an error, as with pandas input.
     """
     X = core.check_frame(X)
     joined = core.join(X, y)
     kinds = {
-        c: (str(c), "categories" if core.is_categorical_meta(X, c) else numeric_kind)
-        for c in X.columns
+        c: (str(c), "categories" if core.is_categorical_meta(X, c) else "range") for c in X.columns
     }
     y_name = "y" if getattr(y, "name", None) in (None, core.TARGET) else str(y.name)
     kinds[core.TARGET] = (y_name, "categories")
-    summary = core.compute(core.describe(joined, kinds))[0]
-    codings = core.codings_from(summary, kinds, bins)
+    described = {c: kind for c, kind in kinds.items() if ranges or kind[1] == "categories"}
+    summary = core.compute(core.describe(joined[list(described)], described))[0]
+    codings = core.codings_from(summary, described, bins)
+    for c, (name, _) in kinds.items():
+        if c not in codings:  # a numeric column counted by its exact values
+            codings[c] = core.Coding(name, c)
     target = codings.pop(core.TARGET)
     if target.n_missing:
         raise ValueError(
@@ -58,12 +64,13 @@ def features_and_target(X, y, bins=None, *, numeric_kind="range"):
 # ---------------------------------------------------------------------------------------------
 # rank_features and jsd_screen: one (code, class) table per feature
 # ---------------------------------------------------------------------------------------------
-def _tables_chunk(part, codings, target, exact):
+def _tables_chunk(part, codings, target, exact, dtypes):
     y = target.codes(part)
     out = {}
     for f, coding in enumerate(codings):
-        if exact[f]:
-            out[f] = counts_of_values(coding.values(part), y, target.n_codes)
+        if exact[f]:  # raises on text and on infinite values, naming the column
+            values = core.numbers(part[coding.column], coding.name, dtypes[f])
+            out[f] = counts_of_values(values, y, target.n_codes)
         else:
             out[f] = crosstab_codes(coding.codes(part), coding.n_codes, y, target.n_codes)
     return out
@@ -81,16 +88,19 @@ def feature_tables(joined, codings, target, exact):
     ``exact`` (the threshold search runs on a worker, next to the value counts)."""
     combiners = {f: merge_counts_of_values if exact[f] else core.add for f in range(len(exact))}
     finals = {f: _split_of if exact[f] else None for f in range(len(exact))}
-    found = core.reduce_keys(joined, _tables_chunk, combiners, finals, codings, target, exact)
-    values = core.compute(*found.values())
-    return dict(zip(found.keys(), values))
+    dtypes = [joined._meta[c.column].dtype for c in codings]
+    return core.compute_keys(
+        core.reduce_keys(joined, _tables_chunk, combiners, finals, codings, target, exact, dtypes)
+    )
 
 
 def rank_features(X, y, method, bins):
     by_threshold = method in ("information_gain", "gain_ratio")
     if not by_threshold:
         core.check_bins(bins)
-    joined, codings, target = features_and_target(X, y, None if by_threshold else bins)
+    joined, codings, target = features_and_target(
+        X, y, None if by_threshold else bins, ranges=not by_threshold
+    )
     exact = [by_threshold and c.categories is None for c in codings]
     tables = feature_tables(joined, codings, target, exact)
     n_classes = len(target.categories)
@@ -153,9 +163,13 @@ def jsd_screen(X, y, bins, macroclasses, trim_outliers):
 # mutual_information_matrix: the joint table of every pair of columns
 # ---------------------------------------------------------------------------------------------
 CHUNK_ROWS = 1 << 15
+GROUP_CELLS = 256
+"""Most joint codes of a group of neighbouring columns counted together (:func:`_pairs_chunk`)."""
+CHUNK_CELLS = 1 << 21
+"""Most cells (rows x later columns) counted by one ``bincount`` of :func:`_pairs_chunk`."""
 
 
-def _pairs_chunk(part, codings):
+def _pairs_chunk_plain(part, codings):
     """Per column a: its own counts and its joint tables with every later column, side by side
     (``code_a * width + start_b + code_b``), counted a slab of rows at a time."""
     codes = [c.codes(part) for c in codings]
@@ -176,6 +190,57 @@ def _pairs_chunk(part, codings):
             keys += (codes[a][lo:hi] * width)[:, None]
             joint += np.bincount(keys.ravel(), minlength=len(joint))
         out[a] = (own, joint)
+    return out
+
+
+def _pair_groups(sizes) -> list[list[int]]:
+    """Runs of neighbouring columns whose joint codes number at most ``GROUP_CELLS``."""
+    groups, cells = [], 0
+    for a, n in enumerate(sizes):
+        if groups and cells * n <= GROUP_CELLS:
+            groups[-1].append(a)
+            cells *= n
+        else:
+            groups.append([a])
+            cells = n
+    return groups
+
+
+def _pairs_chunk(part, codings):
+    """:func:`_pairs_chunk_plain`'s tables, with a group of neighbouring columns of few codes
+    counted as one column (their codes in mixed radix): one pass over the rows for the whole
+    group against every later column, and the group's own table, summed out per member."""
+    codes = [c.codes(part) for c in codings]
+    sizes = [c.n_codes for c in codings]
+    starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    n_rows, m = len(part), len(codes)
+    shifted = np.empty((n_rows, m), dtype=np.int64)
+    for b, column in enumerate(codes):
+        shifted[:, b] = column + starts[b]
+    out = {}
+    for group in _pair_groups(sizes):
+        shape = [sizes[a] for a in group]
+        joint = np.zeros(n_rows, dtype=np.int64)
+        for a in group:  # mixed radix: the first member is the most significant digit
+            joint *= sizes[a]
+            joint += codes[a]
+        cells = int(np.prod(shape))
+        own = np.bincount(joint, minlength=cells).reshape(shape)
+        after = group[-1] + 1
+        width = int(starts[-1] - starts[after])
+        cross = np.zeros(cells * width, dtype=np.int64)
+        step = max(1, CHUNK_CELLS // max(1, m - after))
+        for lo in range(0, n_rows if width else 0, step):
+            keys = (
+                shifted[lo : lo + step, after:]
+                + (joint[lo : lo + step] * width - starts[after])[:, None]
+            )
+            cross += np.bincount(keys.ravel(), minlength=len(cross))
+        cross = cross.reshape([*shape, width])
+        for i, a in enumerate(group):
+            tables = [marginal(own, [i, j]) for j in range(i + 1, len(group))]
+            tables.append(marginal(cross, [i, len(group)]))
+            out[a] = (marginal(own, [i]), np.concatenate(tables, axis=1).ravel())
     return out
 
 

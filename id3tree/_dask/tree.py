@@ -9,11 +9,17 @@ Here the rows stay in their partitions. Each level is one distributed pass:
    ``(node, category, class)`` table for a categorical feature, and for a numeric feature the
    class counts of every distinct (node, value) pair, which is exactly what is needed to score
    every midpoint (with ``numeric_bins`` set, a dense ``(node, bin, class)`` table instead);
-3. the counts are summed on the workers, feature by feature, and a numeric feature's threshold
-   search runs on the worker that holds its counts, so only each node's best threshold travels;
+3. the counts are summed on the workers (the features dealt into one group per worker, each
+   merged in a tree of its own), and a numeric feature's threshold search runs on the worker
+   that holds its counts, so only each node's best threshold travels;
 4. the caller scores the features with the learner's own rules (:mod:`id3tree.splits` fed with
    counts, see :mod:`id3tree._dask.counted_splits`), breaks ties the same way, applies the same
    stopping rules, and records the level with :class:`id3tree.growth_record.Record`.
+
+Before the first level, every partition is coded once (:func:`encode_part`: int32 codes, a
+numeric column's by its own sorted distinct values) and kept in the workers' memory when it fits;
+a level then routes and counts codes, every feature with one ``bincount`` into a reused buffer
+(:func:`count_cells`), with no row-sized temporary per feature.
 
 So the tree is the one the in-memory learner grows from the same rows, node for node, and it is
 kept as the same :class:`~id3tree.grown_tree.GrownTree`: prediction, text, drawings and the
@@ -35,6 +41,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from id3tree import grow, persistence
 from id3tree._dask import core
 from id3tree._dask.counted_splits import (
+    DENSE_CELLS_PER_ROW,
     distinct_value_counts,
     merge_value_counts,
     score_counted_categorical,
@@ -101,50 +108,130 @@ def binned_codes(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
 @dataclass
 class EncodedPart:
     """One partition as the level passes read it: the labels' codes, and each feature's codes
-    (categorical) or values (numeric, binned); ``coded[f]``, kept between levels, is a numeric
-    feature's ``(sorted distinct present values, each row's index among them)``, else None."""
+    ``0 .. n - 1`` with ``n`` for a missing value (int32), or values (binned).
+
+    A numeric feature's codes index ``distinct[f]``, its sorted distinct present values in this
+    partition (a zero among them is ``+0.0``); if one of its zeros is ``-0.0``, ``zeros[f]`` is
+    ``(rows holding a zero, whether each is -0.0)``: a node's counts keep the sign of its first
+    zero row, as sorting the rows stably does (:func:`numeric_counts`). Else None.
+    """
 
     y: np.ndarray
     columns: list
-    coded: list
+    distinct: list
+    zeros: list
 
 
-def encode_part(part, codings, kinds, target, *, coded: bool = False) -> EncodedPart:
-    """A partition as codes and values; with ``coded``, its numeric columns coded once for all
-    levels (each level then counts them with no sort, :func:`distinct_value_counts`)."""
-    columns, codes = [], []
+def encode_part(part, codings, kinds, target) -> EncodedPart:
+    """A partition as codes: categories by the column's coding, numbers by the partition's own
+    sorted distinct values (:func:`core.number_codes`), so no level sorts them again."""
+    columns, distinct, zeros = [], [], []
     for coding, kind in zip(codings, kinds):
-        column = coding.codes(part) if kind == "categorical" else coding.values(part)
-        columns.append(column)
-        if coded and kind == "numeric":
-            present = ~np.isnan(column)
-            distinct, code = np.unique(column[present], return_inverse=True)
-            full = np.full(len(column), -1, dtype=np.int64)
-            full[present] = code
-            codes.append((distinct, full))
+        found = signed = None
+        if kind == "categorical":
+            column = coding.codes(part).astype(np.int32)
         else:
-            codes.append(None)
-    return EncodedPart(target.codes(part), columns, codes)
+            column = coding.values(part)
+        if kind == "numeric":
+            rows = np.flatnonzero(column == 0)
+            negative = np.signbit(column[rows])
+            if negative.any():
+                signed = (rows, negative)
+            found, column = core.number_codes(column)
+        columns.append(column)
+        distinct.append(found)
+        zeros.append(signed)
+    return EncodedPart(target.codes(part), columns, distinct, zeros)
 
 
-def route(encoded: list, plan: LevelPlan) -> np.ndarray:
-    """Each row's node on the current level, as its index among the scored nodes (-1: none)."""
-    n_rows = len(encoded[0]) if encoded else 0
+def encoded_bytes(n_rows: int, kinds: list) -> int:
+    """Bytes of a table's :class:`EncodedPart` parts (without the rows of signed zeros)."""
+    return n_rows * (8 + sum(8 if kind == "binned" else 4 for kind in kinds))
+
+
+def route(part: EncodedPart, plan: LevelPlan) -> np.ndarray:
+    """Each row's node on the current level, as its index among the scored nodes (-1: none).
+
+    A numeric value goes left when ``v <= t``, which on codes is ``code < cut`` with ``cut`` the
+    number of the partition's distinct values ``<= t``."""
+    n_rows = len(part.y)
     node = np.zeros(n_rows, dtype=np.int64)
     for _ in range(plan.depth):
         feature = plan.feature[node]
         slot = np.full(n_rows, -1, dtype=np.int64)
         for f in np.unique(feature[feature >= 0]):
             rows = np.flatnonzero(feature == f)
+            column = part.columns[f][rows]
             if plan.kinds[f] == "categorical":
-                slot[rows] = encoded[f][rows]
+                slot[rows] = column
+            elif plan.kinds[f] == "numeric":
+                distinct = part.distinct[f]
+                cut = np.searchsorted(distinct, plan.threshold, side="right")[node[rows]]
+                slot[rows] = np.where(
+                    column == len(distinct), NUMERIC_MISSING, np.where(column < cut, LEFT, RIGHT)
+                )
             else:
-                v = encoded[f][rows]
                 t = plan.threshold[node[rows]]
-                slot[rows] = np.where(np.isnan(v), NUMERIC_MISSING, np.where(v <= t, LEFT, RIGHT))
+                slot[rows] = np.where(
+                    np.isnan(column), NUMERIC_MISSING, np.where(column <= t, LEFT, RIGHT)
+                )
         moving = np.flatnonzero(feature >= 0)
         node[moving] = plan.child[node[moving], slot[moving]]
     return plan.local[node]
+
+
+def count_cells(node, n_nodes: int, codes, n_codes: int, y, n_classes: int, work) -> np.ndarray:
+    """Counts of every (node, code, class) cell, ``(node * n_codes + code) * n_classes + y``,
+    nodes ``0 .. n_nodes - 1``, computed in ``work`` (an int64 buffer the length of the rows, reused across features so
+    that a level allocates no row-sized array per feature)."""
+    np.multiply(node, n_codes, out=work)
+    np.add(work, codes, out=work)
+    np.multiply(work, n_classes, out=work)
+    np.add(work, y, out=work)
+    return np.bincount(work, minlength=n_nodes * n_codes * n_classes)
+
+
+def numeric_counts(node, part: EncodedPart, f: int, k: int, n_classes: int, work):
+    """A numeric feature's counts at the level's ``k`` scored nodes (``node``: each row's, ``k``
+    for none): ``((segment, values, counts), missing)`` as :func:`distinct_value_counts` and a
+    ``bincount`` of the missing rows give them (:func:`numeric_counts_plain`).
+
+    The fast path counts (node, code, class) cells densely with no mask and no copy of the
+    column, when the table is small; else the plain twin runs."""
+    distinct, codes = part.distinct[f], part.columns[f]
+    n_values = len(distinct)
+    cells = (k + 1) * (n_values + 1) * n_classes
+    if cells > DENSE_CELLS_PER_ROW * len(codes) + 4096:
+        return numeric_counts_plain(node, part, f, k, n_classes)
+    table = count_cells(node, k + 1, codes, n_values + 1, part.y, n_classes, work)
+    table = table[: k * (n_values + 1) * n_classes].reshape(k, n_values + 1, n_classes)
+    present = table[:, :n_values, :].reshape(-1, n_classes)
+    occurring = np.flatnonzero(present.any(axis=1))
+    segment, code = np.divmod(occurring, n_values) if n_values else (occurring, occurring)
+    values = distinct[code]
+    if part.zeros[f] is not None:  # each node's zero takes the sign of its first zero row
+        rows, negative = part.zeros[f]
+        first = np.zeros(k + 1, dtype=np.int64)
+        first[node[rows][::-1]] = np.arange(len(rows))[::-1]  # (the last write wins)
+        at_zero = np.flatnonzero(values == 0)
+        values[at_zero] = np.where(negative[first[segment[at_zero]]], -0.0, 0.0)
+    found = (segment.astype(np.int64), values, present[occurring])
+    return found, table[:, n_values, :].reshape(-1)
+
+
+def numeric_counts_plain(node, part: EncodedPart, f: int, k: int, n_classes: int):
+    """:func:`numeric_counts` from the rows' values, masked and copied per node."""
+    values = np.append(part.distinct[f], np.nan)[part.columns[f]]
+    if part.zeros[f] is not None:
+        rows, negative = part.zeros[f]
+        values[rows[negative]] = -0.0
+    keep = node < k
+    node, values, y = node[keep], values[keep], part.y[keep]
+    present = ~np.isnan(values)
+    return (
+        distinct_value_counts(node[present], values[present], y[present], n_classes),
+        np.bincount(node[~present] * n_classes + y[~present], minlength=k * n_classes),
+    )
 
 
 def _level_chunk(part, plan: LevelPlan) -> dict:
@@ -152,30 +239,21 @@ def _level_chunk(part, plan: LevelPlan) -> dict:
     levels) for one level, per feature to count."""
     if not isinstance(part, EncodedPart):
         part = encode_part(part, plan.codings, plan.kinds, plan.target)
-    y, encoded = part.y, part.columns
-    local = route(encoded, plan)
-    keep = local >= 0
-    y, node = y[keep], local[keep]
     k, n_classes = plan.n_scored, plan.n_classes  # y has no missing code: labels are complete
+    node = route(part, plan)
+    node[node < 0] = k  # rows of no scored node: one more node, whose counts are dropped
+    work = np.empty(len(node), dtype=np.int64)
     out = {}
     for f in plan.count:
-        column = encoded[f][keep]
         if plan.kinds[f] == "numeric":
-            present = ~np.isnan(column)
-            coded = part.coded[f]
-            if coded is not None:
-                coded = (coded[0], coded[1][keep][present])
-            out[f] = (
-                distinct_value_counts(node[present], column[present], y[present], n_classes, coded),
-                np.bincount(node[~present] * n_classes + y[~present], minlength=k * n_classes),
-            )
+            out[f] = numeric_counts(node, part, f, k, n_classes, work)
             continue
+        column = part.columns[f]
         if plan.kinds[f] == "binned":
             column = binned_codes(column, plan.codings[f].edges)
         n_levels = plan.codings[f].n_codes
-        out[f] = np.bincount(
-            (node * n_levels + column) * n_classes + y, minlength=k * n_levels * n_classes
-        )
+        table = count_cells(node, k + 1, column, n_levels, part.y, n_classes, work)
+        out[f] = table[: k * n_levels * n_classes]
     return out
 
 
@@ -214,11 +292,17 @@ def _search_binned(table, parent, edges, min_leaf):
 # ---------------------------------------------------------------------------------------------
 # The grower
 # ---------------------------------------------------------------------------------------------
-def _describe(X, joined, is_cat):
+def _describe(X, joined, is_cat, ranges: bool):
+    """The codings of the features and of the target, from a describing pass; without
+    ``ranges`` (no numeric bins to make) it reads only the categorical columns and the target,
+    and a numeric column is checked when a partition is encoded."""
     kinds = {c: (str(c), "categories" if is_cat[f] else "range") for f, c in enumerate(X.columns)}
     kinds[core.TARGET] = ("y", "categories")
-    summary = core.compute(core.describe(joined, kinds))[0]
-    codings = core.codings_from(summary, kinds)
+    described = {c: kind for c, kind in kinds.items() if ranges or kind[1] == "categories"}
+    summary = core.compute(core.describe(joined[list(described)], described))[0]
+    codings = core.codings_from(summary, described)
+    for c in kinds.keys() - described.keys():
+        codings[c] = core.Coding(kinds[c][0], c, dtype=joined._meta[c].dtype)
     target = codings.pop(core.TARGET)
     if target.n_missing:
         raise ValueError(
@@ -330,7 +414,7 @@ class _DaskGrowth:
         self.joined, self.params = core.join(X, y), params
         names = [str(c) for c in X.columns]
         self.is_cat = is_cat = np.array(core.categorical_mask(X, categorical), dtype=bool)
-        self.codings, self.target = _describe(X, self.joined, is_cat)
+        self.codings, self.target = _describe(X, self.joined, is_cat, bool(numeric_bins))
         self.kinds = [
             "categorical" if c else ("binned" if numeric_bins else "numeric") for c in is_cat
         ]
@@ -378,10 +462,9 @@ class _DaskGrowth:
         when a distributed cluster has room for them (:func:`core.persist_if_fits`); else the
         frame itself, read again on each level."""
         dask, _ = core.import_dask()
-        n_numeric = sum(kind == "numeric" for kind in self.kinds)
-        n_bytes = n_rows * (8 * (self.n_features + 1) + 8 * n_numeric)
+        n_bytes = encoded_bytes(n_rows, self.kinds)
         encode = functools.partial(
-            encode_part, codings=self.codings, kinds=self.kinds, target=self.target, coded=True
+            encode_part, codings=self.codings, kinds=self.kinds, target=self.target
         )
         parts = [dask.delayed(encode, pure=True)(part) for part in self.joined.to_delayed()]
         kept = core.persist_if_fits(parts, n_bytes)
@@ -432,8 +515,9 @@ class _DaskGrowth:
                 finals[f] = functools.partial(_search_numeric, parent=counts, min_leaf=min_leaf)
             else:
                 combiners[f] = core.add
-        found = core.reduce_keys(self.parts, _level_chunk, combiners, finals, plan)
-        return dict(zip(found.keys(), core.compute(*found.values())))
+        return core.compute_keys(
+            core.reduce_keys(self.parts, _level_chunk, combiners, finals, plan)
+        )
 
     def _score_categorical(self, s, f: int, counts, used, k: int) -> np.ndarray:
         """Categorical feature ``f``'s scores from its summed counts; its (node, value, class)
