@@ -115,28 +115,33 @@ class WeightedCuts:
         return cum
 
     def class_runs(self) -> np.ndarray:
-        """The run of each position: runs of consecutive rows of one class, numbered in order
-        (a new run wherever the class changes from the row before)."""
+        """The run of each position: runs of consecutive rows of one class in one segment,
+        numbered in order (a new run wherever the class changes or a segment begins)."""
         change = np.empty(len(self.y), dtype=bool)
         change[:1] = True
         np.not_equal(self.y[1:], self.y[:-1], out=change[1:])
-        return np.cumsum(change, dtype=np.int64)
+        change[self.starts[self.starts < len(change)]] = True
+        return np.cumsum(change, dtype=np.int32 if len(change) < 2**31 else np.int64)
+
+    def weight_error(self) -> float:
+        """A bound on the rounding of any weight the search computes (a side's, or a class's
+        on one side): each is a difference of running sums over the whole input (``m`` rows
+        weighing ``W`` in all), each sum off by less than ``m eps W``; the last class's weight
+        is what the others leave of its side's. Four times that, for ``k + 2`` weights."""
+        eps = float(np.finfo(float).eps)
+        return 4.0 * (len(self.y) + 2) * eps * float(self.cum_size[-1]) * (self.n_classes + 2)
 
     def rounding_margin(self) -> float:
         """A bound (weight times bits) on how far :meth:`weighted_scores` of any cut may lie
         from the exact ``w_left H_left + w_right H_right`` of its sides' true weights.
 
-        Every class weight of a side is a difference of running sums over the whole input
-        (``m`` rows weighing ``W`` in all), off by at most ``4 (m + 2) eps W`` each, ``k + 2``
-        of them in the last class's; each of the ``2 (k + 1)`` terms ``x ln x`` moves by at most
-        that error times ``|ln error| + |ln W| + 2``, and its own rounding (a logarithm, a
-        product, a sum) is a few ``eps`` of the largest term, ``W |ln W| + 1``. The margin is
-        twice the sum of these worst cases: generous (the real rounding is far smaller), and
-        infinite when the numbers are too large to bound."""
-        m, k, eps = len(self.y), self.n_classes, float(np.finfo(float).eps)
-        total = float(self.cum_size[-1])
-        error = 4.0 * (m + 2) * eps * total * (k + 2)
-        terms = 2 * (k + 1)
+        Each of the ``2 (k + 1)`` terms ``x ln x`` moves by at most the weights' rounding
+        (:meth:`weight_error`) times ``|ln error| + |ln W| + 2``, and its own rounding (a
+        logarithm, a product, a sum) is a few ``eps`` of the largest term, ``W |ln W| + 1``.
+        The margin is twice the sum of these worst cases: generous (the real rounding is far
+        smaller), and infinite when the numbers are too large to bound."""
+        eps, terms = float(np.finfo(float).eps), 2 * (self.n_classes + 1)
+        total, error = float(self.cum_size[-1]), self.weight_error()
         with np.errstate(all="ignore"):
             per_term = error * (abs(math.log(error)) + abs(math.log(total + error)) + 2.0)
             per_term += 8.0 * terms * eps * (total * (abs(math.log(total)) + 1.0) + 1.0)
@@ -177,44 +182,71 @@ def near_best_scores(cuts: WeightedCuts, pos, total):
 
     A cut is *inner* when the rows from the candidate cut before it to the one after it (in its
     segment) all hold one class. Along a run of inner cuts only that class's weight moves from
-    the right side to the left, and ``w_left H_left + w_right H_right`` is then a concave
-    function of the weight moved (its second derivative, ``1 / w - 1 / c`` a side, is not
-    positive: a class weighs at most its side): no inner cut scores lower than the better of
-    the two cuts that end its run. So the other cuts (the ends, among them every segment's
-    first and last) are scored first; a run is scored only when one of its ends lies within
-    the tolerance of its segment's best end, widened by twice the rounding of the scores
-    (:meth:`WeightedCuts.rounding_margin`), which makes the rule hold for the computed scores
-    too. In sorted rows most cuts are inner (only the cuts where the class changes are not),
-    and few runs end near the best."""
-    n = len(pos)
-    seg = cuts.segment.take(pos)
-    inner = np.zeros(n, dtype=bool)
-    if n > 2:
-        run = cuts.class_runs()
-        inside = pos[:-2] + 1  # the first row past the cut before
-        np.equal(run.take(inside), run.take(pos[2:]), out=inner[1:-1])
-        inner[1:-1] &= seg[:-2] == seg[2:]
+    the right side to the left, and ``g = w_left H_left + w_right H_right`` is then a concave
+    function of the weight ``t`` moved (its second derivative, ``1 / w - 1 / c`` a side, is not
+    positive: a class weighs at most its side). So an inner cut scores no lower than the chord
+    between the two cuts that end its run: ``g(t) >= g(0) + t / T (g(T) - g(0))``, the better
+    end's score plus the share of the run's weight that lies between the cut and that end,
+    times how much worse the other end is. The ends (among them every segment's first and
+    last cut) are scored first; an inner cut is scored only when that bound lies within the
+    tolerance of its segment's best end, the bound lowered by the rounding of the scores and
+    weights (:meth:`WeightedCuts.rounding_margin`, :meth:`WeightedCuts.weight_error`) so that
+    the rule holds for the computed scores too. In sorted rows most cuts are inner (only the
+    cuts where the class changes are not), and few lie near the best."""
+    if len(pos) < 3:
+        return all_scores(cuts, pos, total)
+    run = cuts.class_runs()  # (a new run at each segment: an inner cut's run is in its segment)
+    inner = np.zeros(len(pos), dtype=bool)
+    np.equal(run.take(pos[:-2] + 1), run.take(pos[2:]), out=inner[1:-1])
+    del run
     if not inner.any():
         return all_scores(cuts, pos, total)
     ends = np.flatnonzero(~inner)
-    scores = np.empty(n)
-    scores[ends] = cuts.weighted_scores(pos[ends])[1]
-    end_seg = seg[ends]
-    first = np.flatnonzero(np.r_[True, end_seg[1:] != end_seg[:-1]])
+    del inner
+    seg, scores = cuts.weighted_scores(pos.take(ends))
+    first = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
     limit = np.full(len(cuts.starts), np.inf)  # of each segment: its best end, widened
-    limit[end_seg[first]] = np.minimum.reduceat(scores[ends], first)
-    limit += TIE_TOLERANCE * total + 2.0 * cuts.rounding_margin()
-    index = np.arange(n)
-    before = np.maximum.accumulate(np.where(inner, 0, index))  # the end before each cut
-    after = np.minimum.accumulate(np.where(inner, n - 1, index)[::-1])[::-1]  # and after it
-    near = np.flatnonzero(inner)
-    better_end = np.minimum(scores.take(before.take(near)), scores.take(after.take(near)))
-    near = near[better_end <= limit.take(seg.take(near))]
-    if len(near):
-        scores[near] = cuts.weighted_scores(pos[near])[1]
-    keep = ~inner
-    keep[near] = True
-    return pos[keep], seg[keep], scores[keep]
+    limit[seg[first]] = np.minimum.reduceat(scores, first)
+    limit += TIE_TOLERANCE * total
+    near = _near_inner_cuts(cuts, pos, ends, seg, scores, limit)
+    if not len(near):
+        return pos.take(ends), seg, scores
+    near_seg, near_scores = cuts.weighted_scores(pos.take(near))
+    order = np.argsort(np.concatenate([ends, near]), kind="stable")  # (two sorted runs)
+    return (
+        pos.take(np.concatenate([ends, near]).take(order)),
+        np.concatenate([seg, near_seg]).take(order),
+        np.concatenate([scores, near_scores]).take(order),
+    )
+
+
+def _near_inner_cuts(cuts: WeightedCuts, pos, ends, seg, scores, limit) -> np.ndarray:
+    """The inner cuts (indices into ``pos``) whose chord bound (:func:`near_best_scores`) may
+    lie within ``limit`` of their segment; ``ends``: the other cuts, of segments ``seg`` and
+    scores ``scores``."""
+    margin, error = cuts.rounding_margin(), cuts.weight_error()
+    runs = np.flatnonzero(ends[1:] - ends[:-1] > 1)  # run j: between ends j and j + 1
+    low = np.minimum(scores.take(runs), scores.take(runs + 1)) - margin  # the better end
+    runs = runs[low - margin <= limit.take(seg.take(runs))]
+    if not len(runs):
+        return runs
+    before, after = ends.take(runs), ends.take(runs + 1)
+    sizes = after - before - 1
+    near = np.arange(int(sizes.sum())) + np.repeat(before + 1 - np.cumsum(sizes) + sizes, sizes)
+    run = np.repeat(np.arange(len(runs)), sizes)
+    # the weight moved: from the end before (left of its cut) to each inner cut and the run's
+    # whole weight, each up to its rounding
+    start_weight = cuts.cum_size.take(pos.take(before) + 1)
+    moved = cuts.cum_size.take(pos.take(near) + 1) - start_weight.take(run)
+    whole = cuts.cum_size.take(pos.take(after) + 1) - start_weight
+    score_before, score_after = scores.take(runs), scores.take(runs + 1)
+    from_better = np.where((score_before <= score_after).take(run), moved, whole.take(run) - moved)
+    share = np.maximum(from_better - error, 0.0) / (whole.take(run) + error)
+    rise = np.maximum(np.abs(score_after - score_before) - 2.0 * margin, 0.0)
+    low = np.minimum(score_before, score_after) - margin
+    bound = low.take(run) + share * rise.take(run)
+    bound -= 16.0 * np.finfo(float).eps * (np.abs(low).take(run) + rise.take(run))
+    return near[bound - margin <= limit.take(seg.take(runs)).take(run)]
 
 
 def search_weighted_cuts(
