@@ -571,6 +571,24 @@ def test_scoring_only_the_cuts_near_the_best_finds_what_scoring_all_finds(kind, 
             assert a.tobytes() == b.tobytes(), field  # to the bit (NaN and -0.0 included)
         cuts = weighted.WeightedCuts(*arguments)
         pos = cuts.candidates()
+        # (the candidates, the rows with a value and the winners' left sides, each taken by
+        # ranges of positions: as a mask of every position would have them)
+        step_up, y, weight, starts, lengths, n_present, k = arguments
+        offset = np.arange(len(y)) - np.repeat(starts, lengths)
+        np.testing.assert_array_equal(
+            pos, np.flatnonzero(step_up & (offset < np.repeat(n_present, lengths) - 1))
+        )
+        with_value = offset < np.repeat(n_present, lengths)
+        counts = np.bincount(cuts.cell[with_value], weight[with_value], len(starts) * k)
+        assert counts.reshape(-1, k).tobytes() == cuts.present.tobytes()
+        last = np.full(len(starts), -1)
+        last[found[True].found] = found[True].n_left[found[True].found] - 1
+        left = offset <= np.repeat(last, lengths)
+        counts = np.bincount(cuts.cell[left], weight[left], len(starts) * k).reshape(-1, k)
+        assert (
+            counts[found[True].found].tobytes()
+            == found[True].side_counts[found[True].found, 0].tobytes()
+        )
         total = cuts.parent.sum(axis=1)
         if len(pos):
             left_out += len(pos) - len(weighted.near_best_scores(cuts, pos, total)[0])

@@ -28,20 +28,35 @@ class WeightedCuts:
         self.starts, self.lengths, self.n_present = starts, lengths, n_present
         self.step_up, self.n_classes = step_up, n_classes
         self.segment = np.repeat(np.arange(n_seg), lengths)
-        self.offset = np.arange(m) - np.repeat(starts, lengths)
         self.y, self.cell, self.weight = y, self.segment * n_classes + y, weight
         self.parent = class_counts(self.cell, n_seg, n_classes, weight)
-        present = self.offset < np.repeat(n_present, lengths)
-        self.present = class_counts(self.cell[present], n_seg, n_classes, weight[present])
+        self.has_missing = bool((n_present < lengths).any())
+        self.present = self.parent  # (every row has a value: the same sums)
+        if self.has_missing:
+            present = self.offset < np.repeat(n_present, lengths)
+            self.present = class_counts(self.cell[present], n_seg, n_classes, weight[present])
         self.missing = np.maximum(self.parent - self.present, 0.0)
         self.cum_size = np.zeros(m + 1)  # cum_size[i]: the weight of rows [:i]
         np.cumsum(weight, out=self.cum_size[1:])
         self.present_size = self.present.sum(axis=1)
         self._class_sums = {}  # class -> its running sum of weight (the first few classes)
 
+    @property
+    def offset(self) -> np.ndarray:
+        """The position of each row in its segment (made when first asked for)."""
+        if getattr(self, "_offset", None) is None:
+            self._offset = np.arange(len(self.y)) - np.repeat(self.starts, self.lengths)
+        return self._offset
+
     def candidates(self, min_leaf: int = 1, min_weight: float = 0.0) -> np.ndarray:
         """Positions where a cut may go: between two distinct present values, at least
         ``min_leaf`` rows and ``min_weight`` weight on each side."""
+        if min_leaf == 1 and min_weight == 0:  # only the rises, less each segment's last
+            valid = self.step_up.copy()  # present row and rows with no value
+            valid[
+                _ranges(self.starts + np.maximum(self.n_present - 1, 0), self.starts + self.lengths)
+            ] = False
+            return np.flatnonzero(valid)
         n_present = np.repeat(self.n_present, self.lengths)
         valid = self.step_up & (self.offset < n_present - 1)
         if min_leaf > 1:
@@ -151,11 +166,18 @@ class WeightedCuts:
     def left_counts(self, seg, pos) -> np.ndarray:
         """Class weights left of the cut after ``pos[i]`` in segment ``seg[i]``, summed afresh
         (not as a difference of running sums, so no rounding is carried over)."""
-        last = np.full(len(self.starts), -1, dtype=np.int64)
-        last[seg] = pos - self.starts[seg]
-        left = self.offset <= last[self.segment]
-        counts = class_counts(self.cell[left], len(self.starts), self.n_classes, self.weight[left])
+        left = _ranges(self.starts[seg], pos + 1)  # (in order: the sums of a mask of them)
+        counts = class_counts(
+            self.cell.take(left), len(self.starts), self.n_classes, self.weight.take(left)
+        )
         return counts[seg]
+
+
+def _ranges(starts, stops) -> np.ndarray:
+    """The positions ``starts[i] : stops[i]`` of every i, one range after the other."""
+    sizes = np.maximum(stops - starts, 0)
+    ends = np.cumsum(sizes)
+    return np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(starts - ends + sizes, sizes)
 
 
 KEPT_CLASS_SUMS = 4
