@@ -517,3 +517,139 @@ def test_the_weighted_search_scores_cuts_as_its_plain_twin_does(n_classes):
         tied = plain[mine] <= plain[mine].min() + TIE_TOLERANCE * total[s]
         assert found.position[s] == pos[mine][np.argmax(tied)]
         assert found.n_ties[s] == tied.sum()
+
+
+def _sorted_segments(rng, n_classes, kind):
+    """Segments of sorted rows as the weighted search takes them: ties between values, rows
+    with no value last, long runs of one class or none, and weights of one kind."""
+    lengths = rng.integers(1, 80, size=int(rng.integers(1, 30)))
+    starts = np.r_[0, np.cumsum(lengths)[:-1]]
+    m = int(lengths.sum())
+    segment = np.repeat(np.arange(len(lengths)), lengths)
+    values = np.round(rng.normal(size=m), int(rng.integers(0, 3)))
+    n_present = np.where(rng.random(len(lengths)) < 0.3, rng.integers(0, lengths + 1), lengths)
+    values[np.arange(m) - starts[segment] >= n_present[segment]] = np.inf  # (no value: last)
+    values = values[np.lexsort((values, segment))]
+    y = rng.choice(n_classes, size=m, p=rng.dirichlet(np.full(n_classes, 0.3)))
+    if rng.random() < 0.5:
+        y = np.sort(y)  # long runs of one class, across segments
+    weight = {
+        "ones": lambda: np.ones(m),  # cuts of equal counts: exact ties
+        "whole": lambda: rng.integers(1, 4, m).astype(float),
+        "uniform": lambda: rng.uniform(0.1, 3.0, m),
+        "tiny": lambda: rng.uniform(1e-9, 1e-8, m) * 10.0 ** int(rng.integers(-5, 5)),
+        # rows of next to no weight: a cut inside a run ties with the run's end
+        "mixed": lambda: 10.0 ** rng.uniform(-14, 1, m),
+    }[kind]()
+    step_up = np.r_[(values[1:] > values[:-1]) & np.isfinite(values[1:]), False]
+    return step_up, y, weight, starts, lengths, n_present, n_classes
+
+
+@pytest.mark.parametrize("kind", ["ones", "whole", "uniform", "tiny", "mixed"])
+def test_scoring_only_the_cuts_near_the_best_finds_what_scoring_all_finds(kind, monkeypatch):
+    """The weighted search scores only the cuts that may be the best or tied with it
+    (``weighted.near_best_scores``: no cut inside a run of one class beats the better end of
+    the run); its plain twin, ``all_scores``, scores every candidate. The same search to the
+    bit: cut, ties, counts, entropies and gains; and the fast way does leave cuts out."""
+    from id3tree.splits import weighted
+
+    rng = np.random.default_rng(len(kind))
+    left_out = 0
+    for _ in range(300):
+        arguments = _sorted_segments(rng, int(rng.integers(2, 6)), kind)
+        options = dict(min_leaf=int(rng.choice([1, 1, 2, 5])), min_weight=rng.choice([0, 0, 1.5]))
+        found = {}
+        for fast in (True, False):
+            monkeypatch.setattr(weighted, "NEAR_BEST_ONLY", fast)
+            found[fast] = weighted.search_weighted_cuts(*arguments, **options)
+        for field in found[True].__slots__:
+            a, b = getattr(found[True], field), getattr(found[False], field)
+            if a is None or b is None:
+                assert a is b, field
+                continue
+            assert a.dtype == b.dtype and a.shape == b.shape, field
+            assert a.tobytes() == b.tobytes(), field  # to the bit (NaN and -0.0 included)
+        cuts = weighted.WeightedCuts(*arguments)
+        pos = cuts.candidates()
+        # (the candidates, the rows with a value and the winners' left sides, each taken by
+        # ranges of positions: as a mask of every position would have them)
+        step_up, y, weight, starts, lengths, n_present, k = arguments
+        offset = np.arange(len(y)) - np.repeat(starts, lengths)
+        np.testing.assert_array_equal(
+            pos, np.flatnonzero(step_up & (offset < np.repeat(n_present, lengths) - 1))
+        )
+        with_value = offset < np.repeat(n_present, lengths)
+        counts = np.bincount(cuts.cell[with_value], weight[with_value], len(starts) * k)
+        assert counts.reshape(-1, k).tobytes() == cuts.present.tobytes()
+        last = np.full(len(starts), -1)
+        last[found[True].found] = found[True].n_left[found[True].found] - 1
+        left = offset <= np.repeat(last, lengths)
+        counts = np.bincount(cuts.cell[left], weight[left], len(starts) * k).reshape(-1, k)
+        assert (
+            counts[found[True].found].tobytes()
+            == found[True].side_counts[found[True].found, 0].tobytes()
+        )
+        total = cuts.parent.sum(axis=1)
+        if len(pos):
+            left_out += len(pos) - len(weighted.near_best_scores(cuts, pos, total)[0])
+    assert left_out > 1000  # (the fast way is not the plain one under another name)
+
+
+def test_the_rounding_margin_covers_the_rounding_of_the_scores():
+    """The margin the fast way widens its bound by is larger than how far the computed scores
+    lie from the scores of the exact weights (fractions summed exactly, ``math.fsum`` and
+    ``math.log`` on each side)."""
+    import math
+
+    from id3tree.splits import weighted
+
+    rng = np.random.default_rng(7)
+    step_up, y, weight, starts, lengths, n_present, k = _sorted_segments(rng, 3, "uniform")
+    cuts = weighted.WeightedCuts(step_up, y, weight, starts, lengths, n_present, k)
+    pos = cuts.candidates()
+    seg, scores = cuts.weighted_scores(pos)
+
+    def xlogx(x):
+        return x * math.log(x) if x > 0 else 0.0
+
+    worst = 0.0
+    for p, s, score in zip(pos.tolist(), seg.tolist(), scores.tolist(), strict=True):
+        rows = np.arange(starts[s], starts[s] + n_present[s])
+        sides = (rows[rows <= p], rows[rows > p])
+        exact = 0.0
+        for side in sides:
+            by_class = [math.fsum(weight[side][y[side] == c]) for c in range(k)]
+            exact += xlogx(math.fsum(by_class)) - sum(xlogx(c) for c in by_class)
+        worst = max(worst, abs(score - exact / math.log(2)))
+    assert 0 < worst < cuts.rounding_margin()
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_scoring_only_the_cuts_near_the_best_grows_the_same_tree(n_classes, monkeypatch):
+    """Trees grown with both ways of scoring weighted cuts, node for node: the model file, the
+    trace to the last bit, the probabilities (uniform and whole-number weights, ties in
+    values, rows with no value, a verbose page)."""
+    import contextlib
+    import io
+
+    from id3tree.splits import weighted
+    from tests.test_grow import everything
+
+    X, y = make_classification(3000, 6, n_informative=4, n_classes=n_classes, random_state=1)
+    X[:, 2] = np.round(X[:, 2], 1)
+    X[np.random.default_rng(1).random(X.shape) < 0.02] = np.nan
+    rng = np.random.default_rng(n_classes)
+    for weight, params in (
+        (rng.uniform(0.5, 2.0, len(y)), {}),
+        (rng.integers(1, 4, len(y)).astype(float), {"min_samples_leaf": 3}),
+        (rng.uniform(0.5, 2.0, len(y)), {"criterion": "gain_ratio", "verbose": 2}),
+    ):
+        fits = {}
+        for fast in (True, False):
+            monkeypatch.setattr(weighted, "NEAR_BEST_ONLY", fast)
+            page = io.StringIO()
+            with contextlib.redirect_stdout(page):
+                model = ID3Classifier(**params).fit(X, y, sample_weight=weight)
+            fits[fast] = (*everything(model, X), page.getvalue())
+        assert fits[True] == fits[False]
+        assert len(list(model.root_.walk())) > 20

@@ -22,7 +22,8 @@ name           what it computes                            used for
 ``in_pieces``  the same, ``piece_rows`` rows at a time     more rows than ``piece_rows``
                (a longer node in parts)
 ``weighted``   running sums of weights, Shannon's formula  rows with ``sample_weight``
-               in floats
+               in floats, for the cuts that may be the
+               best (``near_best_scores``)
 =============  ==========================================  =====================================
 """
 

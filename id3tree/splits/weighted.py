@@ -3,6 +3,8 @@ integer searches."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from id3tree._entropy import entropy_rows, entropy_terms, log_base, xlogx
@@ -26,19 +28,35 @@ class WeightedCuts:
         self.starts, self.lengths, self.n_present = starts, lengths, n_present
         self.step_up, self.n_classes = step_up, n_classes
         self.segment = np.repeat(np.arange(n_seg), lengths)
-        self.offset = np.arange(m) - np.repeat(starts, lengths)
         self.y, self.cell, self.weight = y, self.segment * n_classes + y, weight
         self.parent = class_counts(self.cell, n_seg, n_classes, weight)
-        present = self.offset < np.repeat(n_present, lengths)
-        self.present = class_counts(self.cell[present], n_seg, n_classes, weight[present])
+        self.has_missing = bool((n_present < lengths).any())
+        self.present = self.parent  # (every row has a value: the same sums)
+        if self.has_missing:
+            present = self.offset < np.repeat(n_present, lengths)
+            self.present = class_counts(self.cell[present], n_seg, n_classes, weight[present])
         self.missing = np.maximum(self.parent - self.present, 0.0)
         self.cum_size = np.zeros(m + 1)  # cum_size[i]: the weight of rows [:i]
         np.cumsum(weight, out=self.cum_size[1:])
         self.present_size = self.present.sum(axis=1)
+        self._class_sums = {}  # class -> its running sum of weight (the first few classes)
+
+    @property
+    def offset(self) -> np.ndarray:
+        """The position of each row in its segment (made when first asked for)."""
+        if getattr(self, "_offset", None) is None:
+            self._offset = np.arange(len(self.y)) - np.repeat(self.starts, self.lengths)
+        return self._offset
 
     def candidates(self, min_leaf: int = 1, min_weight: float = 0.0) -> np.ndarray:
         """Positions where a cut may go: between two distinct present values, at least
         ``min_leaf`` rows and ``min_weight`` weight on each side."""
+        if min_leaf == 1 and min_weight == 0:  # only the rises, less each segment's last
+            valid = self.step_up.copy()  # present row and rows with no value
+            valid[
+                _ranges(self.starts + np.maximum(self.n_present - 1, 0), self.starts + self.lengths)
+            ] = False
+            return np.flatnonzero(valid)
         n_present = np.repeat(self.n_present, self.lengths)
         valid = self.step_up & (self.offset < n_present - 1)
         if min_leaf > 1:
@@ -82,9 +100,8 @@ class WeightedCuts:
         nats = xlogx(w_left)
         nats += xlogx(w_right)
         rest_left, rest_right = w_left.copy(), w_right.copy()  # the last class's weights
-        cum = np.zeros(len(self.y) + 1)
         for k in range(self.n_classes - 1):
-            np.cumsum(np.where(self.y == k, self.weight, 0.0), out=cum[1:])
+            cum = self.class_sum(k)
             left = cum.take(at)
             left -= cum.take(self.starts).take(seg)
             right = np.ascontiguousarray(self.present[:, k]).take(seg)
@@ -99,14 +116,159 @@ class WeightedCuts:
         nats /= log_base(2.0)
         return seg, nats
 
+    def class_sum(self, k: int) -> np.ndarray:
+        """The running sum of the weights of class ``k``: ``out[i]``, the weight of its rows
+        among rows ``[:i]``. Kept for the next call for the first ``KEPT_CLASS_SUMS`` classes
+        (the search scores in two rounds, :func:`near_best_scores`); the others are summed
+        again, so memory stays linear in the rows, whatever the number of classes."""
+        cum = self._class_sums.get(k)
+        if cum is None:
+            cum = np.zeros(len(self.y) + 1)
+            np.cumsum(np.where(self.y == k, self.weight, 0.0), out=cum[1:])
+            if k < KEPT_CLASS_SUMS:
+                self._class_sums[k] = cum
+        return cum
+
+    def class_runs(self) -> np.ndarray:
+        """The run of each position: runs of consecutive rows of one class in one segment,
+        numbered in order (a new run wherever the class changes or a segment begins)."""
+        change = np.empty(len(self.y), dtype=bool)
+        change[:1] = True
+        np.not_equal(self.y[1:], self.y[:-1], out=change[1:])
+        change[self.starts[self.starts < len(change)]] = True
+        return np.cumsum(change, dtype=np.int32 if len(change) < 2**31 else np.int64)
+
+    def weight_error(self) -> float:
+        """A bound on the rounding of any weight the search computes (a side's, or a class's
+        on one side): each is a difference of running sums over the whole input (``m`` rows
+        weighing ``W`` in all), each sum off by less than ``m eps W``; the last class's weight
+        is what the others leave of its side's. Four times that, for ``k + 2`` weights."""
+        eps = float(np.finfo(float).eps)
+        return 4.0 * (len(self.y) + 2) * eps * float(self.cum_size[-1]) * (self.n_classes + 2)
+
+    def rounding_margin(self) -> float:
+        """A bound (weight times bits) on how far :meth:`weighted_scores` of any cut may lie
+        from the exact ``w_left H_left + w_right H_right`` of its sides' true weights.
+
+        Each of the ``2 (k + 1)`` terms ``x ln x`` moves by at most the weights' rounding
+        (:meth:`weight_error`) times ``|ln error| + |ln W| + 2``, and its own rounding (a
+        logarithm, a product, a sum) is a few ``eps`` of the largest term, ``W |ln W| + 1``.
+        The margin is twice the sum of these worst cases: generous (the real rounding is far
+        smaller), and infinite when the numbers are too large to bound."""
+        eps, terms = float(np.finfo(float).eps), 2 * (self.n_classes + 1)
+        total, error = float(self.cum_size[-1]), self.weight_error()
+        with np.errstate(all="ignore"):
+            per_term = error * (abs(math.log(error)) + abs(math.log(total + error)) + 2.0)
+            per_term += 8.0 * terms * eps * (total * (abs(math.log(total)) + 1.0) + 1.0)
+            margin = 2.0 * terms * per_term / math.log(2.0)
+        return margin if math.isfinite(margin) else math.inf
+
     def left_counts(self, seg, pos) -> np.ndarray:
         """Class weights left of the cut after ``pos[i]`` in segment ``seg[i]``, summed afresh
         (not as a difference of running sums, so no rounding is carried over)."""
-        last = np.full(len(self.starts), -1, dtype=np.int64)
-        last[seg] = pos - self.starts[seg]
-        left = self.offset <= last[self.segment]
-        counts = class_counts(self.cell[left], len(self.starts), self.n_classes, self.weight[left])
+        left = _ranges(self.starts[seg], pos + 1)  # (in order: the sums of a mask of them)
+        counts = class_counts(
+            self.cell.take(left), len(self.starts), self.n_classes, self.weight.take(left)
+        )
         return counts[seg]
+
+
+def _ranges(starts, stops) -> np.ndarray:
+    """The positions ``starts[i] : stops[i]`` of every i, one range after the other."""
+    sizes = np.maximum(stops - starts, 0)
+    ends = np.cumsum(sizes)
+    return np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(starts - ends + sizes, sizes)
+
+
+KEPT_CLASS_SUMS = 4
+"""How many classes' running sums of weight :class:`WeightedCuts` keeps between its rounds of
+scoring (one float a row each); those of further classes are summed again."""
+
+NEAR_BEST_ONLY = True
+"""The weighted search scores only the cuts that may be the best or tied with it
+(:func:`near_best_scores`); off, every candidate cut (:func:`all_scores`), the plain way. Both
+give the same search to the bit (tests/test_weights.py runs both, and grows trees both ways)."""
+
+
+def all_scores(cuts: WeightedCuts, pos, total):
+    """Every candidate cut ``pos`` scored (:meth:`WeightedCuts.weighted_scores`): the positions,
+    their segments and their scores. ``total`` (the weight of each segment) is not needed."""
+    seg, scores = cuts.weighted_scores(pos)
+    return pos, seg, scores
+
+
+def near_best_scores(cuts: WeightedCuts, pos, total):
+    """:func:`all_scores` of the candidate cuts ``pos`` that may be their segment's best or tied
+    with it (within ``TIE_TOLERANCE * total`` of it), each score to the bit what
+    :func:`all_scores` gives it; the others are left out unscored.
+
+    A cut is *inner* when the rows from the candidate cut before it to the one after it (in its
+    segment) all hold one class. Along a run of inner cuts only that class's weight moves from
+    the right side to the left, and ``g = w_left H_left + w_right H_right`` is then a concave
+    function of the weight ``t`` moved (its second derivative, ``1 / w - 1 / c`` a side, is not
+    positive: a class weighs at most its side). So an inner cut scores no lower than the chord
+    between the two cuts that end its run: ``g(t) >= g(0) + t / T (g(T) - g(0))``, the better
+    end's score plus the share of the run's weight that lies between the cut and that end,
+    times how much worse the other end is. The ends (among them every segment's first and
+    last cut) are scored first; an inner cut is scored only when that bound lies within the
+    tolerance of its segment's best end, the bound lowered by the rounding of the scores and
+    weights (:meth:`WeightedCuts.rounding_margin`, :meth:`WeightedCuts.weight_error`) so that
+    the rule holds for the computed scores too. In sorted rows most cuts are inner (only the
+    cuts where the class changes are not), and few lie near the best."""
+    if len(pos) < 3:
+        return all_scores(cuts, pos, total)
+    run = cuts.class_runs()  # (a new run at each segment: an inner cut's run is in its segment)
+    inner = np.zeros(len(pos), dtype=bool)
+    np.equal(run.take(pos[:-2] + 1), run.take(pos[2:]), out=inner[1:-1])
+    del run
+    if not inner.any():
+        return all_scores(cuts, pos, total)
+    ends = np.flatnonzero(~inner)
+    del inner
+    seg, scores = cuts.weighted_scores(pos.take(ends))
+    first = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
+    limit = np.full(len(cuts.starts), np.inf)  # of each segment: its best end, widened
+    limit[seg[first]] = np.minimum.reduceat(scores, first)
+    limit += TIE_TOLERANCE * total
+    near = _near_inner_cuts(cuts, pos, ends, seg, scores, limit)
+    if not len(near):
+        return pos.take(ends), seg, scores
+    near_seg, near_scores = cuts.weighted_scores(pos.take(near))
+    order = np.argsort(np.concatenate([ends, near]), kind="stable")  # (two sorted runs)
+    return (
+        pos.take(np.concatenate([ends, near]).take(order)),
+        np.concatenate([seg, near_seg]).take(order),
+        np.concatenate([scores, near_scores]).take(order),
+    )
+
+
+def _near_inner_cuts(cuts: WeightedCuts, pos, ends, seg, scores, limit) -> np.ndarray:
+    """The inner cuts (indices into ``pos``) whose chord bound (:func:`near_best_scores`) may
+    lie within ``limit`` of their segment; ``ends``: the other cuts, of segments ``seg`` and
+    scores ``scores``."""
+    margin, error = cuts.rounding_margin(), cuts.weight_error()
+    runs = np.flatnonzero(ends[1:] - ends[:-1] > 1)  # run j: between ends j and j + 1
+    low = np.minimum(scores.take(runs), scores.take(runs + 1)) - margin  # the better end
+    runs = runs[low - margin <= limit.take(seg.take(runs))]
+    if not len(runs):
+        return runs
+    before, after = ends.take(runs), ends.take(runs + 1)
+    sizes = after - before - 1
+    near = np.arange(int(sizes.sum())) + np.repeat(before + 1 - np.cumsum(sizes) + sizes, sizes)
+    run = np.repeat(np.arange(len(runs)), sizes)
+    # the weight moved: from the end before (left of its cut) to each inner cut and the run's
+    # whole weight, each up to its rounding
+    start_weight = cuts.cum_size.take(pos.take(before) + 1)
+    moved = cuts.cum_size.take(pos.take(near) + 1) - start_weight.take(run)
+    whole = cuts.cum_size.take(pos.take(after) + 1) - start_weight
+    score_before, score_after = scores.take(runs), scores.take(runs + 1)
+    from_better = np.where((score_before <= score_after).take(run), moved, whole.take(run) - moved)
+    share = np.maximum(from_better - error, 0.0) / (whole.take(run) + error)
+    rise = np.maximum(np.abs(score_after - score_before) - 2.0 * margin, 0.0)
+    low = np.minimum(score_before, score_after) - margin
+    bound = low.take(run) + share * rise.take(run)
+    bound -= 16.0 * np.finfo(float).eps * (np.abs(low).take(run) + rise.take(run))
+    return near[bound - margin <= limit.take(seg.take(runs)).take(run)]
 
 
 def search_weighted_cuts(
@@ -137,8 +299,9 @@ def search_weighted_cuts(
     if min_weight > 0:  # a missing-values branch lighter than min_weight: no cut in that segment
         light = (n_missing > 0) & (missing_weight < min_weight)
         pos = pos[~light[cuts.segment[pos]]]
-    if len(pos):
-        seg, weighted = cuts.weighted_scores(pos)  # bits times weight
+    if len(pos):  # (the scores: bits times weight)
+        scored = near_best_scores if NEAR_BEST_ONLY else all_scores
+        pos, seg, weighted = scored(cuts, pos, total)
         first = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
         owner = seg[first]
         best = np.full(n_seg, np.inf)
