@@ -9,6 +9,7 @@ is its version for data in memory (pandas, numpy, lists); an adapter registers i
 from __future__ import annotations
 
 import ctypes
+import functools
 import sys
 import warnings
 from dataclasses import dataclass, replace
@@ -161,11 +162,14 @@ def id_like_found(tree: GrownTree, data, names: list, categories: list, nodes=No
     """The identifier-like splits of ``tree`` (:func:`~id3tree.grown_tree.id_like_splits`),
     one message per column. The rule is about rows: a weighted fit's nodes (whose counts are
     sums of weights) have their rows counted in ``data``, the training data, routed down the
-    tree's ``nodes`` (made from ``tree`` unless given, a callable giving them)."""
+    tree's ``nodes`` (made from ``tree`` unless given, a callable giving them), made only
+    when a categorical split needs its rows counted: a tree of numeric splits needs none."""
     rows_of = None
     if getattr(data, "weight", None) is not None:
-        nodes = tree.nodes(names, categories, data.classes) if nodes is None else nodes()
-        rows_of = lambda i: len(training_rows_at(nodes[0], data, nodes[i]))  # noqa: E731
+        made = functools.cache(
+            lambda: tree.nodes(names, categories, data.classes) if nodes is None else nodes()
+        )
+        rows_of = lambda i: len(training_rows_at(made()[0], data, made()[i]))  # noqa: E731
     return id_like_splits(tree, names, categories, rows_of)
 
 
