@@ -73,7 +73,8 @@ def reduce_keys(frame, chunk: Callable, combiners: dict, finals: dict | None = N
     """Delayed dicts, key -> result, whose union (:func:`compute_keys`) has every key:
     ``chunk(partition, *args)`` returns a dict (``frame``: a Dask DataFrame, or a list of its
     partitions as Delayed or persisted values), and each key's entries are merged with
-    ``combiners[key]``, then passed through ``finals[key]`` (if given) on a worker.
+    ``combiners[key]`` (two at a time, or a whole list at once if it is a :class:`MergeAll`),
+    then passed through ``finals[key]`` (if given) on a worker.
 
     The keys are dealt into as many groups as the cluster has workers (:func:`n_key_groups`),
     and each group is merged in a tree of its own: a large per-key summary lives on one worker
@@ -88,10 +89,9 @@ def reduce_keys(frame, chunk: Callable, combiners: dict, finals: dict | None = N
     out = []
     for group in groups:
         pieces = [dask.delayed(_pick, pure=True)(part, group) for part in parts]
-        combine = functools.partial(_combine_keys, combiners=combiners)
         while len(pieces) > 1:
             pieces = [
-                dask.delayed(_merge_many, pure=True)(pieces[i : i + SPLIT_EVERY], combine)
+                dask.delayed(_merge_keys, pure=True)(pieces[i : i + SPLIT_EVERY], combiners)
                 for i in range(0, len(pieces), SPLIT_EVERY)
             ]
         out.append(dask.delayed(_finish_keys, pure=True)(pieces[0], finals or {}))
@@ -121,8 +121,25 @@ def _pick(summary: dict, keys: list) -> dict:
     return {key: summary[key] for key in keys}
 
 
-def _combine_keys(a: dict, b: dict, combiners: dict) -> dict:
-    return {key: combiners[key](a[key], b[key]) for key in a}
+@dataclass(frozen=True)
+class MergeAll:
+    """A combiner for :func:`reduce_keys` that merges a list of summaries in one call (a sort
+    of everything at once, say, where merging two at a time would sort the growing summary
+    again for each one)."""
+
+    merge: Callable
+
+
+def _merge_keys(summaries: list, combiners: dict) -> dict:
+    """The per-key summaries of several partitions (or merges) as one."""
+    merged = {}
+    for key in summaries[0]:
+        combine, entries = combiners[key], [summary[key] for summary in summaries]
+        if isinstance(combine, MergeAll):
+            merged[key] = combine.merge(entries)
+        else:
+            merged[key] = functools.reduce(combine, entries)
+    return merged
 
 
 def _finish_keys(merged: dict, finals: dict) -> dict:

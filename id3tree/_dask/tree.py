@@ -43,7 +43,7 @@ from id3tree._dask import core
 from id3tree._dask.counted_splits import (
     DENSE_CELLS_PER_ROW,
     distinct_value_counts,
-    merge_value_counts,
+    merge_all_value_counts,
     score_counted_categorical,
     search_counted_thresholds,
 )
@@ -257,8 +257,9 @@ def _level_chunk(part, plan: LevelPlan) -> dict:
     return out
 
 
-def _merge_numeric(a, b):
-    return merge_value_counts(a[0], b[0]), a[1] + b[1]
+def _merge_numeric(found: list):
+    """Numeric counts ``(value counts, missing)`` of several partitions as one."""
+    return merge_all_value_counts([f[0] for f in found]), sum(f[1] for f in found)
 
 
 def _search_numeric(found, parent, min_leaf):
@@ -511,7 +512,7 @@ class _DaskGrowth:
         combiners, finals = {}, {}
         for f in count:
             if self.kinds[f] == "numeric":
-                combiners[f] = _merge_numeric
+                combiners[f] = core.MergeAll(_merge_numeric)
                 finals[f] = functools.partial(_search_numeric, parent=counts, min_leaf=min_leaf)
             else:
                 combiners[f] = core.add
