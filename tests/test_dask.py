@@ -443,3 +443,25 @@ def test_the_tree_is_the_same_with_partitions_kept_or_read_on_each_level(data, m
     assert calls[0][1] == kept  # the cluster had room for them
     assert found.to_dict() == expected.to_dict()
     pd.testing.assert_frame_equal(found.trace_, expected.trace_)
+
+
+@pytest.mark.parametrize("kind", ["text", "int", "category"])
+def test_the_describing_pass_counts_the_root_classes(client, kind):
+    """The target's categories and counts from the one describing pass equal pandas's counts of
+    the whole column, classes absent from some partitions (and an unused category) included."""
+    from id3tree._dask import core
+
+    labels = np.array(["b"] * 30 + ["a"] * 5 + ["c"] * 12 + ["b"] * 3)
+    y = {
+        "text": pd.Series(labels),
+        "int": pd.Series(np.searchsorted(["a", "b", "c"], labels) * 7 + 1),
+        "category": pd.Series(pd.Categorical(labels, categories=["c", "z", "b", "a"])),
+    }[kind]
+    frame = dd.from_pandas(pd.DataFrame({"t": y}), npartitions=4)
+    wanted = {"t": ("y", "classes")}
+    coding = core.codings_from(core.compute(core.describe(frame, wanted))[0], wanted)["t"]
+    expected = y.value_counts()
+    expected = expected[expected > 0]
+    assert sorted(map(str, coding.categories)) == sorted(map(str, expected.index))
+    np.testing.assert_array_equal(coding.counts, expected[coding.categories].to_numpy())
+    assert coding.counts.sum() == len(y) and coding.n_missing == 0

@@ -5,6 +5,8 @@ Pure numpy: these run without dask installed.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -12,6 +14,7 @@ from hypothesis import strategies as st
 from id3tree import splits
 from id3tree._dask.counted_splits import (
     distinct_value_counts,
+    merge_all_value_counts,
     merge_value_counts,
     score_counted_categorical,
     search_counted_thresholds,
@@ -98,6 +101,38 @@ def test_value_counts_merge_like_counting_everything_at_once():
     for a, b in zip(whole, halves):
         np.testing.assert_array_equal(a, b)
     assert whole[2].sum() == 500
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.tuples(
+                st.integers(0, 3), st.sampled_from([-1.5, -0.0, 0.0, 0.25, 2.0]), st.integers(0, 1)
+            ),
+            max_size=30,
+        ),
+        min_size=1,
+        max_size=9,
+    )
+)
+def test_merging_a_list_at_once_equals_merging_two_at_a_time(parts):
+    summaries = []
+    for rows in parts:
+        segment = np.array([r[0] for r in rows], dtype=np.int64)
+        values = np.array([r[1] for r in rows], dtype=float)
+        y = np.array([r[2] for r in rows], dtype=np.int64)
+        summaries.append(distinct_value_counts(segment, values, y, 2))
+    at_once = merge_all_value_counts(summaries)
+    pairwise = functools.reduce(merge_value_counts, summaries)
+    for a, b in zip(pairwise, at_once):
+        np.testing.assert_array_equal(a, b)
+        assert a.dtype == b.dtype
+    np.testing.assert_array_equal(np.signbit(pairwise[1]), np.signbit(at_once[1]))
+    # and what the merge must be: every row counted once, each pair of (segment, value) once
+    assert at_once[2].sum() == sum(len(rows) for rows in parts)
+    pairs = {(r[0], r[1]) for rows in parts for r in rows}  # (-0.0 == 0.0 here)
+    assert len(at_once[0]) == len(pairs)
 
 
 @settings(max_examples=60, deadline=None)

@@ -73,7 +73,8 @@ def reduce_keys(frame, chunk: Callable, combiners: dict, finals: dict | None = N
     """Delayed dicts, key -> result, whose union (:func:`compute_keys`) has every key:
     ``chunk(partition, *args)`` returns a dict (``frame``: a Dask DataFrame, or a list of its
     partitions as Delayed or persisted values), and each key's entries are merged with
-    ``combiners[key]``, then passed through ``finals[key]`` (if given) on a worker.
+    ``combiners[key]`` (two at a time, or a whole list at once if it is a :class:`MergeAll`),
+    then passed through ``finals[key]`` (if given) on a worker.
 
     The keys are dealt into as many groups as the cluster has workers (:func:`n_key_groups`),
     and each group is merged in a tree of its own: a large per-key summary lives on one worker
@@ -88,10 +89,9 @@ def reduce_keys(frame, chunk: Callable, combiners: dict, finals: dict | None = N
     out = []
     for group in groups:
         pieces = [dask.delayed(_pick, pure=True)(part, group) for part in parts]
-        combine = functools.partial(_combine_keys, combiners=combiners)
         while len(pieces) > 1:
             pieces = [
-                dask.delayed(_merge_many, pure=True)(pieces[i : i + SPLIT_EVERY], combine)
+                dask.delayed(_merge_keys, pure=True)(pieces[i : i + SPLIT_EVERY], combiners)
                 for i in range(0, len(pieces), SPLIT_EVERY)
             ]
         out.append(dask.delayed(_finish_keys, pure=True)(pieces[0], finals or {}))
@@ -121,8 +121,25 @@ def _pick(summary: dict, keys: list) -> dict:
     return {key: summary[key] for key in keys}
 
 
-def _combine_keys(a: dict, b: dict, combiners: dict) -> dict:
-    return {key: combiners[key](a[key], b[key]) for key in a}
+@dataclass(frozen=True)
+class MergeAll:
+    """A combiner for :func:`reduce_keys` that merges a list of summaries in one call (a sort
+    of everything at once, say, where merging two at a time would sort the growing summary
+    again for each one)."""
+
+    merge: Callable
+
+
+def _merge_keys(summaries: list, combiners: dict) -> dict:
+    """The per-key summaries of several partitions (or merges) as one."""
+    merged = {}
+    for key in summaries[0]:
+        combine, entries = combiners[key], [summary[key] for summary in summaries]
+        if isinstance(combine, MergeAll):
+            merged[key] = combine.merge(entries)
+        else:
+            merged[key] = functools.reduce(combine, entries)
+    return merged
 
 
 def _finish_keys(merged: dict, finals: dict) -> dict:
@@ -325,6 +342,7 @@ class Coding:
     high: float = np.nan
     n_missing: int = 0
     dtype: object = None  # a numeric column's dtype in the table's description, if not described
+    counts: np.ndarray | None = None  # per category, when described as "classes" (the target)
 
     @property
     def n_codes(self) -> int:
@@ -377,7 +395,14 @@ def _describe_chunk(part: pd.DataFrame, wanted: dict, dtypes: dict) -> dict:
     out = {}
     for column, (name, kind) in wanted.items():
         series = part[column]
-        if kind == "categories":
+        if kind == "classes":  # the distinct values, the missing count, each value's count
+            codes, uniques = pd.factorize(series)
+            out[column] = (
+                pd.Series(uniques, dtype=series.dtype),
+                int((codes < 0).sum()),
+                np.bincount(codes[codes >= 0], minlength=len(uniques)),
+            )
+        elif kind == "categories":
             out[column] = (
                 pd.Series(series.dropna().unique(), dtype=series.dtype),
                 int(series.isna().sum()),
@@ -400,7 +425,12 @@ def _describe_combine(a: dict, b: dict) -> dict:
     out = {}
     for column, first in a.items():
         second = b[column]
-        if isinstance(first[0], pd.Series):
+        if len(first) == 3 and isinstance(first[0], pd.Series):  # classes, with their counts
+            codes, uniques = pd.factorize(pd.concat([first[0], second[0]], ignore_index=True))
+            counts = np.zeros(len(uniques), dtype=np.int64)
+            np.add.at(counts, codes, np.concatenate([first[2], second[2]]))
+            out[column] = (pd.Series(uniques, dtype=first[0].dtype), first[1] + second[1], counts)
+        elif isinstance(first[0], pd.Series):
             both = pd.concat([first[0], second[0]], ignore_index=True).drop_duplicates()
             out[column] = (both.reset_index(drop=True), first[1] + second[1])
         else:
@@ -412,10 +442,20 @@ def _describe_combine(a: dict, b: dict) -> dict:
     return out
 
 
+def _counts_by_category(found: tuple, categories: list) -> np.ndarray:
+    """The counts of a column described as "classes", in the order of its sorted categories."""
+    lookup = pd.Index(categories, dtype=object).get_indexer(np.asarray(found[0], dtype=object))
+    counts = np.zeros(len(categories), dtype=np.int64)
+    np.add.at(counts, lookup, found[2])
+    return counts
+
+
 def describe(frame, wanted: dict):
-    """A Delayed summary for the columns in ``wanted`` (column -> (name, kind)); categorical
+    """A Delayed summary for the columns in ``wanted`` (column -> (name, kind), the kind one of
+    "categories", "classes" (categories with each one's count) and "range"); categorical
     columns that mix numbers and text in the frame's pandas source are refused first."""
-    check_source_values(frame, [name for name, kind in wanted.values() if kind == "categories"])
+    categorical = [name for name, kind in wanted.values() if kind in ("categories", "classes")]
+    check_source_values(frame, categorical)
     dtypes = {column: frame._meta[column].dtype for column in wanted}
     return reduce_partitions(frame, _describe_chunk, _describe_combine, wanted, dtypes)
 
@@ -438,9 +478,11 @@ def codings_from(summary: dict, wanted: dict, bins=None) -> dict[str, Coding]:
     codings = {}
     for column, (name, kind) in wanted.items():
         found = summary[column]
-        if kind == "categories":
+        if kind in ("categories", "classes"):
             _, categories = factorize(found[0], name)  # sorted, checked for mixed types
             codings[column] = Coding(name, column, categories=categories, n_missing=found[1])
+            if kind == "classes":
+                codings[column].counts = _counts_by_category(found, categories)
         else:
             low, high, n_missing = found
             coding = Coding(name, column, low=low, high=high, n_missing=n_missing)

@@ -171,10 +171,27 @@ def dense_value_counts(segment, values, y, n_classes, coded, n_segments):
 
 
 def merge_value_counts(a, b):
-    """Two ``(segment, values, counts)`` summaries as one, re-aggregated and sorted."""
+    """Two ``(segment, values, counts)`` summaries as one, re-aggregated and sorted (the plain
+    twin of :func:`merge_all_value_counts`, which merges a list at once)."""
     segment = np.concatenate([a[0], b[0]])
     values = np.concatenate([a[1], b[1]])
     counts = np.concatenate([a[2], b[2]])
+    return _regroup(segment, values, counts)
+
+
+def merge_all_value_counts(summaries: list):
+    """Any number of ``(segment, values, counts)`` summaries as one, re-aggregated and sorted:
+    one concatenation and one stable sort, where merging them two by two
+    (:func:`merge_value_counts`) sorts the growing summary again for each one. A zero keeps the
+    sign of the first summary that holds it in its segment, as the pairwise merges keep it."""
+    segment = np.concatenate([s[0] for s in summaries])
+    values = np.concatenate([s[1] for s in summaries])
+    counts = np.concatenate([s[2] for s in summaries])
+    return _regroup(segment, values, counts)
+
+
+def _regroup(segment, values, counts):
+    """Concatenated summaries sorted stably by (segment, value), each pair's counts added."""
     if not len(segment):
         return segment, values, counts
     order = np.lexsort((values, segment))

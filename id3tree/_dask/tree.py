@@ -43,7 +43,7 @@ from id3tree._dask import core
 from id3tree._dask.counted_splits import (
     DENSE_CELLS_PER_ROW,
     distinct_value_counts,
-    merge_value_counts,
+    merge_all_value_counts,
     score_counted_categorical,
     search_counted_thresholds,
 )
@@ -257,8 +257,9 @@ def _level_chunk(part, plan: LevelPlan) -> dict:
     return out
 
 
-def _merge_numeric(a, b):
-    return merge_value_counts(a[0], b[0]), a[1] + b[1]
+def _merge_numeric(found: list):
+    """Numeric counts ``(value counts, missing)`` of several partitions as one."""
+    return merge_all_value_counts([f[0] for f in found]), sum(f[1] for f in found)
 
 
 def _search_numeric(found, parent, min_leaf):
@@ -297,8 +298,8 @@ def _describe(X, joined, is_cat, ranges: bool):
     ``ranges`` (no numeric bins to make) it reads only the categorical columns and the target,
     and a numeric column is checked when a partition is encoded."""
     kinds = {c: (str(c), "categories" if is_cat[f] else "range") for f, c in enumerate(X.columns)}
-    kinds[core.TARGET] = ("y", "categories")
-    described = {c: kind for c, kind in kinds.items() if ranges or kind[1] == "categories"}
+    kinds[core.TARGET] = ("y", "classes")  # the root's class counts come with its categories
+    described = {c: kind for c, kind in kinds.items() if ranges or kind[1] != "range"}
     summary = core.compute(core.describe(joined[list(described)], described))[0]
     codings = core.codings_from(summary, described)
     for c in kinds.keys() - described.keys():
@@ -312,10 +313,6 @@ def _describe(X, joined, is_cat, ranges: bool):
         raise ValueError("X is empty: it has 0 rows; at least one is needed")
     check_classification_targets(np.asarray(target.categories))
     return [codings[c] for c in X.columns], target
-
-
-def _class_counts_chunk(part, target):
-    return np.bincount(target.codes(part), minlength=target.n_codes)
 
 
 def fit_on_dask(X, y, sample_weight, model, params, tracer) -> Fitted:
@@ -446,12 +443,8 @@ class _DaskGrowth:
         self.n_nodes = 1
 
     def root(self) -> _DaskLevel:
-        """Step 1: the root's class counts, from one pass."""
-        root_counts = core.compute(
-            core.reduce_partitions(
-                self.joined[[core.TARGET]], _class_counts_chunk, core.add, self.target
-            )
-        )[0][: self.n_classes]
+        """Step 1: the root's class counts (counted by the describing pass)."""
+        root_counts = self.target.counts
         self.all_counts.append(root_counts[None, :])
         self.parts = self._kept_parts(int(root_counts.sum()))
         used = np.zeros((1, self.n_features), dtype=bool)
@@ -511,7 +504,7 @@ class _DaskGrowth:
         combiners, finals = {}, {}
         for f in count:
             if self.kinds[f] == "numeric":
-                combiners[f] = _merge_numeric
+                combiners[f] = core.MergeAll(_merge_numeric)
                 finals[f] = functools.partial(_search_numeric, parent=counts, min_leaf=min_leaf)
             else:
                 combiners[f] = core.add
