@@ -279,7 +279,16 @@ class Suite:
             lambda X, y: ID3Classifier().fit(X, y, sample_weight=weight),
             lambda X, y: sk_tree().fit(X, y, sample_weight=weight),
             (X, y),
-            None,
+            0.6,
+        )
+        X, y = numeric_data(n, n_classes=3)
+        self.pair(
+            27,
+            f"fit numeric weighted 3 classes (sample_weight) d=10 n={n:,}",
+            lambda X, y: ID3Classifier().fit(X, y, sample_weight=weight),
+            lambda X, y: sk_tree().fit(X, y, sample_weight=weight),
+            (X, y),
+            0.6,
         )
 
     def predictions(self):

