@@ -271,25 +271,16 @@ class Suite:
     # -- issue 11: sample weights take the float twin of the split search --------------------
     def weighted_fits(self):
         n = self.size(100_000)
-        X, y = numeric_data(n)
         weight = np.random.default_rng(0).uniform(0.5, 2.0, n)
-        self.pair(
-            11,
-            f"fit numeric weighted (sample_weight) d=10 n={n:,}",
-            lambda X, y: ID3Classifier().fit(X, y, sample_weight=weight),
-            lambda X, y: sk_tree().fit(X, y, sample_weight=weight),
-            (X, y),
-            0.6,
-        )
-        X, y = numeric_data(n, n_classes=3)
-        self.pair(
-            27,
-            f"fit numeric weighted 3 classes (sample_weight) d=10 n={n:,}",
-            lambda X, y: ID3Classifier().fit(X, y, sample_weight=weight),
-            lambda X, y: sk_tree().fit(X, y, sample_weight=weight),
-            (X, y),
-            0.6,
-        )
+        for issue, n_classes, label in ((11, 2, ""), (27, 3, " 3 classes")):
+            self.pair(
+                issue,
+                f"fit numeric weighted{label} (sample_weight) d=10 n={n:,}",
+                lambda X, y: ID3Classifier().fit(X, y, sample_weight=weight),
+                lambda X, y: sk_tree().fit(X, y, sample_weight=weight),
+                numeric_data(n, n_classes=n_classes),
+                0.6,
+            )
 
     def predictions(self):
         """predict and predict_proba on every tree shape of the fit rows: a tree fitted on
