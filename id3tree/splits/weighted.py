@@ -256,9 +256,8 @@ def _near_inner_cuts(cuts: WeightedCuts, pos, ends, seg, scores, limit) -> np.nd
     if not len(runs):
         return runs
     before, after = ends.take(runs), ends.take(runs + 1)
-    sizes = after - before - 1
-    near = np.arange(int(sizes.sum())) + np.repeat(before + 1 - np.cumsum(sizes) + sizes, sizes)
-    run = np.repeat(np.arange(len(runs)), sizes)
+    near = _ranges(before + 1, after)
+    run = np.repeat(np.arange(len(runs)), after - before - 1)
     # the weight moved: from the end before (left of its cut) to each inner cut and the run's
     # whole weight, each up to its rounding
     start_weight = cuts.cum_size.take(pos.take(before) + 1)
