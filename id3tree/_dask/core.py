@@ -14,7 +14,6 @@ does:
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -109,12 +108,18 @@ def compute_keys(groups: list) -> dict:
 def n_key_groups() -> int:
     """How many groups :func:`reduce_keys` deals keys into: the workers of the connected
     distributed cluster, else 1."""
+    client = _connected_client()
+    return 1 if client is None else len(client.scheduler_info()["workers"])
+
+
+def _connected_client():
+    """The connected distributed client, or None (no distributed, or no client)."""
     try:
         from distributed import default_client
 
-        return len(default_client().scheduler_info()["workers"])
-    except (ImportError, ValueError):  # no distributed, or no client
-        return 1
+        return default_client()
+    except (ImportError, ValueError):
+        return None
 
 
 def _pick(summary: dict, keys: list) -> dict:
@@ -138,7 +143,7 @@ def _merge_keys(summaries: list, combiners: dict) -> dict:
         if isinstance(combine, MergeAll):
             merged[key] = combine.merge(entries)
         else:
-            merged[key] = functools.reduce(combine, entries)
+            merged[key] = _merge_many(entries, combine)
     return merged
 
 
@@ -153,11 +158,8 @@ def persist_if_fits(parts: list, n_bytes: int) -> list | None:
     """``parts`` (Delayed values) kept in the memory of a distributed cluster's workers, if a
     client is connected and they take at most a quarter of the workers' memory limits together
     (a worker without a limit counts as none); else None."""
-    try:
-        from distributed import default_client
-
-        client = default_client()
-    except (ImportError, ValueError):  # no distributed, or no client
+    client = _connected_client()
+    if client is None:
         return None
     workers = client.scheduler_info()["workers"].values()
     room = sum(int(w.get("memory_limit") or 0) for w in workers)
