@@ -284,11 +284,13 @@ class TraceDetails:
                         int(lv.sizes[e]), n_present, n_distinct, bool(found)
                     )
         has_invalid = invalid.any(axis=0).tolist()
+        kept = {f for features, *_ in getattr(s, "ranked", []) for f in features}
         for f, result in getattr(s, "results", {}).items():
             if data.codes[f] is None:
                 tables[f] = result.side_counts  # (k, 3, classes): left, right, missing
                 invalid_here = np.flatnonzero(invalid[:, f]).tolist() if has_invalid[f] else []
-                if not invalid_here and self.max_thresholds == 0:
+                to_rank = self.max_thresholds != 0 and f not in kept
+                if not invalid_here and not to_rank:
                     continue
                 o = lv.orders.get(f)  # (a counted feature's rows are sorted when asked for)
                 if o is None:
@@ -296,7 +298,7 @@ class TraceDetails:
                 if invalid_here:
                     v = data.numeric[f][o]
                     self._numeric_reasons(reasons, f, v, lv, invalid_here, result.found)
-                if self.max_thresholds != 0:
+                if to_rank:
                     ranked.append((f, o))
             else:
                 branches[f] = self._categorical_branches(f, result, k)
@@ -304,7 +306,9 @@ class TraceDetails:
                     reasons[e, f] = self._categorical_reason(
                         int(lv.sizes[e]), int(result.n_branches[e])
                     )
-        thresholds = self._best_thresholds(ranked, lv) if ranked else {}
+        thresholds = self._kept_thresholds(s.ranked, k) if kept else {}
+        if ranked:
+            thresholds |= self._best_thresholds(ranked, lv)
         details = LevelDetails(
             replace(lv, orders={}),
             None if self.as_text else entropy_rows(lv.counts).tolist(),  # see _entropies
@@ -484,36 +488,30 @@ class TraceDetails:
             f"fewer than min_samples_leaf = {m}"
         )
 
+    def _kept_thresholds(self, chunks: list, k: int) -> dict:
+        """The best thresholds of the numeric features whose split search kept the cuts that
+        may be among them (``Scores.ranked``, found from the scores it computed, with the two
+        values each cut lies between: ``(features, RankedCuts, low, high)`` of each chunk of
+        features), at the ``k`` scored nodes of a level, as :meth:`_best_thresholds` gives
+        them: only those cuts are ranked, so the cost follows the page, not the data."""
+        cuts = RankedCuts.joined([chunk for _, chunk, _, _ in chunks])
+        low = np.concatenate([low for *_, low, _ in chunks])
+        high = np.concatenate([high for *_, high in chunks])
+        cols = ranked_thresholds(cuts, low, high, self.max_thresholds)
+        features = [f for features, *_ in chunks for f in features]
+        return self._thresholds_found(features, k, cols, cuts.n_thresholds)
+
     def _best_thresholds(self, ranked: list, lv) -> dict:
         """The thresholds of numeric features at every scored node of a level, best (lowest
         overall entropy) first: the first ``max_thresholds`` of each (all if None), with the
         number each has. ``ranked`` holds ``(feature, order)``: the level's rows sorted by the
-        feature within each node; all are ranked together.
+        feature within each node; all are ranked together, their cuts scored again.
 
-        The split search keeps, when the trace asks for a few thresholds, the cuts that may be
-        among the best of each node (``Scores.ranked``, found from the scores it computed): only
-        those are ranked here, and only the values on both sides of those cuts are read (not
-        the level's every row, whose cost would grow with the data rather than the page).
-        Only the ``matrix`` search keeps them (``splits.strategies``): for a counted feature,
-        weighted rows, or a level searched end to end (more positions than its
-        ``matrix_cells`` rule, or more classes than ``matrix_classes``), the level's sorted rows
-        are gathered and their cuts scored again."""
+        Only for what the split search does not keep (:meth:`_kept_thresholds`, every search
+        of unweighted rows when the trace asks for a few thresholds): weighted rows, or every
+        threshold (``max_thresholds=None``)."""
         k, m, n_classes = len(lv.ids), int(lv.sizes.sum()), len(self.data.classes)
         numeric, w = self.data.numeric, self.data.weight
-        chunks = getattr(lv.scores, "ranked", [])  # (features, RankedCuts, m) of each chunk
-        kept = [f for features, *_ in chunks for f in features]
-        if self.max_thresholds is not None and w is None and kept == [f for f, _ in ranked]:
-            orders, low, high = iter(ranked), [], []
-            for features, chunk, width in chunks:  # the i-th feature's from i * width on
-                bounds = np.searchsorted(chunk.position, np.arange(len(features) + 1) * width)
-                for i, (lo, hi) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist())):
-                    (f, o), at = next(orders), chunk.position[lo:hi] - i * width
-                    low.append(numeric[f][o[at]])
-                    high.append(numeric[f][o[at + 1]])
-            cuts = RankedCuts.joined([chunk for _, chunk, _ in chunks])
-            low, high = np.concatenate(low), np.concatenate(high)
-            cols = ranked_thresholds(cuts, low, high, self.max_thresholds)
-            return self._thresholds_found(ranked, k, cols, cuts.n_thresholds)
         values = np.concatenate([numeric[f][o] for f, o in ranked])
         y = np.concatenate([self.data.y[o] for _, o in ranked])
         weight = None if w is None else np.concatenate([w[o] for _, o in ranked])
@@ -528,16 +526,15 @@ class TraceDetails:
             cols, totals = best_thresholds(
                 values, y, starts, lengths, n_classes, self.max_thresholds, weight
             )
-        return self._thresholds_found(ranked, k, cols, totals)
+        return self._thresholds_found([f for f, _ in ranked], k, cols, totals)
 
-    def _thresholds_found(self, ranked: list, k: int, cols: dict, totals) -> dict:
-        """:meth:`_best_thresholds` of the features of ``ranked`` at the ``k`` scored nodes of
-        a level, from the columns of their best thresholds (segment ``i * k + e``: the i-th
-        feature at node e) and how many thresholds each segment has."""
-        n_segments = len(ranked) * k
+    def _thresholds_found(self, features: list, k: int, cols: dict, totals) -> dict:
+        """The best thresholds of ``features`` at the ``k`` scored nodes of a level, from the
+        columns of their best thresholds (segment ``i * k + e``: the i-th feature at node e)
+        and how many thresholds each segment has."""
+        n_segments = len(features) * k
         bounds = np.searchsorted(cols["segment"], np.arange(n_segments + 1))
         names = ("threshold", "overall_entropy") if self.as_text else THRESHOLD_FIELDS
-        features = [f for f, _ in ranked]
         found = _Ranked(features, k, {c: cols[c] for c in names}, bounds, totals)
         return dict.fromkeys(features, found)
 
