@@ -235,6 +235,7 @@ class LevelDetails:
     thresholds: dict  # numeric feature -> the _Ranked that holds its best thresholds
     text: np.ndarray | None = None  # scored node e's candidates: lines bounds[e]:bounds[e + 1]
     tables: dict | None = None  # feature -> its dense table, until its branches are made
+    kept: list | None = None  # the cuts its searches kept (Scores.ranked), until they are ranked
 
     @cached_property
     def counts(self) -> list:
@@ -257,9 +258,10 @@ class TraceDetails:
 
     def finish_levels(self) -> None:
         """Complete the details of every level once the tree is finished: the branches of the
-        candidates each level kept as tables, and every level's decisions, for the whole tree
-        at once."""
+        candidates each level kept as tables, the best thresholds whose cuts the searches kept,
+        and every level's decisions, for the whole tree at once."""
         self._tree_branches()
+        self._tree_thresholds()
         found = Decisions.of_levels([d.level for d in self.levels], self.data.names)
         for d, decisions in zip(self.levels, found):
             d.decisions = decisions
@@ -306,9 +308,7 @@ class TraceDetails:
                     reasons[e, f] = self._categorical_reason(
                         int(lv.sizes[e]), int(result.n_branches[e])
                     )
-        thresholds = self._kept_thresholds(s.ranked, k) if kept else {}
-        if ranked:
-            thresholds |= self._best_thresholds(ranked, lv)
+        thresholds = self._best_thresholds(ranked, lv) if ranked else {}
         details = LevelDetails(
             replace(lv, orders={}),
             None if self.as_text else entropy_rows(lv.counts).tolist(),  # see _entropies
@@ -318,6 +318,7 @@ class TraceDetails:
             reasons,
             thresholds,
             tables=tables,  # their branches are made for the whole tree at once (_tree_branches)
+            kept=list(s.ranked) if kept else None,  # ranked for the whole tree (_tree_thresholds)
         )
         self.levels.append(details)
 
@@ -488,18 +489,35 @@ class TraceDetails:
             f"fewer than min_samples_leaf = {m}"
         )
 
-    def _kept_thresholds(self, chunks: list, k: int) -> dict:
+    def _tree_thresholds(self) -> None:
         """The best thresholds of the numeric features whose split search kept the cuts that
-        may be among them (``Scores.ranked``, found from the scores it computed, with the two
-        values each cut lies between: ``(features, RankedCuts, low, high)`` of each chunk of
-        features), at the ``k`` scored nodes of a level, as :meth:`_best_thresholds` gives
-        them: only those cuts are ranked, so the cost follows the page, not the data."""
+        may be among them (``kept``: ``Scores.ranked``, found from the scores it computed, with
+        the two values each cut lies between), for every level at once: only those cuts are
+        ranked (:func:`~id3tree.splits.ranked_thresholds`), in one call for the whole tree, so
+        that the cost follows the page, not the data nor the number of levels. Each level's
+        segments (``i * k + e``: its i-th kept feature at scored node e) are one run of the
+        whole tree's, level after level."""
+        levels = [d for d in self.levels if d.kept]
+        if not levels:
+            return
+        chunks = [chunk for d in levels for chunk in d.kept]
         cuts = RankedCuts.joined([chunk for _, chunk, _, _ in chunks])
         low = np.concatenate([low for *_, low, _ in chunks])
         high = np.concatenate([high for *_, high in chunks])
         cols = ranked_thresholds(cuts, low, high, self.max_thresholds)
-        features = [f for features, *_ in chunks for f in features]
-        return self._thresholds_found(features, k, cols, cuts.n_thresholds)
+        bounds = np.searchsorted(cols["segment"], np.arange(len(cuts.present) + 1))
+        first = 0  # each level's first segment
+        for d in levels:
+            features = [f for features, *_ in d.kept for f in features]
+            stop = first + len(features) * len(d.level.ids)
+            a, b = bounds[first], bounds[stop]
+            level_cols = {name: column[a:b] for name, column in cols.items()}
+            d.thresholds |= self._thresholds_found(
+                features, len(d.level.ids), level_cols, cuts.n_thresholds[first:stop],
+                bounds[first : stop + 1] - a,
+            )  # fmt: skip
+            d.kept = None
+            first = stop
 
     def _best_thresholds(self, ranked: list, lv) -> dict:
         """The thresholds of numeric features at every scored node of a level, best (lowest
@@ -507,7 +525,7 @@ class TraceDetails:
         number each has. ``ranked`` holds ``(feature, order)``: the level's rows sorted by the
         feature within each node; all are ranked together, their cuts scored again.
 
-        Only for what the split search does not keep (:meth:`_kept_thresholds`, every search
+        Only for what the split search does not keep (:meth:`_tree_thresholds`, every search
         of unweighted rows when the trace asks for a few thresholds): weighted rows, or every
         threshold (``max_thresholds=None``)."""
         k, m, n_classes = len(lv.ids), int(lv.sizes.sum()), len(self.data.classes)
@@ -528,12 +546,13 @@ class TraceDetails:
             )
         return self._thresholds_found([f for f, _ in ranked], k, cols, totals)
 
-    def _thresholds_found(self, features: list, k: int, cols: dict, totals) -> dict:
+    def _thresholds_found(self, features: list, k: int, cols: dict, totals, bounds=None) -> dict:
         """The best thresholds of ``features`` at the ``k`` scored nodes of a level, from the
-        columns of their best thresholds (segment ``i * k + e``: the i-th feature at node e)
-        and how many thresholds each segment has."""
-        n_segments = len(features) * k
-        bounds = np.searchsorted(cols["segment"], np.arange(n_segments + 1))
+        columns of their best thresholds (segment ``i * k + e``: the i-th feature at node e;
+        ``bounds``: where each segment's rows begin, when known) and how many thresholds each
+        segment has."""
+        if bounds is None:
+            bounds = np.searchsorted(cols["segment"], np.arange(len(features) * k + 1))
         names = ("threshold", "overall_entropy") if self.as_text else THRESHOLD_FIELDS
         found = _Ranked(features, k, {c: cols[c] for c in names}, bounds, totals)
         return dict.fromkeys(features, found)
