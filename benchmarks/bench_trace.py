@@ -6,9 +6,10 @@ Usage::
     python benchmarks/bench_trace.py --quick          # best of 1
     python benchmarks/bench_trace.py --rows 100000    # a larger data set
     python benchmarks/bench_trace.py --rows 10000 100000 1000000  # how the page's cost grows
+    python benchmarks/bench_trace.py --rows 1000000 --data default --quick  # one data set
 
 Data: ``make_classification(n_samples=10_000, n_features=10, random_state=0)`` in two forms,
-every tree fully grown:
+every tree fully grown (``--max-depth`` limits them; ``--data`` picks the data sets):
 
 * ``clean``: ``n_informative=3, n_redundant=0, class_sep=2.0`` (a tree of a few hundred nodes,
   the size a class looks at);
@@ -50,6 +51,7 @@ DATA = {
     "clean": dict(n_informative=3, n_redundant=0, class_sep=2.0),
     "default": {},
 }
+PARAMS = {"max_depth": None}  # of every fit, id3tree's and scikit-learn's (--max-depth)
 
 
 def best_of(repeats: int, *fits) -> list[tuple[float, float, object]]:
@@ -69,7 +71,7 @@ def best_of(repeats: int, *fits) -> list[tuple[float, float, object]]:
 def traced_to_buffer(X, y, max_thresholds: int) -> str:
     """Fit with the trace printed into memory; the page."""
     buffer = io.StringIO()
-    ID3Classifier().fit(X, y, tracer=PrintTracer(buffer, max_thresholds=max_thresholds))
+    ID3Classifier(**PARAMS).fit(X, y, tracer=PrintTracer(buffer, max_thresholds=max_thresholds))
     return buffer.getvalue()
 
 
@@ -77,7 +79,8 @@ def traced_to_file(X, y, max_thresholds: int, path: str) -> str:
     """Fit with the trace printed into a file on disk (closed, so every line is written); the
     page is read back only to count its lines, outside the timed fit."""
     with open(path, "w", encoding="utf-8") as file:
-        ID3Classifier().fit(X, y, tracer=PrintTracer(file, max_thresholds=max_thresholds))
+        tracer = PrintTracer(file, max_thresholds=max_thresholds)
+        ID3Classifier(**PARAMS).fit(X, y, tracer=tracer)
     return path
 
 
@@ -92,8 +95,8 @@ def measure(name: str, options: dict, n_rows: int, repeats: int, path: str) -> N
     X, y = make_classification(n_samples=n_rows, n_features=10, random_state=0, **options)
     [(sk, sk_cpu, _), (quiet, quiet_cpu, model)] = best_of(
         repeats,
-        lambda: DecisionTreeClassifier(criterion="entropy").fit(X, y),
-        lambda: ID3Classifier().fit(X, y),
+        lambda: DecisionTreeClassifier(criterion="entropy", **PARAMS).fit(X, y),
+        lambda: ID3Classifier(**PARAMS).fit(X, y),
     )
     n_nodes = sum(1 for _ in model.root_.walk())
     print(
@@ -108,7 +111,7 @@ def measure(name: str, options: dict, n_rows: int, repeats: int, path: str) -> N
         ):
             # the quiet fit again, in turn with the traced one: each ratio is of one stretch
             [(quiet, quiet_cpu, _), (seconds, cpu, page)] = best_of(
-                repeats, lambda: ID3Classifier().fit(X, y), traced
+                repeats, lambda: ID3Classifier(**PARAMS).fit(X, y), traced
             )
             lines = count_lines(page, into)  # after the timing: reading it back is not the trace
             ratio, cpu_ratio = seconds / quiet, cpu / quiet_cpu
@@ -127,7 +130,10 @@ def main() -> None:
     parser.add_argument(
         "--rows", type=int, nargs="+", default=[10_000], help="rows of each data set (one or more)"
     )
+    parser.add_argument("--data", nargs="+", choices=list(DATA), default=list(DATA))
+    parser.add_argument("--max-depth", type=int, default=None, help="of every tree (default: none)")
     args = parser.parse_args()
+    PARAMS["max_depth"] = args.max_depth
     repeats = 1 if args.quick else 5
     with tempfile.TemporaryDirectory() as folder:
         path = os.path.join(folder, "trace.txt")
@@ -137,8 +143,8 @@ def main() -> None:
                 f"{'data':8} {'nodes':>6} {'variant':10} {'into':8} {'seconds':>8} "
                 f"{'x quiet':>8} {'x cpu':>8} {'lines':>8} {'us/line':>9}  goal (wall)"
             )
-            for name, options in DATA.items():
-                measure(name, options, n_rows, repeats, path)
+            for name in args.data:
+                measure(name, DATA[name], n_rows, repeats, path)
 
 
 if __name__ == "__main__":

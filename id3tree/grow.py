@@ -428,7 +428,7 @@ class Scores:
         self.shape = (k, n_features)
         self._table = None
         self.numeric_searches = []  # (features, search of them side by side), chunk by chunk
-        self.ranked = []  # (features, RankedCuts, m) of each chunk searched with rank=k
+        self.ranked = []  # (features, RankedCuts, low, high) of each chunk searched with rank=k
         self.categorical = {}  # categorical feature -> its search
         self.n_ties = np.zeros((k, n_features), dtype=np.int64)
         # (one allocation for three tables; below_average: kept out by C4.5's rule)

@@ -334,9 +334,9 @@ class SortedColumns:
         """Fill ``s`` (a :class:`~id3tree.grow.Scores`) for the numeric features, a few features at a time;
         with ``weight`` (one per row), by the weighted twin of the search. The level must have
         been started (:meth:`start_level`). With ``rank=k`` (unweighted rows: the trace lists
-        the ``k`` best thresholds), the sorted features' searches keep the cuts that may be
-        among them (``s.ranked``: per chunk of features, their :class:`~id3tree.splits.RankedCuts`,
-        the i-th feature's positions from ``i * m`` on). ``counts``: the class counts of the
+        the ``k`` best thresholds), the searches keep the cuts that may be among them
+        (``s.ranked``: per chunk of features, their :class:`~id3tree.splits.RankedCuts`, segment
+        ``i * k + node`` for the i-th feature, and the two values each cut lies between). ``counts``: the class counts of the
         nodes (unweighted), when known, so that the search need not count them again."""
         m, k = self.m, len(starts)
         per_chunk = features_per_chunk(m)
@@ -363,7 +363,12 @@ class SortedColumns:
                     min_weight, rank,
                 )  # fmt: skip
             if result.ranked is not None:  # (segment i * k + node: the i-th feature's node)
-                s.ranked.append((self.features[js.start : js.stop], result.ranked, m))
+                at = result.ranked.position  # (the i-th feature's positions from i * m on)
+                if values is not None:
+                    beside = values.reshape(-1).take(at + _BESIDE)
+                else:
+                    beside = self._neighbours(js, at)
+                s.ranked.append((self.features[js.start : js.stop], result.ranked, *beside))
             ok = _usable(result, min_leaf)
             if values is not None:  # small data: both values beside every cut, in one gather
                 beside = values.reshape(-1).take(result.position + _BESIDE)  # (-1: any)
@@ -379,7 +384,7 @@ class SortedColumns:
             if c == len(self.features):  # (segment j * k + node: sorted feature j's node)
                 self._side_counts = result.side_counts
         if self.counted:
-            self._score_counted(s, sizes, n_classes, min_leaf)
+            self._score_counted(s, sizes, n_classes, min_leaf, rank)
 
     def _rises(self, js: range):
         """Where the value of the sorted features ``js`` rises at the next position (``(c, m)``,
@@ -431,9 +436,10 @@ class SortedColumns:
             self.numeric[j].take(row_high[mine], out=high[mine])
         return low, high
 
-    def _score_counted(self, s, sizes, n_classes, min_leaf) -> None:
+    def _score_counted(self, s, sizes, n_classes, min_leaf, rank=0) -> None:
         """The counted features' part of :meth:`score`: as many features as fit in a chunk
-        counted together, segment ``i * k + node`` for the chunk's i-th feature."""
+        counted together, segment ``i * k + node`` for the chunk's i-th feature (``rank``: as
+        :meth:`score` has it)."""
         m, k = self.m, len(sizes)
         labels, node = self.labels[0], self.node_of_position
         per_chunk = features_per_chunk(m)
@@ -455,7 +461,11 @@ class SortedColumns:
                 n_codes,
                 n_classes,
                 min_leaf=min_leaf,
+                rank=rank,
             )
+            if result.ranked is not None:  # (segment i * k + node: the i-th feature's node)
+                beside = self._counted_values(js, result.ranked.segment // k, result.ranked.beside)
+                s.ranked.append((self.counted[js.start : js.stop], result.ranked, *beside))
             ok = _usable(result, min_leaf)
             low, high = np.full(c * k, np.nan), np.full(c * k, np.nan)
             for i, j in enumerate(js):
@@ -464,6 +474,15 @@ class SortedColumns:
                 low[part], high[part] = values[low_code[part]], values[high_code[part]]
                 self._cut_code[self.counted[j]] = low_code[i * k : (i + 1) * k]
             self._fill(s, self.counted[js.start : js.stop], k, result, ok, low, high)
+
+    def _counted_values(self, js: range, feature: np.ndarray, codes: np.ndarray) -> np.ndarray:
+        """The values of ``codes`` (any shape, the last axis one entry each) of the counted
+        features ``js``, the i-th of them where ``feature`` is i."""
+        values = np.empty(codes.shape)
+        for i, j in enumerate(js):
+            mine = feature == i
+            values[..., mine] = self.counted_values[j][codes[..., mine]]
+        return values
 
     def _fill(self, s, features, k, result, ok, low, high, at=None) -> None:
         """Write one chunk's search (its features side by side) into the (node, feature) tables

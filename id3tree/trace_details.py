@@ -235,6 +235,7 @@ class LevelDetails:
     thresholds: dict  # numeric feature -> the _Ranked that holds its best thresholds
     text: np.ndarray | None = None  # scored node e's candidates: lines bounds[e]:bounds[e + 1]
     tables: dict | None = None  # feature -> its dense table, until its branches are made
+    kept: list | None = None  # the cuts its searches kept (Scores.ranked), until they are ranked
 
     @cached_property
     def counts(self) -> list:
@@ -257,9 +258,10 @@ class TraceDetails:
 
     def finish_levels(self) -> None:
         """Complete the details of every level once the tree is finished: the branches of the
-        candidates each level kept as tables, and every level's decisions, for the whole tree
-        at once."""
+        candidates each level kept as tables, the best thresholds whose cuts the searches kept,
+        and every level's decisions, for the whole tree at once."""
         self._tree_branches()
+        self._tree_thresholds()
         found = Decisions.of_levels([d.level for d in self.levels], self.data.names)
         for d, decisions in zip(self.levels, found):
             d.decisions = decisions
@@ -284,11 +286,13 @@ class TraceDetails:
                         int(lv.sizes[e]), n_present, n_distinct, bool(found)
                     )
         has_invalid = invalid.any(axis=0).tolist()
+        kept = {f for features, *_ in getattr(s, "ranked", []) for f in features}
         for f, result in getattr(s, "results", {}).items():
             if data.codes[f] is None:
                 tables[f] = result.side_counts  # (k, 3, classes): left, right, missing
                 invalid_here = np.flatnonzero(invalid[:, f]).tolist() if has_invalid[f] else []
-                if not invalid_here and self.max_thresholds == 0:
+                to_rank = self.max_thresholds != 0 and f not in kept
+                if not invalid_here and not to_rank:
                     continue
                 o = lv.orders.get(f)  # (a counted feature's rows are sorted when asked for)
                 if o is None:
@@ -296,7 +300,7 @@ class TraceDetails:
                 if invalid_here:
                     v = data.numeric[f][o]
                     self._numeric_reasons(reasons, f, v, lv, invalid_here, result.found)
-                if self.max_thresholds != 0:
+                if to_rank:
                     ranked.append((f, o))
             else:
                 branches[f] = self._categorical_branches(f, result, k)
@@ -314,6 +318,7 @@ class TraceDetails:
             reasons,
             thresholds,
             tables=tables,  # their branches are made for the whole tree at once (_tree_branches)
+            kept=list(s.ranked) if kept else None,  # ranked for the whole tree (_tree_thresholds)
         )
         self.levels.append(details)
 
@@ -484,36 +489,47 @@ class TraceDetails:
             f"fewer than min_samples_leaf = {m}"
         )
 
+    def _tree_thresholds(self) -> None:
+        """The best thresholds of the numeric features whose split search kept the cuts that
+        may be among them (``kept``: ``Scores.ranked``, found from the scores it computed, with
+        the two values each cut lies between), for every level at once: only those cuts are
+        ranked (:func:`~id3tree.splits.ranked_thresholds`), in one call for the whole tree, so
+        that the cost follows the page, not the data nor the number of levels. Each level's
+        segments (``i * k + e``: its i-th kept feature at scored node e) are one run of the
+        whole tree's, level after level."""
+        levels = [d for d in self.levels if d.kept]
+        if not levels:
+            return
+        chunks = [chunk for d in levels for chunk in d.kept]
+        cuts = RankedCuts.joined([chunk for _, chunk, _, _ in chunks])
+        low = np.concatenate([low for *_, low, _ in chunks])
+        high = np.concatenate([high for *_, high in chunks])
+        cols = ranked_thresholds(cuts, low, high, self.max_thresholds)
+        bounds = np.searchsorted(cols["segment"], np.arange(len(cuts.present) + 1))
+        first = 0  # each level's first segment
+        for d in levels:
+            features = [f for features, *_ in d.kept for f in features]
+            stop = first + len(features) * len(d.level.ids)
+            a, b = bounds[first], bounds[stop]
+            level_cols = {name: column[a:b] for name, column in cols.items()}
+            d.thresholds |= self._thresholds_found(
+                features, len(d.level.ids), level_cols, cuts.n_thresholds[first:stop],
+                bounds[first : stop + 1] - a,
+            )  # fmt: skip
+            d.kept = None
+            first = stop
+
     def _best_thresholds(self, ranked: list, lv) -> dict:
         """The thresholds of numeric features at every scored node of a level, best (lowest
         overall entropy) first: the first ``max_thresholds`` of each (all if None), with the
         number each has. ``ranked`` holds ``(feature, order)``: the level's rows sorted by the
-        feature within each node; all are ranked together.
+        feature within each node; all are ranked together, their cuts scored again.
 
-        The split search keeps, when the trace asks for a few thresholds, the cuts that may be
-        among the best of each node (``Scores.ranked``, found from the scores it computed): only
-        those are ranked here, and only the values on both sides of those cuts are read (not
-        the level's every row, whose cost would grow with the data rather than the page).
-        Only the ``matrix`` search keeps them (``splits.strategies``): for a counted feature,
-        weighted rows, or a level searched end to end (more positions than its
-        ``matrix_cells`` rule, or more classes than ``matrix_classes``), the level's sorted rows
-        are gathered and their cuts scored again."""
+        Only for what the split search does not keep (:meth:`_tree_thresholds`, every search
+        of unweighted rows when the trace asks for a few thresholds): weighted rows, or every
+        threshold (``max_thresholds=None``)."""
         k, m, n_classes = len(lv.ids), int(lv.sizes.sum()), len(self.data.classes)
         numeric, w = self.data.numeric, self.data.weight
-        chunks = getattr(lv.scores, "ranked", [])  # (features, RankedCuts, m) of each chunk
-        kept = [f for features, *_ in chunks for f in features]
-        if self.max_thresholds is not None and w is None and kept == [f for f, _ in ranked]:
-            orders, low, high = iter(ranked), [], []
-            for features, chunk, width in chunks:  # the i-th feature's from i * width on
-                bounds = np.searchsorted(chunk.position, np.arange(len(features) + 1) * width)
-                for i, (lo, hi) in enumerate(zip(bounds[:-1].tolist(), bounds[1:].tolist())):
-                    (f, o), at = next(orders), chunk.position[lo:hi] - i * width
-                    low.append(numeric[f][o[at]])
-                    high.append(numeric[f][o[at + 1]])
-            cuts = RankedCuts.joined([chunk for _, chunk, _ in chunks])
-            low, high = np.concatenate(low), np.concatenate(high)
-            cols = ranked_thresholds(cuts, low, high, self.max_thresholds)
-            return self._thresholds_found(ranked, k, cols, cuts.n_thresholds)
         values = np.concatenate([numeric[f][o] for f, o in ranked])
         y = np.concatenate([self.data.y[o] for _, o in ranked])
         weight = None if w is None else np.concatenate([w[o] for _, o in ranked])
@@ -528,16 +544,16 @@ class TraceDetails:
             cols, totals = best_thresholds(
                 values, y, starts, lengths, n_classes, self.max_thresholds, weight
             )
-        return self._thresholds_found(ranked, k, cols, totals)
+        return self._thresholds_found([f for f, _ in ranked], k, cols, totals)
 
-    def _thresholds_found(self, ranked: list, k: int, cols: dict, totals) -> dict:
-        """:meth:`_best_thresholds` of the features of ``ranked`` at the ``k`` scored nodes of
-        a level, from the columns of their best thresholds (segment ``i * k + e``: the i-th
-        feature at node e) and how many thresholds each segment has."""
-        n_segments = len(ranked) * k
-        bounds = np.searchsorted(cols["segment"], np.arange(n_segments + 1))
+    def _thresholds_found(self, features: list, k: int, cols: dict, totals, bounds=None) -> dict:
+        """The best thresholds of ``features`` at the ``k`` scored nodes of a level, from the
+        columns of their best thresholds (segment ``i * k + e``: the i-th feature at node e;
+        ``bounds``: where each segment's rows begin, when known) and how many thresholds each
+        segment has."""
+        if bounds is None:
+            bounds = np.searchsorted(cols["segment"], np.arange(len(features) * k + 1))
         names = ("threshold", "overall_entropy") if self.as_text else THRESHOLD_FIELDS
-        features = [f for f, _ in ranked]
         found = _Ranked(features, k, {c: cols[c] for c in names}, bounds, totals)
         return dict.fromkeys(features, found)
 

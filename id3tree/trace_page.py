@@ -295,10 +295,11 @@ class Page:
             first, stop = best.bounds[candidates], best.bounds[candidates + 1]
             n_more = best.totals[candidates] - (stop - first)
             shift = offsets[id(best)]
-            spans += zip((first + shift).tolist(), (stop + shift).tolist(), n_more.tolist())
-            depths += [d.level.depth] * len(candidates)
+            spans.append(np.stack([first + shift, stop + shift, n_more], axis=1))
+            depths.append(np.full(len(candidates), d.level.depth))
             at.append(where)
         threshold, overall = np.concatenate(threshold), np.concatenate(overall)
+        spans, depths = np.concatenate(spans), np.concatenate(depths)
         text = tracing.thresholds_texts(depths, threshold, overall, spans)
         return np.concatenate(at), text
 

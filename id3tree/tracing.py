@@ -373,23 +373,21 @@ def thresholds_text(depth: int, thresholds, n_more: int) -> str:
 def thresholds_texts(depth, threshold, overall_entropy, spans) -> list[str]:
     """:func:`thresholds_text` of many candidates at once: candidate i lists the thresholds
     ``first:stop`` of the columns ``threshold`` and ``overall_entropy`` (best first), and
-    ``spans[i]`` is ``(first, stop, n_more)``; ``depth`` is the depth of their nodes, one for
-    all or one per candidate.
+    ``spans[i]`` is ``(first, stop, n_more)`` (a row of an array will do); ``depth`` is the
+    depth of their nodes, one for all or one per candidate.
 
     Each column is written by one call. The candidates whose thresholds fit on one line (the
-    learner's five, or fewer) are written by one ``%`` a candidate, one template for those
-    with as many thresholds and more or none to count; longer lists are cut into lines of
-    ``THRESHOLDS_PER_LINE`` thresholds.
+    learner's five, or fewer) are joined from their pieces by one C-level pass (one column a
+    piece: the i-th threshold of every candidate with as many thresholds, the words between
+    them), those with as many thresholds and more or none to count at once; longer lists are
+    cut into lines of ``THRESHOLDS_PER_LINE`` thresholds.
     """
-    threshold_text = number_texts(threshold, DECIMALS)
-    overall_text = fixed_texts(overall_entropy)
+    threshold_text = np.array(number_texts(threshold, DECIMALS), dtype=object)
+    overall_text = np.array(fixed_texts(overall_entropy), dtype=object)
     first, stop, n_more = np.asarray(spans, dtype=np.int64).reshape(-1, 3).T
     pad = indents(depth, len(first), "      ")
     more = np.array(count_texts(n_more), dtype=object)
     more_words = np.array(plural_words(n_more, "more threshold", "more thresholds"), dtype=object)
-    # (threshold, overall entropy) pairs side by side: pair i of the columns is cells 2i, 2i + 1
-    pairs = np.empty(2 * len(threshold_text), dtype=object)
-    pairs[0::2], pairs[1::2] = threshold_text, overall_text
     n_listed, k = stop - first, THRESHOLDS_PER_LINE
     texts = np.empty(len(first), dtype=object)
     one_line = (n_listed >= 1) & (n_listed <= k)
@@ -397,12 +395,20 @@ def thresholds_texts(depth, threshold, overall_entropy, spans) -> list[str]:
         set(zip(n_listed[one_line].tolist(), (n_more[one_line] > 0).tolist()))
     ):
         rows = np.flatnonzero((n_listed == n) & ((n_more > 0) == counted))
-        template = "%sbest thresholds by overall entropy: " + ", ".join(["<= %s: %s"] * n)
-        cells = [pad[rows, None], pairs[2 * first[rows, None] + np.arange(2 * n)]]
+        pieces = [pad[rows].tolist(), repeat("best thresholds by overall entropy: <= ")]
+        for i in range(n):  # "<= t: h", joined by ", "
+            if i:
+                pieces.append(repeat(", <= "))
+            at = first[rows] + i
+            pieces += [threshold_text[at].tolist(), repeat(": "), overall_text[at].tolist()]
         if counted:
-            template += ", and %s %s"
-            cells += [more[rows, None], more_words[rows, None]]
-        texts[rows] = list(map(template.__mod__, map(tuple, np.hstack(cells).tolist())))
+            pieces += [
+                repeat(", and "),
+                more[rows].tolist(),
+                repeat(" "),
+                more_words[rows].tolist(),
+            ]
+        texts[rows] = list(map("".join, zip(*pieces)))
     for i in np.flatnonzero(~one_line).tolist():  # several lines, or none
         entries = [f"<= {threshold_text[j]}: {overall_text[j]}" for j in range(first[i], stop[i])]
         lines = [", ".join(entries[j : j + k]) for j in range(0, len(entries), k)] or [""]

@@ -656,8 +656,8 @@ def test_the_searchs_ranked_cuts_give_the_first_k_of_every_threshold(data, k, mi
     """What the split search keeps for the trace (``rank=k``: the cuts near each segment's k
     best, from its own scores, whatever ``min_leaf``) ranks exactly as every threshold sorted
     by overall entropy then threshold: of :func:`search_cuts` (rows laid end to end, also in
-    pieces of ``piece_rows`` rows) and of :func:`search_layouts` (two layouts of the same
-    segments, a matrix)."""
+    pieces of ``piece_rows`` rows, a segment longer than a piece in parts) and of
+    :func:`search_layouts` (two layouts of the same segments, a matrix)."""
     groups, n_classes = data
     layouts = [groups, [(np.where(np.isnan(x), np.nan, -x), y) for x, y in groups]]
     sorted_layouts = [concatenate_sorted(g) for g in layouts]
@@ -678,21 +678,17 @@ def test_the_searchs_ranked_cuts_give_the_first_k_of_every_threshold(data, k, mi
         np.tile(lengths, 2), np.concatenate(n_present), n_classes,
     )  # fmt: skip
     end_to_end = splits.search_cuts(*end_to_end_args, min_leaf=min_leaf, rank=k)
-    in_pieces = splits.search_cuts_in_pieces(  # in pieces of a few segments
-        *end_to_end_args, min_leaf=min_leaf, rank=k, piece_rows=20
-    )
+    in_pieces = [  # in pieces of a few segments; of 7 rows, the longer segments in parts
+        splits.search_cuts_in_pieces(*end_to_end_args, min_leaf=min_leaf, rank=k, piece_rows=p)
+        for p in (20, 7)
+    ]
     values = np.concatenate([v for v, *_ in sorted_layouts])
     codes = np.concatenate([c for _, c, *_ in sorted_layouts])
     all_starts, all_lengths = np.r_[starts, starts + m], np.tile(lengths, 2)
     expected, counts = first_k_of_every_threshold(
         values, codes, all_starts, all_lengths, n_classes, k
     )
-    searches = [matrix, end_to_end]
-    if 2 * m > 20 and lengths.max() <= 20:  # (a segment longer than a piece is not ranked)
-        searches.append(in_pieces)
-    else:
-        assert in_pieces.ranked is None or 2 * m <= 20
-    for search in searches:
+    for search in (matrix, end_to_end, *in_pieces):
         cuts = search.ranked
         at = cuts.position
         best = splits.ranked_thresholds(cuts, values[at], values[at + 1], k)

@@ -788,3 +788,55 @@ def test_the_path_of_every_traced_node_is_its_condensed_path_in_the_tree(data):
     assert len(started) == len(expected) > 10
     for event in started:
         assert list(event.path) == expected[event.node]
+
+
+@pytest.mark.parametrize("search", ["matrix", "end_to_end", "in_pieces"])
+@pytest.mark.parametrize("options", [{}, {"min_samples_leaf": 4}])
+def test_every_search_keeps_the_cuts_of_the_best_thresholds(monkeypatch, search, options):
+    """verbose=2's best thresholds come from the cuts each split search kept, whatever the
+    search (a matrix; rows laid end to end; in pieces, a node longer than a piece scored in
+    parts; a counted feature of few values), never from the level's rows gathered and scored
+    again; and they are the first k of every threshold (``max_thresholds=None``, which scores
+    every cut again), with the same numbers, ``n_more`` counting the rest."""
+    import dataclasses
+
+    from id3tree import sorted_columns
+    from id3tree.splits import sorted_rows, strategies
+    from id3tree.trace_details import TraceDetails
+
+    X, y = make_classification(900, 4, n_informative=3, n_redundant=0, n_classes=3, random_state=1)
+    X[:, 1] = np.round(X[:, 1])  # a few values (at most 1 in 64 rows): counted, not sorted
+    X[np.random.default_rng(1).random(X.shape) < 0.05] = np.nan
+    rules = {"matrix": {}, "end_to_end": {"matrix_cells": 1}}
+    rules["in_pieces"] = {"matrix_cells": 1, "piece_rows": 64}
+    for name, limit in rules[search].items():
+        rule = dataclasses.replace(strategies.SIZE_RULES[name], limit=limit)
+        monkeypatch.setitem(strategies.SIZE_RULES, name, rule)
+    calls = []
+
+    def spy(module, name):
+        function = getattr(module, name)
+
+        def called(*args, **kwargs):
+            calls.append((name, kwargs.get("rank"), getattr(args[0], "max_thresholds", None)))
+            return function(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, called)
+
+    spy(sorted_columns, "search_counted")
+    spy(sorted_rows, "_search_long")
+    spy(TraceDetails, "_best_thresholds")  # the level's rows gathered and scored again
+    ranked = {}
+    for k in (3, None):
+        tracer = RecordingTracer(max_thresholds=k)
+        ID3Classifier(**options).fit(X, y, tracer=tracer)
+        ranked[k] = [e for e in tracer.events if isinstance(e, ThresholdsRanked)]
+    assert ("search_counted", 3, None) in calls
+    assert (search == "in_pieces") == (("_search_long", 3, None) in calls)
+    rescored = [k for name, _, k in calls if name == "_best_thresholds"]
+    assert rescored and set(rescored) == {None}
+    assert len(ranked[3]) == len(ranked[None]) > 10
+    for best, every in zip(ranked[3], ranked[None]):
+        assert (best.node, best.feature) == (every.node, every.feature)
+        assert best.thresholds == every.thresholds[:3]
+        assert best.n_more == len(every.thresholds) - len(best.thresholds)

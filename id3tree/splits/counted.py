@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from id3tree.splits.categorical import count_keys
@@ -10,7 +12,7 @@ from id3tree.splits.sorted_rows import search_cuts
 
 
 def search_counted(
-    codes, y, segment, n_segments, n_codes, n_classes, *, min_leaf=1
+    codes, y, segment, n_segments, n_codes, n_classes, *, min_leaf=1, rank=0
 ) -> tuple[ThresholdSearch, np.ndarray, np.ndarray]:
     """:func:`search_cuts` for a feature with few distinct values, by counting instead of sorting.
 
@@ -20,7 +22,9 @@ def search_counted(
     rows of each class, and :func:`search_cuts` scores the cuts between those values with the
     same table of ``c log c`` as for sorted rows, counting each (value, class) pair once instead
     of row by row. Returns the search (counts of rows, as :func:`search_cuts`) and the codes of
-    the two values each best cut lies between (-1 where none was found).
+    the two values each best cut lies between (-1 where none was found). With ``rank=k``, the
+    cuts that may be among each segment's ``k`` best are kept for the trace, as by
+    :func:`search_cuts`, with the codes of the values each lies between (``ranked.beside``).
     """
     # the key packs (segment, value, class) in bit fields: unpacking takes shifts, not divisions
     class_bits, code_bits = _bits(n_classes), _bits(n_codes)
@@ -45,7 +49,11 @@ def search_counted(
         n_classes,
         min_leaf=min_leaf,
         count=count,
+        rank=rank,
     )
+    if found.ranked is not None:
+        at = found.ranked.position
+        found.ranked = replace(found.ranked, beside=np.stack([value[at], value[at + 1]]))
     low, high = np.full(n_segments, -1), np.full(n_segments, -1)
     at = found.position[found.found]
     low[found.found], high[found.found] = value[at], value[at + 1]

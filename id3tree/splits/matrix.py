@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from id3tree._entropy import n_entropy_units, scaled_xlogx
-from id3tree.splits.near_best import near_best_cuts
+from id3tree.splits.near_best import margins, near_best_cuts
 from id3tree.splits.results import (
     NOT_A_CUT,
     RankedCuts,
@@ -104,9 +104,9 @@ def search_layouts(
         score = weighted if score is None else score
         valid_any = valid if valid_any is None else valid_any
         layout_starts = (np.arange(c)[:, None] * m + starts).ravel()
-        seg, pos = near_best_cuts(
-            score.ravel(), layout_starts, np.tile(lengths, c), rank, unit, n_classes
-        )
+        layout_lengths = np.tile(lengths, c)
+        margin = margins(layout_lengths, unit, n_classes)
+        seg, pos = near_best_cuts(score.ravel(), layout_starts, layout_lengths, rank, margin)
         ranked = RankedCuts(
             seg,
             pos,

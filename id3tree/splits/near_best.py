@@ -16,45 +16,78 @@ from id3tree.splits.results import NOT_A_CUT, RankedCuts, cumsum0
 def ranked_cuts(cuts, weighted, min_leaf: int, k: int) -> RankedCuts:
     """``ranked`` of :func:`~id3tree.splits.sorted_rows.search_cuts`: the cuts that may be
     among the ``k`` best of each segment of ``cuts`` (a :class:`~id3tree.splits.sorted_rows.Cuts`
-    whose scores with ``min_leaf`` are ``weighted``), every cut between two distinct values
-    counting (a ``min_leaf`` of 1, as the trace lists them)."""
-    valid = cuts.valid()
-    score = weighted if min_leaf == 1 else cuts.score_all(valid)
+    of whole segments, of rows or counted, whose scores with ``min_leaf`` are ``weighted``),
+    every cut between two distinct values counting (a ``min_leaf`` of 1, as the trace lists
+    them)."""
+    score, valid = trace_scores(cuts, weighted, min_leaf)
     totals = np.add.reduceat(valid, cuts.starts) if len(valid) else np.zeros(0, np.int64)
-    _, pos = near_best_cuts(score, cuts.starts, cuts.lengths, k, cuts.unit, cuts.n_classes)
+    margin = margins(cuts.rows, cuts.unit, cuts.n_classes)  # (sizes in rows, also when counted)
+    _, pos = near_best_cuts(score, cuts.starts, cuts.lengths, k, margin)
     return ranked_at(cuts, pos, totals)
+
+
+def trace_scores(cuts, weighted, min_leaf: int) -> tuple:
+    """The scores the trace ranks ``cuts`` by (those of every cut between two distinct values,
+    whatever ``min_leaf``; ``weighted``: the search's, with ``min_leaf``) and where a cut may
+    go."""
+    valid = cuts.valid()
+    return (weighted if min_leaf == 1 else cuts.score_all(valid)), valid
 
 
 def ranked_at(cuts, pos, n_thresholds=None) -> RankedCuts:
     """The :class:`RankedCuts` of the cuts after positions ``pos`` (increasing) of ``cuts``
-    (rows, whole segments): the class counts of each one's left side from one running count
-    per class."""
+    (whole segments, or a part of one: then its rows before the part are not counted): the
+    class counts of each one's left side from one running count per class (of rows, or of
+    counted entries' rows)."""
     seg, starts = cuts.segment[pos], cuts.starts
     left = np.empty((len(pos), cuts.n_classes), dtype=np.int64)
     for k in range(cuts.n_classes):
-        before = cumsum0(cuts.y == k)  # rows of class k before each position
+        of_class = cuts.y == k if cuts.count is None else np.where(cuts.y == k, cuts.count, 0)
+        before = cumsum0(of_class)  # rows of class k before each position
         left[:, k] = before[pos + 1] - before[starts[seg]]
     return RankedCuts(seg, pos, left, cuts.present, cuts.parent, n_thresholds)
 
 
-def near_best_cuts(score, starts, lengths, k: int, unit: float, n_classes: int) -> tuple:
+def near_best_cuts(score, starts, lengths, k: int, margin) -> tuple:
     """The segments and positions (increasing) of the cuts that may be among the ``k`` best of their
     segment: segment s is ``score[starts[s] : starts[s] + lengths[s]]``, the exact integer
-    scores of :class:`~id3tree.splits.sorted_rows.Cuts` (``n H`` in units ``unit`` of its table; the largest int64 where
-    no cut may go).
+    scores of :class:`~id3tree.splits.sorted_rows.Cuts` (``n H`` in the units of its table;
+    the largest int64 where no cut may go).
 
     The cuts near each segment's ``k`` best are found without sorting them all
-    (:func:`_near_best`), and only those within a margin of a bound of each segment's ``k``-th
-    best among them are kept: floats and the table's rounding may order near-equal cuts
-    differently, and a margin of 1e-9 bits of overall entropy (and a few table units) keeps
-    them all.
+    (:func:`_near_best`), and only those within ``margin[s]`` (:func:`margins`) of a bound of
+    each segment's ``k``-th best among them are kept.
     """
-    margin = np.ceil(1e-9 * np.asarray(lengths) / unit).astype(np.int64) + 4 * (n_classes + 1)
     pos = _near_best(score, starts, lengths, k, margin)
     seg, near = np.searchsorted(starts, pos, side="right") - 1, score[pos]
-    kth = _kth_bound(near, np.bincount(seg, minlength=len(starts)), k)
-    kept = near - margin[seg] <= kth[seg]
+    kept = _within_margin(near, seg, len(starts), k, margin)
     return seg[kept], pos[kept]
+
+
+def margins(n_rows, unit: float, n_classes: int) -> np.ndarray:
+    """How far past a bound of its ``k``-th best score a segment of ``n_rows`` rows keeps its
+    cuts: floats and the table's rounding may order near-equal cuts differently, and a margin
+    of 1e-9 bits of overall entropy (and a few table units) keeps them all."""
+    return np.ceil(1e-9 * np.asarray(n_rows) / unit).astype(np.int64) + 4 * (n_classes + 1)
+
+
+def _within_margin(near, seg, n_segments: int, k: int, margin) -> np.ndarray:
+    """Which of the scores ``near`` (of segments ``seg``, increasing) are within ``margin`` of a
+    bound of their segment's ``k``-th best among them."""
+    kth = _kth_bound(near, np.bincount(seg, minlength=n_segments), k)
+    return near - margin[seg] <= kth[seg]
+
+
+def joined_parts(parts: list, k: int, margin: int) -> tuple:
+    """The cuts that may be among the ``k`` best of one segment scored in parts, from each
+    part's own (``parts``: ``(positions, scores, left class counts)`` of the cuts near each
+    part's ``k`` best, by :func:`near_best_cuts` with the segment's ``margin``; at least one):
+    the ``k`` best of the segment are among the ``k`` best of their parts, so the parts' cuts
+    are ranked again together, with the same margin. Returns their positions and left class
+    counts."""
+    pos, score, left = (np.concatenate(column) for column in zip(*parts))
+    kept = _within_margin(score, np.zeros(len(score), np.int64), 1, k, np.array([margin]))
+    return pos[kept], left[kept]
 
 
 _BLOCK = 32

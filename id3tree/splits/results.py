@@ -83,6 +83,9 @@ class RankedCuts:
     present: np.ndarray  # (segments, classes): the class counts of the rows with a value
     parent: np.ndarray  # (segments, classes): the class counts of all rows
     n_thresholds: np.ndarray  # how many cuts each segment has (between two distinct values)
+    # of each cut, the codes of the two values it lies between ((2, cuts): the counted search
+    # knows them; None elsewhere, and once joined)
+    beside: np.ndarray | None = None
 
     @staticmethod
     def joined(parts: list) -> RankedCuts:

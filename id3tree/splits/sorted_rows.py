@@ -15,7 +15,14 @@ import dataclasses
 import numpy as np
 
 from id3tree._entropy import cut_entropy_units, scaled_xlogx
-from id3tree.splits.near_best import ranked_cuts
+from id3tree.splits.near_best import (
+    joined_parts,
+    margins,
+    near_best_cuts,
+    ranked_at,
+    ranked_cuts,
+    trace_scores,
+)
 from id3tree.splits.results import (
     NOT_A_CUT,
     RankedCuts,
@@ -212,17 +219,17 @@ def search_cuts(
     Returns the position (entry) of each best cut; ``n_left``, ``n_right``, ``n_missing`` count
     rows (``threshold`` is left NaN: the caller knows the values).
 
-    With ``rank=k`` (rows only, not counted), the search also keeps what the trace ranks the
-    ``k`` best thresholds of each segment from (``ranked``,
-    :func:`~id3tree.splits.near_best.near_best_cuts` of its own scores, every cut between two
-    distinct values counting whatever ``min_leaf``): a search for the trace scores no cut twice.
-    ``ranked`` is None where it was not asked for.
+    With ``rank=k``, the search also keeps what the trace ranks the ``k`` best thresholds of
+    each segment from (``ranked``, :func:`~id3tree.splits.near_best.near_best_cuts` of its own
+    scores, every cut between two distinct values counting whatever ``min_leaf``; counted:
+    positions are entries): a search for the trace scores no cut twice. ``ranked`` is None
+    where it was not asked for.
 
     This is the ``end_to_end`` strategy of :mod:`id3tree.splits.strategies`: its temporaries
     take about 100 bytes a row, so large data goes to :func:`search_cuts_in_pieces` instead.
     """
     cuts = Cuts(step_up, y, starts, lengths, n_present, n_classes, count)
-    owner, at, n_ties, ranked = _best_of(cuts, min_leaf, rank if count is None else 0)
+    owner, at, n_ties, ranked = _best_of(cuts, min_leaf, rank)
     position = np.full(len(starts), -1, dtype=np.int64)
     position[owner] = at
     left = cuts.left_counts(owner, at)
@@ -263,8 +270,8 @@ def search_cuts_in_pieces(
     Segments are taken in order, as many whole ones at a time as fit in ``piece_rows`` rows; a
     longer segment is searched alone, in parts of ``piece_rows`` rows (:func:`_search_long`).
     Every piece is scored in the units of the whole search's table, so the integer scores, and
-    the ties between them, are exactly those of one search of everything. ``ranked`` (``rank=k``)
-    is None when a segment is longer than ``piece_rows`` (scored in parts).
+    the ties between them, are exactly those of one search of everything; so are the cuts kept
+    for the trace (``ranked``, ``rank=k``), a long segment's ranked from the best of its parts.
     """
     n_seg = len(starts)
     scale = (int(lengths.max()), int(lengths.sum()))  # the table of one search of everything
@@ -274,14 +281,15 @@ def search_cuts_in_pieces(
     missing = np.zeros((n_seg, n_classes), dtype=np.int64)
     owners, lefts = [], []
     near = []  # (rank: the ranked cuts of each piece)
-    rank = 0 if (lengths > piece_rows).any() else rank  # (a long segment is scored in parts)
     for part, piece in pieces(starts, lengths, piece_rows):
         s = part.start
         if lengths[s] > piece_rows:  # alone in its piece
-            at, n_ties[s], left, present[s], missing[s] = _search_long(
+            at, n_ties[s], left, present[s], missing[s], ranked = _search_long(
                 step_up, y, starts[s], lengths[s], n_present[s], n_classes, min_leaf, scale,
-                piece_rows,
+                piece_rows, rank=rank,
             )  # fmt: skip
+            if rank:
+                near.append(ranked)
             if at >= 0:
                 position[s] = at
                 owners.append(np.array([s]))
@@ -304,21 +312,26 @@ def search_cuts_in_pieces(
     return threshold_search(owner, left, present, missing, n_ties, position=position, ranked=ranked)
 
 
-def _search_long(step_up, y, start, length, n_present, n_classes, min_leaf, scale, piece_rows):
+def _search_long(
+    step_up, y, start, length, n_present, n_classes, min_leaf, scale, piece_rows, rank=0
+):
     """The best cut of one segment longer than ``piece_rows`` rows, scored in parts of
     ``piece_rows`` rows that carry the class counts of the rows before them.
 
     Cuts are tied when within the tolerance of the segment's best; a part cannot know that best,
     so each keeps its cuts within the tolerance of its own best (a superset of the ones that
-    count) and the ties are settled at the end. Returns the winning position (-1 for none), the
-    number of tied cuts, the class counts left of the winner, and the segment's class counts
-    with a value (present) and without (missing).
+    count) and the ties are settled at the end; so are the cuts near the ``rank`` best, for
+    the trace (:func:`~id3tree.splits.near_best.joined_parts`). Returns the winning position
+    (-1 for none), the number of tied cuts, the class counts left of the winner, the segment's
+    class counts with a value (present) and without (missing), and with ``rank=k`` its
+    :class:`RankedCuts` (positions as ``y`` numbers them; else None).
     """
     start, length, n_present = int(start), int(length), int(n_present)
     present = np.bincount(y[start : start + n_present], minlength=n_classes).astype(np.int64)
     missing = np.bincount(y[start + n_present : start + length], minlength=n_classes)
     before = np.zeros((1, n_classes), dtype=np.int64)
     near_position, near_score = [], []
+    trace = _LongRanking(rank, length, n_classes)
     for lo in range(start, start + min(length, n_present), piece_rows):
         hi = min(lo + piece_rows, start + length)
         cuts = Cuts(
@@ -332,12 +345,47 @@ def _search_long(step_up, y, start, length, n_present, n_classes, min_leaf, scal
             near = np.flatnonzero(weighted <= best + tolerance)
             near_position.append(near + lo)
             near_score.append(weighted[near])
+        if rank:
+            trace.add(cuts, weighted, min_leaf, lo, before)
         before = before + cuts.parent
+    missing = missing.astype(np.int64)
+    ranked = trace.ranked(present, missing) if rank else None
     left = np.zeros(n_classes, dtype=np.int64)
     if not near_score:
-        return -1, 0, left, present, missing.astype(np.int64)
+        return -1, 0, left, present, missing, ranked
     score, position = np.concatenate(near_score), np.concatenate(near_position)
     tied = score <= score.min() + tolerance
     at = int(position[np.argmax(tied)])  # the first of the tied cuts
     left[:] = np.bincount(y[start : at + 1], minlength=n_classes)
-    return at, int(tied.sum()), left, present, missing.astype(np.int64)
+    return at, int(tied.sum()), left, present, missing, ranked
+
+
+class _LongRanking:
+    """The cuts near the ``k`` best of a segment searched in parts (:func:`_search_long`), for
+    the trace: each part's own near its best, ranked together at the end
+    (:func:`~id3tree.splits.near_best.joined_parts`)."""
+
+    def __init__(self, k: int, length: int, n_classes: int):
+        self.k, self.length, self.n_classes = k, length, n_classes
+        self.margin = np.zeros(1, dtype=np.int64)  # (the table's unit is known with a part)
+        self.n_thresholds = 0
+        self.parts = [(np.zeros(0, np.int64),) * 2 + (np.zeros((0, n_classes), np.int64),)]
+
+    def add(self, cuts: Cuts, weighted, min_leaf: int, lo: int, before) -> None:
+        """The cuts near the ``k`` best of a part (``cuts``, scored ``weighted`` with
+        ``min_leaf``, from position ``lo`` on, ``before``: the class counts before it)."""
+        self.margin = margins(np.array([self.length]), cuts.unit, self.n_classes)
+        score, valid = trace_scores(cuts, weighted, min_leaf)
+        self.n_thresholds += int(np.count_nonzero(valid))
+        _, pos = near_best_cuts(score, cuts.starts, cuts.lengths, self.k, self.margin)
+        self.parts.append((pos + lo, score[pos], ranked_at(cuts, pos).left + before))
+
+    def ranked(self, present, missing) -> RankedCuts:
+        """The :class:`RankedCuts` of the segment (``present``, ``missing``: its class counts
+        with a value and without)."""
+        pos, left = joined_parts(self.parts, self.k, int(self.margin[0]))
+        parent = (present + missing)[None]
+        return RankedCuts(
+            np.zeros(len(pos), np.int64), pos, left, present[None], parent,
+            np.array([self.n_thresholds]),
+        )  # fmt: skip
