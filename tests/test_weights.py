@@ -653,3 +653,95 @@ def test_scoring_only_the_cuts_near_the_best_grows_the_same_tree(n_classes, monk
             fits[fast] = (*everything(model, X), page.getvalue())
         assert fits[True] == fits[False]
         assert len(list(model.root_.walk())) > 20
+
+
+def test_xlogx_of_weights_is_xlogx_to_the_bit():
+    """The weighted search's ``x ln x`` (no masked logarithm) against its plain twin,
+    ``_entropy.xlogx``: zeros, the smallest and very large weights, and ordinary ones."""
+    from id3tree._entropy import xlogx, xlogx_of_weights
+
+    rng = np.random.default_rng(3)
+    weights = np.concatenate(
+        [
+            rng.uniform(0.0, 3.0, 1000),
+            10.0 ** rng.uniform(-300.0, 300.0, 1000),
+            [0.0, 5e-324, 2.2e-308, 1.0, 2.0**500],
+        ]
+    )
+    weights[:2000:7] = 0.0
+    assert xlogx_of_weights(weights).tobytes() == xlogx(weights).tobytes()
+
+
+def test_the_entropy_floor_lies_below_the_entropy():
+    """``n H >= 2 (n - sum_k c_k**2 / n)`` bits (``_entropy.n_entropy_floor``) against scipy's
+    entropy: 2 to 12 classes, near-pure, even and lopsided tables of counts or weights; equal
+    for an even two-class split and a pure table, and close near an even split."""
+    from id3tree._entropy import n_entropy_floor
+
+    rng = np.random.default_rng(11)
+    for k in range(2, 13):
+        for concentration in (0.05, 0.5, 5.0):
+            counts = rng.dirichlet(np.full(k, concentration), size=500)
+            counts *= rng.uniform(0.1, 1e4, (500, 1))
+            n = counts.sum(axis=1)
+            n_h = n * scipy_entropy(counts.T, base=2)
+            floor = n_entropy_floor(n, (counts**2).sum(axis=1))
+            assert (floor <= n_h + 1e-9 * n).all()
+            assert (floor >= -1e-9 * n).all()
+    assert float(n_entropy_floor(8.0, 4.0**2 + 4.0**2)) == 8.0  # 4 and 4: 8 bits
+    assert float(n_entropy_floor(5.0, 5.0**2)) == 0.0  # pure
+    assert float(n_entropy_floor(0.0, 0.0)) == 0.0  # nothing
+    p = np.array([0.4, 0.6])
+    assert n_entropy_floor(1.0, (p**2).sum()) > 0.97 * scipy_entropy(p, base=2)
+
+
+@pytest.mark.parametrize("kind", ["uniform", "whole", "tiny", "mixed"])
+def test_the_score_floors_lie_below_the_scores(kind):
+    """``WeightedCuts.score_floors``, lowered by ``floor_error``, lies below the floor of the
+    exact weights (fractions summed exactly, ``math.fsum``), and, lowered by the scores'
+    ``rounding_margin`` too, below every computed score: what lets the search leave out an end
+    whose floor lies above its segment's best."""
+    import math
+
+    from id3tree.splits import weighted
+
+    rng = np.random.default_rng(len(kind) + 20)
+    worst = 0.0
+    for _ in range(20):
+        arguments = _sorted_segments(rng, int(rng.integers(2, 5)), kind)
+        step_up, y, weight, starts, lengths, n_present, k = arguments
+        cuts = weighted.WeightedCuts(*arguments)
+        pos = cuts.candidates()
+        seg, floors = cuts.score_floors(pos)
+        _, scores = cuts.weighted_scores(pos)
+        assert (floors - cuts.floor_error() - cuts.rounding_margin() <= scores).all()
+        for p, s, floor in zip(pos.tolist(), seg.tolist(), floors.tolist(), strict=True):
+            rows = np.arange(starts[s], starts[s] + n_present[s])
+            exact = 0.0
+            for side in (rows[rows <= p], rows[rows > p]):
+                by_class = [math.fsum(weight[side][y[side] == c]) for c in range(k)]
+                total = math.fsum(by_class)
+                if total > 0:
+                    exact += 2.0 * (total - math.fsum(c * c for c in by_class) / total)
+            worst = max(worst, (floor - exact) / cuts.floor_error())
+    assert worst <= 1.0
+
+
+def test_the_floors_leave_out_the_ends_far_from_the_best():
+    """On one long segment of two classes whose best cut is clear (the class changes at 0,
+    a fifth of the rows on either side the other way), most ends of runs lie far from the best,
+    and the search scores fewer than a fifth of them."""
+    from id3tree.splits import weighted
+
+    rng = np.random.default_rng(2)
+    m = 5000
+    x = np.sort(rng.normal(size=m))
+    y = ((x > 0) ^ (rng.random(m) < 0.2)).astype(np.int64)
+    weight = rng.uniform(0.5, 2.0, m)
+    one = np.array([0])
+    cuts = weighted.WeightedCuts(np.r_[x[1:] > x[:-1], False], y, weight, one, one + m, one + m, 2)
+    pos = cuts.candidates()
+    ends = weighted._run_ends(cuts, pos)
+    _, _, scored = weighted._near_best_ends(cuts, pos.take(ends), cuts.parent.sum(axis=1))
+    assert len(ends) > 1000
+    assert len(scored) < len(ends) / 5
