@@ -294,17 +294,17 @@ def entropy_of_groups(counts, group, n_groups: int, base: float = 2.0) -> np.nda
 
 
 def xlogx_of_weights(weights: np.ndarray) -> np.ndarray:
-    """:func:`xlogx` of an array of floats none of which is negative (sums of weights), to the
-    bit, by whole-array operations: a zero takes the logarithm of 1 instead of being left out
-    by a masked logarithm, which numpy computes several times slower. The weighted split search
-    takes six of these for each cut it scores.
+    """:func:`xlogx` of an array of floats none of which is negative (sums of weights), by
+    three whole-array operations: a zero takes the logarithm of the smallest float (and gives
+    ``0 * -744.4 = -0.0``, equal to 0) instead of being left out by a masked logarithm, which
+    numpy computes several times slower. Every other value is :func:`xlogx`'s to the bit. The
+    weighted split search takes six of these for each cut it scores.
 
     >>> w = np.array([0.0, 1.0, 2.5])
-    >>> xlogx_of_weights(w).tobytes() == xlogx(w).tobytes()
+    >>> bool((xlogx_of_weights(w) == xlogx(w)).all())
     True
     """
-    logs = np.equal(weights, 0.0).astype(float)
-    logs += weights  # (x where x > 0, 1 where x = 0)
+    logs = np.maximum(weights, np.finfo(float).smallest_subnormal)
     np.log(logs, out=logs)
     return np.multiply(weights, logs, out=logs)
 
