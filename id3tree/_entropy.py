@@ -307,30 +307,3 @@ def xlogx_of_weights(weights: np.ndarray) -> np.ndarray:
     logs = np.maximum(weights, np.finfo(float).smallest_subnormal)
     np.log(logs, out=logs)
     return np.multiply(weights, logs, out=logs)
-
-
-def n_entropy_floor(total, sum_of_squares) -> np.ndarray:
-    """A lower bound of ``n`` times the entropy (bits) of class weights ``c_k`` that sum to
-    ``total`` (``n``), from ``sum_of_squares`` (``sum_k c_k**2``) and no logarithm:
-    ``n H >= 2 (n - sum_k c_k**2 / n)``, twice ``n`` times the Gini impurity.
-
-    Why: with ``p_k = c_k / n``, ``H - 2 (1 - sum_k p_k**2) = sum_k p_k f(p_k)`` where
-    ``f(p) = -log2 p - 2 (1 - p)``. ``f`` falls from infinity at 0 to 0 at 1/2, so every
-    class of ``p <= 1/2`` adds no less than 0. At most one class has ``p > 1/2``; for two
-    classes the bound is ``H(p) >= 4 p (1 - p)``, which holds: both sides are 0 at 0, 1/2 and
-    1, and their difference is concave up to ``p = 0.24`` (so above its chord there) and
-    convex from there to 1/2, where its slope is 0 (so lowest at 1/2). Spreading the rest
-    ``1 - p`` over more classes, each below 1/2, only adds, since ``f`` falls on ``(0, 1/2]``.
-    Equality for an even two-class split and for a pure one. The weighted split search uses
-    it to leave out cuts that cannot be the best without taking their logarithms.
-
-    >>> counts = np.array([9.0, 5.0])  # Play Tennis: 14 H = 13.16 bits
-    >>> round(float(n_entropy_floor(14.0, (counts**2).sum())), 2), round(14 * 0.9403, 2)
-    (12.86, 13.16)
-    >>> float(n_entropy_floor(np.array([8.0, 0.0]), np.array([32.0, 0.0]))[0])  # 4 and 4: 8 bits
-    8.0
-    """
-    total = np.asarray(total, dtype=float)
-    bound = total - sum_of_squares / np.maximum(total, np.finfo(float).tiny)  # (0 of nothing)
-    bound *= 2.0
-    return bound

@@ -7,13 +7,7 @@ import math
 
 import numpy as np
 
-from id3tree._entropy import (
-    entropy_rows,
-    entropy_terms,
-    log_base,
-    n_entropy_floor,
-    xlogx_of_weights,
-)
+from id3tree._entropy import entropy_rows, entropy_terms, log_base, xlogx_of_weights
 from id3tree.splits.results import TIE_TOLERANCE, ThresholdSearch, class_counts
 
 
@@ -94,52 +88,10 @@ class WeightedCuts:
     def weighted_scores(self, pos):
         """Segment and score of the cut after each position: ``w_left H_left + w_right H_right``
         (weight times bits), what :meth:`score` gives, by the formula written for counts,
-        ``w H = w ln w - sum_k c_k ln c_k`` (:func:`~id3tree._entropy.xlogx`): one logarithm
-        per side and class and no division, where :meth:`score` takes the entropies apart; the
-        last class's weights are what the others leave of each side's. The two agree to
-        rounding (about ``1e-16 w ln w``), far inside the tie tolerance."""
-        seg, w_left, w_right, by_class = self.side_weights(pos)
-        nats = xlogx_of_weights(w_left)
-        nats += xlogx_of_weights(w_right)
-        for left, right in by_class:
-            nats -= xlogx_of_weights(left)
-            nats -= xlogx_of_weights(right)
-        nats /= log_base(2.0)
-        return seg, nats
-
-    def score_floors(self, pos):
-        """Segment and a lower bound of the score of the cut after each position, with no
-        logarithm: ``2 (w - sum_k c_k**2 / w)`` of each side
-        (:func:`~id3tree._entropy.n_entropy_floor`), ``w`` the sum of the side's class
-        weights as :meth:`weighted_scores` computes them. Less by at most
-        :meth:`floor_error` than the exact bound, which lies below the exact score."""
-        seg, _, _, by_class = self.side_weights(pos)
-        total, squares = np.zeros((2, len(pos))), np.zeros((2, len(pos)))
-        for left, right in by_class:
-            total[0] += left
-            total[1] += right
-            squares[0] += left * left
-            squares[1] += right * right
-        floors = n_entropy_floor(total, squares)
-        return seg, floors[0] + floors[1]
-
-    def floor_error(self) -> float:
-        """A bound on how far :meth:`score_floors` of any cut may lie above the exact bound of
-        its sides' true weights. The bound of a side is a function of its class weights whose
-        slope in each lies between 0 and 4 (``2 (1 - 2 p_k + sum_j p_j**2)``), so each
-        weight's rounding (:meth:`weight_error`) moves it by at most 4 times that; its own
-        rounding is a few ``eps`` of the side's weight, and underflow less than ``2**-170``
-        (squares below the smallest float are lost: a side of weight ``w`` bounds at most
-        ``2 w`` and the loss is ``2**-1074`` a class over ``w``). Twice the sum, both sides."""
-        eps, k = float(np.finfo(float).eps), self.n_classes
-        total = float(self.cum_size[-1])
-        side = 4.0 * k * self.weight_error() + 8.0 * (k + 2) * eps * total + 2.0**-170
-        return 2.0 * 2.0 * side
-
-    def side_weights(self, pos):
-        """Segment, weight of both sides, and each class's weights on both sides (a generator
-        of ``(left, right)``, one class at a time: the last class's are what the others leave of
-        each side's) of the cut after each position."""
+        ``w H = w ln w - sum_k c_k ln c_k`` (:func:`~id3tree._entropy.xlogx_of_weights`): one
+        logarithm per side and class and no division, where :meth:`score` takes the entropies
+        apart; the last class's weights are what the others leave of each side's. The two agree
+        to rounding (about ``1e-16 w ln w``), far inside the tie tolerance."""
         seg = self.segment[pos]
         at = pos + 1
         w_left = self.cum_size.take(at)
@@ -147,10 +99,8 @@ class WeightedCuts:
         w_right = self.present_size.take(seg)
         w_right -= w_left
         np.maximum(w_right, 0.0, out=w_right)
-        return seg, w_left, w_right, self._class_weights(seg, at, w_left, w_right)
-
-    def _class_weights(self, seg, at, w_left, w_right):
-        """The generator of :meth:`side_weights`."""
+        nats = xlogx_of_weights(w_left)
+        nats += xlogx_of_weights(w_right)
         rest_left, rest_right = w_left.copy(), w_right.copy()  # the last class's weights
         for k in range(self.n_classes - 1):
             cum = self.class_sum(k)
@@ -161,8 +111,12 @@ class WeightedCuts:
             np.maximum(right, 0.0, out=right)
             rest_left -= left
             rest_right -= right
-            yield left, right
-        yield np.maximum(rest_left, 0.0, out=rest_left), np.maximum(rest_right, 0.0, out=rest_right)
+            nats -= xlogx_of_weights(left)
+            nats -= xlogx_of_weights(right)
+        nats -= xlogx_of_weights(np.maximum(rest_left, 0.0, out=rest_left))
+        nats -= xlogx_of_weights(np.maximum(rest_right, 0.0, out=rest_right))
+        nats /= log_base(2.0)
+        return seg, nats
 
     def class_sum(self, k: int) -> np.ndarray:
         """The running sum of the weights of class ``k``: ``out[i]``, the weight of its rows
@@ -263,29 +217,26 @@ def near_best_scores(cuts: WeightedCuts, pos, total):
     tolerance of its segment's best end, the bound lowered by the rounding of the scores and
     weights (:meth:`WeightedCuts.rounding_margin`, :meth:`WeightedCuts.weight_error`) so that
     the rule holds for the computed scores too. In sorted rows most cuts are inner (only the
-    cuts where the class changes are not), and few lie near the best.
-
-    Nor are all the ends scored (:func:`_near_best_ends`): each end's score is first bounded
-    from below with no logarithm (:meth:`WeightedCuts.score_floors`), and only the ends whose
-    bound comes within the tolerance of their segment's best are scored. The chord of an inner
-    cut whose run has an end left unscored starts from that end's bound instead (a chord of
-    lower bounds is a lower bound of the chord)."""
+    cuts where the class changes are not), and few lie near the best."""
     if len(pos) < 3:
         return all_scores(cuts, pos, total)
     ends = _run_ends(cuts, pos)
-    seg, scores, scored = _near_best_ends(cuts, pos.take(ends), total)
-    first = np.flatnonzero(np.r_[True, seg[scored][1:] != seg[scored][:-1]])
+    if len(ends) == len(pos):  # (no inner cut)
+        return all_scores(cuts, pos, total)
+    seg, scores = cuts.weighted_scores(pos.take(ends))
+    first = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
     limit = np.full(len(cuts.starts), np.inf)  # of each segment: its best end, widened
-    limit[seg[scored][first]] = np.minimum.reduceat(scores[scored], first)
+    limit[seg[first]] = np.minimum.reduceat(scores, first)
     limit += TIE_TOLERANCE * total
     near = _near_inner_cuts(cuts, pos, ends, seg, scores, limit)
+    if not len(near):
+        return pos.take(ends), seg, scores
     near_seg, near_scores = cuts.weighted_scores(pos.take(near))
-    chosen = np.concatenate([ends.take(scored), near])
-    order = np.argsort(chosen, kind="stable")  # (two sorted runs)
+    order = np.argsort(np.concatenate([ends, near]), kind="stable")  # (two sorted runs)
     return (
-        pos.take(chosen.take(order)),
-        np.concatenate([seg.take(scored), near_seg]).take(order),
-        np.concatenate([scores.take(scored), near_scores]).take(order),
+        pos.take(np.concatenate([ends, near]).take(order)),
+        np.concatenate([seg, near_seg]).take(order),
+        np.concatenate([scores, near_scores]).take(order),
     )
 
 
@@ -296,36 +247,6 @@ def _run_ends(cuts: WeightedCuts, pos) -> np.ndarray:
     end = np.ones(len(pos), dtype=bool)
     np.not_equal(run[1:].take(pos[:-2]), run.take(pos[2:]), out=end[1:-1])  # (run[1:]: after)
     return np.flatnonzero(end)
-
-
-def _near_best_ends(cuts: WeightedCuts, end_pos, total):
-    """The segment of each cut after ``end_pos`` (the ends of :func:`near_best_scores`), its
-    score or a lower bound of it, and which of them (indices, increasing) are scored: those
-    whose score may be their segment's best or within ``TIE_TOLERANCE * total`` of it.
-
-    Each end's score is bounded from below by :meth:`WeightedCuts.score_floors`, lowered by
-    the rounding of the floors and of the scores (:meth:`WeightedCuts.floor_error`,
-    :meth:`WeightedCuts.rounding_margin`): the computed score lies above it. The end of
-    lowest bound in each segment is scored first; its score lies above the segment's best, so
-    an end whose bound is farther than the tolerance above it cannot be the best or tie with
-    it, and is left unscored (its bound is returned in its place)."""
-    seg, floors = cuts.score_floors(end_pos)
-    floors -= cuts.floor_error() + cuts.rounding_margin()
-    first = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
-    lowest = np.repeat(np.minimum.reduceat(floors, first), np.diff(np.r_[first, len(seg)]))
-    at_lowest = np.flatnonzero(floors == lowest)
-    pick = at_lowest[np.r_[True, seg.take(at_lowest)[1:] != seg.take(at_lowest)[:-1]]]
-    picked, upper = cuts.weighted_scores(end_pos.take(pick))
-    limit = np.full(len(cuts.starts), np.inf)  # (a segment with no end picked: every end)
-    limit[picked] = upper + TIE_TOLERANCE * total.take(picked)
-    keep = ~(floors > limit.take(seg))  # (NaN: kept)
-    keep[pick] = False  # (scored already)
-    again = np.flatnonzero(keep)
-    scores = floors
-    scores[pick] = upper
-    scores[again] = cuts.weighted_scores(end_pos.take(again))[1]
-    keep[pick] = True
-    return seg, scores, np.flatnonzero(keep)
 
 
 def _near_inner_cuts(cuts: WeightedCuts, pos, ends, seg, scores, limit) -> np.ndarray:
