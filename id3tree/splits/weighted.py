@@ -252,16 +252,30 @@ def _run_ends(cuts: WeightedCuts, pos) -> np.ndarray:
 def _near_inner_cuts(cuts: WeightedCuts, pos, ends, seg, scores, limit) -> np.ndarray:
     """The inner cuts (indices into ``pos``) whose chord bound (:func:`near_best_scores`) may
     lie within ``limit`` of their segment; ``ends``: the other cuts, of segments ``seg`` and
-    scores ``scores``."""
-    margin, error = cuts.rounding_margin(), cuts.weight_error()
+    scores ``scores``.
+
+    A run is left out whole when its better end lies beyond the limit, or when the bound of its
+    inner cut nearest that end does: the share of the run's weight between an inner cut and the
+    better end grows with the distance, and the bound with it."""
+    margin = cuts.rounding_margin()
     runs = np.flatnonzero(ends[1:] - ends[:-1] > 1)  # run j: between ends j and j + 1
     low = np.minimum(scores.take(runs), scores.take(runs + 1)) - margin  # the better end
     runs = runs[low - margin <= limit.take(seg.take(runs))]
-    if not len(runs):
-        return runs
+    before, after = ends.take(runs), ends.take(runs + 1)
+    nearest = np.where(scores.take(runs) <= scores.take(runs + 1), before + 1, after - 1)
+    runs = runs[_within(cuts, pos, ends, seg, scores, limit, runs, nearest, np.arange(len(runs)))]
     before, after = ends.take(runs), ends.take(runs + 1)
     near = _ranges(before + 1, after)
     run = np.repeat(np.arange(len(runs)), after - before - 1)
+    return near[_within(cuts, pos, ends, seg, scores, limit, runs, near, run)]
+
+
+def _within(cuts: WeightedCuts, pos, ends, seg, scores, limit, runs, near, run) -> np.ndarray:
+    """Whether the chord bound of each inner cut ``near[i]`` (an index into ``pos``) of the run
+    ``runs[run[i]]`` (between ends ``j`` and ``j + 1``) may lie within ``limit`` of its segment
+    (arguments as :func:`_near_inner_cuts` has them)."""
+    margin, error = cuts.rounding_margin(), cuts.weight_error()
+    before, after = ends.take(runs), ends.take(runs + 1)
     # the weight moved: from the end before (left of its cut) to each inner cut and the run's
     # whole weight, each up to its rounding
     start_weight = cuts.cum_size.take(pos.take(before) + 1)
@@ -274,7 +288,7 @@ def _near_inner_cuts(cuts: WeightedCuts, pos, ends, seg, scores, limit) -> np.nd
     low = np.minimum(score_before, score_after) - margin
     bound = low.take(run) + share * rise.take(run)
     bound -= 16.0 * np.finfo(float).eps * (np.abs(low).take(run) + rise.take(run))
-    return near[bound - margin <= limit.take(seg.take(runs)).take(run)]
+    return bound - margin <= limit.take(seg.take(runs)).take(run)
 
 
 def search_weighted_cuts(
