@@ -38,10 +38,16 @@ class WeightedCuts:
             present = self.offset < np.repeat(n_present, lengths)
             self.present = class_counts(self.cell[present], n_seg, n_classes, weight[present])
         self.missing = np.maximum(self.parent - self.present, 0.0)
-        self.cum_size = np.zeros(m + 1)  # cum_size[i]: the weight of rows [:i]
-        np.cumsum(weight, out=self.cum_size[1:])
+        # the running sums of weight (cum_size[i]: the weight of rows [:i]) and of class 0's
+        # weight (class_sum), as the real and imaginary parts of one complex running sum:
+        # each part is summed on its own, to the bit as by two running sums, in half the time
+        sums = np.zeros(m + 1, dtype=complex)
+        sums.real[1:] = weight
+        np.multiply(weight, y == 0, out=sums.imag[1:])
+        np.cumsum(sums[1:], out=sums[1:])
+        self.cum_size = sums.real  # (views with a stride: read by indexing, not by take)
         self.present_size = self.present.sum(axis=1)
-        self._class_sums = {}  # class -> its running sum of weight (the first few classes)
+        self._class_sums = {0: sums.imag}  # class -> its running sum of weight (a few classes)
 
     @property
     def offset(self) -> np.ndarray:
@@ -94,8 +100,8 @@ class WeightedCuts:
         to rounding (about ``1e-16 w ln w``), far inside the tie tolerance."""
         seg = self.segment[pos]
         at = pos + 1
-        w_left = self.cum_size.take(at)
-        w_left -= self.cum_size.take(self.starts).take(seg)
+        w_left = self.cum_size[at]
+        w_left -= self.cum_size[self.starts].take(seg)
         w_right = self.present_size.take(seg)
         w_right -= w_left
         np.maximum(w_right, 0.0, out=w_right)
@@ -104,8 +110,8 @@ class WeightedCuts:
         rest_left, rest_right = w_left.copy(), w_right.copy()  # the last class's weights
         for k in range(self.n_classes - 1):
             cum = self.class_sum(k)
-            left = cum.take(at)
-            left -= cum.take(self.starts).take(seg)
+            left = cum[at]
+            left -= cum[self.starts].take(seg)
             right = np.ascontiguousarray(self.present[:, k]).take(seg)
             right -= left
             np.maximum(right, 0.0, out=right)
@@ -120,9 +126,10 @@ class WeightedCuts:
 
     def class_sum(self, k: int) -> np.ndarray:
         """The running sum of the weights of class ``k``: ``out[i]``, the weight of its rows
-        among rows ``[:i]``. Kept for the next call for the first ``KEPT_CLASS_SUMS`` classes
-        (the search scores in two rounds, :func:`near_best_scores`); the others are summed
-        again, so memory stays linear in the rows, whatever the number of classes."""
+        among rows ``[:i]`` (class 0's is summed with the weights, in ``__init__``). Kept for
+        the next call for the first ``KEPT_CLASS_SUMS`` classes (the search scores in two
+        rounds, :func:`near_best_scores`); the others are summed again, so memory stays linear
+        in the rows, whatever the number of classes."""
         cum = self._class_sums.get(k)
         if cum is None:  # (each weight times 1 or 0: np.where's values, several times faster)
             cum = np.zeros(len(self.y) + 1)
@@ -278,9 +285,9 @@ def _within(cuts: WeightedCuts, pos, ends, seg, scores, limit, runs, near, run) 
     before, after = ends.take(runs), ends.take(runs + 1)
     # the weight moved: from the end before (left of its cut) to each inner cut and the run's
     # whole weight, each up to its rounding
-    start_weight = cuts.cum_size.take(pos.take(before) + 1)
-    moved = cuts.cum_size.take(pos.take(near) + 1) - start_weight.take(run)
-    whole = cuts.cum_size.take(pos.take(after) + 1) - start_weight
+    start_weight = cuts.cum_size[pos.take(before) + 1]
+    moved = cuts.cum_size[pos.take(near) + 1] - start_weight.take(run)
+    whole = cuts.cum_size[pos.take(after) + 1] - start_weight
     score_before, score_after = scores.take(runs), scores.take(runs + 1)
     from_better = np.where((score_before <= score_after).take(run), moved, whole.take(run) - moved)
     share = np.maximum(from_better - error, 0.0) / (whole.take(run) + error)
