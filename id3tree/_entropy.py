@@ -291,3 +291,19 @@ def entropy_of_groups(counts, group, n_groups: int, base: float = 2.0) -> np.nda
     totals = np.bincount(group, weights=counts, minlength=n_groups)
     terms = entropy_of_counts([counts], totals[group], base)  # -p log p of each entry
     return np.bincount(group, weights=terms, minlength=n_groups) + 0.0
+
+
+def xlogx_of_weights(weights: np.ndarray) -> np.ndarray:
+    """:func:`xlogx` of an array of floats none of which is negative (sums of weights), by
+    three whole-array operations: a zero takes the logarithm of the smallest float (and gives
+    ``0 * -744.4 = -0.0``, equal to 0) instead of being left out by a masked logarithm, which
+    numpy computes several times slower. Every other value is :func:`xlogx`'s to the bit. The
+    weighted split search takes six of these for each cut it scores.
+
+    >>> w = np.array([0.0, 1.0, 2.5])
+    >>> bool((xlogx_of_weights(w) == xlogx(w)).all())
+    True
+    """
+    logs = np.maximum(weights, np.finfo(float).smallest_subnormal)
+    np.log(logs, out=logs)
+    return np.multiply(weights, logs, out=logs)

@@ -653,3 +653,24 @@ def test_scoring_only_the_cuts_near_the_best_grows_the_same_tree(n_classes, monk
             fits[fast] = (*everything(model, X), page.getvalue())
         assert fits[True] == fits[False]
         assert len(list(model.root_.walk())) > 20
+
+
+def test_xlogx_of_weights_is_xlogx_to_the_bit():
+    """The weighted search's ``x ln x`` (no masked logarithm) against its plain twin,
+    ``_entropy.xlogx``: zeros, the smallest and very large weights, and ordinary ones, the
+    same to the bit but for the sign of 0."""
+    from id3tree._entropy import xlogx, xlogx_of_weights
+
+    rng = np.random.default_rng(3)
+    weights = np.concatenate(
+        [
+            rng.uniform(0.0, 3.0, 1000),
+            10.0 ** rng.uniform(-300.0, 300.0, 1000),
+            [0.0, 5e-324, 2.2e-308, 1.0, 2.0**500],
+        ]
+    )
+    weights[:2000:7] = 0.0
+    fast, plain = xlogx_of_weights(weights), xlogx(weights)
+    assert (fast == plain).all()
+    nonzero = weights > 0  # (0 gives -0.0 one way, 0.0 the other)
+    assert fast[nonzero].tobytes() == plain[nonzero].tobytes()

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from id3tree._entropy import entropy_rows, entropy_terms, log_base, xlogx
+from id3tree._entropy import entropy_rows, entropy_terms, log_base, xlogx_of_weights
 from id3tree.splits.results import TIE_TOLERANCE, ThresholdSearch, class_counts
 
 
@@ -38,10 +38,16 @@ class WeightedCuts:
             present = self.offset < np.repeat(n_present, lengths)
             self.present = class_counts(self.cell[present], n_seg, n_classes, weight[present])
         self.missing = np.maximum(self.parent - self.present, 0.0)
-        self.cum_size = np.zeros(m + 1)  # cum_size[i]: the weight of rows [:i]
-        np.cumsum(weight, out=self.cum_size[1:])
+        # the running sums of weight (cum_size[i]: the weight of rows [:i]) and of class 0's
+        # weight (class_sum), as the real and imaginary parts of one complex running sum:
+        # each part is summed on its own, to the bit as by two running sums, in half the time
+        sums = np.zeros(m + 1, dtype=complex)
+        sums.real[1:] = weight
+        np.multiply(weight, y == 0, out=sums.imag[1:])
+        np.cumsum(sums[1:], out=sums[1:])
+        self.cum_size = sums.real  # (views with a stride: read by indexing, not by take)
         self.present_size = self.present.sum(axis=1)
-        self._class_sums = {}  # class -> its running sum of weight (the first few classes)
+        self._class_sums = {0: sums.imag}  # class -> its running sum of weight (a few classes)
 
     @property
     def offset(self) -> np.ndarray:
@@ -88,45 +94,46 @@ class WeightedCuts:
     def weighted_scores(self, pos):
         """Segment and score of the cut after each position: ``w_left H_left + w_right H_right``
         (weight times bits), what :meth:`score` gives, by the formula written for counts,
-        ``w H = w ln w - sum_k c_k ln c_k`` (:func:`~id3tree._entropy.xlogx`): one logarithm
-        per side and class and no division, where :meth:`score` takes the entropies apart; the
-        last class's weights are what the others leave of each side's. The two agree to
-        rounding (about ``1e-16 w ln w``), far inside the tie tolerance."""
+        ``w H = w ln w - sum_k c_k ln c_k`` (:func:`~id3tree._entropy.xlogx_of_weights`): one
+        logarithm per side and class and no division, where :meth:`score` takes the entropies
+        apart; the last class's weights are what the others leave of each side's. The two agree
+        to rounding (about ``1e-16 w ln w``), far inside the tie tolerance."""
         seg = self.segment[pos]
         at = pos + 1
-        w_left = self.cum_size.take(at)
-        w_left -= self.cum_size.take(self.starts).take(seg)
+        w_left = self.cum_size[at]
+        w_left -= self.cum_size[self.starts].take(seg)
         w_right = self.present_size.take(seg)
         w_right -= w_left
         np.maximum(w_right, 0.0, out=w_right)
-        nats = xlogx(w_left)
-        nats += xlogx(w_right)
+        nats = xlogx_of_weights(w_left)
+        nats += xlogx_of_weights(w_right)
         rest_left, rest_right = w_left.copy(), w_right.copy()  # the last class's weights
         for k in range(self.n_classes - 1):
             cum = self.class_sum(k)
-            left = cum.take(at)
-            left -= cum.take(self.starts).take(seg)
+            left = cum[at]
+            left -= cum[self.starts].take(seg)
             right = np.ascontiguousarray(self.present[:, k]).take(seg)
             right -= left
             np.maximum(right, 0.0, out=right)
             rest_left -= left
             rest_right -= right
-            nats -= xlogx(left)
-            nats -= xlogx(right)
-        nats -= xlogx(np.maximum(rest_left, 0.0, out=rest_left))
-        nats -= xlogx(np.maximum(rest_right, 0.0, out=rest_right))
+            nats -= xlogx_of_weights(left)
+            nats -= xlogx_of_weights(right)
+        nats -= xlogx_of_weights(np.maximum(rest_left, 0.0, out=rest_left))
+        nats -= xlogx_of_weights(np.maximum(rest_right, 0.0, out=rest_right))
         nats /= log_base(2.0)
         return seg, nats
 
     def class_sum(self, k: int) -> np.ndarray:
         """The running sum of the weights of class ``k``: ``out[i]``, the weight of its rows
-        among rows ``[:i]``. Kept for the next call for the first ``KEPT_CLASS_SUMS`` classes
-        (the search scores in two rounds, :func:`near_best_scores`); the others are summed
-        again, so memory stays linear in the rows, whatever the number of classes."""
+        among rows ``[:i]`` (class 0's is summed with the weights, in ``__init__``). Kept for
+        the next call for the first ``KEPT_CLASS_SUMS`` classes (the search scores in two
+        rounds, :func:`near_best_scores`); the others are summed again, so memory stays linear
+        in the rows, whatever the number of classes."""
         cum = self._class_sums.get(k)
-        if cum is None:  # (np.where's values, copied into place: twice as fast)
+        if cum is None:  # (each weight times 1 or 0: np.where's values, several times faster)
             cum = np.zeros(len(self.y) + 1)
-            np.copyto(cum[1:], self.weight, where=self.y == k)
+            np.multiply(self.weight, self.y == k, out=cum[1:])
             np.cumsum(cum[1:], out=cum[1:])
             if k < KEPT_CLASS_SUMS:
                 self._class_sums[k] = cum
@@ -220,14 +227,9 @@ def near_best_scores(cuts: WeightedCuts, pos, total):
     cuts where the class changes are not), and few lie near the best."""
     if len(pos) < 3:
         return all_scores(cuts, pos, total)
-    run = cuts.class_runs()  # (a new run at each segment: an inner cut's run is in its segment)
-    inner = np.zeros(len(pos), dtype=bool)
-    np.equal(run.take(pos[:-2] + 1), run.take(pos[2:]), out=inner[1:-1])
-    del run
-    if not inner.any():
+    ends = _run_ends(cuts, pos)
+    if len(ends) == len(pos):  # (no inner cut)
         return all_scores(cuts, pos, total)
-    ends = np.flatnonzero(~inner)
-    del inner
     seg, scores = cuts.weighted_scores(pos.take(ends))
     first = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
     limit = np.full(len(cuts.starts), np.inf)  # of each segment: its best end, widened
@@ -245,24 +247,47 @@ def near_best_scores(cuts: WeightedCuts, pos, total):
     )
 
 
+def _run_ends(cuts: WeightedCuts, pos) -> np.ndarray:
+    """The candidate cuts ``pos`` that are not inner (:func:`near_best_scores`), as indices
+    into ``pos``: among them the first and last of every segment."""
+    run = cuts.class_runs()  # (a new run at each segment: an inner cut's run is in its segment)
+    end = np.ones(len(pos), dtype=bool)
+    np.not_equal(run[1:].take(pos[:-2]), run.take(pos[2:]), out=end[1:-1])  # (run[1:]: after)
+    return np.flatnonzero(end)
+
+
 def _near_inner_cuts(cuts: WeightedCuts, pos, ends, seg, scores, limit) -> np.ndarray:
     """The inner cuts (indices into ``pos``) whose chord bound (:func:`near_best_scores`) may
     lie within ``limit`` of their segment; ``ends``: the other cuts, of segments ``seg`` and
-    scores ``scores``."""
-    margin, error = cuts.rounding_margin(), cuts.weight_error()
+    scores ``scores``.
+
+    A run is left out whole when its better end lies beyond the limit, or when the bound of its
+    inner cut nearest that end does: the share of the run's weight between an inner cut and the
+    better end grows with the distance, and the bound with it."""
+    margin = cuts.rounding_margin()
     runs = np.flatnonzero(ends[1:] - ends[:-1] > 1)  # run j: between ends j and j + 1
     low = np.minimum(scores.take(runs), scores.take(runs + 1)) - margin  # the better end
     runs = runs[low - margin <= limit.take(seg.take(runs))]
-    if not len(runs):
-        return runs
+    before, after = ends.take(runs), ends.take(runs + 1)
+    nearest = np.where(scores.take(runs) <= scores.take(runs + 1), before + 1, after - 1)
+    runs = runs[_within(cuts, pos, ends, seg, scores, limit, runs, nearest, np.arange(len(runs)))]
     before, after = ends.take(runs), ends.take(runs + 1)
     near = _ranges(before + 1, after)
     run = np.repeat(np.arange(len(runs)), after - before - 1)
+    return near[_within(cuts, pos, ends, seg, scores, limit, runs, near, run)]
+
+
+def _within(cuts: WeightedCuts, pos, ends, seg, scores, limit, runs, near, run) -> np.ndarray:
+    """Whether the chord bound of each inner cut ``near[i]`` (an index into ``pos``) of the run
+    ``runs[run[i]]`` (between ends ``j`` and ``j + 1``) may lie within ``limit`` of its segment
+    (arguments as :func:`_near_inner_cuts` has them)."""
+    margin, error = cuts.rounding_margin(), cuts.weight_error()
+    before, after = ends.take(runs), ends.take(runs + 1)
     # the weight moved: from the end before (left of its cut) to each inner cut and the run's
     # whole weight, each up to its rounding
-    start_weight = cuts.cum_size.take(pos.take(before) + 1)
-    moved = cuts.cum_size.take(pos.take(near) + 1) - start_weight.take(run)
-    whole = cuts.cum_size.take(pos.take(after) + 1) - start_weight
+    start_weight = cuts.cum_size[pos.take(before) + 1]
+    moved = cuts.cum_size[pos.take(near) + 1] - start_weight.take(run)
+    whole = cuts.cum_size[pos.take(after) + 1] - start_weight
     score_before, score_after = scores.take(runs), scores.take(runs + 1)
     from_better = np.where((score_before <= score_after).take(run), moved, whole.take(run) - moved)
     share = np.maximum(from_better - error, 0.0) / (whole.take(run) + error)
@@ -270,7 +295,7 @@ def _near_inner_cuts(cuts: WeightedCuts, pos, ends, seg, scores, limit) -> np.nd
     low = np.minimum(score_before, score_after) - margin
     bound = low.take(run) + share * rise.take(run)
     bound -= 16.0 * np.finfo(float).eps * (np.abs(low).take(run) + rise.take(run))
-    return near[bound - margin <= limit.take(seg.take(runs)).take(run)]
+    return bound - margin <= limit.take(seg.take(runs)).take(run)
 
 
 def search_weighted_cuts(
