@@ -21,7 +21,7 @@ from id3tree._validation import is_numeric
 from id3tree.contingency import crosstab_codes
 from id3tree.diagnostics import ID_LIKE_FLAG, is_id_like
 from id3tree.information import symmetric_uncertainty, table_measures
-from id3tree.ranking._pairs import _keep as marginal
+from id3tree.ranking._pairs import pair_tables
 from id3tree.ranking.jsd import class_groups, one_vs_rest
 from id3tree.ranking.mi import mi_frame
 from id3tree.ranking.scores import ranking_frame
@@ -162,86 +162,46 @@ def jsd_screen(X, y, bins, macroclasses, trim_outliers):
 # ---------------------------------------------------------------------------------------------
 # mutual_information_matrix: the joint table of every pair of columns
 # ---------------------------------------------------------------------------------------------
-CHUNK_ROWS = 1 << 15
-GROUP_CELLS = 256
-"""Most joint codes of a group of neighbouring columns counted together (:func:`_pairs_chunk`)."""
-CHUNK_CELLS = 1 << 21
-"""Most cells (rows x later columns) counted by one ``bincount`` of :func:`_pairs_chunk`."""
+def _pairs_chunk(part, codings) -> dict:
+    """The MI matrix's counts of one partition, as the pandas engine counts them
+    (:func:`id3tree.ranking._pairs.pair_tables`): per column in the order of their numbers of
+    codes, its own counts and its tables with every later column of that order side by side."""
+    _, tables = pair_tables([c.codes(part) for c in codings], [c.n_codes for c in codings])
+    return dict(enumerate(tables))
 
 
-def _pairs_chunk_plain(part, codings):
-    """Per column a: its own counts and its joint tables with every later column, side by side
-    (``code_a * width + start_b + code_b``), counted a slab of rows at a time."""
-    codes = [c.codes(part) for c in codings]
-    sizes = np.array([c.n_codes for c in codings])
-    starts = np.concatenate([[0], np.cumsum(sizes)])
-    out = {}
-    n_rows = len(part)
-    shifted = np.empty((n_rows, len(codes)), dtype=np.int64)
-    for b, column in enumerate(codes):
-        shifted[:, b] = column + starts[b]
-    for a in range(len(codes)):
-        own = np.bincount(codes[a], minlength=sizes[a])
-        width = int(starts[-1] - starts[a + 1])
-        joint = np.zeros(sizes[a] * width, dtype=np.int64)
-        for lo in range(0, n_rows if width else 0, CHUNK_ROWS):
-            hi = min(lo + CHUNK_ROWS, n_rows)
-            keys = shifted[lo:hi, a + 1 :] - starts[a + 1]
-            keys += (codes[a][lo:hi] * width)[:, None]
-            joint += np.bincount(keys.ravel(), minlength=len(joint))
-        out[a] = (own, joint)
-    return out
-
-
-def _pair_groups(sizes) -> list[list[int]]:
-    """Runs of neighbouring columns whose joint codes number at most ``GROUP_CELLS``."""
-    groups, cells = [], 0
-    for a, n in enumerate(sizes):
-        if groups and cells * n <= GROUP_CELLS:
-            groups[-1].append(a)
-            cells *= n
-        else:
-            groups.append([a])
-            cells = n
-    return groups
-
-
-def _pairs_chunk(part, codings):
-    """:func:`_pairs_chunk_plain`'s tables, with a group of neighbouring columns of few codes
-    counted as one column (their codes in mixed radix): one pass over the rows for the whole
-    group against every later column, and the group's own table, summed out per member."""
+def _pairs_chunk_plain(part, codings) -> dict:
+    """:func:`_pairs_chunk`'s counts, one ``bincount`` per column and per pair."""
     codes = [c.codes(part) for c in codings]
     sizes = [c.n_codes for c in codings]
-    starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    n_rows, m = len(part), len(codes)
-    shifted = np.empty((n_rows, m), dtype=np.int64)
-    for b, column in enumerate(codes):
-        shifted[:, b] = column + starts[b]
+    order = _order(sizes)
     out = {}
-    for group in _pair_groups(sizes):
-        shape = [sizes[a] for a in group]
-        joint = np.zeros(n_rows, dtype=np.int64)
-        for a in group:  # mixed radix: the first member is the most significant digit
-            joint *= sizes[a]
-            joint += codes[a]
-        cells = int(np.prod(shape))
-        own = np.bincount(joint, minlength=cells).reshape(shape)
-        after = group[-1] + 1
-        width = int(starts[-1] - starts[after])
-        cross = np.zeros(cells * width, dtype=np.int64)
-        step = max(1, CHUNK_CELLS // max(1, m - after))
-        for lo in range(0, n_rows if width else 0, step):
-            keys = (
-                shifted[lo : lo + step, after:]
-                + (joint[lo : lo + step] * width - starts[after])[:, None]
+    for p, a in enumerate(order):
+        tables = [
+            np.bincount(codes[a] * sizes[b] + codes[b], minlength=sizes[a] * sizes[b]).reshape(
+                sizes[a], sizes[b]
             )
-            cross += np.bincount(keys.ravel(), minlength=len(cross))
-        cross = cross.reshape([*shape, width])
-        for i, a in enumerate(group):
-            tables = [marginal(own, [i, j]) for j in range(i + 1, len(group))]
-            tables.append(marginal(cross, [i, len(group)]))
-            out[a] = (marginal(own, [i]), np.concatenate(tables, axis=1).ravel())
+            for b in order[p + 1 :]
+        ]
+        later = np.concatenate(tables, axis=1) if tables else np.zeros((sizes[a], 0), np.int64)
+        out[p] = (np.bincount(codes[a], minlength=sizes[a]), later)
     return out
+
+
+def _order(sizes) -> list[int]:
+    """The columns in the order :func:`pair_tables` counts them: by their number of codes."""
+    return np.argsort(np.asarray(sizes), kind="stable").tolist()
+
+
+def pair_table(found: dict, sizes, order: list[int], a: int, b: int) -> np.ndarray:
+    """The ``(a codes, b codes)`` table of columns a and b (C order) from :func:`_pairs_chunk`'s
+    summed counts (``order``: :func:`_order` of the sizes)."""
+    position = {column: p for p, column in enumerate(order)}
+    first, second = (a, b) if position[a] < position[b] else (b, a)
+    p = position[first]
+    offset = sum(sizes[c] for c in order[p + 1 : position[second]])
+    cells = found[p][1][:, offset : offset + sizes[second]]
+    return np.ascontiguousarray(cells if first == a else cells.T)
 
 
 def mutual_information_matrix(X, bins, base, normalize, progress, n_threads):
@@ -269,14 +229,13 @@ def mutual_information_matrix(X, bins, base, normalize, progress, n_threads):
     n = int(found[0][0].sum())
     if n == 0:
         raise ValueError("X is empty: it has 0 rows; at least one is needed")
+    order = _order(sizes)
+    for p, a in enumerate(order):
+        joint[a, a] = entropy_terms(found[p][0], n, base).sum()
     for a in range(m):
-        own, tables = found[a]
-        joint[a, a] = entropy_terms(own, n, base).sum()
-        offset = 0
         for b in range(a + 1, m):
-            cells = tables.reshape(sizes[a], -1)[:, offset : offset + sizes[b]]
+            cells = pair_table(found, sizes, order, a, b)
             joint[a, b] = joint[b, a] = entropy_terms(cells, n, base).sum()
-            offset += sizes[b]
     return mi_frame(joint, X.columns, normalize)
 
 
