@@ -143,14 +143,31 @@ def test_rank_features_equals_pandas(data, method):
     np.testing.assert_allclose(found["score"], expected["score"], rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("one_read", [True, False])
 @pytest.mark.parametrize("normalize", [False, True])
-def test_mutual_information_matrix_equals_pandas(data, normalize):
+def test_mutual_information_matrix_equals_pandas(data, normalize, one_read, monkeypatch):
+    """Both ways of counting: every file read once (its partition coded by its own values and
+    kept while the codings are made), and read twice (a describing pass, then the counts)."""
+    from id3tree._dask import core
+
+    assert core.known_rows(data[0]) == N_ROWS  # from the files' metadata: one read fits
+    if not one_read:
+        monkeypatch.setattr(core, "known_rows", lambda frame: None)
     on_dask, in_memory = data
     found = id3tree.mutual_information_matrix(on_dask, bins=7, normalize=normalize)
     expected = id3tree.mutual_information_matrix(in_memory, bins=7, normalize=normalize)
     assert found.index.equals(expected.index) and found.columns.equals(expected.columns)
     np.testing.assert_allclose(found, expected, rtol=0, atol=1e-12)
     np.testing.assert_allclose(found, found.T, rtol=0, atol=0)
+
+
+def test_known_rows_come_from_the_source_without_a_pass(data):
+    from id3tree._dask import core
+
+    on_dask, in_memory = data
+    assert core.known_rows(on_dask[["size", "colour"]]) == N_ROWS
+    assert core.known_rows(dd.from_pandas(in_memory, npartitions=3)) == N_ROWS
+    assert core.known_rows(on_dask[on_dask["size"] > 0]) is None  # a filter: only a pass knows
 
 
 def test_jsd_screen_equals_pandas(data):

@@ -10,6 +10,7 @@ called with the same arguments (the public functions have checked the parameters
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -20,7 +21,7 @@ from id3tree._entropy import entropy_terms
 from id3tree._validation import is_numeric
 from id3tree.contingency import crosstab_codes
 from id3tree.diagnostics import ID_LIKE_FLAG, is_id_like
-from id3tree.information import symmetric_uncertainty, table_measures
+from id3tree.information import _bin, symmetric_uncertainty, table_measures
 from id3tree.ranking._pairs import pair_tables
 from id3tree.ranking.jsd import class_groups, one_vs_rest
 from id3tree.ranking.mi import mi_frame
@@ -205,26 +206,25 @@ def pair_table(found: dict, sizes, order: list[int], a: int, b: int) -> np.ndarr
 
 
 def mutual_information_matrix(X, bins, base, normalize, progress, n_threads):
-    """The MI matrix (``progress`` and ``n_threads`` are for pandas input: the workers count)."""
+    """The MI matrix (``progress`` and ``n_threads`` are for pandas input: the workers count).
+
+    One read of the files when the partitions, coded by their own values (4 bytes a cell), fit
+    in the workers' memory (:func:`_pairs_in_one_read`); else a describing pass for the codings,
+    then a counting pass that reads the files again."""
     core.check_bins(bins)
     X = core.check_frame(X)
     kinds = {
         c: (str(c), "categories" if core.is_categorical_meta(X, c) else "range") for c in X.columns
     }
-    summary = core.compute(core.describe(X, kinds))[0]
-    codings_by_column = core.codings_from(summary, kinds, bins)
-    codings = [codings_by_column[c] for c in X.columns]
-    sizes = [c.n_codes for c in codings]
-    for a, coding in enumerate(codings):
-        if sizes[a] * sum(sizes[a + 1 :]) > DENSE_PAIR_CELLS:
-            raise ValueError(
-                f"column {coding.name!r} has {sizes[a] - 1} categories: its tables with the other "
-                "columns are too large to count densely; drop it or group its rare categories"
-            )
-    found = core.compute(
-        core.reduce_partitions(X, _pairs_chunk, core.add, codings),
-    )[0]
+    n_rows = core.known_rows(X)
+    if n_rows is not None and core.fits_in_workers(4 * n_rows * len(kinds)):
+        found, codings = _pairs_in_one_read(X, kinds, bins)
+    else:
+        summary = core.compute(core.describe(X, kinds))[0]
+        codings = mi_codings(summary, kinds, bins)
+        found = core.compute(core.reduce_partitions(X, _pairs_chunk, core.add, codings))[0]
     m = len(codings)
+    sizes = [c.n_codes for c in codings]
     joint = np.zeros((m, m))
     n = int(found[0][0].sum())
     if n == 0:
@@ -237,6 +237,83 @@ def mutual_information_matrix(X, bins, base, normalize, progress, n_threads):
             cells = pair_table(found, sizes, order, a, b)
             joint[a, b] = joint[b, a] = entropy_terms(cells, n, base).sum()
     return mi_frame(joint, X.columns, normalize)
+
+
+def mi_codings(summary: dict, kinds: dict, bins) -> list:
+    """The codings of the MI matrix's columns (in column order) from a describing pass; a
+    column whose tables with the later ones are too large to count densely is refused."""
+    by_column = core.codings_from(summary, kinds, bins)
+    codings = [by_column[c] for c in kinds]
+    sizes = [c.n_codes for c in codings]
+    for a, coding in enumerate(codings):
+        if sizes[a] * sum(sizes[a + 1 :]) > DENSE_PAIR_CELLS:
+            raise ValueError(
+                f"column {coding.name!r} has {sizes[a] - 1} categories: its tables with the other "
+                "columns are too large to count densely; drop it or group its rare categories"
+            )
+    return codings
+
+
+@dataclass
+class LocalCodes:
+    """One partition coded by its own values: per column int32 codes indexing ``values[f]``
+    (a numeric column's sorted distinct values, :func:`core.number_codes`; a categorical
+    column's distinct values in order of appearance), a missing value ``len(values[f])``
+    (numeric) or -1 (categorical), and what a describing pass would say of the column."""
+
+    codes: list
+    values: list
+    described: dict
+
+
+def _code_locally(part, kinds: dict, dtypes: dict) -> LocalCodes:
+    codes, values, described = [], [], {}
+    for column, (name, kind) in kinds.items():
+        series = part[column]
+        if kind == "categories":
+            local, uniques = pd.factorize(series)
+            uniques = pd.Series(uniques, dtype=series.dtype)
+            described[column] = (uniques, int((local < 0).sum()))
+        else:  # raises on text and on infinite values, naming the column
+            uniques, local = core.number_codes(core.numbers(series, name, dtypes[column]))
+            n_missing = len(local) - int(np.count_nonzero(local < len(uniques)))
+            low, high = (uniques[0], uniques[-1]) if len(uniques) else (np.nan, np.nan)
+            described[column] = (float(low), float(high), n_missing)
+        codes.append(local.astype(np.int32, copy=False))
+        values.append(uniques)
+    return LocalCodes(codes, values, described)
+
+
+def _pairs_of_local(local: LocalCodes, codings: list) -> dict:
+    """:func:`_pairs_chunk` of a partition coded by its own values: each column's codes by
+    the column's coding, looked up per distinct value (not per row)."""
+    codes = []
+    for column, values, coding in zip(local.codes, local.values, codings):
+        if coding.categories is not None:
+            lookup = core.category_lookup(values, coding.categories, coding.name)
+        else:
+            lookup = _bin(np.asarray(values), coding.edges, coding.name)[0]
+        codes.append(np.append(lookup, coding.n_codes - 1)[column])
+    _, tables = pair_tables(codes, [c.n_codes for c in codings])
+    return dict(enumerate(tables))
+
+
+def _pairs_in_one_read(X, kinds: dict, bins) -> tuple[dict, list]:
+    """The MI matrix's summed counts and the codings, with every file read once: each
+    partition is coded by its own values and kept on its worker while the describing summary
+    is merged and the codings made (on a worker), then coded by them and counted."""
+    dask, _ = core.import_dask()
+    core.check_source_values(X, [n for n, kind in kinds.values() if kind == "categories"])
+    dtypes = {column: X._meta[column].dtype for column in kinds}
+    local = [dask.delayed(_code_locally, pure=True)(p, kinds, dtypes) for p in X.to_delayed()]
+    summary = core.reduce_partitions(local, _described, core.combine_descriptions)
+    codings = dask.delayed(mi_codings, pure=True)(summary, kinds, bins)
+    found = core.reduce_partitions(local, _pairs_of_local, core.add, codings)
+    return core.compute(found, codings)
+
+
+def _described(local: LocalCodes) -> dict:
+    return local.described
 
 
 # ---------------------------------------------------------------------------------------------
