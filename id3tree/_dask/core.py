@@ -130,9 +130,9 @@ def _pick(summary: dict, keys: list) -> dict:
 
 @dataclass(frozen=True)
 class MergeAll:
-    """A combiner for :func:`reduce_keys` that merges a list of summaries in one call (a sort
-    of everything at once, say, where merging two at a time would sort the growing summary
-    again for each one)."""
+    """A combiner for :func:`reduce_keys` and :func:`reduce_partitions` that merges a list of
+    summaries in one call (a sort of everything at once, say, where merging two at a time would
+    sort the growing summary again for each one)."""
 
     merge: Callable
 
@@ -141,11 +141,7 @@ def _merge_keys(summaries: list, combiners: dict) -> dict:
     """The per-key summaries of several partitions (or merges) as one."""
     merged = {}
     for key in summaries[0]:
-        combine, entries = combiners[key], [summary[key] for summary in summaries]
-        if isinstance(combine, MergeAll):
-            merged[key] = combine.merge(entries)
-        else:
-            merged[key] = _merge_many(entries, combine)
+        merged[key] = _merge_many([summary[key] for summary in summaries], combiners[key])
     return merged
 
 
@@ -188,7 +184,10 @@ def known_rows(frame) -> int | None:
     return int(length.value) if isinstance(length, Literal) else None
 
 
-def _merge_many(summaries: list, combine: Callable):
+def _merge_many(summaries: list, combine):
+    """Summaries merged by ``combine``: two at a time, or all at once by a :class:`MergeAll`."""
+    if isinstance(combine, MergeAll):
+        return combine.merge(summaries)
     merged = summaries[0]
     for other in summaries[1:]:
         merged = combine(merged, other)
