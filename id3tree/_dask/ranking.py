@@ -22,6 +22,7 @@ from id3tree._validation import is_numeric
 from id3tree.contingency import crosstab_codes
 from id3tree.diagnostics import ID_LIKE_FLAG, is_id_like
 from id3tree.information import _bin, symmetric_uncertainty, table_measures
+from id3tree.ranking._common import narrow
 from id3tree.ranking._pairs import pair_tables
 from id3tree.ranking.jsd import class_groups, one_vs_rest
 from id3tree.ranking.mi import mi_frame
@@ -286,14 +287,14 @@ def _code_locally(part, kinds: dict, dtypes: dict) -> LocalCodes:
 
 def _pairs_of_local(local: LocalCodes, codings: list) -> dict:
     """:func:`_pairs_chunk` of a partition coded by its own values: each column's codes by
-    the column's coding, looked up per distinct value (not per row)."""
+    the column's coding (in the narrowest dtype), looked up per distinct value (not per row)."""
     codes = []
     for column, values, coding in zip(local.codes, local.values, codings):
         if coding.categories is not None:
             lookup = core.category_lookup(values, coding.categories, coding.name)
         else:
             lookup = _bin(np.asarray(values), coding.edges, coding.name)[0]
-        codes.append(np.append(lookup, coding.n_codes - 1)[column])
+        codes.append(narrow(np.append(lookup, coding.n_codes - 1), coding.n_codes)[column])
     _, tables = pair_tables(codes, [c.n_codes for c in codings])
     return dict(enumerate(tables))
 
