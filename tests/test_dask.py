@@ -437,27 +437,40 @@ def test_an_interval_target_of_text_is_named(data):
             stats.regression_test(table["size"], table["label"])
 
 
-@pytest.mark.parametrize("kept", [True, False])
-def test_the_tree_is_the_same_with_partitions_kept_or_read_on_each_level(data, monkeypatch, kept):
+@pytest.mark.parametrize("way", ["one read", "kept", "read on each level"])
+def test_the_tree_is_the_same_however_the_partitions_are_read(data, monkeypatch, way):
     """The grower keeps the partitions, encoded, in the workers' memory between levels when they
-    fit (numeric columns coded once, counted with no sort), else reads the frame on each level:
-    both grow the in-memory tree."""
+    fit (numeric columns coded once, counted with no sort): encoded by the read that describes
+    them when the rows are known from the files' metadata ("one read"), else after a describing
+    pass ("kept"); where they do not fit, it reads the frame on each level. All three grow the
+    in-memory tree."""
     from id3tree._dask import core
 
-    calls = []
-    keep = core.persist_if_fits
+    fits, kept = [], []
+    persist, persist_if_fits = core.persist, core.persist_if_fits
 
-    def spy(parts, n_bytes):
-        found = keep(parts, n_bytes) if kept else None
-        calls.append((n_bytes, found is not None))
+    def spy_fits(parts, n_bytes):
+        found = persist_if_fits(parts, n_bytes) if way == "kept" else None
+        fits.append((n_bytes, found is not None))
         return found
 
-    monkeypatch.setattr(core, "persist_if_fits", spy)
+    def spy_persist(parts):
+        kept.append(len(parts))
+        return persist(parts)
+
+    monkeypatch.setattr(core, "persist_if_fits", spy_fits)
+    monkeypatch.setattr(core, "persist", spy_persist)
+    if way != "one read":
+        monkeypatch.setattr(core, "known_rows", lambda frame: None)
     on_dask, in_memory = data
     found = ID3Classifier(max_depth=4).fit(on_dask[FEATURES], on_dask["label"])
     expected = ID3Classifier(max_depth=4).fit(in_memory[FEATURES], in_memory["label"])
-    assert len(calls) == 1 and calls[0][0] > 0
-    assert calls[0][1] == kept  # the cluster had room for them
+    if way == "one read":
+        assert fits == [] and kept == [on_dask.npartitions]
+    else:
+        assert len(fits) == 1 and fits[0][0] > 0
+        assert fits[0][1] == (way == "kept")  # the cluster had room for them
+        assert kept == ([on_dask.npartitions] if way == "kept" else [])
     assert found.to_dict() == expected.to_dict()
     pd.testing.assert_frame_equal(found.trace_, expected.trace_)
 

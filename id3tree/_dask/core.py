@@ -155,8 +155,11 @@ def _finish_keys(merged: dict, finals: dict) -> dict:
 def persist_if_fits(parts: list, n_bytes: int) -> list | None:
     """``parts`` (Delayed values) kept in the memory of a distributed cluster's workers, if
     they fit there (:func:`fits_in_workers`); else None."""
-    if not fits_in_workers(n_bytes):
-        return None
+    return persist(parts) if fits_in_workers(n_bytes) else None
+
+
+def persist(parts: list) -> list:
+    """``parts`` (Delayed values) kept in the memory of the connected cluster's workers."""
     return _connected_client().persist(parts)
 
 
