@@ -28,7 +28,7 @@ from id3tree._validation import (
     listed_columns,
     numeric_values,
 )
-from id3tree.information import _bin
+from id3tree.information import _bin, _equal_width_codes
 
 SPLIT_EVERY = 8
 """How many partial summaries one task merges."""
@@ -367,6 +367,7 @@ class Coding:
     n_missing: int = 0
     dtype: object = None  # a numeric column's dtype in the table's description, if not described
     counts: np.ndarray | None = None  # per category, when described as "classes" (the target)
+    equal_width: bool = False  # edges cut the column's own range into equal bins
 
     @property
     def n_codes(self) -> int:
@@ -378,7 +379,10 @@ class Coding:
         series = part[self.column]
         if self.categories is not None:
             return category_codes(series, self.categories, self.name)
-        return _bin(numeric_values(series, self.name), self.edges, self.name)[0]
+        values = numeric_values(series, self.name)
+        if self.equal_width:  # edges from the column's range: every value lies within them
+            return _equal_width_codes(values, self.edges)
+        return _bin(values, self.edges, self.name)[0]
 
     def values(self, part: pd.DataFrame) -> np.ndarray:
         if self.dtype is not None:  # a column no describing pass has read: check it here
@@ -521,6 +525,7 @@ def codings_from(summary: dict, wanted: dict, bins=None) -> dict[str, Coding]:
                 present = np.array([low, high]) if np.isfinite(low) else np.zeros(1)
                 try:
                     coding.edges = np.histogram_bin_edges(present, bins=bins)
+                    coding.equal_width = isinstance(bins, (int, np.integer))
                 except ValueError as exc:
                     raise ValueError(
                         f"column {name!r} cannot be cut into bins={bins!r}: {exc}"
