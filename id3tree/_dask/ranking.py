@@ -3,7 +3,8 @@
 Every function makes one describing pass (categories, ranges, the target's classes) and one
 counting pass in which each partition yields the small tables of every feature at once; the
 tables are summed on the workers and handed to the same count -> score code as pandas input.
-Each is the Dask version of the dispatched function named in :data:`id3tree._dask.VERSIONS`,
+(The MI matrix folds the two into one read of the files when the coded partitions fit in the
+workers' memory: :func:`mutual_information_matrix`.) Each is the Dask version of the dispatched function named in :data:`id3tree._dask.VERSIONS`,
 called with the same arguments (the public functions have checked the parameters).
 """
 

@@ -17,8 +17,9 @@ Here the rows stay in their partitions. Each level is one distributed pass:
    stopping rules, and records the level with :class:`id3tree.growth_record.Record`.
 
 Before the first level, every partition is coded once (:func:`encode_part`: int32 codes, a
-numeric column's by its own sorted distinct values) and kept in the workers' memory when it fits;
-a level then routes and counts codes, every feature with one ``bincount`` into a reused buffer
+numeric column's by its own sorted distinct values) and kept in the workers' memory when it fits
+(when the rows are known from the files' metadata, the same read describes the partitions too:
+:class:`LocallyCoded`); a level then routes and counts codes, every feature with one ``bincount`` into a reused buffer
 (:func:`count_cells`), with no row-sized temporary per feature.
 
 So the tree is the one the in-memory learner grows from the same rows, node for node, and it is
