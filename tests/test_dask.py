@@ -143,14 +143,31 @@ def test_rank_features_equals_pandas(data, method):
     np.testing.assert_allclose(found["score"], expected["score"], rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("one_read", [True, False])
 @pytest.mark.parametrize("normalize", [False, True])
-def test_mutual_information_matrix_equals_pandas(data, normalize):
+def test_mutual_information_matrix_equals_pandas(data, normalize, one_read, monkeypatch):
+    """Both ways of counting: every file read once (its partition coded by its own values and
+    kept while the codings are made), and read twice (a describing pass, then the counts)."""
+    from id3tree._dask import core
+
+    assert core.known_rows(data[0]) == N_ROWS  # from the files' metadata: one read fits
+    if not one_read:
+        monkeypatch.setattr(core, "known_rows", lambda frame: None)
     on_dask, in_memory = data
     found = id3tree.mutual_information_matrix(on_dask, bins=7, normalize=normalize)
     expected = id3tree.mutual_information_matrix(in_memory, bins=7, normalize=normalize)
     assert found.index.equals(expected.index) and found.columns.equals(expected.columns)
     np.testing.assert_allclose(found, expected, rtol=0, atol=1e-12)
     np.testing.assert_allclose(found, found.T, rtol=0, atol=0)
+
+
+def test_known_rows_come_from_the_source_without_a_pass(data):
+    from id3tree._dask import core
+
+    on_dask, in_memory = data
+    assert core.known_rows(on_dask[["size", "colour"]]) == N_ROWS
+    assert core.known_rows(dd.from_pandas(in_memory, npartitions=3)) == N_ROWS
+    assert core.known_rows(on_dask[on_dask["size"] > 0]) is None  # a filter: only a pass knows
 
 
 def test_jsd_screen_equals_pandas(data):
@@ -420,27 +437,40 @@ def test_an_interval_target_of_text_is_named(data):
             stats.regression_test(table["size"], table["label"])
 
 
-@pytest.mark.parametrize("kept", [True, False])
-def test_the_tree_is_the_same_with_partitions_kept_or_read_on_each_level(data, monkeypatch, kept):
+@pytest.mark.parametrize("way", ["one read", "kept", "read on each level"])
+def test_the_tree_is_the_same_however_the_partitions_are_read(data, monkeypatch, way):
     """The grower keeps the partitions, encoded, in the workers' memory between levels when they
-    fit (numeric columns coded once, counted with no sort), else reads the frame on each level:
-    both grow the in-memory tree."""
+    fit (numeric columns coded once, counted with no sort): encoded by the read that describes
+    them when the rows are known from the files' metadata ("one read"), else after a describing
+    pass ("kept"); where they do not fit, it reads the frame on each level. All three grow the
+    in-memory tree."""
     from id3tree._dask import core
 
-    calls = []
-    keep = core.persist_if_fits
+    fits, kept = [], []
+    persist, persist_if_fits = core.persist, core.persist_if_fits
 
-    def spy(parts, n_bytes):
-        found = keep(parts, n_bytes) if kept else None
-        calls.append((n_bytes, found is not None))
+    def spy_fits(parts, n_bytes):
+        found = persist_if_fits(parts, n_bytes) if way == "kept" else None
+        fits.append((n_bytes, found is not None))
         return found
 
-    monkeypatch.setattr(core, "persist_if_fits", spy)
+    def spy_persist(parts):
+        kept.append(len(parts))
+        return persist(parts)
+
+    monkeypatch.setattr(core, "persist_if_fits", spy_fits)
+    monkeypatch.setattr(core, "persist", spy_persist)
+    if way != "one read":
+        monkeypatch.setattr(core, "known_rows", lambda frame: None)
     on_dask, in_memory = data
     found = ID3Classifier(max_depth=4).fit(on_dask[FEATURES], on_dask["label"])
     expected = ID3Classifier(max_depth=4).fit(in_memory[FEATURES], in_memory["label"])
-    assert len(calls) == 1 and calls[0][0] > 0
-    assert calls[0][1] == kept  # the cluster had room for them
+    if way == "one read":
+        assert fits == [] and kept == [on_dask.npartitions]
+    else:
+        assert len(fits) == 1 and fits[0][0] > 0
+        assert fits[0][1] == (way == "kept")  # the cluster had room for them
+        assert kept == ([on_dask.npartitions] if way == "kept" else [])
     assert found.to_dict() == expected.to_dict()
     pd.testing.assert_frame_equal(found.trace_, expected.trace_)
 

@@ -6,6 +6,7 @@ Pure numpy: these run without dask installed.
 from __future__ import annotations
 
 import functools
+from unittest import mock
 
 import numpy as np
 from hypothesis import given, settings
@@ -245,13 +246,17 @@ def test_counts_of_values_by_hashing_equal_the_sorted_ones(n_classes, values, rn
     st.lists(st.integers(1, 40), min_size=1, max_size=7),
     st.integers(0, 60),
     st.randoms(use_true_random=False),
+    st.sampled_from([None, 1]),
 )
-def test_pair_tables_of_grouped_columns_equal_the_plain_ones(n_levels, n_rows, rnd):
-    """The MI matrix's counts of one partition, with neighbouring columns of few codes counted
-    as one group, equal the plain count of every column against every later one."""
+def test_pair_tables_of_grouped_columns_equal_the_plain_ones(n_levels, n_rows, rnd, dense):
+    """The MI matrix's counts of one partition, counted by the pandas engine's groups and
+    blocks, equal the plain count of every column against every later one; and each pair's
+    table read back from them is that pair's crosstab (``dense=1``: every block counted a pair
+    at a time, as blocks too large to count at once are)."""
     import pandas as pd
 
     from id3tree._dask import core, ranking
+    from id3tree.ranking import _pairs
 
     part = pd.DataFrame(
         {
@@ -265,10 +270,18 @@ def test_pair_tables_of_grouped_columns_equal_the_plain_ones(n_levels, n_rows, r
     wanted = {c: (c, "categories") for c in part.columns}
     summary = core._describe_chunk(part, wanted, dict(part.dtypes))
     codings = list(core.codings_from(summary, wanted).values())
-    found = ranking._pairs_chunk(part, codings)
+    with mock.patch.object(_pairs, "DENSE_CELLS", dense or _pairs.DENSE_CELLS):
+        found = ranking._pairs_chunk(part, codings)
     expected = ranking._pairs_chunk_plain(part, codings)
     assert found.keys() == expected.keys()
     for a in expected:
         for x, y in zip(expected[a], found[a]):
             np.testing.assert_array_equal(x, y)
-    assert len(ranking._pair_groups([c.n_codes for c in codings])) <= len(codings)
+    codes = [c.codes(part) for c in codings]
+    sizes = [c.n_codes for c in codings]
+    order = ranking._order(sizes)
+    for a in range(len(codings)):
+        for b in range(a + 1, len(codings)):
+            crosstab = np.zeros((sizes[a], sizes[b]), dtype=np.int64)
+            np.add.at(crosstab, (codes[a], codes[b]), 1)
+            np.testing.assert_array_equal(ranking.pair_table(found, sizes, order, a, b), crosstab)

@@ -28,7 +28,7 @@ from id3tree._validation import (
     listed_columns,
     numeric_values,
 )
-from id3tree.information import _bin
+from id3tree.information import _bin, _equal_width_codes
 
 SPLIT_EVERY = 8
 """How many partial summaries one task merges."""
@@ -53,13 +53,15 @@ def import_dask():
 # Passes over partitions
 # ---------------------------------------------------------------------------------------------
 def reduce_partitions(frame, chunk: Callable, combine: Callable, *args):
-    """A Dask Delayed of ``combine``-merged ``chunk(partition, *args)`` over every partition.
+    """A Dask Delayed of ``combine``-merged ``chunk(partition, *args)`` over every partition
+    (``frame``: a Dask DataFrame, or a list of its partitions as Delayed values).
 
     The merge runs as a tree of tasks (``SPLIT_EVERY`` summaries per task), so no single process
     ever holds more than a few summaries.
     """
     dask, _ = import_dask()
-    summaries = [dask.delayed(chunk, pure=True)(part, *args) for part in frame.to_delayed()]
+    partitions = frame if isinstance(frame, list) else frame.to_delayed()
+    summaries = [dask.delayed(chunk, pure=True)(part, *args) for part in partitions]
     while len(summaries) > 1:
         summaries = [
             dask.delayed(_merge_many, pure=True)(summaries[i : i + SPLIT_EVERY], combine)
@@ -128,9 +130,9 @@ def _pick(summary: dict, keys: list) -> dict:
 
 @dataclass(frozen=True)
 class MergeAll:
-    """A combiner for :func:`reduce_keys` that merges a list of summaries in one call (a sort
-    of everything at once, say, where merging two at a time would sort the growing summary
-    again for each one)."""
+    """A combiner for :func:`reduce_keys` and :func:`reduce_partitions` that merges a list of
+    summaries in one call (a sort of everything at once, say, where merging two at a time would
+    sort the growing summary again for each one)."""
 
     merge: Callable
 
@@ -139,11 +141,7 @@ def _merge_keys(summaries: list, combiners: dict) -> dict:
     """The per-key summaries of several partitions (or merges) as one."""
     merged = {}
     for key in summaries[0]:
-        combine, entries = combiners[key], [summary[key] for summary in summaries]
-        if isinstance(combine, MergeAll):
-            merged[key] = combine.merge(entries)
-        else:
-            merged[key] = _merge_many(entries, combine)
+        merged[key] = _merge_many([summary[key] for summary in summaries], combiners[key])
     return merged
 
 
@@ -155,20 +153,44 @@ def _finish_keys(merged: dict, finals: dict) -> dict:
 
 
 def persist_if_fits(parts: list, n_bytes: int) -> list | None:
-    """``parts`` (Delayed values) kept in the memory of a distributed cluster's workers, if a
-    client is connected and they take at most a quarter of the workers' memory limits together
-    (a worker without a limit counts as none); else None."""
+    """``parts`` (Delayed values) kept in the memory of a distributed cluster's workers, if
+    they fit there (:func:`fits_in_workers`); else None."""
+    return persist(parts) if fits_in_workers(n_bytes) else None
+
+
+def persist(parts: list) -> list:
+    """``parts`` (Delayed values) kept in the memory of the connected cluster's workers."""
+    return _connected_client().persist(parts)
+
+
+def fits_in_workers(n_bytes: int) -> bool:
+    """Would ``n_bytes`` take at most a quarter of the memory limits of the connected
+    distributed cluster's workers together? (No client, or workers without limits: no.)"""
     client = _connected_client()
     if client is None:
-        return None
+        return False
     workers = client.scheduler_info()["workers"].values()
     room = sum(int(w.get("memory_limit") or 0) for w in workers)
-    if not room or 4 * n_bytes > room:
+    return bool(room) and 4 * n_bytes <= room
+
+
+def known_rows(frame) -> int | None:
+    """The number of rows of a Dask DataFrame when its source knows it without reading the
+    data (the metadata of Parquet files, the pandas frame of ``dd.from_pandas``), else None."""
+    try:
+        from dask.dataframe.dask_expr._expr import Literal
+        from dask.dataframe.dask_expr._reductions import Len
+
+        length = Len(frame.expr).simplify()
+    except Exception:  # pragma: no cover - other dask versions: not known
         return None
-    return client.persist(parts)
+    return int(length.value) if isinstance(length, Literal) else None
 
 
-def _merge_many(summaries: list, combine: Callable):
+def _merge_many(summaries: list, combine):
+    """Summaries merged by ``combine``: two at a time, or all at once by a :class:`MergeAll`."""
+    if isinstance(combine, MergeAll):
+        return combine.merge(summaries)
     merged = summaries[0]
     for other in summaries[1:]:
         merged = combine(merged, other)
@@ -345,6 +367,7 @@ class Coding:
     n_missing: int = 0
     dtype: object = None  # a numeric column's dtype in the table's description, if not described
     counts: np.ndarray | None = None  # per category, when described as "classes" (the target)
+    equal_width: bool = False  # edges cut the column's own range into equal bins
 
     @property
     def n_codes(self) -> int:
@@ -356,7 +379,10 @@ class Coding:
         series = part[self.column]
         if self.categories is not None:
             return category_codes(series, self.categories, self.name)
-        return _bin(numeric_values(series, self.name), self.edges, self.name)[0]
+        values = numeric_values(series, self.name)
+        if self.equal_width:  # edges from the column's range: every value lies within them
+            return _equal_width_codes(values, self.edges)
+        return _bin(values, self.edges, self.name)[0]
 
     def values(self, part: pd.DataFrame) -> np.ndarray:
         if self.dtype is not None:  # a column no describing pass has read: check it here
@@ -368,11 +394,17 @@ class Coding:
 def category_codes(series: pd.Series, categories: list, name: str) -> np.ndarray:
     """Codes of a partition's values among the column's categories (missing: the last code)."""
     local, uniques = pd.factorize(series)  # the partition's own distinct values
+    return np.append(category_lookup(uniques, categories, name), len(categories))[local]
+
+
+def category_lookup(uniques, categories: list, name: str) -> np.ndarray:
+    """Each of a partition's distinct values' code among the column's categories (int64): a
+    partition's codes by its own values (``pd.factorize``, -1 missing) become the column's by
+    ``np.append(lookup, len(categories))[local]``."""
     lookup = pd.Index(categories, dtype=object).get_indexer(np.asarray(uniques, dtype=object))
     if (lookup < 0).any():  # pragma: no cover - every value was seen by the describing pass
         raise ValueError(f"column {name!r} has a value the describing pass did not see")
-    codes = np.append(lookup, len(categories))[local]  # local -1 (missing) -> the last code
-    return codes.astype(np.int64)
+    return lookup.astype(np.int64)
 
 
 def number_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -423,7 +455,8 @@ def _describe_chunk(part: pd.DataFrame, wanted: dict, dtypes: dict) -> dict:
     return out
 
 
-def _describe_combine(a: dict, b: dict) -> dict:
+def combine_descriptions(a: dict, b: dict) -> dict:
+    """Two partitions' descriptions (:func:`_describe_chunk`'s) as one."""
     out = {}
     for column, first in a.items():
         second = b[column]
@@ -459,7 +492,7 @@ def describe(frame, wanted: dict):
     categorical = [name for name, kind in wanted.values() if kind in ("categories", "classes")]
     check_source_values(frame, categorical)
     dtypes = {column: frame._meta[column].dtype for column in wanted}
-    return reduce_partitions(frame, _describe_chunk, _describe_combine, wanted, dtypes)
+    return reduce_partitions(frame, _describe_chunk, combine_descriptions, wanted, dtypes)
 
 
 def is_categorical_meta(frame, column) -> bool:
@@ -492,6 +525,7 @@ def codings_from(summary: dict, wanted: dict, bins=None) -> dict[str, Coding]:
                 present = np.array([low, high]) if np.isfinite(low) else np.zeros(1)
                 try:
                     coding.edges = np.histogram_bin_edges(present, bins=bins)
+                    coding.equal_width = isinstance(bins, (int, np.integer))
                 except ValueError as exc:
                     raise ValueError(
                         f"column {name!r} cannot be cut into bins={bins!r}: {exc}"

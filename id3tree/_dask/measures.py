@@ -13,7 +13,7 @@ import numpy as np
 from id3tree._dask import core
 from id3tree._dask.counted_splits import (
     distinct_value_counts,
-    merge_value_counts,
+    merge_all_value_counts,
     search_counted_thresholds,
 )
 from id3tree.contingency import crosstab_codes
@@ -149,8 +149,14 @@ def counts_of_values_plain(values, y, n_classes):
     return found, missing, np.bincount(y, minlength=n_classes)
 
 
-def merge_counts_of_values(a, b):
-    return merge_value_counts(a[0], b[0]), a[1] + b[1], a[2] + b[2]
+def _merge_counts_of_values(found: list):
+    """:func:`counts_of_values` of several partitions as one (one sort of all their values)."""
+    merged = merge_all_value_counts([f[0] for f in found])
+    return merged, sum(f[1] for f in found), sum(f[2] for f in found)
+
+
+merge_counts_of_values = core.MergeAll(_merge_counts_of_values)
+"""The combiner of :func:`counts_of_values` summaries (a list at once)."""
 
 
 def value_counts(frame, cx, cy):

@@ -3,13 +3,15 @@
 Every function makes one describing pass (categories, ranges, the target's classes) and one
 counting pass in which each partition yields the small tables of every feature at once; the
 tables are summed on the workers and handed to the same count -> score code as pandas input.
-Each is the Dask version of the dispatched function named in :data:`id3tree._dask.VERSIONS`,
+(The MI matrix folds the two into one read of the files when the coded partitions fit in the
+workers' memory: :func:`mutual_information_matrix`.) Each is the Dask version of the dispatched function named in :data:`id3tree._dask.VERSIONS`,
 called with the same arguments (the public functions have checked the parameters).
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -20,8 +22,9 @@ from id3tree._entropy import entropy_terms
 from id3tree._validation import is_numeric
 from id3tree.contingency import crosstab_codes
 from id3tree.diagnostics import ID_LIKE_FLAG, is_id_like
-from id3tree.information import symmetric_uncertainty, table_measures
-from id3tree.ranking._pairs import _keep as marginal
+from id3tree.information import _bin, symmetric_uncertainty, table_measures
+from id3tree.ranking._common import narrow
+from id3tree.ranking._pairs import pair_tables
 from id3tree.ranking.jsd import class_groups, one_vs_rest
 from id3tree.ranking.mi import mi_frame
 from id3tree.ranking.scores import ranking_frame
@@ -162,98 +165,87 @@ def jsd_screen(X, y, bins, macroclasses, trim_outliers):
 # ---------------------------------------------------------------------------------------------
 # mutual_information_matrix: the joint table of every pair of columns
 # ---------------------------------------------------------------------------------------------
-CHUNK_ROWS = 1 << 15
-GROUP_CELLS = 256
-"""Most joint codes of a group of neighbouring columns counted together (:func:`_pairs_chunk`)."""
-CHUNK_CELLS = 1 << 21
-"""Most cells (rows x later columns) counted by one ``bincount`` of :func:`_pairs_chunk`."""
+def _pairs_chunk(part, codings) -> dict:
+    """The MI matrix's counts of one partition, as the pandas engine counts them
+    (:func:`id3tree.ranking._pairs.pair_tables`): per column in the order of their numbers of
+    codes, its own counts and its tables with every later column of that order side by side."""
+    _, tables = pair_tables([c.codes(part) for c in codings], [c.n_codes for c in codings])
+    return dict(enumerate(tables))
 
 
-def _pairs_chunk_plain(part, codings):
-    """Per column a: its own counts and its joint tables with every later column, side by side
-    (``code_a * width + start_b + code_b``), counted a slab of rows at a time."""
-    codes = [c.codes(part) for c in codings]
-    sizes = np.array([c.n_codes for c in codings])
-    starts = np.concatenate([[0], np.cumsum(sizes)])
-    out = {}
-    n_rows = len(part)
-    shifted = np.empty((n_rows, len(codes)), dtype=np.int64)
-    for b, column in enumerate(codes):
-        shifted[:, b] = column + starts[b]
-    for a in range(len(codes)):
-        own = np.bincount(codes[a], minlength=sizes[a])
-        width = int(starts[-1] - starts[a + 1])
-        joint = np.zeros(sizes[a] * width, dtype=np.int64)
-        for lo in range(0, n_rows if width else 0, CHUNK_ROWS):
-            hi = min(lo + CHUNK_ROWS, n_rows)
-            keys = shifted[lo:hi, a + 1 :] - starts[a + 1]
-            keys += (codes[a][lo:hi] * width)[:, None]
-            joint += np.bincount(keys.ravel(), minlength=len(joint))
-        out[a] = (own, joint)
-    return out
-
-
-def _pair_groups(sizes) -> list[list[int]]:
-    """Runs of neighbouring columns whose joint codes number at most ``GROUP_CELLS``."""
-    groups, cells = [], 0
-    for a, n in enumerate(sizes):
-        if groups and cells * n <= GROUP_CELLS:
-            groups[-1].append(a)
-            cells *= n
-        else:
-            groups.append([a])
-            cells = n
-    return groups
-
-
-def _pairs_chunk(part, codings):
-    """:func:`_pairs_chunk_plain`'s tables, with a group of neighbouring columns of few codes
-    counted as one column (their codes in mixed radix): one pass over the rows for the whole
-    group against every later column, and the group's own table, summed out per member."""
+def _pairs_chunk_plain(part, codings) -> dict:
+    """:func:`_pairs_chunk`'s counts, one ``bincount`` per column and per pair."""
     codes = [c.codes(part) for c in codings]
     sizes = [c.n_codes for c in codings]
-    starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    n_rows, m = len(part), len(codes)
-    shifted = np.empty((n_rows, m), dtype=np.int64)
-    for b, column in enumerate(codes):
-        shifted[:, b] = column + starts[b]
+    order = _order(sizes)
     out = {}
-    for group in _pair_groups(sizes):
-        shape = [sizes[a] for a in group]
-        joint = np.zeros(n_rows, dtype=np.int64)
-        for a in group:  # mixed radix: the first member is the most significant digit
-            joint *= sizes[a]
-            joint += codes[a]
-        cells = int(np.prod(shape))
-        own = np.bincount(joint, minlength=cells).reshape(shape)
-        after = group[-1] + 1
-        width = int(starts[-1] - starts[after])
-        cross = np.zeros(cells * width, dtype=np.int64)
-        step = max(1, CHUNK_CELLS // max(1, m - after))
-        for lo in range(0, n_rows if width else 0, step):
-            keys = (
-                shifted[lo : lo + step, after:]
-                + (joint[lo : lo + step] * width - starts[after])[:, None]
+    for p, a in enumerate(order):
+        tables = [
+            np.bincount(codes[a] * sizes[b] + codes[b], minlength=sizes[a] * sizes[b]).reshape(
+                sizes[a], sizes[b]
             )
-            cross += np.bincount(keys.ravel(), minlength=len(cross))
-        cross = cross.reshape([*shape, width])
-        for i, a in enumerate(group):
-            tables = [marginal(own, [i, j]) for j in range(i + 1, len(group))]
-            tables.append(marginal(cross, [i, len(group)]))
-            out[a] = (marginal(own, [i]), np.concatenate(tables, axis=1).ravel())
+            for b in order[p + 1 :]
+        ]
+        later = np.concatenate(tables, axis=1) if tables else np.zeros((sizes[a], 0), np.int64)
+        out[p] = (np.bincount(codes[a], minlength=sizes[a]), later)
     return out
+
+
+def _order(sizes) -> list[int]:
+    """The columns in the order :func:`pair_tables` counts them: by their number of codes."""
+    return np.argsort(np.asarray(sizes), kind="stable").tolist()
+
+
+def pair_table(found: dict, sizes, order: list[int], a: int, b: int) -> np.ndarray:
+    """The ``(a codes, b codes)`` table of columns a and b (C order) from :func:`_pairs_chunk`'s
+    summed counts (``order``: :func:`_order` of the sizes)."""
+    position = {column: p for p, column in enumerate(order)}
+    first, second = (a, b) if position[a] < position[b] else (b, a)
+    p = position[first]
+    offset = sum(sizes[c] for c in order[p + 1 : position[second]])
+    cells = found[p][1][:, offset : offset + sizes[second]]
+    return np.ascontiguousarray(cells if first == a else cells.T)
 
 
 def mutual_information_matrix(X, bins, base, normalize, progress, n_threads):
-    """The MI matrix (``progress`` and ``n_threads`` are for pandas input: the workers count)."""
+    """The MI matrix (``progress`` and ``n_threads`` are for pandas input: the workers count).
+
+    One read of the files when the partitions, coded by their own values (4 bytes a cell), fit
+    in the workers' memory (:func:`_pairs_in_one_read`); else a describing pass for the codings,
+    then a counting pass that reads the files again."""
     core.check_bins(bins)
     X = core.check_frame(X)
     kinds = {
         c: (str(c), "categories" if core.is_categorical_meta(X, c) else "range") for c in X.columns
     }
-    summary = core.compute(core.describe(X, kinds))[0]
-    codings_by_column = core.codings_from(summary, kinds, bins)
-    codings = [codings_by_column[c] for c in X.columns]
+    n_rows = core.known_rows(X)
+    if n_rows is not None and core.fits_in_workers(4 * n_rows * len(kinds)):
+        found, codings = _pairs_in_one_read(X, kinds, bins)
+    else:
+        summary = core.compute(core.describe(X, kinds))[0]
+        codings = mi_codings(summary, kinds, bins)
+        found = core.compute(core.reduce_partitions(X, _pairs_chunk, core.add, codings))[0]
+    m = len(codings)
+    sizes = [c.n_codes for c in codings]
+    joint = np.zeros((m, m))
+    n = int(found[0][0].sum())
+    if n == 0:
+        raise ValueError("X is empty: it has 0 rows; at least one is needed")
+    order = _order(sizes)
+    for p, a in enumerate(order):
+        joint[a, a] = entropy_terms(found[p][0], n, base).sum()
+    for a in range(m):
+        for b in range(a + 1, m):
+            cells = pair_table(found, sizes, order, a, b)
+            joint[a, b] = joint[b, a] = entropy_terms(cells, n, base).sum()
+    return mi_frame(joint, X.columns, normalize)
+
+
+def mi_codings(summary: dict, kinds: dict, bins) -> list:
+    """The codings of the MI matrix's columns (in column order) from a describing pass; a
+    column whose tables with the later ones are too large to count densely is refused."""
+    by_column = core.codings_from(summary, kinds, bins)
+    codings = [by_column[c] for c in kinds]
     sizes = [c.n_codes for c in codings]
     for a, coding in enumerate(codings):
         if sizes[a] * sum(sizes[a + 1 :]) > DENSE_PAIR_CELLS:
@@ -261,23 +253,69 @@ def mutual_information_matrix(X, bins, base, normalize, progress, n_threads):
                 f"column {coding.name!r} has {sizes[a] - 1} categories: its tables with the other "
                 "columns are too large to count densely; drop it or group its rare categories"
             )
-    found = core.compute(
-        core.reduce_partitions(X, _pairs_chunk, core.add, codings),
-    )[0]
-    m = len(codings)
-    joint = np.zeros((m, m))
-    n = int(found[0][0].sum())
-    if n == 0:
-        raise ValueError("X is empty: it has 0 rows; at least one is needed")
-    for a in range(m):
-        own, tables = found[a]
-        joint[a, a] = entropy_terms(own, n, base).sum()
-        offset = 0
-        for b in range(a + 1, m):
-            cells = tables.reshape(sizes[a], -1)[:, offset : offset + sizes[b]]
-            joint[a, b] = joint[b, a] = entropy_terms(cells, n, base).sum()
-            offset += sizes[b]
-    return mi_frame(joint, X.columns, normalize)
+    return codings
+
+
+@dataclass
+class LocalCodes:
+    """One partition coded by its own values: per column int32 codes indexing ``values[f]``
+    (a numeric column's sorted distinct values, :func:`core.number_codes`; a categorical
+    column's distinct values in order of appearance), a missing value ``len(values[f])``
+    (numeric) or -1 (categorical), and what a describing pass would say of the column."""
+
+    codes: list
+    values: list
+    described: dict
+
+
+def _code_locally(part, kinds: dict, dtypes: dict) -> LocalCodes:
+    codes, values, described = [], [], {}
+    for column, (name, kind) in kinds.items():
+        series = part[column]
+        if kind == "categories":
+            local, uniques = pd.factorize(series)
+            uniques = pd.Series(uniques, dtype=series.dtype)
+            described[column] = (uniques, int((local < 0).sum()))
+        else:  # raises on text and on infinite values, naming the column
+            uniques, local = core.number_codes(core.numbers(series, name, dtypes[column]))
+            n_missing = len(local) - int(np.count_nonzero(local < len(uniques)))
+            low, high = (uniques[0], uniques[-1]) if len(uniques) else (np.nan, np.nan)
+            described[column] = (float(low), float(high), n_missing)
+        codes.append(local.astype(np.int32, copy=False))
+        values.append(uniques)
+    return LocalCodes(codes, values, described)
+
+
+def _pairs_of_local(local: LocalCodes, codings: list) -> dict:
+    """:func:`_pairs_chunk` of a partition coded by its own values: each column's codes by
+    the column's coding (in the narrowest dtype), looked up per distinct value (not per row)."""
+    codes = []
+    for column, values, coding in zip(local.codes, local.values, codings):
+        if coding.categories is not None:
+            lookup = core.category_lookup(values, coding.categories, coding.name)
+        else:
+            lookup = _bin(np.asarray(values), coding.edges, coding.name)[0]
+        codes.append(narrow(np.append(lookup, coding.n_codes - 1), coding.n_codes)[column])
+    _, tables = pair_tables(codes, [c.n_codes for c in codings])
+    return dict(enumerate(tables))
+
+
+def _pairs_in_one_read(X, kinds: dict, bins) -> tuple[dict, list]:
+    """The MI matrix's summed counts and the codings, with every file read once: each
+    partition is coded by its own values and kept on its worker while the describing summary
+    is merged and the codings made (on a worker), then coded by them and counted."""
+    dask, _ = core.import_dask()
+    core.check_source_values(X, [n for n, kind in kinds.values() if kind == "categories"])
+    dtypes = {column: X._meta[column].dtype for column in kinds}
+    local = [dask.delayed(_code_locally, pure=True)(p, kinds, dtypes) for p in X.to_delayed()]
+    summary = core.reduce_partitions(local, _described, core.combine_descriptions)
+    codings = dask.delayed(mi_codings, pure=True)(summary, kinds, bins)
+    found = core.reduce_partitions(local, _pairs_of_local, core.add, codings)
+    return core.compute(found, codings)
+
+
+def _described(local: LocalCodes) -> dict:
+    return local.described
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,8 +17,9 @@ Here the rows stay in their partitions. Each level is one distributed pass:
    stopping rules, and records the level with :class:`id3tree.growth_record.Record`.
 
 Before the first level, every partition is coded once (:func:`encode_part`: int32 codes, a
-numeric column's by its own sorted distinct values) and kept in the workers' memory when it fits;
-a level then routes and counts codes, every feature with one ``bincount`` into a reused buffer
+numeric column's by its own sorted distinct values) and kept in the workers' memory when it fits
+(when the rows are known from the files' metadata, the same read describes the partitions too:
+:class:`LocallyCoded`); a level then routes and counts codes, every feature with one ``bincount`` into a reused buffer
 (:func:`count_cells`), with no row-sized temporary per feature.
 
 So the tree is the one the in-memory learner grows from the same rows, node for node, and it is
@@ -36,6 +37,7 @@ import functools
 from dataclasses import dataclass, replace
 
 import numpy as np
+import pandas as pd
 from sklearn.utils.multiclass import check_classification_targets
 
 from id3tree import grow, persistence
@@ -125,11 +127,56 @@ class EncodedPart:
 def encode_part(part, codings, kinds, target) -> EncodedPart:
     """A partition as codes: categories by the column's coding, numbers by the partition's own
     sorted distinct values (:func:`core.number_codes`), so no level sorts them again."""
+    return _encode(part, codings, kinds, lambda coding: coding.codes(part), target.codes(part))
+
+
+@dataclass
+class LocallyCoded:
+    """A partition encoded before the table's categories are known (:func:`encode_locally`):
+    its categorical columns and labels coded by their own values (-1 missing), ``own`` holding
+    those values per column, and what a describing pass says of the partition."""
+
+    part: EncodedPart
+    own: dict
+    described: dict
+
+    def coded(self, codings, target) -> EncodedPart:
+        """The partition coded as :func:`encode_part` codes it (each value looked up once)."""
+        columns = list(self.part.columns)
+        for f, coding in enumerate(codings):
+            if coding.column in self.own:
+                own = self.own[coding.column]
+                lookup = core.category_lookup(own, coding.categories, coding.name)
+                missing = len(coding.categories)
+                columns[f] = np.append(lookup, missing).astype(np.int32)[columns[f]]
+        lookup = core.category_lookup(self.own[target.column], target.categories, "y")
+        return replace(self.part, columns=columns, y=lookup[self.part.y])
+
+
+def encode_locally(part, codings, kinds, target) -> LocallyCoded:
+    """:func:`encode_part` with no categories known yet: one read of the files both describes
+    the categorical columns and the labels (``"categories"``, ``"classes"``, as
+    :func:`core.describe` does) and encodes the partition."""
+    own, described = {}, {}
+
+    def own_codes(coding) -> np.ndarray:
+        series = part[coding.column]
+        local, uniques = pd.factorize(series)
+        own[coding.column] = uniques = pd.Series(uniques, dtype=series.dtype)
+        described[coding.column] = (uniques, int((local < 0).sum()))
+        return local
+
+    y = own_codes(target)
+    described[target.column] += (np.bincount(y[y >= 0], minlength=len(own[target.column])),)
+    return LocallyCoded(_encode(part, codings, kinds, own_codes, y), own, described)
+
+
+def _encode(part, codings, kinds, categorical_codes, y) -> EncodedPart:
     columns, distinct, zeros = [], [], []
     for coding, kind in zip(codings, kinds):
         found = signed = None
         if kind == "categorical":
-            column = coding.codes(part).astype(np.int32)
+            column = categorical_codes(coding).astype(np.int32)
         else:
             column = coding.values(part)
         if kind == "numeric":
@@ -141,7 +188,7 @@ def encode_part(part, codings, kinds, target) -> EncodedPart:
         columns.append(column)
         distinct.append(found)
         zeros.append(signed)
-    return EncodedPart(target.codes(part), columns, distinct, zeros)
+    return EncodedPart(y, columns, distinct, zeros)
 
 
 def encoded_bytes(n_rows: int, kinds: list) -> int:
@@ -237,7 +284,9 @@ def numeric_counts_plain(node, part: EncodedPart, f: int, k: int, n_classes: int
 def _level_chunk(part, plan: LevelPlan) -> dict:
     """The counts of one partition (a pandas DataFrame, or an :class:`EncodedPart` kept between
     levels) for one level, per feature to count."""
-    if not isinstance(part, EncodedPart):
+    if isinstance(part, LocallyCoded):
+        part = part.coded(plan.codings, plan.target)
+    elif not isinstance(part, EncodedPart):
         part = encode_part(part, plan.codings, plan.kinds, plan.target)
     k, n_classes = plan.n_scored, plan.n_classes  # y has no missing code: labels are complete
     node = route(part, plan)
@@ -293,17 +342,24 @@ def _search_binned(table, parent, edges, min_leaf):
 # ---------------------------------------------------------------------------------------------
 # The grower
 # ---------------------------------------------------------------------------------------------
-def _describe(X, joined, is_cat, ranges: bool):
-    """The codings of the features and of the target, from a describing pass; without
-    ``ranges`` (no numeric bins to make) it reads only the categorical columns and the target,
-    and a numeric column is checked when a partition is encoded."""
-    kinds = {c: (str(c), "categories" if is_cat[f] else "range") for f, c in enumerate(X.columns)}
-    kinds[core.TARGET] = ("y", "classes")  # the root's class counts come with its categories
-    described = {c: kind for c, kind in kinds.items() if ranges or kind[1] != "range"}
-    summary = core.compute(core.describe(joined[list(described)], described))[0]
+def _describe(X, joined, is_cat, kinds: list, ranges: bool):
+    """The codings of the features and of the target, from a describing pass, and the encoded
+    partitions if they were kept (else None). Without ``ranges`` (no numeric bins to make) the
+    pass reads only the categorical columns and the target, and a numeric column is checked
+    when a partition is encoded; and when the rows are known and the encoded partitions fit in
+    the workers' memory, the one read of the files that encodes them describes them too."""
+    wanted = {c: (str(c), "categories" if is_cat[f] else "range") for f, c in enumerate(X.columns)}
+    wanted[core.TARGET] = ("y", "classes")  # the root's class counts come with its categories
+    described = {c: kind for c, kind in wanted.items() if ranges or kind[1] != "range"}
+    n_rows = None if ranges else core.known_rows(joined)
+    parts = None
+    if n_rows is not None and core.fits_in_workers(encoded_bytes(n_rows, kinds)):
+        parts, summary = _encode_and_describe(X, joined, wanted, kinds)
+    else:
+        summary = core.compute(core.describe(joined[list(described)], described))[0]
     codings = core.codings_from(summary, described)
-    for c in kinds.keys() - described.keys():
-        codings[c] = core.Coding(kinds[c][0], c, dtype=joined._meta[c].dtype)
+    for c in wanted.keys() - described.keys():
+        codings[c] = core.Coding(wanted[c][0], c, dtype=joined._meta[c].dtype)
     target = codings.pop(core.TARGET)
     if target.n_missing:
         raise ValueError(
@@ -312,7 +368,28 @@ def _describe(X, joined, is_cat, ranges: bool):
     if not target.categories:
         raise ValueError("X is empty: it has 0 rows; at least one is needed")
     check_classification_targets(np.asarray(target.categories))
-    return [codings[c] for c in X.columns], target
+    return [codings[c] for c in X.columns], target, parts
+
+
+def _encode_and_describe(X, joined, wanted: dict, kinds: list) -> tuple[list, dict]:
+    """The partitions encoded by :func:`encode_locally` and kept in the workers' memory, and
+    the describing summary of their categorical columns and labels, from one read."""
+    dask, _ = core.import_dask()
+    core.check_source_values(joined, [n for n, kind in wanted.values() if kind != "range"])
+    codings = [
+        core.Coding(str(c), c, dtype=None if is_cat else joined._meta[c].dtype)
+        for c, is_cat in zip(X.columns, [kind == "categorical" for kind in kinds])
+    ]
+    encode = functools.partial(
+        encode_locally, codings=codings, kinds=kinds, target=core.Coding("y", core.TARGET)
+    )
+    parts = core.persist([dask.delayed(encode, pure=True)(part) for part in joined.to_delayed()])
+    found = core.reduce_partitions(parts, _described, core.combine_descriptions)
+    return parts, core.compute(found)[0]
+
+
+def _described(part: LocallyCoded) -> dict:
+    return part.described
 
 
 def fit_on_dask(X, y, sample_weight, model, params, tracer) -> Fitted:
@@ -411,10 +488,12 @@ class _DaskGrowth:
         self.joined, self.params = core.join(X, y), params
         names = [str(c) for c in X.columns]
         self.is_cat = is_cat = np.array(core.categorical_mask(X, categorical), dtype=bool)
-        self.codings, self.target = _describe(X, self.joined, is_cat, bool(numeric_bins))
         self.kinds = [
             "categorical" if c else ("binned" if numeric_bins else "numeric") for c in is_cat
         ]
+        self.codings, self.target, self.parts = _describe(
+            X, self.joined, is_cat, self.kinds, bool(numeric_bins)
+        )
         for coding, kind in zip(self.codings, self.kinds):
             if kind == "binned":
                 present = (
@@ -446,7 +525,8 @@ class _DaskGrowth:
         """Step 1: the root's class counts (counted by the describing pass)."""
         root_counts = self.target.counts
         self.all_counts.append(root_counts[None, :])
-        self.parts = self._kept_parts(int(root_counts.sum()))
+        if self.parts is None:  # (not kept by the describing read)
+            self.parts = self._kept_parts(int(root_counts.sum()))
         used = np.zeros((1, self.n_features), dtype=bool)
         return _DaskLevel(np.array([0]), root_counts[None, :], 0, used)
 

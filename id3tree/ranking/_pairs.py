@@ -90,10 +90,7 @@ class _Plan:
 
     def run_group(self, group: list[int], found: np.ndarray, n_rows: int) -> None:
         sizes = [self.n_codes[a] for a in group]
-        joint = np.zeros(n_rows, dtype=np.int64)
-        for a in group:  # mixed radix: the first member is the most significant digit
-            joint *= self.n_codes[a]
-            joint += self.codes[a]
+        joint = self.joint_codes(group, n_rows)
         cells = int(np.prod(sizes))
         # Pairs inside the group, and each member's own entropy, from the group's joint table.
         table = _count(joint, cells).reshape(sizes)
@@ -127,6 +124,14 @@ class _Plan:
             for a, member_sums in zip(group, sums):
                 per_pair = np.add.reduceat(np.concatenate(member_sums), starts)
                 found[a, partners] = self._entropy(per_pair, n_rows)
+
+    def joint_codes(self, group: list[int], n_rows: int) -> np.ndarray:
+        """The group's codes as one (mixed radix: the first member the most significant digit)."""
+        joint = np.zeros(n_rows, dtype=np.int64)
+        for a in group:
+            joint *= self.n_codes[a]
+            joint += self.codes[a]
+        return joint
 
     def _entropy(self, sum_xlogx, n_rows: int):
         return entropy_from_xlogx(sum_xlogx, n_rows, self.base)
@@ -194,3 +199,50 @@ def _keep(table: np.ndarray, axes: list[int]) -> np.ndarray:
     """The table summed over every axis not in ``axes`` (a marginal table)."""
     others = tuple(k for k in range(table.ndim) if k not in axes)
     return table.sum(axis=others) if others else table
+
+
+def pair_tables(codes: Sequence[np.ndarray], n_codes: Sequence[int]) -> tuple[np.ndarray, list]:
+    """The counts behind :func:`pair_entropies`, for callers that add up the tables of many
+    row sets before taking entropies (the partitions of a Dask DataFrame).
+
+    Returns ``(order, tables)``: the columns sorted by their number of codes (as
+    :func:`pair_entropies` sorts them) and, per column in that order, ``(own, later)``: its own
+    counts and its tables with every later column of the order side by side, an
+    ``(n_codes[a], sum of the later columns' n_codes)`` array. Counted by the same groups and
+    blocks as the entropies; a block too large to count densely is counted a pair at a time.
+    """
+    n_rows = len(codes[0])
+    order = np.argsort(np.asarray(n_codes), kind="stable")
+    plan = _Plan([codes[a] for a in order], [int(n_codes[a]) for a in order], 2)
+    work = np.empty((BLOCK_COLUMNS + 1) * min(n_rows, CHUNK_ROWS), dtype=np.int64)
+    tables = []
+    for group in plan.groups:
+        sizes = [plan.n_codes[a] for a in group]
+        joint = plan.joint_codes(group, n_rows)
+        own = _count(joint, int(np.prod(sizes))).reshape(sizes)
+        later = [[_keep(own, [i, j]) for j in range(i + 1, len(group))] for i in range(len(group))]
+        after = group[-1] + 1
+        for block in plan.blocks:
+            if block.members[-1] < after:
+                continue
+            first = max(0, after - block.members[0])
+            if np.prod(sizes) * block.width <= DENSE_CELLS:
+                pieces = plan._dense(sizes, joint, block, first, work)
+            else:
+                pieces = [_pair_counts(plan, a, block.members[first:]) for a in group]
+            for member, piece in zip(later, pieces):
+                member.append(piece)
+        for i, member in enumerate(later):
+            side_by_side = np.concatenate(member, axis=1) if member else np.zeros((sizes[i], 0))
+            tables.append((_keep(own, [i]), side_by_side.astype(np.int64, copy=False)))
+    return order, tables
+
+
+def _pair_counts(plan: _Plan, a: int, partners: list[int]) -> np.ndarray:
+    """Column a's tables with each of ``partners`` side by side, one ``bincount`` per pair."""
+    found = []
+    for b in partners:
+        n_a, n_b = plan.n_codes[a], plan.n_codes[b]
+        flat = plan.codes[a].astype(np.int64) * n_b + plan.codes[b]
+        found.append(_count(flat, n_a * n_b).reshape(n_a, n_b))
+    return np.concatenate(found, axis=1)
