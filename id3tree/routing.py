@@ -24,11 +24,14 @@ stay close in memory through the whole descent, and each step's arrays are long 
 numpy's cost per call."""
 
 
-THREADS = min(2, os.cpu_count() or 1)
+THREADS = min(
+    2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+)
 """How many threads route the rows of one call of :meth:`CompiledTree.route` (with at least
 ``THREADED_ROWS`` rows): each sends its own contiguous share of the rows down, by the same code
 as one thread does, while numpy's gathers and comparisons run without the GIL. A row's stop
-depends on its values only, so the stops are the same for any number of threads. 1: one thread."""
+depends on its values only, so the stops are the same for any number of threads. 1: one thread
+(also where this process may run on one processor only)."""
 
 THREADED_ROWS = 4 * BLOCK_ROWS
 """Fewer rows than this are routed in one thread: starting a thread and filling a second batch
@@ -144,7 +147,8 @@ class CompiledTree:
         """The node position where each row stops. ``values`` is ``(n_rows, n_features)``, in
         either memory order (no copy is made): numeric values (NaN missing), or category codes
         (``len(categories)`` for missing and ``UNSEEN`` for values never seen at fit time).
-        ``has_missing``: whether any value is NaN, when the caller knows (else it is looked for).
+        ``has_missing``: whether any value is NaN, when the caller knows (else each share of
+        the rows looks for itself).
         ``threads``: how many threads share the rows (default: ``THREADS`` from
         ``THREADED_ROWS`` rows on, else 1); the stops do not depend on it."""
         n_rows, n_features = values.shape
@@ -158,19 +162,20 @@ class CompiledTree:
         if self.feature[0] < 0:
             return stop
         tables, numeric_tables = self._tables(feature_step)
-        if has_missing is None:  # np.isnan of the sum: one pass, no temporary (no infinities)
-            has_missing = bool(np.isnan(flat.sum()))
-        if not has_missing and numeric_tables is not None:
-            # numbers only, none missing: a node's two children sit side by side
-            def route_share(first, last):
+
+        def route_share(first, last):
+            missing = has_missing
+            if missing is None:  # np.isnan of the sum: one pass, no temporary (no infinities)
+                missing = bool(np.isnan(values[first:last].sum()))
+            if not missing and numeric_tables is not None:
+                # numbers only, none missing: a node's two children sit side by side
                 _route_numeric(first, last, np.intp(row_step), flat, numeric_tables, stop)
-        else:
+                return
             # Rows are routed a block at a time, so the values a block reads stay in the cache
             # through the whole descent.
-            def route_share(first, last):
-                for start in range(first, last, BLOCK_ROWS):
-                    rows = np.arange(start, min(start + BLOCK_ROWS, last))
-                    self._route_rows(rows, rows * row_step, flat, tables, has_missing, stop)
+            for start in range(first, last, BLOCK_ROWS):
+                rows = np.arange(start, min(start + BLOCK_ROWS, last))
+                self._route_rows(rows, rows * row_step, flat, tables, missing, stop)
 
         if threads is None:
             threads = THREADS if n_rows >= THREADED_ROWS else 1

@@ -184,3 +184,19 @@ def test_an_error_in_a_threads_share_reaches_the_caller():
 
     with pytest.raises(ValueError, match="share from row 5"):
         routing.in_shares(10, 2, work)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_each_share_looks_for_missing_values_itself(order):
+    """Told nothing of missing values, each thread's share looks for them in its own rows: the
+    share with one takes the general step, the others the numeric router; all stop where the walk
+    does (a tree with missing-value branches, so a missing value changes where a row goes)."""
+    X, y = deep_tree_data(n=1_000, d=4, seed=13)
+    X[::6, 1] = np.nan
+    model = ID3Classifier().fit(X, y)
+    new = np.round(np.random.default_rng(14).normal(size=(2_001, 4)), 2)
+    new[1_900:1_950, 1] = np.nan  # in the last share only
+    new = np.asarray(new, order=order)
+    expected = walked_stops(model._compiled, new)
+    for threads in (1, 2, 3):
+        np.testing.assert_array_equal(model._compiled.route(new, threads=threads), expected)
