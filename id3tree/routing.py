@@ -4,7 +4,8 @@ Every row starts at the root. At each step all rows that sit at an internal node
 a numeric split sends a row to ``<=`` or ``>`` (or to the missing-values branch), a categorical
 split to the branch of its value. A row stops early where its node has no branch for it (a
 category never seen at that node, or a missing value where no training row was missing); its
-prediction then comes from the class counts of the node where it stopped.
+prediction then comes from the class counts of the node where it stopped. A large call shares
+its rows among ``THREADS`` threads, each routing its own rows as one thread would.
 """
 
 from __future__ import annotations
