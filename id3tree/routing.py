@@ -4,13 +4,12 @@ Every row starts at the root. At each step all rows that sit at an internal node
 a numeric split sends a row to ``<=`` or ``>`` (or to the missing-values branch), a categorical
 split to the branch of its value. A row stops early where its node has no branch for it (a
 category never seen at that node, or a missing value where no training row was missing); its
-prediction then comes from the class counts of the node where it stopped. A large call shares
+prediction then comes from the class counts of the node where it stopped. A large call can share
 its rows among ``THREADS`` threads, each routing its own rows as one thread would.
 """
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -25,14 +24,13 @@ stay close in memory through the whole descent, and each step's arrays are long 
 numpy's cost per call."""
 
 
-THREADS = min(
-    2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-)
+THREADS = 1
 """How many threads route the rows of one call of :meth:`CompiledTree.route` (with at least
 ``THREADED_ROWS`` rows): each sends its own contiguous share of the rows down, by the same code
 as one thread does, while numpy's gathers and comparisons run without the GIL. A row's stop
-depends on its values only, so the stops are the same for any number of threads. 1: one thread
-(also where this process may run on one processor only)."""
+depends on its values only, so the stops are the same for any number of threads. One by default:
+on a busy 2-core machine two threads were 3 to 66% slower (benchmarks/README.md, "Prediction,
+second round"); set it to 2 where a second processor is free."""
 
 THREADED_ROWS = 4 * BLOCK_ROWS
 """Fewer rows than this are routed in one thread: starting a thread and filling a second batch
