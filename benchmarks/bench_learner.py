@@ -40,7 +40,7 @@ from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder
 from sklearn.tree import DecisionTreeClassifier
 
 import id3tree
-from id3tree import ID3Classifier
+from id3tree import ID3Classifier, routing
 
 
 class UntracedID3Classifier(ID3Classifier):
@@ -53,17 +53,33 @@ class UntracedID3Classifier(ID3Classifier):
 # ---------------------------------------------------------------------------------------------
 # timing
 # ---------------------------------------------------------------------------------------------
-def best_of_pair(fn_a, fn_b, repeats: int) -> tuple[float, float, object, object]:
-    """Best times of two functions run alternately, and their last results."""
+def best_of_pair(
+    fn_a, fn_b, repeats: int, clock=time.perf_counter
+) -> tuple[float, float, object, object]:
+    """Best times of two functions run alternately, and their last results (``clock``: wall
+    time, or ``time.process_time`` for the processor time of every thread)."""
     best = [np.inf, np.inf]
     results = [None, None]
     for _ in range(repeats):
         for i, fn in enumerate((fn_a, fn_b)):
             gc.collect()
-            start = time.perf_counter()
+            start = clock()
             results[i] = fn()
-            best[i] = min(best[i], time.perf_counter() - start)
+            best[i] = min(best[i], clock() - start)
     return best[0], best[1], results[0], results[1]
+
+
+def with_threads(fn, n_threads: int):
+    """``fn`` with id3tree's router in ``n_threads`` threads (``routing.THREADS``)."""
+
+    def run(*args):
+        threads, routing.THREADS = routing.THREADS, n_threads
+        try:
+            return fn(*args)
+        finally:
+            routing.THREADS = threads
+
+    return run
 
 
 # ---------------------------------------------------------------------------------------------
@@ -307,15 +323,23 @@ class Suite:
                 rows = np.tile(X, (copies, 1))
             name = f"{label} tree, {len(rows):,} rows"
             for method in ("predict", "predict_proba"):
-                self.pair(
-                    13,
-                    f"{method} {name}",
-                    getattr(ours, method),
-                    getattr(theirs, method),
-                    (rows,),
-                    1.0,
-                    against,
-                )
+                mine, other = getattr(ours, method), getattr(theirs, method)
+                self.pair(13, f"{method} {name}", mine, other, (rows,), 1.0, against)
+                if against == "sklearn" and self.wanted(f"{method} {name}"):
+                    self.thread_note(f"{method} {name}", mine, other, rows)
+
+    def thread_note(self, name, mine, other, rows):
+        """A note on a prediction row: processor time (the router's threads summed) and the
+        wall time with the router in the other number of threads (2 if ``routing.THREADS`` is
+        1, else 1), each against the other side in the same run."""
+        cpu = best_of_pair(lambda: mine(rows), lambda: other(rows), self.repeats, time.process_time)
+        n = 2 if routing.THREADS == 1 else 1
+        alt = best_of_pair(lambda: with_threads(mine, n)(rows), lambda: other(rows), self.repeats)
+        self.notes.append(
+            f"{name}: processor time {cpu[0]:.4f} / {cpu[1]:.4f} s ({cpu[0] / cpu[1]:.2f}); "
+            f"router in {n} threads {alt[0]:.4f} / {alt[1]:.4f} s ({alt[0] / alt[1]:.2f}); "
+            f"the row's router: {routing.THREADS} threads from {routing.THREADED_ROWS:,} rows"
+        )
 
     def categorical_fits(self):
         n = self.size(1_000_000)

@@ -4,11 +4,13 @@ Every row starts at the root. At each step all rows that sit at an internal node
 a numeric split sends a row to ``<=`` or ``>`` (or to the missing-values branch), a categorical
 split to the branch of its value. A row stops early where its node has no branch for it (a
 category never seen at that node, or a missing value where no training row was missing); its
-prediction then comes from the class counts of the node where it stopped.
+prediction then comes from the class counts of the node where it stopped. A large call can share
+its rows among ``THREADS`` threads, each routing its own rows as one thread would.
 """
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,6 +22,19 @@ BLOCK_ROWS = 2**15
 """Rows are routed in blocks (batches, for numbers only) of this many: the values a block reads
 stay close in memory through the whole descent, and each step's arrays are long enough to hide
 numpy's cost per call."""
+
+
+THREADS = 1
+"""How many threads route the rows of one call of :meth:`CompiledTree.route` (with at least
+``THREADED_ROWS`` rows): each sends its own contiguous share of the rows down, by the same code
+as one thread does, while numpy's gathers and comparisons run without the GIL. A row's stop
+depends on its values only, so the stops are the same for any number of threads. One by default:
+on a busy 2-core machine two threads were 3 to 66% slower (benchmarks/README.md, "Prediction,
+second round"); set it to 2 where a second processor is free."""
+
+THREADED_ROWS = 4 * BLOCK_ROWS
+"""Fewer rows than this are routed in one thread: starting a thread and filling a second batch
+would cost more than the second core saves."""
 
 
 DENSE_SLOTS, SPARSE_FACTOR = 64, 8
@@ -125,11 +140,16 @@ class CompiledTree:
             child[offset[p] + slot] = kids
         return cls(feature, threshold, categorical, offset, n_slots, child, tree.counts, sparse)
 
-    def route(self, values: np.ndarray, has_missing: bool | None = None) -> np.ndarray:
+    def route(
+        self, values: np.ndarray, has_missing: bool | None = None, *, threads: int | None = None
+    ) -> np.ndarray:
         """The node position where each row stops. ``values`` is ``(n_rows, n_features)``, in
         either memory order (no copy is made): numeric values (NaN missing), or category codes
         (``len(categories)`` for missing and ``UNSEEN`` for values never seen at fit time).
-        ``has_missing``: whether any value is NaN, when the caller knows (else it is looked for)."""
+        ``has_missing``: whether any value is NaN, when the caller knows (else each share of
+        the rows looks for itself).
+        ``threads``: how many threads share the rows (default: ``THREADS`` from
+        ``THREADED_ROWS`` rows on, else 1); the stops do not depend on it."""
         n_rows, n_features = values.shape
         if values.flags.c_contiguous:
             flat, row_step, feature_step = values.reshape(-1), n_features, 1
@@ -141,18 +161,24 @@ class CompiledTree:
         if self.feature[0] < 0:
             return stop
         tables, numeric_tables = self._tables(feature_step)
-        if has_missing is None:  # np.isnan of the sum: one pass, no temporary (no infinities)
-            has_missing = bool(np.isnan(flat.sum()))
-        if not has_missing and numeric_tables is not None:
-            # numbers only, none missing: a node's two children sit side by side
-            _route_numeric(n_rows, np.intp(row_step), flat, numeric_tables, stop)
-            return stop
-        # Rows are routed a block at a time, so the values a block reads stay in the cache
-        # through the whole descent.
-        block = BLOCK_ROWS
-        for first in range(0, n_rows, block):
-            rows = np.arange(first, min(first + block, n_rows))
-            self._route_rows(rows, rows * row_step, flat, tables, has_missing, stop)
+
+        def route_share(first, last):
+            missing = has_missing
+            if missing is None:  # np.isnan of the sum: one pass, no temporary (no infinities)
+                missing = bool(np.isnan(values[first:last].sum()))
+            if not missing and numeric_tables is not None:
+                # numbers only, none missing: a node's two children sit side by side
+                _route_numeric(first, last, np.intp(row_step), flat, numeric_tables, stop)
+                return
+            # Rows are routed a block at a time, so the values a block reads stay in the cache
+            # through the whole descent.
+            for start in range(first, last, BLOCK_ROWS):
+                rows = np.arange(start, min(start + BLOCK_ROWS, last))
+                self._route_rows(rows, rows * row_step, flat, tables, missing, stop)
+
+        if threads is None:
+            threads = THREADS if n_rows >= THREADED_ROWS else 1
+        in_shares(n_rows, threads, route_share)
         return stop
 
     def _tables(self, feature_step: int) -> tuple:
@@ -288,6 +314,28 @@ class CompiledTree:
             at = int(nxt)
 
 
+def in_shares(n_rows: int, threads: int, work) -> None:
+    """``work(first, last)`` for ``threads`` contiguous shares of ``range(n_rows)`` (as equal as
+    can be, at most one per row), the first in this thread and each other in a thread of its
+    own; returns when all are done (raising the error of a share that failed).
+
+    >>> done = []
+    >>> in_shares(10, 3, lambda first, last: done.append((first, last)))
+    >>> sorted(done)
+    [(0, 3), (3, 6), (6, 10)]
+    """
+    threads = max(1, min(threads, n_rows))
+    bounds = [n_rows * k // threads for k in range(threads + 1)]
+    if threads == 1:
+        work(0, n_rows)
+        return
+    with ThreadPoolExecutor(threads - 1) as pool:
+        others = [pool.submit(work, *share) for share in zip(bounds[1:-1], bounds[2:])]
+        work(bounds[0], bounds[1])
+        for other in others:
+            other.result()
+
+
 def _codes_fit(column_start: np.ndarray) -> bool:
     """Whether a node's doubled position and its feature's start in the flat values fit in one
     int64 together (always, but for tables of about 2**40 values or more)."""
@@ -335,8 +383,9 @@ def _breadth_first(left, right, leaf) -> np.ndarray:
     return np.concatenate(levels)
 
 
-def _route_numeric(n_rows: int, row_step, flat, tables, stop) -> None:
-    """:meth:`CompiledTree.route` for numeric splits and no missing value.
+def _route_numeric(first: int, last: int, row_step, flat, tables, stop) -> None:
+    """:meth:`CompiledTree.route` of the rows ``first`` to ``last - 1``, for numeric splits and no
+    missing value.
 
     A batch of ``BLOCK_ROWS`` rows descends together; each step reads a row's code (see
     :func:`_numeric_tables`), the value of the node's feature, compares it with the node's
@@ -350,11 +399,11 @@ def _route_numeric(n_rows: int, row_step, flat, tables, stop) -> None:
     take = np.take  # "clip": every index is valid, and numpy then writes ``out`` unbuffered
     index = children.dtype.type
     mask = index((1 << shift) - 1)
-    n = min(BLOCK_ROWS, n_rows)
-    rows = np.arange(n, dtype=index)
+    n = min(BLOCK_ROWS, last - first)
+    rows = np.arange(first, first + n, dtype=index)
     code = np.full(n, root, dtype=index)
     row_start = rows * row_step  # where each row's values start in ``flat``
-    next_row = n
+    next_row = first + n
     place, where, value, bound = (np.empty(n, dtype=index), np.empty(n, dtype=index),
                                   np.empty(n), np.empty(n))  # fmt: skip
     right, arrived = np.empty(n, dtype=bool), np.empty(n, dtype=bool)
@@ -375,14 +424,14 @@ def _route_numeric(n_rows: int, row_step, flat, tables, stop) -> None:
             continue
         done = np.isnan(b, out=arrived[:m])  # at a leaf before this step (and so after it)
         n_arrived = int(np.count_nonzero(done))
-        if n_arrived == m and next_row == n_rows:
+        if n_arrived == m and next_row == last:
             stop[rows] = take(order, code >> (shift + 1))
             return
         if 4 * n_arrived > m or n_arrived == m:  # positions, then gathers: cheaper than masks
             gone = np.flatnonzero(done)
             stop[take(rows, gone)] = take(order, take(code, gone) >> (shift + 1))
             kept = np.flatnonzero(np.logical_not(done, out=done))
-            fresh = np.arange(next_row, min(next_row + n - len(kept), n_rows), dtype=index)
+            fresh = np.arange(next_row, min(next_row + n - len(kept), last), dtype=index)
             next_row += len(fresh)
             rows = np.concatenate([take(rows, kept), fresh])
             code = np.concatenate([take(code, kept), np.full(len(fresh), root, dtype=index)])

@@ -130,3 +130,74 @@ def test_a_tree_with_missing_value_branches_routes_rows_without_missing_values(o
     assert model.predict(new).shape == (2_000,)
     new[::5, 0] = np.nan
     np.testing.assert_array_equal(model._compiled.route(new), walked_stops(model._compiled, new))
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("has_missing", [False, True])
+def test_rows_routed_in_threads_stop_where_one_thread_stops_them(monkeypatch, order, has_missing):
+    """Each thread routes its own share of the rows by the one-thread code: the stops are those of
+    one thread (and of the walk) for any number of threads, shares of any size, both routers."""
+    X, y = deep_tree_data(seed=11)
+    model = ID3Classifier().fit(X, y)
+    new = np.asarray(np.round(np.random.default_rng(12).normal(size=(2_001, 6)), 2), order=order)
+    expected = walked_stops(model._compiled, new)
+    for block in (5, 64, 2**15):
+        monkeypatch.setattr(routing, "BLOCK_ROWS", block)
+        one = model._compiled.route(new, has_missing, threads=1)
+        np.testing.assert_array_equal(one, expected)
+        for threads in (2, 3, 7):
+            shared = model._compiled.route(new, has_missing, threads=threads)
+            np.testing.assert_array_equal(shared, one)
+    few = new[:3]  # more threads than rows: one share a row
+    np.testing.assert_array_equal(model._compiled.route(few, has_missing, threads=8), expected[:3])
+
+
+def test_the_shares_cover_every_row_once_and_the_threshold_picks_the_threads(monkeypatch):
+    for n_rows in (0, 1, 2, 5, 100, 101):
+        for threads in (1, 2, 3, 4):
+            seen = np.zeros(n_rows, dtype=int)
+            shares = []
+
+            def work(first, last, seen=seen, shares=shares):
+                seen[first:last] += 1
+                shares.append(last - first)
+
+            routing.in_shares(n_rows, threads, work)
+            assert (seen == 1).all()
+            assert len(shares) == max(1, min(threads, n_rows))
+            assert max(shares) - min(shares) <= 1  # as equal as can be
+    used = []
+    monkeypatch.setattr(routing, "in_shares", lambda n, threads, work: used.append(threads))
+    X, y = deep_tree_data(n=300)
+    compiled = ID3Classifier().fit(X, y)._compiled
+    monkeypatch.setattr(routing, "THREADED_ROWS", 100)
+    monkeypatch.setattr(routing, "THREADS", 2)
+    compiled.route(X[:99])
+    compiled.route(X[:100])
+    compiled.route(X[:100], threads=3)
+    assert used == [1, 2, 3]
+
+
+def test_an_error_in_a_threads_share_reaches_the_caller():
+    def work(first, last):
+        if first > 0:
+            raise ValueError(f"share from row {first}")
+
+    with pytest.raises(ValueError, match="share from row 5"):
+        routing.in_shares(10, 2, work)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_each_share_looks_for_missing_values_itself(order):
+    """Told nothing of missing values, each thread's share looks for them in its own rows: the
+    share with one takes the general step, the others the numeric router; all stop where the walk
+    does (a tree with missing-value branches, so a missing value changes where a row goes)."""
+    X, y = deep_tree_data(n=1_000, d=4, seed=13)
+    X[::6, 1] = np.nan
+    model = ID3Classifier().fit(X, y)
+    new = np.round(np.random.default_rng(14).normal(size=(2_001, 4)), 2)
+    new[1_900:1_950, 1] = np.nan  # in the last share only
+    new = np.asarray(new, order=order)
+    expected = walked_stops(model._compiled, new)
+    for threads in (1, 2, 3):
+        np.testing.assert_array_equal(model._compiled.route(new, threads=threads), expected)
