@@ -10,6 +10,7 @@ its rows among ``THREADS`` threads, each routing its own rows as one thread woul
 
 from __future__ import annotations
 
+import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -24,13 +25,18 @@ stay close in memory through the whole descent, and each step's arrays are long 
 numpy's cost per call."""
 
 
-THREADS = 1
+THREADS = min(
+    2, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+)
 """How many threads route the rows of one call of :meth:`CompiledTree.route` (with at least
 ``THREADED_ROWS`` rows): each sends its own contiguous share of the rows down, by the same code
 as one thread does, while numpy's gathers and comparisons run without the GIL. A row's stop
-depends on its values only, so the stops are the same for any number of threads. One by default:
-on a busy 2-core machine two threads were 3 to 66% slower (benchmarks/README.md, "Prediction,
-second round"); set it to 2 where a second processor is free."""
+depends on its values only, so the stops are the same for any number of threads. Two where this
+process may use two processors or more (on an idle 2-core machine two threads took 0.72 to 0.99
+of scikit-learn's time on every numeric tree of bench_learner.py, one thread 0.94 to 1.35); one
+where it may use one. On a machine whose processors are busy with other work the second thread
+finds no free processor and costs more than it saves: set ``THREADS = 1`` there
+(benchmarks/README.md, "Prediction, second round")."""
 
 THREADED_ROWS = 4 * BLOCK_ROWS
 """Fewer rows than this are routed in one thread: starting a thread and filling a second batch
