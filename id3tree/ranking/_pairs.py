@@ -101,15 +101,11 @@ class _Plan:
                 found[a, group[j]] = self._entropy(pair, n_rows)
         # Pairs with every later column, a block at a time: for each member, the sums of
         # c ln c of its tables with the later columns, one entry per code of those columns.
-        after = group[-1] + 1
         work = np.empty((BLOCK_COLUMNS + 1) * min(n_rows, CHUNK_ROWS), dtype=np.int64)
         sums: list[list[np.ndarray]] = [[] for _ in group]
         partners: list[int] = []
         widths: list[int] = []
-        for block in self.blocks:
-            if block.members[-1] < after:
-                continue
-            first = max(0, after - block.members[0])
+        for block, first in self.blocks_after(group):
             if cells * block.width <= DENSE_CELLS:
                 for i, piece in enumerate(self._dense(sizes, joint, block, first, work)):
                     sums[i].append(xlogx(piece).sum(axis=0))
@@ -124,6 +120,17 @@ class _Plan:
             for a, member_sums in zip(group, sums):
                 per_pair = np.add.reduceat(np.concatenate(member_sums), starts)
                 found[a, partners] = self._entropy(per_pair, n_rows)
+
+    def blocks_after(self, group: list[int]):
+        """Each block with columns after the group, and where in it they start."""
+        after = group[-1] + 1
+        for block in self.blocks:
+            if block.members[-1] >= after:
+                yield block, max(0, after - block.members[0])
+
+    def pair_codes(self, a: int, b: int) -> np.ndarray:
+        """The codes of the pair (a, b), one per row: ``a * n_b + b``."""
+        return self.codes[a].astype(np.int64) * self.n_codes[b] + self.codes[b]
 
     def joint_codes(self, group: list[int], n_rows: int) -> np.ndarray:
         """The group's codes as one (mixed radix: the first member the most significant digit)."""
@@ -156,10 +163,9 @@ class _Plan:
         return [_keep(table, [i, len(sizes)])[:, start:] for i in range(len(sizes))]
 
     def _one_pair(self, a: int, b: int, n_rows: int) -> float:
-        n_b = self.n_codes[b]
-        flat = self.codes[a].astype(np.int64) * n_b + self.codes[b]
-        if self.n_codes[a] * n_b <= DENSE_CELLS:
-            counts = _count(flat, self.n_codes[a] * n_b)
+        flat, cells = self.pair_codes(a, b), self.n_codes[a] * self.n_codes[b]
+        if cells <= DENSE_CELLS:
+            counts = _count(flat, cells)
         else:
             counts = np.unique(flat, return_counts=True)[1]
         return float(self._entropy(xlogx(counts).sum(), n_rows))
@@ -221,11 +227,7 @@ def pair_tables(codes: Sequence[np.ndarray], n_codes: Sequence[int]) -> tuple[np
         joint = plan.joint_codes(group, n_rows)
         own = _count(joint, int(np.prod(sizes))).reshape(sizes)
         later = [[_keep(own, [i, j]) for j in range(i + 1, len(group))] for i in range(len(group))]
-        after = group[-1] + 1
-        for block in plan.blocks:
-            if block.members[-1] < after:
-                continue
-            first = max(0, after - block.members[0])
+        for block, first in plan.blocks_after(group):
             if np.prod(sizes) * block.width <= DENSE_CELLS:
                 pieces = plan._dense(sizes, joint, block, first, work)
             else:
@@ -243,6 +245,5 @@ def _pair_counts(plan: _Plan, a: int, partners: list[int]) -> np.ndarray:
     found = []
     for b in partners:
         n_a, n_b = plan.n_codes[a], plan.n_codes[b]
-        flat = plan.codes[a].astype(np.int64) * n_b + plan.codes[b]
-        found.append(_count(flat, n_a * n_b).reshape(n_a, n_b))
+        found.append(_count(plan.pair_codes(a, b), n_a * n_b).reshape(n_a, n_b))
     return np.concatenate(found, axis=1)
