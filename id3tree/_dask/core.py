@@ -397,6 +397,14 @@ def category_codes(series: pd.Series, categories: list, name: str) -> np.ndarray
     return np.append(category_lookup(uniques, categories, name), len(categories))[local]
 
 
+def own_codes(series: pd.Series) -> tuple[np.ndarray, tuple]:
+    """A partition's column coded by its own distinct values (``pd.factorize``: first-seen
+    order, -1 missing) and what a describing pass says of it: ``(its distinct values, as a
+    Series of the column's dtype, the number of missing values)``."""
+    local, uniques = pd.factorize(series)
+    return local, (pd.Series(uniques, dtype=series.dtype), int((local < 0).sum()))
+
+
 def category_lookup(uniques, categories: list, name: str) -> np.ndarray:
     """Each of a partition's distinct values' code among the column's categories (int64): a
     partition's codes by its own values (``pd.factorize``, -1 missing) become the column's by
@@ -430,10 +438,10 @@ def _describe_chunk(part: pd.DataFrame, wanted: dict, dtypes: dict) -> dict:
     for column, (name, kind) in wanted.items():
         series = part[column]
         if kind == "classes":  # the distinct values, the missing count, each value's count
-            codes, uniques = pd.factorize(series)
+            codes, (uniques, n_missing) = own_codes(series)
             out[column] = (
-                pd.Series(uniques, dtype=series.dtype),
-                int((codes < 0).sum()),
+                uniques,
+                n_missing,
                 np.bincount(codes[codes >= 0], minlength=len(uniques)),
             )
         elif kind == "categories":

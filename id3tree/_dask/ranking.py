@@ -273,9 +273,8 @@ def _code_locally(part, kinds: dict, dtypes: dict) -> LocalCodes:
     for column, (name, kind) in kinds.items():
         series = part[column]
         if kind == "categories":
-            local, uniques = pd.factorize(series)
-            uniques = pd.Series(uniques, dtype=series.dtype)
-            described[column] = (uniques, int((local < 0).sum()))
+            local, described[column] = core.own_codes(series)
+            uniques = described[column][0]
         else:  # raises on text and on infinite values, naming the column
             uniques, local = core.number_codes(core.numbers(series, name, dtypes[column]))
             n_missing = len(local) - int(np.count_nonzero(local < len(uniques)))

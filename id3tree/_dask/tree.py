@@ -37,7 +37,6 @@ import functools
 from dataclasses import dataclass, replace
 
 import numpy as np
-import pandas as pd
 from sklearn.utils.multiclass import check_classification_targets
 
 from id3tree import grow, persistence
@@ -160,10 +159,8 @@ def encode_locally(part, codings, kinds, target) -> LocallyCoded:
     own, described = {}, {}
 
     def own_codes(coding) -> np.ndarray:
-        series = part[coding.column]
-        local, uniques = pd.factorize(series)
-        own[coding.column] = uniques = pd.Series(uniques, dtype=series.dtype)
-        described[coding.column] = (uniques, int((local < 0).sum()))
+        local, described[coding.column] = core.own_codes(part[coding.column])
+        own[coding.column] = described[coding.column][0]
         return local
 
     y = own_codes(target)
