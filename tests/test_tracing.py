@@ -25,6 +25,9 @@ from id3tree.node import (
     format_number,
     number_texts,
 )
+from id3tree.splits.near_best import _kth_by_sorting, _kth_in_rows
+from id3tree.splits.results import NOT_A_CUT
+from id3tree.splits.thresholds import _first_by_sorting, _first_in_rows
 from id3tree.tracing import (
     CandidateScored,
     LeafMade,
@@ -840,3 +843,50 @@ def test_every_search_keeps_the_cuts_of_the_best_thresholds(monkeypatch, search,
         assert (best.node, best.feature) == (every.node, every.feature)
         assert best.thresholds == every.thresholds[:3]
         assert best.n_more == len(every.thresholds) - len(best.thresholds)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_kth_score_of_small_groups_is_the_sorted_kth(seed):
+    """The fast path of the trace's bound of each group's k-th best score (a table of a row per
+    group) gives the k-th smallest score itself, as sorting each group alone does, and its plain
+    twin (one sort of every score) an upper bound of it, the same where the scores span fewer
+    than 40 bits."""
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(0, 12, size=60)
+    span = 2**20 if seed % 2 else 2**50
+    score = rng.integers(0, span, size=int(lengths.sum()))
+    score[rng.random(len(score)) < 0.2] = NOT_A_CUT  # no cut there
+    k = int(rng.integers(1, 6))
+    fast = _kth_in_rows(score, lengths, k, int(lengths.max()))
+    plain = _kth_by_sorting(score, lengths, k)
+    expected = []
+    for group in np.split(score, np.cumsum(lengths)[:-1]):
+        valid = np.sort(group[group < NOT_A_CUT])
+        expected.append(valid[k - 1] if len(valid) >= k else NOT_A_CUT - 1)
+    assert fast.tolist() == expected
+    assert (plain >= fast).all() and (plain < NOT_A_CUT).all()
+    if span < 2**40:
+        assert plain.tolist() == expected
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_first_thresholds_of_small_segments_are_those_of_sorting_every_cut(seed):
+    """The fast path of ranking the kept cuts (a table of a row per segment) lists the same rows
+    in the same order as sorting every cut, ties and NaN included, and both as a plain sort of
+    each segment by overall entropy then position does."""
+    rng = np.random.default_rng(seed)
+    n = rng.integers(0, 9, size=40)
+    seg = np.arange(len(n)).repeat(n)
+    overall = rng.integers(0, 4, size=len(seg)) / 4.0  # many ties
+    overall[rng.random(len(seg)) < 0.1] = np.nan
+    k = int(rng.integers(1, 7))
+    fast = _first_in_rows(overall, n, int(n.max()), k)
+    expected = []
+    for s in range(len(n)):
+        rows = np.flatnonzero(seg == s)
+        keys = [
+            (np.isnan(overall[i]), 0.0 if np.isnan(overall[i]) else overall[i], i) for i in rows
+        ]
+        expected += [i for *_, i in sorted(keys)[:k]]
+    assert fast.tolist() == expected
+    assert _first_by_sorting(overall, seg, k).tolist() == expected

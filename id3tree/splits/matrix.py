@@ -110,7 +110,7 @@ def search_layouts(
         ranked = RankedCuts(
             seg,
             pos,
-            left[:, pos // m, pos % m].T,
+            left.reshape(n_classes, c * m)[:, pos].T,  # (pos: layout * m + position)
             present.reshape(-1, n_classes),
             np.tile(counts, (c, 1)),
             np.add.reduceat(valid_any, starts, axis=1).ravel(),
