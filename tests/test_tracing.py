@@ -25,7 +25,12 @@ from id3tree.node import (
     format_number,
     number_texts,
 )
-from id3tree.splits.near_best import _kth_by_sorting, _kth_in_rows
+from id3tree.splits.near_best import (
+    _kth_by_sorting,
+    _kth_in_rows,
+    _near_best_in_blocks,
+    _near_best_of_short,
+)
 from id3tree.splits.results import NOT_A_CUT
 from id3tree.splits.thresholds import _first_by_sorting, _first_in_rows
 from id3tree.tracing import (
@@ -890,3 +895,24 @@ def test_the_first_thresholds_of_small_segments_are_those_of_sorting_every_cut(s
         expected += [i for *_, i in sorted(keys)[:k]]
     assert fast.tolist() == expected
     assert _first_by_sorting(overall, seg, k).tolist() == expected
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_cuts_near_the_best_of_short_segments_are_those_found_in_blocks(seed):
+    """The fast path of the cuts near each segment's k best (short segments: each one's k-th
+    best found at once) keeps the cuts its plain twin (blocks, then the cuts near the best of
+    them) keeps, and every one of them is within the margin of its segment's k-th best."""
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(1, 20, size=80)
+    starts = np.cumsum(lengths) - lengths
+    score = rng.integers(0, 2**20, size=int(lengths.sum()))
+    score[rng.random(len(score)) < 0.15] = NOT_A_CUT
+    k, margin = 5, rng.integers(0, 2**12, size=len(lengths))
+    fast = _near_best_of_short(score, starts, lengths, k, margin, int(lengths.max()))
+    plain = _near_best_in_blocks(score, starts, lengths, k, margin)
+    assert [a.tolist() for a in fast] == [a.tolist() for a in plain]
+    for s, (a, n) in enumerate(zip(starts.tolist(), lengths.tolist())):
+        valid = np.sort(score[a : a + n][score[a : a + n] < NOT_A_CUT])
+        limit = valid[k - 1] + margin[s] if len(valid) >= k else NOT_A_CUT - 1
+        kept = [p - a for p in fast[1][fast[0] == s].tolist()]
+        assert kept == np.flatnonzero(score[a : a + n] <= limit).tolist()

@@ -55,14 +55,30 @@ def near_best_cuts(score, starts, lengths, k: int, margin) -> tuple:
     the largest int64 where no cut may go).
 
     The cuts near each segment's ``k`` best are found without sorting them all
-    (:func:`_near_best`), and only those within ``margin[s]`` (:func:`margins`) of a bound of
-    each segment's ``k``-th best among them are kept.
+    (:func:`_near_best_in_blocks`), and only those within ``margin[s]`` (:func:`margins`) of a
+    bound of each segment's ``k``-th best among them are kept. Short segments (a deep level's)
+    have their ``k``-th best found at once (:func:`_near_best_of_short`).
     """
     width = int(lengths.max(initial=0))
-    if k <= width <= _BLOCK and len(starts) * width <= 2 * len(score) + 4096:  # small ones
-        bound = _plus_margin(_kth_in_rows(score, lengths, k, width), margin)
-        pos = np.flatnonzero(score <= bound.repeat(lengths))
-        return np.searchsorted(starts, pos, side="right") - 1, pos
+    if k <= width <= _BLOCK and len(starts) * width <= 2 * len(score) + 4096:
+        return _near_best_of_short(score, starts, lengths, k, margin, width)
+    return _near_best_in_blocks(score, starts, lengths, k, margin)
+
+
+def _near_best_of_short(score, starts, lengths, k: int, margin, width: int) -> tuple:
+    """The fast path of :func:`near_best_cuts` for short segments (at most ``width`` entries,
+    at least one with ``k``): each segment's ``k``-th best score itself (:func:`_kth_in_rows`),
+    then every cut within ``margin`` of it, in one pass."""
+    bound = _plus_margin(_kth_in_rows(score, lengths, k, width), margin)
+    pos = np.flatnonzero(score <= bound.repeat(lengths))
+    return np.searchsorted(starts, pos, side="right") - 1, pos
+
+
+def _near_best_in_blocks(score, starts, lengths, k: int, margin) -> tuple:
+    """:func:`near_best_cuts` of segments of any length (the plain twin of
+    :func:`_near_best_of_short`): the cuts in the blocks near each segment's best
+    (:func:`_near_best`), then those within ``margin`` of a bound of the ``k``-th best among
+    them."""
     seg, pos = _near_best(score, starts, lengths, k, margin)
     near = score[pos]
     kept = _within_margin(near, seg, len(starts), k, margin)
