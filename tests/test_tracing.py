@@ -23,6 +23,7 @@ from id3tree.node import (
     format_count,
     format_counts,
     format_number,
+    number_pieces,
     number_texts,
 )
 from id3tree.splits.near_best import (
@@ -916,3 +917,19 @@ def test_the_cuts_near_the_best_of_short_segments_are_those_found_in_blocks(seed
         limit = valid[k - 1] + margin[s] if len(valid) >= k else NOT_A_CUT - 1
         kept = [p - a for p in fast[1][fast[0] == s].tolist()]
         assert kept == np.flatnonzero(score[a : a + n] <= limit).tolist()
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e5, 1e9])
+def test_numbers_in_two_pieces_join_into_the_numbers_written_one_by_one(scale):
+    """A threshold written in two pieces (sign and whole part, then the decimals) for the
+    thresholds lines reads, once joined, as format_number writes each value alone: halves,
+    -0.0, infinities, NaN, and whole parts beyond the table of written numbers included."""
+    rng = np.random.default_rng(1)
+    values = np.concatenate(
+        [rng.normal(0, scale, 600), np.round(rng.normal(0, 3, 300), 4) + 0.00005,
+         [0.5e-4, -0.5e-4, -0.00001, 0.0, -0.0, np.inf, -np.inf, np.nan, 2.5e9, -2.5e9]]
+    )  # fmt: skip
+    for decimals in (2, 4):
+        head, tail = number_pieces(values, decimals)
+        joined = [a + b for a, b in zip(head.tolist(), tail.tolist())]
+        assert joined == [format_number(v, decimals) for v in values.tolist()]
