@@ -67,9 +67,10 @@ def near_best_cuts(score, starts, lengths, k: int, margin) -> tuple:
 
 def _near_best_of_short(score, starts, lengths, k: int, margin, width: int) -> tuple:
     """The fast path of :func:`near_best_cuts` for short segments (at most ``width`` entries,
-    at least one with ``k``): each segment's ``k``-th best score itself (:func:`_kth_in_rows`),
-    then every cut within ``margin`` of it, in one pass."""
-    bound = _plus_margin(_kth_in_rows(score, lengths, k, width), margin)
+    at least one with ``k``): a bound of each segment's ``k``-th best score (the score itself
+    unless there are many segments, :func:`_kth_bound`), then every cut within ``margin`` of it,
+    in one pass."""
+    bound = _plus_margin(_kth_bound(score, lengths, k), margin)
     pos = np.flatnonzero(score <= bound.repeat(lengths))
     return np.searchsorted(starts, pos, side="right") - 1, pos
 
@@ -161,15 +162,21 @@ def _kth_bound(score, lengths, k: int) -> np.ndarray:
     g is the next ``lengths[g]`` entries; the largest int64 marks no cut): below the largest
     int64 always, and every score where a group has fewer than ``k`` valid ones.
 
-    Groups of a few entries each (what a level of many small nodes has) have their ``k``-th
-    smallest score itself, from a table of a row per group (:func:`_kth_in_rows`); others a
-    bound from one sort of every entry (:func:`_kth_by_sorting`)."""
+    Up to ``_MOST_ROWS`` groups of a few entries each (what a level of small nodes has) have
+    their ``k``-th smallest score itself, from a table of a row per group
+    (:func:`_kth_in_rows`); others a bound from one sort of every entry
+    (:func:`_kth_by_sorting`)."""
     width = int(lengths.max(initial=0))
     if width < k:  # no group has k scores
         return filled(len(lengths), NOT_A_CUT - 1, np.int64)
-    if len(lengths) * width <= 4 * len(score) + 4096:  # (the table is not mostly padding)
-        return _kth_in_rows(score, lengths, k, width)
+    if len(lengths) <= _MOST_ROWS and len(lengths) * width <= 4 * len(score) + 4096:
+        return _kth_in_rows(score, lengths, k, width)  # (a table not mostly padding)
     return _kth_by_sorting(score, lengths, k)
+
+
+_MOST_ROWS = 2048
+"""The most groups :func:`_kth_bound` lays in a table (:func:`numpy.partition` spends some
+0.3 us a row: one sort of every entry is faster beyond)."""
 
 
 def _kth_in_rows(score, lengths, k: int, width: int) -> np.ndarray:
