@@ -177,6 +177,13 @@ def _count_table_up_to(n: int) -> np.ndarray:
     return _count_table
 
 
+def plural_words(counts: np.ndarray, one: str, many: str) -> list[str]:
+    """The word :func:`plural` puts after each count: ``one`` for 1, else ``many``
+    (the two words themselves, looked up: no new string per count)."""
+    is_one = np.asarray(counts) == 1
+    return np.array([many, one], dtype=object)[is_one.astype(np.intp)].tolist()
+
+
 def counts_texts(counts, classes) -> list[str]:
     """:func:`format_counts` of every row of an array of class counts (a column per class of
     ``classes``), the same characters.
@@ -220,22 +227,53 @@ def number_texts(values, decimals: int | None = None) -> list[str]:
     if len(values) < LONG_COLUMN or not 0 < decimals <= 4:
         rounded = [round(v, decimals) for v in values.tolist()]
         return list(map("{:.10g}".format, (np.asarray(rounded, dtype=float) + 0.0).tolist()))
+    return list(map("".join, zip(*(piece.tolist() for piece in number_pieces(values, decimals)))))
+
+
+def number_pieces(values, decimals: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`number_texts` of a column (``decimals`` given) in two pieces a number, to be
+    joined into lines without first making each number's text: its sign and whole part
+    (``-28``), then its point and decimals (``.856``, or nothing). Two arrays of str (dtype
+    object).
+
+    A long column (at most 4 decimals) is looked up: q, the value in units of
+    ``10**-decimals`` (:func:`rounded_units`), gives the sign and whole part from a table of
+    written signed whole numbers made once (beyond it, ``str``), and its decimals from a table
+    of decimals; where q is not sure, :func:`format_number` writes the value (all in the first
+    piece)."""
+    values = np.asarray(values, dtype=float)
+    if len(values) < LONG_COLUMN or not 0 < decimals <= 4:
+        written = np.array(number_texts(values, decimals), dtype=object)
+        return written, np.full(len(values), "", dtype=object)
     q, sure = rounded_units(values, decimals)  # an infinity or NaN is not sure: round() writes it
     sure &= np.abs(q) < 2**31
-    magnitude = np.abs(np.where(sure, q, 0)).astype(np.int64)
-    whole, part = np.divmod(magnitude, 10**decimals)
-    # each text in three pieces, each looked up in a table, joined in one pass: the sign, the
-    # whole part (a table of written counts, see count_texts) and the decimals
-    sign = np.where(q < 0, "-", "").tolist()
-    texts = list(
-        map(
-            "".join,
-            zip(sign, count_texts(whole), _decimals_table(decimals)[part].tolist()),
-        )
-    )
-    for i in np.flatnonzero(~sure).tolist():
-        texts[i] = format_number(values[i], decimals)
-    return texts
+    units = np.where(sure, q, 0).astype(np.int64)
+    whole, part = np.divmod(np.abs(units), 10**decimals)
+    signed = 2 * whole + (units < 0)  # entry 2w of the table writes w, 2w + 1 writes -w
+    table = _signed_table_up_to(int(signed.max(initial=0)))
+    within = signed < len(table)
+    head = table[np.where(within, signed, 0)]
+    tail = _decimals_table(decimals)[part]
+    beyond = np.flatnonzero(~within).tolist()
+    head[beyond] = [("-" if w & 1 else "") + str(w >> 1) for w in signed[beyond].tolist()]
+    unsure = np.flatnonzero(~sure).tolist()
+    head[unsure] = [format_number(values[i], decimals) for i in unsure]
+    tail[unsure] = ""
+    return head, tail
+
+
+_signed_table = np.empty(0, dtype=object)  # entry 2w: str(w), entry 2w + 1: "-" + str(w)
+
+
+def _signed_table_up_to(n: int) -> np.ndarray:
+    """The table of :func:`number_pieces` (signed whole numbers), grown to reach entry ``n`` if
+    it can (as far as twice the table of written counts, :data:`_COUNT_TABLE_LIMIT`)."""
+    global _signed_table
+    if len(_signed_table) <= min(n, 2 * _COUNT_TABLE_LIMIT - 1):
+        size = min(max(n + 2, 2048), 2 * _COUNT_TABLE_LIMIT) // 2  # whole numbers
+        written = _count_table_up_to(size - 1)[:size].tolist()
+        _signed_table = np.array([t for w in written for t in (w, "-" + w)], dtype=object)
+    return _signed_table
 
 
 LONG_COLUMN = 200

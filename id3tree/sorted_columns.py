@@ -425,15 +425,17 @@ class SortedColumns:
     def _neighbours(self, js: range, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The two values each cut lies between, for cuts after positions ``at`` (increasing) of
         the sorted features ``js`` laid end to end: read from the data through the row numbers,
-        so no copy of the values is kept."""
+        so no copy of the values is kept. (By indexing, not ``take``: a column of a C-ordered
+        table is strided, and ``take`` of a strided array copies the whole column first, a
+        cost that grows with the rows, paid once a feature and level.)"""
         rows = self.rows[js.start : js.stop].reshape(-1)
         row_low, row_high = rows[at], rows[at + 1]  # the rows on either side of each cut
         bounds = np.searchsorted(at, np.arange(len(js) + 1) * self.m).tolist()
         low, high = np.empty(len(at)), np.empty(len(at))
         for i, j in enumerate(js):
             mine = slice(bounds[i], bounds[i + 1])
-            self.numeric[j].take(row_low[mine], out=low[mine])
-            self.numeric[j].take(row_high[mine], out=high[mine])
+            low[mine] = self.numeric[j][row_low[mine]]
+            high[mine] = self.numeric[j][row_high[mine]]
         return low, high
 
     def _score_counted(self, s, sizes, n_classes, min_leaf, rank=0) -> None:

@@ -284,7 +284,7 @@ class Page:
         """:func:`~id3tree.tracing.thresholds_texts` of the candidates of ``parts`` (each
         ``(level, best thresholds, candidates, where their line goes)``), each with thresholds
         to list, in one call; and where each line goes."""
-        threshold, overall, spans, depths, at = [], [], [], [], []
+        threshold, overall, firsts, stops, n_more, depths, at = [], [], [], [], [], [], []
         offsets, offset = {}, 0
         for d, best, candidates, where in parts:
             if id(best) not in offsets:
@@ -293,14 +293,14 @@ class Page:
                 overall.append(best.columns["overall_entropy"])
                 offset += len(best.columns["threshold"])
             first, stop = best.bounds[candidates], best.bounds[candidates + 1]
-            n_more = best.totals[candidates] - (stop - first)
-            shift = offsets[id(best)]
-            spans.append(np.stack([first + shift, stop + shift, n_more], axis=1))
+            n_more.append(best.totals[candidates] - (stop - first))
+            firsts.append(first + offsets[id(best)])
+            stops.append(stop + offsets[id(best)])
             depths.append(np.full(len(candidates), d.level.depth))
             at.append(where)
         threshold, overall = np.concatenate(threshold), np.concatenate(overall)
-        spans, depths = np.concatenate(spans), np.concatenate(depths)
-        text = tracing.thresholds_texts(depths, threshold, overall, spans)
+        spans = np.stack([np.concatenate(column) for column in (firsts, stops, n_more)], axis=1)
+        text = tracing.thresholds_texts(np.concatenate(depths), threshold, overall, spans)
         return np.concatenate(at), text
 
     def _node_lines(self, order: np.ndarray, depth: np.ndarray, where: list) -> list:

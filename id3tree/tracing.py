@@ -50,7 +50,9 @@ from id3tree.node import (
     format_count,
     format_counts,
     format_number,
+    number_pieces,
     number_texts,
+    plural_words,
     rounded_units,
 )
 
@@ -333,13 +335,6 @@ def _branch_signs(n, of_n, entropy, weight, n_text, of_text) -> tuple[list, list
     return [a for a, _ in signs], [b for _, b in signs]
 
 
-def plural_words(counts: np.ndarray, one: str, many: str) -> list[str]:
-    """The word :func:`~id3tree.node.plural` puts after each count: ``one`` for 1, else ``many``
-    (the two words themselves, looked up: no new string per count)."""
-    is_one = np.asarray(counts) == 1
-    return np.array([many, one], dtype=object)[is_one.astype(np.intp)].tolist()
-
-
 def split_information(sizes: np.ndarray, first: np.ndarray) -> np.ndarray:
     """The split information of each candidate (gain ratio's denominator): the entropy of its
     branch sizes ``sizes[first[i]:first[i + 1]]``, bit for bit what :func:`entropy_rows` gives
@@ -376,13 +371,13 @@ def thresholds_texts(depth, threshold, overall_entropy, spans) -> list[str]:
     ``spans[i]`` is ``(first, stop, n_more)`` (a row of an array will do); ``depth`` is the
     depth of their nodes, one for all or one per candidate.
 
-    Each column is written by one call. The candidates whose thresholds fit on one line (the
-    learner's five, or fewer) are joined from their pieces by one C-level pass (one column a
-    piece: the i-th threshold of every candidate with as many thresholds, the words between
-    them), those with as many thresholds and more or none to count at once; longer lists are
-    cut into lines of ``THRESHOLDS_PER_LINE`` thresholds.
+    Each column is written by one call (a threshold in two pieces, :func:`number_pieces`). The
+    candidates whose thresholds fit on one line (the learner's five, or fewer) are joined from
+    their pieces by one C-level pass (one column a piece: the i-th threshold of every candidate
+    with as many thresholds, the words between them), those with as many thresholds and more
+    or none to count at once; longer lists are cut into lines of ``THRESHOLDS_PER_LINE``.
     """
-    threshold_text = np.array(number_texts(threshold, DECIMALS), dtype=object)
+    head, tail = number_pieces(threshold, DECIMALS)  # sign and whole part, then decimals
     overall_text = np.array(fixed_texts(overall_entropy), dtype=object)
     first, stop, n_more = np.asarray(spans, dtype=np.int64).reshape(-1, 3).T
     pad = indents(depth, len(first), "      ")
@@ -400,7 +395,8 @@ def thresholds_texts(depth, threshold, overall_entropy, spans) -> list[str]:
             if i:
                 pieces.append(repeat(", <= "))
             at = first[rows] + i
-            pieces += [threshold_text[at].tolist(), repeat(": "), overall_text[at].tolist()]
+            pieces += [head[at].tolist(), tail[at].tolist(), repeat(": ")]
+            pieces.append(overall_text[at].tolist())
         if counted:
             pieces += [
                 repeat(", and "),
@@ -410,7 +406,7 @@ def thresholds_texts(depth, threshold, overall_entropy, spans) -> list[str]:
             ]
         texts[rows] = list(map("".join, zip(*pieces)))
     for i in np.flatnonzero(~one_line).tolist():  # several lines, or none
-        entries = [f"<= {threshold_text[j]}: {overall_text[j]}" for j in range(first[i], stop[i])]
+        entries = [f"<= {head[j]}{tail[j]}: {overall_text[j]}" for j in range(first[i], stop[i])]
         lines = [", ".join(entries[j : j + k]) for j in range(0, len(entries), k)] or [""]
         if n_more[i]:
             lines[-1] += f", and {more[i]} {more_words[i]}"

@@ -23,8 +23,17 @@ from id3tree.node import (
     format_count,
     format_counts,
     format_number,
+    number_pieces,
     number_texts,
 )
+from id3tree.splits.near_best import (
+    _kth_by_sorting,
+    _kth_in_rows,
+    _near_best_in_blocks,
+    _near_best_of_short,
+)
+from id3tree.splits.results import NOT_A_CUT
+from id3tree.splits.thresholds import _first_by_sorting, _first_in_rows
 from id3tree.tracing import (
     CandidateScored,
     LeafMade,
@@ -840,3 +849,87 @@ def test_every_search_keeps_the_cuts_of_the_best_thresholds(monkeypatch, search,
         assert (best.node, best.feature) == (every.node, every.feature)
         assert best.thresholds == every.thresholds[:3]
         assert best.n_more == len(every.thresholds) - len(best.thresholds)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_kth_score_of_small_groups_is_the_sorted_kth(seed):
+    """The fast path of the trace's bound of each group's k-th best score (a table of a row per
+    group) gives the k-th smallest score itself, as sorting each group alone does, and its plain
+    twin (one sort of every score) an upper bound of it, the same where the scores span fewer
+    than 40 bits."""
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(0, 12, size=60)
+    span = 2**20 if seed % 2 else 2**50
+    score = rng.integers(0, span, size=int(lengths.sum()))
+    score[rng.random(len(score)) < 0.2] = NOT_A_CUT  # no cut there
+    k = int(rng.integers(1, 6))
+    fast = _kth_in_rows(score, lengths, k, int(lengths.max()))
+    plain = _kth_by_sorting(score, lengths, k)
+    expected = []
+    for group in np.split(score, np.cumsum(lengths)[:-1]):
+        valid = np.sort(group[group < NOT_A_CUT])
+        expected.append(valid[k - 1] if len(valid) >= k else NOT_A_CUT - 1)
+    assert fast.tolist() == expected
+    assert (plain >= fast).all() and (plain < NOT_A_CUT).all()
+    if span < 2**40:
+        assert plain.tolist() == expected
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_first_thresholds_of_small_segments_are_those_of_sorting_every_cut(seed):
+    """The fast path of ranking the kept cuts (a table of a row per segment) lists the same rows
+    in the same order as sorting every cut, ties and NaN included, and both as a plain sort of
+    each segment by overall entropy then position does."""
+    rng = np.random.default_rng(seed)
+    n = rng.integers(0, 9, size=40)
+    seg = np.arange(len(n)).repeat(n)
+    overall = rng.integers(0, 4, size=len(seg)) / 4.0  # many ties
+    overall[rng.random(len(seg)) < 0.1] = np.nan
+    k = int(rng.integers(1, 7))
+    fast = _first_in_rows(overall, n, int(n.max()), k)
+    expected = []
+    for s in range(len(n)):
+        rows = np.flatnonzero(seg == s)
+        keys = [
+            (np.isnan(overall[i]), 0.0 if np.isnan(overall[i]) else overall[i], i) for i in rows
+        ]
+        expected += [i for *_, i in sorted(keys)[:k]]
+    assert fast.tolist() == expected
+    assert _first_by_sorting(overall, seg, k).tolist() == expected
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_cuts_near_the_best_of_short_segments_are_those_found_in_blocks(seed):
+    """The fast path of the cuts near each segment's k best (short segments: each one's k-th
+    best found at once) keeps the cuts its plain twin (blocks, then the cuts near the best of
+    them) keeps, and every one of them is within the margin of its segment's k-th best."""
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(1, 20, size=80)
+    starts = np.cumsum(lengths) - lengths
+    score = rng.integers(0, 2**20, size=int(lengths.sum()))
+    score[rng.random(len(score)) < 0.15] = NOT_A_CUT
+    k, margin = 5, rng.integers(0, 2**12, size=len(lengths))
+    fast = _near_best_of_short(score, starts, lengths, k, margin, int(lengths.max()))
+    plain = _near_best_in_blocks(score, starts, lengths, k, margin)
+    assert [a.tolist() for a in fast] == [a.tolist() for a in plain]
+    for s, (a, n) in enumerate(zip(starts.tolist(), lengths.tolist())):
+        valid = np.sort(score[a : a + n][score[a : a + n] < NOT_A_CUT])
+        limit = valid[k - 1] + margin[s] if len(valid) >= k else NOT_A_CUT - 1
+        kept = [p - a for p in fast[1][fast[0] == s].tolist()]
+        assert kept == np.flatnonzero(score[a : a + n] <= limit).tolist()
+
+
+@pytest.mark.parametrize("scale", [1.0, 1e5, 1e9])
+def test_numbers_in_two_pieces_join_into_the_numbers_written_one_by_one(scale):
+    """A threshold written in two pieces (sign and whole part, then the decimals) for the
+    thresholds lines reads, once joined, as format_number writes each value alone: halves,
+    -0.0, infinities, NaN, and whole parts beyond the table of written numbers included."""
+    rng = np.random.default_rng(1)
+    values = np.concatenate(
+        [rng.normal(0, scale, 600), np.round(rng.normal(0, 3, 300), 4) + 0.00005,
+         [0.5e-4, -0.5e-4, -0.00001, 0.0, -0.0, np.inf, -np.inf, np.nan, 2.5e9, -2.5e9]]
+    )  # fmt: skip
+    for decimals in (2, 4):
+        head, tail = number_pieces(values, decimals)
+        joined = [a + b for a, b in zip(head.tolist(), tail.tolist())]
+        assert joined == [format_number(v, decimals) for v in values.tolist()]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from id3tree.splits.results import NOT_A_CUT, RankedCuts, cumsum0
+from id3tree.splits.results import NOT_A_CUT, RankedCuts, cumsum0, filled
 
 
 def ranked_cuts(cuts, weighted, min_leaf: int, k: int) -> RankedCuts:
@@ -55,13 +55,40 @@ def near_best_cuts(score, starts, lengths, k: int, margin) -> tuple:
     the largest int64 where no cut may go).
 
     The cuts near each segment's ``k`` best are found without sorting them all
-    (:func:`_near_best`), and only those within ``margin[s]`` (:func:`margins`) of a bound of
-    each segment's ``k``-th best among them are kept.
+    (:func:`_near_best_in_blocks`), and only those within ``margin[s]`` (:func:`margins`) of a
+    bound of each segment's ``k``-th best among them are kept. Short segments (a deep level's)
+    have their ``k``-th best found at once (:func:`_near_best_of_short`).
     """
-    pos = _near_best(score, starts, lengths, k, margin)
-    seg, near = np.searchsorted(starts, pos, side="right") - 1, score[pos]
+    width = int(lengths.max(initial=0))
+    if k <= width <= _BLOCK and len(starts) * width <= 2 * len(score) + 4096:
+        return _near_best_of_short(score, starts, lengths, k, margin, width)
+    return _near_best_in_blocks(score, starts, lengths, k, margin)
+
+
+def _near_best_of_short(score, starts, lengths, k: int, margin, width: int) -> tuple:
+    """The fast path of :func:`near_best_cuts` for short segments (at most ``width`` entries,
+    at least one with ``k``): a bound of each segment's ``k``-th best score (the score itself
+    unless there are many segments, :func:`_kth_bound`), then every cut within ``margin`` of it,
+    in one pass."""
+    bound = _plus_margin(_kth_bound(score, lengths, k), margin)
+    pos = np.flatnonzero(score <= bound.repeat(lengths))
+    return np.searchsorted(starts, pos, side="right") - 1, pos
+
+
+def _near_best_in_blocks(score, starts, lengths, k: int, margin) -> tuple:
+    """:func:`near_best_cuts` of segments of any length (the plain twin of
+    :func:`_near_best_of_short`): the cuts in the blocks near each segment's best
+    (:func:`_near_best`), then those within ``margin`` of a bound of the ``k``-th best among
+    them."""
+    seg, pos = _near_best(score, starts, lengths, k, margin)
+    near = score[pos]
     kept = _within_margin(near, seg, len(starts), k, margin)
     return seg[kept], pos[kept]
+
+
+def _plus_margin(bound, margin) -> np.ndarray:
+    """``bound + margin``, kept below the largest int64 (which marks no cut)."""
+    return np.where(bound < NOT_A_CUT - 1, bound + np.minimum(margin, NOT_A_CUT - 1 - bound), bound)
 
 
 def margins(n_rows, unit: float, n_classes: int) -> np.ndarray:
@@ -94,17 +121,19 @@ _BLOCK = 32
 """The longest block of :func:`_near_best`."""
 
 
-def _near_best(score, starts, lengths, k: int, margin) -> np.ndarray:
-    """The positions of ``score`` (segment s is ``starts[s]:starts[s] + lengths[s]``, one
-    after the other; the largest int64 where no cut may go) whose cut may be among the ``k``
-    best of its segment: every cut of a segment scoring at most a bound of its ``k``-th best
-    plus ``margin`` of the segment, in increasing order.
+def _near_best(score, starts, lengths, k: int, margin) -> tuple:
+    """The segments and positions of ``score`` (segment s is ``starts[s]:starts[s] +
+    lengths[s]``, one after the other; the largest int64 where no cut may go) whose cut may be
+    among the ``k`` best of its segment: every cut of a segment scoring at most a bound of its
+    ``k``-th best plus ``margin`` of the segment, in increasing order.
 
     Each segment is cut into blocks of at most ``_BLOCK`` entries, at least ``k`` of them; the
     minima of ``k`` blocks are ``k`` entries, so the ``k``-th smallest block minimum bounds the
     ``k``-th smallest entry from above (a segment with fewer than ``k`` blocks keeps all its
-    cuts). Only the blocks whose minimum is within the bound are read again: one pass over
-    ``score`` and a sort of the blocks' minima, no other array as long as ``score``.
+    cuts). Only the blocks whose minimum is within the bound are read again, one pass over
+    ``score`` and a look at the blocks' minima; where those blocks hold most of the entries
+    (a level of small nodes), every entry is compared with its segment's bound instead, which
+    reads ``score`` once more without gathering it.
     """
     size = np.clip(lengths // k, 1, _BLOCK)
     n_blocks = -(-lengths // size)
@@ -112,17 +141,20 @@ def _near_best(score, starts, lengths, k: int, margin) -> np.ndarray:
     segment = np.repeat(np.arange(len(starts)), n_blocks)
     block_start = starts[segment] + (np.arange(len(segment)) - first_block[segment]) * size[segment]
     block_min = np.minimum.reduceat(score, block_start)
-    bound = _kth_bound(block_min, n_blocks, k)
-    bound = np.where(
-        bound < NOT_A_CUT - 1, bound + np.minimum(margin, NOT_A_CUT - 1 - bound), bound
-    )
-    # the positions of the blocks that hold a cut within their segment's bound
+    bound = _plus_margin(_kth_bound(block_min, n_blocks, k), margin)
+    # the blocks that hold a cut within their segment's bound
     near = np.flatnonzero(block_min <= bound[segment])
     block_end = np.minimum(block_start + size[segment], (starts + lengths)[segment])
     n_near = block_end[near] - block_start[near]
+    total = int(n_near.sum())
+    if 2 * total > len(score):  # most entries: every one against its segment's bound
+        pos = np.flatnonzero(score <= bound.repeat(lengths))
+        return np.searchsorted(starts, pos, side="right") - 1, pos
     first = np.cumsum(n_near) - n_near
-    pos = np.repeat(block_start[near] - first, n_near) + np.arange(n_near.sum())
-    return pos[score[pos] <= np.repeat(bound[segment[near]], n_near)]
+    pos = np.repeat(block_start[near] - first, n_near) + np.arange(total)
+    seg = segment[near].repeat(n_near)
+    kept = score[pos] <= bound[seg]
+    return seg[kept], pos[kept]
 
 
 def _kth_bound(score, lengths, k: int) -> np.ndarray:
@@ -130,9 +162,42 @@ def _kth_bound(score, lengths, k: int) -> np.ndarray:
     g is the next ``lengths[g]`` entries; the largest int64 marks no cut): below the largest
     int64 always, and every score where a group has fewer than ``k`` valid ones.
 
-    One sort of a single key, the group and the score's leading bits (above the lowest
-    score): the ``k``-th entry of a group in that order has leading bits ``a``, and ``k`` of
-    the group's scores lie below ``(a + 1) << shift``.
+    Up to ``_MOST_ROWS`` groups of a few entries each (what a level of small nodes has) have
+    their ``k``-th smallest score itself, from a table of a row per group
+    (:func:`_kth_in_rows`); others a bound from one sort of every entry
+    (:func:`_kth_by_sorting`)."""
+    width = int(lengths.max(initial=0))
+    if width < k:  # no group has k scores
+        return filled(len(lengths), NOT_A_CUT - 1, np.int64)
+    if len(lengths) <= _MOST_ROWS and len(lengths) * width <= 4 * len(score) + 4096:
+        return _kth_in_rows(score, lengths, k, width)  # (a table not mostly padding)
+    return _kth_by_sorting(score, lengths, k)
+
+
+_MOST_ROWS = 2048
+"""The most groups :func:`_kth_bound` lays in a table (:func:`numpy.partition` spends some
+0.3 us a row: one sort of every entry is faster beyond)."""
+
+
+def _kth_in_rows(score, lengths, k: int, width: int) -> np.ndarray:
+    """The fast path of :func:`_kth_bound`: the ``k``-th smallest score of each group, exactly
+    (the largest int64 less one where a group has fewer than ``k`` valid ones), from a table
+    of a row per group, padded with the largest int64 to ``width`` entries (at least ``k``),
+    and one :func:`numpy.partition` of its rows."""
+    first = np.cumsum(lengths) - lengths
+    table = filled((len(lengths), width), NOT_A_CUT, np.int64)
+    within = np.arange(len(score)) - first.repeat(lengths)
+    table[np.arange(len(lengths)).repeat(lengths), within] = score
+    kth = np.partition(table, k - 1, axis=1)[:, k - 1]
+    return np.minimum(kth, NOT_A_CUT - 1)
+
+
+def _kth_by_sorting(score, lengths, k: int) -> np.ndarray:
+    """The plain twin of :func:`_kth_in_rows` (:func:`_kth_bound` of groups of any size): an
+    upper bound of each group's ``k``-th smallest valid score by one sort of a single key, the
+    group and the score's leading bits (above the lowest score): the ``k``-th entry of a group
+    in that order has leading bits ``a``, and ``k`` of the group's scores lie below
+    ``(a + 1) << shift`` (the score itself where the scores span at most 40 bits).
     """
     valid = score < NOT_A_CUT
     group = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)

@@ -116,14 +116,43 @@ def _first_of_each(columns: dict, k: int) -> dict:
     """The first ``k`` thresholds of each segment by overall entropy, then threshold.
 
     The columns must list the cuts in segment order, and each segment's in position order
-    (their thresholds increasing): two stable sorts, by overall entropy then by segment, then
-    rank them as one sort by segment, overall entropy and threshold would."""
-    order = np.argsort(columns["overall_entropy"], kind="stable")
-    order = order[np.argsort(columns["segment"][order], kind="stable")]
-    seg = columns["segment"][order]
-    first = np.searchsorted(seg, seg)  # the first row of each segment
-    order = order[np.arange(len(order)) - first < k]
+    (their thresholds increasing). Segments of a few cuts each (what the trace ranks: the cuts
+    near each one's best) are ranked in a table of a row per segment
+    (:func:`_first_in_rows`), others by sorting every cut (:func:`_first_by_sorting`)."""
+    seg = columns["segment"]
+    n = np.bincount(seg) if len(seg) else np.zeros(0, np.int64)
+    width = int(n.max(initial=0))
+    if len(n) * width <= 4 * len(seg) + 4096:  # (the table is not mostly padding)
+        order = _first_in_rows(columns["overall_entropy"], n, width, k)
+    else:
+        order = _first_by_sorting(columns["overall_entropy"], seg, k)
     return {name: column[order] for name, column in columns.items()}
+
+
+def _first_in_rows(overall, n, width: int, k: int) -> np.ndarray:
+    """The fast path of :func:`_first_of_each`: the rows of the first ``k`` cuts of each
+    segment (``n[s]`` cuts each, one segment after the other) by ``overall`` entropy, then
+    position, in that order. The cuts are laid in a table of a row per segment, padded with
+    NaN to ``width`` entries (NaN sorts last, and a stable sort keeps the cuts' own NaN before
+    the padding), and each row sorted by one stable :func:`numpy.argsort`."""
+    first = np.cumsum(n) - n
+    within = np.arange(len(overall)) - first.repeat(n)
+    table = np.full((len(n), width), np.nan)
+    table[np.arange(len(n)).repeat(n), within] = overall
+    ranked = np.argsort(table, axis=1, kind="stable")[:, :k]
+    kept = ranked < n[:, None]  # (the padding, sorted after every cut)
+    return (ranked + first[:, None])[kept]
+
+
+def _first_by_sorting(overall, seg, k: int) -> np.ndarray:
+    """The plain twin of :func:`_first_in_rows`, for segments of any size: two stable sorts of
+    every cut, by overall entropy then by segment, rank them as one sort by segment, overall
+    entropy and position would."""
+    order = np.argsort(overall, kind="stable")
+    order = order[np.argsort(seg[order], kind="stable")]
+    seg = seg[order]
+    first = np.searchsorted(seg, seg)  # the first row of each segment
+    return order[np.arange(len(order)) - first < k]
 
 
 def _prepared(values, y, starts, lengths):
