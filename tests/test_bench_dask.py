@@ -71,3 +71,18 @@ def test_the_quick_dask_benchmark_prints_a_complete_table(tmp_path):
         # the ratio is the one of the times shown (each rounded to 3 significant digits)
         assert float(ratio) == pytest.approx(seconds[1] / seconds[0], rel=0.02, abs=0.01)
         assert same == "True", job
+
+
+def test_the_comparison_runs_only_the_jobs_asked_for(tmp_path):
+    env = dict(os.environ, PYTHONWARNINGS="ignore")
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_dask.py"), "--quick", "--compare", "1"]
+        + ["--path", str(tmp_path / "table")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    rows = [line for line in run.stdout.splitlines() if line.startswith("| `")]
+    assert [row.split("|")[1].strip().strip("`") for row in rows] == JOBS[:1]
