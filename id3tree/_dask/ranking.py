@@ -232,12 +232,14 @@ def mutual_information_matrix(X, bins, base, normalize, progress, n_threads):
     if n == 0:
         raise ValueError("X is empty: it has 0 rows; at least one is needed")
     order = _order(sizes)
-    for p, a in enumerate(order):
-        joint[a, a] = entropy_terms(found[p][0], n, base).sum()
-    for a in range(m):
-        for b in range(a + 1, m):
-            cells = pair_table(found, sizes, order, a, b)
-            joint[a, b] = joint[b, a] = entropy_terms(cells, n, base).sum()
+    for p, a in enumerate(order):  # a column's tables with every later one at once
+        own, later = found[p]
+        joint[a, a] = entropy_terms(own, n, base).sum()
+        partners = order[p + 1 :]
+        if partners:
+            starts = np.cumsum([0] + [sizes[b] for b in partners[:-1]])
+            terms = entropy_terms(later, n, base).sum(axis=0)  # one per code of a later column
+            joint[a, partners] = joint[partners, a] = np.add.reduceat(terms, starts)
     return mi_frame(joint, X.columns, normalize)
 
 
