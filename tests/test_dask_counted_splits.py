@@ -308,8 +308,9 @@ def test_equal_width_codes_in_reused_buffers_equal_the_plain_ones(columns, bins)
     equals its plain twin, ``information._equal_width_codes``, column after column in the same
     buffers, and the bins of ``np.searchsorted`` (the last bin closed); its range is the
     column's smallest and largest present value and its missing count."""
-    from id3tree._dask import core, ranking
+    from id3tree._dask import core
     from id3tree.information import _equal_width_codes
+    from id3tree.ranking._common import narrow_dtype
 
     n_rows = max(len(c) for c in columns)
     coder = core.EqualWidthCoder(n_rows)
@@ -318,7 +319,7 @@ def test_equal_width_codes_in_reused_buffers_equal_the_plain_ones(columns, bins)
         present = values[~np.isnan(values)]
         data = np.array([present.min(), present.max()]) if len(present) else np.zeros(1)
         edges = np.histogram_bin_edges(data, bins=bins)
-        dtype = ranking.narrow_dtype(len(edges))
+        dtype = narrow_dtype(len(edges))
         codes, (low, high, n_missing) = coder.code(values, edges, dtype)
         assert codes.dtype == dtype and np.iinfo(dtype).max >= bins
         np.testing.assert_array_equal(codes, _equal_width_codes(values, edges))

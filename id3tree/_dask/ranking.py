@@ -23,7 +23,7 @@ from id3tree._validation import is_numeric
 from id3tree.contingency import crosstab_codes
 from id3tree.diagnostics import ID_LIKE_FLAG, is_id_like
 from id3tree.information import _bin, symmetric_uncertainty, table_measures
-from id3tree.ranking._common import narrow
+from id3tree.ranking._common import narrow, narrow_dtype
 from id3tree.ranking._pairs import pair_tables
 from id3tree.ranking.jsd import class_groups, one_vs_rest
 from id3tree.ranking.mi import mi_frame
@@ -312,11 +312,6 @@ def _guessed_codes(coder, series, name: str, dtype, edges) -> tuple[np.ndarray, 
         if np.isfinite(found[1][:2]).all() or found[1][2] == len(series):
             return found
     return coder.code(core.numbers(series, name, dtype), edges, narrow_dtype(len(edges)))
-
-
-def narrow_dtype(n_codes: int):
-    """The narrowest unsigned dtype that holds the codes ``0 .. n_codes - 1``."""
-    return np.min_scalar_type(max(n_codes - 1, 0))
 
 
 def _pairs_of_local(local: LocalCodes, codings: list) -> dict:
