@@ -7,6 +7,7 @@ Usage::
     python benchmarks/bench_dask.py --quick              # 20,000 rows x 8 columns, the slice only
     python benchmarks/bench_dask.py --path DIR --keep    # keep the generated table in DIR, then:
     python benchmarks/bench_dask.py --path DIR --compare-only --pandas-rows 3000000
+    python benchmarks/bench_dask.py --path DIR --compare-only --compare 1 --repeat 3  # MI only
 
 Needs the ``dask`` extra (``pip install "id3tree-learn[dask]"``).
 
@@ -25,9 +26,9 @@ Needs the ``dask`` extra (``pip install "id3tree-learn[dask]"``).
    holds comfortably beside the cluster) read with ``pandas.read_parquet``, and Dask on the same
    slice, so the ratio compares like with like: each job runs on Dask, then at once on pandas,
    so that both sides see the same load (``--repeat N``: N such rounds, the best time of each
-   side shown). The peak resident memory of the pandas process (which holds the slice) and of
-   every Dask worker is read after each job. ``--compare-only`` reuses the table already in
-   ``--path`` and runs only this comparison.
+   side shown; ``--compare 1,3``: only those jobs, by number). The peak resident memory of the
+   pandas process (which holds the slice) and of every Dask worker is read after each job.
+   ``--compare-only`` reuses the table already in ``--path`` and runs only this comparison.
 
 Everything goes into one table: per job, pandas and Dask on the slice, their ratio and memory
 peaks, whether the results are the same, and Dask's time and worker peaks on the whole table
@@ -169,6 +170,11 @@ def main(argv=None) -> int:
         "--only", default=None, help="whole-table jobs to run, by number (e.g. 3,4); 0: none"
     )
     parser.add_argument(
+        "--compare",
+        default=None,
+        help="jobs of the pandas / Dask comparison to run, by number (e.g. 1: the MI matrix)",
+    )
+    parser.add_argument(
         "--compare-only",
         action="store_true",
         help="reuse the table in --path and run only the pandas / Dask comparison on a slice",
@@ -248,9 +254,11 @@ def main(argv=None) -> int:
     pandas_jobs = jobs(frame.drop(columns=["target"]), frame["target"], args.depth, args.bins)
     dask_jobs = jobs(small.drop(columns=["target"]), small["target"], args.depth, args.bins)
     best = {}
+    compared = None if args.compare is None else {int(k) for k in args.compare.split(",")}
     for _ in range(args.repeat):  # each job on Dask, then at once on pandas: the same load
-        for (name, dask_job), (_, pandas_job) in zip(dask_jobs, pandas_jobs):
-            if "numeric_bins" in name:
+        pairs = enumerate(zip(dask_jobs, pandas_jobs), start=1)
+        for number, ((name, dask_job), (_, pandas_job)) in pairs:
+            if "numeric_bins" in name or (compared is not None and number not in compared):
                 continue  # binning is a Dask-only option
             dask_seconds, dask_result, peaks = on_fresh_cluster(dask_job)
             pandas_seconds, pandas_result = timed(pandas_job)

@@ -38,10 +38,11 @@ SECONDS = re.compile(r"^(\d+(\.\d+)?(e-?\d+)?) s$")
 GB = re.compile(r"^\d+\.\d\d GB$")
 
 
-def test_the_quick_dask_benchmark_prints_a_complete_table(tmp_path):
+def quick_run(tmp_path, *options: str) -> str:
+    """What ``bench_dask.py --quick`` (with ``options``) prints, once it has run to the end."""
     env = dict(os.environ, PYTHONWARNINGS="ignore")
     run = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench_dask.py"), "--quick"]
+        [sys.executable, str(ROOT / "benchmarks" / "bench_dask.py"), "--quick", *options]
         + ["--path", str(tmp_path / "table")],
         capture_output=True,
         text=True,
@@ -49,7 +50,11 @@ def test_the_quick_dask_benchmark_prints_a_complete_table(tmp_path):
         timeout=900,
     )
     assert run.returncode == 0, run.stderr[-2000:]
-    lines = run.stdout.splitlines()
+    return run.stdout
+
+
+def test_the_quick_dask_benchmark_prints_a_complete_table(tmp_path):
+    lines = quick_run(tmp_path).splitlines()
     title = next(i for i, line in enumerate(lines) if line.startswith("### The slice pandas"))
     assert "20,000 rows x 8 columns" in lines[title]
     header = [cell.strip() for cell in lines[title + 2].strip("|").split("|")]
@@ -71,3 +76,9 @@ def test_the_quick_dask_benchmark_prints_a_complete_table(tmp_path):
         # the ratio is the one of the times shown (each rounded to 3 significant digits)
         assert float(ratio) == pytest.approx(seconds[1] / seconds[0], rel=0.02, abs=0.01)
         assert same == "True", job
+
+
+def test_the_comparison_runs_only_the_jobs_asked_for(tmp_path):
+    lines = quick_run(tmp_path, "--compare", "1").splitlines()
+    rows = [line for line in lines if line.startswith("| `")]
+    assert [row.split("|")[1].strip().strip("`") for row in rows] == JOBS[:1]

@@ -170,6 +170,50 @@ def test_known_rows_come_from_the_source_without_a_pass(data):
     assert core.known_rows(on_dask[on_dask["size"] > 0]) is None  # a filter: only a pass knows
 
 
+def test_known_ranges_are_the_parquet_statistics(data):
+    """Each numeric column's smallest and largest value, as the files' statistics state them
+    (missing values left out); nothing for a filtered table or one not read from Parquet."""
+    from id3tree._dask import core
+
+    on_dask, in_memory = data
+    numeric = ["size", "count", "score"]
+    found = core.known_ranges(on_dask, numeric + ["colour"])
+    assert found == {c: (in_memory[c].min(), in_memory[c].max()) for c in numeric}
+    assert core.known_ranges(on_dask[on_dask["size"] > 0], numeric) == {}
+    assert core.known_ranges(dd.from_pandas(in_memory, npartitions=3), numeric) == {}
+
+
+@pytest.mark.parametrize("wrong", [False, True])
+def test_the_mi_matrix_checks_the_ranges_it_guessed(data, monkeypatch, wrong):
+    """The numeric columns are coded by the bin edges of the range the files' statistics
+    state, in the one read; where a partition's own range shows the guess wrong (here: a
+    statistic made too narrow), the codes are thrown away and the files read again with no
+    guess. Both give the pandas matrix."""
+    from id3tree._dask import core, ranking
+
+    calls = []
+    one_read, known_ranges = ranking._pairs_in_one_read, core.known_ranges
+
+    def spy_read(X, kinds, bins, *, guess=True):
+        calls.append(guess)
+        return one_read(X, kinds, bins, guess=guess)
+
+    def narrowed(frame, columns):
+        ranges = known_ranges(frame, columns)
+        if wrong and "score" in ranges:
+            ranges["score"] = (ranges["score"][0], 0.0)
+        return ranges
+
+    monkeypatch.setattr(ranking, "_pairs_in_one_read", spy_read)
+    monkeypatch.setattr(core, "known_ranges", narrowed)
+    on_dask, in_memory = data
+    assert len(ranking._guessed_edges(on_dask, {c: (c, "range") for c in ["size"]}, 5)) == 1
+    found = id3tree.mutual_information_matrix(on_dask, bins=5)
+    expected = id3tree.mutual_information_matrix(in_memory, bins=5)
+    np.testing.assert_allclose(found, expected, rtol=0, atol=1e-12)
+    assert calls == ([True, False] if wrong else [True])
+
+
 def test_jsd_screen_equals_pandas(data):
     on_dask, in_memory = data
     found = id3tree.jsd_screen(on_dask[FEATURES], on_dask["label"], bins=8, macroclasses=True)

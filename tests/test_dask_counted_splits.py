@@ -6,10 +6,11 @@ Pure numpy: these run without dask installed.
 from __future__ import annotations
 
 import functools
+import random
 from unittest import mock
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from id3tree import splits
@@ -243,16 +244,18 @@ def test_counts_of_values_by_hashing_equal_the_sorted_ones(n_classes, values, rn
 
 @settings(max_examples=40, deadline=None)
 @given(
-    st.lists(st.integers(1, 40), min_size=1, max_size=7),
+    st.lists(st.integers(1, 70), min_size=1, max_size=7),
     st.integers(0, 60),
     st.randoms(use_true_random=False),
     st.sampled_from([None, 1]),
 )
+@example([60] * 6, 300, random.Random(0), None)  # groups of one column, two blocks after each
 def test_pair_tables_of_grouped_columns_equal_the_plain_ones(n_levels, n_rows, rnd, dense):
     """The MI matrix's counts of one partition, counted by the pandas engine's groups and
     blocks, equal the plain count of every column against every later one; and each pair's
     table read back from them is that pair's crosstab (``dense=1``: every block counted a pair
-    at a time, as blocks too large to count at once are)."""
+    at a time, as blocks too large to count at once are). Groups of one column (more than 45
+    codes) and of several, and one or more blocks, all count in the same reused buffers."""
     import pandas as pd
 
     from id3tree._dask import core, ranking
@@ -285,3 +288,58 @@ def test_pair_tables_of_grouped_columns_equal_the_plain_ones(n_levels, n_rows, r
             crosstab = np.zeros((sizes[a], sizes[b]), dtype=np.int64)
             np.add.at(crosstab, (codes[a], codes[b]), 1)
             np.testing.assert_array_equal(ranking.pair_table(found, sizes, order, a, b), crosstab)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.sampled_from([-3.0, -1.5, -0.0, 0.0, 0.1, 0.3, 1 / 3, 2.0, 7.0, np.nan]),
+            min_size=1,
+            max_size=60,
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+    st.integers(1, 300),
+)
+def test_equal_width_codes_in_reused_buffers_equal_the_plain_ones(columns, bins):
+    """The MI matrix's coder of guessed edges (buffers made once, no copy of the column)
+    equals its plain twin, ``information._equal_width_codes``, column after column in the same
+    buffers, and the bins of ``np.searchsorted`` (the last bin closed); its range is the
+    column's smallest and largest present value and its missing count."""
+    from id3tree._dask import core
+    from id3tree.information import _equal_width_codes
+    from id3tree.ranking._common import narrow_dtype
+
+    n_rows = max(len(c) for c in columns)
+    coder = core.EqualWidthCoder(n_rows)
+    for column in columns:
+        values = np.array(column + [np.nan] * (n_rows - len(column)))
+        present = values[~np.isnan(values)]
+        data = np.array([present.min(), present.max()]) if len(present) else np.zeros(1)
+        edges = np.histogram_bin_edges(data, bins=bins)
+        dtype = narrow_dtype(len(edges))
+        codes, (low, high, n_missing) = coder.code(values, edges, dtype)
+        assert codes.dtype == dtype and np.iinfo(dtype).max >= bins
+        np.testing.assert_array_equal(codes, _equal_width_codes(values, edges))
+        inside = np.minimum(np.searchsorted(edges, present, side="right") - 1, bins - 1)
+        np.testing.assert_array_equal(codes[~np.isnan(values)], inside)
+        assert (codes[np.isnan(values)] == bins).all() and n_missing == len(values) - len(present)
+        if len(present):
+            assert (low, high) == (present.min(), present.max())
+        else:
+            assert np.isnan(low) and np.isnan(high)
+
+
+def test_a_value_outside_guessed_edges_shows_in_the_range():
+    """Edges that miss a value put it in the nearest bin, and the range found says so (the MI
+    matrix then throws those codes away)."""
+    from id3tree._dask import core
+
+    values = np.array([0.5, 1.0, 9.0, np.nan])
+    codes, (low, high, n_missing) = core.EqualWidthCoder(4).code(
+        values, np.linspace(0.0, 2.0, 5), np.uint8
+    )
+    np.testing.assert_array_equal(codes, [1, 2, 3, 4])
+    assert (low, high, n_missing) == (0.5, 9.0, 1) and high > 2.0

@@ -187,6 +187,40 @@ def known_rows(frame) -> int | None:
     return int(length.value) if isinstance(length, Literal) else None
 
 
+def known_ranges(frame, columns) -> dict:
+    """The smallest and largest value of each of ``columns`` that the statistics of the Parquet
+    files a Dask DataFrame reads as they are (no filter, no computed column) state, without
+    reading the data: column -> (low, high). A column they do not state, or state with
+    something other than numbers, is left out.
+
+    The files' writer made these figures, not id3tree: they are a guess, which whoever uses
+    them checks against the data (:func:`range_of` of every partition)."""
+    try:
+        from dask.dataframe.dask_expr.io.parquet import ReadParquet, _collect_pq_statistics
+
+        read = frame.expr.optimize()
+        if not isinstance(read, ReadParquet) or read.filters:
+            return {}
+        stated = _collect_pq_statistics(read, columns=[c for c in columns if c in read.columns])
+    except Exception:  # pragma: no cover - other dask versions, or no metadata: not known
+        return {}
+    ranges: dict = {}
+    for part in stated or ():
+        for found in part["columns"]:
+            low, high = found["min"], found["max"]
+            if not all(_is_number(v) and np.isfinite(v) for v in (low, high)):
+                continue
+            before = ranges.get(found["name"], (float(low), float(high)))
+            ranges[found["name"]] = (min(before[0], float(low)), max(before[1], float(high)))
+    return ranges
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+        value, (bool, np.bool_)
+    )
+
+
 def _merge_many(summaries: list, combine):
     """Summaries merged by ``combine``: two at a time, or all at once by a :class:`MergeAll`."""
     if isinstance(combine, MergeAll):
@@ -430,6 +464,44 @@ def number_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     distinct = np.asarray(uniques, dtype=float)[order]
     distinct[distinct == 0] = 0.0
     return distinct, position[local]
+
+
+class EqualWidthCoder:
+    """:func:`id3tree.information._equal_width_codes` of many columns of one partition, in
+    buffers made once for all of them (the fast path; that function is its plain twin).
+
+    Each row-sized temporary of a worker started by a ``distributed`` Nanny is a fresh ``mmap``
+    whose pages fault in (its ``MALLOC_TRIM_THRESHOLD_``): coding a column the plain way makes
+    four of them, here the narrow codes are the only new array."""
+
+    def __init__(self, n_rows: int):
+        self.scaled = np.empty(n_rows)
+        self.codes = np.empty(n_rows, dtype=np.intp)
+        self.flags = np.empty(n_rows, dtype=bool)
+
+    def code(self, values: np.ndarray, edges: np.ndarray, dtype) -> tuple[np.ndarray, tuple]:
+        """The codes of ``values`` (``dtype``) by equal-width ``edges``, missing values the last
+        code, and what a describing pass says of the column: (smallest, largest, missing
+        count). Edges that do not cover every present value put a value outside in the nearest
+        bin: the range tells."""
+        n_bins = len(edges) - 1
+        scaled, codes, flags = self.scaled, self.codes, self.flags
+        np.subtract(values, edges[0], out=scaled)
+        scaled *= n_bins / (edges[-1] - edges[0])
+        np.fmax(scaled, 0, out=scaled)  # NaN becomes the bound: a valid index
+        np.fmin(scaled, n_bins - 1, out=scaled)
+        np.copyto(codes, scaled, casting="unsafe")
+        # (mode="clip": every code is a valid index, and take(mode="raise") buffers its output)
+        np.take(edges, codes, out=scaled, mode="clip")  # the estimated bin's left edge
+        codes -= np.less(values, scaled, out=flags)  # the estimate was one bin too high
+        np.take(np.r_[edges[1:-1], np.inf], codes, out=scaled, mode="clip")
+        codes += np.greater_equal(values, scaled, out=flags)  # ... or one too low
+        n_missing = int(np.count_nonzero(np.isnan(values, out=flags)))
+        np.copyto(codes, n_bins, where=flags)
+        if n_missing == len(values):
+            return codes.astype(dtype), (np.nan, np.nan, n_missing)
+        low, high = float(np.fmin.reduce(values)), float(np.fmax.reduce(values))
+        return codes.astype(dtype), (low, high, n_missing)
 
 
 def _describe_chunk(part: pd.DataFrame, wanted: dict, dtypes: dict) -> dict:

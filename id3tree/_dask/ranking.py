@@ -23,7 +23,7 @@ from id3tree._validation import is_numeric
 from id3tree.contingency import crosstab_codes
 from id3tree.diagnostics import ID_LIKE_FLAG, is_id_like
 from id3tree.information import _bin, symmetric_uncertainty, table_measures
-from id3tree.ranking._common import narrow
+from id3tree.ranking._common import narrow, narrow_dtype
 from id3tree.ranking._pairs import pair_tables
 from id3tree.ranking.jsd import class_groups, one_vs_rest
 from id3tree.ranking.mi import mi_frame
@@ -232,12 +232,14 @@ def mutual_information_matrix(X, bins, base, normalize, progress, n_threads):
     if n == 0:
         raise ValueError("X is empty: it has 0 rows; at least one is needed")
     order = _order(sizes)
-    for p, a in enumerate(order):
-        joint[a, a] = entropy_terms(found[p][0], n, base).sum()
-    for a in range(m):
-        for b in range(a + 1, m):
-            cells = pair_table(found, sizes, order, a, b)
-            joint[a, b] = joint[b, a] = entropy_terms(cells, n, base).sum()
+    for p, a in enumerate(order):  # a column's tables with every later one at once
+        own, later = found[p]
+        joint[a, a] = entropy_terms(own, n, base).sum()
+        partners = order[p + 1 :]
+        if partners:
+            starts = np.cumsum([0] + [sizes[b] for b in partners[:-1]])
+            terms = entropy_terms(later, n, base).sum(axis=0)  # one per code of a later column
+            joint[a, partners] = joint[partners, a] = np.add.reduceat(terms, starts)
     return mi_frame(joint, X.columns, normalize)
 
 
@@ -258,38 +260,69 @@ def mi_codings(summary: dict, kinds: dict, bins) -> list:
 
 @dataclass
 class LocalCodes:
-    """One partition coded by its own values: per column int32 codes indexing ``values[f]``
-    (a numeric column's sorted distinct values, :func:`core.number_codes`; a categorical
-    column's distinct values in order of appearance), a missing value ``len(values[f])``
-    (numeric) or -1 (categorical), and what a describing pass would say of the column."""
+    """One partition's columns as codes, and what a describing pass would say of each column.
+
+    A column coded by the guessed bin edges has its final codes (in the narrowest dtype) and
+    ``values[f]`` None; any other column has int32 codes indexing ``values[f]``: a numeric
+    column's sorted distinct values (:func:`core.number_codes`, a missing value
+    ``len(values[f])``), a categorical column's distinct values in order of appearance (-1
+    missing)."""
 
     codes: list
     values: list
     described: dict
 
 
-def _code_locally(part, kinds: dict, dtypes: dict) -> LocalCodes:
+def _code_locally(part, kinds: dict, dtypes: dict, guesses: dict | None = None) -> LocalCodes:
+    """``part`` coded column by column: by the edges ``guesses`` holds for the column (its
+    final codes), else by its own values."""
+    guesses = guesses or {}
     codes, values, described = [], [], {}
+    coder = core.EqualWidthCoder(len(part)) if guesses else None
     for column, (name, kind) in kinds.items():
         series = part[column]
         if kind == "categories":
             local, described[column] = core.own_codes(series)
             uniques = described[column][0]
+            local = local.astype(np.min_scalar_type(-len(uniques) - 1), copy=False)
+        elif column in guesses:
+            edges = guesses[column]
+            local, described[column] = _guessed_codes(coder, series, name, dtypes[column], edges)
+            codes.append(local)
+            values.append(None)
+            continue
         else:  # raises on text and on infinite values, naming the column
             uniques, local = core.number_codes(core.numbers(series, name, dtypes[column]))
             n_missing = len(local) - int(np.count_nonzero(local < len(uniques)))
             low, high = (uniques[0], uniques[-1]) if len(uniques) else (np.nan, np.nan)
             described[column] = (float(low), float(high), n_missing)
-        codes.append(local.astype(np.int32, copy=False))
+        codes.append(local)
         values.append(uniques)
     return LocalCodes(codes, values, described)
 
 
+def _guessed_codes(coder, series, name: str, dtype, edges) -> tuple[np.ndarray, tuple]:
+    """A numeric column's codes by ``edges`` and its range (:meth:`core.EqualWidthCoder.code`).
+
+    A float64 column is coded as it is, not copied by :func:`core.numbers` first: its missing
+    values are NaN already, and an infinite value shows in its range, where it is refused by
+    :func:`core.numbers` (naming the column) as any other column's is."""
+    if series.dtype == np.float64:
+        found = coder.code(series.to_numpy(), edges, narrow_dtype(len(edges)))
+        if np.isfinite(found[1][:2]).all() or found[1][2] == len(series):
+            return found
+    return coder.code(core.numbers(series, name, dtype), edges, narrow_dtype(len(edges)))
+
+
 def _pairs_of_local(local: LocalCodes, codings: list) -> dict:
-    """:func:`_pairs_chunk` of a partition coded by its own values: each column's codes by
-    the column's coding (in the narrowest dtype), looked up per distinct value (not per row)."""
+    """:func:`_pairs_chunk` of a partition coded by :func:`_code_locally`: a column coded by
+    its own values is coded by the column's coding through one lookup per distinct value (not
+    per row), in the narrowest dtype."""
     codes = []
     for column, values, coding in zip(local.codes, local.values, codings):
+        if values is None:  # coded by the guessed edges, which the codings' edges are
+            codes.append(column)
+            continue
         if coding.categories is not None:
             lookup = core.category_lookup(values, coding.categories, coding.name)
         else:
@@ -299,18 +332,43 @@ def _pairs_of_local(local: LocalCodes, codings: list) -> dict:
     return dict(enumerate(tables))
 
 
-def _pairs_in_one_read(X, kinds: dict, bins) -> tuple[dict, list]:
+def _pairs_in_one_read(X, kinds: dict, bins, *, guess: bool = True) -> tuple[dict, list]:
     """The MI matrix's summed counts and the codings, with every file read once: each
-    partition is coded by its own values and kept on its worker while the describing summary
-    is merged and the codings made (on a worker), then coded by them and counted."""
+    partition is coded and kept on its worker while the describing summary is merged and the
+    codings made (on a worker), then counted.
+
+    A numeric column whose range the files' metadata states (:func:`core.known_ranges`) is
+    coded at once by the bin edges of that range (:func:`_guessed_edges`), any other column by
+    its own values and then by its coding. If the partitions' own ranges show a guess wrong,
+    its codes are too: the counts are thrown away and the files read again, with no guess."""
     dask, _ = core.import_dask()
     core.check_source_values(X, [n for n, kind in kinds.values() if kind == "categories"])
     dtypes = {column: X._meta[column].dtype for column in kinds}
-    local = [dask.delayed(_code_locally, pure=True)(p, kinds, dtypes) for p in X.to_delayed()]
+    guesses = _guessed_edges(X, kinds, bins) if guess else {}
+    local = [
+        dask.delayed(_code_locally, pure=True)(p, kinds, dtypes, guesses) for p in X.to_delayed()
+    ]
     summary = core.reduce_partitions(local, _described, core.combine_descriptions)
     codings = dask.delayed(mi_codings, pure=True)(summary, kinds, bins)
     found = core.reduce_partitions(local, _pairs_of_local, core.add, codings)
-    return core.compute(found, codings)
+    found, codings = core.compute(found, codings)
+    by_column = dict(zip(kinds, codings))
+    if not all(np.array_equal(by_column[c].edges, edges) for c, edges in guesses.items()):
+        return _pairs_in_one_read(X, kinds, bins, guess=False)
+    return found, codings
+
+
+def _guessed_edges(X, kinds: dict, bins) -> dict:
+    """The bin edges of each numeric column whose range the files' metadata states, made as
+    :func:`core.codings_from` makes them from the range a describing pass finds (a number of
+    bins only: explicit edges need no range)."""
+    if not isinstance(bins, (int, np.integer)):
+        return {}
+    numeric = [column for column, (_, kind) in kinds.items() if kind == "range"]
+    return {
+        column: np.histogram_bin_edges(np.array(low_high), bins=bins)
+        for column, low_high in core.known_ranges(X, numeric).items()
+    }
 
 
 def _described(local: LocalCodes) -> dict:

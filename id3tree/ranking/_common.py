@@ -20,7 +20,12 @@ def check_target(y, n_rows: int) -> tuple[np.ndarray, list]:
 
 def narrow(codes: np.ndarray, n_codes: int) -> np.ndarray:
     """Codes in the narrowest unsigned dtype that holds ``0 .. n_codes - 1``."""
-    return codes.astype(np.min_scalar_type(max(n_codes - 1, 0)), copy=False)
+    return codes.astype(narrow_dtype(n_codes), copy=False)
+
+
+def narrow_dtype(n_codes: int) -> np.dtype:
+    """The narrowest unsigned dtype that holds the codes ``0 .. n_codes - 1``."""
+    return np.min_scalar_type(max(n_codes - 1, 0))
 
 
 def binned_codes(column: pd.Series, name: str, bins) -> tuple[np.ndarray, int]:

@@ -132,9 +132,14 @@ class _Plan:
         """The codes of the pair (a, b), one per row: ``a * n_b + b``."""
         return self.codes[a].astype(np.int64) * self.n_codes[b] + self.codes[b]
 
-    def joint_codes(self, group: list[int], n_rows: int) -> np.ndarray:
-        """The group's codes as one (mixed radix: the first member the most significant digit)."""
-        joint = np.zeros(n_rows, dtype=np.int64)
+    def joint_codes(self, group: list[int], n_rows: int, out=None) -> np.ndarray:
+        """The group's codes as one (mixed radix: the first member the most significant digit),
+        in ``out`` if given (an int64 buffer of ``n_rows``)."""
+        if out is None:
+            joint = np.zeros(n_rows, dtype=np.int64)
+        else:
+            joint = out
+            joint.fill(0)
         for a in group:
             joint *= self.n_codes[a]
             joint += self.codes[a]
@@ -143,15 +148,21 @@ class _Plan:
     def _entropy(self, sum_xlogx, n_rows: int):
         return entropy_from_xlogx(sum_xlogx, n_rows, self.base)
 
-    def _dense(self, sizes, joint, block, first, work) -> list[np.ndarray]:
+    def _dense(self, sizes, joint, block, first, work, table=None) -> list[np.ndarray]:
         """Each member's tables with columns ``block.members[first:]``, side by side.
 
         One table for all of them: the cell of (group code, column b) is
         ``group * width + start_b + b``. Rows are counted a chunk at a time into it, each chunk
-        laid out column after column.
+        laid out column after column. ``table``: an int64 buffer to count in (large enough; the
+        tables returned may be views of it), else a new one.
         """
         k, n_rows = len(block.members) - first, len(joint)
-        table = np.zeros(int(np.prod(sizes)) * block.width, dtype=np.int64)
+        cells = int(np.prod(sizes)) * block.width
+        if table is None:
+            table = np.zeros(cells, dtype=np.int64)
+        else:
+            table = table[:cells]
+            table.fill(0)
         for lo in range(0, n_rows, CHUNK_ROWS):
             hi = min(lo + CHUNK_ROWS, n_rows)
             rows = work[: (k + 1) * (hi - lo)].reshape(k + 1, hi - lo)
@@ -220,16 +231,21 @@ def pair_tables(codes: Sequence[np.ndarray], n_codes: Sequence[int]) -> tuple[np
     n_rows = len(codes[0])
     order = np.argsort(np.asarray(n_codes), kind="stable")
     plan = _Plan([codes[a] for a in order], [int(n_codes[a]) for a in order], 2)
+    # Buffers made once for every group and block: where a large array is a fresh mmap whose
+    # pages fault in (a Dask worker's MALLOC_TRIM_THRESHOLD_), a new one per block costs more
+    # than its counting.
     work = np.empty((BLOCK_COLUMNS + 1) * min(n_rows, CHUNK_ROWS), dtype=np.int64)
+    joint = np.empty(n_rows, dtype=np.int64)
+    table = np.empty(max(_dense_cells(plan)), dtype=np.int64)
     tables = []
     for group in plan.groups:
         sizes = [plan.n_codes[a] for a in group]
-        joint = plan.joint_codes(group, n_rows)
+        plan.joint_codes(group, n_rows, out=joint)
         own = _count(joint, int(np.prod(sizes))).reshape(sizes)
         later = [[_keep(own, [i, j]) for j in range(i + 1, len(group))] for i in range(len(group))]
         for block, first in plan.blocks_after(group):
             if np.prod(sizes) * block.width <= DENSE_CELLS:
-                pieces = plan._dense(sizes, joint, block, first, work)
+                pieces = [p.copy() for p in plan._dense(sizes, joint, block, first, work, table)]
             else:
                 pieces = [_pair_counts(plan, a, block.members[first:]) for a in group]
             for member, piece in zip(later, pieces):
@@ -238,6 +254,19 @@ def pair_tables(codes: Sequence[np.ndarray], n_codes: Sequence[int]) -> tuple[np
             side_by_side = np.concatenate(member, axis=1) if member else np.zeros((sizes[i], 0))
             tables.append((_keep(own, [i]), side_by_side.astype(np.int64, copy=False)))
     return order, tables
+
+
+def _dense_cells(plan: _Plan) -> list[int]:
+    """The cells of every table :func:`pair_tables` counts densely (at least one entry)."""
+    found = [0]
+    for group in plan.groups:
+        cells = int(np.prod([plan.n_codes[a] for a in group]))
+        found += [
+            cells * block.width
+            for block, _ in plan.blocks_after(group)
+            if cells * block.width <= DENSE_CELLS
+        ]
+    return found
 
 
 def _pair_counts(plan: _Plan, a: int, partners: list[int]) -> np.ndarray:
