@@ -575,6 +575,19 @@ def describe(frame, wanted: dict):
     return reduce_partitions(frame, _describe_chunk, combine_descriptions, wanted, dtypes)
 
 
+def range_edges(low: float, high: float, bins) -> np.ndarray:
+    """The bin edges ``numpy.histogram`` makes for a column whose values range from ``low`` to
+    ``high`` (NaN: the column has no value), as it makes them from the values themselves."""
+    present = np.array([low, high]) if np.isfinite(low) else np.zeros(1)
+    return np.histogram_bin_edges(present, bins=bins)
+
+
+def described(part) -> dict:
+    """What a describing pass says of a partition read and coded in one pass (the
+    ``described`` of the MI matrix's or the fit's partition coded by its own values)."""
+    return part.described
+
+
 def is_categorical_meta(frame, column) -> bool:
     """Non-numeric columns (text, category, bool) are categorical, as with pandas."""
     return not is_numeric(frame._meta[column])
@@ -602,9 +615,8 @@ def codings_from(summary: dict, wanted: dict, bins=None) -> dict[str, Coding]:
             low, high, n_missing = found
             coding = Coding(name, column, low=low, high=high, n_missing=n_missing)
             if bins is not None:
-                present = np.array([low, high]) if np.isfinite(low) else np.zeros(1)
                 try:
-                    coding.edges = np.histogram_bin_edges(present, bins=bins)
+                    coding.edges = range_edges(low, high, bins)
                     coding.equal_width = isinstance(bins, (int, np.integer))
                 except ValueError as exc:
                     raise ValueError(

@@ -4,8 +4,9 @@ Every function makes one describing pass (categories, ranges, the target's class
 counting pass in which each partition yields the small tables of every feature at once; the
 tables are summed on the workers and handed to the same count -> score code as pandas input.
 (The MI matrix folds the two into one read of the files when the coded partitions fit in the
-workers' memory: :func:`mutual_information_matrix`.) Each is the Dask version of the dispatched function named in :data:`id3tree._dask.VERSIONS`,
-called with the same arguments (the public functions have checked the parameters).
+workers' memory: :func:`mutual_information_matrix`.) Each is the Dask version of the dispatched
+function named in :data:`id3tree._dask.VERSIONS`, called with the same arguments (the public
+functions have checked the parameters).
 """
 
 from __future__ import annotations
@@ -196,17 +197,6 @@ def _order(sizes) -> list[int]:
     return np.argsort(np.asarray(sizes), kind="stable").tolist()
 
 
-def pair_table(found: dict, sizes, order: list[int], a: int, b: int) -> np.ndarray:
-    """The ``(a codes, b codes)`` table of columns a and b (C order) from :func:`_pairs_chunk`'s
-    summed counts (``order``: :func:`_order` of the sizes)."""
-    position = {column: p for p, column in enumerate(order)}
-    first, second = (a, b) if position[a] < position[b] else (b, a)
-    p = position[first]
-    offset = sum(sizes[c] for c in order[p + 1 : position[second]])
-    cells = found[p][1][:, offset : offset + sizes[second]]
-    return np.ascontiguousarray(cells if first == a else cells.T)
-
-
 def mutual_information_matrix(X, bins, base, normalize, progress, n_threads):
     """The MI matrix (``progress`` and ``n_threads`` are for pandas input: the workers count).
 
@@ -348,7 +338,7 @@ def _pairs_in_one_read(X, kinds: dict, bins, *, guess: bool = True) -> tuple[dic
     local = [
         dask.delayed(_code_locally, pure=True)(p, kinds, dtypes, guesses) for p in X.to_delayed()
     ]
-    summary = core.reduce_partitions(local, _described, core.combine_descriptions)
+    summary = core.reduce_partitions(local, core.described, core.combine_descriptions)
     codings = dask.delayed(mi_codings, pure=True)(summary, kinds, bins)
     found = core.reduce_partitions(local, _pairs_of_local, core.add, codings)
     found, codings = core.compute(found, codings)
@@ -366,13 +356,9 @@ def _guessed_edges(X, kinds: dict, bins) -> dict:
         return {}
     numeric = [column for column, (_, kind) in kinds.items() if kind == "range"]
     return {
-        column: np.histogram_bin_edges(np.array(low_high), bins=bins)
-        for column, low_high in core.known_ranges(X, numeric).items()
+        column: core.range_edges(low, high, bins)
+        for column, (low, high) in core.known_ranges(X, numeric).items()
     }
-
-
-def _described(local: LocalCodes) -> dict:
-    return local.described
 
 
 # ---------------------------------------------------------------------------------------------

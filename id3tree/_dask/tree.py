@@ -19,8 +19,9 @@ Here the rows stay in their partitions. Each level is one distributed pass:
 Before the first level, every partition is coded once (:func:`encode_part`: int32 codes, a
 numeric column's by its own sorted distinct values) and kept in the workers' memory when it fits
 (when the rows are known from the files' metadata, the same read describes the partitions too:
-:class:`LocallyCoded`); a level then routes and counts codes, every feature with one ``bincount`` into a reused buffer
-(:func:`count_cells`), with no row-sized temporary per feature.
+:class:`LocallyCoded`); a level then routes and counts codes, every feature with one
+``bincount`` into a reused buffer (:func:`count_cells`), with no row-sized temporary per
+feature.
 
 So the tree is the one the in-memory learner grows from the same rows, node for node, and it is
 kept as the same :class:`~id3tree.grown_tree.GrownTree`: prediction, text, drawings and the
@@ -381,12 +382,8 @@ def _encode_and_describe(X, joined, wanted: dict, kinds: list) -> tuple[list, di
         encode_locally, codings=codings, kinds=kinds, target=core.Coding("y", core.TARGET)
     )
     parts = core.persist([dask.delayed(encode, pure=True)(part) for part in joined.to_delayed()])
-    found = core.reduce_partitions(parts, _described, core.combine_descriptions)
+    found = core.reduce_partitions(parts, core.described, core.combine_descriptions)
     return parts, core.compute(found)[0]
-
-
-def _described(part: LocallyCoded) -> dict:
-    return part.described
 
 
 def fit_on_dask(X, y, sample_weight, model, params, tracer) -> Fitted:
@@ -493,10 +490,7 @@ class _DaskGrowth:
         )
         for coding, kind in zip(self.codings, self.kinds):
             if kind == "binned":
-                present = (
-                    np.array([coding.low, coding.high]) if np.isfinite(coding.low) else np.zeros(1)
-                )
-                coding.edges = np.histogram_bin_edges(present, bins=numeric_bins)
+                coding.edges = core.range_edges(coding.low, coding.high, numeric_bins)
         classes = self.target.categories
         self.n_classes, self.n_features = len(classes), len(names)
         self.data = EncodedData(
