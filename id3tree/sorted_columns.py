@@ -336,8 +336,9 @@ class SortedColumns:
         been started (:meth:`start_level`). With ``rank=k`` (unweighted rows: the trace lists
         the ``k`` best thresholds), the searches keep the cuts that may be among them
         (``s.ranked``: per chunk of features, their :class:`~id3tree.splits.RankedCuts`, segment
-        ``i * k + node`` for the i-th feature, and the two values each cut lies between). ``counts``: the class counts of the
-        nodes (unweighted), when known, so that the search need not count them again."""
+        ``i * k + node`` for the i-th feature, and the two values each cut lies between).
+        ``counts``: the class counts of the nodes (unweighted), when known, so that the search
+        need not count them again."""
         m, k = self.m, len(starts)
         per_chunk = features_per_chunk(m)
         for first in range(0, len(self.features), per_chunk):
@@ -363,20 +364,11 @@ class SortedColumns:
                     min_weight, rank,
                 )  # fmt: skip
             if result.ranked is not None:  # (segment i * k + node: the i-th feature's node)
-                at = result.ranked.position  # (the i-th feature's positions from i * m on)
-                if values is not None:
-                    beside = values.reshape(-1).take(at + _BESIDE)
-                else:
-                    beside = self._neighbours(js, at)
+                beside = self._beside(js, result.ranked.position, values)
                 s.ranked.append((self.features[js.start : js.stop], result.ranked, *beside))
             ok = _usable(result, min_leaf)
-            if values is not None:  # small data: both values beside every cut, in one gather
-                beside = values.reshape(-1).take(result.position + _BESIDE)  # (-1: any)
-                beside[:, ~ok] = np.nan
-                low, high = beside
-            else:
-                low, high = filled((2, c * k), np.nan)
-                low[ok], high[ok] = self._neighbours(js, result.position[ok])
+            low, high = filled((2, c * k), np.nan)
+            low[ok], high[ok] = self._beside(js, result.position[ok], values)
             # (every feature sorted: the chunk's features are the columns js)
             at = slice(js.start, js.stop) if self._all_sorted else None
             self._fill(s, self.features[js.start : js.stop], k, result, ok, low, high, at)
@@ -421,6 +413,15 @@ class SortedColumns:
             step_up, labels, weight[rows], chunk_starts, lengths, n_present, n_classes,
             min_leaf=min_leaf, min_weight=min_weight,
         )  # fmt: skip
+
+    def _beside(self, js: range, at: np.ndarray, values) -> np.ndarray:
+        """The two values each cut lies between (``(2, cuts)``), for cuts after positions ``at``
+        (increasing) of the sorted features ``js`` laid end to end: from ``values``, the sorted
+        values of small data (:meth:`_rises`), in one gather; else from the data
+        (:meth:`_neighbours`)."""
+        if values is not None:
+            return values.reshape(-1).take(at + _BESIDE)
+        return np.stack(self._neighbours(js, at))
 
     def _neighbours(self, js: range, at: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The two values each cut lies between, for cuts after positions ``at`` (increasing) of

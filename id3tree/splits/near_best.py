@@ -71,6 +71,12 @@ def _near_best_of_short(score, starts, lengths, k: int, margin, width: int) -> t
     unless there are many segments, :func:`_kth_bound`), then every cut within ``margin`` of it,
     in one pass."""
     bound = _plus_margin(_kth_bound(score, lengths, k), margin)
+    return _every_within(score, starts, lengths, bound)
+
+
+def _every_within(score, starts, lengths, bound) -> tuple:
+    """The segments and positions of every cut scoring at most its segment's ``bound``, by
+    comparing every entry of ``score`` with it once."""
     pos = np.flatnonzero(score <= bound.repeat(lengths))
     return np.searchsorted(starts, pos, side="right") - 1, pos
 
@@ -148,8 +154,7 @@ def _near_best(score, starts, lengths, k: int, margin) -> tuple:
     n_near = block_end[near] - block_start[near]
     total = int(n_near.sum())
     if 2 * total > len(score):  # most entries: every one against its segment's bound
-        pos = np.flatnonzero(score <= bound.repeat(lengths))
-        return np.searchsorted(starts, pos, side="right") - 1, pos
+        return _every_within(score, starts, lengths, bound)
     first = np.cumsum(n_near) - n_near
     pos = np.repeat(block_start[near] - first, n_near) + np.arange(total)
     seg = segment[near].repeat(n_near)
