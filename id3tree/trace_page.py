@@ -325,53 +325,48 @@ class Page:
         )
 
     def _decision_texts(self, details: list) -> list:
-        """Each node's decision, written for every node of the levels ``details`` at once,
-        level after level: the split (:func:`~id3tree.tracing.split_texts`) or why it stays a
-        leaf (:func:`~id3tree.tracing.leaf_texts`)."""
+        """Each node's decision, written for every node of the levels ``details`` at once (the
+        levels' nodes one after another): the split (:func:`~id3tree.tracing.split_texts`) or
+        why it stays a leaf (:func:`~id3tree.tracing.leaf_texts`)."""
         data = self.data
-        texts = [None] * sum(len(d.level.counts) for d in details)
-        leaves, depths, predictions, reasons, notes = [], [], [], [], []
-        splits = []  # (level, its scored nodes that split, where their nodes are in texts)
-        offset = 0
+        levels = [d.level for d in details]
+        counts = np.concatenate([lv.counts for lv in levels])
+        eligible = np.concatenate([lv.eligible for lv in levels])
+        splits_here = np.zeros(len(counts), dtype=bool)
+        splits_here[np.flatnonzero(eligible)] = np.concatenate([lv.splitting for lv in levels])
+        leaf = np.flatnonzero(~splits_here)
+        at_leaf = leaf.tolist()
+        reasons = [reason for d in details for reason in d.decisions.reasons]
+        why = [reasons[i] for i in at_leaf]
+        for j in np.flatnonzero(eligible[leaf]).tolist():  # scored, yet no split
+            if why[j] == NO_VALID_SPLIT:
+                why[j] += ", as each candidate above says"
+        if counts.dtype.kind == "f":  # sums of weights: whether they tie is a level's question
+            top = np.concatenate([top_classes(lv.counts) for lv in levels])[leaf]
+        else:
+            top = top_classes(counts[leaf])
+        predicted = [data.classes[m] for m in np.argmax(top, axis=1).tolist()]  # the first top
+        tie_notes = [""] * len(at_leaf)
+        tied = (counts[leaf].max(axis=1) > 0) & (top.sum(axis=1) > 1)
+        for j in np.flatnonzero(tied).tolist():
+            tie_notes[j] = class_tie_note(
+                self.trace.class_dict(counts[at_leaf[j]].tolist()), predicted[j]
+            )
+        depth = np.repeat([lv.depth for lv in levels], [len(lv.counts) for lv in levels])
+        texts = np.empty(len(counts), dtype=object)
+        texts[leaf] = tracing.leaf_texts(depth[leaf], predicted, why, tie_notes)
+        splits = []  # (level, its scored nodes that split)
         for d in details:
-            lv, dec = d.level, d.decisions
-            top = top_classes(lv.counts)
-            majority = np.argmax(top, axis=1)  # the first of the top classes
-            tied = (lv.counts.max(axis=1) > 0) & (top.sum(axis=1) > 1)
-            scored_nodes = np.flatnonzero(lv.eligible)
-            splits_here = np.zeros(len(lv.counts), dtype=bool)
-            splits_here[scored_nodes[lv.splitting]] = True
-            leaf = np.flatnonzero(~splits_here)
-            at_leaf = leaf.tolist()
-            why = [dec.reasons[i] for i in at_leaf]
-            for j in np.flatnonzero(lv.eligible[leaf]).tolist():  # scored, yet no split
-                if why[j] == NO_VALID_SPLIT:
-                    why[j] += ", as each candidate above says"
-            predicted = [data.classes[m] for m in majority[leaf].tolist()]
-            tie_notes = [""] * len(at_leaf)
-            for j in np.flatnonzero(tied[leaf]).tolist():
-                counts = self.trace.class_dict(lv.counts[at_leaf[j]].tolist())
-                tie_notes[j] = class_tie_note(counts, predicted[j])
-            leaves += (leaf + offset).tolist()
-            depths += [lv.depth] * len(at_leaf)
-            predictions += predicted
-            reasons += why
-            notes += tie_notes
-            scored = np.flatnonzero(lv.splitting).tolist()
+            scored = np.flatnonzero(d.level.splitting).tolist()
             if scored:
-                splits.append((d, scored, (scored_nodes[scored] + offset).tolist()))
-            offset += len(lv.counts)
-        for i, text in zip(leaves, tracing.leaf_texts(depths, predictions, reasons, notes)):
-            texts[i] = text
+                splits.append((d, scored))
         if splits:
-            at = [i for _, _, where in splits for i in where]
-            for i, text in zip(at, self._split_texts(splits)):
-                texts[i] = text
-        return texts
+            texts[splits_here] = self._split_texts(splits)
+        return texts.tolist()
 
     def _split_texts(self, splits: list) -> list:
         """:func:`~id3tree.tracing.split_texts` of the splits of several levels at once:
-        ``splits`` holds ``(level, its scored nodes that split, ...)``.
+        ``splits`` holds ``(level, its scored nodes that split)``.
 
         The branch labels of every child are looked up at once in a table of each feature's
         slots (:meth:`_slot_labels`), a numeric side followed by its split's threshold; a
@@ -380,7 +375,7 @@ class Page:
         depths, features, threshold, notes, gain, ratio = [], [], [], [], [], []
         child_feature, slots, sizes, n_children = [], [], [], []
         numeric = [c is None for c in data.codes]
-        for d, scored, _ in splits:
+        for d, scored in splits:
             dec, lv = d.decisions, d.level
             chosen = [dec.feature[e] for e in scored]
             depths += [lv.depth] * len(scored)
