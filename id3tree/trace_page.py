@@ -139,10 +139,12 @@ class Page:
             page[at_page[list(at)]] = list(text)
         for kind in ("numeric", "categorical"):
             if work[kind]:
-                text, first, starts = self._candidate_lines(kind, work[kind])
-                n_each = np.diff(first) + 2
-                place = np.repeat(starts - first[:-1] - 2 * np.arange(len(starts)), n_each)
-                page[at_page[place + np.arange(len(text))]] = text
+                (heads, lines, totals), first, starts = self._candidate_lines(kind, work[kind])
+                n_branches = np.diff(first)  # each candidate's test, its branches, its total
+                page[at_page[starts]] = heads
+                within = np.arange(first[-1]) - np.repeat(first[:-1], n_branches)
+                page[at_page[np.repeat(starts + 1, n_branches) + within]] = lines
+                page[at_page[starts + 1 + n_branches]] = totals
         if work["ranked"]:
             at, text = self._thresholds_lines(work["ranked"])
             page[at_page[at]] = text

@@ -206,7 +206,8 @@ def candidate_text(
         candidates |= {"threshold": [_t(threshold)], "low": [low], "high": [high]}
     candidates["depth"] = [depth]
     written = {"label": labels, "counts": counts, "n_samples": sizes, "entropy": entropies}
-    return "\n".join(candidate_lines(kind, criterion, candidates, written))
+    heads, lines, totals = candidate_lines(kind, criterion, candidates, written)
+    return "\n".join([*heads, *lines, *totals])
 
 
 def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict) -> list[str]:
@@ -234,8 +235,10 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
 
     Returns
     -------
-    numpy.ndarray of str (dtype object)
-        Candidate i's lines are ``first[i] + 2 * i`` to ``first[i + 1] + 2 * i + 1`` (inclusive).
+    tuple of three lists of str
+        The tests (one per candidate), the branches' lines (candidate i's are
+        ``first[i]:first[i + 1]``) and the totals (one per candidate): each candidate's lines
+        are its test, its branches, its total, which the caller puts in their places.
     """
     first = np.asarray(candidates["first"], dtype=np.int64)
     n_branches = np.diff(first)
@@ -285,10 +288,9 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
     # the overall entropy as the sum of the weighted entropies printed above it, and the gain
     units = {k: pencil.fixed_units(candidates[k]) for k in ("entropy", "overall_entropy", "gain")}
     added = np.bincount(owner, pencil.fixed_units(weight * entropy), n_candidates)
-    bounds = zip(first[:-1].tolist(), first[1:].tolist())
     scores = zip(
         pad,
-        [" + ".join(weighted_text[a:b]) for a, b in bounds],
+        _sums(weighted_text, first),
         _signs(added.astype(np.int64) == units["overall_entropy"]),
         *map(fixed_texts, (candidates["overall_entropy"], candidates["entropy"])),
         _signs(pencil.difference_holds(*units.values())),
@@ -307,13 +309,18 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
             f"{t}, split information {i}, gain ratio {g} / {i} {s} {r}"
             for (t, i, g, s), r in zip(ratios, fixed_texts(ratio))
         ]
-    # each candidate's lines in order: its test, its branches, its total
-    text = np.empty(len(owner) + 2 * n_candidates, dtype=object)
-    at = 2 * np.arange(n_candidates)
-    text[first[:-1] + at] = heads
-    text[np.arange(len(owner)) + 2 * owner + 1] = lines
-    text[first[1:] + at + 1] = totals
-    return text
+    return heads, lines, totals
+
+
+def _sums(terms: list, first: np.ndarray) -> list[str]:
+    """``a + b + ...`` of the terms ``first[i]:first[i + 1]`` for each i, one C-level pass for
+    all the sums of as many terms."""
+    terms, n_terms = np.array(terms, dtype=object), np.diff(first)
+    sums = np.empty(len(n_terms), dtype=object)
+    for n in np.unique(n_terms).tolist():
+        rows = np.flatnonzero(n_terms == n)
+        sums[rows] = list(map(" + ".join, zip(*(terms[first[rows] + i] for i in range(n)))))
+    return sums.tolist()
 
 
 def _signs(holds) -> list[str]:
