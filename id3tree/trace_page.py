@@ -112,13 +112,10 @@ class Page:
             self.tracer.write("\n".join([*lines[at : at + WRITE_EVERY], ""]))
 
     def _plan_candidates(self) -> tuple[dict, int]:
-        """Where the lines of every candidate of every level go (:meth:`_plan_lines`, level
-        after level): the work of :meth:`_write_candidates`, and how many lines there are."""
+        """Where the lines of every candidate of every level go: the work of
+        :meth:`_write_candidates`, and how many lines there are (:meth:`_plan_lines`)."""
         work = {"short": [], "numeric": [], "categorical": [], "ranked": []}
-        n_lines = 0
-        for d in self.details:
-            n_lines = self._plan_lines(d, n_lines, work)
-        return work, n_lines
+        return work, self._plan_lines(work)
 
     def _write_candidates(self, work: dict, page: np.ndarray, at_page: np.ndarray) -> None:
         """Write the lines of every candidate of every level into ``page`` (an array of str):
@@ -149,53 +146,66 @@ class Page:
             at, text = self._thresholds_lines(work["ranked"])
             page[at_page[at]] = text
 
-    def _plan_lines(self, d: LevelDetails, offset: int, work: dict) -> int:
-        """Where the lines of a level's candidates go, from line ``offset`` of the whole trace
-        on; ``d.text`` becomes ``bounds``, scored node e's lines being
-        ``bounds[e]:bounds[e + 1]``. The candidates without branches are written here (one line
-        each); those in full and the best thresholds are added to ``work``, written later for
-        the whole tree at once. Returns the offset after the level's lines."""
-        lv, s = d.level, d.level.scores
-        scored_nodes = np.flatnonzero(lv.eligible).tolist()
-        if lv.counts.dtype.kind in "iu":  # whole counts: any order of adding gives the same sum
-            node_n = lv.counts[scored_nodes].sum(axis=1).tolist()
-        else:  # sums of weights, added as the events path adds them
-            node_n = [sum(d.counts[i]) for i in scored_nodes]
-        node_entropy = [d.entropy[i] for i in scored_nodes]
+    def _plan_lines(self, work: dict) -> int:
+        """Where the lines of every level's candidates go, the levels' scored nodes one under
+        another (each level's scores, a row per scored node and a column per feature, stacked
+        under the last): each level's ``d.text`` becomes ``bounds``, its scored node e's lines
+        being ``bounds[e]:bounds[e + 1]``. The candidates without branches are written here
+        (one line each); those in full and the best thresholds are added to ``work``, written
+        later for the whole tree at once. Returns how many lines the candidates take."""
+        details = self.details
+        row = np.cumsum([0] + [len(d.level.scores.candidate) for d in details]).tolist()
+        candidate = np.concatenate([d.level.scores.candidate for d in details])
+        gain = np.concatenate([d.level.scores.gain for d in details])
+        tables = [(_distinct(d.branches), _distinct(d.thresholds)) for d in details]
+        n_branches, n_listed = np.zeros((2, *candidate.shape), dtype=np.int64)
+        for (branches, thresholds), a, z in zip(tables, row, row[1:]):
+            for b in branches:
+                n_branches[a:z, b.features] = np.diff(b.first).reshape(len(b.features), -1).T
+            for best in thresholds:
+                n_listed[a:z, best.features] = (
+                    np.diff(best.bounds).reshape(len(best.features), -1).T
+                )
         # How many lines each (scored node, feature) writes: a candidate in full writes its
         # test, its branches and its total; one without branches (no valid split, or a score
         # only) one line; one more for its best thresholds (verbose=2).
-        n_lines = s.candidate.astype(np.int64)
-        in_full = np.zeros_like(s.candidate)
-        for b in _distinct(d.branches):
-            n_branches = np.diff(b.first).reshape(len(b.features), -1).T
-            full = s.candidate[:, b.features] & ~np.isnan(s.gain[:, b.features]) & (n_branches > 0)
-            in_full[:, b.features] = full
-            n_lines[:, b.features] += np.where(full, 1 + n_branches, 0)
-        listed = np.zeros_like(s.candidate)
-        for best in _distinct(d.thresholds):
-            n_listed = np.diff(best.bounds).reshape(len(best.features), -1).T
-            listed[:, best.features] = s.candidate[:, best.features] & (n_listed > 0)
-        n_lines += listed
+        in_full = candidate & ~np.isnan(gain) & (n_branches > 0)
+        listed = candidate & (n_listed > 0)
+        n_lines = candidate + np.where(in_full, 1 + n_branches, 0) + listed
         flat = n_lines.ravel()
-        starts = (offset + np.cumsum(flat) - flat).reshape(n_lines.shape)
-        for e, f in zip(*(a.tolist() for a in np.nonzero(s.candidate & ~in_full))):
-            text = self._short_candidate(d, e, f, node_n[e], node_entropy[e])
-            work["short"].append((int(starts[e, f]), text))
-        for b in _distinct(d.branches):
-            j, e = np.nonzero(in_full[:, b.features].T)  # feature by feature
-            if len(e):
-                f = np.asarray(b.features)[j]
-                kind = "numeric" if self.data.codes[b.features[0]] is None else "categorical"
-                work[kind].append((d, b, j * b.k + e, starts[e, f], node_n, node_entropy))
-        for best in _distinct(d.thresholds):
-            j, e = np.nonzero(listed[:, best.features].T)
-            if len(e):
-                f = np.asarray(best.features)[j]
-                work["ranked"].append((d, best, j * best.k + e, starts[e, f] + n_lines[e, f] - 1))
-        bounds = np.concatenate([[0], np.cumsum(n_lines.sum(axis=1))]) + offset
-        d.text = bounds
+        starts = (np.cumsum(flat) - flat).reshape(n_lines.shape)
+        bounds = np.concatenate([[0], np.cumsum(n_lines.sum(axis=1))])
+        node_n, node_entropy = self._scored_nodes()
+        for d, (branches, thresholds), a, z in zip(details, tables, row, row[1:]):
+            d.text = bounds[a : z + 1]
+            for e, f in zip(*(x.tolist() for x in np.nonzero(candidate[a:z] & ~in_full[a:z]))):
+                text = self._short_candidate(d, e, f, node_n[a + e], node_entropy[a + e])
+                work["short"].append((int(starts[a + e, f]), text))
+            for b in branches:
+                j, e = np.nonzero(in_full[a:z, b.features].T)  # feature by feature
+                if len(e):
+                    f = np.asarray(b.features)[j]
+                    kind = "numeric" if self.data.codes[b.features[0]] is None else "categorical"
+                    part = (d, b, j * b.k + e, starts[a + e, f], node_n[a:z], node_entropy[a:z])
+                    work[kind].append(part)
+            for best in thresholds:
+                j, e = np.nonzero(listed[a:z, best.features].T)
+                if len(e):
+                    at = a + e, np.asarray(best.features)[j]
+                    work["ranked"].append((d, best, j * best.k + e, starts[at] + n_lines[at] - 1))
         return int(bounds[-1])
+
+    def _scored_nodes(self) -> tuple[list, list]:
+        """The size and the entropy of every scored node of every level, level after level."""
+        levels = [d.level for d in self.details]
+        scored = np.flatnonzero(np.concatenate([lv.eligible for lv in levels]))
+        counts = np.concatenate([lv.counts for lv in levels])
+        if counts.dtype.kind in "iu":  # whole counts: any order of adding gives the same sum
+            node_n = counts[scored].sum(axis=1).tolist()
+        else:  # sums of weights, added as the events path adds them
+            node_n = [sum(row) for row in counts[scored].tolist()]
+        entropy = [h for d in self.details for h in d.entropy]
+        return node_n, [entropy[i] for i in scored.tolist()]
 
     def _candidate_lines(self, kind: str, parts: list) -> tuple:
         """:func:`~id3tree.tracing.candidate_lines` of the candidates of ``parts`` (each
