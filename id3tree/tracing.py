@@ -210,7 +210,7 @@ def candidate_text(
     return "\n".join([*heads, *lines, *totals])
 
 
-def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict) -> list[str]:
+def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict) -> tuple:
     """The lines of many candidates of one kind, each with a valid split and its branches, in
     order: each candidate's test, a line per branch, then its overall entropy and gain. What
     :func:`candidate_text` writes, for a whole tree at once: each column of numbers is written
@@ -316,8 +316,8 @@ def _sums(terms: list, first: np.ndarray) -> list[str]:
     """``a + b + ...`` of the terms ``first[i]:first[i + 1]`` for each i, one C-level pass for
     all the sums of as many terms."""
     terms, n_terms = np.array(terms, dtype=object), np.diff(first)
-    sums = np.empty(len(n_terms), dtype=object)
-    for n in np.unique(n_terms).tolist():
+    sums = np.full(len(n_terms), "", dtype=object)  # no terms: nothing to add
+    for n in np.unique(n_terms[n_terms > 0]).tolist():
         rows = np.flatnonzero(n_terms == n)
         sums[rows] = list(map(" + ".join, zip(*(terms[first[rows] + i] for i in range(n)))))
     return sums.tolist()

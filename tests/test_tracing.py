@@ -699,13 +699,13 @@ def test_indents_of_many_lines_are_those_of_each_line(depth):
     assert indents(depth, n, "  ").tolist() == [indent(at) + "  " for at in each]
 
 
-@pytest.mark.parametrize("sizes", [[2, 2, 3, 2, 1], [5], [1, 1], [2, 7, 2, 3, 3, 2]])
+@pytest.mark.parametrize("sizes", [[2, 2, 3, 2, 1], [5], [1, 1], [2, 7, 0, 3, 3, 2], []])
 def test_sums_of_terms_grouped_by_length_are_those_of_each_candidate(sizes):
     """The ``a + b + ...`` of a candidate's weighted entropies, written for every candidate
     with as many terms at once (``_sums``), is what joining that candidate's terms writes."""
     from id3tree.tracing import _sums
 
-    first = np.concatenate([[0], np.cumsum(sizes)])
+    first = np.cumsum([0, *sizes])
     terms = [f"0.{i:04d}" for i in range(first[-1])]
     expected = [" + ".join(terms[a:b]) for a, b in zip(first[:-1], first[1:])]
     assert _sums(terms, first) == expected
