@@ -27,6 +27,7 @@ from id3tree.node import (
     plural,
 )
 from id3tree.splits import RankedCuts, best_thresholds, enumerate_thresholds, ranked_thresholds
+from id3tree.splits.thresholds import ranked_overall
 
 
 def slot_label(data, f: int, slot: int, threshold: float, written: str | None = None) -> str:
@@ -504,7 +505,8 @@ class TraceDetails:
         cuts = RankedCuts.joined([chunk for _, chunk, _, _ in chunks])
         low = np.concatenate([low for *_, low, _ in chunks])
         high = np.concatenate([high for *_, high in chunks])
-        cols = ranked_thresholds(cuts, low, high, self.max_thresholds)
+        rank = ranked_overall if self.as_text else ranked_thresholds  # (the page: two columns)
+        cols = rank(cuts, low, high, self.max_thresholds)
         bounds = np.searchsorted(cols["segment"], np.arange(len(cuts.present) + 1))
         first = 0  # each level's first segment
         for d in levels:

@@ -1,18 +1,21 @@
-"""The trace's cuts near each segment's best (``verbose=2``): each fast path against its plain
-twin and against a sort of every segment alone."""
+"""The trace's cuts near each segment's best (``verbose=2``) and their ranking: each fast path
+against its plain twin and against an independent reference."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
+from scipy import stats as sp_stats
 
 from id3tree.splits.near_best import (
     _WINDOW,
     _near_best_around,
     _near_best_in_blocks,
     near_best_cuts,
+    ranked_at,
 )
-from id3tree.splits.results import NOT_A_CUT
+from id3tree.splits.results import NOT_A_CUT, RankedCuts
+from id3tree.splits.thresholds import _cuts_of, ranked_overall, ranked_thresholds
 
 
 def sorted_within_margin(score, starts, lengths, k, margin) -> list:
@@ -77,3 +80,56 @@ def test_a_window_with_too_few_cuts_falls_back_to_the_blocks():
     assert _near_best_around(score, starts, lengths, k, margin, best) is None
     found = near_best_cuts(score, starts, lengths, k, margin, best)
     assert found[1].tolist() == sorted_within_margin(score, starts, lengths, k, margin)
+
+
+def every_cut(rng, n_classes: int, n_segments: int = 40):
+    """Every cut of random segments (values with ties and missing ones, sorted NaN last) as the
+    searches keep them (:class:`RankedCuts`), and the values either side of each cut."""
+    lengths = rng.integers(1, 40, size=n_segments)
+    starts = np.cumsum(lengths) - lengths
+    values = np.round(rng.normal(size=int(lengths.sum())), 1)
+    values[rng.random(len(values)) < 0.1] = np.nan
+    y = rng.integers(0, n_classes, size=len(values))
+    for a, n in zip(starts.tolist(), lengths.tolist()):  # sorted within each segment, NaN last
+        order = np.argsort(values[a : a + n], kind="stable")
+        values[a : a + n], y[a : a + n] = values[a : a + n][order], y[a : a + n][order]
+    values, y, cuts = _cuts_of(values, y, starts, lengths, n_classes)
+    pos = cuts.candidates()
+    n_thresholds = np.bincount(cuts.segment[pos], minlength=n_segments)
+    return ranked_at(cuts, pos, n_thresholds), values[pos], values[pos + 1]
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 20])
+@pytest.mark.parametrize("k", [1, 5])
+def test_the_pages_columns_of_the_ranked_cuts_are_those_of_every_column(n_classes, k):
+    """The fast path for the printed page (only the overall entropy of each kept cut, the
+    threshold of the listed ones) gives the very numbers and rows of the columns of every
+    field (its plain twin), missing values, many classes and cuts joined from parts included;
+    and its overall entropies are those of scipy's entropy of each side."""
+    rng = np.random.default_rng(n_classes * 10 + k)
+    parts = [every_cut(rng, n_classes) for _ in range(2)]
+    cuts = RankedCuts.joined([p for p, _, _ in parts])
+    low, high = (np.concatenate([p[i] for p in parts]) for i in (1, 2))
+    fast = ranked_overall(cuts, low, high, k)
+    plain = ranked_thresholds(cuts, low, high, k)
+    assert list(fast) == ["segment", "threshold", "overall_entropy"]
+    for name, column in fast.items():
+        assert column.dtype == plain[name].dtype
+        np.testing.assert_array_equal(column, plain[name], err_msg=name)
+    assert len(fast["segment"]) > 60 * k
+    # an independent check of the numbers: each side's entropy by scipy, weighted by its rows
+    every = ranked_overall(cuts, low, high, 10**6)  # (every cut, ranked)
+    seg = every["segment"]
+    order = np.lexsort((every["overall_entropy"], seg))
+    assert (seg[order] == seg).all()
+    left = cuts.left
+    right = cuts.present[cuts.segment] - left
+    missing = (cuts.parent - cuts.present)[cuts.segment]
+    sides = [sp_stats.entropy(side.T, base=2) if len(side) else side for side in (left, right)]
+    h_missing = np.nan_to_num(sp_stats.entropy(missing.T, base=2))
+    n = cuts.parent.sum(axis=1)[cuts.segment]
+    overall = (
+        left.sum(axis=1) * sides[0] + right.sum(axis=1) * sides[1] + missing.sum(axis=1) * h_missing
+    ) / n
+    expected = np.sort(overall + cuts.segment * 100.0)  # (entropies below 100: segment order)
+    np.testing.assert_allclose(np.sort(every["overall_entropy"] + seg * 100.0), expected, atol=1e-9)

@@ -7,7 +7,7 @@ import dataclasses
 
 import numpy as np
 
-from id3tree._entropy import entropy_rows
+from id3tree._entropy import DENSE_CLASSES, entropy_of_counts, entropy_rows
 from id3tree.splits.near_best import ranked_at, ranked_cuts
 from id3tree.splits.plain import midpoint
 from id3tree.splits.results import RankedCuts, ThresholdSearch
@@ -112,21 +112,59 @@ def ranked_thresholds(cuts: RankedCuts, low, high, k: int) -> dict:
     return _first_of_each(_columns_of_ranked(cuts, low, high), k)
 
 
+def ranked_overall(cuts: RankedCuts, low, high, k: int) -> dict:
+    """The columns ``segment``, ``threshold`` and ``overall_entropy`` of
+    :func:`ranked_thresholds` (its fast path, for the printed page, which shows no other):
+    only the overall entropy of each kept cut is computed (from the two sides' entropies, by
+    the same operations, so the same numbers), and the threshold of the cuts listed, once
+    ranked."""
+    if cuts.left.shape[1] > DENSE_CLASSES:  # (entropy_rows reads wide rows by their non-zero cells)
+        columns = ranked_thresholds(cuts, low, high, k)
+        return {name: columns[name] for name in ("segment", "threshold", "overall_entropy")}
+    overall = _overall_of_ranked(cuts)
+    order = _first_order(overall, cuts.segment, k)
+    return {
+        "segment": cuts.segment[order],
+        "threshold": midpoint(low[order], high[order]),
+        "overall_entropy": overall[order],
+    }
+
+
+def _overall_of_ranked(cuts: RankedCuts) -> np.ndarray:
+    """The overall entropy of every cut of ``cuts``, as :func:`_columns_of_ranked` computes it
+    (each side's entropy from its class counts, class by class)."""
+    seg, present = cuts.segment, cuts.present
+    left = np.ascontiguousarray(cuts.left.T, dtype=float)  # (classes, cuts): a class a row
+    right = present.T.astype(float)[:, seg]
+    right -= left
+    n_left, n_right = left.sum(axis=0), right.sum(axis=0)  # (whole numbers: exact as floats)
+    lengths, n_present = cuts.parent.sum(axis=1), present.sum(axis=1)
+    missing_part = (lengths - n_present) * entropy_rows(cuts.parent - present)
+    overall = n_left * entropy_of_counts(left, n_left)
+    overall += n_right * entropy_of_counts(right, n_right)
+    overall += missing_part[seg]
+    overall /= lengths[seg]
+    return overall
+
+
 def _first_of_each(columns: dict, k: int) -> dict:
     """The first ``k`` thresholds of each segment by overall entropy, then threshold.
 
     The columns must list the cuts in segment order, and each segment's in position order
-    (their thresholds increasing). Segments of a few cuts each (what the trace ranks: the cuts
-    near each one's best) are ranked in a table of a row per segment
+    (their thresholds increasing)."""
+    order = _first_order(columns["overall_entropy"], columns["segment"], k)
+    return {name: column[order] for name, column in columns.items()}
+
+
+def _first_order(overall, seg, k: int) -> np.ndarray:
+    """The rows of :func:`_first_of_each`. Segments of a few cuts each (what the trace ranks:
+    the cuts near each one's best) are ranked in a table of a row per segment
     (:func:`_first_in_rows`), others by sorting every cut (:func:`_first_by_sorting`)."""
-    seg = columns["segment"]
     n = np.bincount(seg) if len(seg) else np.zeros(0, np.int64)
     width = int(n.max(initial=0))
     if len(n) * width <= 4 * len(seg) + 4096:  # (the table is not mostly padding)
-        order = _first_in_rows(columns["overall_entropy"], n, width, k)
-    else:
-        order = _first_by_sorting(columns["overall_entropy"], seg, k)
-    return {name: column[order] for name, column in columns.items()}
+        return _first_in_rows(overall, n, width, k)
+    return _first_by_sorting(overall, seg, k)
 
 
 def _first_in_rows(overall, n, width: int, k: int) -> np.ndarray:
