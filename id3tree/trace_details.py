@@ -10,7 +10,7 @@ them for the whole tree at once (the branches of every level, every decision), a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
@@ -310,8 +310,9 @@ class TraceDetails:
                         int(lv.sizes[e]), int(result.n_branches[e])
                     )
         thresholds = self._best_thresholds(ranked, lv) if ranked else {}
+        lv.orders = {}  # (valid until the rows are regrouped: not kept; no copy of the level)
         details = LevelDetails(
-            replace(lv, orders={}),
+            lv,
             None if self.as_text else entropy_rows(lv.counts).tolist(),  # see _entropies
             None,  # the decisions of every level are found at once (Decisions.of_levels)
             self._scores(s) if not self.as_text else {},
