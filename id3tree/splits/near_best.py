@@ -85,16 +85,22 @@ def _near_best_around(score, starts, lengths, k: int, margin, best) -> tuple | N
     better cut away from the best) has its ``k``-th best found exactly among them. None where a
     segment longer than the window holds fewer than ``k`` cuts in it (the caller falls back).
     """
-    n, ends = len(score), starts + lengths
+    ends = starts + lengths
     first = np.minimum(np.maximum(best - _WINDOW // 2, starts), np.maximum(ends - _WINDOW, starts))
-    at = first[:, None] + np.arange(_WINDOW)
-    window = score.take(np.minimum(at, n - 1))
-    window[at >= ends[:, None]] = NOT_A_CUT  # (past the segment)
+    at = first[:, None] + _OFFSETS
+    short = lengths <= _WINDOW  # (the window is the whole segment, or more)
+    if short.any():
+        past = at >= ends[:, None]
+        window = score.take(np.minimum(at, len(score) - 1))
+        window[past] = NOT_A_CUT
+    else:
+        window = score.take(at)
     kth = np.partition(window, k - 1, axis=1)[:, k - 1]
-    short = lengths <= _WINDOW  # (the window is the whole segment)
-    if (kth == NOT_A_CUT)[~short].any():
-        return None
-    kth = np.minimum(kth, NOT_A_CUT - 1)  # (fewer than k cuts: every one is kept)
+    too_few = kth == NOT_A_CUT
+    if too_few.any():
+        if (too_few > short).any():  # a longer segment: its k-th best is elsewhere
+            return None
+        kth[too_few] = NOT_A_CUT - 1  # (fewer than k cuts: every one is kept)
     seg, pos = _every_within(score, starts, lengths, _plus_margin(kth, margin))
     near = score[pos]
     # a segment with k cuts below the window's k-th best: its own k-th best, among them
@@ -106,6 +112,9 @@ def _near_best_around(score, starts, lengths, k: int, margin, best) -> tuple | N
         kept = near <= _plus_margin(kth, margin)[seg]
         seg, pos = seg[kept], pos[kept]
     return seg, pos
+
+
+_OFFSETS = np.arange(_WINDOW)
 
 
 def _near_best_of_short(score, starts, lengths, k: int, margin, width: int) -> tuple:
@@ -136,8 +145,9 @@ def _near_best_in_blocks(score, starts, lengths, k: int, margin) -> tuple:
 
 
 def _plus_margin(bound, margin) -> np.ndarray:
-    """``bound + margin``, kept below the largest int64 (which marks no cut)."""
-    return np.where(bound < NOT_A_CUT - 1, bound + np.minimum(margin, NOT_A_CUT - 1 - bound), bound)
+    """``bound + margin`` (``bound`` below the largest int64, which marks no cut), kept below
+    it."""
+    return np.minimum(bound, NOT_A_CUT - 1 - margin) + margin
 
 
 def margins(n_rows, unit: float, n_classes: int) -> np.ndarray:
