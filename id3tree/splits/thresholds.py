@@ -137,14 +137,24 @@ def _overall_of_ranked(cuts: RankedCuts) -> np.ndarray:
     left = np.ascontiguousarray(cuts.left.T, dtype=float)  # (classes, cuts): a class a row
     right = present.T.astype(float)[:, seg]
     right -= left
-    n_left, n_right = left.sum(axis=0), right.sum(axis=0)  # (whole numbers: exact as floats)
-    lengths, n_present = cuts.parent.sum(axis=1), present.sum(axis=1)
-    missing_part = (lengths - n_present) * entropy_rows(cuts.parent - present)
+    n_left, n_right = _rows_of(left), _rows_of(right)
+    lengths, n_present = _rows_of(cuts.parent.T), _rows_of(present.T)
     overall = n_left * entropy_of_counts(left, n_left)
     overall += n_right * entropy_of_counts(right, n_right)
-    overall += missing_part[seg]
+    if (n_present < lengths).any():  # (else the missing rows add 0.0: nothing)
+        missing_part = (lengths - n_present) * entropy_rows(cuts.parent - present)
+        overall += missing_part[seg]
     overall /= lengths[seg]
     return overall
+
+
+def _rows_of(counts) -> np.ndarray:
+    """The rows of each column of class counts ``(classes, n)``: the classes added one after
+    another (whole numbers: the same sums in any order)."""
+    rows = counts[0].copy()
+    for of_class in counts[1:]:
+        rows += of_class
+    return rows
 
 
 def _first_of_each(columns: dict, k: int) -> dict:
