@@ -10,7 +10,7 @@ them for the whole tree at once (the branches of every level, every decision), a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
@@ -27,6 +27,7 @@ from id3tree.node import (
     plural,
 )
 from id3tree.splits import RankedCuts, best_thresholds, enumerate_thresholds, ranked_thresholds
+from id3tree.splits.thresholds import ranked_overall
 
 
 def slot_label(data, f: int, slot: int, threshold: float, written: str | None = None) -> str:
@@ -309,8 +310,9 @@ class TraceDetails:
                         int(lv.sizes[e]), int(result.n_branches[e])
                     )
         thresholds = self._best_thresholds(ranked, lv) if ranked else {}
+        lv.orders = {}  # (valid until the rows are regrouped: not kept; no copy of the level)
         details = LevelDetails(
-            replace(lv, orders={}),
+            lv,
             None if self.as_text else entropy_rows(lv.counts).tolist(),  # see _entropies
             None,  # the decisions of every level are found at once (Decisions.of_levels)
             self._scores(s) if not self.as_text else {},
@@ -504,7 +506,8 @@ class TraceDetails:
         cuts = RankedCuts.joined([chunk for _, chunk, _, _ in chunks])
         low = np.concatenate([low for *_, low, _ in chunks])
         high = np.concatenate([high for *_, high in chunks])
-        cols = ranked_thresholds(cuts, low, high, self.max_thresholds)
+        rank = ranked_overall if self.as_text else ranked_thresholds  # (the page: two columns)
+        cols = rank(cuts, low, high, self.max_thresholds)
         bounds = np.searchsorted(cols["segment"], np.arange(len(cuts.present) + 1))
         first = 0  # each level's first segment
         for d in levels:

@@ -106,7 +106,10 @@ def search_layouts(
         layout_starts = (np.arange(c)[:, None] * m + starts).ravel()
         layout_lengths = lengths[None].repeat(c, axis=0).ravel()  # (np.tile: slower)
         margin = margins(layout_lengths, unit, n_classes)
-        seg, pos = near_best_cuts(score.ravel(), layout_starts, layout_lengths, rank, margin)
+        best_at = np.arange(0, c * m, m).repeat(n_seg) + first  # (past its segment: none)
+        seg, pos = near_best_cuts(
+            score.ravel(), layout_starts, layout_lengths, rank, margin, best=best_at
+        )
         ranked = RankedCuts(
             seg,
             pos,

@@ -13,16 +13,17 @@ import numpy as np
 from id3tree.splits.results import NOT_A_CUT, RankedCuts, cumsum0, filled
 
 
-def ranked_cuts(cuts, weighted, min_leaf: int, k: int) -> RankedCuts:
+def ranked_cuts(cuts, weighted, min_leaf: int, k: int, best=None) -> RankedCuts:
     """``ranked`` of :func:`~id3tree.splits.sorted_rows.search_cuts`: the cuts that may be
     among the ``k`` best of each segment of ``cuts`` (a :class:`~id3tree.splits.sorted_rows.Cuts`
     of whole segments, of rows or counted, whose scores with ``min_leaf`` are ``weighted``),
     every cut between two distinct values counting (a ``min_leaf`` of 1, as the trace lists
-    them)."""
+    them); ``best``: where the search found each segment's best cut, when it has (see
+    :func:`near_best_cuts`)."""
     score, valid = trace_scores(cuts, weighted, min_leaf)
     totals = np.add.reduceat(valid, cuts.starts) if len(valid) else np.zeros(0, np.int64)
     margin = margins(cuts.rows, cuts.unit, cuts.n_classes)  # (sizes in rows, also when counted)
-    _, pos = near_best_cuts(score, cuts.starts, cuts.lengths, k, margin)
+    _, pos = near_best_cuts(score, cuts.starts, cuts.lengths, k, margin, best)
     return ranked_at(cuts, pos, totals)
 
 
@@ -48,7 +49,7 @@ def ranked_at(cuts, pos, n_thresholds=None) -> RankedCuts:
     return RankedCuts(seg, pos, left, cuts.present, cuts.parent, n_thresholds)
 
 
-def near_best_cuts(score, starts, lengths, k: int, margin) -> tuple:
+def near_best_cuts(score, starts, lengths, k: int, margin, best=None) -> tuple:
     """The segments and positions (increasing) of the cuts that may be among the ``k`` best of their
     segment: segment s is ``score[starts[s] : starts[s] + lengths[s]]``, the exact integer
     scores of :class:`~id3tree.splits.sorted_rows.Cuts` (``n H`` in the units of its table;
@@ -57,12 +58,63 @@ def near_best_cuts(score, starts, lengths, k: int, margin) -> tuple:
     The cuts near each segment's ``k`` best are found without sorting them all
     (:func:`_near_best_in_blocks`), and only those within ``margin[s]`` (:func:`margins`) of a
     bound of each segment's ``k``-th best among them are kept. Short segments (a deep level's)
-    have their ``k``-th best found at once (:func:`_near_best_of_short`).
+    have their ``k``-th best found at once (:func:`_near_best_of_short`); longer ones, when the
+    search says where each one's best cut is (``best``: a position in each segment, or past
+    it where there is none), from the cuts around it (:func:`_near_best_around`).
     """
     width = int(lengths.max(initial=0))
     if k <= width <= _BLOCK and len(starts) * width <= 2 * len(score) + 4096:
         return _near_best_of_short(score, starts, lengths, k, margin, width)
+    if best is not None and k <= min(width, _WINDOW):
+        found = _near_best_around(score, starts, lengths, k, margin, best)
+        if found is not None:
+            return found
     return _near_best_in_blocks(score, starts, lengths, k, margin)
+
+
+_WINDOW = 32
+"""How many cuts around each segment's best :func:`_near_best_around` reads first."""
+
+
+def _near_best_around(score, starts, lengths, k: int, margin, best) -> tuple | None:
+    """A fast path of :func:`near_best_cuts` (its plain twin: :func:`_near_best_in_blocks`)
+    where the search knows each segment's best cut (``best``): the scores change little from
+    one cut to the next, so the ``k``-th best of the ``_WINDOW`` cuts around the best bounds
+    the segment's ``k``-th best closely from above; one pass over ``score`` then keeps every
+    cut within ``margin`` of that bound, and a segment with ``k`` of them below the bound (a
+    better cut away from the best) has its ``k``-th best found exactly among them. None where a
+    segment longer than the window holds fewer than ``k`` cuts in it (the caller falls back).
+    """
+    ends = starts + lengths
+    first = np.minimum(np.maximum(best - _WINDOW // 2, starts), np.maximum(ends - _WINDOW, starts))
+    at = first[:, None] + _OFFSETS
+    short = lengths <= _WINDOW  # (the window is the whole segment, or more)
+    if short.any():
+        past = at >= ends[:, None]
+        window = score.take(np.minimum(at, len(score) - 1))
+        window[past] = NOT_A_CUT
+    else:
+        window = score.take(at)
+    kth = np.partition(window, k - 1, axis=1)[:, k - 1]
+    too_few = kth == NOT_A_CUT
+    if too_few.any():
+        if (too_few > short).any():  # a longer segment: its k-th best is elsewhere
+            return None
+        kth[too_few] = NOT_A_CUT - 1  # (fewer than k cuts: every one is kept)
+    seg, pos = _every_within(score, starts, lengths, _plus_margin(kth, margin))
+    near = score[pos]
+    # a segment with k cuts below the window's k-th best: its own k-th best, among them
+    beaten = np.bincount(seg[near < kth[seg]], minlength=len(starts)) >= k
+    if beaten.any():
+        mine = beaten[seg]  # (their cuts, segment after segment)
+        n_near = np.bincount(seg[mine], minlength=len(starts))[beaten]
+        kth[beaten] = _kth_bound(near[mine], n_near, k)
+        kept = near <= _plus_margin(kth, margin)[seg]
+        seg, pos = seg[kept], pos[kept]
+    return seg, pos
+
+
+_OFFSETS = np.arange(_WINDOW)
 
 
 def _near_best_of_short(score, starts, lengths, k: int, margin, width: int) -> tuple:
@@ -93,8 +145,9 @@ def _near_best_in_blocks(score, starts, lengths, k: int, margin) -> tuple:
 
 
 def _plus_margin(bound, margin) -> np.ndarray:
-    """``bound + margin``, kept below the largest int64 (which marks no cut)."""
-    return np.where(bound < NOT_A_CUT - 1, bound + np.minimum(margin, NOT_A_CUT - 1 - bound), bound)
+    """``bound + margin`` (``bound`` below the largest int64, which marks no cut), kept below
+    it."""
+    return np.minimum(bound, NOT_A_CUT - 1 - margin) + margin
 
 
 def margins(n_rows, unit: float, n_classes: int) -> np.ndarray:

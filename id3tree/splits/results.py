@@ -93,11 +93,14 @@ class RankedCuts:
         n_segments = np.cumsum([0] + [len(p.present) for p in parts[:-1]])
         return RankedCuts(
             np.concatenate([p.segment + n for p, n in zip(parts, n_segments.tolist())]),
+            np.concatenate([p.position for p in parts]),
+            # (a class after another in memory, as the entropies read them: see _overall_of_ranked)
+            np.concatenate([p.left.T for p in parts], axis=1).T,
             *(np.concatenate([getattr(p, name) for p in parts]) for name in _RANKED_ARRAYS),
         )
 
 
-_RANKED_ARRAYS = ("position", "left", "present", "parent", "n_thresholds")
+_RANKED_ARRAYS = ("present", "parent", "n_thresholds")
 
 
 _tolerance_tables: dict[float, np.ndarray] = {}

@@ -243,9 +243,14 @@ def _best_of(cuts: Cuts, min_leaf: int, rank: int) -> tuple:
     the position of each one's winner, every segment's number of tied cuts) and, with
     ``rank=k``, the cuts that may be among each segment's ``k`` best (else None)."""
     weighted = cuts.score_all(cuts.valid(min_leaf))
-    ranked = ranked_cuts(cuts, weighted, min_leaf, rank) if rank else None
     tolerance = tie_tolerance(cuts.rows, cuts.unit)  # sizes in rows, also when counted
-    return (*best_cuts(weighted, cuts.starts, cuts.lengths, tolerance), ranked)
+    owner, at, n_ties = best_cuts(weighted, cuts.starts, cuts.lengths, tolerance)
+    ranked = None
+    if rank:
+        best = cuts.starts + cuts.lengths  # (past its segment: no cut)
+        best[owner] = at
+        ranked = ranked_cuts(cuts, weighted, min_leaf, rank, best)
+    return owner, at, n_ties, ranked
 
 
 def pieces(starts, lengths, piece_rows: int):

@@ -7,7 +7,7 @@ import dataclasses
 
 import numpy as np
 
-from id3tree._entropy import entropy_rows
+from id3tree._entropy import DENSE_CLASSES, entropy_of_counts, entropy_rows
 from id3tree.splits.near_best import ranked_at, ranked_cuts
 from id3tree.splits.plain import midpoint
 from id3tree.splits.results import RankedCuts, ThresholdSearch
@@ -112,21 +112,76 @@ def ranked_thresholds(cuts: RankedCuts, low, high, k: int) -> dict:
     return _first_of_each(_columns_of_ranked(cuts, low, high), k)
 
 
+def ranked_overall(cuts: RankedCuts, low, high, k: int) -> dict:
+    """The columns ``segment``, ``threshold`` and ``overall_entropy`` of
+    :func:`ranked_thresholds` (its fast path, for the printed page, which shows no other): of
+    every kept cut only its overall entropy, and the threshold of the cuts listed, once
+    ranked."""
+    _, _, overall = _sides_of_ranked(cuts)
+    order = _first_order(overall, cuts.segment, k)
+    return {
+        "segment": cuts.segment[order],
+        "threshold": midpoint(low[order], high[order]),
+        "overall_entropy": overall[order],
+    }
+
+
+def _sides_of_ranked(cuts: RankedCuts) -> tuple:
+    """Of every cut of ``cuts``: the rows of its two sides (``(n_left, n_right)``, floats), their
+    entropies (``(h_left, h_right)``) from their class counts, and its overall entropy (the
+    missing rows' part where a segment has missing rows: elsewhere it adds 0.0)."""
+    seg, present = cuts.segment, cuts.present
+    left = np.ascontiguousarray(cuts.left.T, dtype=float)  # (classes, cuts): a class a row
+    right = present.T.astype(float)[:, seg]
+    right -= left
+    n_left, n_right = _rows_of(left), _rows_of(right)
+    h_left, h_right = _entropies(left, n_left), _entropies(right, n_right)
+    lengths, n_present = _rows_of(cuts.parent.T), _rows_of(present.T)
+    overall = n_left * h_left
+    overall += n_right * h_right
+    if (n_present < lengths).any():
+        missing_part = (lengths - n_present) * entropy_rows(cuts.parent - present)
+        overall += missing_part[seg]
+    overall /= lengths[seg]
+    return (n_left, n_right), (h_left, h_right), overall
+
+
+def _rows_of(counts) -> np.ndarray:
+    """The rows of each column of class counts ``(classes, n)``: the classes added one after
+    another (whole numbers: the same sums in any order)."""
+    rows = counts[0].copy()
+    for of_class in counts[1:]:
+        rows += of_class
+    return rows
+
+
+def _entropies(counts, rows) -> np.ndarray:
+    """:func:`~id3tree._entropy.entropy_rows` of the columns of ``counts`` (``(classes, n)``,
+    floats holding whole numbers, ``rows`` their sums), read class by class as it reads them
+    (wide rows, by their non-zero cells)."""
+    if len(counts) > DENSE_CLASSES:
+        return entropy_rows(counts.T)
+    return entropy_of_counts(counts, rows)
+
+
 def _first_of_each(columns: dict, k: int) -> dict:
     """The first ``k`` thresholds of each segment by overall entropy, then threshold.
 
     The columns must list the cuts in segment order, and each segment's in position order
-    (their thresholds increasing). Segments of a few cuts each (what the trace ranks: the cuts
-    near each one's best) are ranked in a table of a row per segment
+    (their thresholds increasing)."""
+    order = _first_order(columns["overall_entropy"], columns["segment"], k)
+    return {name: column[order] for name, column in columns.items()}
+
+
+def _first_order(overall, seg, k: int) -> np.ndarray:
+    """The rows of :func:`_first_of_each`. Segments of a few cuts each (what the trace ranks:
+    the cuts near each one's best) are ranked in a table of a row per segment
     (:func:`_first_in_rows`), others by sorting every cut (:func:`_first_by_sorting`)."""
-    seg = columns["segment"]
     n = np.bincount(seg) if len(seg) else np.zeros(0, np.int64)
     width = int(n.max(initial=0))
     if len(n) * width <= 4 * len(seg) + 4096:  # (the table is not mostly padding)
-        order = _first_in_rows(columns["overall_entropy"], n, width, k)
-    else:
-        order = _first_by_sorting(columns["overall_entropy"], seg, k)
-    return {name: column[order] for name, column in columns.items()}
+        return _first_in_rows(overall, n, width, k)
+    return _first_by_sorting(overall, seg, k)
 
 
 def _first_in_rows(overall, n, width: int, k: int) -> np.ndarray:
@@ -176,18 +231,9 @@ def _threshold_columns(cuts: Cuts, values, pos) -> dict[str, np.ndarray]:
 def _columns_of_ranked(cuts: RankedCuts, low, high) -> dict[str, np.ndarray]:
     """The columns of :func:`enumerate_thresholds` for the cuts of ``cuts``, each between the
     values ``low`` and ``high``: the sizes and entropies of each side from its class counts."""
-    seg, left, present = cuts.segment, cuts.left, cuts.present
-    lengths, n_present = cuts.parent.sum(axis=1), present.sum(axis=1)
-    nl = left.sum(axis=1)  # rows left of each cut
-    nr = n_present[seg] - nl
-    # the entropies of every left side, right side and segment's missing rows, by one call
-    n = len(seg)
-    h = entropy_rows(np.concatenate([left, present[seg] - left, cuts.parent - present]))
-    h_left, h_right, h_missing = h[:n], h[n : 2 * n], h[2 * n :]
-    missing_part = ((lengths - n_present) * h_missing)[seg]
-    overall = (nl * h_left + nr * h_right + missing_part) / lengths[seg]
-    sizes, entropies = (nl, nr), (h_left, h_right)
-    return _columns_of_cuts(seg, low, high, sizes, entropies, overall, cuts.parent)
+    rows, entropies, overall = _sides_of_ranked(cuts)
+    sizes = tuple(n.astype(np.int64) for n in rows)  # (whole numbers)
+    return _columns_of_cuts(cuts.segment, low, high, sizes, entropies, overall, cuts.parent)
 
 
 def _enumerate_weighted_thresholds(cuts: WeightedCuts, values) -> dict[str, np.ndarray]:
