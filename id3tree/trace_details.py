@@ -26,8 +26,13 @@ from id3tree.node import (
     path_word,
     plural,
 )
-from id3tree.splits import RankedCuts, best_thresholds, enumerate_thresholds, ranked_thresholds
-from id3tree.splits.thresholds import ranked_overall
+from id3tree.splits import (
+    RankedCuts,
+    best_thresholds,
+    enumerate_thresholds,
+    ranked_overall,
+    ranked_thresholds,
+)
 
 
 def slot_label(data, f: int, slot: int, threshold: float, written: str | None = None) -> str:

@@ -74,6 +74,7 @@ def near_best_cuts(score, starts, lengths, k: int, margin, best=None) -> tuple:
 
 _WINDOW = 32
 """How many cuts around each segment's best :func:`_near_best_around` reads first."""
+_OFFSETS = np.arange(_WINDOW)
 
 
 def _near_best_around(score, starts, lengths, k: int, margin, best) -> tuple | None:
@@ -112,9 +113,6 @@ def _near_best_around(score, starts, lengths, k: int, margin, best) -> tuple | N
         kept = near <= _plus_margin(kth, margin)[seg]
         seg, pos = seg[kept], pos[kept]
     return seg, pos
-
-
-_OFFSETS = np.arange(_WINDOW)
 
 
 def _near_best_of_short(score, starts, lengths, k: int, margin, width: int) -> tuple:

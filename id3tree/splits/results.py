@@ -94,7 +94,7 @@ class RankedCuts:
         return RankedCuts(
             np.concatenate([p.segment + n for p, n in zip(parts, n_segments.tolist())]),
             np.concatenate([p.position for p in parts]),
-            # (a class after another in memory, as the entropies read them: see _overall_of_ranked)
+            # (a class after another in memory, as thresholds._sides_of_ranked reads them)
             np.concatenate([p.left.T for p in parts], axis=1).T,
             *(np.concatenate([getattr(p, name) for p in parts]) for name in _RANKED_ARRAYS),
         )
