@@ -28,6 +28,12 @@ from id3tree.trace_details import (
 WRITE_EVERY = 2000
 """A printing tracer gets the trace in blocks of about this many lines."""
 
+PIECE_LINES = 50_000
+"""The candidates' lines are written in pieces of about this many lines (the whole page of
+10,000 rows is one piece): each column of numbers, the texts of a piece, stays a few MB and
+its memory is used again by the next piece, where columns of the whole page at a million rows
+(millions of branches) would each be fresh memory."""
+
 
 def _distinct(tables: dict) -> list:
     """The distinct values of ``tables`` (several features share one table), in order."""
@@ -40,24 +46,27 @@ def _score(scores, name: str) -> np.ndarray:
     return getattr(scores, name) if hasattr(scores, name) else scores.gain * np.nan
 
 
-def _starts(items: list, n_rows) -> dict:
-    """Where the rows of each of ``items`` (distinct objects, ``n_rows(item)`` rows each)
-    start when their columns are joined end to end in that order: ``id(item)`` -> row."""
-    sizes = [n_rows(item) for item in items]
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64).tolist()
-    return {id(item): at for item, at in zip(items, starts)}
-
-
-def _words_table(tables: list) -> np.ndarray:
-    """The tables of branch words (:meth:`Record._slot_words`) of several
-    :class:`_Branches`, one under another, padded with empty words to the widest."""
-    width = max(b.words.shape[1] for b in tables)
-    words = np.full((sum(len(b.words) for b in tables), width), "", dtype=object)
-    at = 0
-    for b in tables:
-        words[at : at + len(b.words), : b.words.shape[1]] = b.words
-        at += len(b.words)
-    return words
+def _pieces(parts: list, lines: list, size: int) -> list:
+    """``parts`` (each a tuple whose third and fourth entries are its candidates and where
+    their lines go) cut into pieces of at most about ``size`` lines, ``lines[i]`` being how many
+    lines each candidate of ``parts[i]`` writes: lists of parts, each part whole or a slice of
+    its candidates (a candidate is never cut; a piece of one candidate may be longer)."""
+    pieces, piece, used = [], [], 0
+    for part, n in zip(parts, lines):
+        ends = np.cumsum(n)
+        at, done = 0, 0
+        while at < len(ends):
+            stop = int(np.searchsorted(ends, done + size - used, side="right"))
+            stop = max(stop, at + 1) if not piece else stop
+            if stop > at:
+                cut = slice(at, stop)
+                piece.append((*part[:2], part[2][cut], part[3][cut], *part[4:]))
+                used += int(ends[stop - 1]) - done
+                done, at = int(ends[stop - 1]), stop
+            if at < len(ends) or used >= size:
+                pieces.append(piece)
+                piece, used = [], 0
+    return pieces + [piece] if piece else pieces
 
 
 class Page:
@@ -135,15 +144,17 @@ class Page:
             at, text = zip(*work["short"])
             page[at_page[list(at)]] = list(text)
         for kind in ("numeric", "categorical"):
-            if work[kind]:
-                (heads, lines, totals), first, starts = self._candidate_lines(kind, work[kind])
+            lines = [np.diff(b.first)[c] + 2 for _, b, c, *_ in work[kind]]
+            for piece in _pieces(work[kind], lines, PIECE_LINES):
+                (heads, lines, totals), first, starts = self._candidate_lines(kind, piece)
                 n_branches = np.diff(first)  # each candidate's test, its branches, its total
                 page[at_page[starts]] = heads
                 within = np.arange(first[-1]) - np.repeat(first[:-1], n_branches)
                 page[at_page[np.repeat(starts + 1, n_branches) + within]] = lines
                 page[at_page[starts + 1 + n_branches]] = totals
-        if work["ranked"]:
-            at, text = self._thresholds_lines(work["ranked"])
+        ranked = work["ranked"]
+        for piece in _pieces(ranked, [np.ones(len(c), int) for _, _, c, _ in ranked], PIECE_LINES):
+            at, text = self._thresholds_lines(piece)
             page[at_page[at]] = text
 
     def _plan_lines(self, work: dict) -> int:
@@ -176,6 +187,7 @@ class Page:
         starts = (np.cumsum(flat) - flat).reshape(n_lines.shape)
         bounds = np.concatenate([[0], np.cumsum(n_lines.sum(axis=1))])
         node_n, node_entropy = self._scored_nodes()
+        node_n_of, entropy_of = np.asarray(node_n), np.asarray(node_entropy, dtype=float)
         for d, (branches, thresholds), a, z in zip(details, tables, row, row[1:]):
             d.text = bounds[a : z + 1]
             for e, f in zip(*(x.tolist() for x in np.nonzero(candidate[a:z] & ~in_full[a:z]))):
@@ -186,7 +198,7 @@ class Page:
                 if len(e):
                     f = np.asarray(b.features)[j]
                     kind = "numeric" if self.data.codes[b.features[0]] is None else "categorical"
-                    part = (d, b, j * b.k + e, starts[a + e, f], node_n[a:z], node_entropy[a:z])
+                    part = (d, b, j * b.k + e, starts[a + e, f], node_n_of[a:z], entropy_of[a:z])
                     work[kind].append(part)
             for best in thresholds:
                 j, e = np.nonzero(listed[a:z, best.features].T)
@@ -213,65 +225,51 @@ class Page:
         entropies)``), all of one kind and each with a valid split and branches; and where each
         candidate's branches and lines start.
 
-        The columns of every level are joined first (each :class:`_Branches` and each level's
-        scores once), and each candidate's numbers are read from them by one index per column
-        for the whole tree.
+        Each candidate's numbers and branches are read from its level's scores and its
+        :class:`_Branches` by one index per column and part, then joined: nothing is copied
+        but what these candidates print (a piece of the page, :func:`_pieces`).
         """
         data = self.data
-        levels = _distinct(dict(enumerate(d for d, *_ in parts)))
-        tables = _distinct(dict(enumerate(b for _, b, *_ in parts)))
-        in_scores = _starts(levels, lambda d: d.level.scores.gain.size)
-        in_nodes = _starts(levels, lambda d: len(d.level.ids))
-        in_candidates = _starts(tables, lambda b: len(b.first) - 1)
-        in_rows = _starts(tables, lambda b: len(b.counts))
-        in_words = _starts(tables, lambda b: len(b.features))
-        n_each = [len(candidates) for _, _, candidates, *_ in parts]
-
-        def each(values) -> np.ndarray:  # a value per part -> one per candidate
-            return np.repeat(np.asarray(list(values), dtype=np.int64), n_each)
-
-        candidates = np.concatenate([candidates for _, _, candidates, *_ in parts])
-        j, e = np.divmod(candidates, each(b.k for _, b, *_ in parts))
-        word_row = each(in_words[id(b)] for _, b, *_ in parts) + j
-        features = np.concatenate([b.features for b in tables])
-        f = features[word_row]
         n_features = len(data.names)
-        at_score = each(in_scores[id(d)] for d, *_ in parts) + e * n_features + f
-        scores = {
-            name: np.concatenate([_score(d.level.scores, name).ravel() for d in levels])[at_score]
-            for name in SCORE_NAMES
-        }
-        at_node = each(in_nodes[id(d)] for d, *_ in parts) + e
-        of_level = {id(d): (node_n, h) for d, _, _, _, node_n, h in parts}  # per scored node
-        node_n = np.concatenate([np.asarray(of_level[id(d)][0]) for d in levels])
-        node_entropy = np.concatenate([np.asarray(of_level[id(d)][1]) for d in levels])
-        # the branches of every candidate, one after the other
-        first_of = np.concatenate([b.first[:-1] + in_rows[id(b)] for b in tables])
-        n_branches_of = np.concatenate([np.diff(b.first) for b in tables])
-        c = each(in_candidates[id(b)] for _, b, *_ in parts) + candidates
-        n_branches = n_branches_of[c]
+        scores = {name: [] for name in SCORE_NAMES}
+        depth, feature, node_n, node_entropy = [], [], [], []
+        n_branches, counts, sizes, slots, labels = [], [], [], [], []
+        for d, b, candidates, _, n, h in parts:
+            j, e = np.divmod(candidates, b.k)
+            f = np.asarray(b.features)[j]
+            at_score = e * n_features + f
+            for name in SCORE_NAMES:
+                scores[name].append(_score(d.level.scores, name).ravel()[at_score])
+            depth.append(np.full(len(candidates), d.level.depth))
+            feature.append(f)
+            node_n.append(n[e])
+            node_entropy.append(h[e])
+            n_of = b.first[candidates + 1] - b.first[candidates]
+            first = np.cumsum(n_of) - n_of
+            rows = np.repeat(b.first[candidates] - first, n_of) + np.arange(int(n_of.sum()))
+            n_branches.append(n_of)
+            counts.append(b.counts[rows])
+            sizes.append(b.sizes[rows])
+            slots.append(b.slots[rows])
+            labels.append(b.words[np.repeat(j, n_of), b.slots[rows]])
+        scores = {name: np.concatenate(column) for name, column in scores.items()}
+        n_branches = np.concatenate(n_branches)
         first = np.concatenate([[0], np.cumsum(n_branches)])
-        rows = np.repeat(first_of[c] - first[:-1], n_branches) + np.arange(first[-1])
-        counts = np.concatenate([b.counts for b in tables])[rows]
-        sizes = np.concatenate([b.sizes for b in tables])[rows]
-        slots = np.concatenate([b.slots for b in tables])[rows]
+        counts, slots = np.concatenate(counts), np.concatenate(slots)
         tests = None
-        if kind == "numeric":
-            tests = number_texts(scores["threshold"], tracing.DECIMALS)
-        # each branch's label: the words of its slot, then (a numeric side) the threshold
-        owner = np.repeat(np.arange(len(candidates)), n_branches)
-        labels = _words_table(tables)[word_row[owner], slots]
         label_ends = None
-        if tests is not None:
+        if kind == "numeric":  # a numeric side's label is followed by the threshold
+            tests = number_texts(scores["threshold"], tracing.DECIMALS)
+            owner = np.repeat(np.arange(len(n_branches)), n_branches)
             label_ends = np.full(len(owner), "", dtype=object)
             sides = np.flatnonzero(slots != NUMERIC_MISSING)
             label_ends[sides] = np.array(tests, dtype=object)[owner[sides]]
         names = np.array(data.names, dtype=object)
         columns = {
-            "depth": each(d.level.depth for d, *_ in parts).tolist(),
-            "feature": names[f].tolist(),
-            "n_samples": node_n[at_node],
-            "entropy": node_entropy[at_node],
+            "depth": np.concatenate(depth).tolist(),
+            "feature": names[np.concatenate(feature)].tolist(),
+            "n_samples": np.concatenate(node_n),
+            "entropy": np.concatenate(node_entropy),
             "gain": scores["gain"],
             "gain_ratio": scores["ratio"],
             "overall_entropy": scores["overall"],
@@ -281,9 +279,9 @@ class Page:
             "first": first,
         }
         branches = {
-            "label": labels.tolist(),
+            "label": np.concatenate(labels).tolist(),
             "label_end": None if label_ends is None else label_ends.tolist(),
-            "n_samples": sizes,
+            "n_samples": np.concatenate(sizes),
             "entropy": entropy_rows(counts),
             "counts": counts_texts(counts, data.classes),
         }
@@ -295,19 +293,19 @@ class Page:
     def _thresholds_lines(parts: list) -> tuple:
         """:func:`~id3tree.tracing.thresholds_texts` of the candidates of ``parts`` (each
         ``(level, best thresholds, candidates, where their line goes)``), each with thresholds
-        to list, in one call; and where each line goes."""
+        to list, in one call; and where each line goes. Only the rows of the thresholds these
+        candidates list are read (a piece of the page, :func:`_pieces`)."""
         threshold, overall, firsts, stops, n_more, depths, at = [], [], [], [], [], [], []
-        offsets, offset = {}, 0
+        offset = 0
         for d, best, candidates, where in parts:
-            if id(best) not in offsets:
-                offsets[id(best)] = offset
-                threshold.append(best.columns["threshold"])
-                overall.append(best.columns["overall_entropy"])
-                offset += len(best.columns["threshold"])
             first, stop = best.bounds[candidates], best.bounds[candidates + 1]
+            lo, hi = int(first.min()), int(stop.max())  # the rows these candidates list
+            threshold.append(best.columns["threshold"][lo:hi])
+            overall.append(best.columns["overall_entropy"][lo:hi])
             n_more.append(best.totals[candidates] - (stop - first))
-            firsts.append(first + offsets[id(best)])
-            stops.append(stop + offsets[id(best)])
+            firsts.append(first - lo + offset)
+            stops.append(stop - lo + offset)
+            offset += hi - lo
             depths.append(np.full(len(candidates), d.level.depth))
             at.append(where)
         threshold, overall = np.concatenate(threshold), np.concatenate(overall)
