@@ -116,9 +116,8 @@ class Page:
         at_page = np.empty(n_candidate_lines, dtype=np.int64)
         at_page[np.repeat(first, n_lines) + within] = np.repeat(start + 1, n_lines) + within
         self._write_candidates(work, page, at_page)
-        lines = page.tolist()
-        for at in range(0, len(lines), WRITE_EVERY):
-            self.tracer.write("\n".join([*lines[at : at + WRITE_EVERY], ""]))
+        for at in range(0, len(page), WRITE_EVERY):  # no list of the whole page's lines
+            self.tracer.write("\n".join([*page[at : at + WRITE_EVERY].tolist(), ""]))
 
     def _plan_candidates(self) -> tuple[dict, int]:
         """Where the lines of every candidate of every level go: the work of
