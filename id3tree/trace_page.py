@@ -29,10 +29,11 @@ WRITE_EVERY = 2000
 """A printing tracer gets the trace in blocks of about this many lines."""
 
 PIECE_LINES = 50_000
-"""The candidates' lines are written in pieces of about this many lines (the whole page of
-10,000 rows is one piece): each column of numbers, the texts of a piece, stays a few MB and
-its memory is used again by the next piece, where columns of the whole page at a million rows
-(millions of branches) would each be fresh memory."""
+"""The page is made in pieces of consecutive nodes of about this many lines, each made,
+written and let go before the next (the whole page of 10,000 rows is one piece): each column
+of numbers of a piece stays a few MB and its memory is used again by the next piece, where the
+columns of a whole page at a million rows (millions of branches) would each be fresh memory,
+and only one piece's lines are alive at a time."""
 
 
 def _distinct(tables: dict) -> list:
@@ -46,27 +47,51 @@ def _score(scores, name: str) -> np.ndarray:
     return getattr(scores, name) if hasattr(scores, name) else scores.gain * np.nan
 
 
-def _pieces(parts: list, lines: list, size: int) -> list:
-    """``parts`` (each a tuple whose third and fourth entries are its candidates and where
-    their lines go) cut into pieces of at most about ``size`` lines, ``lines[i]`` being how many
-    lines each candidate of ``parts[i]`` writes: lists of parts, each part whole or a slice of
-    its candidates (a candidate is never cut; a piece of one candidate may be longer)."""
-    pieces, piece, used = [], [], 0
-    for part, n in zip(parts, lines):
-        ends = np.cumsum(n)
-        at, done = 0, 0
-        while at < len(ends):
-            stop = int(np.searchsorted(ends, done + size - used, side="right"))
-            stop = max(stop, at + 1) if not piece else stop
-            if stop > at:
-                cut = slice(at, stop)
-                piece.append((*part[:2], part[2][cut], part[3][cut], *part[4:]))
-                used += int(ends[stop - 1]) - done
-                done, at = int(ends[stop - 1]), stop
-            if at < len(ends) or used >= size:
-                pieces.append(piece)
-                piece, used = [], 0
-    return pieces + [piece] if piece else pieces
+def _node_pieces(size: np.ndarray, piece_lines: int) -> list:
+    """The nodes (in reading order, ``size[i]`` lines each) cut into pieces of consecutive
+    nodes of at most ``piece_lines`` lines (a node is never cut; a piece of one node may be
+    longer): ``(first node, stop)`` of each piece."""
+    ends = np.cumsum(size)
+    pieces, a = [], 0
+    while a < len(size):
+        z = int(np.searchsorted(ends, ends[a] - size[a] + piece_lines, side="right"))
+        pieces.append((a, max(z, a + 1)))
+        a = pieces[-1][1]
+    return pieces
+
+
+def _by_page_line(work: dict, at_page: np.ndarray) -> dict:
+    """``work`` (see :meth:`Page._plan_candidates`) with each part's candidates in the order
+    of their lines on the page, and that line of each: the candidates of a piece of the page
+    are then a slice of each part (:func:`_lines_between`)."""
+    short = work["short"]
+    line = at_page[np.array([where for where, _ in short], dtype=np.int64)]
+    order = np.argsort(line, kind="stable")
+    in_order = {"short": ([short[i] for i in order.tolist()], line[order])}
+    for kind in ("numeric", "categorical", "ranked"):
+        in_order[kind] = []
+        for part in work[kind]:  # its candidates, then where their lines go
+            line = at_page[part[3]]
+            order = np.argsort(line, kind="stable")
+            in_order[kind].append(
+                ((*part[:2], part[2][order], part[3][order], *part[4:]), line[order])
+            )
+    return in_order
+
+
+def _lines_between(in_order: dict, at: int, stop: int) -> dict:
+    """The work of the candidates whose lines are the page's lines ``at:stop``, from
+    :func:`_by_page_line`."""
+    entries, line = in_order["short"]
+    a, z = np.searchsorted(line, [at, stop]).tolist()
+    work = {"short": entries[a:z]}
+    for kind in ("numeric", "categorical", "ranked"):
+        work[kind] = []
+        for part, line in in_order[kind]:
+            a, z = np.searchsorted(line, [at, stop]).tolist()
+            if z > a:
+                work[kind].append((*part[:2], part[2][a:z], part[3][a:z], *part[4:]))
+    return work
 
 
 class Page:
@@ -82,12 +107,15 @@ class Page:
         in reading order (``new`` holds the pre-order number of each of the grower's nodes),
         its line, its candidates and its decision.
 
-        Each kind of text is written for the whole tree at once (:meth:`_write_candidates`,
+        Each kind of text is written for many nodes at once (:meth:`_write_candidates`,
         :meth:`_node_lines`, :meth:`_decision_texts`, the paths of
         :meth:`~id3tree.trace_details.TraceDetails.node_paths`) and put in its
         places on the page by numpy (where each node's lines start is known from how many
         lines its candidates take, :meth:`_plan_candidates`): nothing is done node by node
-        but the nodes' own lines.
+        but the nodes' own lines. The candidates' lines, most of the page, are made in pieces
+        of consecutive nodes of about ``PIECE_LINES`` lines (:func:`_node_pieces`), each
+        piece written out before the next is made; a page of up to ``PIECE_LINES`` lines is
+        one piece.
         """
         self.trace.entropies()
         work, n_candidate_lines = self._plan_candidates()
@@ -109,15 +137,22 @@ class Page:
         # _write_candidates), its decision
         size = n_lines + 2
         start = np.cumsum(size) - size
-        page = np.empty(int(size.sum()), dtype=object)
-        page[start] = node_lines
-        page[start + 1 + n_lines] = np.array(decision_text, dtype=object)[order]
         within = np.arange(int(n_lines.sum())) - np.repeat(np.cumsum(n_lines) - n_lines, n_lines)
         at_page = np.empty(n_candidate_lines, dtype=np.int64)
         at_page[np.repeat(first, n_lines) + within] = np.repeat(start + 1, n_lines) + within
-        self._write_candidates(work, page, at_page)
-        for at in range(0, len(page), WRITE_EVERY):  # no list of the whole page's lines
-            self.tracer.write("\n".join([*page[at : at + WRITE_EVERY].tolist(), ""]))
+        node_lines = np.array(node_lines, dtype=object)
+        decisions = np.array(decision_text, dtype=object)[order]
+        pieces = _node_pieces(size, PIECE_LINES)
+        in_order = _by_page_line(work, at_page) if len(pieces) > 1 else None
+        for a, z in pieces:  # each piece made, written and let go before the next
+            at, stop = int(start[a]), int(start[z - 1] + size[z - 1])
+            page = np.empty(stop - at, dtype=object)
+            page[start[a:z] - at] = node_lines[a:z]
+            page[start[a:z] + 1 + n_lines[a:z] - at] = decisions[a:z]
+            piece = work if in_order is None else _lines_between(in_order, at, stop)
+            self._write_candidates(piece, page, at_page, at)
+            for block in range(0, len(page), WRITE_EVERY):
+                self.tracer.write("\n".join([*page[block : block + WRITE_EVERY].tolist(), ""]))
 
     def _plan_candidates(self) -> tuple[dict, int]:
         """Where the lines of every candidate of every level go: the work of
@@ -125,9 +160,10 @@ class Page:
         work = {"short": [], "numeric": [], "categorical": [], "ranked": []}
         return work, self._plan_lines(work)
 
-    def _write_candidates(self, work: dict, page: np.ndarray, at_page: np.ndarray) -> None:
-        """Write the lines of every candidate of every level into ``page`` (an array of str):
-        line i as :meth:`_plan_candidates` numbers them goes to ``page[at_page[i]]``. In that
+    def _write_candidates(self, work: dict, page: np.ndarray, at_page: np.ndarray, at: int) -> None:
+        """Write the lines of the candidates of ``work`` into ``page`` (an array of str, the
+        page's lines from line ``at`` on): line i as :meth:`_plan_candidates` numbers them goes
+        to ``page[at_page[i] - at]``. In that
         numbering, the lines are in reading order within each node (feature by feature; each
         numeric candidate followed by its best thresholds), and scored node e of a level has
         the lines ``bounds[e]:bounds[e + 1]``, ``bounds`` being its ``text``.
@@ -140,21 +176,19 @@ class Page:
         would add up).
         """
         if work["short"]:
-            at, text = zip(*work["short"])
-            page[at_page[list(at)]] = list(text)
+            where, text = zip(*work["short"])
+            page[at_page[list(where)] - at] = list(text)
         for kind in ("numeric", "categorical"):
-            lines = [np.diff(b.first)[c] + 2 for _, b, c, *_ in work[kind]]
-            for piece in _pieces(work[kind], lines, PIECE_LINES):
-                (heads, lines, totals), first, starts = self._candidate_lines(kind, piece)
+            if work[kind]:
+                (heads, lines, totals), first, starts = self._candidate_lines(kind, work[kind])
                 n_branches = np.diff(first)  # each candidate's test, its branches, its total
-                page[at_page[starts]] = heads
+                page[at_page[starts] - at] = heads
                 within = np.arange(first[-1]) - np.repeat(first[:-1], n_branches)
-                page[at_page[np.repeat(starts + 1, n_branches) + within]] = lines
-                page[at_page[starts + 1 + n_branches]] = totals
-        ranked = work["ranked"]
-        for piece in _pieces(ranked, [np.ones(len(c), int) for _, _, c, _ in ranked], PIECE_LINES):
-            at, text = self._thresholds_lines(piece)
-            page[at_page[at]] = text
+                page[at_page[np.repeat(starts + 1, n_branches) + within] - at] = lines
+                page[at_page[starts + 1 + n_branches] - at] = totals
+        if work["ranked"]:
+            where, text = self._thresholds_lines(work["ranked"])
+            page[at_page[where] - at] = text
 
     def _plan_lines(self, work: dict) -> int:
         """Where the lines of every level's candidates go, the levels' scored nodes one under
@@ -298,13 +332,15 @@ class Page:
         offset = 0
         for d, best, candidates, where in parts:
             first, stop = best.bounds[candidates], best.bounds[candidates + 1]
-            lo, hi = int(first.min()), int(stop.max())  # the rows these candidates list
-            threshold.append(best.columns["threshold"][lo:hi])
-            overall.append(best.columns["overall_entropy"][lo:hi])
-            n_more.append(best.totals[candidates] - (stop - first))
-            firsts.append(first - lo + offset)
-            stops.append(stop - lo + offset)
-            offset += hi - lo
+            n_listed = stop - first
+            before = np.cumsum(n_listed) - n_listed
+            rows = np.repeat(first - before, n_listed) + np.arange(int(n_listed.sum()))
+            threshold.append(best.columns["threshold"][rows])
+            overall.append(best.columns["overall_entropy"][rows])
+            n_more.append(best.totals[candidates] - n_listed)
+            firsts.append(before + offset)
+            stops.append(before + n_listed + offset)
+            offset += len(rows)
             depths.append(np.full(len(candidates), d.level.depth))
             at.append(where)
         threshold, overall = np.concatenate(threshold), np.concatenate(overall)

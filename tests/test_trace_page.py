@@ -1,5 +1,5 @@
-"""The printed page written in pieces (``trace_page.PIECE_LINES``) is the page written whole,
-and both are what the events print, character for character."""
+"""The printed page written in pieces of nodes (``trace_page.PIECE_LINES``) is the page
+written whole, and both are what the events print, character for character."""
 
 from __future__ import annotations
 
@@ -58,27 +58,17 @@ def test_the_page_written_in_pieces_is_the_page_written_whole(
 
 
 @pytest.mark.parametrize("size", [1, 3, 5, 100])
-def test_pieces_hold_every_candidate_once_in_order_and_about_size_lines(size):
-    """Each piece holds at most ``size`` lines unless it is one candidate alone, and no fewer
-    than it could (the next candidate would not fit); the pieces together are the parts'
-    candidates, in order, each once."""
+def test_pieces_of_nodes_are_consecutive_and_hold_as_many_lines_as_fit(size):
+    """The pieces are consecutive nodes, every node once; each holds at most ``size`` lines
+    unless it is one node alone, and no fewer than it could (the next node would not fit)."""
     rng = np.random.default_rng(size)
-    parts, lines = [], []
-    for p in range(6):
-        n = int(rng.integers(1, 9))
-        parts.append((p, "table", np.arange(n) * 10 + p, np.arange(n) + 100 * p, "extra"))
-        lines.append(rng.integers(1, 5, size=n))
-    pieces = trace_page._pieces(parts, lines, size)
-    seen, sizes = [], []
-    for piece in pieces:
-        n_lines = [lines[p][(c - p) // 10] for p, _, cs, _, _ in piece for c in cs.tolist()]
-        assert sum(n_lines) <= size or len(n_lines) == 1
-        sizes.append((sum(n_lines), n_lines[0]))
-        for p, table, candidates, where, extra in piece:
-            assert (table, extra) == ("table", "extra")
-            assert np.array_equal(where, (candidates - p) // 10 + 100 * p)
-            seen += [(p, c) for c in candidates.tolist()]
-    assert seen == [(p, c) for p, *rest in parts for c in rest[1].tolist()]
-    assert all(piece for piece in pieces)
-    for (used, _), (_, next_lines) in zip(sizes, sizes[1:]):
-        assert used + next_lines > size
+    lines = rng.integers(2, 9, size=40)
+    pieces = trace_page._node_pieces(lines, size)
+    assert [a for a, _ in pieces] == [0] + [z for _, z in pieces[:-1]]
+    assert pieces[-1][1] == len(lines)
+    for a, z in pieces:
+        assert z > a
+        assert lines[a:z].sum() <= size or z == a + 1
+        if z < len(lines):
+            assert lines[a:z].sum() + lines[z] > size
+    assert trace_page._node_pieces(np.array([3, 4]), 100) == [(0, 2)]
