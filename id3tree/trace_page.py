@@ -163,13 +163,13 @@ class Page:
     def _write_candidates(self, work: dict, page: np.ndarray, at_page: np.ndarray, at: int) -> None:
         """Write the lines of the candidates of ``work`` into ``page`` (an array of str, the
         page's lines from line ``at`` on): line i as :meth:`_plan_candidates` numbers them goes
-        to ``page[at_page[i] - at]``. In that
-        numbering, the lines are in reading order within each node (feature by feature; each
-        numeric candidate followed by its best thresholds), and scored node e of a level has
-        the lines ``bounds[e]:bounds[e + 1]``, ``bounds`` being its ``text``.
+        to ``page[at_page[i] - at]``. In that numbering, the lines are in reading order
+        within each node (feature by feature; each numeric candidate followed by its best
+        thresholds), and scored node e of a level has the lines ``bounds[e]:bounds[e + 1]``,
+        ``bounds`` being its ``text``.
 
-        All the candidates of one kind are written at once, whatever their level, node and
-        feature (each column of numbers by one call, see
+        All the candidates of one kind in ``work`` are written at once, whatever their level,
+        node and feature (each column of numbers by one call, see
         :func:`~id3tree.tracing.candidate_lines`), and their lines put in their places on the
         page in one step: the page is the same as if each node were written alone, for a
         fraction of the cost (a deep tree has many small levels, and numpy's cost per call
