@@ -28,6 +28,13 @@ from id3tree.trace_details import (
 WRITE_EVERY = 2000
 """A printing tracer gets the trace in blocks of about this many lines."""
 
+PIECE_LINES = 50_000
+"""The page is made in pieces of consecutive nodes of about this many lines, each made,
+written and let go before the next (the whole page of 10,000 rows is one piece): each column
+of numbers of a piece stays a few MB and its memory is used again by the next piece, where the
+columns of a whole page at a million rows (millions of branches) would each be fresh memory,
+and only one piece's lines are alive at a time."""
+
 
 def _distinct(tables: dict) -> list:
     """The distinct values of ``tables`` (several features share one table), in order."""
@@ -40,24 +47,51 @@ def _score(scores, name: str) -> np.ndarray:
     return getattr(scores, name) if hasattr(scores, name) else scores.gain * np.nan
 
 
-def _starts(items: list, n_rows) -> dict:
-    """Where the rows of each of ``items`` (distinct objects, ``n_rows(item)`` rows each)
-    start when their columns are joined end to end in that order: ``id(item)`` -> row."""
-    sizes = [n_rows(item) for item in items]
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64).tolist()
-    return {id(item): at for item, at in zip(items, starts)}
+def _node_pieces(size: np.ndarray, piece_lines: int) -> list:
+    """The nodes (in reading order, ``size[i]`` lines each) cut into pieces of consecutive
+    nodes of at most ``piece_lines`` lines (a node is never cut; a piece of one node may be
+    longer): ``(first node, stop)`` of each piece."""
+    ends = np.cumsum(size)
+    pieces, a = [], 0
+    while a < len(size):
+        z = int(np.searchsorted(ends, ends[a] - size[a] + piece_lines, side="right"))
+        pieces.append((a, max(z, a + 1)))
+        a = pieces[-1][1]
+    return pieces
 
 
-def _words_table(tables: list) -> np.ndarray:
-    """The tables of branch words (:meth:`Record._slot_words`) of several
-    :class:`_Branches`, one under another, padded with empty words to the widest."""
-    width = max(b.words.shape[1] for b in tables)
-    words = np.full((sum(len(b.words) for b in tables), width), "", dtype=object)
-    at = 0
-    for b in tables:
-        words[at : at + len(b.words), : b.words.shape[1]] = b.words
-        at += len(b.words)
-    return words
+def _by_page_line(work: dict, at_page: np.ndarray) -> dict:
+    """``work`` (see :meth:`Page._plan_candidates`) with each part's candidates in the order
+    of their lines on the page, and that line of each: the candidates of a piece of the page
+    are then a slice of each part (:func:`_lines_between`)."""
+    short = work["short"]
+    line = at_page[np.array([where for where, _ in short], dtype=np.int64)]
+    order = np.argsort(line, kind="stable")
+    in_order = {"short": ([short[i] for i in order.tolist()], line[order])}
+    for kind in ("numeric", "categorical", "ranked"):
+        in_order[kind] = []
+        for part in work[kind]:  # its candidates, then where their lines go
+            line = at_page[part[3]]
+            order = np.argsort(line, kind="stable")
+            in_order[kind].append(
+                ((*part[:2], part[2][order], part[3][order], *part[4:]), line[order])
+            )
+    return in_order
+
+
+def _lines_between(in_order: dict, at: int, stop: int) -> dict:
+    """The work of the candidates whose lines are the page's lines ``at:stop``, from
+    :func:`_by_page_line`."""
+    entries, line = in_order["short"]
+    a, z = np.searchsorted(line, [at, stop]).tolist()
+    work = {"short": entries[a:z]}
+    for kind in ("numeric", "categorical", "ranked"):
+        work[kind] = []
+        for part, line in in_order[kind]:
+            a, z = np.searchsorted(line, [at, stop]).tolist()
+            if z > a:
+                work[kind].append((*part[:2], part[2][a:z], part[3][a:z], *part[4:]))
+    return work
 
 
 class Page:
@@ -73,12 +107,15 @@ class Page:
         in reading order (``new`` holds the pre-order number of each of the grower's nodes),
         its line, its candidates and its decision.
 
-        Each kind of text is written for the whole tree at once (:meth:`_write_candidates`,
+        Each kind of text is written for many nodes at once (:meth:`_write_candidates`,
         :meth:`_node_lines`, :meth:`_decision_texts`, the paths of
         :meth:`~id3tree.trace_details.TraceDetails.node_paths`) and put in its
         places on the page by numpy (where each node's lines start is known from how many
         lines its candidates take, :meth:`_plan_candidates`): nothing is done node by node
-        but the nodes' own lines.
+        but the nodes' own lines. The candidates' lines, most of the page, are made in pieces
+        of consecutive nodes of about ``PIECE_LINES`` lines (:func:`_node_pieces`), each
+        piece written out before the next is made; a page of up to ``PIECE_LINES`` lines is
+        one piece.
         """
         self.trace.entropies()
         work, n_candidate_lines = self._plan_candidates()
@@ -100,16 +137,22 @@ class Page:
         # _write_candidates), its decision
         size = n_lines + 2
         start = np.cumsum(size) - size
-        page = np.empty(int(size.sum()), dtype=object)
-        page[start] = node_lines
-        page[start + 1 + n_lines] = np.array(decision_text, dtype=object)[order]
         within = np.arange(int(n_lines.sum())) - np.repeat(np.cumsum(n_lines) - n_lines, n_lines)
         at_page = np.empty(n_candidate_lines, dtype=np.int64)
         at_page[np.repeat(first, n_lines) + within] = np.repeat(start + 1, n_lines) + within
-        self._write_candidates(work, page, at_page)
-        lines = page.tolist()
-        for at in range(0, len(lines), WRITE_EVERY):
-            self.tracer.write("\n".join([*lines[at : at + WRITE_EVERY], ""]))
+        node_lines = np.array(node_lines, dtype=object)
+        decisions = np.array(decision_text, dtype=object)[order]
+        pieces = _node_pieces(size, PIECE_LINES)
+        in_order = _by_page_line(work, at_page) if len(pieces) > 1 else None
+        for a, z in pieces:  # each piece made, written and let go before the next
+            at, stop = int(start[a]), int(start[z - 1] + size[z - 1])
+            page = np.empty(stop - at, dtype=object)
+            page[start[a:z] - at] = node_lines[a:z]
+            page[start[a:z] + 1 + n_lines[a:z] - at] = decisions[a:z]
+            piece = work if in_order is None else _lines_between(in_order, at, stop)
+            self._write_candidates(piece, page, at_page, at)
+            for block in range(0, len(page), WRITE_EVERY):
+                self.tracer.write("\n".join([*page[block : block + WRITE_EVERY].tolist(), ""]))
 
     def _plan_candidates(self) -> tuple[dict, int]:
         """Where the lines of every candidate of every level go: the work of
@@ -117,34 +160,35 @@ class Page:
         work = {"short": [], "numeric": [], "categorical": [], "ranked": []}
         return work, self._plan_lines(work)
 
-    def _write_candidates(self, work: dict, page: np.ndarray, at_page: np.ndarray) -> None:
-        """Write the lines of every candidate of every level into ``page`` (an array of str):
-        line i as :meth:`_plan_candidates` numbers them goes to ``page[at_page[i]]``. In that
-        numbering, the lines are in reading order within each node (feature by feature; each
-        numeric candidate followed by its best thresholds), and scored node e of a level has
-        the lines ``bounds[e]:bounds[e + 1]``, ``bounds`` being its ``text``.
+    def _write_candidates(self, work: dict, page: np.ndarray, at_page: np.ndarray, at: int) -> None:
+        """Write the lines of the candidates of ``work`` into ``page`` (an array of str, the
+        page's lines from line ``at`` on): line i as :meth:`_plan_candidates` numbers them goes
+        to ``page[at_page[i] - at]``. In that numbering, the lines are in reading order
+        within each node (feature by feature; each numeric candidate followed by its best
+        thresholds), and scored node e of a level has the lines ``bounds[e]:bounds[e + 1]``,
+        ``bounds`` being its ``text``.
 
-        All the candidates of one kind are written at once, whatever their level, node and
-        feature (each column of numbers by one call, see
+        All the candidates of one kind in ``work`` are written at once, whatever their level,
+        node and feature (each column of numbers by one call, see
         :func:`~id3tree.tracing.candidate_lines`), and their lines put in their places on the
         page in one step: the page is the same as if each node were written alone, for a
         fraction of the cost (a deep tree has many small levels, and numpy's cost per call
         would add up).
         """
         if work["short"]:
-            at, text = zip(*work["short"])
-            page[at_page[list(at)]] = list(text)
+            where, text = zip(*work["short"])
+            page[at_page[list(where)] - at] = list(text)
         for kind in ("numeric", "categorical"):
             if work[kind]:
                 (heads, lines, totals), first, starts = self._candidate_lines(kind, work[kind])
                 n_branches = np.diff(first)  # each candidate's test, its branches, its total
-                page[at_page[starts]] = heads
+                page[at_page[starts] - at] = heads
                 within = np.arange(first[-1]) - np.repeat(first[:-1], n_branches)
-                page[at_page[np.repeat(starts + 1, n_branches) + within]] = lines
-                page[at_page[starts + 1 + n_branches]] = totals
+                page[at_page[np.repeat(starts + 1, n_branches) + within] - at] = lines
+                page[at_page[starts + 1 + n_branches] - at] = totals
         if work["ranked"]:
-            at, text = self._thresholds_lines(work["ranked"])
-            page[at_page[at]] = text
+            where, text = self._thresholds_lines(work["ranked"])
+            page[at_page[where] - at] = text
 
     def _plan_lines(self, work: dict) -> int:
         """Where the lines of every level's candidates go, the levels' scored nodes one under
@@ -176,6 +220,7 @@ class Page:
         starts = (np.cumsum(flat) - flat).reshape(n_lines.shape)
         bounds = np.concatenate([[0], np.cumsum(n_lines.sum(axis=1))])
         node_n, node_entropy = self._scored_nodes()
+        node_n_of, entropy_of = np.asarray(node_n), np.asarray(node_entropy, dtype=float)
         for d, (branches, thresholds), a, z in zip(details, tables, row, row[1:]):
             d.text = bounds[a : z + 1]
             for e, f in zip(*(x.tolist() for x in np.nonzero(candidate[a:z] & ~in_full[a:z]))):
@@ -186,7 +231,7 @@ class Page:
                 if len(e):
                     f = np.asarray(b.features)[j]
                     kind = "numeric" if self.data.codes[b.features[0]] is None else "categorical"
-                    part = (d, b, j * b.k + e, starts[a + e, f], node_n[a:z], node_entropy[a:z])
+                    part = (d, b, j * b.k + e, starts[a + e, f], node_n_of[a:z], entropy_of[a:z])
                     work[kind].append(part)
             for best in thresholds:
                 j, e = np.nonzero(listed[a:z, best.features].T)
@@ -213,65 +258,51 @@ class Page:
         entropies)``), all of one kind and each with a valid split and branches; and where each
         candidate's branches and lines start.
 
-        The columns of every level are joined first (each :class:`_Branches` and each level's
-        scores once), and each candidate's numbers are read from them by one index per column
-        for the whole tree.
+        Each candidate's numbers and branches are read from its level's scores and its
+        :class:`_Branches` by one index per column and part, then joined: nothing is copied
+        but what these candidates print (a piece of the page, :func:`_pieces`).
         """
         data = self.data
-        levels = _distinct(dict(enumerate(d for d, *_ in parts)))
-        tables = _distinct(dict(enumerate(b for _, b, *_ in parts)))
-        in_scores = _starts(levels, lambda d: d.level.scores.gain.size)
-        in_nodes = _starts(levels, lambda d: len(d.level.ids))
-        in_candidates = _starts(tables, lambda b: len(b.first) - 1)
-        in_rows = _starts(tables, lambda b: len(b.counts))
-        in_words = _starts(tables, lambda b: len(b.features))
-        n_each = [len(candidates) for _, _, candidates, *_ in parts]
-
-        def each(values) -> np.ndarray:  # a value per part -> one per candidate
-            return np.repeat(np.asarray(list(values), dtype=np.int64), n_each)
-
-        candidates = np.concatenate([candidates for _, _, candidates, *_ in parts])
-        j, e = np.divmod(candidates, each(b.k for _, b, *_ in parts))
-        word_row = each(in_words[id(b)] for _, b, *_ in parts) + j
-        features = np.concatenate([b.features for b in tables])
-        f = features[word_row]
         n_features = len(data.names)
-        at_score = each(in_scores[id(d)] for d, *_ in parts) + e * n_features + f
-        scores = {
-            name: np.concatenate([_score(d.level.scores, name).ravel() for d in levels])[at_score]
-            for name in SCORE_NAMES
-        }
-        at_node = each(in_nodes[id(d)] for d, *_ in parts) + e
-        of_level = {id(d): (node_n, h) for d, _, _, _, node_n, h in parts}  # per scored node
-        node_n = np.concatenate([np.asarray(of_level[id(d)][0]) for d in levels])
-        node_entropy = np.concatenate([np.asarray(of_level[id(d)][1]) for d in levels])
-        # the branches of every candidate, one after the other
-        first_of = np.concatenate([b.first[:-1] + in_rows[id(b)] for b in tables])
-        n_branches_of = np.concatenate([np.diff(b.first) for b in tables])
-        c = each(in_candidates[id(b)] for _, b, *_ in parts) + candidates
-        n_branches = n_branches_of[c]
+        scores = {name: [] for name in SCORE_NAMES}
+        depth, feature, node_n, node_entropy = [], [], [], []
+        n_branches, counts, sizes, slots, labels = [], [], [], [], []
+        for d, b, candidates, _, n, h in parts:
+            j, e = np.divmod(candidates, b.k)
+            f = np.asarray(b.features)[j]
+            at_score = e * n_features + f
+            for name in SCORE_NAMES:
+                scores[name].append(_score(d.level.scores, name).ravel()[at_score])
+            depth.append(np.full(len(candidates), d.level.depth))
+            feature.append(f)
+            node_n.append(n[e])
+            node_entropy.append(h[e])
+            n_of = b.first[candidates + 1] - b.first[candidates]
+            first = np.cumsum(n_of) - n_of
+            rows = np.repeat(b.first[candidates] - first, n_of) + np.arange(int(n_of.sum()))
+            n_branches.append(n_of)
+            counts.append(b.counts[rows])
+            sizes.append(b.sizes[rows])
+            slots.append(b.slots[rows])
+            labels.append(b.words[np.repeat(j, n_of), b.slots[rows]])
+        scores = {name: np.concatenate(column) for name, column in scores.items()}
+        n_branches = np.concatenate(n_branches)
         first = np.concatenate([[0], np.cumsum(n_branches)])
-        rows = np.repeat(first_of[c] - first[:-1], n_branches) + np.arange(first[-1])
-        counts = np.concatenate([b.counts for b in tables])[rows]
-        sizes = np.concatenate([b.sizes for b in tables])[rows]
-        slots = np.concatenate([b.slots for b in tables])[rows]
+        counts, slots = np.concatenate(counts), np.concatenate(slots)
         tests = None
-        if kind == "numeric":
-            tests = number_texts(scores["threshold"], tracing.DECIMALS)
-        # each branch's label: the words of its slot, then (a numeric side) the threshold
-        owner = np.repeat(np.arange(len(candidates)), n_branches)
-        labels = _words_table(tables)[word_row[owner], slots]
         label_ends = None
-        if tests is not None:
+        if kind == "numeric":  # a numeric side's label is followed by the threshold
+            tests = number_texts(scores["threshold"], tracing.DECIMALS)
+            owner = np.repeat(np.arange(len(n_branches)), n_branches)
             label_ends = np.full(len(owner), "", dtype=object)
             sides = np.flatnonzero(slots != NUMERIC_MISSING)
             label_ends[sides] = np.array(tests, dtype=object)[owner[sides]]
         names = np.array(data.names, dtype=object)
         columns = {
-            "depth": each(d.level.depth for d, *_ in parts).tolist(),
-            "feature": names[f].tolist(),
-            "n_samples": node_n[at_node],
-            "entropy": node_entropy[at_node],
+            "depth": np.concatenate(depth).tolist(),
+            "feature": names[np.concatenate(feature)].tolist(),
+            "n_samples": np.concatenate(node_n),
+            "entropy": np.concatenate(node_entropy),
             "gain": scores["gain"],
             "gain_ratio": scores["ratio"],
             "overall_entropy": scores["overall"],
@@ -281,9 +312,9 @@ class Page:
             "first": first,
         }
         branches = {
-            "label": labels.tolist(),
+            "label": np.concatenate(labels).tolist(),
             "label_end": None if label_ends is None else label_ends.tolist(),
-            "n_samples": sizes,
+            "n_samples": np.concatenate(sizes),
             "entropy": entropy_rows(counts),
             "counts": counts_texts(counts, data.classes),
         }
@@ -295,19 +326,21 @@ class Page:
     def _thresholds_lines(parts: list) -> tuple:
         """:func:`~id3tree.tracing.thresholds_texts` of the candidates of ``parts`` (each
         ``(level, best thresholds, candidates, where their line goes)``), each with thresholds
-        to list, in one call; and where each line goes."""
+        to list, in one call; and where each line goes. Only the rows of the thresholds these
+        candidates list are read (a piece of the page, :func:`_pieces`)."""
         threshold, overall, firsts, stops, n_more, depths, at = [], [], [], [], [], [], []
-        offsets, offset = {}, 0
+        offset = 0
         for d, best, candidates, where in parts:
-            if id(best) not in offsets:
-                offsets[id(best)] = offset
-                threshold.append(best.columns["threshold"])
-                overall.append(best.columns["overall_entropy"])
-                offset += len(best.columns["threshold"])
             first, stop = best.bounds[candidates], best.bounds[candidates + 1]
-            n_more.append(best.totals[candidates] - (stop - first))
-            firsts.append(first + offsets[id(best)])
-            stops.append(stop + offsets[id(best)])
+            n_listed = stop - first
+            before = np.cumsum(n_listed) - n_listed
+            rows = np.repeat(first - before, n_listed) + np.arange(int(n_listed.sum()))
+            threshold.append(best.columns["threshold"][rows])
+            overall.append(best.columns["overall_entropy"][rows])
+            n_more.append(best.totals[candidates] - n_listed)
+            firsts.append(before + offset)
+            stops.append(before + n_listed + offset)
+            offset += len(rows)
             depths.append(np.full(len(candidates), d.level.depth))
             at.append(where)
         threshold, overall = np.concatenate(threshold), np.concatenate(overall)
