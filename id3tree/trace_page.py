@@ -260,7 +260,7 @@ class Page:
 
         Each candidate's numbers and branches are read from its level's scores and its
         :class:`_Branches` by one index per column and part, then joined: nothing is copied
-        but what these candidates print (a piece of the page, :func:`_pieces`).
+        but what these candidates print (a piece of the page, :func:`_node_pieces`).
         """
         data = self.data
         n_features = len(data.names)
@@ -327,7 +327,7 @@ class Page:
         """:func:`~id3tree.tracing.thresholds_texts` of the candidates of ``parts`` (each
         ``(level, best thresholds, candidates, where their line goes)``), each with thresholds
         to list, in one call; and where each line goes. Only the rows of the thresholds these
-        candidates list are read (a piece of the page, :func:`_pieces`)."""
+        candidates list are read (a piece of the page, :func:`_node_pieces`)."""
         threshold, overall, firsts, stops, n_more, depths, at = [], [], [], [], [], [], []
         offset = 0
         for d, best, candidates, where in parts:
