@@ -13,26 +13,41 @@ import numpy as np
 from id3tree.splits.results import NOT_A_CUT, RankedCuts, cumsum0, filled
 
 
-def ranked_cuts(cuts, weighted, min_leaf: int, k: int, best=None) -> RankedCuts:
+def ranked_cuts(cuts, weighted, valid, min_leaf: int, k: int, best=None) -> RankedCuts:
     """``ranked`` of :func:`~id3tree.splits.sorted_rows.search_cuts`: the cuts that may be
     among the ``k`` best of each segment of ``cuts`` (a :class:`~id3tree.splits.sorted_rows.Cuts`
-    of whole segments, of rows or counted, whose scores with ``min_leaf`` are ``weighted``),
-    every cut between two distinct values counting (a ``min_leaf`` of 1, as the trace lists
-    them); ``best``: where the search found each segment's best cut, when it has (see
-    :func:`near_best_cuts`)."""
-    score, valid = trace_scores(cuts, weighted, min_leaf)
+    of whole segments, of rows or counted, whose scores with ``min_leaf`` are ``weighted``,
+    ``valid`` where a cut may go), every cut between two distinct values counting (a
+    ``min_leaf`` of 1, as the trace lists them); ``best``: where the search found each
+    segment's best cut, when it has (see :func:`near_best_cuts`)."""
+    score, valid = trace_scores(cuts, weighted, valid, min_leaf)
     totals = np.add.reduceat(valid, cuts.starts) if len(valid) else np.zeros(0, np.int64)
     margin = margins(cuts.rows, cuts.unit, cuts.n_classes)  # (sizes in rows, also when counted)
     _, pos = near_best_cuts(score, cuts.starts, cuts.lengths, k, margin, best)
-    return ranked_at(cuts, pos, totals)
+    seg = cuts.segment[pos]
+    return RankedCuts(seg, pos, left_counts_at(cuts, pos), cuts.present, cuts.parent, totals)
 
 
-def trace_scores(cuts, weighted, min_leaf: int) -> tuple:
+def trace_scores(cuts, weighted, valid, min_leaf: int) -> tuple:
     """The scores the trace ranks ``cuts`` by (those of every cut between two distinct values,
-    whatever ``min_leaf``; ``weighted``: the search's, with ``min_leaf``) and where a cut may
-    go."""
+    whatever ``min_leaf``) and where a cut may go, from the search's (``weighted`` and
+    ``valid``, with ``min_leaf``): the same with a ``min_leaf`` of 1, else scored again."""
+    if min_leaf == 1:
+        return weighted, valid
     valid = cuts.valid()
-    return (weighted if min_leaf == 1 else cuts.score_all(valid)), valid
+    return cuts.score_all(valid), valid
+
+
+def left_counts_at(cuts, pos) -> np.ndarray:
+    """The class counts left of the cut after each of positions ``pos`` (increasing) of
+    ``cuts``, a part's rows before it counted (its ``before``). With two classes, from the rank
+    of each cut's last row among its class (:meth:`~id3tree.splits.sorted_rows.Cuts.left_by_rank`,
+    a few reads a cut); else by :func:`ranked_at` (its plain twin: one running count a class
+    over every position)."""
+    if cuts.n_classes == 2:
+        return cuts.left_by_rank(pos)
+    left = ranked_at(cuts, pos).left
+    return left if cuts.before is None else left + cuts.before[cuts.segment[pos]]
 
 
 def ranked_at(cuts, pos, n_thresholds=None) -> RankedCuts:

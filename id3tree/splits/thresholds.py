@@ -95,7 +95,8 @@ def best_thresholds(values, y, starts, lengths, n_classes, k: int, weight=None):
             step_up[rows], y[rows], starts[part] - starts[s], lengths[part], n_present[part],
             n_classes,
         )  # fmt: skip
-        ranked = ranked_cuts(cuts, cuts.score_all(cuts.valid()), 1, k)
+        valid = cuts.valid()
+        ranked = ranked_cuts(cuts, cuts.score_all(valid), valid, 1, k)
         at = ranked.position + rows.start
         best = ranked_thresholds(ranked, values[at], values[at + 1], k)
         best["segment"] = best["segment"] + s
