@@ -17,7 +17,13 @@ from id3tree.splits.near_best import (
 )
 from id3tree.splits.results import NOT_A_CUT, RankedCuts
 from id3tree.splits.sorted_rows import Cuts
-from id3tree.splits.thresholds import _cuts_of, ranked_overall, ranked_thresholds
+from id3tree.splits.thresholds import (
+    _cuts_of,
+    _ranked_at_once,
+    ranked_in_pieces,
+    ranked_overall,
+    ranked_thresholds,
+)
 
 
 def sorted_within_margin(score, starts, lengths, k, margin) -> list:
@@ -174,3 +180,23 @@ def test_left_counts_by_rank_are_those_of_a_running_count_per_class(seed):
     expected = np.array([np.bincount(y[: 101 + p], minlength=2) for p in pos])
     np.testing.assert_array_equal(part.left_by_rank(pos), expected)
     np.testing.assert_array_equal(ranked_at(part, pos).left + before, expected)
+
+
+@pytest.mark.parametrize("piece", [1, 7, 50, 10**6])
+def test_the_kept_cuts_ranked_in_pieces_are_ranked_as_at_once(piece):
+    """Ranking the kept cuts of many searches in pieces of whole segments (a piece of one
+    part, of several, a segment longer than a piece alone) gives the columns and the numbers
+    of thresholds of ranking them all joined in one call (its plain twin), for the page's
+    columns and for every column."""
+    rng = np.random.default_rng(piece)
+    parts = [
+        every_cut(rng, n_classes, int(n)) for n_classes, n in zip([3] * 6, [40, 1, 3, 60, 9, 2])
+    ]
+    for rank in (ranked_overall, ranked_thresholds):
+        cols, n_thresholds = ranked_in_pieces(parts, 3, rank, piece)
+        plain, plain_n = _ranked_at_once(parts, 3, rank)
+        np.testing.assert_array_equal(n_thresholds, plain_n)
+        assert list(cols) == list(plain)
+        for name, column in cols.items():
+            np.testing.assert_array_equal(column, plain[name], err_msg=name)
+        assert len(cols["segment"]) > 200 and (np.diff(cols["segment"]) >= 0).all()

@@ -127,6 +127,64 @@ def ranked_overall(cuts: RankedCuts, low, high, k: int) -> dict:
     }
 
 
+RANKED_PIECE = 2**18
+"""The most kept cuts :func:`ranked_in_pieces` ranks at once: a piece's temporaries (a few
+arrays of 8 or 16 bytes a cut) stay a few MB, in memory already in use, where ranking the 2.9
+million kept cuts of a fit of 1,000,000 rows at once made fresh arrays of tens of MB, whose
+first touch cost more than their work (benchmarks/README.md, 'The verbose=2 page at a million
+rows: the search's part')."""
+
+
+def ranked_in_pieces(parts: list, k: int, rank=ranked_overall, piece: int = RANKED_PIECE):
+    """``rank`` (:func:`ranked_overall` or :func:`ranked_thresholds`) of the cuts of ``parts``
+    (``(RankedCuts, low, high)`` each) joined one after another (their segments numbered on
+    from the last part's), ranked ``piece`` cuts or so at a time: runs of whole segments, a
+    part's or several parts' (a segment of more cuts alone). Each segment is ranked alone, so
+    the columns are those of one call on the parts joined (:func:`_ranked_at_once`, its plain
+    twin). Returns the columns and how many thresholds each segment has."""
+    found, group, size = [], [], 0
+    for cuts, low, high in parts:
+        n_cuts = np.bincount(cuts.segment, minlength=len(cuts.present))
+        for segments, rows in pieces(np.cumsum(n_cuts) - n_cuts, n_cuts, piece):
+            group.append(_segments_of(cuts, low, high, segments, rows))
+            size += rows.stop - rows.start
+            if size >= piece:
+                found.append(_ranked_at_once(group, k, rank))
+                group, size = [], 0
+    if group:
+        found.append(_ranked_at_once(group, k, rank))
+    if not found:  # (no segment at all)
+        return _ranked_at_once(parts, k, rank)
+    first = np.cumsum([0] + [len(n) for _, n in found[:-1]]).tolist()  # of each piece
+    columns = {
+        name: np.concatenate(
+            [c[name] + s if name == "segment" else c[name] for (c, _), s in zip(found, first)]
+        )
+        for name in found[0][0]
+    }
+    return columns, np.concatenate([n for _, n in found])
+
+
+def _ranked_at_once(parts: list, k: int, rank) -> tuple:
+    """The plain twin of :func:`ranked_in_pieces`: ``rank`` of ``parts`` (at least one)
+    joined, in one call."""
+    cuts = RankedCuts.joined([c for c, _, _ in parts])
+    low, high = (np.concatenate([p[i] for p in parts]) for i in (1, 2))
+    return rank(cuts, low, high, k), cuts.n_thresholds
+
+
+def _segments_of(cuts: RankedCuts, low, high, segments: slice, rows: slice) -> tuple:
+    """The cuts of ``segments`` (``rows`` of ``cuts``), their segments numbered from 0."""
+    if rows.stop - rows.start == len(cuts.segment) and segments.start == 0:
+        if segments.stop == len(cuts.present):
+            return cuts, low, high
+    part = RankedCuts(
+        cuts.segment[rows] - segments.start, cuts.position[rows], cuts.left[rows],
+        cuts.present[segments], cuts.parent[segments], cuts.n_thresholds[segments],
+    )  # fmt: skip
+    return part, low[rows], high[rows]
+
+
 def _sides_of_ranked(cuts: RankedCuts) -> tuple:
     """Of every cut of ``cuts``: the rows of its two sides (``(n_left, n_right)``, floats), their
     entropies (``(h_left, h_right)``) from their class counts, and its overall entropy (the
