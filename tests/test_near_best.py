@@ -10,6 +10,7 @@ from scipy import stats as sp_stats
 from id3tree.splits.near_best import (
     _WINDOW,
     _near_best_around,
+    _near_best_around_one,
     _near_best_in_blocks,
     left_counts_at,
     near_best_cuts,
@@ -200,3 +201,28 @@ def test_the_kept_cuts_ranked_in_pieces_are_ranked_as_at_once(piece):
         for name, column in cols.items():
             np.testing.assert_array_equal(column, plain[name], err_msg=name)
         assert len(cols["segment"]) > 200 and (np.diff(cols["segment"]) >= 0).all()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_cuts_near_the_best_of_one_segment_are_those_found_in_blocks(seed):
+    """The fast path for a single segment (scalar bounds) keeps exactly the cuts its plain
+    twins keep (around the best for many segments, and in blocks), those within the margin of
+    the segment's k-th best, wherever the search says its best is, declining where the window
+    holds fewer than k cuts as they do."""
+    rng = np.random.default_rng(seed)
+    for n in (5, _WINDOW, _WINDOW + 1, 300, 5000):
+        starts, lengths = np.array([0]), np.array([n])
+        score = walks(rng, lengths, invalid=0.3)
+        k = int(rng.integers(1, 6))
+        margin = rng.integers(0, 2**11, size=1)
+        expected = sorted_within_margin(score, starts, lengths, k, margin)
+        for best in (int(np.argmin(score)), int(rng.integers(0, n)), n):
+            given = np.array([best])
+            fast = _near_best_around_one(score, starts, lengths, k, margin, given)
+            many = _near_best_around(score, starts, lengths, k, margin, given)
+            assert (fast is None) == (many is None)
+            if fast is not None:
+                assert fast[1].tolist() == expected
+                assert [a.tolist() for a in fast] == [a.tolist() for a in many]
+            found = near_best_cuts(score, starts, lengths, k, margin, given)
+            assert found[1].tolist() == expected and (found[0] == 0).all()

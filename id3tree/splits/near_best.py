@@ -81,7 +81,8 @@ def near_best_cuts(score, starts, lengths, k: int, margin, best=None) -> tuple:
     if k <= width <= _BLOCK and len(starts) * width <= 2 * len(score) + 4096:
         return _near_best_of_short(score, starts, lengths, k, margin, width)
     if best is not None and k <= min(width, _WINDOW):
-        found = _near_best_around(score, starts, lengths, k, margin, best)
+        around = _near_best_around_one if len(starts) == 1 else _near_best_around
+        found = around(score, starts, lengths, k, margin, best)
         if found is not None:
             return found
     return _near_best_in_blocks(score, starts, lengths, k, margin)
@@ -128,6 +129,26 @@ def _near_best_around(score, starts, lengths, k: int, margin, best) -> tuple | N
         kept = near <= _plus_margin(kth, margin)[seg]
         seg, pos = seg[kept], pos[kept]
     return seg, pos
+
+
+def _near_best_around_one(score, starts, lengths, k: int, margin, best) -> tuple | None:
+    """:func:`_near_best_around` of a single segment (the first levels of a large fit, a long
+    segment's parts), its fast path: the same steps on the scores as one row, with scalar
+    bounds (a slice for the window, a comparison with one number), none of the gathers that
+    many segments need."""
+    n, m = len(score), int(margin[0])
+    first = min(max(int(best[0]) - _WINDOW // 2, 0), max(n - _WINDOW, 0))
+    kth = int(np.partition(score[first : first + _WINDOW], k - 1)[k - 1])
+    if kth == NOT_A_CUT:
+        if n > _WINDOW:  # its k-th best is elsewhere
+            return None
+        kth = NOT_A_CUT - 1  # (fewer than k cuts: every one is kept)
+    pos = np.flatnonzero(score <= min(kth, NOT_A_CUT - 1 - m) + m)
+    near = score[pos]
+    if np.count_nonzero(near < kth) >= k:  # its own k-th best, among them
+        kth = int(np.partition(near, k - 1)[k - 1])
+        pos = pos[near <= min(kth, NOT_A_CUT - 1 - m) + m]
+    return np.zeros(len(pos), np.int64), pos
 
 
 def _near_best_of_short(score, starts, lengths, k: int, margin, width: int) -> tuple:
