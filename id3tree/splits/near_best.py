@@ -104,14 +104,10 @@ def _near_best_around(score, starts, lengths, k: int, margin, best) -> tuple | N
     """
     ends = starts + lengths
     first = np.minimum(np.maximum(best - _WINDOW // 2, starts), np.maximum(ends - _WINDOW, starts))
-    at = first[:, None] + _OFFSETS
-    short = lengths <= _WINDOW  # (the window is the whole segment, or more)
+    short = lengths <= _WINDOW  # (the window is the whole segment, or more: from its start)
+    window = score.take(first[:, None] + _OFFSETS, mode="clip")
     if short.any():
-        past = at >= ends[:, None]
-        window = score.take(np.minimum(at, len(score) - 1))
-        window[past] = NOT_A_CUT
-    else:
-        window = score.take(at)
+        np.copyto(window, NOT_A_CUT, where=_OFFSETS >= lengths[:, None])
     kth = np.partition(window, k - 1, axis=1)[:, k - 1]
     too_few = kth == NOT_A_CUT
     if too_few.any():
