@@ -137,24 +137,20 @@ rows: the search's part')."""
 
 def ranked_in_pieces(parts: list, k: int, rank=ranked_overall, piece: int = RANKED_PIECE):
     """``rank`` (:func:`ranked_overall` or :func:`ranked_thresholds`) of the cuts of ``parts``
-    (``(RankedCuts, low, high)`` each) joined one after another (their segments numbered on
+    (``(RankedCuts, low, high)`` each, at least one) joined one after another (their segments numbered on
     from the last part's), ranked ``piece`` cuts or so at a time: runs of whole segments, a
     part's or several parts' (a segment of more cuts alone). Each segment is ranked alone, so
     the columns are those of one call on the parts joined (:func:`_ranked_at_once`, its plain
     twin). Returns the columns and how many thresholds each segment has."""
     found, group, size = [], [], 0
-    for cuts, low, high in parts:
-        n_cuts = np.bincount(cuts.segment, minlength=len(cuts.present))
-        for segments, rows in pieces(np.cumsum(n_cuts) - n_cuts, n_cuts, piece):
-            group.append(_segments_of(cuts, low, high, segments, rows))
-            size += rows.stop - rows.start
-            if size >= piece:
-                found.append(_ranked_at_once(group, k, rank))
-                group, size = [], 0
+    for part in _runs_of(parts, piece):
+        group.append(part)
+        size += len(part[0].segment)
+        if size >= piece:
+            found.append(_ranked_at_once(group, k, rank))
+            group, size = [], 0
     if group:
         found.append(_ranked_at_once(group, k, rank))
-    if not found:  # (no segment at all)
-        return _ranked_at_once(parts, k, rank)
     first = np.cumsum([0] + [len(n) for _, n in found[:-1]]).tolist()  # of each piece
     columns = {
         name: np.concatenate(
@@ -173,16 +169,21 @@ def _ranked_at_once(parts: list, k: int, rank) -> tuple:
     return rank(cuts, low, high, k), cuts.n_thresholds
 
 
-def _segments_of(cuts: RankedCuts, low, high, segments: slice, rows: slice) -> tuple:
-    """The cuts of ``segments`` (``rows`` of ``cuts``), their segments numbered from 0."""
-    if rows.stop - rows.start == len(cuts.segment) and segments.start == 0:
-        if segments.stop == len(cuts.present):
-            return cuts, low, high
-    part = RankedCuts(
-        cuts.segment[rows] - segments.start, cuts.position[rows], cuts.left[rows],
-        cuts.present[segments], cuts.parent[segments], cuts.n_thresholds[segments],
-    )  # fmt: skip
-    return part, low[rows], high[rows]
+def _runs_of(parts: list, piece: int):
+    """The cuts of ``parts`` (``(RankedCuts, low, high)`` each) as runs of whole segments of at
+    most ``piece`` cuts (a segment of more alone; a part of at most ``piece`` cuts whole), their
+    segments numbered from 0 in each."""
+    for cuts, low, high in parts:
+        if len(cuts.segment) <= piece:
+            yield cuts, low, high
+            continue
+        n_cuts = np.bincount(cuts.segment, minlength=len(cuts.present))
+        for segments, rows in pieces(np.cumsum(n_cuts) - n_cuts, n_cuts, piece):
+            run = RankedCuts(
+                cuts.segment[rows] - segments.start, cuts.position[rows], cuts.left[rows],
+                cuts.present[segments], cuts.parent[segments], cuts.n_thresholds[segments],
+            )  # fmt: skip
+            yield run, low[rows], high[rows]
 
 
 def _sides_of_ranked(cuts: RankedCuts) -> tuple:
