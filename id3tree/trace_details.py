@@ -27,9 +27,9 @@ from id3tree.node import (
     plural,
 )
 from id3tree.splits import (
-    RankedCuts,
     best_thresholds,
     enumerate_thresholds,
+    ranked_in_pieces,
     ranked_overall,
     ranked_thresholds,
 )
@@ -500,20 +500,18 @@ class TraceDetails:
         """The best thresholds of the numeric features whose split search kept the cuts that
         may be among them (``kept``: ``Scores.ranked``, found from the scores it computed, with
         the two values each cut lies between), for every level at once: only those cuts are
-        ranked (:func:`~id3tree.splits.ranked_thresholds`), in one call for the whole tree, so
-        that the cost follows the page, not the data nor the number of levels. Each level's
+        ranked (:func:`~id3tree.splits.ranked_thresholds`), for the whole tree in pieces of a
+        few hundred thousand cuts (:func:`~id3tree.splits.ranked_in_pieces`), so that the cost
+        follows the page, not the data nor the number of levels. Each level's
         segments (``i * k + e``: its i-th kept feature at scored node e) are one run of the
         whole tree's, level after level."""
         levels = [d for d in self.levels if d.kept]
         if not levels:
             return
-        chunks = [chunk for d in levels for chunk in d.kept]
-        cuts = RankedCuts.joined([chunk for _, chunk, _, _ in chunks])
-        low = np.concatenate([low for *_, low, _ in chunks])
-        high = np.concatenate([high for *_, high in chunks])
+        parts = [chunk for d in levels for _, *chunk in d.kept]  # (RankedCuts, low, high)
         rank = ranked_overall if self.as_text else ranked_thresholds  # (the page: two columns)
-        cols = rank(cuts, low, high, self.max_thresholds)
-        bounds = np.searchsorted(cols["segment"], np.arange(len(cuts.present) + 1))
+        cols, n_thresholds = ranked_in_pieces(parts, self.max_thresholds, rank)
+        bounds = np.searchsorted(cols["segment"], np.arange(len(n_thresholds) + 1))
         first = 0  # each level's first segment
         for d in levels:
             features = [f for features, *_ in d.kept for f in features]
@@ -521,7 +519,7 @@ class TraceDetails:
             a, b = bounds[first], bounds[stop]
             level_cols = {name: column[a:b] for name, column in cols.items()}
             d.thresholds |= self._thresholds_found(
-                features, len(d.level.ids), level_cols, cuts.n_thresholds[first:stop],
+                features, len(d.level.ids), level_cols, n_thresholds[first:stop],
                 bounds[first : stop + 1] - a,
             )  # fmt: skip
             d.kept = None

@@ -10,12 +10,21 @@ from scipy import stats as sp_stats
 from id3tree.splits.near_best import (
     _WINDOW,
     _near_best_around,
+    _near_best_around_one,
     _near_best_in_blocks,
+    left_counts_at,
     near_best_cuts,
     ranked_at,
 )
 from id3tree.splits.results import NOT_A_CUT, RankedCuts
-from id3tree.splits.thresholds import _cuts_of, ranked_overall, ranked_thresholds
+from id3tree.splits.sorted_rows import Cuts
+from id3tree.splits.thresholds import (
+    _cuts_of,
+    _ranked_at_once,
+    ranked_in_pieces,
+    ranked_overall,
+    ranked_thresholds,
+)
 
 
 def sorted_within_margin(score, starts, lengths, k, margin) -> list:
@@ -133,3 +142,87 @@ def test_the_pages_columns_of_the_ranked_cuts_are_those_of_every_column(n_classe
     ) / n
     expected = np.sort(overall + cuts.segment * 100.0)  # (entropies below 100: segment order)
     np.testing.assert_allclose(np.sort(every["overall_entropy"] + seg * 100.0), expected, atol=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_left_counts_by_rank_are_those_of_a_running_count_per_class(seed):
+    """The fast path for two classes (each cut's left counts from its last row's rank among its
+    class) gives the counts of its plain twin (one running count a class) and of counting the
+    rows left of each cut directly: whole segments of rows, counted entries (several rows an
+    entry), and a part of a long segment whose rows before it are counted."""
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(1, 60, size=30)
+    starts = np.cumsum(lengths) - lengths
+    m = int(lengths.sum())
+    y = rng.integers(0, 2, size=m)
+    step_up = rng.random(m) < 0.7
+    n_present = np.maximum(lengths - rng.integers(0, 3, size=len(lengths)), 0)
+    for count in (None, rng.integers(1, 9, size=m)):
+        cuts = Cuts(step_up, y, starts, lengths, n_present, 2, count)
+        pos = np.flatnonzero(rng.random(m) < 0.5)
+        fast = left_counts_at(cuts, pos)
+        np.testing.assert_array_equal(fast, ranked_at(cuts, pos).left)
+        rows = np.ones(m, np.int64) if count is None else count
+        seg = cuts.segment[pos]
+        direct = [
+            np.bincount(y[a : p + 1], weights=rows[a : p + 1], minlength=2)
+            for a, p in zip(starts[seg].tolist(), pos.tolist())
+        ]
+        np.testing.assert_array_equal(fast, np.array(direct).reshape(-1, 2))
+    # a part (rows 100 to 180) of one segment of 300 rows, 290 with a value
+    y = rng.integers(0, 2, size=300)
+    present = np.bincount(y[:290], minlength=2)[None]
+    before = np.bincount(y[:100], minlength=2)[None]
+    part = Cuts(
+        np.ones(80, bool), y[100:180], np.array([0]), np.array([80]), np.array([290]), 2,
+        before=before, present=present, scale=(300, 300),
+    )  # fmt: skip
+    pos = np.arange(80)
+    expected = np.array([np.bincount(y[: 101 + p], minlength=2) for p in pos])
+    np.testing.assert_array_equal(part.left_by_rank(pos), expected)
+    np.testing.assert_array_equal(ranked_at(part, pos).left + before, expected)
+
+
+@pytest.mark.parametrize("piece", [1, 7, 50, 10**6])
+def test_the_kept_cuts_ranked_in_pieces_are_ranked_as_at_once(piece):
+    """Ranking the kept cuts of many searches in pieces of whole segments (a piece of one
+    part, of several, a segment longer than a piece alone) gives the columns and the numbers
+    of thresholds of ranking them all joined in one call (its plain twin), for the page's
+    columns and for every column."""
+    rng = np.random.default_rng(piece)
+    parts = [
+        every_cut(rng, n_classes, int(n)) for n_classes, n in zip([3] * 6, [40, 1, 3, 60, 9, 2])
+    ]
+    for rank in (ranked_overall, ranked_thresholds):
+        cols, n_thresholds = ranked_in_pieces(parts, 3, rank, piece)
+        plain, plain_n = _ranked_at_once(parts, 3, rank)
+        np.testing.assert_array_equal(n_thresholds, plain_n)
+        assert list(cols) == list(plain)
+        for name, column in cols.items():
+            np.testing.assert_array_equal(column, plain[name], err_msg=name)
+        assert len(cols["segment"]) > 200 and (np.diff(cols["segment"]) >= 0).all()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_cuts_near_the_best_of_one_segment_are_those_found_in_blocks(seed):
+    """The fast path for a single segment (scalar bounds) keeps exactly the cuts its plain
+    twins keep (around the best for many segments, and in blocks), those within the margin of
+    the segment's k-th best, wherever the search says its best is, declining where the window
+    holds fewer than k cuts as they do."""
+    rng = np.random.default_rng(seed)
+    for n in (5, _WINDOW, _WINDOW + 1, 300, 5000):
+        starts, lengths = np.array([0]), np.array([n])
+        score = walks(rng, lengths, invalid=0.3)
+        k = int(rng.integers(1, 6))
+        margin = rng.integers(0, 2**11, size=1)
+        expected = sorted_within_margin(score, starts, lengths, k, margin)
+        for best in (int(np.argmin(score)), int(rng.integers(0, n)), n):
+            given = np.array([best])
+            fast = _near_best_around_one(score, starts, lengths, k, margin, given)
+            many = _near_best_around(score, starts, lengths, k, margin, given)
+            assert (fast is None) == (many is None)
+            if fast is not None:
+                assert fast[1].tolist() == expected
+                assert [a.tolist() for a in fast] == [a.tolist() for a in many]
+            found = near_best_cuts(score, starts, lengths, k, margin, given)
+            assert found[1].tolist() == expected and (found[0] == 0).all()

@@ -45,6 +45,7 @@ from id3tree.splits.strategies import NUMERIC_SEARCHES, SIZE_RULES, search_sorte
 from id3tree.splits.thresholds import (
     best_thresholds,
     enumerate_thresholds,
+    ranked_in_pieces,
     ranked_overall,
     ranked_thresholds,
     search_thresholds,
@@ -70,6 +71,7 @@ __all__ = [
     "looked_up_tolerance",
     "midpoint",
     "plain_candidate_splits",
+    "ranked_in_pieces",
     "ranked_overall",
     "ranked_thresholds",
     "scaled_cut_scores",

@@ -13,26 +13,41 @@ import numpy as np
 from id3tree.splits.results import NOT_A_CUT, RankedCuts, cumsum0, filled
 
 
-def ranked_cuts(cuts, weighted, min_leaf: int, k: int, best=None) -> RankedCuts:
+def ranked_cuts(cuts, weighted, valid, min_leaf: int, k: int, best=None) -> RankedCuts:
     """``ranked`` of :func:`~id3tree.splits.sorted_rows.search_cuts`: the cuts that may be
     among the ``k`` best of each segment of ``cuts`` (a :class:`~id3tree.splits.sorted_rows.Cuts`
-    of whole segments, of rows or counted, whose scores with ``min_leaf`` are ``weighted``),
-    every cut between two distinct values counting (a ``min_leaf`` of 1, as the trace lists
-    them); ``best``: where the search found each segment's best cut, when it has (see
-    :func:`near_best_cuts`)."""
-    score, valid = trace_scores(cuts, weighted, min_leaf)
+    of whole segments, of rows or counted, whose scores with ``min_leaf`` are ``weighted``,
+    ``valid`` where a cut may go), every cut between two distinct values counting (a
+    ``min_leaf`` of 1, as the trace lists them); ``best``: where the search found each
+    segment's best cut, when it has (see :func:`near_best_cuts`)."""
+    score, valid = trace_scores(cuts, weighted, valid, min_leaf)
     totals = np.add.reduceat(valid, cuts.starts) if len(valid) else np.zeros(0, np.int64)
     margin = margins(cuts.rows, cuts.unit, cuts.n_classes)  # (sizes in rows, also when counted)
     _, pos = near_best_cuts(score, cuts.starts, cuts.lengths, k, margin, best)
-    return ranked_at(cuts, pos, totals)
+    seg = cuts.segment[pos]
+    return RankedCuts(seg, pos, left_counts_at(cuts, pos), cuts.present, cuts.parent, totals)
 
 
-def trace_scores(cuts, weighted, min_leaf: int) -> tuple:
+def trace_scores(cuts, weighted, valid, min_leaf: int) -> tuple:
     """The scores the trace ranks ``cuts`` by (those of every cut between two distinct values,
-    whatever ``min_leaf``; ``weighted``: the search's, with ``min_leaf``) and where a cut may
-    go."""
+    whatever ``min_leaf``) and where a cut may go, from the search's (``weighted`` and
+    ``valid``, with ``min_leaf``): the same with a ``min_leaf`` of 1, else scored again."""
+    if min_leaf == 1:
+        return weighted, valid
     valid = cuts.valid()
-    return (weighted if min_leaf == 1 else cuts.score_all(valid)), valid
+    return cuts.score_all(valid), valid
+
+
+def left_counts_at(cuts, pos) -> np.ndarray:
+    """The class counts left of the cut after each of positions ``pos`` (increasing) of
+    ``cuts``, a part's rows before it counted (its ``before``). With two classes, from the rank
+    of each cut's last row among its class (:meth:`~id3tree.splits.sorted_rows.Cuts.left_by_rank`,
+    a few reads a cut); else by :func:`ranked_at` (its plain twin: one running count a class
+    over every position)."""
+    if cuts.n_classes == 2:
+        return cuts.left_by_rank(pos)
+    left = ranked_at(cuts, pos).left
+    return left if cuts.before is None else left + cuts.before[cuts.segment[pos]]
 
 
 def ranked_at(cuts, pos, n_thresholds=None) -> RankedCuts:
@@ -66,7 +81,8 @@ def near_best_cuts(score, starts, lengths, k: int, margin, best=None) -> tuple:
     if k <= width <= _BLOCK and len(starts) * width <= 2 * len(score) + 4096:
         return _near_best_of_short(score, starts, lengths, k, margin, width)
     if best is not None and k <= min(width, _WINDOW):
-        found = _near_best_around(score, starts, lengths, k, margin, best)
+        around = _near_best_around_one if len(starts) == 1 else _near_best_around
+        found = around(score, starts, lengths, k, margin, best)
         if found is not None:
             return found
     return _near_best_in_blocks(score, starts, lengths, k, margin)
@@ -88,14 +104,10 @@ def _near_best_around(score, starts, lengths, k: int, margin, best) -> tuple | N
     """
     ends = starts + lengths
     first = np.minimum(np.maximum(best - _WINDOW // 2, starts), np.maximum(ends - _WINDOW, starts))
-    at = first[:, None] + _OFFSETS
-    short = lengths <= _WINDOW  # (the window is the whole segment, or more)
+    short = lengths <= _WINDOW  # (the window is the whole segment, or more: from its start)
+    window = score.take(first[:, None] + _OFFSETS, mode="clip")
     if short.any():
-        past = at >= ends[:, None]
-        window = score.take(np.minimum(at, len(score) - 1))
-        window[past] = NOT_A_CUT
-    else:
-        window = score.take(at)
+        np.copyto(window, NOT_A_CUT, where=_OFFSETS >= lengths[:, None])
     kth = np.partition(window, k - 1, axis=1)[:, k - 1]
     too_few = kth == NOT_A_CUT
     if too_few.any():
@@ -113,6 +125,26 @@ def _near_best_around(score, starts, lengths, k: int, margin, best) -> tuple | N
         kept = near <= _plus_margin(kth, margin)[seg]
         seg, pos = seg[kept], pos[kept]
     return seg, pos
+
+
+def _near_best_around_one(score, starts, lengths, k: int, margin, best) -> tuple | None:
+    """:func:`_near_best_around` of a single segment (the first levels of a large fit, a long
+    segment's parts), its fast path: the same steps on the scores as one row, with scalar
+    bounds (a slice for the window, a comparison with one number), none of the gathers that
+    many segments need."""
+    n, m = len(score), int(margin[0])
+    first = min(max(int(best[0]) - _WINDOW // 2, 0), max(n - _WINDOW, 0))
+    kth = int(np.partition(score[first : first + _WINDOW], k - 1)[k - 1])
+    if kth == NOT_A_CUT:
+        if n > _WINDOW:  # its k-th best is elsewhere
+            return None
+        kth = NOT_A_CUT - 1  # (fewer than k cuts: every one is kept)
+    pos = np.flatnonzero(score <= min(kth, NOT_A_CUT - 1 - m) + m)
+    near = score[pos]
+    if np.count_nonzero(near < kth) >= k:  # its own k-th best, among them
+        kth = int(np.partition(near, k - 1)[k - 1])
+        pos = pos[near <= min(kth, NOT_A_CUT - 1 - m) + m]
+    return np.zeros(len(pos), np.int64), pos
 
 
 def _near_best_of_short(score, starts, lengths, k: int, margin, width: int) -> tuple:

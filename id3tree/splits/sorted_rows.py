@@ -17,9 +17,9 @@ import numpy as np
 from id3tree._entropy import cut_entropy_units, scaled_xlogx
 from id3tree.splits.near_best import (
     joined_parts,
+    left_counts_at,
     margins,
     near_best_cuts,
-    ranked_at,
     ranked_cuts,
     trace_scores,
 )
@@ -105,7 +105,8 @@ class Cuts:
         else:
             left_step = self.q[rank + count] - self.q[rank]
             right_step = self.q[above + count] - self.q[above]
-        del rank, above
+        self.rank = rank  # (read again by left_by_rank, for the trace)
+        del above
         # one running sum of both: how much sum_k (q[left_k] + q[right_k]) has fallen by each
         # position (sum_k q[right_k] falls, sum_k q[left_k] rises), so that at the cut after
         # position i the sum is start_total - (fall[i + 1] - fall[start]), start_total being
@@ -170,6 +171,18 @@ class Cuts:
         last[seg] = pos - self.starts[seg] + self.offset[self.starts[seg]]
         left = self._class_counts(self.offset <= last[self.segment])[seg]
         return left if self.before is None else left + self.before[seg]
+
+    def left_by_rank(self, pos) -> np.ndarray:
+        """Exact class counts (two classes) left of the cut after each of positions ``pos``,
+        the rows of a part's segment before it counted: the rows of its last entry's class
+        from that entry's rank among them, the other class's the rest (the fast path of
+        :func:`~id3tree.splits.near_best.left_counts_at`)."""
+        own = self.rank[pos] + (1 if self.count is None else self.count[pos])
+        n_left = self.n_left(pos)
+        left = np.empty((len(pos), 2), dtype=np.int64)
+        left[:, 1] = np.where(self.y[pos] == 1, own, n_left - own)
+        np.subtract(n_left, left[:, 1], out=left[:, 0])
+        return left
 
 
 def _rank_in_segment_and_class(
@@ -242,14 +255,15 @@ def _best_of(cuts: Cuts, min_leaf: int, rank: int) -> tuple:
     """The winning cut of every segment of ``cuts`` by the tie rule (the segments with a cut,
     the position of each one's winner, every segment's number of tied cuts) and, with
     ``rank=k``, the cuts that may be among each segment's ``k`` best (else None)."""
-    weighted = cuts.score_all(cuts.valid(min_leaf))
+    valid = cuts.valid(min_leaf)
+    weighted = cuts.score_all(valid)
     tolerance = tie_tolerance(cuts.rows, cuts.unit)  # sizes in rows, also when counted
     owner, at, n_ties = best_cuts(weighted, cuts.starts, cuts.lengths, tolerance)
     ranked = None
     if rank:
         best = cuts.starts + cuts.lengths  # (past its segment: no cut)
         best[owner] = at
-        ranked = ranked_cuts(cuts, weighted, min_leaf, rank, best)
+        ranked = ranked_cuts(cuts, weighted, valid, min_leaf, rank, best)
     return owner, at, n_ties, ranked
 
 
@@ -344,14 +358,16 @@ def _search_long(
             n_classes, before=before, present=present[None], scale=scale,
         )  # fmt: skip
         tolerance = int(tie_tolerance(length, cuts.unit))
-        weighted = cuts.score_all(cuts.valid(min_leaf))
+        valid = cuts.valid(min_leaf)
+        weighted = cuts.score_all(valid)
         best = weighted.min()
+        near = np.zeros(0, np.int64)
         if best < NOT_A_CUT:
             near = np.flatnonzero(weighted <= best + tolerance)
             near_position.append(near + lo)
             near_score.append(weighted[near])
-        if rank:
-            trace.add(cuts, weighted, min_leaf, lo, before)
+        if rank:  # (the part's first tied cut: where its best is, for near_best_cuts)
+            trace.add(cuts, weighted, valid, min_leaf, lo, near[:1])
         before = before + cuts.parent
     missing = missing.astype(np.int64)
     ranked = trace.ranked(present, missing) if rank else None
@@ -376,14 +392,16 @@ class _LongRanking:
         self.n_thresholds = 0
         self.parts = [(np.zeros(0, np.int64),) * 2 + (np.zeros((0, n_classes), np.int64),)]
 
-    def add(self, cuts: Cuts, weighted, min_leaf: int, lo: int, before) -> None:
+    def add(self, cuts: Cuts, weighted, valid, min_leaf: int, lo: int, best) -> None:
         """The cuts near the ``k`` best of a part (``cuts``, scored ``weighted`` with
-        ``min_leaf``, from position ``lo`` on, ``before``: the class counts before it)."""
+        ``min_leaf``, ``valid`` where a cut may go, from position ``lo`` on; ``best``: where
+        the search found the part's best cut, empty where it found none)."""
         self.margin = margins(np.array([self.length]), cuts.unit, self.n_classes)
-        score, valid = trace_scores(cuts, weighted, min_leaf)
+        score, valid = trace_scores(cuts, weighted, valid, min_leaf)
         self.n_thresholds += int(np.count_nonzero(valid))
-        _, pos = near_best_cuts(score, cuts.starts, cuts.lengths, self.k, self.margin)
-        self.parts.append((pos + lo, score[pos], ranked_at(cuts, pos).left + before))
+        best = best if len(best) else cuts.lengths  # (past the part: no cut)
+        _, pos = near_best_cuts(score, cuts.starts, cuts.lengths, self.k, self.margin, best)
+        self.parts.append((pos + lo, score[pos], left_counts_at(cuts, pos)))
 
     def ranked(self, present, missing) -> RankedCuts:
         """The :class:`RankedCuts` of the segment (``present``, ``missing``: its class counts

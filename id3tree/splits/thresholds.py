@@ -95,7 +95,8 @@ def best_thresholds(values, y, starts, lengths, n_classes, k: int, weight=None):
             step_up[rows], y[rows], starts[part] - starts[s], lengths[part], n_present[part],
             n_classes,
         )  # fmt: skip
-        ranked = ranked_cuts(cuts, cuts.score_all(cuts.valid()), 1, k)
+        valid = cuts.valid()
+        ranked = ranked_cuts(cuts, cuts.score_all(valid), valid, 1, k)
         at = ranked.position + rows.start
         best = ranked_thresholds(ranked, values[at], values[at + 1], k)
         best["segment"] = best["segment"] + s
@@ -124,6 +125,65 @@ def ranked_overall(cuts: RankedCuts, low, high, k: int) -> dict:
         "threshold": midpoint(low[order], high[order]),
         "overall_entropy": overall[order],
     }
+
+
+RANKED_PIECE = 2**18
+"""The most kept cuts :func:`ranked_in_pieces` ranks at once: a piece's temporaries (a few
+arrays of 8 or 16 bytes a cut) stay a few MB, in memory already in use, where ranking the 2.9
+million kept cuts of a fit of 1,000,000 rows at once made fresh arrays of tens of MB, whose
+first touch cost more than their work (benchmarks/README.md, 'The verbose=2 page at a million
+rows: the search's part')."""
+
+
+def ranked_in_pieces(parts: list, k: int, rank=ranked_overall, piece: int = RANKED_PIECE):
+    """``rank`` (:func:`ranked_overall` or :func:`ranked_thresholds`) of the cuts of ``parts``
+    (``(RankedCuts, low, high)`` each, at least one) joined one after another (their segments numbered on
+    from the last part's), ranked ``piece`` cuts or so at a time: runs of whole segments, a
+    part's or several parts' (a segment of more cuts alone). Each segment is ranked alone, so
+    the columns are those of one call on the parts joined (:func:`_ranked_at_once`, its plain
+    twin). Returns the columns and how many thresholds each segment has."""
+    found, group, size = [], [], 0
+    for part in _runs_of(parts, piece):
+        group.append(part)
+        size += len(part[0].segment)
+        if size >= piece:
+            found.append(_ranked_at_once(group, k, rank))
+            group, size = [], 0
+    if group:
+        found.append(_ranked_at_once(group, k, rank))
+    first = np.cumsum([0] + [len(n) for _, n in found[:-1]]).tolist()  # of each piece
+    columns = {
+        name: np.concatenate(
+            [c[name] + s if name == "segment" else c[name] for (c, _), s in zip(found, first)]
+        )
+        for name in found[0][0]
+    }
+    return columns, np.concatenate([n for _, n in found])
+
+
+def _ranked_at_once(parts: list, k: int, rank) -> tuple:
+    """The plain twin of :func:`ranked_in_pieces`: ``rank`` of ``parts`` (at least one)
+    joined, in one call."""
+    cuts = RankedCuts.joined([c for c, _, _ in parts])
+    low, high = (np.concatenate([p[i] for p in parts]) for i in (1, 2))
+    return rank(cuts, low, high, k), cuts.n_thresholds
+
+
+def _runs_of(parts: list, piece: int):
+    """The cuts of ``parts`` (``(RankedCuts, low, high)`` each) as runs of whole segments of at
+    most ``piece`` cuts (a segment of more alone; a part of at most ``piece`` cuts whole), their
+    segments numbered from 0 in each."""
+    for cuts, low, high in parts:
+        if len(cuts.segment) <= piece:
+            yield cuts, low, high
+            continue
+        n_cuts = np.bincount(cuts.segment, minlength=len(cuts.present))
+        for segments, rows in pieces(np.cumsum(n_cuts) - n_cuts, n_cuts, piece):
+            run = RankedCuts(
+                cuts.segment[rows] - segments.start, cuts.position[rows], cuts.left[rows],
+                cuts.present[segments], cuts.parent[segments], cuts.n_thresholds[segments],
+            )  # fmt: skip
+            yield run, low[rows], high[rows]
 
 
 def _sides_of_ranked(cuts: RankedCuts) -> tuple:
