@@ -137,11 +137,11 @@ rows: the search's part')."""
 
 def ranked_in_pieces(parts: list, k: int, rank=ranked_overall, piece: int = RANKED_PIECE):
     """``rank`` (:func:`ranked_overall` or :func:`ranked_thresholds`) of the cuts of ``parts``
-    (``(RankedCuts, low, high)`` each, at least one) joined one after another (their segments numbered on
-    from the last part's), ranked ``piece`` cuts or so at a time: runs of whole segments, a
-    part's or several parts' (a segment of more cuts alone). Each segment is ranked alone, so
-    the columns are those of one call on the parts joined (:func:`_ranked_at_once`, its plain
-    twin). Returns the columns and how many thresholds each segment has."""
+    (``(RankedCuts, low, high)`` each, at least one) joined one after another (their segments
+    numbered on from the last part's), ranked ``piece`` cuts or so at a time: runs of whole
+    segments, a part's or several parts' (a segment of more cuts alone). Each segment is ranked
+    alone, so the columns are those of one call on the parts joined (:func:`_ranked_at_once`,
+    its plain twin). Returns the columns and how many thresholds each segment has."""
     found, group, size = [], [], 0
     for part in _runs_of(parts, piece):
         group.append(part)
