@@ -1,0 +1,57 @@
+"""The trace's benchmark still runs: its ``--by-size`` table, as a smoke run (no time is asserted).
+
+``benchmarks/bench_trace.py --by-size`` fits each size in a process of its own, quiet and traced
+in turn, and prints a row a size. This test reads that table on two small sizes and checks what
+does not depend on the machine: a row for each size, the tree's nodes and the page's lines as a
+fit of the same data here gives them, every column a median within its lowest and highest (the ratios positive), and
+the closing ratio of the page's cost a line, largest size over smallest.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from sklearn.datasets import make_classification
+
+from id3tree import ID3Classifier
+from id3tree.learner import VERBOSE_THRESHOLDS
+from id3tree.tracing import PrintTracer
+
+ROOT = Path(__file__).resolve().parents[1]
+SIZES = (600, 1200)
+SPREAD = r"(-?\d+\.\d\d) \[(-?\d+\.\d\d)\.\.(-?\d+\.\d\d)\]"
+ROW = re.compile(
+    r"^\s*(?P<rows>[\d,]+)\s+(?P<nodes>\d+)\s+(?P<lines>\d+)\s+(?P<chars>\d+)\s+(?P<pairs>\d+)"
+    r"\s+(?P<sklearn>\d+\.\d\d)" + rf"\s+{SPREAD}" * 5 + "$"
+)
+
+
+def the_page(n_rows: int) -> tuple[int, int]:
+    """The nodes of the fully grown tree of the benchmark's data and the lines of its page."""
+    X, y = make_classification(n_samples=n_rows, n_features=10, random_state=0)
+    buffer = io.StringIO()
+    tracer = PrintTracer(buffer, max_thresholds=VERBOSE_THRESHOLDS)
+    model = ID3Classifier(max_depth=None).fit(X, y, tracer=tracer)
+    return sum(1 for _ in model.root_.walk()), buffer.getvalue().count("\n")
+
+
+def test_by_size_prints_a_row_a_size_with_the_page_of_each():
+    command = [sys.executable, str(ROOT / "benchmarks" / "bench_trace.py"), "--by-size"]
+    command += ["--rows", *map(str, SIZES), "--rounds", "2", "--pairs", "2"]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    rows = [m for m in map(ROW.match, run.stdout.splitlines()) if m]
+    assert [int(m["rows"].replace(",", "")) for m in rows] == list(SIZES)
+    for n_rows, m in zip(SIZES, rows):
+        assert (int(m["nodes"]), int(m["lines"])) == the_page(n_rows)
+        assert int(m["pairs"]) == 2 * 2  # two rounds of two pairs
+        assert float(m["sklearn"]) > 0
+        numbers = [float(x) for x in m.groups()[6:]]
+        for median, low, high in zip(numbers[::3], numbers[1::3], numbers[2::3]):
+            assert low <= median <= high
+        assert numbers[0] > 0 and numbers[3] > 0  # the ratios of a traced fit to a quiet one
+    assert f"page us at {SIZES[-1]:,} rows / at {SIZES[0]:,} rows (medians): " in run.stdout
