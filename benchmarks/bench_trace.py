@@ -9,7 +9,7 @@ Usage::
     python benchmarks/bench_trace.py --rows 1000000 --data default --quick  # one data set
     python benchmarks/bench_trace.py --rows 1000000 --data default --variants verbose=2 \
         --into StringIO --repeat 3                # one variant, into one sink
-    python benchmarks/bench_trace.py --by-size --rows 10000 100000 1000000 --rounds 5
+    python benchmarks/bench_trace.py --by-size --rows 10000 100000 1000000 --rounds 5  # a line's cost
 
 Data: ``make_classification(n_samples=10_000, n_features=10, random_state=0)`` in two forms,
 every tree fully grown (``--max-depth`` limits them; ``--data`` picks the data sets):
@@ -40,15 +40,17 @@ the quiet fit; verbose=2 at most 3x and fewer than 50,000 lines (at other sizes 
 reads ``-``).
 ``--by-size`` answers whether what the page costs a line grows with the data, on the same
 machine state: each size runs in a process of its own, the sizes in turn (a round), for
-``--rounds`` rounds; each process fits the ``default`` data quiet and with ``verbose=2`` into
-memory in turn, a few pairs, and each pair gives its own figures. The table shows, by size, the
-median over all pairs (and the lowest and highest) of the wall-clock ratio, and of what the
-trace costs a line in processor time: the whole of it (traced less quiet), the page (the fit's
-end, as ``page us``) and the search's work for the trace during the growth (as ``grow x``, but
-per line). A pair's figures are taken at one moment, so the machine's drift hits both of its
-fits alike; the medians of many pairs from every round compare the sizes on the same machine,
-where the best of a few short fits against the best of one long fit would not. scikit-learn's
-entropy tree is timed once a size (the first round) for scale.
+``--rounds`` rounds; each process fits the ``default`` data in turns, a quiet fit then one with
+``verbose=2`` into each of two sinks: a ``StringIO`` and a sink that keeps only the page's
+length (``discarded``: what making and handing over the page costs, none of the sink's own work;
+a StringIO of a million rows' page grows a buffer of some 1.5 GB). Each turn gives its own
+figures, and the table shows, by size and sink, their median over all turns (and the lowest and
+highest): the wall-clock ratio, the growth's (``grow x``), and what the trace costs a line in
+processor time: the whole of it (traced less quiet), the page (the fit's end, as ``page us``)
+and the search's work for the trace during the growth. A turn's fits follow each other, so the
+machine's drift hits them alike; the medians of many turns from every round compare the sizes
+on the same machine, where the best of a few short fits against the best of one long fit would
+not. scikit-learn's entropy tree is timed once a size (the first round) for scale.
 
 The script always exits with status 0: it measures, it does not test.
 """
@@ -197,53 +199,69 @@ def measure(
 # ---------------------------------------------------------------------------------------------
 # --by-size: what a printed line costs at each size, on the same machine state
 # ---------------------------------------------------------------------------------------------
-def pairs_at(n_rows: int) -> int:
-    """How many (quiet, traced) pairs a size's process fits a round: a few seconds' worth."""
-    return max(1, int(1.5 * (1_000_000 / n_rows) ** 0.5))
+class Discarded:
+    """A sink that keeps nothing of the page but its length: what making and handing over the
+    page costs, none of a sink's own work (a StringIO grows its buffer, a file encodes and
+    writes)."""
+
+    def __init__(self):
+        self.chars = 0
+
+    def write(self, text: str) -> None:
+        self.chars += len(text)
 
 
-def timed_fit(X, y, traced: bool) -> dict:
-    """One fit of ``default`` data, quiet or with the page of ``verbose=2`` printed into memory:
-    its wall-clock and processor seconds, those of its end (``Record.finish``) and its growth
-    (before the end), and its page's lines and characters."""
-    buffer = io.StringIO()
-    tracer = {"tracer": PrintTracer(buffer, max_thresholds=VERBOSE_THRESHOLDS)} if traced else {}
+BY_SIZE_SINKS = ("StringIO", "discarded")
+
+
+def timed_fit(X, y, into: str | None) -> dict:
+    """One fit of ``default`` data, quiet (``into`` None) or with the page of ``verbose=2``
+    printed ``into`` one of :data:`BY_SIZE_SINKS`: its wall-clock and processor seconds, those
+    of its end (``Record.finish``) and its growth (before the end), its nodes and its page's
+    characters (and lines, counted from a StringIO after the timing)."""
+    sink = io.StringIO() if into == "StringIO" else Discarded()
+    tracer = (
+        {} if into is None else {"tracer": PrintTracer(sink, max_thresholds=VERBOSE_THRESHOLDS)}
+    )
     gc.collect()  # (a collection the last fit left due does not fall in this one)
     start, start_cpu, start_end = time.perf_counter(), time.process_time(), FINISHED[0]
     model = ID3Classifier(**PARAMS).fit(X, y, **tracer)
     cpu, wall = time.process_time() - start_cpu, time.perf_counter() - start
-    page = buffer.getvalue()
+    page = sink.getvalue() if into == "StringIO" else None
     return {
         "wall": wall, "cpu": cpu, "end": FINISHED[0] - start_end,
-        "growth": FINISHED[1] - start_cpu, "lines": page.count("\n"), "chars": len(page),
-        "nodes": sum(1 for _ in model.root_.walk()),
+        "growth": FINISHED[1] - start_cpu, "nodes": sum(1 for _ in model.root_.walk()),
+        "chars": len(page) if page is not None else sink.chars,
+        "lines": page.count("\n") if page is not None else None,
     }  # fmt: skip
 
 
-def pairs_of_one_size(n_rows: int, n_pairs: int, with_sklearn: bool) -> None:
-    """The child process of ``--by-size``: ``n_pairs`` pairs at ``n_rows`` rows, a JSON line each
-    (and scikit-learn's fit once, ``with_sklearn``)."""
+def turns_of_one_size(n_rows: int, n_turns: int, with_sklearn: bool) -> None:
+    """The child process of ``--by-size``: ``n_turns`` turns at ``n_rows`` rows, each a quiet fit
+    then one traced into each of :data:`BY_SIZE_SINKS`, a JSON line a turn (and scikit-learn's
+    fit once, ``with_sklearn``)."""
     time_the_finish()
     X, y = make_classification(n_samples=n_rows, n_features=10, random_state=0)
-    if n_rows <= 50_000:  # (small fits: one of each first, so no pair pays for a first call)
-        timed_fit(X, y, False), timed_fit(X, y, True)
+    if n_rows <= 50_000:  # (small fits: one of each first, so no turn pays for a first call)
+        timed_fit(X, y, None), timed_fit(X, y, "StringIO")
     if with_sklearn:
         start = time.perf_counter()
         DecisionTreeClassifier(criterion="entropy", **PARAMS).fit(X, y)
         print(json.dumps({"rows": n_rows, "sklearn": time.perf_counter() - start}), flush=True)
-    for _ in range(n_pairs):
-        quiet, traced = timed_fit(X, y, False), timed_fit(X, y, True)
-        print(json.dumps({"rows": n_rows, "quiet": quiet, "traced": traced}), flush=True)
+    for _ in range(n_turns):
+        turn = {"rows": n_rows, "quiet": timed_fit(X, y, None)}
+        turn |= {into: timed_fit(X, y, into) for into in BY_SIZE_SINKS}
+        print(json.dumps(turn), flush=True)
 
 
-def by_size(sizes: list[int], rounds: int, pairs: int | None) -> None:
+def by_size(sizes: list[int], rounds: int, turns: int | None) -> None:
     """``--by-size``: every size in a process of its own, the sizes in turn, ``rounds`` times;
     then the table of :func:`per_line_table`."""
     found = {n: [] for n in sizes}
     for r in range(rounds):
         for n_rows in sizes:
-            command = [sys.executable, __file__, "--pairs-of", str(n_rows)]
-            command += [str(pairs or pairs_at(n_rows))] + (["--sklearn"] if r == 0 else [])
+            command = [sys.executable, __file__, "--turns-of", str(n_rows)]
+            command += [str(turns or turns_at(n_rows))] + (["--sklearn"] if r == 0 else [])
             child = subprocess.run(command, capture_output=True, text=True)
             if child.returncode:
                 raise SystemExit(f"{n_rows:,} rows: the fits failed\n{child.stderr}")
@@ -252,55 +270,60 @@ def by_size(sizes: list[int], rounds: int, pairs: int | None) -> None:
     per_line_table(found, rounds)
 
 
+def turns_at(n_rows: int) -> int:
+    """How many turns a size's process fits a round: a few seconds' worth."""
+    return max(1, int(1.5 * (1_000_000 / n_rows) ** 0.5))
+
+
 def spread(values: list[float]) -> str:
     """The median of ``values``, then their lowest and highest: ``3.01 [1.95..3.63]``."""
     return f"{statistics.median(values):.2f} [{min(values):.2f}..{max(values):.2f}]"
 
 
-def per_line(pairs: list[dict], key: str) -> list[float]:
-    """Of each pair, the traced fit's ``key`` (seconds) less the quiet fit's, in microseconds a
-    line of the page."""
-    return [(p["traced"][key] - p["quiet"][key]) * 1e6 / p["traced"]["lines"] for p in pairs]
+def per_line(turns: list[dict], into: str, key: str) -> list[float]:
+    """Of each turn, the fit traced ``into`` a sink: its ``key`` (seconds) less the quiet fit's,
+    in microseconds a line of the page."""
+    return [(t[into][key] - t["quiet"][key]) * 1e6 / t["StringIO"]["lines"] for t in turns]
 
 
 def per_line_table(found: dict, rounds: int) -> None:
-    """The table of ``--by-size``, a row a size, from the pairs ``found`` of each: the median
-    (lowest..highest) of each pair's ratios and costs a line, and scikit-learn's fit over the
-    quiet fit's median."""
+    """The table of ``--by-size``, a row a size and sink, from the turns ``found`` of each: the
+    median (lowest..highest) of each turn's ratios and costs a line, and scikit-learn's fit
+    over the quiet fit's median."""
     print(
-        f"verbose=2 into StringIO, default data; medians [lowest..highest] of the pairs of "
-        f"{rounds} round(s); us: microseconds of processor time a printed line"
+        f"verbose=2, default data; medians [lowest..highest] of the turns of {rounds} "
+        "round(s); us: microseconds of processor time a printed line"
     )
     names = ["x quiet (wall)", "grow x", "trace us", "page us", "growth us"]
     print(
-        f"{'rows':>9} {'nodes':>7} {'lines':>8} {'chars':>5} {'pairs':>5} {'sklearn x':>9} "
-        + " ".join(f"{name:>19}" for name in names)
+        f"{'rows':>9} {'nodes':>7} {'lines':>8} {'chars':>5} {'turns':>5} {'sklearn x':>9} "
+        f"{'into':9} " + " ".join(f"{name:>19}" for name in names)
     )
-    page_by_size = {}
+    page = {}
     for n_rows, records in sorted(found.items()):
-        pairs = [r for r in records if "quiet" in r]
+        turns = [r for r in records if "quiet" in r]
         sklearn = [r["sklearn"] for r in records if "sklearn" in r][0]
-        traced = pairs[0]["traced"]
-        quiet = statistics.median(p["quiet"]["wall"] for p in pairs)
-        page = per_line(pairs, "end")
-        page_by_size[n_rows] = statistics.median(page)
-        columns = [
-            [p["traced"]["wall"] / p["quiet"]["wall"] for p in pairs],
-            [p["traced"]["growth"] / p["quiet"]["growth"] for p in pairs],
-            per_line(pairs, "cpu"),
-            page,
-            per_line(pairs, "growth"),
-        ]
-        print(
-            f"{n_rows:9,} {traced['nodes']:7} {traced['lines']:8} "
-            f"{traced['chars'] / traced['lines']:5.0f} {len(pairs):5} {sklearn / quiet:9.2f} "
-            + " ".join(f"{spread(column):>19}" for column in columns)
-        )
-    smallest, largest = min(page_by_size), max(page_by_size)
-    print(
-        f"page us at {largest:,} rows / at {smallest:,} rows (medians): "
-        f"{page_by_size[largest] / page_by_size[smallest]:.2f}"
-    )
+        traced = turns[0]["StringIO"]
+        quiet = statistics.median(t["quiet"]["wall"] for t in turns)
+        for into in BY_SIZE_SINKS:
+            page[n_rows, into] = per_line(turns, into, "end")
+            columns = [
+                [t[into]["wall"] / t["quiet"]["wall"] for t in turns],
+                [t[into]["growth"] / t["quiet"]["growth"] for t in turns],
+                per_line(turns, into, "cpu"),
+                page[n_rows, into],
+                per_line(turns, into, "growth"),
+            ]
+            print(
+                f"{n_rows:9,} {traced['nodes']:7} {traced['lines']:8} "
+                f"{traced['chars'] / traced['lines']:5.0f} {len(turns):5} "
+                f"{sklearn / quiet:9.2f} {into:9} "
+                + " ".join(f"{spread(column):>19}" for column in columns)
+            )
+    smallest, largest = min(found), max(found)
+    for into in BY_SIZE_SINKS:
+        growth = statistics.median(page[largest, into]) / statistics.median(page[smallest, into])
+        print(f"page us at {largest:,} rows / at {smallest:,} rows (medians), {into}: {growth:.2f}")
 
 
 def main() -> None:
@@ -318,14 +341,14 @@ def main() -> None:
         "--by-size", action="store_true", help="the cost a line at each --rows, same machine state"
     )
     parser.add_argument("--rounds", type=int, default=3, help="--by-size: rounds of every size")
-    parser.add_argument("--pairs", type=int, help="--by-size: pairs a size and round")
-    parser.add_argument("--pairs-of", type=int, nargs=2, help=argparse.SUPPRESS)  # (a child)
+    parser.add_argument("--turns", type=int, help="--by-size: turns a size and round")
+    parser.add_argument("--turns-of", type=int, nargs=2, help=argparse.SUPPRESS)  # (a child)
     parser.add_argument("--sklearn", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.pairs_of:
-        return pairs_of_one_size(*args.pairs_of, with_sklearn=args.sklearn)
+    if args.turns_of:
+        return turns_of_one_size(*args.turns_of, with_sklearn=args.sklearn)
     if args.by_size:
-        return by_size(args.rows, args.rounds, args.pairs)
+        return by_size(args.rows, args.rounds, args.turns)
     PARAMS["max_depth"] = args.max_depth
     repeats = args.repeat or (1 if args.quick else 5)
     time_the_finish()
