@@ -9,7 +9,8 @@ Usage::
     python benchmarks/bench_trace.py --rows 1000000 --data default --quick  # one data set
     python benchmarks/bench_trace.py --rows 1000000 --data default --variants verbose=2 \
         --into StringIO --repeat 3                # one variant, into one sink
-    python benchmarks/bench_trace.py --by-size --rows 10000 100000 1000000 --rounds 5  # a line's cost
+    python benchmarks/bench_trace.py --by-size --rows 10000 100000 1000000 --rounds 5
+                                                  # a printed line's cost by size
 
 Data: ``make_classification(n_samples=10_000, n_features=10, random_state=0)`` in two forms,
 every tree fully grown (``--max-depth`` limits them; ``--data`` picks the data sets):
@@ -38,6 +39,7 @@ before that end, the search's work for the trace included) over the quiet fit's.
 trace a student can check by hand"), on both data sets at 10,000 rows: verbose=1 at most 1.5x
 the quiet fit; verbose=2 at most 3x and fewer than 50,000 lines (at other sizes the verdict
 reads ``-``).
+
 ``--by-size`` answers whether what the page costs a line grows with the data, on the same
 machine state: each size runs in a process of its own, the sizes in turn (a round), for
 ``--rounds`` rounds; each process fits the ``default`` data in turns, a quiet fit then one with
@@ -262,6 +264,8 @@ def by_size(sizes: list[int], rounds: int, turns: int | None) -> None:
         for n_rows in sizes:
             command = [sys.executable, __file__, "--turns-of", str(n_rows)]
             command += [str(turns or turns_at(n_rows))] + (["--sklearn"] if r == 0 else [])
+            if PARAMS["max_depth"] is not None:
+                command += ["--max-depth", str(PARAMS["max_depth"])]
             child = subprocess.run(command, capture_output=True, text=True)
             if child.returncode:
                 raise SystemExit(f"{n_rows:,} rows: the fits failed\n{child.stderr}")
@@ -345,11 +349,11 @@ def main() -> None:
     parser.add_argument("--turns-of", type=int, nargs=2, help=argparse.SUPPRESS)  # (a child)
     parser.add_argument("--sklearn", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    PARAMS["max_depth"] = args.max_depth
     if args.turns_of:
         return turns_of_one_size(*args.turns_of, with_sklearn=args.sklearn)
     if args.by_size:
         return by_size(args.rows, args.rounds, args.turns)
-    PARAMS["max_depth"] = args.max_depth
     repeats = args.repeat or (1 if args.quick else 5)
     time_the_finish()
     with tempfile.TemporaryDirectory() as folder:
