@@ -16,6 +16,7 @@ import numpy as np
 from id3tree import tracing
 from id3tree._entropy import entropy_rows
 from id3tree.node import NUMERIC_MISSING, class_tie_note, counts_texts, number_texts, top_classes
+from id3tree.splits.results import ranges
 from id3tree.stopping import NO_VALID_SPLIT
 from id3tree.trace_details import (
     SCORE_NAMES,
@@ -278,8 +279,7 @@ class Page:
             node_n.append(n[e])
             node_entropy.append(h[e])
             n_of = b.first[candidates + 1] - b.first[candidates]
-            first = np.cumsum(n_of) - n_of
-            rows = np.repeat(b.first[candidates] - first, n_of) + np.arange(int(n_of.sum()))
+            rows = ranges(b.first[candidates], b.first[candidates + 1])
             n_branches.append(n_of)
             counts.append(b.counts[rows])
             sizes.append(b.sizes[rows])
@@ -334,7 +334,7 @@ class Page:
             first, stop = best.bounds[candidates], best.bounds[candidates + 1]
             n_listed = stop - first
             before = np.cumsum(n_listed) - n_listed
-            rows = np.repeat(first - before, n_listed) + np.arange(int(n_listed.sum()))
+            rows = ranges(first, stop)
             threshold.append(best.columns["threshold"][rows])
             overall.append(best.columns["overall_entropy"][rows])
             n_more.append(best.totals[candidates] - n_listed)

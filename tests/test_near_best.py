@@ -16,7 +16,7 @@ from id3tree.splits.near_best import (
     near_best_cuts,
     ranked_at,
 )
-from id3tree.splits.results import NOT_A_CUT, RankedCuts
+from id3tree.splits.results import NOT_A_CUT, RankedCuts, ranges
 from id3tree.splits.sorted_rows import Cuts
 from id3tree.splits.thresholds import (
     _cuts_of,
@@ -226,3 +226,12 @@ def test_the_cuts_near_the_best_of_one_segment_are_those_found_in_blocks(seed):
                 assert [a.tolist() for a in fast] == [a.tolist() for a in many]
             found = near_best_cuts(score, starts, lengths, k, margin, given)
             assert found[1].tolist() == expected and (found[0] == 0).all()
+
+
+def test_ranges_are_the_positions_of_each_range_one_after_another():
+    rng = np.random.default_rng(7)
+    starts = rng.integers(0, 50, size=40)
+    stops = starts + rng.integers(-3, 6, size=40)  # some empty (a stop at or before its start)
+    expected = [i for a, z in zip(starts.tolist(), stops.tolist()) for i in range(a, z)]
+    assert ranges(starts, stops).tolist() == expected
+    assert ranges(starts[:0], stops[:0]).tolist() == []

@@ -49,6 +49,13 @@ def cumsum0(values) -> np.ndarray:
     return out
 
 
+def ranges(starts, stops) -> np.ndarray:
+    """The positions ``starts[i] : stops[i]`` of every i, one range after the other."""
+    sizes = np.maximum(stops - starts, 0)
+    ends = np.cumsum(sizes)
+    return np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(starts - ends + sizes, sizes)
+
+
 @dataclass(slots=True)
 class ThresholdSearch:
     """The best threshold of each segment (arrays of one entry per segment)."""

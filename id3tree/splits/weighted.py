@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from id3tree._entropy import entropy_rows, entropy_terms, log_base, xlogx_of_weights
-from id3tree.splits.results import TIE_TOLERANCE, ThresholdSearch, class_counts
+from id3tree.splits.results import TIE_TOLERANCE, ThresholdSearch, class_counts, ranges
 
 
 class WeightedCuts:
@@ -62,7 +62,7 @@ class WeightedCuts:
         if min_leaf == 1 and min_weight == 0:  # only the rises, less each segment's last
             valid = self.step_up.copy()  # present row and rows with no value
             valid[
-                _ranges(self.starts + np.maximum(self.n_present - 1, 0), self.starts + self.lengths)
+                ranges(self.starts + np.maximum(self.n_present - 1, 0), self.starts + self.lengths)
             ] = False
             return np.flatnonzero(valid)
         n_present = np.repeat(self.n_present, self.lengths)
@@ -176,18 +176,11 @@ class WeightedCuts:
     def left_counts(self, seg, pos) -> np.ndarray:
         """Class weights left of the cut after ``pos[i]`` in segment ``seg[i]``, summed afresh
         (not as a difference of running sums, so no rounding is carried over)."""
-        left = _ranges(self.starts[seg], pos + 1)  # (in order: the sums of a mask of them)
+        left = ranges(self.starts[seg], pos + 1)  # (in order: the sums of a mask of them)
         counts = class_counts(
             self.cell.take(left), len(self.starts), self.n_classes, self.weight.take(left)
         )
         return counts[seg]
-
-
-def _ranges(starts, stops) -> np.ndarray:
-    """The positions ``starts[i] : stops[i]`` of every i, one range after the other."""
-    sizes = np.maximum(stops - starts, 0)
-    ends = np.cumsum(sizes)
-    return np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(starts - ends + sizes, sizes)
 
 
 KEPT_CLASS_SUMS = 4
@@ -272,7 +265,7 @@ def _near_inner_cuts(cuts: WeightedCuts, pos, ends, seg, scores, limit) -> np.nd
     nearest = np.where(scores.take(runs) <= scores.take(runs + 1), before + 1, after - 1)
     runs = runs[_within(cuts, pos, ends, seg, scores, limit, runs, nearest, np.arange(len(runs)))]
     before, after = ends.take(runs), ends.take(runs + 1)
-    near = _ranges(before + 1, after)
+    near = ranges(before + 1, after)
     run = np.repeat(np.arange(len(runs)), after - before - 1)
     return near[_within(cuts, pos, ends, seg, scores, limit, runs, near, run)]
 
