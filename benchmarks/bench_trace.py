@@ -245,7 +245,8 @@ def turns_of_one_size(n_rows: int, n_turns: int, with_sklearn: bool) -> None:
     time_the_finish()
     X, y = make_classification(n_samples=n_rows, n_features=10, random_state=0)
     if n_rows <= 50_000:  # (small fits: one of each first, so no turn pays for a first call)
-        timed_fit(X, y, None), timed_fit(X, y, "StringIO")
+        for into in (None, "StringIO"):
+            timed_fit(X, y, into)
     if with_sklearn:
         start = time.perf_counter()
         DecisionTreeClassifier(criterion="entropy", **PARAMS).fit(X, y)

@@ -10,6 +10,7 @@ the page's cost a line, largest size over smallest.
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import subprocess
@@ -32,6 +33,7 @@ ROW = re.compile(
 SINKS = ["StringIO", "discarded"]
 
 
+@functools.cache
 def the_page(n_rows: int) -> tuple[int, int, int]:
     """The nodes of the fully grown tree of the benchmark's data, the lines of its page and
     their characters a line."""
