@@ -114,8 +114,8 @@ def own_peak_memory() -> int:
 
 def warm_up() -> None:
     """Import what the jobs run on a worker (id3tree's Dask passes, pandas, scikit-learn)."""
-    import id3tree._dask.ranking
-    import id3tree._dask.tree  # noqa: F401
+    import id3tree.dask.ranking
+    import id3tree.dask.tree  # noqa: F401
 
 
 def peak_memory(client) -> list[int]:

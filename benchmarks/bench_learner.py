@@ -40,7 +40,8 @@ from sklearn.preprocessing import OneHotEncoder, OrdinalEncoder
 from sklearn.tree import DecisionTreeClassifier
 
 import id3tree
-from id3tree import ID3Classifier, routing
+from id3tree import ID3Classifier
+from id3tree.engine import routing
 
 
 class UntracedID3Classifier(ID3Classifier):

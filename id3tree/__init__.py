@@ -4,12 +4,12 @@ An ID3 learner with multiway categorical splits and midpoint thresholds for nume
 step-by-step tracing, drawings of the tree, and the same entropy code reused for feature ranking
 and classical tests.
 
-Importing id3tree registers the Dask adapter (:mod:`id3tree._dask`), which takes over the
+Importing id3tree registers the Dask adapter (:mod:`id3tree.dask`), which takes over the
 dispatched functions for Dask collections; dask itself is imported only when one is passed in.
 """
 
-from id3tree import _dask  # noqa: F401  (registers the Dask adapter)
-from id3tree.diagnostics import IDLikeFeatureWarning, StrayValuesWarning
+from id3tree import _moved, dask  # noqa: F401  (dask registers the Dask adapter)
+from id3tree.base.diagnostics import IDLikeFeatureWarning, StrayValuesWarning
 from id3tree.information import (
     candidate_splits,
     conditional_entropy,
@@ -23,7 +23,7 @@ from id3tree.information import (
     mutual_information,
 )
 from id3tree.learner import ID3Classifier
-from id3tree.node import Node
+from id3tree.model.node import Node
 from id3tree.ranking import (
     JSDSelector,
     jsd_screen,
@@ -34,6 +34,8 @@ from id3tree.ranking import (
 )
 
 __version__ = "0.1.0"
+
+_moved.register()  # the import paths of 0.1, for one release
 
 __all__ = [
     "ID3Classifier",

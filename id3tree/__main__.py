@@ -1,7 +1,7 @@
 import sys
 
 try:  # Ctrl-C while the libraries load: the same one line as during the work
-    from id3tree.cli import main
+    from id3tree.cli.commands import main
 
     sys.exit(main())
 except KeyboardInterrupt:

@@ -1,12 +1,12 @@
 """Information measures: entropy, information gain, gain ratio, mutual information, KL and JSD.
 
 All of them are functions of a contingency table (rows = values or branches of ``x``, columns =
-classes of ``y``) and all of them take their entropies from :func:`id3tree._entropy.entropy_rows`.
+classes of ``y``) and all of them take their entropies from :func:`id3tree.base.entropy.entropy_rows`.
 Missing values (NaN, None, pd.NA) are a category of their own. Logarithms are base 2 unless
 ``base=`` says otherwise, and scalars come back as Python ``float``.
 
-The functions marked :func:`~id3tree._backends.dispatched` also take the columns of a Dask
-DataFrame (see :mod:`id3tree._backends`): they count partition by partition and hand the summed
+The functions marked :func:`~id3tree.base.dispatch.dispatched` also take the columns of a Dask
+DataFrame (see :mod:`id3tree.base.dispatch`): they count partition by partition and hand the summed
 table to the same table -> measure functions as here.
 """
 
@@ -18,17 +18,18 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from id3tree import splits
-from id3tree._backends import dispatched
-from id3tree._entropy import entropy_rows, log_base
-from id3tree._validation import (
+from id3tree.base.contingency import canonical_rows, crosstab_codes
+from id3tree.base.dispatch import dispatched
+from id3tree.base.entropy import entropy_rows, log_base
+from id3tree.base.params import MAX_BINS
+from id3tree.base.validation import (
     as_series,
     factorize,
     is_numeric,
     numeric_values,
     unordered_codes,
 )
-from id3tree.contingency import canonical_rows, crosstab_codes
+from id3tree.engine import splits
 
 __all__ = [
     "entropy",
@@ -77,7 +78,7 @@ def entropy(y, *, base: float = 2) -> float:
 def weighted_entropy(table: np.ndarray, base: float = 2) -> float:
     """Size-weighted entropy of the rows of a table: the overall entropy after a split, H(Y | X).
 
-    The rows are taken in :func:`~id3tree.contingency.canonical_rows` order, so a table with the
+    The rows are taken in :func:`~id3tree.base.contingency.canonical_rows` order, so a table with the
     same rows in another order gives exactly the same number.
     """
     return _weighted_entropy(canonical_rows(table), base)
@@ -154,7 +155,7 @@ def threshold_measures(found: splits.ThresholdSearch, base) -> tuple[float, floa
 def table_measures(table: np.ndarray, base=2) -> tuple[float, float]:
     """(information gain, split information) of a split given as its contingency table.
 
-    The rows are taken in :func:`~id3tree.contingency.canonical_rows` order: two columns whose
+    The rows are taken in :func:`~id3tree.base.contingency.canonical_rows` order: two columns whose
     tables have the same rows in another order (one column coded two ways) score exactly alike.
     """
     table = canonical_rows(table)
@@ -348,11 +349,6 @@ def _bin_labels(edges: np.ndarray) -> list:
 def _fmt(value: float) -> str:
     return f"{value:.4g}"
 
-
-MAX_BINS = 100_000
-"""The most bins a numeric column is cut into: ``bins=10**9`` would ask for gigabytes of edges
-before anything else. (Two binned columns make a table of bins x bins cells, which
-:func:`id3tree.contingency.crosstab_codes` bounds on its own.)"""
 
 BIN_RULES = ("auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt")
 """The rules of ``numpy.histogram_bin_edges`` that choose the number of bins from the data."""

@@ -1,10 +1,10 @@
 """ID3Classifier: the ID3 decision tree as a scikit-learn estimator.
 
 The estimator is the thin layer: it checks parameters and data, encodes the columns once
-(:mod:`id3tree._validation`), grows the tree (:mod:`id3tree.grow`), keeps it as flat arrays in
-pre-order (:class:`~id3tree.grown_tree.GrownTree`; the :class:`~id3tree.node.Node` objects of
+(:mod:`id3tree.base.validation`), grows the tree (:mod:`id3tree.engine.grow`), keeps it as flat arrays in
+pre-order (:class:`~id3tree.model.grown_tree.GrownTree`; the :class:`~id3tree.model.node.Node` objects of
 ``root_`` are made the first time they are asked for), and routes new rows from the arrays
-(:mod:`id3tree.routing`).
+(:mod:`id3tree.engine.routing`).
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from id3tree import persistence, pruning
-from id3tree._backends import dispatched
-from id3tree._params import check_tree_params, check_validation_weight
-from id3tree._validation import (
+from id3tree.base.diagnostics import IDLikeFeatureWarning
+from id3tree.base.dispatch import dispatched
+from id3tree.base.params import check_tree_params, check_validation_weight
+from id3tree.base.validation import (
     encode_like_fit,
     one_row,
     plain_numeric_array,
@@ -30,8 +30,8 @@ from id3tree._validation import (
     rows_to_predict,
     validation_codes,
 )
-from id3tree.diagnostics import IDLikeFeatureWarning
-from id3tree.fitting import (
+from id3tree.engine import pruning
+from id3tree.engine.fitting import (
     FULL_TRACE_VALUES,
     VERBOSE_THRESHOLDS,
     Fitted,
@@ -40,13 +40,14 @@ from id3tree.fitting import (
     return_freed_memory,
     trace_for_data,
 )
-from id3tree.grow import GrowParams
-from id3tree.grown_tree import GrownTree, feature_importances
-from id3tree.node import Node
-from id3tree.pickling import pickled_state, restore_tree
+from id3tree.engine.grow import GrowParams
+from id3tree.engine.routing import CompiledTree
+from id3tree.io import persistence
+from id3tree.io.pickling import pickled_state, restore_tree
+from id3tree.model.grown_tree import GrownTree, feature_importances
+from id3tree.model.node import Node
 from id3tree.render.text import explain_path, tree_to_text
-from id3tree.routing import CompiledTree
-from id3tree.trace_table import candidate_frame, trace_frame
+from id3tree.trace.table import candidate_frame, trace_frame
 
 __all__ = ["FULL_TRACE_VALUES", "VERBOSE_THRESHOLDS", "ID3Classifier"]
 
@@ -111,7 +112,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         entropy, then the overall entropy and the gain; the decision, any tie and the rule that
         broke it, and why a leaf stops. 2 also lists, under every numeric candidate, its 5 best
         thresholds with their overall entropy (one line) and how many more there are; ``fit(X, y,
-        tracer=PrintTracer(max_thresholds=None))`` lists them all (see :mod:`id3tree.tracing`);
+        tracer=PrintTracer(max_thresholds=None))`` lists them all (see :mod:`id3tree.trace.tracers`);
         thresholds are listed for in-memory data only.
     numeric_bins : int or None, default=None
         Only for a Dask DataFrame: None searches every midpoint of every numeric feature exactly,
@@ -131,8 +132,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         take more memory than the tree.) False keeps neither. The tree is the same in all cases.
     id_like : {"warn", "drop", "keep"}, default="warn"
         What to do when a column looks like an identifier (a name, a ticket number): it makes a
-        categorical split of (nearly) one row per branch (:mod:`id3tree.diagnostics`). "warn":
-        an :class:`~id3tree.diagnostics.IDLikeFeatureWarning` names it and its split. "drop":
+        categorical split of (nearly) one row per branch (:mod:`id3tree.base.diagnostics`). "warn":
+        an :class:`~id3tree.base.diagnostics.IDLikeFeatureWarning` names it and its split. "drop":
         the tree is grown again without it (until no column makes such a split; in memory
         only), and the warning says which columns were left out: the model still takes every
         column (``n_features_in_``), and theirs have importance 0. "keep": no warning.
@@ -215,9 +216,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             weights grow the tree of repeated rows, counts included); rows of weight 0 are left
             out, as if absent. ``min_samples_leaf`` and ``min_samples_split`` still count rows.
             With weights the split search takes a float twin of the exact integer one
-            (:func:`~id3tree.splits.search_weighted_cuts`); without them nothing changes.
+            (:func:`~id3tree.engine.splits.search_weighted_cuts`); without them nothing changes.
         tracer : callable, optional
-            Receives every event of the growth (see :mod:`id3tree.tracing`); overrides ``verbose``.
+            Receives every event of the growth (see :mod:`id3tree.trace.tracers`); overrides ``verbose``.
 
         Returns
         -------
@@ -232,7 +233,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         return self._after_growth(fitted)
 
     def _set_fitted(self, fitted: Fitted) -> None:
-        """The fitted attributes, from what :func:`~id3tree.fitting.encode_and_grow` gives."""
+        """The fitted attributes, from what :func:`~id3tree.engine.fitting.encode_and_grow` gives."""
         if fitted.string_names:
             self.feature_names_in_ = np.asarray(fitted.names, dtype=object)
         elif hasattr(self, "feature_names_in_"):
@@ -275,8 +276,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
     @property
     def root_(self) -> Node:
-        """The root :class:`~id3tree.node.Node` of the fitted tree. The model keeps its tree as
-        arrays (:class:`~id3tree.grown_tree.GrownTree`); the Node objects are made the first
+        """The root :class:`~id3tree.model.node.Node` of the fitted tree. The model keeps its tree as
+        arrays (:class:`~id3tree.model.grown_tree.GrownTree`); the Node objects are made the first
         time they are asked for, then kept."""
         tree = self.__dict__.get("_tree")
         if tree is None:
@@ -338,7 +339,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             ``"pessimistic"`` is C4.5's error-based pruning with the confidence factor
             ``confidence`` (subtree replacement; subtree raising is not done).
             ``"cost_complexity"`` is minimal cost-complexity pruning at ``ccp_alpha``, as the
-            ``ccp_alpha`` parameter does at fit time. Details in :mod:`id3tree.pruning`.
+            ``ccp_alpha`` parameter does at fit time. Details in :mod:`id3tree.engine.pruning`.
         X_val, y_val : array-like, optional
             The validation rows of reduced-error pruning.
         sample_weight : array-like, optional
@@ -349,7 +350,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         ccp_alpha : float, optional
             The complexity parameter of cost-complexity pruning.
         tracer : callable, optional
-            Receives one :class:`~id3tree.tracing.PruningDecision` per internal node examined.
+            Receives one :class:`~id3tree.trace.tracers.PruningDecision` per internal node examined.
 
         Returns
         -------
@@ -734,15 +735,15 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     def stopped_early(self, X) -> pd.DataFrame:
         """Which rows stop before a leaf (at a category never seen at a node, or a missing
         value where no training row was missing), at which node and on which feature; see
-        :func:`id3tree.diagnostics.stopped_early`."""
-        from id3tree.diagnostics import stopped_early
+        :func:`id3tree.base.diagnostics.stopped_early`."""
+        from id3tree.base.diagnostics import stopped_early
 
         return stopped_early(self, X)
 
     def score(self, X, y, sample_weight=None) -> float:
         """Accuracy, as scikit-learn's; a class of ``y`` the tree was not fitted on can never be
         predicted right, and a ``UserWarning`` says which and how many rows hold one."""
-        from id3tree.diagnostics import warn_about_unseen_classes
+        from id3tree.base.diagnostics import warn_about_unseen_classes
 
         check_is_fitted(self)  # before classes_ is read: an unfitted model says so
         warn_about_unseen_classes(y, self.classes_)
@@ -757,15 +758,15 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
     def to_rules(self):
         """The tree as if-then rules, one per leaf, with the stop rules of rows a node cannot
-        send on; prints as text, writes LaTeX, Python and SQL (see :mod:`id3tree.rules`)."""
-        from id3tree.rules import rules_of
+        send on; prints as text, writes LaTeX, Python and SQL (see :mod:`id3tree.teaching.rules`)."""
+        from id3tree.teaching.rules import rules_of
 
         return rules_of(self.root_, features=getattr(self, "feature_names_in_", None))
 
     def compare(self, other, X, y, *, feature_names=None, encoder=None):
         """Where and why a fitted scikit-learn tree (or a Pipeline ending in one) differs from
-        this tree, node by node, on the training data ``X, y`` (see :mod:`id3tree.compare`)."""
-        from id3tree.compare import compare_trees
+        this tree, node by node, on the training data ``X, y`` (see :mod:`id3tree.teaching.compare`)."""
+        from id3tree.teaching.compare import compare_trees
 
         return compare_trees(self, other, X, y, feature_names=feature_names, encoder=encoder)
 

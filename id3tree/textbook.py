@@ -2,7 +2,7 @@
 
 Read this module first: it is the whole algorithm, and the specification of the learner.
 :class:`~id3tree.ID3Classifier` grows the very same tree (a property test grows every tree both
-ways and compares them node for node), but every node of a level at once (:mod:`id3tree.grow`),
+ways and compares them node for node), but every node of a level at once (:mod:`id3tree.engine.grow`),
 which is why its code is longer and faster.
 
 Quinlan's ID3, for a node and the rows that reach it (:func:`grow_node`):
@@ -27,10 +27,10 @@ Missing values take a branch of their own.
   smallest threshold. Cuts are compared in whole numbers: ``n`` times a cut's overall entropy,
   ``n_left H(left) + n_right H(right)``, is Shannon's formula written for counts,
   ``n H = n ln n - sum_k c_k ln c_k``, with each ``c ln c`` (a double) rounded once to a whole
-  number of ``2**-36`` nats (:func:`~id3tree._entropy.scaled_xlogx`, summed by
-  :func:`~id3tree._entropy.n_entropy_units`, whose doctest shows it is ``-sum p log2 p``). A
+  number of ``2**-36`` nats (:func:`~id3tree.base.entropy.scaled_xlogx`, summed by
+  :func:`~id3tree.base.entropy.n_entropy_units`, whose doctest shows it is ``-sum p log2 p``). A
   cut's score is then an exact integer, and cuts within ``floor(TIE_TOLERANCE n / unit)`` units
-  of the lowest are tied (:func:`~id3tree._entropy.tie_tolerance`). The learner compares the
+  of the lowest are tied (:func:`~id3tree.base.entropy.tie_tolerance`). The learner compares the
   very same integers, so it breaks every tie as this module does.
 
 >>> from id3tree.datasets import load_play_tennis
@@ -48,10 +48,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from id3tree._entropy import TIE_TOLERANCE, n_entropy_units, scaled_xlogx, tie_tolerance
-from id3tree.contingency import chi_square_from_table
+from id3tree.base.contingency import chi_square_from_table
+from id3tree.base.entropy import TIE_TOLERANCE, n_entropy_units, scaled_xlogx, tie_tolerance
 from id3tree.information import entropy_from_counts
-from id3tree.node import MISSING, Node
+from id3tree.model.node import MISSING, Node
 
 
 @dataclass(frozen=True)

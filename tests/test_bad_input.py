@@ -200,7 +200,7 @@ def test_graphviz_draws_odd_names_exactly():
 # ------------------------------------------------------------------------------------------------
 def test_too_many_bins_are_refused_before_any_memory_is_asked_for():
     from id3tree import mutual_information_matrix, rank_features
-    from id3tree.contingency import MAX_CELLS
+    from id3tree.base.contingency import MAX_CELLS
     from id3tree.information import MAX_BINS
 
     x, y = np.arange(10.0), np.arange(10) % 2
@@ -304,7 +304,7 @@ def test_rows_that_stop_early_are_marked_with_the_node_and_the_feature():
 def test_predict_on_the_command_line_marks_rows_that_stopped_early(tmp_path, capsys):
     import io
 
-    from id3tree.cli import main
+    from id3tree.cli.commands import main
 
     model, X, y = _weather_model()
     path = tmp_path / "model.json"
@@ -323,7 +323,7 @@ def test_predict_on_the_command_line_marks_rows_that_stopped_early(tmp_path, cap
 
 
 def test_score_says_when_y_holds_a_class_the_tree_never_saw():
-    from id3tree.diagnostics import UnseenClassWarning
+    from id3tree.base.diagnostics import UnseenClassWarning
 
     model, X, y = _weather_model()
     y = y.copy()
@@ -345,7 +345,7 @@ def _weather_csv(tmp_path, temps):
 
 def test_fit_names_the_stray_values_that_made_a_numbers_column_text(tmp_path):
     """It warned only that Temp looked like an identifier, never naming '72?'."""
-    from id3tree.diagnostics import StrayValuesWarning
+    from id3tree.base.diagnostics import StrayValuesWarning
 
     temps = [85, 80, 83, 70, 68, 65, 64, "72?", 69, 75, 75, 72, 81, 71]
     X, y = _weather_csv(tmp_path, temps)
@@ -373,7 +373,7 @@ def test_fit_names_the_stray_values_that_made_a_numbers_column_text(tmp_path):
     ],
 )
 def test_fit_says_nothing_of_columns_without_stray_values(tmp_path, temps):
-    from id3tree.diagnostics import StrayValuesWarning
+    from id3tree.base.diagnostics import StrayValuesWarning
 
     X, y = _weather_csv(tmp_path, temps)
     with warnings.catch_warnings():
@@ -410,7 +410,7 @@ def test_the_page_of_the_whole_adult_tree_is_written(tmp_path):
 def test_the_quick_look_for_stray_values_hides_none(values):
     """fit parses only the distinct values that may be numbers: whenever the full count
     (diagnostics.stray_values) finds strays, the quick look must have let it look."""
-    from id3tree.diagnostics import may_hold_stray_values, stray_values
+    from id3tree.base.diagnostics import may_hold_stray_values, stray_values
 
     column = pd.Series(values, dtype=object)
     if stray_values(column):

@@ -21,7 +21,7 @@ from sklearn.datasets import make_classification
 
 from id3tree import ID3Classifier
 from id3tree.learner import VERBOSE_THRESHOLDS
-from id3tree.tracing import PrintTracer
+from id3tree.trace.tracers import PrintTracer
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = (600, 1200)

@@ -15,7 +15,7 @@ import pandas as pd
 import pytest
 
 from id3tree import ID3Classifier
-from id3tree.cli import main
+from id3tree.cli.commands import main
 from id3tree.datasets import load, load_iris
 
 HAS_DOT = shutil.which("dot") is not None

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from id3tree import ID3Classifier
-from id3tree.cli import main
+from id3tree.cli.commands import main
 from id3tree.datasets import load_play_tennis
 
 
@@ -86,7 +86,7 @@ def test_ctrl_c_as_a_program_prints_no_traceback(tmp_path):
         # then raises no KeyboardInterrupt): the child takes Ctrl-C as a terminal's program does
         "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "from id3tree import ID3Classifier\n"
-        "from id3tree.cli import main\n"
+        "from id3tree.cli.commands import main\n"
         "fit = ID3Classifier.fit\n"
         "def fit_until_interrupted(self, *args, **kwargs):\n"
         "    print('fitting', flush=True)\n"

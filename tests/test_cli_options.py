@@ -7,7 +7,7 @@ import argparse
 import pandas as pd
 import pytest
 
-from id3tree.cli import build_parser, main
+from id3tree.cli.commands import build_parser, main
 
 TABLE_COMMANDS = ["fit", "explore", "stats", "rank", "screen", "mi", "select"]
 

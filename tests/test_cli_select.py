@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from id3tree.cli import main
+from id3tree.cli.commands import main
 from id3tree.datasets import load_hmeq
 from id3tree.stats import select_features
 
@@ -112,7 +112,7 @@ def test_select_n_iter_beyond_the_subsets_ends(known_csv, capsys):
 def test_a_long_search_shows_a_bar_of_the_models_fitted(known_csv, capsys, monkeypatch):
     """An exhaustive search printed nothing for minutes; a bar now counts its models (shown
     from the first one here: the delay before a bar appears is set to 0)."""
-    from id3tree import _progress
+    from id3tree.base import progress as _progress
 
     monkeypatch.setattr(_progress, "DELAY", 0.0)
     common = ["select", str(known_csv), "--target", "y", "--direction", "exhaustive"]

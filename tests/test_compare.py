@@ -13,8 +13,8 @@ from sklearn.preprocessing import OneHotEncoder
 from sklearn.tree import DecisionTreeClassifier
 
 from id3tree import ID3Classifier
-from id3tree.compare import KINDS
 from id3tree.datasets import load_iris, load_play_tennis, load_titanic
+from id3tree.teaching.compare import KINDS
 
 
 def test_a_multiway_split_against_one_hot_binary_splits():

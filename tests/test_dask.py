@@ -148,7 +148,7 @@ def test_rank_features_equals_pandas(data, method):
 def test_mutual_information_matrix_equals_pandas(data, normalize, one_read, monkeypatch):
     """Both ways of counting: every file read once (its partition coded by its own values and
     kept while the codings are made), and read twice (a describing pass, then the counts)."""
-    from id3tree._dask import core
+    from id3tree.dask import core
 
     assert core.known_rows(data[0]) == N_ROWS  # from the files' metadata: one read fits
     if not one_read:
@@ -162,7 +162,7 @@ def test_mutual_information_matrix_equals_pandas(data, normalize, one_read, monk
 
 
 def test_known_rows_come_from_the_source_without_a_pass(data):
-    from id3tree._dask import core
+    from id3tree.dask import core
 
     on_dask, in_memory = data
     assert core.known_rows(on_dask[["size", "colour"]]) == N_ROWS
@@ -173,7 +173,7 @@ def test_known_rows_come_from_the_source_without_a_pass(data):
 def test_known_ranges_are_the_parquet_statistics(data):
     """Each numeric column's smallest and largest value, as the files' statistics state them
     (missing values left out); nothing for a filtered table or one not read from Parquet."""
-    from id3tree._dask import core
+    from id3tree.dask import core
 
     on_dask, in_memory = data
     numeric = ["size", "count", "score"]
@@ -189,7 +189,7 @@ def test_the_mi_matrix_checks_the_ranges_it_guessed(data, monkeypatch, wrong):
     state, in the one read; where a partition's own range shows the guess wrong (here: a
     statistic made too narrow), the codes are thrown away and the files read again with no
     guess. Both give the pandas matrix."""
-    from id3tree._dask import core, ranking
+    from id3tree.dask import core, ranking
 
     calls = []
     one_read, known_ranges = ranking._pairs_in_one_read, core.known_ranges
@@ -488,7 +488,7 @@ def test_the_tree_is_the_same_however_the_partitions_are_read(data, monkeypatch,
     them when the rows are known from the files' metadata ("one read"), else after a describing
     pass ("kept"); where they do not fit, it reads the frame on each level. All three grow the
     in-memory tree."""
-    from id3tree._dask import core
+    from id3tree.dask import core
 
     fits, kept = [], []
     persist, persist_if_fits = core.persist, core.persist_if_fits
@@ -523,7 +523,7 @@ def test_the_tree_is_the_same_however_the_partitions_are_read(data, monkeypatch,
 def test_the_describing_pass_counts_the_root_classes(client, kind):
     """The target's categories and counts from the one describing pass equal pandas's counts of
     the whole column, classes absent from some partitions (and an unused category) included."""
-    from id3tree._dask import core
+    from id3tree.dask import core
 
     labels = np.array(["b"] * 30 + ["a"] * 5 + ["c"] * 12 + ["b"] * 3)
     y = {

@@ -13,14 +13,14 @@ import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from id3tree import splits
-from id3tree._dask.counted_splits import (
+from id3tree.dask.counted_splits import (
     distinct_value_counts,
     merge_all_value_counts,
     merge_value_counts,
     score_counted_categorical,
     search_counted_thresholds,
 )
+from id3tree.engine import splits
 
 
 def _equal(expected, found) -> None:
@@ -147,7 +147,7 @@ def test_merging_a_list_at_once_equals_merging_two_at_a_time(parts):
 def test_dense_value_counts_equal_the_sorted_ones(n_segments, n_classes, values, rnd):
     """The dense table (a few distinct values) gives the arrays the stable sort gives, signs of
     zero included (a value of 0 keeps its segment's first zero row's sign, as the sort does)."""
-    from id3tree._dask import counted_splits
+    from id3tree.dask import counted_splits
 
     values = np.array(values)
     segment = np.array([rnd.randrange(n_segments) for _ in values], dtype=np.int64)
@@ -181,7 +181,7 @@ def test_numeric_counts_of_coded_rows_equal_the_counts_of_their_values(
     scored node (``node == k``) count nowhere."""
     import pandas as pd
 
-    from id3tree._dask import core, tree
+    from id3tree.dask import core, tree
 
     values = np.array(values)
     node = np.array([rnd.randrange(k + 1) for _ in values], dtype=np.int64)
@@ -229,7 +229,7 @@ def test_numeric_counts_of_coded_rows_equal_the_counts_of_their_values(
 def test_counts_of_values_by_hashing_equal_the_sorted_ones(n_classes, values, rnd):
     """A ranking's counts of one numeric column (coded by hashing, counted with one bincount)
     equal the plain twin's (present rows masked, values sorted), signs of zero included."""
-    from id3tree._dask.measures import counts_of_values, counts_of_values_plain
+    from id3tree.dask.measures import counts_of_values, counts_of_values_plain
 
     values = np.array(values)
     y = np.array([rnd.randrange(n_classes) for _ in values], dtype=np.int64)
@@ -269,7 +269,7 @@ def test_pair_tables_of_grouped_columns_equal_the_plain_ones(n_levels, n_rows, r
     codes) and of several, and one or more blocks, all count in the same reused buffers."""
     import pandas as pd
 
-    from id3tree._dask import core, ranking
+    from id3tree.dask import core, ranking
     from id3tree.ranking import _pairs
 
     part = pd.DataFrame(
@@ -319,7 +319,7 @@ def test_equal_width_codes_in_reused_buffers_equal_the_plain_ones(columns, bins)
     equals its plain twin, ``information._equal_width_codes``, column after column in the same
     buffers, and the bins of ``np.searchsorted`` (the last bin closed); its range is the
     column's smallest and largest present value and its missing count."""
-    from id3tree._dask import core
+    from id3tree.dask import core
     from id3tree.information import _equal_width_codes
     from id3tree.ranking._common import narrow_dtype
 
@@ -346,7 +346,7 @@ def test_equal_width_codes_in_reused_buffers_equal_the_plain_ones(columns, bins)
 def test_a_value_outside_guessed_edges_shows_in_the_range():
     """Edges that miss a value put it in the nearest bin, and the range found says so (the MI
     matrix then throws those codes away)."""
-    from id3tree._dask import core
+    from id3tree.dask import core
 
     values = np.array([0.5, 1.0, 9.0, np.nan])
     codes, (low, high, n_missing) = core.EqualWidthCoder(4).code(

@@ -18,8 +18,8 @@ from id3tree import (
     rank_features,
     screen_features,
 )
+from id3tree.base.diagnostics import is_id_like
 from id3tree.datasets import load_car, load_iris, load_play_tennis, load_titanic
-from id3tree.diagnostics import is_id_like
 
 
 def test_titanic_name_wins_under_gain_and_is_named_in_the_warning():
@@ -160,7 +160,7 @@ def test_dask_ranking_flags_the_same_text_columns():
 
 
 def test_the_id_like_message_writes_one_row_per_branch_in_the_singular():
-    from id3tree.diagnostics import id_like_message
+    from id3tree.base.diagnostics import id_like_message
 
     assert "(1 row per branch)" in id_like_message("Name", 891, 891)
     assert "(1.3 rows per branch)" in id_like_message("Ticket", 891, 681)

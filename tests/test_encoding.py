@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 from id3tree import ID3Classifier
-from id3tree._validation import UNSEEN, encode_like_fit, factorize, unordered_codes
-from id3tree.node import MISSING
+from id3tree.base.validation import UNSEEN, encode_like_fit, factorize, unordered_codes
+from id3tree.model.node import MISSING
 
 LETTERS = np.array(list("dbacfe"), dtype=object)
 

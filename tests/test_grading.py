@@ -13,9 +13,9 @@ import json
 import pytest
 
 from id3tree import candidate_splits, entropy, information_gain
-from id3tree.cli import main
-from id3tree.exercises import Grade, grade, make_exercise
-from id3tree.grading import TOLERANCE, answers_to_rows, read_answers
+from id3tree.classroom.exercises import Grade, grade, make_exercise
+from id3tree.classroom.grading import TOLERANCE, answers_to_rows, read_answers
+from id3tree.cli.commands import main
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +42,7 @@ def test_the_same_student_gets_the_same_data_in_a_fresh_interpreter():
     import sys
 
     code = (
-        "from id3tree.exercises import make_exercise;"
+        "from id3tree.classroom.exercises import make_exercise;"
         "print(make_exercise('mixed', 10, 1, student='zoé').data.to_csv())"
     )
     runs = {
@@ -209,7 +209,7 @@ def test_grade_command_marks_a_folder_of_json_and_csv(tmp_path, capsys):
 
 
 def test_a_sheet_for_a_class_gives_each_student_their_exercise(tmp_path):
-    from id3tree.exercises import write_sheets
+    from id3tree.classroom.exercises import write_sheets
 
     write_sheets(tmp_path, kind="numeric", seed=5, students=["alice", "bob"])
     sheet = (tmp_path / "exercises.md").read_text(encoding="utf-8")

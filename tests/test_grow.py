@@ -20,9 +20,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from id3tree import ID3Classifier, sorted_columns
-from id3tree.node import MISSING
-from id3tree.splits.strategies import is_counted
+from id3tree import ID3Classifier
+from id3tree.engine import sorted_columns
+from id3tree.engine.splits.strategies import is_counted
+from id3tree.model.node import MISSING
 from id3tree.textbook import grow_tree
 from tests.test_splits import size_rule
 from tests.test_textbook import assert_same_tree
@@ -215,7 +216,7 @@ def test_string_columns_encode_as_object_columns_do():
 def test_routing_in_blocks_and_either_memory_order_gives_the_same_stops(monkeypatch, missing):
     # prediction reads numpy rows in place (C order) or columns (F order, as frames encode), and
     # routes rows a block at a time: every way must stop each row at the same node
-    from id3tree import routing
+    from id3tree.engine import routing
 
     rng = np.random.default_rng(4)
     X = np.round(rng.normal(size=(500, 4)), 1)
@@ -352,7 +353,7 @@ def test_the_best_thresholds_kept_by_the_search_are_the_first_of_every_threshold
     from rounded values and a ``min_samples_leaf`` that makes some listed cuts invalid."""
     from sklearn.datasets import make_classification
 
-    from id3tree.tracing import RecordingTracer, ThresholdsRanked
+    from id3tree.trace.tracers import RecordingTracer, ThresholdsRanked
 
     X, y = make_classification(
         600, 5, n_informative=4, n_redundant=0, n_classes=n_classes, random_state=n_classes

@@ -19,8 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.datasets import make_classification
 
-from id3tree import ID3Classifier, grow, sorted_columns
-from id3tree.stopping import stop_reasons
+from id3tree import ID3Classifier
+from id3tree.engine import grow, sorted_columns
+from id3tree.engine.stopping import stop_reasons
 from tests.test_grow import everything, numeric_search, numeric_tables
 
 

@@ -20,6 +20,7 @@ from scipy.spatial import distance as sp_distance
 from sklearn.metrics import mutual_info_score
 
 from id3tree.datasets import load_iris, load_play_tennis
+from id3tree.engine.splits import TIE_TOLERANCE
 from id3tree.information import (
     _bin,
     candidate_splits,
@@ -33,7 +34,6 @@ from id3tree.information import (
     kl_divergence,
     mutual_information,
 )
-from id3tree.splits import TIE_TOLERANCE
 
 LN2 = math.log(2)
 TENNIS_FEATURES = ["Outlook", "Temperature", "Humidity", "Wind"]

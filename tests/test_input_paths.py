@@ -1,8 +1,8 @@
 """The learner's short ways in for plain input give what the general, column-by-column way gives.
 
-A numpy array of numbers skips the DataFrame (:func:`~id3tree._validation.numeric_block`), a
+A numpy array of numbers skips the DataFrame (:func:`~id3tree.base.validation.numeric_block`), a
 small DataFrame of numbers of one dtype is taken as one array (``frame_block``) and a
-1-D array of integer or text labels skips the Series (:func:`~id3tree._validation.plain_labels`).
+1-D array of integer or text labels skips the Series (:func:`~id3tree.base.validation.plain_labels`).
 Every test here fits the same data twice, once with the short ways turned off, and compares the
 whole fitted model, or the error, down to the byte.
 """
@@ -15,8 +15,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from id3tree import ID3Classifier, _validation, fitting
-from id3tree._validation import frame_block, numeric_block, plain_labels
+from id3tree import ID3Classifier
+from id3tree.base import validation as _validation
+from id3tree.base.validation import frame_block, numeric_block, plain_labels
+from id3tree.engine import fitting
 
 
 def _general_only(monkeypatch):

@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 from id3tree import ID3Classifier
+from id3tree.base.latex import latex_escape
 from id3tree.datasets import load
-from id3tree.latex import latex_escape
 
 NASTY = [
     "a|b",

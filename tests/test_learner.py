@@ -15,8 +15,8 @@ from sklearn.model_selection import train_test_split
 from sklearn.tree import DecisionTreeClassifier
 
 from id3tree import ID3Classifier, entropy, information_gain
+from id3tree.base.diagnostics import IDLikeFeatureWarning
 from id3tree.datasets import load, load_iris, load_play_tennis
-from id3tree.diagnostics import IDLikeFeatureWarning
 
 
 @pytest.fixture(scope="module")
@@ -478,7 +478,7 @@ def titanic():
 def _id_like_warnings(model, X, y, **fit):
     import warnings
 
-    from id3tree.diagnostics import IDLikeFeatureWarning
+    from id3tree.base.diagnostics import IDLikeFeatureWarning
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -573,7 +573,7 @@ def test_id_like_drop_on_a_fit_that_grows_once_is_refused_not_ignored(titanic):
     id_like="drop" an identifier-like split is then an error naming it, never kept quietly."""
     from types import SimpleNamespace
 
-    from id3tree.fitting import id_like_warnings
+    from id3tree.engine.fitting import id_like_warnings
 
     X, y = titanic
     model = ID3Classifier(max_depth=1, id_like="keep").fit(X, y)  # a root split on Name
@@ -594,7 +594,7 @@ def test_id_like_drop_in_cross_validation_and_grid_search(titanic):
 
     from sklearn.model_selection import GridSearchCV, cross_val_score
 
-    from id3tree.diagnostics import IDLikeFeatureWarning
+    from id3tree.base.diagnostics import IDLikeFeatureWarning
 
     X, y = titanic
     with warnings.catch_warnings():

@@ -16,7 +16,7 @@ import pytest
 from sklearn.model_selection import GridSearchCV
 
 from id3tree import ID3Classifier
-from id3tree.cli import main
+from id3tree.cli.commands import main
 from id3tree.datasets import load_iris, load_play_tennis
 
 
@@ -459,8 +459,8 @@ def test_loading_memory_grows_with_the_file_not_nodes_times_categories():
 
 @pytest.mark.parametrize("name", ["mushroom", "car", "titanic", "hmeq"])
 def test_sparse_branches_route_exactly_like_dense_slots(name, monkeypatch):
-    from id3tree import routing
     from id3tree.datasets import load
+    from id3tree.engine import routing
 
     X, y = load(name, return_X_y=True)
     model = ID3Classifier(max_depth=6).fit(X, y)
@@ -492,9 +492,9 @@ def test_keep_trace_is_saved_only_when_it_is_not_the_default():
 
 def test_the_model_keeps_arrays_and_makes_its_nodes_on_demand():
     from id3tree.datasets import load_titanic
-    from id3tree.grown_tree import GrownTree
-    from id3tree.node import feature_importances
-    from id3tree.persistence import node_records
+    from id3tree.io.persistence import node_records
+    from id3tree.model.grown_tree import GrownTree
+    from id3tree.model.node import feature_importances
 
     X, y = load_titanic(return_X_y=True)
     X = X.drop(columns=["Name"])

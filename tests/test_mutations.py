@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from id3tree import ID3Classifier
-from id3tree.cli import main
+from id3tree.cli.commands import main
 from id3tree.datasets import load_play_tennis
 
 TIME_LIMIT = 10.0  # CPU seconds (not wall time: a loaded machine does not count) for one load and prediction of a damaged file (a valid one: < 0.1 s)

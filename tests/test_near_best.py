@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats as sp_stats
 
-from id3tree.splits.near_best import (
+from id3tree.engine.splits.near_best import (
     _WINDOW,
     _near_best_around,
     _near_best_around_one,
@@ -16,9 +16,9 @@ from id3tree.splits.near_best import (
     near_best_cuts,
     ranked_at,
 )
-from id3tree.splits.results import NOT_A_CUT, RankedCuts, ranges
-from id3tree.splits.sorted_rows import Cuts
-from id3tree.splits.thresholds import (
+from id3tree.engine.splits.results import NOT_A_CUT, RankedCuts, ranges
+from id3tree.engine.splits.sorted_rows import Cuts
+from id3tree.engine.splits.thresholds import (
     _cuts_of,
     _ranked_at_once,
     ranked_in_pieces,

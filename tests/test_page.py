@@ -14,9 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from id3tree import ID3Classifier, pencil
+from id3tree import ID3Classifier
+from id3tree.base import pencil
+from id3tree.base.pencil import difference_holds, fixed_units, fraction_holds, weighted_sum_holds
 from id3tree.datasets import load
-from id3tree.pencil import difference_holds, fixed_units, fraction_holds, weighted_sum_holds
 from id3tree.teaching import make_step, record_of
 from id3tree.teaching.page import source_of
 from id3tree.teaching.page_data import page_data

@@ -11,9 +11,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from id3tree import ID3Classifier, _params
+from id3tree import ID3Classifier
+from id3tree.base import params as _params
 from id3tree.datasets import load_iris, load_play_tennis
-from id3tree.pruning import cost_complexity, pessimistic
+from id3tree.engine.pruning import cost_complexity, pessimistic
 
 X, y = load_iris(return_X_y=True)
 TREE = ID3Classifier().fit(X, y)

@@ -12,7 +12,7 @@ numbers printed on its left, and checks the sign:
   that rounds to it), so ``≈`` hides no real error.
 
 Its parser and arithmetic are its own (fractions, and logarithms to 60 digits with ``decimal``);
-it shares no code with ``id3tree.pencil``.
+it shares no code with ``id3tree.base.pencil``.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from fractions import Fraction
 import pytest
 
 from id3tree import ID3Classifier
+from id3tree.classroom.exercises import make_exercise, sheet_latex
 from id3tree.datasets import load
-from id3tree.exercises import make_exercise, sheet_latex
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from id3tree.cli import main
+from id3tree.cli.commands import main
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "id3tree"
@@ -57,7 +57,7 @@ def imports_of(name: str) -> set[str]:
             if node.level:  # a relative import
                 parent = package.split(".")[: len(package.split(".")) - node.level + 1]
                 base = ".".join(parent + ([node.module] if node.module else []))
-            for alias in node.names:  # from id3tree import splits: the module id3tree.splits
+            for alias in node.names:  # from id3tree import splits: the module id3tree.engine.splits
                 whole = f"{base}.{alias.name}"
                 found.add(whole if whole in MODULES else base)
         elif isinstance(node, ast.Import):
@@ -73,111 +73,65 @@ def imports_of(name: str) -> set[str]:
     return {m for m in found if m in MODULES and m != name}
 
 
-# The layers as they are meant to be, bottom to top: a module imports its own layer and the ones
-# below it, never one above. (The architecture picture of the style guide, every module placed.)
+# The folders are the layers, bottom to top (a top-level module is a room of its own): a module
+# imports its own room and the layers below, never a layer above, nor another room of its layer.
 LAYERS = [
-    (
-        "foundation: the edge where pandas and lists become numpy columns, the one entropy "
-        "formula, tables of codes, the threshold search, the measures of a table, and the "
-        "dispatcher that picks who computes; none knows a tree, a ranking or an adapter",
-        [
-            "id3tree._backends",
-            "id3tree._validation",
-            "id3tree._entropy",
-            "id3tree.contingency",
-            # information_gain of a number is its best midpoint: one search, in named strategies
-            *[m for m in MODULES if m == "id3tree.splits" or m.startswith("id3tree.splits.")],
-            "id3tree.information",
-            "id3tree._params",  # one validator per parameter, for the learner and pruning alike
-            "id3tree.diagnostics",
-            "id3tree._progress",  # a progress bar for long searches, off unless asked for
-            "id3tree.latex",
-            "id3tree.pencil",
-        ],
-    ),
-    (
-        "the tree's parts: the Node, the engine that grows it from arrays and its record, the "
-        "traces, routing rows down a tree, pruning and saving; arrays and Nodes in and out",
-        [
-            "id3tree.node",
-            "id3tree.tracing",
-            "id3tree.stopping",
-            "id3tree.grown_tree",
-            "id3tree.growth_record",
-            "id3tree.trace_details",
-            "id3tree.trace_events",
-            "id3tree.trace_page",
-            "id3tree.trace_table",
-            "id3tree.sorted_columns",
-            "id3tree.grow",
-            "id3tree.fitting",  # fit's step that differs with where the data lives (dispatched)
-            "id3tree.textbook",  # the readable ID3 the engine is proven equal to
-            "id3tree.routing",
-            "id3tree.pruning",
-            "id3tree.persistence",
-            "id3tree.pickling",
-        ],
-    ),
-    (
-        "what a user calls: the learner, the drawings and teaching pages (which take a Node), the "
-        "rankings and the classical tests (which never see a tree); none imports another's "
-        "learner: only the applications above do",
-        [
-            "id3tree.learner",
-            "id3tree._selector",
-            "id3tree.rules",  # a Node read as if-then rules
-            "id3tree.rule_simplification",
-            "id3tree.compare",  # a Node beside a scikit-learn tree
-            *[m for m in MODULES if m.startswith(("id3tree.render", "id3tree.teaching"))],
-            *[m for m in MODULES if m.startswith(("id3tree.ranking", "id3tree.stats"))],
-        ],
-    ),
-    (
-        "the Dask adapter: versions of the dispatched functions that import the core they stand "
-        "in for; the core never imports it (it registers itself with the dispatcher)",
-        [m for m in MODULES if m.startswith("id3tree._dask")],
-    ),
-    (
-        "applications and entry points: the package's front door (which registers the adapter), "
-        "the command line, the data sets, the exercises (which fit trees for their answer keys)",
-        [
-            "id3tree",
-            "id3tree.__main__",
-            "id3tree.cli",
-            "id3tree._cli_common",
-            "id3tree._cli_select",
-            "id3tree._cli_grade",
-            "id3tree.datasets",
-            "id3tree.exercises",
-            "id3tree.grading",  # marks a student's answers to an exercise
-        ],
-    ),
+    ("base", "foundations knowing no tree: the edge, parameters, entropy, tables, dispatch"),
+    ("model", "the tree as data: Node, and the flat arrays of a fitted model"),
+    ("engine", "growth: split searches, sorted rows, stopping, the grower, routing, pruning"),
+    ("information datasets", "the information measures; the shipped data sets"),
+    ("trace", "listeners that tell the growth: tracers, the page, events, tables"),
+    ("io", "model files and pickles"),
+    ("render ranking stats", "drawings (of a Node), rankings and tests (which never see a tree)"),
+    ("teaching", "steps, why-not, worked solutions, rules, compare, the page"),
+    ("learner textbook", "the public learner, and the readable ID3 it is proven equal to"),
+    ("classroom", "exercises and grading, which fit trees for their keys"),
+    ("dask", "the Dask adapter: it registers itself; the core never imports it"),
+    ("cli _moved", "the command line; the import paths of 0.1"),
+    ("__init__ __main__", "the front door"),
 ]
-LAYER_OF = {module: level for level, (_, modules) in enumerate(LAYERS) for module in modules}
-ADAPTER = "id3tree._dask"
-NEVER_THE_TREE = ("id3tree.ranking", "id3tree.stats")  # ... import the learner or grow a tree
-THE_TREE = {"id3tree.learner", "id3tree.grow", "id3tree.growth_record", "id3tree.node"}
+LAYER_OF_ROOM = {room: level for level, (rooms, _) in enumerate(LAYERS) for room in rooms.split()}
+
+
+def room_of(name: str) -> str:
+    """The folder (or top-level module) of a module: ``id3tree.engine.grow`` is in engine."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+LAYER_OF = {name: LAYER_OF_ROOM.get(room_of(name)) for name in MODULES}
+ADAPTER = "id3tree.dask"
+NO_TREE = ("id3tree.model", "id3tree.engine", "id3tree.trace", "id3tree.learner")
+SEARCH = "id3tree.engine.splits"  # (the information measures use the split search)
 
 
 def test_every_module_has_a_layer():
-    assert set(MODULES) == set(LAYER_OF), set(MODULES) ^ set(LAYER_OF)
+    assert None not in LAYER_OF.values(), [n for n, level in LAYER_OF.items() if level is None]
+
+
+def test_the_layers_are_a_dozen_folders():
+    """The plan fits on a screen: about a dozen lines, and at most 12 modules at the top."""
+    assert len(LAYERS) <= 13
+    top = [p.name for p in PACKAGE.glob("*.py")]
+    assert len(top) <= 12, top
 
 
 def layer_faults(name: str) -> list[str]:
     faults = []
+    room = room_of(name)
     for imported in sorted(imports_of(name)):
-        if not name.startswith(ADAPTER) and imported.startswith(ADAPTER):
-            if not (name == "id3tree" and imported == ADAPTER):  # the front door registers it
-                faults.append(f"{name} imports the adapter {imported}")
-                continue
-        if LAYER_OF[imported] > LAYER_OF[name]:
-            faults.append(f"{name} (layer {LAYER_OF[name]}) imports {imported} (layer above)")
-        if name.startswith(NEVER_THE_TREE) and imported in THE_TREE:
-            faults.append(f"{name} imports the tree ({imported})")
-        if imported == "id3tree.learner" and LAYER_OF[name] < len(LAYERS) - 1:
-            faults.append(f"{name} imports the learner (only applications do)")
-        if name.startswith("id3tree.render") and imported in THE_TREE - {"id3tree.node"}:
-            faults.append(f"{name} draws from the learner, not from a Node ({imported})")
+        other = room_of(imported)
+        if imported.startswith(ADAPTER) and name != "id3tree" and room != "dask":
+            faults.append(f"{name} imports the adapter {imported} (only the front door does)")
+        elif LAYER_OF[imported] > LAYER_OF[name]:
+            faults.append(f"{name} ({room}) imports {imported} ({other}, a layer above)")
+        elif LAYER_OF[imported] == LAYER_OF[name] and other != room:
+            faults.append(f"{name} ({room}) imports {imported} ({other}, beside it)")
+        if room in ("ranking", "stats") and imported.startswith(NO_TREE):
+            if not imported.startswith(SEARCH):
+                faults.append(f"{name} imports the tree ({imported})")
+        if room == "render" and imported.startswith(NO_TREE[1:]):
+            faults.append(f"{name} draws from the engine, not from a Node ({imported})")
     return faults
 
 
@@ -213,14 +167,14 @@ def test_the_layer_test_sees_imports_inside_functions_and_strings(tmp_path):
     MODULES["id3tree._probe"] = tmp_path / "_probe.py"
     MODULES["id3tree._probe"].write_text(
         "def late():\n"
-        "    from id3tree._dask import measures\n"
+        "    from id3tree.dask import measures\n"
         "    import importlib\n"
         "    return importlib.import_module('id3tree.learner')\n",
         encoding="utf-8",
     )
     LAYER_OF["id3tree._probe"] = 0
     try:
-        assert imports_of("id3tree._probe") == {"id3tree._dask.measures", "id3tree.learner"}
+        assert imports_of("id3tree._probe") == {"id3tree.dask.measures", "id3tree.learner"}
         faults = layer_faults("id3tree._probe")
         assert any("adapter" in f for f in faults) and any("learner" in f for f in faults)
     finally:
@@ -232,7 +186,8 @@ def test_the_dask_table_names_every_dispatched_function():
     exists; each dispatched function has an entry (a typo would silently run pandas code)."""
     import importlib
 
-    from id3tree import _backends, _dask
+    from id3tree import dask as _dask
+    from id3tree.base import dispatch as _backends
 
     for name in MODULES:
         if name != "id3tree.__main__":
@@ -243,16 +198,16 @@ def test_the_dask_table_names_every_dispatched_function():
 
 
 def test_shannons_formula_is_written_once():
-    """Only _entropy.py takes logarithms of probabilities (information.py's KL is p log(p/q))."""
+    """Only base/entropy.py takes logarithms of probabilities (information.py's KL is p log(p/q))."""
     for path in PACKAGE.rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         calls = re.findall(r"np\.log2?\(", text)
-        if path.name == "_entropy.py":
+        if path.name == "entropy.py":
             assert calls
         elif path.name == "information.py":
             assert len(calls) == 1 and "p[support] / q[support]" in text
         else:
-            assert not calls, f"{path.name} computes a logarithm: use id3tree._entropy"
+            assert not calls, f"{path.name} computes a logarithm: use id3tree.base.entropy"
 
 
 def test_no_machine_paths_in_the_project():

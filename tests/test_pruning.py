@@ -16,8 +16,8 @@ from sklearn.tree import DecisionTreeClassifier
 
 from id3tree import ID3Classifier
 from id3tree.datasets import load_car, load_iris
-from id3tree.pruning import added_errors, binomial_upper_limit, c45_deviate, copy_tree
-from id3tree.tracing import PruningDecision, RecordingTracer
+from id3tree.engine.pruning import added_errors, binomial_upper_limit, c45_deviate, copy_tree
+from id3tree.trace.tracers import PruningDecision, RecordingTracer
 
 
 def _internal(model):

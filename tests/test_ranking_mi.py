@@ -205,7 +205,7 @@ def test_bad_input_is_a_clear_error():
 def test_entropy_from_sums_of_c_log_c_equals_scipy(counts, base):
     from scipy.stats import entropy as scipy_entropy
 
-    from id3tree._entropy import entropy_from_xlogx, xlogx
+    from id3tree.base.entropy import entropy_from_xlogx, xlogx
 
     counts = np.array(counts)
     found = float(entropy_from_xlogx(xlogx(counts).sum(), counts.sum(), base))

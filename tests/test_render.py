@@ -29,7 +29,7 @@ from id3tree.datasets import (  # noqa: E402
     load_mushroom,
     load_play_tennis,
 )
-from id3tree.node import Node  # noqa: E402
+from id3tree.model.node import Node  # noqa: E402
 from id3tree.render.dot import tree_to_dot, tree_to_graphviz  # noqa: E402
 from id3tree.render.layout import arrange  # noqa: E402
 from id3tree.render.plot import (  # noqa: E402

@@ -6,8 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from id3tree import ID3Classifier, routing
-from id3tree.node import NUMERIC_MISSING
+from id3tree import ID3Classifier
+from id3tree.engine import routing
+from id3tree.model.node import NUMERIC_MISSING
 
 
 def deep_tree_data(n=1_500, d=6, seed=0):

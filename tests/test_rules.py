@@ -14,9 +14,9 @@ import pandas as pd
 import pytest
 
 from id3tree import ID3Classifier
+from id3tree.base.diagnostics import IDLikeFeatureWarning
 from id3tree.datasets import list_datasets, load, load_adult, load_iris, load_play_tennis
-from id3tree.diagnostics import IDLikeFeatureWarning
-from id3tree.rules import (
+from id3tree.teaching.rules import (
     Interval,
     Missing,
     NotIn,
@@ -409,8 +409,8 @@ def test_python_source_reads_like_the_rules():
 # C4.5's simplification of single rules, against a hand calculation
 # ---------------------------------------------------------------------------------------------
 def test_c45_drops_the_condition_whose_removal_has_the_lowest_pessimistic_error():
-    from id3tree.rule_simplification import pessimistic_rate, simplify
-    from id3tree.rules import Equals, Rule
+    from id3tree.teaching.rule_simplification import pessimistic_rate, simplify
+    from id3tree.teaching.rules import Equals, Rule
 
     # A = a, B = b: 6 rows, all yes.   A = a, B = c: 9 yes, 1 no.
     # A = b, B = b: 4 rows, all no.    A = b, B = c: 10 rows, all no.

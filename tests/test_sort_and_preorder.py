@@ -13,9 +13,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from id3tree import ID3Classifier, grown_tree, sorted_columns
-from id3tree._validation import class_codes
-from id3tree.splits import SIZE_RULES
+from id3tree import ID3Classifier
+from id3tree.base.validation import class_codes
+from id3tree.engine import sorted_columns
+from id3tree.engine.splits import SIZE_RULES
+from id3tree.model import grown_tree
 from tests.test_grow import everything
 from tests.test_splits import size_rule
 

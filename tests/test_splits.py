@@ -1,4 +1,4 @@
-"""Tests for id3tree.splits and id3tree.contingency.
+"""Tests for id3tree.engine.splits and id3tree.base.contingency.
 
 The fast, many-segments-at-once threshold search is checked against the plain one-midpoint-at-a-
 time version, against ``information.candidate_splits`` and against references computed here with
@@ -20,9 +20,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from scipy import stats as sp_stats
 
-from id3tree import information, splits
-from id3tree.contingency import chi_square_from_table, crosstab_codes
-from id3tree.splits.thresholds import _steps_and_present
+from id3tree import information
+from id3tree.base.contingency import chi_square_from_table, crosstab_codes
+from id3tree.engine import splits
+from id3tree.engine.splits.thresholds import _steps_and_present
 
 
 @contextlib.contextmanager

@@ -1,7 +1,7 @@
 """The small search's short ways against its general ones, bit for bit.
 
-A level of small data is searched by :func:`~id3tree.splits.search_layouts`, which spares work
-the general way does: it hands :func:`~id3tree.splits.threshold_search` the flags of the
+A level of small data is searched by :func:`~id3tree.engine.splits.search_layouts`, which spares work
+the general way does: it hands :func:`~id3tree.engine.splits.threshold_search` the flags of the
 segments with a cut, says when no row is missing (``missing=None``), and takes the caller's
 word on whether any is (``has_missing``). Each short way must give the very same search.
 """
@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from scipy.stats import entropy as scipy_entropy
 
-from id3tree import splits
-from id3tree._entropy import DENSE_CLASSES, XLOGX_KEPT_ENTRIES
+from id3tree.base.entropy import DENSE_CLASSES, XLOGX_KEPT_ENTRIES
+from id3tree.engine import splits
 
 
 def assert_same_search(a, b) -> None:

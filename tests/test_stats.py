@@ -20,7 +20,8 @@ from scipy import special as sp_special
 from scipy import stats as sp_stats
 from scipy.stats.contingency import association
 
-from id3tree import ID3Classifier, contingency, information_gain, stats
+from id3tree import ID3Classifier, information_gain, stats
+from id3tree.base import contingency
 from id3tree.datasets import load_adult, load_hmeq, load_play_tennis
 from id3tree.stats import classical, logit
 

@@ -16,9 +16,9 @@ import pandas as pd
 import pytest
 
 from id3tree import ID3Classifier, candidate_splits, information_gain
-from id3tree.cli import main
+from id3tree.classroom.exercises import make_exercise, sheet_latex
+from id3tree.cli.commands import main
 from id3tree.datasets import load_iris, load_play_tennis
-from id3tree.exercises import make_exercise, sheet_latex
 
 
 @pytest.fixture(scope="module")

@@ -25,8 +25,9 @@ from hypothesis import strategies as st
 from scipy import stats as sp_stats
 from sklearn.tree import DecisionTreeClassifier
 
-from id3tree import ID3Classifier, datasets, splits, textbook
-from id3tree.node import MISSING
+from id3tree import ID3Classifier, datasets, textbook
+from id3tree.engine import splits
+from id3tree.model.node import MISSING
 from id3tree.textbook import grow_tree
 
 RULES = ("pure", "max_depth", "min_samples_split", "min_samples_leaf", "valid split", "min_gain",

@@ -10,8 +10,9 @@ import pytest
 from sklearn.datasets import make_classification
 
 import id3tree.datasets
-from id3tree import ID3Classifier, trace_page
-from id3tree.tracing import PrintTracer, RecordingTracer
+from id3tree import ID3Classifier
+from id3tree.trace import page as trace_page
+from id3tree.trace.tracers import PrintTracer, RecordingTracer
 
 
 def _data(name: str):

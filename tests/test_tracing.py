@@ -15,9 +15,18 @@ import scipy.stats
 from sklearn.datasets import make_classification
 
 import id3tree.datasets
-from id3tree import ID3Classifier, candidate_splits, fitting
+from id3tree import ID3Classifier, candidate_splits
 from id3tree.datasets import load_iris, load_play_tennis
-from id3tree.node import (
+from id3tree.engine import fitting
+from id3tree.engine.splits.near_best import (
+    _kth_by_sorting,
+    _kth_in_rows,
+    _near_best_in_blocks,
+    _near_best_of_short,
+)
+from id3tree.engine.splits.results import NOT_A_CUT
+from id3tree.engine.splits.thresholds import _first_by_sorting, _first_in_rows
+from id3tree.model.node import (
     count_texts,
     counts_texts,
     format_count,
@@ -26,15 +35,7 @@ from id3tree.node import (
     number_pieces,
     number_texts,
 )
-from id3tree.splits.near_best import (
-    _kth_by_sorting,
-    _kth_in_rows,
-    _near_best_in_blocks,
-    _near_best_of_short,
-)
-from id3tree.splits.results import NOT_A_CUT
-from id3tree.splits.thresholds import _first_by_sorting, _first_in_rows
-from id3tree.tracing import (
+from id3tree.trace.tracers import (
     CandidateScored,
     LeafMade,
     LoggingTracer,
@@ -623,7 +624,7 @@ def test_decisions_of_nodes_at_many_depths_are_those_written_one_by_one():
     """``split_texts`` and ``leaf_texts`` with a depth per node (the whole tree at once) write
     what ``split_text`` and ``leaf_text`` write for each node alone: depths 0 to 12, numeric
     and categorical splits, ties between features and thresholds, C4.5's rule, tie notes."""
-    from id3tree.tracing import leaf_text, leaf_texts, split_text, split_texts
+    from id3tree.trace.tracers import leaf_text, leaf_texts, split_text, split_texts
 
     depths = [0, 3, 1, 12, 0, 7]
     splits = [
@@ -678,7 +679,7 @@ def test_a_path_word_from_thresholds_written_before_is_the_same(tests):
     """``path_word`` with the thresholds written so far (filled as it goes, shared by every
     path of a tree) writes what it writes alone: at halves, tiny, negative zero and large
     thresholds, and for the missing and categorical tests."""
-    from id3tree.node import path_word
+    from id3tree.model.node import path_word
 
     alone = path_word("x", tests, 4)
     written = {}
@@ -703,7 +704,7 @@ def test_indents_of_many_lines_are_those_of_each_line(depth):
 def test_sums_of_terms_grouped_by_length_are_those_of_each_candidate(sizes):
     """The ``a + b + ...`` of a candidate's weighted entropies, written for every candidate
     with as many terms at once (``_sums``), is what joining that candidate's terms writes."""
-    from id3tree.tracing import _sums
+    from id3tree.trace.tracers import _sums
 
     first = np.cumsum([0, *sizes])
     terms = [f"0.{i:04d}" for i in range(first[-1])]
@@ -712,8 +713,8 @@ def test_sums_of_terms_grouped_by_length_are_those_of_each_candidate(sizes):
 
 
 def test_plural_words_of_a_column_are_those_of_each_count():
-    from id3tree.node import plural
-    from id3tree.tracing import plural_words
+    from id3tree.model.node import plural
+    from id3tree.trace.tracers import plural_words
 
     counts = np.array([0, 1, 2, 1, 17, 1.0, 0.5])
     expected = [plural(n, "sample").split(" ", 1)[1] for n in counts.tolist()]
@@ -724,7 +725,7 @@ def test_plural_words_of_a_column_are_those_of_each_count():
 def _levels_of_a_traced_fit(monkeypatch, X, y, **params):
     """The record of a fit printed with a PrintTracer, with each level's details and dense
     tables as they were before the tree was finished (the record lets go of them after)."""
-    from id3tree.trace_details import TraceDetails
+    from id3tree.trace.details import TraceDetails
 
     kept = {}
     finish_levels = TraceDetails.finish_levels
@@ -751,7 +752,7 @@ def _mixed_data():
 def test_decisions_of_all_levels_at_once_are_those_of_each_level_alone(monkeypatch, data):
     """The decisions are found for the whole tree at once, every level's scores stacked; each
     level's part (its scored nodes, children, ties, C4.5's rule) is what it gets alone."""
-    from id3tree.trace_details import Decisions
+    from id3tree.trace.details import Decisions
 
     X, y = _mixed_data() if data == "mixed" else make_classification(600, 5, random_state=3)
     params = {"criterion": "gain_ratio", "max_depth": 6} if data == "mixed" else {}
@@ -795,8 +796,8 @@ def test_branches_of_all_levels_at_once_are_those_of_each_level_alone(monkeypatc
 def test_the_path_of_every_traced_node_is_its_condensed_path_in_the_tree(data):
     """Each node's path in the trace (found level by level from arrays of what each path knows)
     is the condensed path of that node in the finished tree, walked node by node."""
-    from id3tree.node import node_paths
-    from id3tree.tracing import DECIMALS
+    from id3tree.model.node import node_paths
+    from id3tree.trace.tracers import DECIMALS
 
     if data == "iris":
         X, y = load_iris(return_X_y=True)
@@ -821,9 +822,9 @@ def test_every_search_keeps_the_cuts_of_the_best_thresholds(monkeypatch, search,
     every cut again), with the same numbers, ``n_more`` counting the rest."""
     import dataclasses
 
-    from id3tree import sorted_columns
-    from id3tree.splits import sorted_rows, strategies
-    from id3tree.trace_details import TraceDetails
+    from id3tree.engine import sorted_columns
+    from id3tree.engine.splits import sorted_rows, strategies
+    from id3tree.trace.details import TraceDetails
 
     X, y = make_classification(900, 4, n_informative=3, n_redundant=0, n_classes=3, random_state=1)
     X[:, 1] = np.round(X[:, 1])  # a few values (at most 1 in 64 rows): counted, not sorted

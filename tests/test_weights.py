@@ -21,9 +21,9 @@ from sklearn.datasets import make_classification
 from sklearn.utils.class_weight import compute_sample_weight
 
 from id3tree import ID3Classifier
+from id3tree.base.diagnostics import IDLikeFeatureWarning
 from id3tree.datasets import load_car, load_iris, load_play_tennis
-from id3tree.diagnostics import IDLikeFeatureWarning
-from id3tree.tracing import RecordingTracer, ThresholdsRanked
+from id3tree.trace.tracers import RecordingTracer, ThresholdsRanked
 
 
 def _numeric_classification():
@@ -483,9 +483,9 @@ def test_the_weighted_search_scores_cuts_as_its_plain_twin_does(n_classes):
     last class's weights what the others leave); its plain twin, ``WeightedCuts.score``, takes
     each side's entropy apart. Same scores to rounding, and the search keeps the cut the plain
     scores choose by the documented rule (the first of those within the tie tolerance)."""
-    from id3tree.splits import search_weighted_cuts
-    from id3tree.splits.results import TIE_TOLERANCE
-    from id3tree.splits.weighted import WeightedCuts
+    from id3tree.engine.splits import search_weighted_cuts
+    from id3tree.engine.splits.results import TIE_TOLERANCE
+    from id3tree.engine.splits.weighted import WeightedCuts
 
     rng = np.random.default_rng(n_classes)
     lengths = rng.integers(2, 60, size=40)
@@ -551,7 +551,7 @@ def test_scoring_only_the_cuts_near_the_best_finds_what_scoring_all_finds(kind, 
     (``weighted.near_best_scores``: no cut inside a run of one class beats the better end of
     the run); its plain twin, ``all_scores``, scores every candidate. The same search to the
     bit: cut, ties, counts, entropies and gains; and the fast way does leave cuts out."""
-    from id3tree.splits import weighted
+    from id3tree.engine.splits import weighted
 
     rng = np.random.default_rng(len(kind))
     left_out = 0
@@ -601,7 +601,7 @@ def test_the_rounding_margin_covers_the_rounding_of_the_scores():
     ``math.log`` on each side)."""
     import math
 
-    from id3tree.splits import weighted
+    from id3tree.engine.splits import weighted
 
     rng = np.random.default_rng(7)
     step_up, y, weight, starts, lengths, n_present, k = _sorted_segments(rng, 3, "uniform")
@@ -632,7 +632,7 @@ def test_scoring_only_the_cuts_near_the_best_grows_the_same_tree(n_classes, monk
     import contextlib
     import io
 
-    from id3tree.splits import weighted
+    from id3tree.engine.splits import weighted
     from tests.test_grow import everything
 
     X, y = make_classification(3000, 6, n_informative=4, n_classes=n_classes, random_state=1)
@@ -659,7 +659,7 @@ def test_xlogx_of_weights_is_xlogx_to_the_bit():
     """The weighted search's ``x ln x`` (no masked logarithm) against its plain twin,
     ``_entropy.xlogx``: zeros, the smallest and very large weights, and ordinary ones, the
     same to the bit but for the sign of 0."""
-    from id3tree._entropy import xlogx, xlogx_of_weights
+    from id3tree.base.entropy import xlogx, xlogx_of_weights
 
     rng = np.random.default_rng(3)
     weights = np.concatenate(

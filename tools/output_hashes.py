@@ -36,7 +36,7 @@ import pandas as pd
 import id3tree
 from id3tree import ID3Classifier
 from id3tree.datasets import load
-from id3tree.tracing import PrintTracer, RecordingTracer
+from id3tree.trace.tracers import PrintTracer, RecordingTracer
 
 
 def _digest(value) -> str:

@@ -10,7 +10,7 @@
   with warning flags;
 * :func:`plot_heatmap`: any of these frames as a heatmap.
 
-All of them take their entropies from :mod:`id3tree._entropy` and never import the learner.
+All of them take their entropies from :mod:`id3tree.base.entropy` and never import the learner.
 """
 
 from id3tree.ranking.heatmap import plot_heatmap

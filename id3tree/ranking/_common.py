@@ -1,6 +1,6 @@
 """What the ranking functions share: checking X and y, and binned codes.
 
-Every entropy in the ranking functions comes from :mod:`id3tree._entropy`, the package's one
+Every entropy in the ranking functions comes from :mod:`id3tree.base.entropy`, the package's one
 ``-sum p log p``.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from id3tree._validation import check_labels, factorize
+from id3tree.base.validation import check_labels, factorize
 from id3tree.information import _codes
 
 

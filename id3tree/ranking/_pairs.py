@@ -12,7 +12,7 @@ row once per pair. This engine gets the same counts with less work, in three ste
    ``np.add.at`` (no minimum/maximum pass, no new table per chunk of rows). The array is laid out
    column after column, and blocks are kept narrow (``BLOCK_CODES``) so the table stays in cache.
 3. **Entropies.** ``H(a, b)`` of every table at once from the sums of ``c ln c`` of its cells,
-   ``ln n - S / n`` (:func:`id3tree._entropy.xlogx`, the package's one formula written for
+   ``ln n - S / n`` (:func:`id3tree.base.entropy.xlogx`, the package's one formula written for
    counts): all tables of a matrix share the total ``n``.
 
 Groups are independent, so they run on a thread pool; numpy releases the GIL in the counting
@@ -27,7 +27,7 @@ from concurrent.futures import Executor
 
 import numpy as np
 
-from id3tree._entropy import entropy_from_xlogx, xlogx
+from id3tree.base.entropy import entropy_from_xlogx, xlogx
 
 GROUP_CELLS = 2048  # most joint codes a group may have
 BLOCK_COLUMNS = 16  # most columns in a block

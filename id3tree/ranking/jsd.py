@@ -13,10 +13,10 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from id3tree._backends import dispatched
-from id3tree._entropy import entropy_rows
-from id3tree._validation import check_table, is_numeric, numeric_values
-from id3tree.contingency import canonical_rows, crosstab_codes
+from id3tree.base.contingency import canonical_rows, crosstab_codes
+from id3tree.base.dispatch import dispatched
+from id3tree.base.entropy import entropy_rows
+from id3tree.base.validation import check_table, is_numeric, numeric_values
 from id3tree.information import _bin, check_bins
 from id3tree.ranking._common import binned_codes, check_target
 
@@ -125,7 +125,7 @@ def one_vs_rest(table: np.ndarray, membership: np.ndarray) -> np.ndarray:
 
     ``membership`` has one row per group with 1 for the classes in it. Returns one JSD per row
     (0 for a group whose side of the data is empty). The bins are taken in
-    :func:`~id3tree.contingency.canonical_rows` order: two features whose tables hold the same
+    :func:`~id3tree.base.contingency.canonical_rows` order: two features whose tables hold the same
     bins in another order (one column coded two ways) score exactly alike.
     """
     table = canonical_rows(table)

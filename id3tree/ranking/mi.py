@@ -8,8 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pandas as pd
 
-from id3tree._backends import dispatched
-from id3tree._validation import check_table
+from id3tree.base.dispatch import dispatched
+from id3tree.base.validation import check_table
 from id3tree.information import check_bins
 from id3tree.ranking._common import binned_codes
 from id3tree.ranking._pairs import pair_entropies

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from id3tree._backends import dispatched
-from id3tree._validation import as_series, check_table, is_numeric
-from id3tree.diagnostics import ID_LIKE_FLAG
+from id3tree.base.diagnostics import ID_LIKE_FLAG
+from id3tree.base.dispatch import dispatched
+from id3tree.base.validation import as_series, check_table, is_numeric
 from id3tree.information import (
     binned_table,
     check_bins,

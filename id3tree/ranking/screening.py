@@ -14,10 +14,10 @@ import math
 import numpy as np
 import pandas as pd
 
-from id3tree._backends import dispatched
-from id3tree._entropy import entropy_rows
-from id3tree._validation import as_series, check_table, is_numeric, numeric_values
-from id3tree.diagnostics import ID_LIKE_FLAG, is_id_like
+from id3tree.base.diagnostics import ID_LIKE_FLAG, is_id_like
+from id3tree.base.dispatch import dispatched
+from id3tree.base.entropy import entropy_rows
+from id3tree.base.validation import as_series, check_table, is_numeric, numeric_values
 
 COLUMNS = [
     "dtype",
@@ -62,7 +62,7 @@ def screen_features(
         ``percent_entropy`` below this.
 
     A column is also flagged ``ID-like`` when it has (nearly) one row per value (at least 10
-    distinct values and at most 2 rows per value, as in :mod:`id3tree.diagnostics`): a text
+    distinct values and at most 2 rows per value, as in :mod:`id3tree.base.diagnostics`): a text
     column, or whole numbers that are all distinct. Such a column has the largest information
     gain of all and predicts nothing; drop it or use gain ratio.
 
@@ -162,7 +162,7 @@ def screen_row(dtype: str, counts: pd.Series, n_rows: int, numeric, mean, cv, li
 
 
 def looks_like_an_identifier(counts: pd.Series, numeric: bool) -> bool:
-    """(Nearly) one row per value (:func:`id3tree.diagnostics.is_id_like`), judged from a
+    """(Nearly) one row per value (:func:`id3tree.base.diagnostics.is_id_like`), judged from a
     column's value counts: a text or categorical column, or whole numbers that are all distinct
     (a row number)."""
     n_valid, n_unique = int(counts.sum()), len(counts)

@@ -7,7 +7,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from id3tree._selector import FrameSelector
+from id3tree.base.selector import FrameSelector
 from id3tree.ranking.jsd import screen_arrays
 
 

@@ -1,1 +1,1 @@
-"""Ways to see a tree. Every renderer takes a :class:`~id3tree.node.Node`, never the learner."""
+"""Ways to see a tree. Every renderer takes a :class:`~id3tree.model.node.Node`, never the learner."""

@@ -21,7 +21,7 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from id3tree.node import Node
+from id3tree.model.node import Node
 from id3tree.render.layout import MAX_BOXES, Slot, Spacing, arrange, fit_depth
 from id3tree.render.style import (
     BORDER_COLOR,

@@ -29,7 +29,7 @@ import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from id3tree.node import Node
+from id3tree.model.node import Node
 from id3tree.render.layout import MAX_BOXES, Layout, Slot, Spacing, arrange, fit_depth, fitted
 from id3tree.render.style import (
     BORDER_COLOR,

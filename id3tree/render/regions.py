@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from id3tree.node import Node, format_number
+from id3tree.model.node import Node, format_number
 from id3tree.render.style import BORDER_COLOR, class_list, class_palette, fill_color
 
 

@@ -4,7 +4,7 @@ Both renderers draw the same picture: a box per node (a title line, then the fie
 ``show``), a label per edge, a colour per node, a "…" marker under every node whose subtree
 was cut by ``max_depth``, and one dashed box for the smallest branches of a split with more than
 ``max_branches`` of them (see :func:`kept_branches`). Everything here works on
-:class:`~id3tree.node.Node` objects and plain strings; nothing imports Graphviz or matplotlib
+:class:`~id3tree.model.node.Node` objects and plain strings; nothing imports Graphviz or matplotlib
 (except to read a colour name, lazily).
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from id3tree.node import MISSING, Node, class_name, format_count, format_number, plural
+from id3tree.model.node import MISSING, Node, class_name, format_count, format_number, plural
 
 FIELDS = ("samples", "counts", "entropy", "gain")
 """The lines a node box can show under its title, in the order they appear."""

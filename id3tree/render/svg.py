@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from html import escape
 
-from id3tree.node import Node
+from id3tree.model.node import Node
 from id3tree.render.style import (
     BORDER_COLOR,
     EDGE_COLOR,

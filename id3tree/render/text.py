@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from id3tree.node import (
+from id3tree.model.node import (
     MISSING,
     Node,
     branch_label,

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from id3tree._validation import as_series, factorize, is_numeric, numeric_values
+from id3tree.base.validation import as_series, factorize, is_numeric, numeric_values
 
 
 @dataclass(frozen=True)

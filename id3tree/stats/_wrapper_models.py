@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from id3tree._validation import as_series, factorize, numeric_values, to_frame
+from id3tree.base.validation import as_series, factorize, numeric_values, to_frame
 from id3tree.stats import logit
 from id3tree.stats.classical import _unit_scaled
 from id3tree.stats.result import chi2_tail, f_tail

@@ -18,7 +18,7 @@ a note saying why, and its association measure is 0.
 
 Each test needs a few sufficient statistics of the data (the table of counts, the groups' sums of
 squares, the co-moments of x and y); the functions that take them from the two columns are
-:func:`~id3tree._backends.dispatched`, so the columns of a Dask DataFrame work too.
+:func:`~id3tree.base.dispatch.dispatched`, so the columns of a Dask DataFrame work too.
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from id3tree._backends import dispatched
-from id3tree._entropy import entropy_rows
-from id3tree.contingency import chi_square_from_table, crosstab_codes
+from id3tree.base.contingency import chi_square_from_table, crosstab_codes
+from id3tree.base.dispatch import dispatched
+from id3tree.base.entropy import entropy_rows
 from id3tree.stats import logit
 from id3tree.stats._columns import Pair, categories, complete_rows, interval
 from id3tree.stats.result import HypothesisTestResult, chi2_tail, f_tail, t_two_sided
@@ -82,7 +82,7 @@ def chi_square_test(x, y) -> HypothesisTestResult:
     2. ``chi2 = sum_ij (n_ij - E_ij)^2 / E_ij``, no continuity correction;
     3. p is the right tail of the chi-square distribution with ``df = (L - 1)(K - 1)``.
 
-    The same function (:func:`id3tree.contingency.chi_square_from_table`) decides the learner's
+    The same function (:func:`id3tree.base.contingency.chi_square_from_table`) decides the learner's
     ``alpha=`` stopping rule. The result carries the ``observed`` and ``expected`` tables.
 
     >>> from id3tree.datasets import load_play_tennis

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import log_softmax
 
-from id3tree._entropy import entropy_rows
+from id3tree.base.entropy import entropy_rows
 
 MAX_ITER = 100
 """Newton steps allowed (convergence takes fewer than 10 on ordinary data)."""

@@ -8,7 +8,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from id3tree._validation import (
+from id3tree.base.validation import (
     as_series,
     check_table,
     is_numeric,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from id3tree._selector import FrameSelector
-from id3tree._validation import check_labels
+from id3tree.base.selector import FrameSelector
+from id3tree.base.validation import check_labels
 from id3tree.stats.sweep import TOLERANCE
 from id3tree.stats.wrapper import select_features
 

@@ -46,8 +46,8 @@ import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from id3tree._params import check_choice, check_int, check_random_state, check_real
-from id3tree._progress import progress_bar
+from id3tree.base.params import check_choice, check_int, check_random_state, check_real
+from id3tree.base.progress import progress_bar
 from id3tree.stats._wrapper_models import (
     Fit,
     Models,

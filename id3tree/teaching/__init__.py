@@ -3,7 +3,7 @@
 The methods :meth:`~id3tree.ID3Classifier.steps`, :meth:`~id3tree.ID3Classifier.step`,
 :meth:`~id3tree.ID3Classifier.why_not`, :meth:`~id3tree.ID3Classifier.worked_solution` and
 :meth:`~id3tree.ID3Classifier.to_html` of a fitted tree call into this package. Exercises with
-their solutions are in :mod:`id3tree.exercises`.
+their solutions are in :mod:`id3tree.classroom.exercises`.
 """
 
 from id3tree.teaching.page import tree_page

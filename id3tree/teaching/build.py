@@ -26,10 +26,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from id3tree._validation import encode_like_fit, rows_to_predict
-from id3tree.grow import EncodedData, GrowParams
-from id3tree.node import class_name, majority_classes
-from id3tree.stopping import NO_VALID_SPLIT, stop_reasons
+from id3tree.base.validation import encode_like_fit, rows_to_predict
+from id3tree.engine.grow import EncodedData, GrowParams
+from id3tree.engine.stopping import NO_VALID_SPLIT, stop_reasons
+from id3tree.model.node import class_name, majority_classes
 from id3tree.teaching.page_data import PageSource, levels
 
 HOLDOUT = 0.3
@@ -213,7 +213,7 @@ def _params(model) -> dict:
 
 
 def _stop_words(model) -> dict:
-    """Why ID3 stops at a node, in the learner's words (:func:`~id3tree.stopping.stop_reasons`)."""
+    """Why ID3 stops at a node, in the learner's words (:func:`~id3tree.engine.stopping.stop_reasons`)."""
     params = GrowParams(
         criterion=model.criterion,
         max_depth=np.inf if model.max_depth is None else model.max_depth,

@@ -28,11 +28,13 @@ from functools import cached_property
 
 import numpy as np
 
-from id3tree import pencil
-from id3tree._entropy import entropy_rows
-from id3tree.grow import EncodedData
-from id3tree.grown_tree import GrownTree
-from id3tree.node import (
+from id3tree.base import pencil
+from id3tree.base.entropy import entropy_rows
+from id3tree.base.pencil import difference_holds, fixed_units, weighted_sum_holds
+from id3tree.engine.grow import EncodedData
+from id3tree.engine.splits import TIE_TOLERANCE, enumerate_thresholds
+from id3tree.model.grown_tree import GrownTree
+from id3tree.model.node import (
     LEFT,
     NUMERIC_MISSING,
     RIGHT,
@@ -45,9 +47,7 @@ from id3tree.node import (
     path_word,
     plural,
 )
-from id3tree.pencil import difference_holds, fixed_units, weighted_sum_holds
-from id3tree.splits import TIE_TOLERANCE, enumerate_thresholds
-from id3tree.trace_details import slot_step
+from id3tree.trace.details import slot_step
 
 
 @dataclass
@@ -577,11 +577,11 @@ def page_data(source: PageSource) -> dict:
 APPROX_SUM, APPROX_DIFFERENCE = 1, 2
 """Bits of a candidate's ``approx``: its overall entropy as the weighted sum of its branches'
 entropies, and its gain as the node's entropy minus the overall entropy, do not hold by pencil
-from the printed numbers (the page writes ``≈``, see :mod:`id3tree.pencil`)."""
+from the printed numbers (the page writes ``≈``, see :mod:`id3tree.base.pencil`)."""
 
 
 def _numbers(tree: GrownTree, cands: Candidates, branches: Branches) -> dict:
-    """Every printed number in printed units (:func:`~id3tree.pencil.fixed_units`), and
+    """Every printed number in printed units (:func:`~id3tree.base.pencil.fixed_units`), and
     which of the equations they make hold by pencil."""
     node = fixed_units(tree.entropy)
     overall = fixed_units(cands.overall.ravel())
@@ -601,7 +601,7 @@ def _numbers(tree: GrownTree, cands: Candidates, branches: Branches) -> dict:
 
 
 def _number_strings(values: np.ndarray, where: np.ndarray, strings: Strings) -> list[int]:
-    """The index of each value written as :func:`~id3tree.node.format_number` writes it, where
+    """The index of each value written as :func:`~id3tree.model.node.format_number` writes it, where
     ``where`` holds and the value is a number; -1 elsewhere."""
     out = np.full(len(values), -1, dtype=np.int64)
     at = np.flatnonzero(where & ~np.isnan(values))

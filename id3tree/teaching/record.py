@@ -4,7 +4,7 @@ would have done there.
 The learner keeps its encoded training data after ``fit``; this module follows the tree down
 that data once (reading order: depth first, children in branch order) and, on request, reads
 the candidate table of a node and feature, the same one ``ID3Classifier.candidate_table`` and
-the printed trace show (:func:`id3tree.trace_table.candidate_table`), together with the
+the printed trace show (:func:`id3tree.trace.table.candidate_table`), together with the
 decisions of ``trace_``. The step-through, the "why not" answers, the worked solutions and the
 interactive page all read these numbers, so they show the same numbers as the trace.
 
@@ -19,8 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from id3tree._entropy import entropy_rows
-from id3tree.node import (
+from id3tree.base.entropy import entropy_rows
+from id3tree.engine.splits import TIE_TOLERANCE
+from id3tree.model.node import (
     MISSING,
     Node,
     branch_label,
@@ -30,8 +31,7 @@ from id3tree.node import (
     path_step,
     plural,
 )
-from id3tree.splits import TIE_TOLERANCE
-from id3tree.trace_table import candidate_table
+from id3tree.trace.table import candidate_table
 
 
 def _entropy(counts) -> float:

@@ -9,7 +9,7 @@ decision.
 
 Every set is named by the tests that define it: ``S`` holds all the training rows,
 ``S_{Outlook=Rain}`` those with Outlook = Rain, ``S_{Outlook=Rain, Wind=Weak}`` those of them
-with Wind = Weak. Every equation follows :mod:`id3tree.pencil`: its result is the exact value
+with Wind = Weak. Every equation follows :mod:`id3tree.base.pencil`: its result is the exact value
 rounded to four places, and its sign is ``=`` only when the numbers printed on its left give the
 printed result by hand (else ``≈``, explained once at the top).
 
@@ -19,7 +19,7 @@ Three notations of the same solution:
   Jupyter and the documentation show :meth:`WorkedSolution.math`, the same Markdown with the
   formulas typeset as mathematics;
 * ``format="latex"``: a complete LaTeX document that pdflatex compiles as it comes (A4, no
-  package beyond ``geometry`` and ``tabularx``, labels escaped by :func:`id3tree.latex.latex_escape`);
+  package beyond ``geometry`` and ``tabularx``, labels escaped by :func:`id3tree.base.latex.latex_escape`);
   ``.body`` is the part inside ``document``, for a document of one's own (with ``tabularx``).
 """
 
@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import re
 
-from id3tree import pencil
-from id3tree.latex import latex_escape
-from id3tree.node import class_name, class_tie_note, format_number
+from id3tree.base import pencil
+from id3tree.base.latex import latex_escape
+from id3tree.model.node import class_name, class_tie_note, format_number
 from id3tree.teaching.record import Branch, CandidateTable, NodeInfo, TeachingRecord
 from id3tree.teaching.steps import counts_text, samples, was_scored
 

@@ -1,0 +1,100 @@
+"""The import paths of id3tree 0.1, kept for one release: each old module is made when first
+imported, and hands out its names from their new homes with a ``DeprecationWarning`` that says
+where each name moved (``from id3tree.tracing import PrintTracer`` still works, and says
+``id3tree.trace.tracers``)."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.util
+import sys
+import types
+import warnings
+
+MOVED = {
+    "compare": "teaching.compare",
+    "contingency": "base.contingency",
+    "diagnostics": "base.diagnostics",
+    "exercises": "classroom.exercises",
+    "fitting": "engine.fitting",
+    "grading": "classroom.grading",
+    "grow": "engine.grow",
+    "growth_record": "engine.record",
+    "grown_tree": "model.grown_tree",
+    "latex": "base.latex",
+    "node": "model.node",
+    "pencil": "base.pencil",
+    "persistence": "io.persistence",
+    "pickling": "io.pickling",
+    "pruning": "engine.pruning",
+    "routing": "engine.routing",
+    "rule_simplification": "teaching.rule_simplification",
+    "rules": "teaching.rules",
+    "sorted_columns": "engine.sorted_columns",
+    "splits": "engine.splits",
+    "stopping": "engine.stopping",
+    "trace_details": "trace.details",
+    "trace_events": "trace.events",
+    "trace_page": "trace.page",
+    "trace_table": "trace.table",
+    "tracing": "trace.tracers",
+}
+"""Old module (under ``id3tree.``) -> its new home. A submodule of a moved package moves with it
+(``id3tree.splits.weighted`` is ``id3tree.engine.splits.weighted``)."""
+
+UNTIL = "0.3"
+
+
+def new_home(old: str) -> str | None:
+    """The new dotted path of the old module ``old`` (``id3tree.x.y``), or None."""
+    parts = old.split(".")
+    if parts[0] != "id3tree" or len(parts) < 2 or parts[1] not in MOVED:
+        return None
+    return ".".join(["id3tree", MOVED[parts[1]], *parts[2:]])
+
+
+class _OldModule(types.ModuleType):
+    """An old module: each name read from it comes from the new home, with a warning."""
+
+    def __getattr__(self, name: str):
+        home = importlib.import_module(self.__dict__["_home"])
+        value = getattr(home, name)  # (AttributeError as the new module raises it)
+        warnings.warn(
+            f"{self.__name__}.{name} moved to {home.__name__}.{name}; the old path works until "
+            f"id3tree {UNTIL}",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return value
+
+    def __dir__(self):
+        return dir(importlib.import_module(self.__dict__["_home"]))
+
+
+class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Finds the old modules of :data:`MOVED` (and nothing else)."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        home = new_home(fullname)
+        spec = None if home is None else importlib.util.find_spec(home)
+        if spec is None:
+            return None
+        is_package = spec.submodule_search_locations is not None
+        return importlib.util.spec_from_loader(fullname, self, is_package=is_package)
+
+    def create_module(self, spec):
+        module = _OldModule(spec.name, f"Moved to {new_home(spec.name)}.")
+        module._home = new_home(spec.name)
+        if spec.submodule_search_locations is not None:
+            module.__path__ = []  # (a package, so that its old submodules import too)
+        return module
+
+    def exec_module(self, module):
+        pass
+
+
+def register() -> None:
+    """Let the old paths import (once per process)."""
+    if not any(isinstance(finder, _Finder) for finder in sys.meta_path):
+        sys.meta_path.append(_Finder())

@@ -1,0 +1,229 @@
+"""Columns that look like identifiers, and the warning the learner gives about them.
+
+A column with (nearly) one row per value, such as a name, a ticket number or a row id, splits the
+data into branches of one row each. Every branch is pure, so the information gain of the split is
+the whole entropy of the class: ID3 prefers it to every real feature, and the tree memorises the
+training rows instead of learning. Gain ratio divides by the split information (about
+``log2(number of values)``) and so sees through it; dropping the column is simpler still.
+
+One rule, shared by the learner's warning, ``screen_features`` and ``rank_features``: a set of
+rows is *ID-like* on a column when the column takes at least ``ID_LIKE_MIN_VALUES`` distinct values
+among them and there are on average at most ``ID_LIKE_ROWS_PER_VALUE`` rows per value.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+ID_LIKE_MIN_VALUES = 10
+ID_LIKE_ROWS_PER_VALUE = 2.0
+ID_LIKE_FLAG = "ID-like"
+
+
+class IDLikeFeatureWarning(UserWarning):
+    """A categorical split had (nearly) one row per branch: the column behaves like an id.
+
+    ``feature`` names the column and ``split`` says what it did ("891 rows into 891
+    branches"), read back from the message :func:`id_like_message` wrote."""
+
+    @property
+    def feature(self) -> str:
+        return ast.literal_eval(self._parts().group("feature"))
+
+    @property
+    def split(self) -> str:
+        return self._parts().group("split")
+
+    def _parts(self):
+        return _MESSAGE.match(str(self.args[0]))
+
+
+_MESSAGE = re.compile(
+    r"column (?P<feature>.+?) looks like an identifier: it split (?P<split>.+? branches)", re.S
+)
+
+
+def is_id_like(n_rows: float, n_values: int) -> bool:
+    """Whether ``n_rows`` rows spread over ``n_values`` distinct values look like an identifier.
+
+    >>> is_id_like(891, 891), is_id_like(891, 681), is_id_like(891, 148), is_id_like(6, 6)
+    (True, True, False, False)
+    """
+    return n_values >= ID_LIKE_MIN_VALUES and n_rows <= ID_LIKE_ROWS_PER_VALUE * n_values
+
+
+def id_like_message(feature: str, n_rows: float, n_values: int, where: str = "") -> str:
+    """The warning's text: what was seen and what to do."""
+    per_branch = f"{n_rows / n_values:.2g}"
+    rows = "row" if per_branch == "1" else "rows"
+    return (
+        f"column {feature!r} looks like an identifier: it split {n_rows:g} rows{where} into "
+        f"{n_values} branches ({per_branch} {rows} per branch), so every branch is "
+        f"(nearly) pure and its gain is spurious; use criterion='gain_ratio' or drop the column"
+    )
+
+
+def left_out_message(message: str) -> str:
+    """What ``ID3Classifier(id_like="drop")`` says of a column it left out, from the
+    :func:`id_like_message` of the split that made it look like an identifier."""
+    seen = IDLikeFeatureWarning(message)
+    return (
+        f"column {seen.feature!r} looks like an identifier: it split {seen.split}, so it was "
+        "left out and the tree grown without it (id_like='drop'; 'warn' keeps it)"
+    )
+
+
+STRAY_SHARE = 0.1
+"""A text column is reported as numbers with stray values when at most this share of its
+present values (and at most ``STRAY_VALUES`` distinct ones) are not numbers."""
+STRAY_VALUES = 5
+
+
+def stray_values(column) -> dict:
+    """The values that keep a column of numbers from being numeric (``72?`` among
+    temperatures), each with the rows that hold it (positions from 0); empty when the column
+    is numeric already, or is text rather than numbers with a few strays."""
+    import pandas as pd
+    from pandas.api import types as ptypes
+
+    if ptypes.is_numeric_dtype(column.dtype) or ptypes.is_bool_dtype(column.dtype):
+        return {}
+    values = pd.Series(column).reset_index(drop=True)
+    present = values.notna()
+    if not (ptypes.is_object_dtype(values.dtype) or ptypes.is_string_dtype(values.dtype)):
+        return {}
+    as_text = values[present].astype(str)
+    numbers = pd.to_numeric(as_text, errors="coerce")
+    strays = as_text[numbers.isna()]
+    n_numbers = int(numbers.notna().sum())
+    if (
+        n_numbers < 2
+        or strays.empty
+        or strays.nunique() > STRAY_VALUES
+        or len(strays) > STRAY_SHARE * int(present.sum())
+    ):
+        return {}
+    return {value: rows.index.tolist() for value, rows in strays.groupby(strays, sort=False)}
+
+
+class StrayValuesWarning(UserWarning):
+    """A column of numbers holds a few values that are not numbers (``72?``), so it is read as
+    text: a categorical column with one branch per value."""
+
+
+def may_hold_stray_values(distinct) -> bool:
+    """A quick look at a column's ``distinct`` values (present ones) before
+    :func:`stray_values` counts its rows: some are numbers, and at most ``STRAY_VALUES`` are
+    not. Most text columns hold no number at all, and a value that starts with no digit, sign
+    or point is not one: only the others are parsed."""
+    import pandas as pd
+
+    text = {str(value) for value in distinct}
+    maybe = [t for t in text if t.strip()[:1] in _NUMBER_STARTS]
+    others = len(text) - len(maybe)
+    if not maybe or others > STRAY_VALUES:
+        return False
+    parsed = pd.to_numeric(pd.Series(maybe, dtype=object), errors="coerce")
+    not_numbers = others + int(parsed.isna().sum())
+    return 0 < not_numbers <= STRAY_VALUES and not_numbers < len(text)
+
+
+_NUMBER_STARTS = frozenset("0123456789+-.")
+
+
+def stray_values_message(column, name: str) -> str | None:
+    """The warning about :func:`stray_values`, naming the column, the values and their rows."""
+    found = stray_values(column)
+    if not found:
+        return None
+    listed = "; ".join(
+        f"{value!r} (row{'s' if len(rows) > 1 else ''} "
+        f"{', '.join(map(str, rows[:5]))}{', ...' if len(rows) > 5 else ''})"
+        for value, rows in found.items()
+    )
+    values = ",".join(found)
+    return (
+        f"column {name!r} holds numbers but also {listed}, so it is read as text: a "
+        f"categorical column with one branch per value. Correct the value(s), or read them as "
+        f"missing (--na-values {values!s} on the command line, na_values= in pandas.read_csv)"
+    )
+
+
+def stopped_early(model, X):
+    """Which rows of ``X`` stop before a leaf, where and why: a DataFrame with one row per row
+    of X: ``node`` (the ``node_id`` where the row stopped; -1 for a row that reached a leaf),
+    ``feature`` (the feature of that node's split), ``value`` (the row's value of it) and
+    ``reason`` (``"unseen value"``: a category the node never saw; ``"missing value"``: no
+    training row reaching the node was missing that feature; empty at a leaf). Such a row is
+    predicted from the counts of the node where it stopped."""
+    import numpy as np
+    import pandas as pd
+
+    from id3tree.base.validation import to_frame
+
+    stop = model._stop_nodes(X)
+    feature = model._tree.feature[stop]
+    early = np.flatnonzero(feature >= 0)
+    frame = to_frame(X)
+    values = np.full(len(stop), None, dtype=object)
+    reason = np.full(len(stop), "", dtype=object)
+    for f in np.unique(feature[early]).tolist():
+        rows = early[feature[early] == f]
+        column = frame.iloc[rows, f]
+        values[rows] = column.to_numpy(dtype=object)
+        reason[rows] = np.where(column.isna().to_numpy(), "missing value", "unseen value")
+    names = np.array(list(model._names) + [""], dtype=object)
+    return pd.DataFrame(
+        {
+            "node": np.where(feature >= 0, model._tree.ids[stop], -1).astype(np.int64),
+            "feature": names[np.where(feature >= 0, feature, -1)],
+            "value": values,
+            "reason": reason,
+        }
+    )
+
+
+def stopped_early_words(table) -> list[str]:
+    """Each row of :func:`stopped_early` in words (empty for a row that reached a leaf), for
+    the ``stopped_early`` column of ``id3tree predict``."""
+    return [
+        ""
+        if node < 0
+        else (
+            f"node {node}: {feature} is missing, as no training row there was"
+            if reason == "missing value"
+            else f"node {node}: {feature} = {value!r} never seen there"
+        )
+        for node, feature, value, reason in zip(
+            table["node"], table["feature"], table["value"], table["reason"]
+        )
+    ]
+
+
+class UnseenClassWarning(UserWarning):
+    """Rows being scored hold a class the tree was never fitted on: they count as wrong."""
+
+
+def unseen_classes_message(actual, classes) -> str | None:
+    """Words on the classes of ``actual`` that are not in ``classes`` (None if there are none)."""
+    import pandas as pd
+
+    values = pd.Series(list(actual), dtype=object)
+    known = set(list(classes))
+    unseen = values[values.notna() & ~values.isin(known)]
+    if unseen.empty:
+        return None
+    names = sorted(set(unseen.tolist()), key=str)
+    return (
+        f"{len(unseen)} row(s) hold class(es) the tree was not fitted on: {names[:5]} (first "
+        f"at row {unseen.index[0]}); the tree can never predict them, so they count as wrong"
+    )
+
+
+def warn_about_unseen_classes(actual, classes) -> None:
+    import warnings
+
+    message = unseen_classes_message(actual, classes)
+    if message:
+        warnings.warn(message, UnseenClassWarning, stacklevel=3)

@@ -1,0 +1,314 @@
+"""What ``ID3Classifier.fit`` does with the data: check it, encode it, grow the tree.
+
+:func:`encode_and_grow` is the one step of ``fit`` that differs with where the data lives: this
+is its version for data in memory (pandas, numpy, lists); an adapter registers its own
+(:mod:`id3tree.base.dispatch`; for a Dask DataFrame, one distributed pass per level). Either returns a
+:class:`Fitted`, from which the estimator sets its fitted attributes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import sys
+import warnings
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+from sklearn.exceptions import DataConversionWarning
+
+from id3tree.base.diagnostics import (
+    IDLikeFeatureWarning,
+    StrayValuesWarning,
+    left_out_message,
+    may_hold_stray_values,
+    stray_values_message,
+)
+from id3tree.base.dispatch import dispatched
+from id3tree.base.params import check_numeric_classes, row_weights
+from id3tree.base.validation import (
+    check_labels,
+    class_codes,
+    factorize,
+    is_numeric,
+    listed_columns,
+    numeric_values,
+    plain_labels,
+    training_table,
+)
+from id3tree.engine.grow import EncodedData, GrowParams, grow
+from id3tree.io import persistence
+from id3tree.model.grown_tree import GrownTree, id_like_splits
+from id3tree.trace.table import training_rows_at
+from id3tree.trace.tracers import PrintTracer
+
+FULL_TRACE_VALUES = 1_000_000
+"""With ``keep_trace="auto"``, training sets of at most this many values (rows x features) keep
+the whole trace and the encoded training data; larger ones keep the chosen splits only."""
+
+VERBOSE_THRESHOLDS = 5
+"""How many thresholds of each numeric candidate ``verbose=2`` lists, best first."""
+
+
+@dataclass
+class Fitted:
+    """What a fit gives the estimator: the encoding of the columns, the grown tree, and what the
+    fit kept of its training data."""
+
+    names: list  # the column names
+    categories: list  # per column: its categories (categorical) or None (numeric)
+    classes: np.ndarray  # the classes, sorted (``classes_``)
+    grown: GrownTree
+    data: EncodedData | None  # the encoded training rows, kept with the whole trace only
+    string_names: bool  # X had column names, all strings (``feature_names_in_``)
+    from_frame: bool  # X was a DataFrame (new rows are matched to its columns by name)
+    trace_complete: bool  # the trace has every candidate (else the chosen splits only)
+    tracer: object  # the tracer the growth was told to (None for none)
+    # id_like="drop": the ID-like messages of the columns left out (None: none was looked for)
+    left_out: list | None = None
+
+
+@dispatched
+def encode_and_grow(X, y, sample_weight, model, params: GrowParams, tracer) -> Fitted:
+    """Check and encode the training data of ``model`` (an ``ID3Classifier``, whose parameters
+    say which columns are categorical and how rows weigh) and grow its tree by ``params``."""
+    if model.numeric_bins is not None:
+        raise ValueError(
+            "numeric_bins applies to Dask DataFrames only (in memory every midpoint is "
+            f"searched exactly); leave it None, got {model.numeric_bins!r}"
+        )
+    frame, block, labels, weight = _checked_input(X, y, sample_weight, model)
+    n_rows, n_features = (frame if block is None else block).shape
+    if params.keep_trace == "auto":  # (params are this fit's own)
+        params.keep_trace = True if n_rows * n_features <= FULL_TRACE_VALUES else "splits"
+    data, classes = _encoded(frame, block, labels, weight, model)
+    del frame, block, labels  # (the encoded columns are views or codes of them)
+    if model.min_weight_fraction_leaf > 0:  # weighs the rows: each weighs 1 by default
+        weight = np.ones(len(data.y)) if data.weight is None else data.weight
+        data.weight = weight
+        # less a relative 1e-9: sums of weights carry rounding, and a branch of exactly the
+        # limit (12 rows of 0.001 for 8% of 150 such rows) must pass as its rows would
+        limit = float(model.min_weight_fraction_leaf) * float(weight.sum())
+        params.min_weight_leaf = limit * (1 - 1e-9)
+    if tracer is None and model.verbose:
+        tracer = PrintTracer(max_thresholds=VERBOSE_THRESHOLDS if model.verbose >= 2 else 0)
+    grown, grown_on, left_out = _grown(data, params, tracer, model.id_like)
+    complete = params.keep_trace is True
+    return Fitted(
+        data.names, data.categories, classes, grown, grown_on if complete else None,
+        string_names=isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns),
+        from_frame=isinstance(X, pd.DataFrame), trace_complete=complete, tracer=tracer,
+        left_out=left_out,
+    )  # fmt: skip
+
+
+def _grown(data: EncodedData, params: GrowParams, tracer, id_like: str) -> tuple:
+    """``(tree, the data it was grown on, the ID-like messages of the columns left out)``.
+
+    With ``id_like="drop"``, while columns make identifier-like splits (:func:`id_like_found`),
+    the tree is grown again without them, quietly: the tracer sees the last growth only. The
+    tree's features are then numbered as the columns of ``data`` (all of them), so the model
+    takes the same columns as ever; the columns left out are in no split."""
+    if id_like != "drop":
+        return grow(data, params, tracer), data, None
+    kept, left_out = data, []
+    while True:
+        grown = grow(kept, params, None)
+        found = id_like_found(grown, kept, kept.names, kept.categories)
+        if not found:
+            break
+        features = [IDLikeFeatureWarning(message).feature for message in found]
+        if len(features) == kept.n_features:
+            every = [IDLikeFeatureWarning(message).feature for message in left_out + found]
+            raise ValueError(
+                f"every column looks like an identifier ({every}), so id_like='drop' would "
+                "leave none to grow a tree on; id_like='warn' or 'keep' keeps them"
+            )
+        left_out += found
+        kept = _without(kept, features)
+    if tracer is not None:
+        grown = grow(kept, params, tracer)
+    if left_out:
+        grown = _renumbered(grown, kept.names, data.names)
+    return grown, kept, left_out
+
+
+def _without(data: EncodedData, features: list) -> EncodedData:
+    """``data`` without the columns named ``features``."""
+    keep = [f for f, name in enumerate(data.names) if name not in features]
+    return replace(
+        data,
+        names=[data.names[f] for f in keep],
+        numeric=[data.numeric[f] for f in keep],
+        codes=[data.codes[f] for f in keep],
+        categories=[data.categories[f] for f in keep],
+    )
+
+
+def _renumbered(grown: GrownTree, kept: list, names: list) -> GrownTree:
+    """A tree grown on the columns ``kept`` with its features (in its splits and its trace)
+    numbered as the columns ``names`` (all of them); -1 (a leaf) stays -1."""
+    position = np.array([names.index(name) for name in kept] + [-1], dtype=np.int64)
+    grown.feature = position[grown.feature]
+    if grown.trace is not None:
+        trace = {column: grown.trace[column] for column in grown.trace}
+        trace["feature"] = position[trace["feature"]]
+        grown.trace = trace
+    return grown
+
+
+def id_like_found(tree: GrownTree, data, names: list, categories: list, nodes=None) -> list:
+    """The identifier-like splits of ``tree`` (:func:`~id3tree.model.grown_tree.id_like_splits`),
+    one message per column. The rule is about rows: a weighted fit's nodes (whose counts are
+    sums of weights) have their rows counted in ``data``, the training data, routed down the
+    tree's ``nodes`` (made from ``tree`` unless given, a callable giving them), made only
+    when a categorical split needs its rows counted: a tree of numeric splits needs none."""
+    rows_of = None
+    if getattr(data, "weight", None) is not None:
+        made = functools.cache(
+            lambda: tree.nodes(names, categories, data.classes) if nodes is None else nodes()
+        )
+        rows_of = lambda i: len(training_rows_at(made()[0], data, made()[i]))  # noqa: E731
+    return id_like_splits(tree, names, categories, rows_of)
+
+
+def id_like_warnings(model, fitted: Fitted) -> list[str]:
+    """What ``fit`` warns of (:class:`~id3tree.base.diagnostics.IDLikeFeatureWarning`) by
+    ``model.id_like``: the identifier-like splits (``"warn"``), the columns left out
+    (``"drop"``) or nothing (``"keep"``)."""
+    if model.id_like == "keep":
+        return []
+    if model.id_like == "drop" and fitted.left_out is not None:
+        return [left_out_message(message) for message in fitted.left_out]
+    data = getattr(model, "_fit_data", None)
+    found = id_like_found(model._tree, data, model._names, model._categories, model._node_list)
+    if found and model.id_like == "drop":  # an adapter's fit, which grows once
+        raise NotImplementedError(
+            f"id_like='drop' is for data in memory; this fit grows the tree once. {found[0]}"
+        )
+    return found
+
+
+def _checked_input(X, y, sample_weight, model) -> tuple:
+    """``(frame, block, labels, weight)``: ``X`` checked (:func:`~id3tree.base.validation.
+    training_table`), the labels (an array of integer or text labels, or a Series), each row's
+    weight (None: all 1); rows of weight 0 are left out, as if absent."""
+    categorical = model.categorical
+    all_numeric = isinstance(categorical, str) and categorical == "auto"  # no column listed
+    frame, block = training_table(X, all_numeric)
+    n_rows = (frame if block is None else block).shape[0]
+    labels = plain_labels(y, n_rows) if model.class_weight is None else None
+    if labels is None:
+        labels = _checked_labels(y, n_rows)
+    weight = row_weights(sample_weight, model.class_weight, labels)
+    if weight is not None and not np.all(weight > 0):  # weight 0: as if the row were absent
+        kept = np.flatnonzero(weight > 0)
+        if block is None:
+            frame = frame.iloc[kept].reset_index(drop=True)
+        else:
+            block = block[kept]  # (the frame is kept for its column names only)
+        if isinstance(labels, pd.Series):
+            labels = labels.iloc[kept].reset_index(drop=True)
+        else:
+            labels = labels[kept]
+        weight = weight[kept]
+    return frame, block, labels, weight
+
+
+def _checked_labels(y, n_rows: int) -> pd.Series:
+    """The class labels as a Series (:func:`~id3tree.base.validation.check_labels`), numeric ones
+    checked to be classes, not continuous values."""
+    if y is None:
+        raise ValueError(
+            "ID3Classifier requires y to be passed, but the target y is None; it needs class "
+            "labels to learn from"
+        )
+    if isinstance(y, np.ndarray) and y.ndim == 2 and y.shape[1] == 1:
+        warnings.warn(
+            "A column-vector y was passed when a 1d array was expected. Please change the shape "
+            "of y to (n_samples,), for example using ravel().",
+            DataConversionWarning,
+            stacklevel=_USER_FRAME,
+        )
+    series = check_labels(y, n_rows)
+    if is_numeric(series):  # the verdict depends on the distinct labels only
+        check_numeric_classes(series.drop_duplicates().to_numpy())
+    return series
+
+
+_USER_FRAME = 6
+"""The stack level of ``fit``'s caller seen from a check two calls below :func:`encode_and_grow`
+(:func:`_checked_labels` under _checked_input, :func:`_warn_of_stray_values` under _encoded:
+the check, its caller, encode_and_grow, the dispatcher, ``fit``, the caller), so a warning
+names the caller's line."""
+
+
+def _encoded(frame, block, labels, weight, model) -> tuple[EncodedData, np.ndarray]:
+    """The training data as the grower needs it (numeric columns as floats, categorical ones
+    as codes, the labels as class codes) and the classes, sorted."""
+    n_features = (frame if block is None else block).shape[1]
+    if frame is not None:
+        names = [str(c) for c in frame.columns]
+    else:
+        names = [f"x{i}" for i in range(n_features)]  # as to_frame names an array's columns
+    categories, codes = [None] * n_features, [None] * n_features
+    if block is not None:  # the columns are views of the block
+        numeric = list(block.T)
+    else:
+        numeric = [None] * n_features
+        # non-numeric columns are categorical; categorical= may add numeric ones
+        listed, dtypes = listed_columns(model.categorical, names), frame.dtypes.tolist()
+        cat_mask = [f in listed or not is_numeric(dtypes[f]) for f in range(n_features)]
+        for f, (name, (_, column)) in enumerate(zip(names, frame.items())):
+            if cat_mask[f]:
+                codes[f], categories[f] = factorize(column, name)
+                if f not in listed and may_hold_stray_values(categories[f]):
+                    _warn_of_stray_values(column, name)
+            else:
+                numeric[f] = numeric_values(column, name)
+    if isinstance(labels, pd.Series):
+        y_codes, classes = factorize(labels, "y")
+    else:  # sorted as factorize sorts them: numbers by value, text by code point
+        distinct, y_codes = class_codes(labels)
+        classes = distinct.tolist()
+        if distinct.dtype.kind != "U":
+            check_numeric_classes(distinct)
+    classes = persistence.class_array(classes)
+    data = EncodedData(names, numeric, codes, categories, y_codes, classes.tolist(), weight)
+    return data, classes
+
+
+def trace_for_data(trace, names: list, data):
+    """The trace's columns with its features numbered as the columns of ``data`` (the training
+    data a fit kept: without the columns ``id_like="drop"`` left out), not as ``names``."""
+    if trace is None or data is None or len(data.names) == len(names):
+        return trace
+    position = np.array([data.names.index(n) if n in data.names else -2 for n in names] + [-1])
+    return {**trace, "feature": position[trace["feature"]]}
+
+
+def _warn_of_stray_values(column, name: str) -> None:
+    """Name the values that made a column of numbers text (the command line's own words)."""
+    message = stray_values_message(column, name)
+    if message:
+        warnings.warn(message, StrayValuesWarning, stacklevel=_USER_FRAME)
+
+
+def return_freed_memory() -> None:
+    """Hand the memory a large fit freed back to the operating system. The C library's allocator
+    keeps freed heap memory for reuse (on Linux, glibc returns it only when asked), so after
+    growing a large tree the process would otherwise stay as large as at the fit's peak."""
+    global _malloc_trim
+    if _malloc_trim is None:
+        _malloc_trim = False
+        if sys.platform.startswith("linux"):
+            try:
+                _malloc_trim = ctypes.CDLL("libc.so.6").malloc_trim
+            except (OSError, AttributeError):  # not glibc (musl, ...): nothing to ask
+                pass
+    if _malloc_trim:
+        _malloc_trim(0)
+
+
+_malloc_trim = None

@@ -1,0 +1,158 @@
+"""The numeric split searches by name, and the one table of size rules that chooses among them.
+
+Every search finds, for every node of a level, the midpoint of a numeric feature of lowest
+overall entropy (ties: the smallest threshold), exactly as the plain version does
+(:func:`~id3tree.engine.splits.plain.plain_candidate_splits`; a property test grows every tree each
+way). They score a cut by ``n`` times its overall entropy in whole units of a ``c log c`` table
+(:func:`~id3tree.base.entropy.cut_entropy_units`), so every search gives the same integers, the same
+ties and the same cuts. They differ only in how they lay out the work, which is a question of
+size; this module answers it, from :data:`SIZE_RULES`, in :func:`is_counted`,
+:func:`layout_search` and :func:`search_sorted`.
+
+=============  ==========================================  =====================================
+name           what it computes                            used for
+=============  ==========================================  =====================================
+``counted``    counts the rows of each (node, value,       a feature with few distinct values
+               class) and scores the cuts between values   (``counted_share``)
+``matrix``     the sorted layouts of several features as   a small level of few classes
+               the rows of one matrix, each step one       (``matrix_cells``, ``matrix_classes``)
+               numpy call for all of them
+``end_to_end`` the layouts laid end to end, every cut      a larger level, or many classes
+               scored by one running sum
+``in_pieces``  the same, ``piece_rows`` rows at a time     more rows than ``piece_rows``
+               (a longer node in parts)
+``weighted``   running sums of weights, Shannon's formula  rows with ``sample_weight``
+               in floats, for the cuts that may be the
+               best (``near_best_scores``)
+=============  ==========================================  =====================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from id3tree.engine.splits.counted import search_counted
+from id3tree.engine.splits.matrix import search_layouts
+from id3tree.engine.splits.results import ThresholdSearch
+from id3tree.engine.splits.sorted_rows import search_cuts, search_cuts_in_pieces
+from id3tree.engine.splits.weighted import search_weighted_cuts
+
+NUMERIC_SEARCHES = {
+    "counted": search_counted,
+    "matrix": search_layouts,
+    "end_to_end": search_cuts,
+    "in_pieces": search_cuts_in_pieces,
+    "weighted": search_weighted_cuts,
+}
+"""Each numeric search by name (each function's docstring says what it computes)."""
+
+
+@dataclass(frozen=True)
+class SizeRule:
+    """A number that decides how the numeric search lays out its work, and why it is that."""
+
+    limit: float
+    decides: str
+    measured: str
+
+
+SIZE_RULES = {
+    "counted_share": SizeRule(
+        1 / 64,
+        "a numeric feature with at most this many distinct values per row is counted, not "
+        "sorted (100 values at 6,400 rows, 1,562 at 100,000); with weights every feature is "
+        "sorted",
+        "sorting costs the same for every row; counting costs one bincount of the rows plus the "
+        "(node, value, class) entries present: it wins when values are few next to rows "
+        "(benchmarks/README.md, 'fit 100 distinct values per column': 0.66 and 0.63 of "
+        "scikit-learn's time at 1e5 and 1e6 rows)",
+    ),
+    "matrix_cells": SizeRule(
+        2**19,
+        "up to this many positions times classes, a chunk of sorted features is searched as "
+        "the rows of one matrix (matrix), beyond it laid end to end (end_to_end)",
+        "the matrix takes about 60 bytes a position and 8 a cell (20 MB at most); with 2 "
+        "classes it is faster at every size up to there: fits against scikit-learn went from "
+        "2.3x to 1.8x at 1,000 rows, 0.68x to 0.39x at 10,000 and 0.47x to 0.33x at 100,000 "
+        "(benchmarks/README.md, 'Small levels as a matrix')",
+    ),
+    "matrix_classes": SizeRule(
+        5,
+        "with more classes than this the layouts are laid end to end at any size",
+        "the matrix takes a few operations per class, the end-to-end search a fixed number: "
+        "the matrix's time over end to end's was 0.7 at 3 classes, 1.0 at 5, 1.1 at 8, "
+        "1.2 to 1.7 at 16 and 32",
+    ),
+    "piece_rows": SizeRule(
+        2**16,
+        "the end-to-end search scores at most this many rows at once (in_pieces beyond, a "
+        "longer node in parts that carry their class counts); the regrouping gathers as many",
+        "its temporaries take about 100 bytes a row, so a piece stays a few MB however large "
+        "the data: the fit of 1e6 x 10 peaks 1.36 to 1.49 times scikit-learn's memory above "
+        "the loaded data (benchmarks/README.md, 'memory')",
+    ),
+    "chunk_rows": SizeRule(
+        2**18,
+        "numeric features are searched (and regrouped) together, as many as fit in this many "
+        "positions",
+        "one call for several features spares Python's cost per feature on small levels, and "
+        "a chunk's temporaries stay below 2**18 positions on large ones",
+    ),
+    "stacked_values": SizeRule(
+        2**18,
+        "small data (at most this many values in its sorted features) sorts its columns by one "
+        "call, keeps a copy of their values to read both values beside every cut at once, and "
+        "takes the children of nodes split on sorted features from the search itself",
+        "a few int64 a value; sorting 1,000 x 10 values took 0.19 ms the general way and "
+        "0.11 ms by one sort, and the fit of 1,000 rows went from 1.8x to 1.15-1.19x "
+        "scikit-learn's time with the children from the search (benchmarks/README.md, "
+        "'Small fits, the level step and the input', 'The start and end of a fit')",
+    ),
+}
+"""The one table of sizes: each number, what it decides, and the measurement behind it."""
+
+
+def limit(name: str) -> float:
+    """The number of the size rule ``name``."""
+    return SIZE_RULES[name].limit
+
+
+def is_counted(n_distinct: int, n_rows: int) -> bool:
+    """Whether a numeric feature is searched by counting its values (``counted``) rather than
+    by sorting its rows: at most ``counted_share`` distinct values per row. Both searches find
+    the same thresholds, so the rule only decides speed."""
+    return n_distinct <= limit("counted_share") * n_rows
+
+
+def layout_search(n_classes: int, n_positions: int, *, weighted: bool) -> str:
+    """The search of a chunk of sorted features of ``n_positions`` positions in all (features
+    times rows in play): ``weighted``, ``matrix``, or a search laid end to end (``end_to_end``,
+    or ``in_pieces`` for many rows, see :func:`search_sorted`)."""
+    if weighted:
+        return "weighted"
+    if n_classes <= limit("matrix_classes") and n_positions * n_classes <= limit("matrix_cells"):
+        return "matrix"
+    return "end_to_end" if n_positions <= limit("piece_rows") else "in_pieces"
+
+
+def features_per_chunk(n_rows: int) -> int:
+    """How many numeric features are searched together when ``n_rows`` rows are in play."""
+    return max(1, int(limit("chunk_rows")) // max(n_rows, 1))
+
+
+def keeps_values(n_values: int) -> bool:
+    """Whether small data keeps a copy of its sorted features' values (``stacked_values``)."""
+    return n_values <= limit("stacked_values")
+
+
+def search_sorted(
+    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1, rank=0
+) -> ThresholdSearch:
+    """The best cut of every segment of rows sorted by value, laid end to end: ``end_to_end``
+    (:func:`~id3tree.engine.splits.sorted_rows.search_cuts`), or ``in_pieces`` for more than
+    ``piece_rows`` rows (the same result). Arguments as ``search_cuts`` has them."""
+    arguments = (step_up, y, starts, lengths, n_present, n_classes)
+    if len(y) > limit("piece_rows"):
+        pieces = int(limit("piece_rows"))
+        return search_cuts_in_pieces(*arguments, min_leaf=min_leaf, rank=rank, piece_rows=pieces)
+    return search_cuts(*arguments, min_leaf=min_leaf, rank=rank)

@@ -1,0 +1,120 @@
+"""Pickling a fitted ID3Classifier: its tree as flat arrays, never as nested Nodes.
+
+A deep tree of nested :class:`~id3tree.model.node.Node` objects would hit pickle's recursion limit, so a
+model is pickled with its tree as arrays (:class:`~id3tree.model.grown_tree.GrownTree`); the Nodes, the
+compiled tree and the teaching record are made again on demand, and the training data is not kept.
+
+An unpickled tree is trusted no more than a model file: its arrays are read back as the node
+records a file holds (:func:`tree_records`) and go through the file's own checker,
+:func:`id3tree.io.persistence.check_nodes`, so a damaged state is refused with the words a damaged
+file gets, and the model is built from the records that passed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from id3tree.io import persistence
+from id3tree.model.node import LEFT, MISSING, NUMERIC_MISSING, RIGHT
+
+NOT_PICKLED = ("_teaching_record", "_root", "_compiled", "_fit_data")
+"""What a fitted model keeps that is made again (or not kept) after unpickling."""
+
+TREE_ARRAYS = ("parent", "slot", "depth", "counts", "entropy", "feature", "threshold", "gain")
+
+
+def pickled_state(state: dict) -> dict:
+    """The state of a model to pickle (``__getstate__``): its own, less :data:`NOT_PICKLED`."""
+    for name in NOT_PICKLED:
+        state.pop(name, None)
+    return state
+
+
+def restore_tree(model, state: dict, flat) -> None:
+    """After ``__setstate__`` of ``state``: the model's tree, checked as a model file's nodes
+    are, with what prediction needs; ``flat`` holds the node records of versions that pickled
+    the Nodes (else None)."""
+    if "_tree" in state:
+        classes = model.classes_.tolist()
+        records = tree_records(model._tree, classes, model._names, model._categories)
+        flat, encoded = records, False
+    elif flat is None:
+        return
+    else:
+        encoded = False  # (those versions kept branch keys as they are)
+    model._set_tree(
+        persistence.nodes_from_records(
+            flat, model.classes_.tolist(), model._names, model._categories, encoded=encoded
+        )
+    )
+
+
+class _Slot:
+    """A branch slot that no split has: a key :func:`~id3tree.io.persistence.check_nodes`
+    refuses, shown as the slot it was."""
+
+    def __init__(self, slot):
+        self.slot = slot
+
+    def __repr__(self) -> str:
+        return f"branch slot {self.slot}"
+
+
+def tree_records(tree, classes: list, names: list, categories: list) -> list[dict]:
+    """The tree kept as arrays (a :class:`~id3tree.model.grown_tree.GrownTree`) as the node records
+    of a model file (:func:`~id3tree.io.persistence.node_records`, keys not encoded), every value
+    as it is, so that :func:`~id3tree.io.persistence.check_nodes` judges it: a leaf's feature is
+    None, a feature out of range stays a number, a NaN threshold or gain of a split stays NaN."""
+    try:
+        n = len(tree.parent)
+        lengths = [len(getattr(tree, name)) for name in TREE_ARRAYS] + [len(tree.stop_reason)]
+        if tree.node_id is not None:
+            lengths.append(len(tree.node_id))
+        ids = list(range(n)) if tree.node_id is None else np.asarray(tree.node_id).tolist()
+        parent, slot, depth = (np.asarray(a).tolist() for a in (tree.parent, tree.slot, tree.depth))
+        feature = np.asarray(tree.feature).tolist()
+        threshold, gain, entropy = (
+            np.asarray(a, dtype=float).tolist() for a in (tree.threshold, tree.gain, tree.entropy)
+        )
+        counts = np.asarray(tree.counts).tolist()
+        stop_reason = list(tree.stop_reason)
+    except (AttributeError, TypeError, ValueError) as exc:
+        persistence.fail(f"the pickled tree is not a tree of arrays: {exc}")
+    if any(length != n for length in lengths):
+        persistence.fail(f"the tree's arrays must all have one entry per node ({n})")
+    known = [isinstance(f, int) and 0 <= f < len(names) for f in feature]
+    return [
+        {
+            "id": ids[i],
+            "parent": parent[i],
+            "key": _key(parent, feature, known, slot, categories, i),
+            "feature": (names[f] if known[i] else None if f == -1 else f),
+            "threshold": _split_number(threshold[i], known[i] and categories[f] is None),
+            "counts": counts[i],
+            "entropy": entropy[i],
+            "gain": _split_number(gain[i], known[i]),
+            "depth": depth[i],
+            "stop_reason": stop_reason[i],
+        }
+        for i, f in enumerate(feature)
+    ]
+
+
+def _split_number(value: float, kept: bool):
+    """A threshold or gain as a record holds it: as it is where the split has one, else None
+    (the arrays' NaN) or the stray number (which the checker refuses)."""
+    return value if kept or value == value else None
+
+
+def _key(parent: list, feature: list, known: list, slot: list, categories: list, i: int):
+    """The branch key of node ``i`` from its slot in its parent's split (None for the root, and
+    where the parent is no split: the checker then says what is wrong with the parent)."""
+    p = parent[i]
+    if not (isinstance(p, int) and 0 <= p < len(parent) and known[p]):
+        return None
+    values, s = categories[feature[p]], slot[i]
+    if values is None:
+        return {LEFT: "<=", RIGHT: ">", NUMERIC_MISSING: MISSING}.get(s, _Slot(s))
+    if isinstance(s, int) and s == len(values):
+        return MISSING
+    return values[s] if isinstance(s, int) and 0 <= s < len(values) else _Slot(s)
