@@ -75,7 +75,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from id3tree import ID3Classifier
 from id3tree.engine.record import Record
-from id3tree.learner import VERBOSE_THRESHOLDS
+from id3tree.trace.listener import VERBOSE_THRESHOLDS
 from id3tree.trace.tracers import PrintTracer
 
 GOALS = {"verbose=1": 1.5, "verbose=2": 3.0}

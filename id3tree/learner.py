@@ -19,7 +19,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
 from id3tree.base.diagnostics import IDLikeFeatureWarning
-from id3tree.base.dispatch import dispatched
+from id3tree.base.dispatch import adapter_of, dispatched
 from id3tree.base.params import check_tree_params, check_validation_weight
 from id3tree.base.validation import (
     encode_like_fit,
@@ -33,7 +33,6 @@ from id3tree.base.validation import (
 from id3tree.engine import pruning
 from id3tree.engine.fitting import (
     FULL_TRACE_VALUES,
-    VERBOSE_THRESHOLDS,
     Fitted,
     encode_and_grow,
     id_like_warnings,
@@ -47,9 +46,10 @@ from id3tree.io.pickling import pickled_state, restore_tree
 from id3tree.model.grown_tree import GrownTree, feature_importances
 from id3tree.model.node import Node
 from id3tree.render.text import explain_path, tree_to_text
+from id3tree.trace.listener import listening, verbose_tracer
 from id3tree.trace.table import candidate_frame, trace_frame
 
-__all__ = ["FULL_TRACE_VALUES", "VERBOSE_THRESHOLDS", "ID3Classifier"]
+__all__ = ["ID3Classifier"]
 
 
 class ID3Classifier(ClassifierMixin, BaseEstimator):
@@ -225,12 +225,16 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         self
         """
         params = self._grow_params()  # check the parameters
-        # check and encode the data, grow the tree (a Dask DataFrame: one pass a level)
-        fitted = encode_and_grow(X, y, sample_weight, self, params, tracer)
+        if tracer is None:  # (verbose=2's best thresholds need every row: data in memory)
+            tracer = verbose_tracer(self.verbose, thresholds=adapter_of(X) is None)
+        # check and encode the data, grow the tree (a Dask DataFrame: one pass a level), the
+        # trace listening
+        listen = listening(tracer, params.min_samples_leaf)
+        fitted = encode_and_grow(X, y, sample_weight, self, params, listen)
         self._set_fitted(fitted)  # set the fitted attributes
         if not fitted.trace_complete:  # a large fit: give back what growing it took
             return_freed_memory()
-        return self._after_growth(fitted)
+        return self._after_growth(fitted, tracer)
 
     def _set_fitted(self, fitted: Fitted) -> None:
         """The fitted attributes, from what :func:`~id3tree.engine.fitting.encode_and_grow` gives."""
@@ -250,12 +254,12 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         fitted.grown.trace = None
         self._set_arrays(fitted.grown)
 
-    def _after_growth(self, fitted: Fitted) -> ID3Classifier:
-        """What follows growth on any data: the ID-like warnings, then ``ccp_alpha`` pruning."""
+    def _after_growth(self, fitted: Fitted, tracer) -> ID3Classifier:
+        """What follows growth on any data: the ID-like warnings, then ``ccp_alpha`` pruning
+        (told to ``tracer``)."""
         for message in id_like_warnings(self, fitted):
             warnings.warn(message, IDLikeFeatureWarning, stacklevel=3)
         if self.ccp_alpha > 0:
-            tracer = fitted.tracer
             self._set_pruned(
                 pruning.cost_complexity(self.root_, float(self.ccp_alpha), tracer=tracer)
             )

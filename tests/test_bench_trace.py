@@ -20,7 +20,7 @@ from pathlib import Path
 from sklearn.datasets import make_classification
 
 from id3tree import ID3Classifier
-from id3tree.learner import VERBOSE_THRESHOLDS
+from id3tree.trace.listener import VERBOSE_THRESHOLDS
 from id3tree.trace.tracers import PrintTracer
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -18,8 +18,8 @@ from id3tree.engine.splits.near_best import (
 )
 from id3tree.engine.splits.results import NOT_A_CUT, RankedCuts, ranges
 from id3tree.engine.splits.sorted_rows import Cuts
-from id3tree.engine.splits.thresholds import (
-    _cuts_of,
+from id3tree.engine.splits.thresholds import _cuts_of
+from id3tree.trace.thresholds import (
     _ranked_at_once,
     ranked_in_pieces,
     ranked_overall,

@@ -24,6 +24,7 @@ from id3tree import information
 from id3tree.base.contingency import chi_square_from_table, crosstab_codes
 from id3tree.engine import splits
 from id3tree.engine.splits.thresholds import _steps_and_present
+from id3tree.trace import thresholds as trace_thresholds
 
 
 @contextlib.contextmanager
@@ -334,7 +335,9 @@ def check_best_thresholds_of_a_level(seed):
 def assert_first_k_of_every_threshold(values, codes, starts, lengths, n_classes, k):
     """``best_thresholds`` gives the first ``k`` of every threshold ranked (the reference below),
     column by column, and counts every threshold of each segment."""
-    best, n_thresholds = splits.best_thresholds(values, codes, starts, lengths, n_classes, k)
+    best, n_thresholds = trace_thresholds.best_thresholds(
+        values, codes, starts, lengths, n_classes, k
+    )
     expected, counts = first_k_of_every_threshold(values, codes, starts, lengths, n_classes, k)
     assert n_thresholds.tolist() == counts.tolist()
     assert list(best) == list(expected)
@@ -692,7 +695,7 @@ def test_the_searchs_ranked_cuts_give_the_first_k_of_every_threshold(data, k, mi
     for search in (matrix, end_to_end, *in_pieces):
         cuts = search.ranked
         at = cuts.position
-        best = splits.ranked_thresholds(cuts, values[at], values[at + 1], k)
+        best = trace_thresholds.ranked_thresholds(cuts, values[at], values[at + 1], k)
         assert cuts.n_thresholds.tolist() == counts.tolist()
         assert list(best) == list(expected)
         for name, column in best.items():
@@ -707,6 +710,6 @@ def test_a_threshold_tied_with_the_kth_best_by_its_entropy_is_ranked_by_its_thre
     y = np.array([0, 0, 1, 0, 0, 1, 1, 1])
     values, codes, starts, lengths = concatenate_sorted([(x, y)])
     for k in range(1, 8):
-        best, _ = splits.best_thresholds(values, codes, starts, lengths, 2, k)
+        best, _ = trace_thresholds.best_thresholds(values, codes, starts, lengths, 2, k)
         expected, _ = first_k_of_every_threshold(values, codes, starts, lengths, 2, k)
         np.testing.assert_array_equal(best["threshold"], expected["threshold"].to_numpy())

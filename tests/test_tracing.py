@@ -25,7 +25,6 @@ from id3tree.engine.splits.near_best import (
     _near_best_of_short,
 )
 from id3tree.engine.splits.results import NOT_A_CUT
-from id3tree.engine.splits.thresholds import _first_by_sorting, _first_in_rows
 from id3tree.model.node import (
     count_texts,
     counts_texts,
@@ -35,6 +34,7 @@ from id3tree.model.node import (
     number_pieces,
     number_texts,
 )
+from id3tree.trace.thresholds import _first_by_sorting, _first_in_rows
 from id3tree.trace.tracers import (
     CandidateScored,
     LeafMade,

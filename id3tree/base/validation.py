@@ -716,3 +716,14 @@ def not_a_number_message(column: pd.Series, name: str) -> str:
         f"column {name!r} was numeric at fit time but row {row} holds {value!r}{more}; "
         "convert the column to numbers (missing values may stay missing)"
     )
+
+
+def class_array(classes: list) -> np.ndarray:
+    """Classes as a numpy array of their natural dtype (strings, and anything unusual, as object)."""
+    if all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in classes) or all(
+        isinstance(c, bool) for c in classes
+    ):
+        return np.array(classes)
+    array = np.empty(len(classes), dtype=object)
+    array[:] = classes
+    return array

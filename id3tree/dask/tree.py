@@ -41,6 +41,7 @@ import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
 
 from id3tree.base.params import check_numeric_bins
+from id3tree.base.validation import class_array
 from id3tree.dask import core
 from id3tree.dask.counted_splits import (
     DENSE_CELLS_PER_ROW,
@@ -55,9 +56,7 @@ from id3tree.engine.grow import EncodedData, choose_splits
 from id3tree.engine.record import Level, Record
 from id3tree.engine.splits.results import gain_ratios
 from id3tree.engine.stopping import stop_reasons
-from id3tree.io import persistence
 from id3tree.model.node import LEFT, NUMERIC_MISSING, RIGHT
-from id3tree.trace.tracers import PrintTracer
 
 
 @dataclass
@@ -387,7 +386,7 @@ def _encode_and_describe(X, joined, wanted: dict, kinds: list) -> tuple[list, di
     return parts, core.compute(found)[0]
 
 
-def fit_on_dask(X, y, sample_weight, model, params, tracer) -> Fitted:
+def fit_on_dask(X, y, sample_weight, model, params, listen) -> Fitted:
     """The Dask version of :func:`id3tree.engine.fitting.encode_and_grow`: ``model``'s tree grown on a
     Dask DataFrame, one distributed pass per level (:func:`grow_on_dask`)."""
     if (
@@ -401,28 +400,26 @@ def fit_on_dask(X, y, sample_weight, model, params, tracer) -> Fitted:
             "on a pandas DataFrame"
         )
     numeric_bins = check_numeric_bins(model.numeric_bins)
-    if tracer is None and model.verbose:
-        tracer = PrintTracer(max_thresholds=0)  # every threshold would need every row
     if params.keep_trace == "auto":
         params = replace(params, keep_trace=True)
     fitted = grow_on_dask(
-        X, y, params, categorical=model.categorical, numeric_bins=numeric_bins, tracer=tracer
+        X, y, params, categorical=model.categorical, numeric_bins=numeric_bins, listen=listen
     )
     data = fitted.data
-    classes = persistence.class_array(data.classes)
+    classes = class_array(data.classes)
     data.classes = list(classes.tolist())
     string_names = all(isinstance(c, str) for c in X.columns)
     return Fitted(
         data.names, data.categories, classes, fitted.grown, None,  # (the rows stay on the cluster)
         string_names=string_names, from_frame=True, trace_complete=params.keep_trace is True,
-        tracer=tracer,
     )  # fmt: skip
 
 
-def grow_on_dask(X, y, params, *, categorical="auto", numeric_bins=None, tracer=None) -> DaskFit:
+def grow_on_dask(X, y, params, *, categorical="auto", numeric_bins=None, listen=None) -> DaskFit:
     """Grow the tree the in-memory learner would grow, one distributed pass per level, by the
-    same steps as :func:`id3tree.engine.grow.grow` (and the same :func:`~id3tree.engine.grow.choose_splits`)."""
-    growth = _DaskGrowth(X, y, params, categorical, numeric_bins, tracer)
+    same steps as :func:`id3tree.engine.grow.grow` (and the same :func:`~id3tree.engine.grow.choose_splits`);
+    ``listen(data)`` gives the growth's listener, as fitting's."""
+    growth = _DaskGrowth(X, y, params, categorical, numeric_bins, listen)
     # 1. the root holds every row
     level = growth.root()
     while len(level.nodes):
@@ -478,7 +475,7 @@ class _DaskGrowth:
     splits so far as routing arrays (each partition sends its rows down them), the nodes made
     and the record of every level. Each method is one step of :func:`grow_on_dask`."""
 
-    def __init__(self, X, y, params, categorical, numeric_bins, tracer):
+    def __init__(self, X, y, params, categorical, numeric_bins, listen):
         X = core.check_frame(X)
         self.joined, self.params = core.join(X, y), params
         names = [str(c) for c in X.columns]
@@ -502,9 +499,8 @@ class _DaskGrowth:
             y=np.zeros(0, np.int64),
             classes=list(classes),
         )
-        self.record = Record(
-            tracer, self.data, keep_trace=params.keep_trace, min_leaf=params.min_samples_leaf
-        )
+        listener = None if listen is None else listen(self.data)
+        self.record = Record(listener, keep_trace=params.keep_trace)
         self.n_slots = max([3] + [c.n_codes for f, c in enumerate(self.codings) if is_cat[f]])
         # the splits so far, as each partition routes its rows; the nodes made
         self.split_feature, self.split_threshold = [-1], [np.nan]

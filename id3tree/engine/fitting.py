@@ -29,6 +29,7 @@ from id3tree.base.dispatch import dispatched
 from id3tree.base.params import check_numeric_classes, row_weights
 from id3tree.base.validation import (
     check_labels,
+    class_array,
     class_codes,
     factorize,
     is_numeric,
@@ -38,17 +39,12 @@ from id3tree.base.validation import (
     training_table,
 )
 from id3tree.engine.grow import EncodedData, GrowParams, grow
-from id3tree.io import persistence
+from id3tree.engine.routing import training_rows_at
 from id3tree.model.grown_tree import GrownTree, id_like_splits
-from id3tree.trace.table import training_rows_at
-from id3tree.trace.tracers import PrintTracer
 
 FULL_TRACE_VALUES = 1_000_000
 """With ``keep_trace="auto"``, training sets of at most this many values (rows x features) keep
 the whole trace and the encoded training data; larger ones keep the chosen splits only."""
-
-VERBOSE_THRESHOLDS = 5
-"""How many thresholds of each numeric candidate ``verbose=2`` lists, best first."""
 
 
 @dataclass
@@ -64,15 +60,16 @@ class Fitted:
     string_names: bool  # X had column names, all strings (``feature_names_in_``)
     from_frame: bool  # X was a DataFrame (new rows are matched to its columns by name)
     trace_complete: bool  # the trace has every candidate (else the chosen splits only)
-    tracer: object  # the tracer the growth was told to (None for none)
     # id_like="drop": the ID-like messages of the columns left out (None: none was looked for)
     left_out: list | None = None
 
 
 @dispatched
-def encode_and_grow(X, y, sample_weight, model, params: GrowParams, tracer) -> Fitted:
+def encode_and_grow(X, y, sample_weight, model, params: GrowParams, listen) -> Fitted:
     """Check and encode the training data of ``model`` (an ``ID3Classifier``, whose parameters
-    say which columns are categorical and how rows weigh) and grow its tree by ``params``."""
+    say which columns are categorical and how rows weigh) and grow its tree by ``params``;
+    ``listen(data)`` gives the growth's listener (:class:`~id3tree.engine.record.Listener`), or
+    None when nobody listens."""
     if model.numeric_bins is not None:
         raise ValueError(
             "numeric_bins applies to Dask DataFrames only (in memory every midpoint is "
@@ -91,27 +88,24 @@ def encode_and_grow(X, y, sample_weight, model, params: GrowParams, tracer) -> F
         # limit (12 rows of 0.001 for 8% of 150 such rows) must pass as its rows would
         limit = float(model.min_weight_fraction_leaf) * float(weight.sum())
         params.min_weight_leaf = limit * (1 - 1e-9)
-    if tracer is None and model.verbose:
-        tracer = PrintTracer(max_thresholds=VERBOSE_THRESHOLDS if model.verbose >= 2 else 0)
-    grown, grown_on, left_out = _grown(data, params, tracer, model.id_like)
+    grown, grown_on, left_out = _grown(data, params, listen, model.id_like)
     complete = params.keep_trace is True
     return Fitted(
         data.names, data.categories, classes, grown, grown_on if complete else None,
         string_names=isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns),
-        from_frame=isinstance(X, pd.DataFrame), trace_complete=complete, tracer=tracer,
-        left_out=left_out,
+        from_frame=isinstance(X, pd.DataFrame), trace_complete=complete, left_out=left_out,
     )  # fmt: skip
 
 
-def _grown(data: EncodedData, params: GrowParams, tracer, id_like: str) -> tuple:
+def _grown(data: EncodedData, params: GrowParams, listen, id_like: str) -> tuple:
     """``(tree, the data it was grown on, the ID-like messages of the columns left out)``.
 
     With ``id_like="drop"``, while columns make identifier-like splits (:func:`id_like_found`),
-    the tree is grown again without them, quietly: the tracer sees the last growth only. The
+    the tree is grown again without them, quietly: the listener hears the last growth only. The
     tree's features are then numbered as the columns of ``data`` (all of them), so the model
     takes the same columns as ever; the columns left out are in no split."""
     if id_like != "drop":
-        return grow(data, params, tracer), data, None
+        return grow(data, params, listen(data)), data, None
     kept, left_out = data, []
     while True:
         grown = grow(kept, params, None)
@@ -127,8 +121,9 @@ def _grown(data: EncodedData, params: GrowParams, tracer, id_like: str) -> tuple
             )
         left_out += found
         kept = _without(kept, features)
-    if tracer is not None:
-        grown = grow(kept, params, tracer)
+    listener = listen(kept)
+    if listener is not None:
+        grown = grow(kept, params, listener)
     if left_out:
         grown = _renumbered(grown, kept.names, data.names)
     return grown, kept, left_out
@@ -274,7 +269,7 @@ def _encoded(frame, block, labels, weight, model) -> tuple[EncodedData, np.ndarr
         classes = distinct.tolist()
         if distinct.dtype.kind != "U":
             check_numeric_classes(distinct)
-    classes = persistence.class_array(classes)
+    classes = class_array(classes)
     data = EncodedData(names, numeric, codes, categories, y_codes, classes.tolist(), weight)
     return data, classes
 

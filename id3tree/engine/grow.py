@@ -41,7 +41,7 @@ import numpy as np
 
 from id3tree.base.contingency import chi_square_from_table
 from id3tree.base.entropy import forget_large_tables
-from id3tree.engine.record import Level, Record
+from id3tree.engine.record import SCORE_NAMES, Level, Listener, Record
 from id3tree.engine.sorted_columns import SortedColumns
 from id3tree.engine.splits import (
     TIE_TOLERANCE,
@@ -90,10 +90,11 @@ class GrowParams:
     keep_trace: bool = True  # False only to measure what keeping ``trace_`` costs
 
 
-def grow(data: EncodedData, params: GrowParams, tracer=None) -> GrownTree:
+def grow(data: EncodedData, params: GrowParams, listener: Listener | None = None) -> GrownTree:
     """Grow a tree on ``data``, every node of a level at once, by Quinlan's steps (those of the
-    module docstring; :func:`id3tree.textbook.grow_tree` takes them one node at a time)."""
-    growth = _Growth(data, params, tracer)
+    module docstring; :func:`id3tree.textbook.grow_tree` takes them one node at a time); each
+    level is told to ``listener`` as it is recorded (the trace listens so)."""
+    growth = _Growth(data, params, listener)
     # 1. the root: a node with the class counts of every row
     level = growth.root()
     while level is not None:
@@ -213,18 +214,17 @@ class _Growth:
     numeric feature (:class:`~id3tree.engine.sorted_columns.SortedColumns`) and the record of every
     level (:class:`~id3tree.engine.record.Record`). Each method is one step of :func:`grow`."""
 
-    def __init__(self, data: EncodedData, params: GrowParams, tracer):
+    def __init__(self, data: EncodedData, params: GrowParams, listener: Listener | None):
         self.data, self.params = data, params
         self.n_classes, self.n_features = len(data.classes), data.n_features
         self.is_cat = np.array([c is not None for c in data.codes], dtype=bool)
         self.categorical = np.flatnonzero(self.is_cat).tolist()
         self.n_slots = max([3] + [len(c) + 1 for c in data.categories if c is not None])
         self.nodes = _Nodes(self.n_classes)
-        self.record = Record(
-            tracer, data, keep_trace=params.keep_trace, min_leaf=params.min_samples_leaf
-        )
-        # the trace's best thresholds (verbose=2): the search keeps the cuts that may be among them
-        rank = self.record.max_thresholds
+        self.record = Record(listener, keep_trace=params.keep_trace)
+        # the listener's best thresholds (verbose=2): the search keeps the cuts that may be
+        # among them
+        rank = 0 if listener is None else listener.max_thresholds
         self.rank = rank if rank and data.weight is None else 0
         # with weights, every class count is a sum of weights, and the rows of each node are
         # counted apart: rows lay out the segments and meet min_samples_leaf / _split
@@ -426,7 +426,7 @@ class Scores:
     the table is made, NaN, when first read.
     """
 
-    FLOAT_SCORES = ("gain", "ratio", "overall", "threshold", "low", "high")
+    FLOAT_SCORES = SCORE_NAMES
     """The float scores, in the order of ``table``: gain, gain ratio, the overall entropy after
     the split, the threshold and the two values it lies between (NaN where not valid)."""
 

@@ -34,7 +34,6 @@ from scipy import stats as _scipy_stats
 
 from id3tree.base.params import check_ccp_alpha, check_confidence
 from id3tree.model.node import Node
-from id3tree.trace.tracers import PruningDecision
 
 PRUNING_METHODS = ("reduced_error", "pessimistic", "cost_complexity")
 
@@ -49,6 +48,33 @@ DECISION_COLUMNS = [
     "alpha",
     "decision",
 ]
+
+
+@dataclass(frozen=True)
+class PruningDecision:
+    """Post-pruning looked at an internal node: its subtree against the node made a leaf.
+
+    ``measure`` names what ``subtree`` and ``leaf`` count: validation errors (reduced-error
+    pruning), estimated errors (pessimistic pruning) or weighted entropy (cost-complexity
+    pruning, where ``alpha`` is the node's effective alpha).
+    """
+
+    node: int
+    depth: int
+    method: str
+    measure: str
+    subtree: float
+    leaf: float
+    alpha: float | None
+    pruned: bool
+
+    def __str__(self) -> str:
+        alpha = f", effective alpha {self.alpha:.4g}" if self.alpha is not None else ""
+        verdict = "pruned: the node becomes a leaf" if self.pruned else "kept"
+        return (
+            f"{'    ' * self.depth}Node {self.node} ({self.method}): {self.measure} "
+            f"{self.subtree:.4g} as a subtree, {self.leaf:.4g} as a leaf{alpha} => {verdict}"
+        )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,12 +1,11 @@
-"""What the grower keeps of each level: the decisions always, the trace table unless told not
-to, and what the tracer will be told only when one listens.
+"""What the grower keeps of each level (the decisions always, the trace table unless told not
+to), and what it tells a listener.
 
 Each level of growth is handed to :meth:`Record.level` as a :class:`Level`. :meth:`Record.finish`
-turns the whole growth into a :class:`~id3tree.model.grown_tree.GrownTree` numbered in pre-order, with
-the trace's columns (:class:`LazyTrace`, made when first read); a listening tracer then gets the
-growth in reading order: the printed page (:mod:`id3tree.trace.page`) or the events
-(:mod:`id3tree.trace.events`), from the details each level kept
-(:mod:`id3tree.trace.details`).
+turns the whole growth into a :class:`~id3tree.model.grown_tree.GrownTree` numbered in pre-order,
+with the trace's columns (:class:`LazyTrace`, made when first read). A :class:`Listener` hears
+each level and then the finished tree: the trace is one (:mod:`id3tree.trace.listener`), which
+prints the page or sends the events; the engine itself prints nothing.
 """
 
 from __future__ import annotations
@@ -18,9 +17,9 @@ import numpy as np
 
 from id3tree.base.entropy import entropy_rows
 from id3tree.model.grown_tree import GrownTree, preorder
-from id3tree.trace.details import SCORE_NAMES, TraceDetails
-from id3tree.trace.events import Events
-from id3tree.trace.page import Page
+
+SCORE_NAMES = ("gain", "ratio", "overall", "threshold", "low", "high")
+"""The float scores of a level, in the order of ``Scores.table`` (:class:`~id3tree.engine.grow.Scores`)."""
 
 
 @dataclass
@@ -51,24 +50,30 @@ class Level:
     sizes: np.ndarray
 
 
+class Listener:
+    """Whoever listens to a growth: it hears each level as it is recorded, then the finished
+    tree. The engine knows no more of its listeners than this (the trace is one)."""
+
+    max_thresholds: int | None = 0
+    """How many best thresholds of each numeric candidate the listener will list (None: every
+    one): the split search keeps the cuts that may be among them, which spares scoring them
+    again (unweighted rows; 0 or None: it keeps none)."""
+
+    def level(self, lv: Level) -> None:
+        """A level as the grower recorded it; ``lv.orders`` (the rows sorted by each numeric
+        feature within each node) holds only during the call."""
+
+    def finish(self, numbers: np.ndarray, tree: GrownTree) -> None:
+        """The finished tree; ``numbers`` maps the grower's node numbers to its pre-order ones."""
+
+
 class Record:
-    """Collects each :class:`Level` and turns the whole growth into a
-    :class:`~id3tree.model.grown_tree.GrownTree`.
+    """Collects each :class:`Level`, tells it to the ``listener`` (None: nobody listens) and
+    turns the whole growth into a :class:`~id3tree.model.grown_tree.GrownTree`."""
 
-    When a tracer listens, what it will be told of each level is kept too
-    (:class:`~id3tree.trace.details.TraceDetails`), and once the tree is finished (and numbered
-    in pre-order) :meth:`finish` sends the events node by node in reading order
-    (:class:`~id3tree.trace.events.Events`); a tracer that only prints
-    (:func:`~id3tree.trace.tracers.prints_only`) gets the same lines without the events, written for
-    the whole tree at once (:class:`~id3tree.trace.page.Page`).
-    """
-
-    def __init__(self, tracer, data, *, keep_trace: bool | str = True, min_leaf: int = 1):
-        self.tracer, self.keep_trace = tracer, keep_trace
+    def __init__(self, listener: Listener | None = None, *, keep_trace: bool | str = True):
+        self.listener, self.keep_trace = listener, keep_trace
         self.split_parts, self.leaf_parts, self.trace_parts = [], [], []
-        # what the tracer will be told of each level, kept only when one listens
-        self.details = None if tracer is None else TraceDetails(tracer, data, min_leaf)
-        self.max_thresholds = 0 if tracer is None else self.details.max_thresholds
 
     def level(self, lv: Level) -> None:
         s = lv.scores
@@ -81,8 +86,8 @@ class Record:
         self.leaf_parts.append((lv.nodes[leaf], lv.reasons[leaf]))
         if self.keep_trace:
             self._keep_trace(lv)
-        if self.details is not None:
-            self.details.keep(lv)
+        if self.listener is not None:
+            self.listener.level(lv)
 
     def _keep_trace(self, lv: Level) -> None:
         """Keep what the trace of this level is made of (:class:`LazyTrace` makes it when read);
@@ -129,13 +134,9 @@ class Record:
             stop_reason.tolist(),
             trace,
         )
-        if self.details is not None:  # the trace, in reading order
-            self.details.finish_levels()
-            if self.details.as_text:
-                Page(self.details, self.tracer).write(new)
-            else:
-                Events(self.details, self.tracer).send(new, grown.parent)
-            self.details = None
+        if self.listener is not None:
+            self.listener.finish(new, grown)
+            self.listener = None
         return grown
 
 

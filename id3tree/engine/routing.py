@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from id3tree.base.validation import UNSEEN
-from id3tree.model.node import LEFT, NUMERIC_MISSING, RIGHT, majority_classes
+from id3tree.model.node import LEFT, NUMERIC_MISSING, RIGHT, Node, majority_classes
 
 BLOCK_ROWS = 2**15
 """Rows are routed in blocks (batches, for numbers only) of this many: the values a block reads
@@ -442,3 +442,28 @@ def _route_numeric(first: int, last: int, row_step, flat, tables, stop) -> None:
             rows = np.concatenate([take(rows, kept), fresh])
             code = np.concatenate([take(code, kept), np.full(len(fresh), root, dtype=index)])
             row_start = rows * row_step
+
+
+def training_rows_at(root: Node, data, target: Node) -> np.ndarray:
+    """The training rows (of ``data``) that reached ``target`` in the tree under ``root``: the
+    tests of its path, applied in turn."""
+    parent = {child.node_id: (node, key) for node, key, child in root.iter_edges()}
+    chain, at = [], target.node_id
+    while at in parent:
+        node, key = parent[at]
+        chain.append((node, key))
+        at = node.node_id
+    keep = np.ones(len(data.y), dtype=bool)
+    for node, key in reversed(chain):
+        f = data.names.index(node.feature)
+        if data.codes[f] is None:
+            x = data.numeric[f]
+            if key is None:
+                keep &= np.isnan(x)
+            else:
+                keep &= (x <= node.threshold) if key == "<=" else (x > node.threshold)
+        else:
+            categories = data.categories[f]
+            code = len(categories) if key is None else categories.index(key)
+            keep &= data.codes[f] == code
+    return np.flatnonzero(keep)

@@ -29,7 +29,7 @@ import pandas as pd
 
 from id3tree.base.entropy import entropy_rows
 from id3tree.base.params import MAX_TOTAL_WEIGHT
-from id3tree.base.validation import listed_columns
+from id3tree.base.validation import class_array, listed_columns
 from id3tree.model.node import Node, majority_classes
 
 FORMAT = "id3tree.ID3Classifier"
@@ -345,17 +345,6 @@ def model_from_dict(cls, d: dict):
     model._trace_columns = None
     model._set_tree(tree.build())
     return model
-
-
-def class_array(classes: list) -> np.ndarray:
-    """Classes as a numpy array of their natural dtype (strings, and anything unusual, as object)."""
-    if all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in classes) or all(
-        isinstance(c, bool) for c in classes
-    ):
-        return np.array(classes)
-    array = np.empty(len(classes), dtype=object)
-    array[:] = classes
-    return array
 
 
 def fail(message: str):

@@ -16,13 +16,8 @@ from functools import cached_property
 import numpy as np
 
 from id3tree.base.entropy import entropy_rows
-from id3tree.engine.splits import (
-    best_thresholds,
-    enumerate_thresholds,
-    ranked_in_pieces,
-    ranked_overall,
-    ranked_thresholds,
-)
+from id3tree.engine.record import SCORE_NAMES
+from id3tree.engine.splits import enumerate_thresholds
 from id3tree.model.node import (
     LEFT,
     NUMERIC_MISSING,
@@ -33,6 +28,12 @@ from id3tree.model.node import (
     plural,
 )
 from id3tree.trace import tracers as tracing
+from id3tree.trace.thresholds import (
+    best_thresholds,
+    ranked_in_pieces,
+    ranked_overall,
+    ranked_thresholds,
+)
 
 
 def slot_label(data, f: int, slot: int, threshold: float, written: str | None = None) -> str:
@@ -71,8 +72,6 @@ THRESHOLD_FIELDS = (
     "overall_entropy",
     "gain",
 )
-
-SCORE_NAMES = ("gain", "ratio", "overall", "threshold", "low", "high")
 
 
 def none_if_nan(value: float) -> float | None:
@@ -500,8 +499,8 @@ class TraceDetails:
         """The best thresholds of the numeric features whose split search kept the cuts that
         may be among them (``kept``: ``Scores.ranked``, found from the scores it computed, with
         the two values each cut lies between), for every level at once: only those cuts are
-        ranked (:func:`~id3tree.engine.splits.ranked_thresholds`), for the whole tree in pieces of a
-        few hundred thousand cuts (:func:`~id3tree.engine.splits.ranked_in_pieces`), so that the cost
+        ranked (:func:`~id3tree.trace.thresholds.ranked_thresholds`), for the whole tree in pieces of a
+        few hundred thousand cuts (:func:`~id3tree.trace.thresholds.ranked_in_pieces`), so that the cost
         follows the page, not the data nor the number of levels. Each level's
         segments (``i * k + e``: its i-th kept feature at scored node e) are one run of the
         whole tree's, level after level."""

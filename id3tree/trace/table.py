@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from id3tree.base.entropy import entropy_rows
+from id3tree.engine.routing import training_rows_at
 from id3tree.engine.splits import class_counts, enumerate_thresholds
 from id3tree.model.node import Node, edge_label, node_paths
 
@@ -92,31 +93,6 @@ def candidate_frame(root: Node, data, trace, node, feature, *, min_leaf: int = 1
         overall = float(table["weighted_entropy"].sum())
         table.attrs.update(entropy=entropy, overall_entropy=overall, gain=entropy - overall)
     return table
-
-
-def training_rows_at(root: Node, data, target: Node) -> np.ndarray:
-    """The training rows (of ``data``) that reached ``target`` in the tree under ``root``: the
-    tests of its path, applied in turn."""
-    parent = {child.node_id: (node, key) for node, key, child in root.iter_edges()}
-    chain, at = [], target.node_id
-    while at in parent:
-        node, key = parent[at]
-        chain.append((node, key))
-        at = node.node_id
-    keep = np.ones(len(data.y), dtype=bool)
-    for node, key in reversed(chain):
-        f = data.names.index(node.feature)
-        if data.codes[f] is None:
-            x = data.numeric[f]
-            if key is None:
-                keep &= np.isnan(x)
-            else:
-                keep &= (x <= node.threshold) if key == "<=" else (x > node.threshold)
-        else:
-            categories = data.categories[f]
-            code = len(categories) if key is None else categories.index(key)
-            keep &= data.codes[f] == code
-    return np.flatnonzero(keep)
 
 
 def candidate_table(data, rows: np.ndarray, f: int, *, min_leaf: int = 1, best=None):

@@ -43,6 +43,7 @@ import pandas as pd
 
 from id3tree.base import pencil
 from id3tree.base.entropy import entropy_rows
+from id3tree.engine.pruning import PruningDecision
 from id3tree.model.node import (
     LONG_COLUMN,
     class_tie_note,
@@ -692,33 +693,6 @@ class LeafMade:
     def __str__(self) -> str:
         note = class_tie_note(self.class_counts, self.prediction) if self.tied_classes else ""
         return leaf_text(self.depth, self.prediction, self.reason, note)
-
-
-@dataclass(frozen=True)
-class PruningDecision:
-    """Post-pruning looked at an internal node: its subtree against the node made a leaf.
-
-    ``measure`` names what ``subtree`` and ``leaf`` count: validation errors (reduced-error
-    pruning), estimated errors (pessimistic pruning) or weighted entropy (cost-complexity
-    pruning, where ``alpha`` is the node's effective alpha).
-    """
-
-    node: int
-    depth: int
-    method: str
-    measure: str
-    subtree: float
-    leaf: float
-    alpha: float | None
-    pruned: bool
-
-    def __str__(self) -> str:
-        alpha = f", effective alpha {self.alpha:.4g}" if self.alpha is not None else ""
-        verdict = "pruned: the node becomes a leaf" if self.pruned else "kept"
-        return (
-            f"{indent(self.depth)}Node {self.node} ({self.method}): {self.measure} "
-            f"{self.subtree:.4g} as a subtree, {self.leaf:.4g} as a leaf{alpha} => {verdict}"
-        )
 
 
 Event = NodeStarted | CandidateScored | ThresholdsRanked | SplitChosen | LeafMade | PruningDecision

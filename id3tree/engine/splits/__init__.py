@@ -43,11 +43,7 @@ from id3tree.engine.splits.results import (
 from id3tree.engine.splits.sorted_rows import search_cuts, search_cuts_in_pieces
 from id3tree.engine.splits.strategies import NUMERIC_SEARCHES, SIZE_RULES, search_sorted
 from id3tree.engine.splits.thresholds import (
-    best_thresholds,
     enumerate_thresholds,
-    ranked_in_pieces,
-    ranked_overall,
-    ranked_thresholds,
     search_thresholds,
 )
 from id3tree.engine.splits.weighted import search_weighted_cuts
@@ -61,7 +57,6 @@ __all__ = [
     "RankedCuts",
     "ThresholdSearch",
     "best_cuts",
-    "best_thresholds",
     "branch_search",
     "class_counts",
     "count_keys",
@@ -71,9 +66,6 @@ __all__ = [
     "looked_up_tolerance",
     "midpoint",
     "plain_candidate_splits",
-    "ranked_in_pieces",
-    "ranked_overall",
-    "ranked_thresholds",
     "scaled_cut_scores",
     "score_categorical",
     "search_counted",

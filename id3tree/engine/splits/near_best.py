@@ -3,7 +3,7 @@
 The trace lists the best thresholds of every numeric candidate (``verbose=2``). The searches
 score every cut anyway, so they keep the few that may rank among the ``k`` best
 (:func:`near_best_cuts`, without sorting them all), and only those get their entropies computed
-(:func:`~id3tree.engine.splits.thresholds.ranked_thresholds`).
+(:func:`~id3tree.trace.thresholds.ranked_thresholds`).
 """
 
 from __future__ import annotations

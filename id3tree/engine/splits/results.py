@@ -81,7 +81,7 @@ class ThresholdSearch:
 @dataclass(frozen=True)
 class RankedCuts:
     """The cuts that may be among the ``k`` best of each segment (:func:`near_best_cuts`),
-    with what the columns of their thresholds are made of (:func:`ranked_thresholds`): what
+    with what the columns of their thresholds are made of (:func:`~id3tree.trace.thresholds.ranked_thresholds`): what
     the split search keeps for the trace (``rank=k``), so that no cut is scored twice."""
 
     segment: np.ndarray  # of each cut, increasing
