@@ -23,7 +23,7 @@ MOVED = {
     "growth_record": "engine.record",
     "grown_tree": "model.grown_tree",
     "latex": "base.latex",
-    "node": "model.node",
+    "node": "model.node base.words",
     "pencil": "base.pencil",
     "persistence": "io.persistence",
     "pickling": "io.pickling",
@@ -38,27 +38,28 @@ MOVED = {
     "trace_events": "trace.events",
     "trace_page": "trace.page",
     "trace_table": "trace.table",
-    "tracing": "trace.tracers",
+    "tracing": "trace.tracers trace.lines trace.listener",
 }
-"""Old module (under ``id3tree.``) -> its new home. A submodule of a moved package moves with it
-(``id3tree.splits.weighted`` is ``id3tree.engine.splits.weighted``)."""
+"""Old module (under ``id3tree.``) -> its new homes (a module split in two has two). A submodule
+of a moved package moves with it (``id3tree.splits.weighted`` is ``id3tree.engine.splits.weighted``)."""
 
 UNTIL = "0.3"
 
 
-def new_home(old: str) -> str | None:
-    """The new dotted path of the old module ``old`` (``id3tree.x.y``), or None."""
+def new_homes(old: str) -> list[str]:
+    """The new dotted paths of the old module ``old`` (``id3tree.x.y``): none if it did not move."""
     parts = old.split(".")
     if parts[0] != "id3tree" or len(parts) < 2 or parts[1] not in MOVED:
-        return None
-    return ".".join(["id3tree", MOVED[parts[1]], *parts[2:]])
+        return []
+    return [".".join(["id3tree", home, *parts[2:]]) for home in MOVED[parts[1]].split()]
 
 
 class _OldModule(types.ModuleType):
     """An old module: each name read from it comes from the new home, with a warning."""
 
     def __getattr__(self, name: str):
-        home = importlib.import_module(self.__dict__["_home"])
+        homes = [importlib.import_module(home) for home in self.__dict__["_homes"]]
+        home = next((home for home in homes if hasattr(home, name)), homes[0])
         value = getattr(home, name)  # (AttributeError as the new module raises it)
         warnings.warn(
             f"{self.__name__}.{name} moved to {home.__name__}.{name}; the old path works until "
@@ -69,23 +70,25 @@ class _OldModule(types.ModuleType):
         return value
 
     def __dir__(self):
-        return dir(importlib.import_module(self.__dict__["_home"]))
+        return sorted(
+            {n for home in self.__dict__["_homes"] for n in dir(importlib.import_module(home))}
+        )
 
 
 class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     """Finds the old modules of :data:`MOVED` (and nothing else)."""
 
     def find_spec(self, fullname, path=None, target=None):
-        home = new_home(fullname)
-        spec = None if home is None else importlib.util.find_spec(home)
+        homes = new_homes(fullname)
+        spec = importlib.util.find_spec(homes[0]) if homes else None
         if spec is None:
             return None
         is_package = spec.submodule_search_locations is not None
         return importlib.util.spec_from_loader(fullname, self, is_package=is_package)
 
     def create_module(self, spec):
-        module = _OldModule(spec.name, f"Moved to {new_home(spec.name)}.")
-        module._home = new_home(spec.name)
+        module = _OldModule(spec.name, f"Moved to {', '.join(new_homes(spec.name))}.")
+        module._homes = new_homes(spec.name)
         if spec.submodule_search_locations is not None:
             module.__path__ = []  # (a package, so that its old submodules import too)
         return module

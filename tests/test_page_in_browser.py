@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 
 from id3tree import ID3Classifier
+from id3tree.base.words import format_number
 from id3tree.datasets import load, load_iris, load_play_tennis
-from id3tree.model.node import format_number
 
 
 def open_page(view, path, width=1280, height=800):

@@ -16,6 +16,15 @@ from sklearn.datasets import make_classification
 
 import id3tree.datasets
 from id3tree import ID3Classifier, candidate_splits
+from id3tree.base.words import (
+    count_texts,
+    counts_texts,
+    format_count,
+    format_counts,
+    format_number,
+    number_pieces,
+    number_texts,
+)
 from id3tree.datasets import load_iris, load_play_tennis
 from id3tree.engine import fitting
 from id3tree.engine.splits.near_best import (
@@ -25,15 +34,7 @@ from id3tree.engine.splits.near_best import (
     _near_best_of_short,
 )
 from id3tree.engine.splits.results import NOT_A_CUT
-from id3tree.model.node import (
-    count_texts,
-    counts_texts,
-    format_count,
-    format_counts,
-    format_number,
-    number_pieces,
-    number_texts,
-)
+from id3tree.trace.lines import fixed_texts, indent, indents, thresholds_texts
 from id3tree.trace.thresholds import _first_by_sorting, _first_in_rows
 from id3tree.trace.tracers import (
     CandidateScored,
@@ -44,10 +45,6 @@ from id3tree.trace.tracers import (
     RecordingTracer,
     SplitChosen,
     ThresholdsRanked,
-    fixed_texts,
-    indent,
-    indents,
-    thresholds_texts,
 )
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -624,7 +621,7 @@ def test_decisions_of_nodes_at_many_depths_are_those_written_one_by_one():
     """``split_texts`` and ``leaf_texts`` with a depth per node (the whole tree at once) write
     what ``split_text`` and ``leaf_text`` write for each node alone: depths 0 to 12, numeric
     and categorical splits, ties between features and thresholds, C4.5's rule, tie notes."""
-    from id3tree.trace.tracers import leaf_text, leaf_texts, split_text, split_texts
+    from id3tree.trace.lines import leaf_text, leaf_texts, split_text, split_texts
 
     depths = [0, 3, 1, 12, 0, 7]
     splits = [
@@ -704,7 +701,7 @@ def test_indents_of_many_lines_are_those_of_each_line(depth):
 def test_sums_of_terms_grouped_by_length_are_those_of_each_candidate(sizes):
     """The ``a + b + ...`` of a candidate's weighted entropies, written for every candidate
     with as many terms at once (``_sums``), is what joining that candidate's terms writes."""
-    from id3tree.trace.tracers import _sums
+    from id3tree.trace.lines import _sums
 
     first = np.cumsum([0, *sizes])
     terms = [f"0.{i:04d}" for i in range(first[-1])]
@@ -713,8 +710,7 @@ def test_sums_of_terms_grouped_by_length_are_those_of_each_candidate(sizes):
 
 
 def test_plural_words_of_a_column_are_those_of_each_count():
-    from id3tree.model.node import plural
-    from id3tree.trace.tracers import plural_words
+    from id3tree.base.words import plural, plural_words
 
     counts = np.array([0, 1, 2, 1, 17, 1.0, 0.5])
     expected = [plural(n, "sample").split(" ", 1)[1] for n in counts.tolist()]
@@ -797,7 +793,7 @@ def test_the_path_of_every_traced_node_is_its_condensed_path_in_the_tree(data):
     """Each node's path in the trace (found level by level from arrays of what each path knows)
     is the condensed path of that node in the finished tree, walked node by node."""
     from id3tree.model.node import node_paths
-    from id3tree.trace.tracers import DECIMALS
+    from id3tree.trace.lines import DECIMALS
 
     if data == "iris":
         X, y = load_iris(return_X_y=True)

@@ -31,9 +31,9 @@ import numpy as np
 import pandas as pd
 
 from id3tree.base.latex import latex_escape
+from id3tree.base.words import format_number
 from id3tree.classroom.grading import Grade, grade
 from id3tree.learner import ID3Classifier
-from id3tree.model.node import format_number
 from id3tree.teaching.worked import WorkedSolution, latex_document, worked_solution
 
 __all__ = ["KINDS", "Exercise", "Grade", "grade", "make_exercise", "sheet_latex"]

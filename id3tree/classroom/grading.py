@@ -44,7 +44,7 @@ from html import escape
 from pathlib import Path
 
 from id3tree.base import pencil
-from id3tree.model.node import format_number
+from id3tree.base.words import format_number
 from id3tree.teaching.steps import counts_text
 from id3tree.teaching.worked import entropy_formula, subset_name, weighted_formula
 

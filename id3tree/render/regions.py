@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from id3tree.model.node import Node, format_number
+from id3tree.base.words import format_number
+from id3tree.model.node import Node
 from id3tree.render.style import BORDER_COLOR, class_list, class_palette, fill_color
 
 

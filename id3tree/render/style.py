@@ -16,7 +16,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from id3tree.model.node import MISSING, Node, class_name, format_count, format_number, plural
+from id3tree.base.words import class_name, format_count, format_number, plural
+from id3tree.model.node import MISSING, Node
 
 FIELDS = ("samples", "counts", "entropy", "gain")
 """The lines a node box can show under its title, in the order they appear."""

@@ -4,15 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from id3tree.model.node import (
-    MISSING,
-    Node,
-    branch_label,
-    class_tie_note,
-    format_counts,
-    format_number,
-    plural,
-)
+from id3tree.base.words import format_counts, format_number, plural
+from id3tree.model.node import MISSING, Node, branch_label, class_tie_note
 
 
 def _head(node: Node, decimals: int) -> str:

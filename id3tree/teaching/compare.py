@@ -36,7 +36,8 @@ import numpy as np
 import pandas as pd
 
 from id3tree.base.entropy import entropy_rows
-from id3tree.model.node import Node, format_number
+from id3tree.base.words import format_number
+from id3tree.model.node import Node
 
 KINDS = (
     "binary vs multiway",

@@ -31,6 +31,7 @@ import numpy as np
 from id3tree.base import pencil
 from id3tree.base.entropy import entropy_rows
 from id3tree.base.pencil import difference_holds, fixed_units, weighted_sum_holds
+from id3tree.base.words import class_name, format_number, number_texts, plural
 from id3tree.engine.grow import EncodedData
 from id3tree.engine.splits import TIE_TOLERANCE, enumerate_thresholds
 from id3tree.model.grown_tree import GrownTree
@@ -38,14 +39,10 @@ from id3tree.model.node import (
     LEFT,
     NUMERIC_MISSING,
     RIGHT,
-    class_name,
     class_tie_note,
-    format_number,
     majority_classes,
     narrowed,
-    number_texts,
     path_word,
-    plural,
 )
 from id3tree.trace.details import slot_step
 
@@ -601,7 +598,7 @@ def _numbers(tree: GrownTree, cands: Candidates, branches: Branches) -> dict:
 
 
 def _number_strings(values: np.ndarray, where: np.ndarray, strings: Strings) -> list[int]:
-    """The index of each value written as :func:`~id3tree.model.node.format_number` writes it, where
+    """The index of each value written as :func:`~id3tree.base.words.format_number` writes it, where
     ``where`` holds and the value is a number; -1 elsewhere."""
     out = np.full(len(values), -1, dtype=np.int64)
     at = np.flatnonzero(where & ~np.isnan(values))

@@ -20,17 +20,9 @@ from typing import Any
 import numpy as np
 
 from id3tree.base.entropy import entropy_rows
+from id3tree.base.words import format_number, plural
 from id3tree.engine.splits import TIE_TOLERANCE
-from id3tree.model.node import (
-    MISSING,
-    Node,
-    branch_label,
-    format_number,
-    narrowed,
-    node_paths,
-    path_step,
-    plural,
-)
+from id3tree.model.node import MISSING, Node, branch_label, narrowed, node_paths, path_step
 from id3tree.trace.table import candidate_table
 
 

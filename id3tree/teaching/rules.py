@@ -42,16 +42,8 @@ import numpy as np
 import pandas as pd
 
 from id3tree.base.latex import latex_escape
-from id3tree.model.node import (
-    MISSING,
-    Node,
-    class_name,
-    format_count,
-    format_number,
-    narrowed,
-    path_step,
-    path_word,
-)
+from id3tree.base.words import class_name, format_count, format_number
+from id3tree.model.node import MISSING, Node, narrowed, path_step, path_word
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,7 +17,8 @@ from html import escape
 
 import pandas as pd
 
-from id3tree.model.node import class_tie_note, format_counts, format_number, plural
+from id3tree.base.words import format_counts, format_number, plural
+from id3tree.model.node import class_tie_note
 from id3tree.render.svg import tree_to_svg
 from id3tree.teaching.record import CandidateTable, NodeInfo, TeachingRecord
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from id3tree.base.words import format_number
 from id3tree.engine.splits import TIE_TOLERANCE
-from id3tree.model.node import format_number
 from id3tree.teaching.record import CandidateTable, TeachingRecord
 from id3tree.teaching.steps import counts_text, samples, was_scored
 

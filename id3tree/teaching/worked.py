@@ -29,7 +29,8 @@ import re
 
 from id3tree.base import pencil
 from id3tree.base.latex import latex_escape
-from id3tree.model.node import class_name, class_tie_note, format_number
+from id3tree.base.words import class_name, format_number
+from id3tree.model.node import class_tie_note
 from id3tree.teaching.record import Branch, CandidateTable, NodeInfo, TeachingRecord
 from id3tree.teaching.steps import counts_text, samples, was_scored
 

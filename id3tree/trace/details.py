@@ -16,24 +16,18 @@ from functools import cached_property
 import numpy as np
 
 from id3tree.base.entropy import entropy_rows
+from id3tree.base.words import format_number, number_texts, plural
 from id3tree.engine.record import SCORE_NAMES
 from id3tree.engine.splits import enumerate_thresholds
-from id3tree.model.node import (
-    LEFT,
-    NUMERIC_MISSING,
-    RIGHT,
-    format_number,
-    number_texts,
-    path_word,
-    plural,
-)
-from id3tree.trace import tracers as tracing
+from id3tree.model.node import LEFT, NUMERIC_MISSING, RIGHT, path_word
+from id3tree.trace.lines import DECIMALS
 from id3tree.trace.thresholds import (
     best_thresholds,
     ranked_in_pieces,
     ranked_overall,
     ranked_thresholds,
 )
+from id3tree.trace.tracers import prints_only
 
 
 def slot_label(data, f: int, slot: int, threshold: float, written: str | None = None) -> str:
@@ -44,7 +38,7 @@ def slot_label(data, f: int, slot: int, threshold: float, written: str | None = 
         return "missing" if slot == len(categories) else str(categories[slot])
     if slot not in (LEFT, RIGHT):
         return "missing"
-    t = format_number(threshold, tracing.DECIMALS) if written is None else written
+    t = format_number(threshold, DECIMALS) if written is None else written
     return f"<= {t}" if slot == LEFT else f"> {t}"
 
 
@@ -113,7 +107,7 @@ class _Branches(_Candidates):
         labels = self.words[c // self.k, self.slots[a:b]]
         if self.threshold is not None:  # "x <= " and "x > " take the threshold
             sides = self.slots[a:b] != NUMERIC_MISSING
-            labels[sides] += format_number(self.threshold[c], tracing.DECIMALS)
+            labels[sides] += format_number(self.threshold[c], DECIMALS)
         columns = (self.counts[a:b], self.sizes[a:b], entropy_rows(self.counts[a:b]))
         return zip(labels.tolist(), *(column.tolist() for column in columns))
 
@@ -255,7 +249,7 @@ class TraceDetails:
     def __init__(self, tracer, data, min_leaf: int):
         self.data, self.min_leaf = data, min_leaf
         self.max_thresholds = getattr(tracer, "max_thresholds", 0)
-        self.as_text = tracing.prints_only(tracer)
+        self.as_text = prints_only(tracer)
         self.levels: list[LevelDetails] = []
         self.value_labels = {}  # categorical feature -> its branch labels (_value_labels)
         self.slot_words = {}  # features -> the words of their branch slots (_slot_words)
@@ -622,7 +616,7 @@ class TraceDetails:
             [[np.nan]] + [step[3] for step in steps] + [step[4] for step in steps]
         )
         splits = np.unique(splits[~np.isnan(splits)])
-        self.written.update(zip(splits.tolist(), number_texts(splits, tracing.DECIMALS)))
+        self.written.update(zip(splits.tolist(), number_texts(splits, DECIMALS)))
         level, where = [()], [()]
         for rows, f, at, lows, highs, others in steps:
             names = [data.names[g] for g in f.tolist()]
@@ -631,7 +625,7 @@ class TraceDetails:
             parts = zip(rows.tolist(), names, at.tolist(), lows, highs, others.tolist())
             level = [
                 (words := level[row])[:i]
-                + (path_word(name, (lo, hi, ot), tracing.DECIMALS, self.written),)
+                + (path_word(name, (lo, hi, ot), DECIMALS, self.written),)
                 + words[i + 1 :]
                 for row, name, i, lo, hi, ot in parts
             ]

@@ -14,7 +14,7 @@ import numpy as np
 
 from id3tree.engine.stopping import NO_VALID_SPLIT
 from id3tree.model.node import majority_classes, tied_classes
-from id3tree.trace import tracers as tracing
+from id3tree.trace import tracers
 from id3tree.trace.details import THRESHOLD_FIELDS, LevelDetails, TraceDetails, slot_label
 
 
@@ -49,7 +49,7 @@ class Events:
         prediction = data.classes[int(majority_classes(counts))]
         class_counts = self.trace.class_dict(counts)
         self.tracer(
-            tracing.NodeStarted(
+            tracers.NodeStarted(
                 number, None if parent < 0 else parent, depth, where, class_counts, n, entropy
             )
         )
@@ -58,7 +58,7 @@ class Events:
             self._leaf(number, depth, prediction, counts, dec.reasons[i])
             return
         for f in np.flatnonzero(lv.scores.candidate[e]).tolist():
-            self.tracer(tracing.CandidateScored(number, *self._candidate(d, e, f, n, entropy)))
+            self.tracer(tracers.CandidateScored(number, *self._candidate(d, e, f, n, entropy)))
             if f in d.thresholds:
                 self._thresholds(d, e, f, number)
         if not dec.splitting[e]:
@@ -85,12 +85,12 @@ class Events:
             tuple(branches),
             dec.below_average.get(e, ()),
         )
-        self.tracer(tracing.SplitChosen(number, *fields))
+        self.tracer(tracers.SplitChosen(number, *fields))
 
     def _leaf(self, number, depth, prediction, counts, reason) -> None:
         class_counts = self.trace.class_dict(counts)
         ties = tuple(tied_classes(class_counts))
-        self.tracer(tracing.LeafMade(number, depth, prediction, class_counts, reason, ties))
+        self.tracer(tracers.LeafMade(number, depth, prediction, class_counts, reason, ties))
 
     def _thresholds(self, d: LevelDetails, e: int, f: int, number: int) -> None:
         """The best thresholds of numeric feature ``f`` at scored node ``e`` (``verbose=2``)."""
@@ -102,18 +102,18 @@ class Events:
         depth, name = d.level.depth, self.data.names[f]
         rows = zip(*(best.columns[column][lo:hi].tolist() for column in THRESHOLD_FIELDS))
         ranked = tuple(
-            tracing.ThresholdScored(number, depth, name, rank, *row)
+            tracers.ThresholdScored(number, depth, name, rank, *row)
             for rank, row in enumerate(rows, start=1)
         )
         n_more = int(best.totals[c]) - hi + lo
-        self.tracer(tracing.ThresholdsRanked(number, depth, name, ranked, n_more))
+        self.tracer(tracers.ThresholdsRanked(number, depth, name, ranked, n_more))
 
     def _candidate(self, d: LevelDetails, e: int, f: int, n: int, entropy: float) -> tuple:
         """The fields of feature ``f``'s :class:`~id3tree.trace.tracers.CandidateScored` at scored
         node ``e``, after ``node``: its branches and numbers."""
         sc, classes = d.scores, self.data.classes
         branches = tuple(
-            tracing.Branch(label, dict(zip(classes, counts)), size, h)
+            tracers.Branch(label, dict(zip(classes, counts)), size, h)
             for label, counts, size, h in (d.branches[f].at(e, f) if f in d.branches else ())
         )
         return (

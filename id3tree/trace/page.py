@@ -2,9 +2,9 @@
 
 A tracer that only prints (:func:`~id3tree.trace.tracers.prints_only`) gets no events: it gets the same
 lines, written by the same functions of :mod:`id3tree.trace.tracers` the events print themselves with
-(:func:`~id3tree.trace.tracers.node_texts`, :func:`~id3tree.trace.tracers.candidate_lines`,
-:func:`~id3tree.trace.tracers.thresholds_texts`, :func:`~id3tree.trace.tracers.split_texts`,
-:func:`~id3tree.trace.tracers.leaf_texts`), each column of numbers of the whole tree written by one call,
+(:func:`~id3tree.trace.lines.node_texts`, :func:`~id3tree.trace.lines.candidate_lines`,
+:func:`~id3tree.trace.lines.thresholds_texts`, :func:`~id3tree.trace.lines.split_texts`,
+:func:`~id3tree.trace.lines.leaf_texts`), each column of numbers of the whole tree written by one call,
 and each line put in its place on the page by numpy. A trace of 10,000 rows writes some 100,000
 numbers, and one Python call per number would cost more than the fit itself.
 """
@@ -14,16 +14,11 @@ from __future__ import annotations
 import numpy as np
 
 from id3tree.base.entropy import entropy_rows
+from id3tree.base.words import counts_texts, number_texts
 from id3tree.engine.splits.results import ranges
 from id3tree.engine.stopping import NO_VALID_SPLIT
-from id3tree.model.node import (
-    NUMERIC_MISSING,
-    class_tie_note,
-    counts_texts,
-    number_texts,
-    top_classes,
-)
-from id3tree.trace import tracers as tracing
+from id3tree.model.node import NUMERIC_MISSING, class_tie_note, top_classes
+from id3tree.trace import lines
 from id3tree.trace.details import (
     SCORE_NAMES,
     LevelDetails,
@@ -177,7 +172,7 @@ class Page:
 
         All the candidates of one kind in ``work`` are written at once, whatever their level,
         node and feature (each column of numbers by one call, see
-        :func:`~id3tree.trace.tracers.candidate_lines`), and their lines put in their places on the
+        :func:`~id3tree.trace.lines.candidate_lines`), and their lines put in their places on the
         page in one step: the page is the same as if each node were written alone, for a
         fraction of the cost (a deep tree has many small levels, and numpy's cost per call
         would add up).
@@ -260,7 +255,7 @@ class Page:
         return node_n, [entropy[i] for i in scored.tolist()]
 
     def _candidate_lines(self, kind: str, parts: list) -> tuple:
-        """:func:`~id3tree.trace.tracers.candidate_lines` of the candidates of ``parts`` (each
+        """:func:`~id3tree.trace.lines.candidate_lines` of the candidates of ``parts`` (each
         ``(level, branches, candidates, where their lines start, node sizes, node
         entropies)``), all of one kind and each with a valid split and branches; and where each
         candidate's branches and lines start.
@@ -298,7 +293,7 @@ class Page:
         tests = None
         label_ends = None
         if kind == "numeric":  # a numeric side's label is followed by the threshold
-            tests = number_texts(scores["threshold"], tracing.DECIMALS)
+            tests = number_texts(scores["threshold"], lines.DECIMALS)
             owner = np.repeat(np.arange(len(n_branches)), n_branches)
             label_ends = np.full(len(owner), "", dtype=object)
             sides = np.flatnonzero(slots != NUMERIC_MISSING)
@@ -325,12 +320,12 @@ class Page:
             "counts": counts_texts(counts, data.classes),
         }
         criterion = parts[0][0].level.criterion
-        text = tracing.candidate_lines(kind, criterion, columns, branches)
+        text = lines.candidate_lines(kind, criterion, columns, branches)
         return text, first, np.concatenate([at for _, _, _, at, *_ in parts])
 
     @staticmethod
     def _thresholds_lines(parts: list) -> tuple:
-        """:func:`~id3tree.trace.tracers.thresholds_texts` of the candidates of ``parts`` (each
+        """:func:`~id3tree.trace.lines.thresholds_texts` of the candidates of ``parts`` (each
         ``(level, best thresholds, candidates, where their line goes)``), each with thresholds
         to list, in one call; and where each line goes. Only the rows of the thresholds these
         candidates list are read (a piece of the page, :func:`_node_pieces`)."""
@@ -351,13 +346,13 @@ class Page:
             at.append(where)
         threshold, overall = np.concatenate(threshold), np.concatenate(overall)
         spans = np.stack([np.concatenate(column) for column in (firsts, stops, n_more)], axis=1)
-        text = tracing.thresholds_texts(np.concatenate(depths), threshold, overall, spans)
+        text = lines.thresholds_texts(np.concatenate(depths), threshold, overall, spans)
         return np.concatenate(at), text
 
     def _node_lines(self, order: np.ndarray, depth: np.ndarray, where: list) -> list:
         """The line of every node, in reading order (``order``: the grower's numbers of the
         nodes in that order, at ``depth``; ``where``: the path of each, by the grower's
-        numbers), by :func:`~id3tree.trace.tracers.node_texts`: ``Node 4 [Outlook = Rain and Wind =
+        numbers), by :func:`~id3tree.trace.lines.node_texts`: ``Node 4 [Outlook = Rain and Wind =
         Strong]: 2 samples (No: 2, Yes: 0), entropy 0.0000``."""
         levels = self.details
         counts = np.concatenate([d.level.counts for d in levels])
@@ -366,7 +361,7 @@ class Page:
         else:  # sums of weights, added as the events add them
             n_samples = np.asarray([sum(row) for d in levels for row in d.counts])
         entropy = np.asarray([h for d in levels for h in d.entropy], dtype=float)
-        return tracing.node_texts(
+        return lines.node_texts(
             range(len(order)),
             depth,
             np.asarray(where, dtype=object)[order].tolist(),
@@ -377,8 +372,8 @@ class Page:
 
     def _decision_texts(self, details: list) -> list:
         """Each node's decision, written for every node of the levels ``details`` at once (the
-        levels' nodes one after another): the split (:func:`~id3tree.trace.tracers.split_texts`) or
-        why it stays a leaf (:func:`~id3tree.trace.tracers.leaf_texts`)."""
+        levels' nodes one after another): the split (:func:`~id3tree.trace.lines.split_texts`) or
+        why it stays a leaf (:func:`~id3tree.trace.lines.leaf_texts`)."""
         data = self.data
         levels = [d.level for d in details]
         counts = np.concatenate([lv.counts for lv in levels])
@@ -405,7 +400,7 @@ class Page:
             )
         depth = np.repeat([lv.depth for lv in levels], [len(lv.counts) for lv in levels])
         texts = np.empty(len(counts), dtype=object)
-        texts[leaf] = tracing.leaf_texts(depth[leaf], predicted, why, tie_notes)
+        texts[leaf] = lines.leaf_texts(depth[leaf], predicted, why, tie_notes)
         splits = []  # (level, its scored nodes that split)
         for d in details:
             scored = np.flatnonzero(d.level.splitting).tolist()
@@ -416,7 +411,7 @@ class Page:
         return texts.tolist()
 
     def _split_texts(self, splits: list) -> list:
-        """:func:`~id3tree.trace.tracers.split_texts` of the splits of several levels at once:
+        """:func:`~id3tree.trace.lines.split_texts` of the splits of several levels at once:
         ``splits`` holds ``(level, its scored nodes that split)``.
 
         The branch labels of every child are looked up at once in a table of each feature's
@@ -446,7 +441,7 @@ class Page:
             slots.append(lv.child_slot)
             sizes.append(lv.child_sizes)
             n_children.append(np.diff(dec.first_child)[scored])
-        written = number_texts([np.nan if t is None else t for t in threshold], tracing.DECIMALS)
+        written = number_texts([np.nan if t is None else t for t in threshold], lines.DECIMALS)
         written = [None if t is None else w for w, t in zip(written, threshold)]
         child_feature, slots = np.concatenate(child_feature), np.concatenate(slots)
         n_children = np.concatenate(n_children)
@@ -464,7 +459,7 @@ class Page:
         first = np.concatenate([[0], np.cumsum(n_children)])
         branches = {"label": labels.tolist(), "n_samples": np.concatenate(sizes), "first": first}
         criterion = splits[0][0].level.criterion
-        return tracing.split_texts(depths, criterion, columns, branches)
+        return lines.split_texts(depths, criterion, columns, branches)
 
     def _slot_labels(self) -> np.ndarray:
         """The short label of each branch slot of each feature (:func:`slot_label` without the
@@ -492,6 +487,6 @@ class Page:
         kind = "numeric" if data.codes[f] is None else "categorical"
         reason = d.reasons.get((e, f))
         name = data.names[f]
-        return tracing.candidate_text(
+        return lines.candidate_text(
             lv.depth, name, kind, n, entropy, *scores, (), lv.criterion, reason
         )
