@@ -20,6 +20,11 @@ from pathlib import Path
 
 import pandas as pd
 
+__all__ = [
+    "list_datasets", "load", "load_adult", "load_breast_cancer", "load_car", "load_hmeq",
+    "load_iris", "load_mushroom", "load_play_tennis", "load_titanic",
+]  # fmt: skip
+
 
 @dataclass(frozen=True)
 class _Spec:

@@ -2,3 +2,5 @@
 lists become numpy columns (validation), one validator per parameter, the one entropy formula,
 contingency tables, the dispatcher that picks who computes, progress bars, the warnings about
 columns, and how numbers are printed (pencil, latex)."""
+
+__all__: list[str] = []  # (its modules are the API)

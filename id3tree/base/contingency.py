@@ -13,6 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as _scipy_stats
 
+__all__ = ["canonical_rows", "chi_square_from_table", "ChiSquare", "crosstab_codes", "MAX_CELLS"]
+
 MAX_CELLS = 2**27
 """The largest table counted (1 GiB of int64): two columns binned very finely, or two ID-like
 columns, would otherwise ask for more memory than the machine has."""

@@ -16,6 +16,14 @@ from __future__ import annotations
 import ast
 import re
 
+__all__ = [
+    "ID_LIKE_FLAG", "id_like_message", "ID_LIKE_MIN_VALUES", "ID_LIKE_ROWS_PER_VALUE",
+    "IDLikeFeatureWarning", "is_id_like", "left_out_message", "may_hold_stray_values",
+    "stopped_early", "stopped_early_words", "STRAY_SHARE", "STRAY_VALUES", "stray_values",
+    "stray_values_message", "StrayValuesWarning", "unseen_classes_message", "UnseenClassWarning",
+    "warn_about_unseen_classes",
+]  # fmt: skip
+
 ID_LIKE_MIN_VALUES = 10
 ID_LIKE_ROWS_PER_VALUE = 2.0
 ID_LIKE_FLAG = "ID-like"

@@ -36,6 +36,11 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
+__all__ = [
+    "Adapter", "adapter_of", "DISPATCHED", "dispatched", "qualified_name", "register",
+    "require_in_memory", "unregister",
+]  # fmt: skip
+
 
 @dataclass(frozen=True)
 class Adapter:

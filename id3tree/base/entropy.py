@@ -22,6 +22,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
+__all__ = [
+    "cut_entropy_units", "DENSE_CLASSES", "entropy_from_xlogx", "entropy_of_counts",
+    "entropy_of_groups", "entropy_rows", "entropy_terms", "forget_large_tables", "log_base",
+    "n_entropy_units", "scaled_xlogx", "TIE_TOLERANCE", "tie_tolerance", "xlogx",
+    "XLOGX_KEPT_ENTRIES", "xlogx_of_weights", "XLOGX_SCALE_BITS",
+]  # fmt: skip
+
 
 def log_base(base) -> float:
     """``ln(base)``, the divisor that turns nats into units of ``base``; a clear error for a

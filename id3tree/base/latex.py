@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import unicodedata
 
+__all__ = ["latex_escape"]
+
 _LATEX_SPECIAL = {
     "\\": r"\textbackslash{}",
     "&": r"\&",

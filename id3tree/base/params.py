@@ -19,6 +19,15 @@ import operator
 
 import numpy as np
 
+__all__ = [
+    "check_alpha", "check_ccp_alpha", "check_choice", "check_class_weight", "check_confidence",
+    "check_id_like", "check_int", "check_keep_trace", "check_min_gain",
+    "check_min_weight_fraction_leaf", "check_numeric_bins", "check_numeric_classes",
+    "check_random_state", "check_real", "check_sample_weight", "check_total_weight",
+    "check_tree_params", "check_validation_weight", "class_weights", "CRITERIA", "ID_LIKE_CHOICES",
+    "is_real", "MAX_BINS", "MAX_TOTAL_WEIGHT", "MIN_TOTAL_WEIGHT", "row_weights",
+]  # fmt: skip
+
 MAX_BINS = 100_000
 """The most bins a numeric column is cut into: ``bins=10**9`` would ask for gigabytes of edges
 before anything else. (Two binned columns make a table of bins x bins cells, which

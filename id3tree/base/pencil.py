@@ -34,6 +34,12 @@ from fractions import Fraction
 
 import numpy as np
 
+__all__ = [
+    "APPROX", "DECIMALS", "difference_holds", "difference_sign", "entropy_sign", "EQUALS", "exact",
+    "fixed", "fixed_units", "fraction_holds", "LEGEND", "midpoint_sign", "product_sign",
+    "quotient_sign", "rounds_to", "sign", "sum_sign", "weighted_sum_holds", "weighted_sum_sign",
+]  # fmt: skip
+
 DECIMALS = 4
 """Places after the point of every number a page prints."""
 

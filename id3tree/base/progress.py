@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import sys
 
+__all__ = ["DELAY", "elapsed_bar", "progress_bar", "wanted"]
+
 DELAY = 2.0
 """Seconds of work before a bar appears."""
 

@@ -11,6 +11,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from id3tree.base.validation import check_table
 
+__all__ = ["FrameSelector"]
+
 
 class FrameSelector(SelectorMixin, BaseEstimator):
     """A selector whose ``fit`` sets a boolean ``support_`` over the columns of X."""

@@ -13,6 +13,16 @@ from pandas.api import types as ptypes
 
 from id3tree.base.dispatch import require_in_memory
 
+__all__ = [
+    "as_series", "check_labels", "check_not_mixed", "check_table", "class_array", "class_codes",
+    "distinct_values", "encode_like_fit", "factorize", "FLOAT_INTEGER_LIMIT", "frame_block",
+    "FRAME_BLOCK_VALUES", "is_numeric", "listed_columns", "not_a_number_message", "numeric_block",
+    "numeric_values", "one_row", "plain_labels", "plain_numeric_array", "plain_values",
+    "refuse_complex", "region_points", "rows_to_predict", "to_frame", "training_table",
+    "unordered_codes", "UNSEEN", "validation_codes", "value_kind", "without_arrow_dictionaries",
+    "without_arrow_dictionary",
+]  # fmt: skip
+
 
 def as_series(values, name: str = "x") -> pd.Series:
     """A 1-D column as a pandas Series (lists, arrays, Series, Index and Categorical accepted)."""

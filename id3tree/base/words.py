@@ -10,6 +10,11 @@ from typing import Any
 
 import numpy as np
 
+__all__ = [
+    "class_name", "count_texts", "counts_texts", "format_count", "format_counts", "format_number",
+    "LONG_COLUMN", "number_pieces", "number_texts", "plural", "plural_words", "rounded_units",
+]  # fmt: skip
+
 
 def format_number(value: float, decimals: int | None = None) -> str:
     """A threshold as people write it: ``2.45``, not ``2.4500000000000002``; rounded to

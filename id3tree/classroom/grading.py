@@ -48,6 +48,11 @@ from id3tree.base.words import format_number
 from id3tree.teaching.steps import counts_text
 from id3tree.teaching.worked import entropy_formula, subset_name, weighted_formula
 
+__all__ = [
+    "answers_to_rows", "Check", "Grade", "grade", "grade_file", "read_answers", "rows_to_answers",
+    "TASKS", "THRESHOLD_TOLERANCE", "TOLERANCE",
+]  # fmt: skip
+
 TOLERANCE = 0.001
 """How far (in bits) a student's entropy, overall entropy or gain may be from the exact value."""
 

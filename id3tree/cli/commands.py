@@ -36,6 +36,11 @@ from id3tree.cli.select import add_select_command
 from id3tree.io import persistence
 from id3tree.learner import ID3Classifier
 
+__all__ = [
+    "build_parser", "confusion_table", "CRITERION_HELP", "DATA_HELP", "fit_without_id_like", "main",
+    "MAX_DEPTH_HELP", "repeated_option",
+]  # fmt: skip
+
 
 # ------------------------------------------------------------------------------------------------
 # commands

@@ -15,6 +15,12 @@ import pandas as pd
 
 from id3tree import datasets
 
+__all__ = [
+    "add_column_options", "add_exercise_kind_option", "add_kind_options", "add_progress_option",
+    "check_new_file", "check_writable", "column_list", "read_data", "read_table", "split_target",
+    "UserError", "write_table",
+]  # fmt: skip
+
 
 class UserError(Exception):
     """A mistake in what the user asked for; reported in one line."""

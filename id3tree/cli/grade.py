@@ -15,6 +15,8 @@ import pandas as pd
 
 from id3tree.cli.common import UserError, add_exercise_kind_option, check_new_file
 
+__all__ = ["add_grade_command", "run_grade", "submissions", "SUFFIXES"]
+
 SUFFIXES = (".json", ".csv")
 
 

@@ -17,6 +17,8 @@ from id3tree.cli.common import (
     split_target,
 )
 
+__all__ = ["add_select_command", "run_select"]
+
 
 def run_select(args: argparse.Namespace) -> int:
     from id3tree.base.progress import wanted

@@ -21,6 +21,8 @@ import sys
 
 from id3tree.base.dispatch import Adapter, register
 
+__all__ = ["any_dask", "is_dask_collection", "version", "VERSIONS"]
+
 VERSIONS = {
     # the dispatched function (module.qualified name)  ->  its Dask version (module.name here)
     "id3tree.information.entropy": "measures.entropy",

@@ -30,6 +30,15 @@ from id3tree.base.validation import (
 )
 from id3tree.information import _bin, _equal_width_codes
 
+__all__ = [
+    "add", "as_dask_series", "categorical_mask", "category_codes", "category_lookup", "check_bins",
+    "check_frame", "check_source_values", "Coding", "codings_from", "combine_descriptions",
+    "compute", "compute_keys", "describe", "described", "EqualWidthCoder", "fits_in_workers",
+    "import_dask", "is_categorical_meta", "join", "known_ranges", "known_rows", "MergeAll",
+    "n_key_groups", "number_codes", "numbers", "own_codes", "persist", "persist_if_fits",
+    "range_edges", "reduce_keys", "reduce_partitions", "series_frame", "SPLIT_EVERY", "TARGET",
+]  # fmt: skip
+
 SPLIT_EVERY = 8
 """How many partial summaries one task merges."""
 

@@ -30,6 +30,12 @@ from id3tree.engine.splits import (
     tie_tolerance,
 )
 
+__all__ = [
+    "DENSE_CELLS_PER_ROW", "dense_value_counts", "distinct_value_counts", "merge_all_value_counts",
+    "merge_value_counts", "score_counted_categorical", "search_counted_thresholds",
+    "sorted_value_counts",
+]  # fmt: skip
+
 
 def search_counted_thresholds(
     segment, values, counts, missing, parent, *, min_leaf=1, thresholds=None

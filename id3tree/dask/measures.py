@@ -26,6 +26,12 @@ from id3tree.information import (
     weighted_entropy,
 )
 
+__all__ = [
+    "conditional_entropy", "contingency_table", "counts_of_values", "counts_of_values_plain",
+    "crosstab", "entropy", "merge_counts_of_values", "mutual_information", "numeric_split",
+    "search_values", "split_measures", "value_counts",
+]  # fmt: skip
+
 
 def _name(series, default: str) -> str:
     return default if series.name is None else str(series.name)

@@ -31,6 +31,11 @@ from id3tree.ranking.mi import mi_frame
 from id3tree.ranking.scores import ranking_frame
 from id3tree.ranking.screening import screen_frame, screen_row
 
+__all__ = [
+    "DENSE_PAIR_CELLS", "feature_tables", "features_and_target", "jsd_screen", "LocalCodes",
+    "mi_codings", "mutual_information_matrix", "rank_features", "screen_features",
+]  # fmt: skip
+
 DENSE_PAIR_CELLS = 1 << 24
 """Most cells the pair tables of one column may have (they are counted densely)."""
 

@@ -18,6 +18,8 @@ from id3tree.dask.measures import crosstab
 from id3tree.stats._columns import interval
 from id3tree.stats.classical import Observed
 
+__all__ = ["co_moments", "deviance", "group_sums", "observed_table"]
+
 
 def _names(x, y) -> tuple[str, str]:
     return (

@@ -58,6 +58,12 @@ from id3tree.engine.splits.results import gain_ratios
 from id3tree.engine.stopping import stop_reasons
 from id3tree.model.node import LEFT, NUMERIC_MISSING, RIGHT
 
+__all__ = [
+    "binned_codes", "count_cells", "DaskFit", "encode_locally", "encode_part", "encoded_bytes",
+    "EncodedPart", "fit_on_dask", "grow_on_dask", "LevelPlan", "LocallyCoded", "numeric_counts",
+    "numeric_counts_plain", "predict_partitions", "route", "Scores",
+]  # fmt: skip
+
 
 @dataclass
 class DaskFit:

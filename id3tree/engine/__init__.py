@@ -4,3 +4,5 @@ grower of a level at a time and what it records, routing rows down a tree, and p
 The engine prints nothing: growth reports each level to a listener that fitting hands it
 (:class:`~id3tree.engine.record.Listener`); the trace is such a listener and lives above, in
 trace/. Stands on base/ and model/."""
+
+__all__: list[str] = []  # (its modules are the API)

@@ -42,6 +42,11 @@ from id3tree.engine.grow import EncodedData, GrowParams, grow
 from id3tree.engine.routing import training_rows_at
 from id3tree.model.grown_tree import GrownTree, id_like_splits
 
+__all__ = [
+    "encode_and_grow", "Fitted", "FULL_TRACE_VALUES", "id_like_found", "id_like_warnings",
+    "return_freed_memory", "trace_for_data",
+]  # fmt: skip
+
 FULL_TRACE_VALUES = 1_000_000
 """With ``keep_trace="auto"``, training sets of at most this many values (rows x features) keep
 the whole trace and the encoded training data; larger ones keep the chosen splits only."""

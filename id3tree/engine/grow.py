@@ -59,6 +59,10 @@ from id3tree.engine.stopping import (
 )
 from id3tree.model.grown_tree import GrownTree
 
+__all__ = [
+    "below_average_gain", "Choice", "choose_splits", "EncodedData", "grow", "GrowParams", "Scores",
+]  # fmt: skip
+
 
 @dataclass
 class EncodedData:

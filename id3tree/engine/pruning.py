@@ -35,6 +35,12 @@ from scipy import stats as _scipy_stats
 from id3tree.base.params import check_ccp_alpha, check_confidence
 from id3tree.model.node import Node
 
+__all__ = [
+    "added_errors", "binomial_upper_limit", "bottom_up", "c45_deviate", "copy_tree",
+    "cost_complexity", "cost_complexity_path", "DECISION_COLUMNS", "make_leaf", "pessimistic",
+    "PRUNING_METHODS", "PruningDecision", "PruningResult", "reduced_error", "validation_stops",
+]  # fmt: skip
+
 PRUNING_METHODS = ("reduced_error", "pessimistic", "cost_complexity")
 
 DECISION_COLUMNS = [

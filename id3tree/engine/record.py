@@ -18,6 +18,8 @@ import numpy as np
 from id3tree.base.entropy import entropy_rows
 from id3tree.model.grown_tree import GrownTree, preorder
 
+__all__ = ["LazyTrace", "Level", "Listener", "Record", "SCORE_NAMES"]
+
 SCORE_NAMES = ("gain", "ratio", "overall", "threshold", "low", "high")
 """The float scores of a level, in the order of ``Scores.table`` (:class:`~id3tree.engine.grow.Scores`)."""
 

@@ -19,6 +19,11 @@ import numpy as np
 from id3tree.base.validation import UNSEEN
 from id3tree.model.node import LEFT, NUMERIC_MISSING, RIGHT, Node, majority_classes
 
+__all__ = [
+    "BLOCK_ROWS", "CompiledTree", "in_shares", "SparseBranches", "THREADED_ROWS", "THREADS",
+    "training_rows_at",
+]  # fmt: skip
+
 BLOCK_ROWS = 2**15
 """Rows are routed in blocks (batches, for numbers only) of this many: the values a block reads
 stay close in memory through the whole descent, and each step's arrays are long enough to hide

@@ -34,6 +34,8 @@ from id3tree.engine.splits.strategies import (
 )
 from id3tree.model.node import LEFT, NUMERIC_MISSING, RIGHT
 
+__all__ = ["MISSING", "RISES", "SIDES_AS_CHILDREN", "SortedColumns"]
+
 RISES = 1
 """Flag of a sorted position whose next position (in the same node) holds a larger value."""
 

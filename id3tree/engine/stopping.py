@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+__all__ = ["low_gain_reason", "NO_VALID_SPLIT", "not_significant_reason", "stop_reasons"]
+
 
 def stop_reasons(counts: np.ndarray, depth: int, params, n_rows=None, totals=None) -> np.ndarray:
     """Why each node of a level stops before any scoring (None where it will be scored).

@@ -32,6 +32,14 @@ from id3tree.base.params import MAX_TOTAL_WEIGHT
 from id3tree.base.validation import class_array, listed_columns
 from id3tree.model.node import Node, majority_classes
 
+__all__ = [
+    "check_model_dict", "check_nodes", "CheckedTree", "decode_param", "decode_value",
+    "encode_param", "encode_value", "ENTROPY_TOLERANCE", "fail", "FORMAT", "LATER_PARAMS", "MAX_ID",
+    "MODEL_FIELDS", "model_from_dict", "model_to_dict", "ModelFileError", "NODE_FIELDS",
+    "node_records", "nodes_from_records", "NUMERIC_KEYS", "OPTIONAL_MODEL_FIELDS",
+    "OPTIONAL_NODE_FIELDS", "parse_json", "read_json", "VERSION",
+]  # fmt: skip
+
 FORMAT = "id3tree.ID3Classifier"
 VERSION = 1
 

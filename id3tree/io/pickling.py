@@ -17,6 +17,8 @@ import numpy as np
 from id3tree.io import persistence
 from id3tree.model.node import LEFT, MISSING, NUMERIC_MISSING, RIGHT
 
+__all__ = ["NOT_PICKLED", "pickled_state", "restore_tree", "TREE_ARRAYS", "tree_records"]
+
 NOT_PICKLED = ("_teaching_record", "_root", "_compiled", "_fit_data")
 """What a fitted model keeps that is made again (or not kept) after unpickling."""
 

@@ -15,6 +15,8 @@ import numpy as np
 from id3tree.base.diagnostics import id_like_message, is_id_like
 from id3tree.model.node import LEFT, MISSING, NUMERIC_MISSING, RIGHT, Node, majority_classes
 
+__all__ = ["feature_importances", "GrownTree", "id_like_splits", "LOOP_NODES_PER_LEVEL", "preorder"]
+
 
 @dataclass
 class GrownTree:

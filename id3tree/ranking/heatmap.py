@@ -7,6 +7,8 @@ import warnings
 import numpy as np
 import pandas as pd
 
+__all__ = ["plot_heatmap"]
+
 
 def plot_heatmap(
     frame: pd.DataFrame,

@@ -20,6 +20,10 @@ from id3tree.base.validation import check_table, is_numeric, numeric_values
 from id3tree.information import _bin, check_bins
 from id3tree.ranking._common import binned_codes, check_target
 
+__all__ = [
+    "check_trim", "class_groups", "jsd_screen", "MAX_MACRO_CLASSES", "one_vs_rest", "screen_arrays",
+]  # fmt: skip
+
 MAX_MACRO_CLASSES = 12  # 2**12 - 2 = 4094 subsets
 
 

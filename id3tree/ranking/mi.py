@@ -14,6 +14,8 @@ from id3tree.information import check_bins
 from id3tree.ranking._common import binned_codes
 from id3tree.ranking._pairs import pair_entropies
 
+__all__ = ["mi_frame", "mutual_information_matrix"]
+
 
 def mutual_information_matrix(
     X,

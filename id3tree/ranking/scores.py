@@ -20,6 +20,8 @@ from id3tree.ranking._common import check_target
 from id3tree.ranking.jsd import screen_arrays
 from id3tree.ranking.screening import looks_like_an_identifier
 
+__all__ = ["JSD_BINS", "MI_BINS", "rank_features", "ranking_frame", "SCORERS"]
+
 
 def _information_gain(x, y, bins):
     return information_gain(x, y)

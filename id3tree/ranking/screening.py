@@ -19,6 +19,11 @@ from id3tree.base.dispatch import dispatched
 from id3tree.base.entropy import entropy_rows
 from id3tree.base.validation import as_series, check_table, is_numeric, numeric_values
 
+__all__ = [
+    "COLUMNS", "looks_like_an_identifier", "percent_entropy", "screen_features", "screen_frame",
+    "screen_row",
+]  # fmt: skip
+
 COLUMNS = [
     "dtype",
     "is_string",

@@ -10,6 +10,8 @@ import pandas as pd
 from id3tree.base.selector import FrameSelector
 from id3tree.ranking.jsd import screen_arrays
 
+__all__ = ["JSDSelector"]
+
 
 class JSDSelector(FrameSelector):
     """Select features by their one-vs-all Jensen-Shannon divergence (see :func:`jsd_screen`).

@@ -48,6 +48,11 @@ from id3tree.render.style import (
     visible,
 )
 
+__all__ = [
+    "DEFAULT_FONT", "DOT_SPACING", "GRAPHVIZ_DPI", "MAX_PIXELS", "NO_DOT", "RANKDIRS",
+    "tree_to_dot", "tree_to_graphviz",
+]  # fmt: skip
+
 RANKDIRS = ("TB", "LR", "BT", "RL")
 DEFAULT_FONT = "Helvetica,Arial,sans-serif"
 GRAPHVIZ_DPI = 96  # Graphviz's pixels per inch in PNG output: max_pixels / 96 is the size in inches

@@ -6,6 +6,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+__all__ = ["check_image_path", "FORMATS", "SAVE_DPI", "save_tree_image"]
+
 FORMATS = (".png", ".svg", ".pdf", ".dot")
 SAVE_DPI = 150
 

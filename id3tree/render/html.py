@@ -23,6 +23,8 @@ from importlib.resources import files
 
 from id3tree.render.style import PALETTE
 
+__all__ = ["json_for_script", "MODES", "page_html", "palette"]
+
 MODES = ("explore", "build")
 """The pages :func:`page_html` writes."""
 

@@ -26,6 +26,11 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+__all__ = [
+    "arrange", "Contour", "deepest", "fit_depth", "fitted", "Layout", "MAX_BOXES", "PAGE_ASPECT",
+    "Slot", "Spacing", "STRIP", "WRAP_TRIES",
+]  # fmt: skip
+
 PAGE_ASPECT = math.sqrt(2)  # width / height of an A4 page in landscape, the shape aimed at
 WRAP_TRIES = 12  # widths tried when wrapping, from the widest box to the widest allowed
 MAX_BOXES = 2_000  # more boxes are unreadable on any page, and slow to draw and save

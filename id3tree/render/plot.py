@@ -57,6 +57,8 @@ from id3tree.render.style import (
     visible,
 )
 
+__all__ = ["MAX_PIXELS", "MIN_READABLE_FONTSIZE", "PIXEL_LIMIT", "plot_tree", "STRIP_PIXELS"]
+
 NODE_GID, GROUP_GID = "id3tree-node", "id3tree-group"
 EDGE_GID, MARKER_GID, NOTE_GID = "id3tree-edge-label", "id3tree-cut", "id3tree-note"
 MIN_READABLE_FONTSIZE = 4.0  # points: a drawing squeezed below this says so

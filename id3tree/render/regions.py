@@ -18,6 +18,8 @@ from id3tree.base.words import format_number
 from id3tree.model.node import Node
 from id3tree.render.style import BORDER_COLOR, class_list, class_palette, fill_color
 
+__all__ = ["leaf_rectangles", "plot_regions"]
+
 
 def leaf_rectangles(
     root: Node, features: Sequence[str], bounds: tuple[float, float, float, float]

@@ -19,6 +19,15 @@ from typing import Any
 from id3tree.base.words import class_name, format_count, format_number, plural
 from id3tree.model.node import MISSING, Node
 
+__all__ = [
+    "BORDER_COLOR", "boxes_per_level", "check_options", "class_list", "class_palette",
+    "COUNTS_WIDTH", "cut_text", "EDGE_COLOR", "edge_lines", "FEWEST_BRANCHES", "FIELDS",
+    "fill_color", "fitted_note", "Group", "group_body", "GROUP_EDGE", "GROUP_FILL", "group_title",
+    "group_values", "kept_branches", "MAX_BRANCHES", "MUTED_COLOR", "node_body", "node_title",
+    "PALETTE", "purity", "READABLE_BOXES", "readable_branches", "refusal", "Shown", "text_lines",
+    "visible", "WHITE",
+]  # fmt: skip
+
 FIELDS = ("samples", "counts", "entropy", "gain")
 """The lines a node box can show under its title, in the order they appear."""
 

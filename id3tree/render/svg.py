@@ -28,6 +28,10 @@ from id3tree.render.style import (
     visible,
 )
 
+__all__ = [
+    "CHAR_WIDTH", "FONT_SIZE", "H_GAP", "HIGHLIGHT", "LINE_HEIGHT", "PAD", "tree_to_svg", "V_GAP",
+]  # fmt: skip
+
 CHAR_WIDTH = 7.0  # px per character at FONT_SIZE, a generous average for sans-serif
 FONT_SIZE = 12
 LINE_HEIGHT = 15

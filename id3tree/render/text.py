@@ -7,6 +7,8 @@ from typing import Any
 from id3tree.base.words import format_counts, format_number, plural
 from id3tree.model.node import MISSING, Node, branch_label, class_tie_note
 
+__all__ = ["explain_path", "MAX_INDENT", "tree_to_text"]
+
 
 def _head(node: Node, decimals: int) -> str:
     """``14 samples (No: 5, Yes: 9), entropy 0.9403``."""

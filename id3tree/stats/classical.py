@@ -37,6 +37,11 @@ from id3tree.stats import logit
 from id3tree.stats._columns import Pair, categories, complete_rows, interval
 from id3tree.stats.result import HypothesisTestResult, chi2_tail, f_tail, t_two_sided
 
+__all__ = [
+    "anova_test", "chi_square_test", "cramers_v", "deviance_test", "eta_squared", "g_test",
+    "mcfadden_r2", "Observed", "pearson_r2", "PerfectSeparationWarning", "regression_test",
+]  # fmt: skip
+
 
 class PerfectSeparationWarning(UserWarning):
     """The classes are separated along x: the logit's maximum-likelihood fit does not exist."""

@@ -26,6 +26,11 @@ from scipy.special import log_softmax
 
 from id3tree.base.entropy import entropy_rows
 
+__all__ = [
+    "DesignLogitFit", "fit_design_logit", "fit_multinomial_logit", "LogitFit", "MAX_ITER",
+    "MAX_ITER_SEPARATED", "null_log_likelihood", "ROUNDING", "SATURATED", "separates", "TOLERANCE",
+]  # fmt: skip
+
 MAX_ITER = 100
 """Newton steps allowed (convergence takes fewer than 10 on ordinary data)."""
 MAX_ITER_SEPARATED = 40

@@ -18,6 +18,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _scipy_stats
 
+__all__ = ["chi2_tail", "f_tail", "format_pvalue", "HypothesisTestResult", "LN10", "t_two_sided"]
+
 LN10 = math.log(10)
 
 

@@ -17,6 +17,8 @@ from id3tree.base.validation import (
 )
 from id3tree.stats import classical
 
+__all__ = ["COLUMNS", "test_features", "TESTS"]
+
 # (feature kind, target kind) -> (test name, test returning (result, association), measure name)
 TESTS = {
     ("categorical", "categorical"): ("chi-square", classical._chi_square, "Cramer's V"),

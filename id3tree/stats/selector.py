@@ -9,6 +9,8 @@ from id3tree.base.validation import check_labels
 from id3tree.stats.sweep import TOLERANCE
 from id3tree.stats.wrapper import select_features
 
+__all__ = ["WrapperSelector"]
+
 
 class WrapperSelector(FrameSelector):
     """Keep the features a wrapper search chooses (see :func:`select_features`).

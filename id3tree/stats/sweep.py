@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+__all__ = ["Sweep", "sweep_operator", "TOLERANCE"]
+
 TOLERANCE = 1e-8
 """A pivot below this fraction of its column's original diagonal marks the column aliased."""
 

@@ -58,6 +58,11 @@ from id3tree.stats._wrapper_models import (
 from id3tree.stats.result import format_pvalue
 from id3tree.stats.sweep import TOLERANCE
 
+__all__ = [
+    "CRITERIA", "DIRECTIONS", "MAX_SUBSETS", "PATH_COLUMNS", "select_features", "SelectionResult",
+    "TIE",
+]  # fmt: skip
+
 DIRECTIONS = ("forward", "backward", "both", "exhaustive", "random")
 CRITERIA = ("aic", "bic", "pvalue")
 MAX_SUBSETS = 1 << 16

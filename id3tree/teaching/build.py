@@ -33,6 +33,8 @@ from id3tree.engine.stopping import NO_VALID_SPLIT, stop_reasons
 from id3tree.model.node import majority_classes
 from id3tree.teaching.page_data import PageSource, levels
 
+__all__ = ["build_data", "HOLDOUT", "MAX_VALUES"]
+
 HOLDOUT = 0.3
 """The share of the training rows the page keeps aside when no test rows are given."""
 

@@ -39,6 +39,11 @@ from id3tree.base.entropy import entropy_rows
 from id3tree.base.words import format_number
 from id3tree.model.node import Node
 
+__all__ = [
+    "best_binary", "Column", "compare_trees", "Comparison", "decrease", "impurity", "KINDS",
+    "map_columns", "TIE_TOLERANCE", "unwrap",
+]  # fmt: skip
+
 KINDS = (
     "binary vs multiway",
     "threshold",

@@ -14,6 +14,8 @@ from id3tree.render.html import MODES, page_html
 from id3tree.teaching.page_data import PageSource, page_data
 from id3tree.teaching.record import record_of
 
+__all__ = ["source_of", "tree_page"]
+
 
 def source_of(model) -> PageSource:
     """What the page of a fitted :class:`~id3tree.ID3Classifier` is made from: its tree, the

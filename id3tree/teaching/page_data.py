@@ -46,6 +46,10 @@ from id3tree.model.node import (
 )
 from id3tree.trace.details import slot_step
 
+__all__ = [
+    "Branches", "Candidates", "FORMAT", "levels", "page_data", "PageSource", "Spread", "Strings",
+]  # fmt: skip
+
 
 @dataclass
 class PageSource:

@@ -25,6 +25,8 @@ from id3tree.engine.splits import TIE_TOLERANCE
 from id3tree.model.node import MISSING, Node, branch_label, narrowed, node_paths, path_step
 from id3tree.trace.table import candidate_table
 
+__all__ = ["Branch", "CandidateTable", "NodeInfo", "record_of", "TeachingRecord", "Threshold"]
+
 
 def _entropy(counts) -> float:
     return float(entropy_rows(np.asarray(counts, dtype=np.int64)[None, :])[0])

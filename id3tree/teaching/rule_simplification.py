@@ -24,6 +24,8 @@ import pandas as pd
 from id3tree.engine.pruning import added_errors
 from id3tree.teaching.rules import Equals, Interval, Missing, NotIn, Rule
 
+__all__ = ["condition_mask", "pessimistic_rate", "simplify", "TRACE_COLUMNS"]
+
 TRACE_COLUMNS = [
     "rule",
     "step",

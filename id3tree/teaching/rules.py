@@ -45,6 +45,12 @@ from id3tree.base.latex import latex_escape
 from id3tree.base.words import class_name, format_count, format_number
 from id3tree.model.node import MISSING, Node, narrowed, path_step, path_word
 
+__all__ = [
+    "Condition", "condition_of", "Equals", "Interval", "Missing", "NotIn", "python_literal",
+    "python_source", "quote_identifier", "READ_BACK_MARGIN", "rows", "Rule", "rules_of", "RuleSet",
+    "sql_literal", "sql_number", "sql_query", "STOP_NOTE", "variable_names",
+]  # fmt: skip
+
 
 # ---------------------------------------------------------------------------------------------
 # Conditions: what a rule asks of one feature

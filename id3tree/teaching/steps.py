@@ -22,6 +22,10 @@ from id3tree.model.node import class_tie_note
 from id3tree.render.svg import tree_to_svg
 from id3tree.teaching.record import CandidateTable, NodeInfo, TeachingRecord
 
+__all__ = [
+    "candidate_frame", "counts_text", "iter_steps", "make_step", "samples", "Step", "was_scored",
+]  # fmt: skip
+
 
 def counts_text(classes, counts) -> str:
     """Class counts as the trace writes them: ``No: 5, Yes: 9`` (``class 0: 549`` for numbers)."""

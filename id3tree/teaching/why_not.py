@@ -9,6 +9,8 @@ from id3tree.engine.splits import TIE_TOLERANCE
 from id3tree.teaching.record import CandidateTable, TeachingRecord
 from id3tree.teaching.steps import counts_text, samples, was_scored
 
+__all__ = ["why_not", "WhyNot"]
+
 
 @dataclass(frozen=True)
 class WhyNot:

@@ -34,6 +34,11 @@ from id3tree.model.node import class_tie_note
 from id3tree.teaching.record import Branch, CandidateTable, NodeInfo, TeachingRecord
 from id3tree.teaching.steps import counts_text, samples, was_scored
 
+__all__ = [
+    "entropy_formula", "FORMATS", "latex_document", "LATEX_PACKAGES", "MAX_LISTED_THRESHOLDS",
+    "subset_name", "weighted_formula", "worked_solution", "WorkedSolution",
+]  # fmt: skip
+
 FORMATS = ("markdown", "latex")
 MAX_LISTED_THRESHOLDS = 20
 """A numeric feature's candidate thresholds are listed one by one when there are at most this

@@ -29,6 +29,11 @@ from id3tree.trace.thresholds import (
 )
 from id3tree.trace.tracers import prints_only
 
+__all__ = [
+    "Decisions", "LevelDetails", "none_if_nan", "slot_label", "slot_step", "THRESHOLD_FIELDS",
+    "TraceDetails",
+]  # fmt: skip
+
 
 def slot_label(data, f: int, slot: int, threshold: float, written: str | None = None) -> str:
     """A branch as a short label: ``Sunny``, ``<= 2.45``, ``> 2.45`` or ``missing``

@@ -17,6 +17,8 @@ from id3tree.model.node import majority_classes, tied_classes
 from id3tree.trace import tracers
 from id3tree.trace.details import THRESHOLD_FIELDS, LevelDetails, TraceDetails, slot_label
 
+__all__ = ["Events"]
+
 
 class Events:
     """The events of a growth, from its :class:`~id3tree.trace.details.TraceDetails`."""

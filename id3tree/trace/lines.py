@@ -26,6 +26,13 @@ from id3tree.base.words import (
     rounded_units,
 )
 
+__all__ = [
+    "candidate_lines", "candidate_text", "DECIMALS", "fixed_text", "fixed_texts", "indent",
+    "indents", "leaf_text", "leaf_texts", "node_text", "node_texts", "split_information",
+    "split_text", "split_texts", "threshold_text", "THRESHOLDS_PER_LINE", "thresholds_text",
+    "thresholds_texts",
+]  # fmt: skip
+
 DECIMALS = 4
 """Digits after the point for every entropy, gain, weight and threshold the trace prints."""
 

@@ -27,6 +27,8 @@ from id3tree.trace.details import (
     slot_label,
 )
 
+__all__ = ["Page", "PIECE_LINES", "WRITE_EVERY"]
+
 WRITE_EVERY = 2000
 """A printing tracer gets the trace in blocks of about this many lines."""
 

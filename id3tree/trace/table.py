@@ -13,6 +13,8 @@ from id3tree.engine.routing import training_rows_at
 from id3tree.engine.splits import class_counts, enumerate_thresholds
 from id3tree.model.node import Node, edge_label, node_paths
 
+__all__ = ["candidate_frame", "candidate_table", "trace_frame"]
+
 _SCORES = ("threshold", "low", "high", "overall_entropy", "gain", "gain_ratio")
 
 

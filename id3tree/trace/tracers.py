@@ -52,6 +52,11 @@ from id3tree.trace.lines import (
     thresholds_text,
 )
 
+__all__ = [
+    "Branch", "CandidateScored", "Event", "LeafMade", "LoggingTracer", "NodeStarted", "prints_only",
+    "PrintTracer", "RecordingTracer", "SplitChosen", "ThresholdScored", "ThresholdsRanked",
+]  # fmt: skip
+
 # ---------------------------------------------------------------------------------------------
 # The lines of the trace. Each event prints itself with one of these functions, and the
 # learner calls them directly when the tracer only prints (see :func:`prints_only`), so both

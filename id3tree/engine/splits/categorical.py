@@ -10,6 +10,8 @@ import numpy as np
 from id3tree.base.entropy import entropy_of_groups, entropy_rows
 from id3tree.engine.splits.results import class_counts
 
+__all__ = ["branch_search", "CategoricalSearch", "count_keys", "dense_ranks", "score_categorical"]
+
 
 @dataclass(frozen=True)
 class CategoricalSearch:

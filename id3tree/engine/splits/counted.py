@@ -10,6 +10,8 @@ from id3tree.engine.splits.categorical import count_keys
 from id3tree.engine.splits.results import ThresholdSearch
 from id3tree.engine.splits.sorted_rows import search_cuts
 
+__all__ = ["search_counted"]
+
 
 def search_counted(
     codes, y, segment, n_segments, n_codes, n_classes, *, min_leaf=1, rank=0

@@ -21,6 +21,8 @@ from id3tree.engine.splits.results import (
     threshold_search,
 )
 
+__all__ = ["search_layouts"]
+
 
 def search_layouts(
     step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1, rank=0, counts=None,

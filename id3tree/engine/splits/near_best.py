@@ -12,6 +12,11 @@ import numpy as np
 
 from id3tree.engine.splits.results import NOT_A_CUT, RankedCuts, cumsum0, filled
 
+__all__ = [
+    "joined_parts", "left_counts_at", "margins", "near_best_cuts", "ranked_at", "ranked_cuts",
+    "trace_scores",
+]  # fmt: skip
+
 
 def ranked_cuts(cuts, weighted, valid, min_leaf: int, k: int, best=None) -> RankedCuts:
     """``ranked`` of :func:`~id3tree.engine.splits.sorted_rows.search_cuts`: the cuts that may be

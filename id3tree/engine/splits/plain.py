@@ -10,6 +10,8 @@ import numpy as np
 
 from id3tree.base.entropy import entropy_rows
 
+__all__ = ["midpoint", "plain_candidate_splits"]
+
 
 def midpoint(low: np.ndarray, high: np.ndarray) -> np.ndarray:
     """The threshold between two adjacent values: their midpoint, never equal to ``high``.

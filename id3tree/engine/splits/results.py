@@ -24,6 +24,11 @@ from id3tree.base.entropy import (
 )
 from id3tree.base.entropy import TIE_TOLERANCE as TIE_TOLERANCE  # (the tie rule's, re-exported)
 
+__all__ = [
+    "best_cuts", "class_counts", "cumsum0", "filled", "gain_ratios", "looked_up_tolerance",
+    "NOT_A_CUT", "ranges", "RankedCuts", "scaled_cut_scores", "threshold_search", "ThresholdSearch",
+]  # fmt: skip
+
 NOT_A_CUT = np.iinfo(np.int64).max
 
 

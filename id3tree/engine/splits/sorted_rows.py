@@ -34,6 +34,8 @@ from id3tree.engine.splits.results import (
     tie_tolerance,
 )
 
+__all__ = ["Cuts", "pieces", "search_cuts", "search_cuts_in_pieces"]
+
 
 class Cuts:
     """Every cut point of many segments sorted by value, scored together in O(entries).

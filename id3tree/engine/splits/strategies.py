@@ -37,6 +37,11 @@ from id3tree.engine.splits.results import ThresholdSearch
 from id3tree.engine.splits.sorted_rows import search_cuts, search_cuts_in_pieces
 from id3tree.engine.splits.weighted import search_weighted_cuts
 
+__all__ = [
+    "features_per_chunk", "is_counted", "keeps_values", "layout_search", "limit",
+    "NUMERIC_SEARCHES", "search_sorted", "SIZE_RULES", "SizeRule",
+]  # fmt: skip
+
 NUMERIC_SEARCHES = {
     "counted": search_counted,
     "matrix": search_layouts,

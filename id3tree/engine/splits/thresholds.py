@@ -15,6 +15,10 @@ from id3tree.engine.splits.sorted_rows import Cuts
 from id3tree.engine.splits.strategies import search_sorted
 from id3tree.engine.splits.weighted import WeightedCuts
 
+__all__ = [
+    "columns_of_ranked", "enumerate_thresholds", "prepared", "search_thresholds", "sides_of_ranked",
+]  # fmt: skip
+
 
 def _steps_and_present(values, starts, lengths):
     """``step_up`` and ``n_present`` of

@@ -10,6 +10,11 @@ import numpy as np
 from id3tree.base.entropy import entropy_rows, entropy_terms, log_base, xlogx_of_weights
 from id3tree.engine.splits.results import TIE_TOLERANCE, ThresholdSearch, class_counts, ranges
 
+__all__ = [
+    "all_scores", "KEPT_CLASS_SUMS", "NEAR_BEST_ONLY", "near_best_scores", "search_weighted_cuts",
+    "WeightedCuts",
+]  # fmt: skip
+
 
 class WeightedCuts:
     """Every cut point of many segments when each row has a weight (``fit(sample_weight=)``).
