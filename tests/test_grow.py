@@ -11,6 +11,7 @@ force each one (counted, sorted end to end, as a matrix, in pieces) and compare 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import math
 
@@ -370,3 +371,34 @@ def test_the_best_thresholds_kept_by_the_search_are_the_first_of_every_threshold
         assert (best.node, best.feature) == (every.node, every.feature)
         assert best.thresholds == every.thresholds[:3]
         assert best.n_more == len(every.thresholds) - len(best.thresholds)
+
+
+def test_the_table_of_searches_is_the_dispatcher(monkeypatch):
+    """Every numeric search is run by name from one table, and every entry of the table is
+    chosen by a size rule: each one runs on some fit (and nothing runs beside the table)."""
+    from id3tree.engine.splits import strategies
+
+    chosen = {"counted"} | {
+        strategies.layout_search(n_classes, n, weighted=weighted)
+        for n_classes in (2, 8)
+        for n in (10, 10**6)
+        for weighted in (False, True)
+    }
+    assert chosen == set(strategies.NUMERIC_SEARCHES)
+    ran = []
+    for name, search in list(strategies.NUMERIC_SEARCHES.items()):
+        spy = lambda *a, _name=name, _search=search, **k: ran.append(_name) or _search(*a, **k)  # noqa: E731
+        monkeypatch.setitem(strategies.NUMERIC_SEARCHES, name, spy)
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(3000, 3))
+    X[:, 2] = np.round(X[:, 2])  # few values: counted
+    y = (X[:, 0] + rng.normal(size=3000) > 0).astype(int)
+    ID3Classifier(max_depth=3).fit(X, y)
+    ID3Classifier(max_depth=2).fit(X, y, sample_weight=np.full(3000, 0.5))
+    rule = dataclasses.replace(strategies.SIZE_RULES["matrix_cells"], limit=1)
+    monkeypatch.setitem(strategies.SIZE_RULES, "matrix_cells", rule)
+    ID3Classifier(max_depth=2).fit(X, y)
+    rule = dataclasses.replace(strategies.SIZE_RULES["piece_rows"], limit=64)
+    monkeypatch.setitem(strategies.SIZE_RULES, "piece_rows", rule)
+    ID3Classifier(max_depth=2).fit(X, y)
+    assert set(ran) == set(strategies.NUMERIC_SEARCHES)

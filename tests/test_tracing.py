@@ -818,7 +818,6 @@ def test_every_search_keeps_the_cuts_of_the_best_thresholds(monkeypatch, search,
     every cut again), with the same numbers, ``n_more`` counting the rest."""
     import dataclasses
 
-    from id3tree.engine import sorted_columns
     from id3tree.engine.splits import sorted_rows, strategies
     from id3tree.trace.details import TraceDetails
 
@@ -832,16 +831,19 @@ def test_every_search_keeps_the_cuts_of_the_best_thresholds(monkeypatch, search,
         monkeypatch.setitem(strategies.SIZE_RULES, name, rule)
     calls = []
 
-    def spy(module, name):
-        function = getattr(module, name)
+    def spy(module, name, table=None):
+        function = getattr(module, name) if table is None else table[name]
 
         def called(*args, **kwargs):
             calls.append((name, kwargs.get("rank"), getattr(args[0], "max_thresholds", None)))
             return function(*args, **kwargs)
 
-        monkeypatch.setattr(module, name, called)
+        if table is None:
+            monkeypatch.setattr(module, name, called)
+        else:
+            monkeypatch.setitem(table, name, called)
 
-    spy(sorted_columns, "search_counted")
+    spy(None, "counted", strategies.NUMERIC_SEARCHES)
     spy(sorted_rows, "_search_long")
     spy(TraceDetails, "_best_thresholds")  # the level's rows gathered and scored again
     ranked = {}
@@ -849,7 +851,7 @@ def test_every_search_keeps_the_cuts_of_the_best_thresholds(monkeypatch, search,
         tracer = RecordingTracer(max_thresholds=k)
         ID3Classifier(**options).fit(X, y, tracer=tracer)
         ranked[k] = [e for e in tracer.events if isinstance(e, ThresholdsRanked)]
-    assert ("search_counted", 3, None) in calls
+    assert ("counted", 3, None) in calls
     assert (search == "in_pieces") == (("_search_long", 3, None) in calls)
     rescored = [k for name, _, k in calls if name == "_best_thresholds"]
     assert rescored and set(rescored) == {None}

@@ -16,16 +16,11 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from id3tree.engine.splits import (
-    filled,
-    midpoint,
-    search_counted,
-    search_layouts,
-    search_sorted,
-    search_weighted_cuts,
-)
+from id3tree.engine.splits import filled, midpoint
 from id3tree.engine.splits.results import gain_ratios
 from id3tree.engine.splits.strategies import (
+    NUMERIC_SEARCHES,
+    Chunk,
     features_per_chunk,
     is_counted,
     keeps_values,
@@ -348,23 +343,15 @@ class SortedColumns:
             c = len(js)
             step_up, missing, values = self._rises(js)
             how = layout_search(n_classes, c * m, weighted=weight is not None)
-            has_missing = any(self.has_missing[js.start : js.stop])
-            n_present = None  # rows with a value, per (feature, node): the matrix search of
-            if has_missing:  # rows that all have one needs none
+            n_present = None  # rows with a value, per (feature, node): None, every row has one
+            if any(self.has_missing[js.start : js.stop]):
                 n_present = sizes - np.add.reduceat(missing(), starts, axis=1)
-            elif how != "matrix":
-                n_present = sizes[None].repeat(c, axis=0)
-            if how == "matrix":
-                result = search_layouts(
-                    step_up, self.labels[js.start : js.stop], starts, sizes, n_present,
-                    n_classes, min_leaf=min_leaf, rank=rank, counts=counts,
-                    has_missing=has_missing,
-                )  # fmt: skip
-            else:  # weighted, or laid end to end (end_to_end, in_pieces)
-                result = self._search_end_to_end(
-                    js, step_up, n_present, starts, sizes, n_classes, min_leaf, weight,
-                    min_weight, rank,
-                )  # fmt: skip
+            chunk = Chunk(
+                step_up, self.labels[js.start : js.stop], starts, sizes, n_present, n_classes,
+                min_leaf, rank, counts=counts, min_weight=min_weight,
+                weight=None if weight is None else weight[self.rows[js.start : js.stop]],
+            )  # fmt: skip
+            result = NUMERIC_SEARCHES[how](chunk)
             if result.ranked is not None:  # (segment i * k + node: the i-th feature's node)
                 beside = self._beside(js, result.ranked.position, values)
                 s.ranked.append((self.features[js.start : js.stop], result.ranked, *beside))
@@ -393,28 +380,6 @@ class SortedColumns:
         rises = np.zeros(values.shape, dtype=bool)
         np.greater(values[:, 1:], values[:, :-1], out=rises[:, :-1])
         return rises, lambda: np.isnan(values), values
-
-    def _search_end_to_end(
-        self, js, step_up, n_present, starts, sizes, n_classes, min_leaf, weight, min_weight,
-        rank=0,
-    ):  # fmt: skip
-        """The search of the sorted features ``js`` laid end to end (a large level, or weighted
-        rows): segment ``i * k + node`` for the i-th feature; arguments as :meth:`score` has them."""
-        c, m = step_up.shape
-        step_up, n_present = step_up.reshape(-1), n_present.reshape(-1)
-        labels = self.labels[js.start : js.stop].reshape(-1)
-        chunk_starts = (np.arange(c)[:, None] * m + starts).reshape(-1)
-        lengths = np.tile(sizes, c)
-        if weight is None:
-            return search_sorted(
-                step_up, labels, chunk_starts, lengths, n_present, n_classes, min_leaf=min_leaf,
-                rank=rank,
-            )  # fmt: skip
-        rows = self.rows[js.start : js.stop].reshape(-1)
-        return search_weighted_cuts(
-            step_up, labels, weight[rows], chunk_starts, lengths, n_present, n_classes,
-            min_leaf=min_leaf, min_weight=min_weight,
-        )  # fmt: skip
 
     def _beside(self, js: range, at: np.ndarray, values) -> np.ndarray:
         """The two values each cut lies between (``(2, cuts)``), for cuts after positions ``at``
@@ -458,7 +423,7 @@ class SortedColumns:
                 if len(self.counted_values[j]) < n_codes - 1:  # its missing code: the chunk's
                     codes[i][codes[i] == len(self.counted_values[j])] = n_codes - 1
             segment = (np.arange(c)[:, None] * k + node).reshape(-1)
-            result, low_code, high_code = search_counted(
+            result, low_code, high_code = NUMERIC_SEARCHES["counted"](
                 codes.reshape(-1),
                 np.tile(labels, c),
                 segment,

@@ -6,8 +6,9 @@ overall entropy (ties: the smallest threshold), exactly as the plain version doe
 way). They score a cut by ``n`` times its overall entropy in whole units of a ``c log c`` table
 (:func:`~id3tree.base.entropy.cut_entropy_units`), so every search gives the same integers, the same
 ties and the same cuts. They differ only in how they lay out the work, which is a question of
-size; this module answers it, from :data:`SIZE_RULES`, in :func:`is_counted`,
-:func:`layout_search` and :func:`search_sorted`.
+size; this module answers it, from :data:`SIZE_RULES`: :func:`is_counted` says how a feature is
+laid out (counted, or sorted), :func:`layout_search` which search a chunk of sorted features
+takes, and :data:`NUMERIC_SEARCHES` runs it by name (the only way a numeric search is run).
 
 =============  ==========================================  =====================================
 name           what it computes                            used for
@@ -31,6 +32,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from id3tree.engine.splits.counted import search_counted
 from id3tree.engine.splits.matrix import search_layouts
 from id3tree.engine.splits.results import ThresholdSearch
@@ -38,18 +41,78 @@ from id3tree.engine.splits.sorted_rows import search_cuts, search_cuts_in_pieces
 from id3tree.engine.splits.weighted import search_weighted_cuts
 
 __all__ = [
-    "features_per_chunk", "is_counted", "keeps_values", "layout_search", "limit",
+    "Chunk", "features_per_chunk", "is_counted", "keeps_values", "layout_search", "limit",
     "NUMERIC_SEARCHES", "search_sorted", "SIZE_RULES", "SizeRule",
 ]  # fmt: skip
 
+
+@dataclass
+class Chunk:
+    """What a search of sorted features takes: a chunk of ``c`` numeric features at the ``k``
+    scored nodes of a level, each feature's rows sorted within each node (its *layout*, a row
+    of each ``(c, m)`` array: node e at positions ``starts[e] : starts[e] + sizes[e]``). Segment
+    ``i * k + e`` of the result is the i-th feature at node e."""
+
+    step_up: np.ndarray  # (c, m): whether the value rises at the next position
+    labels: np.ndarray  # (c, m): the class code of each position
+    starts: np.ndarray  # (k,)
+    sizes: np.ndarray  # (k,)
+    n_present: np.ndarray | None  # (c, k): rows with a value (None: every row has one)
+    n_classes: int
+    min_leaf: int = 1
+    rank: int = 0  # keep the cuts that may be among each segment's ``rank`` best (the trace's)
+    counts: np.ndarray | None = None  # (k, classes): the nodes' class counts, when known
+    weight: np.ndarray | None = None  # (c, m): the weight of each position (weighted rows)
+    min_weight: float = 0.0
+
+    def end_to_end(self) -> tuple:
+        """``(step_up, y, starts, lengths, n_present)`` of the layouts laid end to end."""
+        c, m = self.step_up.shape
+        starts = (np.arange(c)[:, None] * m + self.starts).reshape(-1)
+        n_present = self.sizes[None].repeat(c, axis=0) if self.n_present is None else self.n_present
+        return (
+            self.step_up.reshape(-1), self.labels.reshape(-1), starts, np.tile(self.sizes, c),
+            n_present.reshape(-1),
+        )  # fmt: skip
+
+
+def _matrix(chunk: Chunk) -> ThresholdSearch:
+    has_missing = chunk.n_present is not None
+    return search_layouts(
+        chunk.step_up, chunk.labels, chunk.starts, chunk.sizes, chunk.n_present, chunk.n_classes,
+        min_leaf=chunk.min_leaf, rank=chunk.rank, counts=chunk.counts, has_missing=has_missing,
+    )  # fmt: skip
+
+
+def _end_to_end(chunk: Chunk) -> ThresholdSearch:
+    options = dict(min_leaf=chunk.min_leaf, rank=chunk.rank)
+    return search_cuts(*chunk.end_to_end(), chunk.n_classes, **options)
+
+
+def _in_pieces(chunk: Chunk) -> ThresholdSearch:
+    options = dict(min_leaf=chunk.min_leaf, rank=chunk.rank, piece_rows=int(limit("piece_rows")))
+    return search_cuts_in_pieces(*chunk.end_to_end(), chunk.n_classes, **options)
+
+
+def _weighted(chunk: Chunk) -> ThresholdSearch:
+    step_up, y, starts, lengths, n_present = chunk.end_to_end()
+    return search_weighted_cuts(
+        step_up, y, chunk.weight.reshape(-1), starts, lengths, n_present, chunk.n_classes,
+        min_leaf=chunk.min_leaf, min_weight=chunk.min_weight,
+    )  # fmt: skip
+
+
 NUMERIC_SEARCHES = {
     "counted": search_counted,
-    "matrix": search_layouts,
-    "end_to_end": search_cuts,
-    "in_pieces": search_cuts_in_pieces,
-    "weighted": search_weighted_cuts,
+    "matrix": _matrix,
+    "end_to_end": _end_to_end,
+    "in_pieces": _in_pieces,
+    "weighted": _weighted,
 }
-"""Each numeric search by name (each function's docstring says what it computes)."""
+"""Each numeric search by name, the dispatcher: each search of sorted features takes a
+:class:`Chunk` (the functions it calls say what they compute); ``counted`` takes the codes of
+the values instead (:func:`~id3tree.engine.splits.counted.search_counted`: its features are
+never sorted)."""
 
 
 @dataclass(frozen=True)
@@ -129,13 +192,14 @@ def is_counted(n_distinct: int, n_rows: int) -> bool:
     return n_distinct <= limit("counted_share") * n_rows
 
 
-def layout_search(n_classes: int, n_positions: int, *, weighted: bool) -> str:
+def layout_search(n_classes: int, n_positions: int, *, weighted: bool, matrix=True) -> str:
     """The search of a chunk of sorted features of ``n_positions`` positions in all (features
-    times rows in play): ``weighted``, ``matrix``, or a search laid end to end (``end_to_end``,
-    or ``in_pieces`` for many rows, see :func:`search_sorted`)."""
+    times rows in play): ``weighted``, ``matrix`` (unless ``matrix=False``), or a search laid
+    end to end (``end_to_end``, or ``in_pieces`` for many rows)."""
     if weighted:
         return "weighted"
-    if n_classes <= limit("matrix_classes") and n_positions * n_classes <= limit("matrix_cells"):
+    few = n_classes <= limit("matrix_classes") and n_positions * n_classes <= limit("matrix_cells")
+    if matrix and few:
         return "matrix"
     return "end_to_end" if n_positions <= limit("piece_rows") else "in_pieces"
 
@@ -153,11 +217,12 @@ def keeps_values(n_values: int) -> bool:
 def search_sorted(
     step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1, rank=0
 ) -> ThresholdSearch:
-    """The best cut of every segment of rows sorted by value, laid end to end: ``end_to_end``
-    (:func:`~id3tree.engine.splits.sorted_rows.search_cuts`), or ``in_pieces`` for more than
-    ``piece_rows`` rows (the same result). Arguments as ``search_cuts`` has them."""
-    arguments = (step_up, y, starts, lengths, n_present, n_classes)
-    if len(y) > limit("piece_rows"):
-        pieces = int(limit("piece_rows"))
-        return search_cuts_in_pieces(*arguments, min_leaf=min_leaf, rank=rank, piece_rows=pieces)
-    return search_cuts(*arguments, min_leaf=min_leaf, rank=rank)
+    """The best cut of every segment of rows sorted by value, laid end to end, by the search
+    :func:`layout_search` chooses for them (``end_to_end``, or ``in_pieces`` for more than
+    ``piece_rows`` rows). Arguments as :func:`~id3tree.engine.splits.sorted_rows.search_cuts`
+    has them."""
+    how = layout_search(n_classes, len(y), weighted=False, matrix=False)
+    chunk = Chunk(
+        step_up[None], y[None], starts, lengths, n_present[None], n_classes, min_leaf, rank
+    )
+    return NUMERIC_SEARCHES[how](chunk)
