@@ -37,6 +37,11 @@ __version__ = "0.1.0"
 
 _moved.register()  # the import paths of 0.1, for one release
 
+
+def __dir__():  # the public names only: the folders are imported, not offered
+    return sorted(__all__ + ["__version__"])
+
+
 __all__ = [
     "ID3Classifier",
     "IDLikeFeatureWarning",
