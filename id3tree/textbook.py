@@ -133,7 +133,8 @@ def predict_row(root: Node, row) -> object:
     by the walk a student does by hand.
 
     A category is found among a node's branches by equality, as a dict finds a key: ``1``,
-    ``1.0`` and ``True`` are one value, as they are one category to the learner.
+    ``1.0`` and ``True`` are one value, as they are one category to the learner. A number meets
+    a threshold as a double, as the learner reads it (``2**53 + 1`` is ``2**53``).
     """
     node = root
     while not node.is_leaf:

@@ -20,7 +20,6 @@ __all__ = [
 MISSING = None
 """The branch key of the branch that missing values take."""
 
-
 LEFT, RIGHT, NUMERIC_MISSING = 0, 1, 2
 """Branch slots of a numeric split in the flat arrays (``<=``, ``>``, missing). A categorical
 split uses the category's code as its slot and ``len(categories)`` for missing values."""
