@@ -19,6 +19,11 @@ Quinlan's ID3, for a node and the rows that reach it (:func:`grow_node`):
 Every entropy and gain is Shannon's, in bits (:func:`~id3tree.information.entropy_from_counts`).
 Missing values take a branch of their own.
 
+To predict a row (:func:`predict_row`), walk it down from the root, at each node taking the
+branch of its value, and answer the majority class of the node where the walk ends: a leaf, or
+a node with no branch for the value (a category never seen there, or a missing value where no
+training row was missing). :meth:`~id3tree.ID3Classifier.predict` answers the same.
+
 **Ties** are never left to chance. Two scores within ``TIE_TOLERANCE`` (1e-10) bits are tied:
 
 * of the features, the highest gain (or gain ratio) wins, and of those tied with it, the first
@@ -38,6 +43,9 @@ Missing values take a branch of their own.
 >>> root = grow_tree(X, y)
 >>> root.feature, [(value, child.feature) for value, child in root.children.items()]
 ('Outlook', [('Overcast', None), ('Rain', 'Wind'), ('Sunny', 'Humidity')])
+>>> predict_row(root, {"Outlook": "Sunny", "Temperature": "Hot", "Humidity": "Normal",
+...                    "Wind": "Weak"})
+'Yes'
 """
 
 from __future__ import annotations
@@ -52,6 +60,12 @@ from id3tree.base.contingency import chi_square_from_table
 from id3tree.base.entropy import TIE_TOLERANCE, n_entropy_units, scaled_xlogx, tie_tolerance
 from id3tree.information import entropy_from_counts
 from id3tree.model.node import MISSING, Node
+
+__all__ = [
+    "Rules", "Split", "best_threshold", "categorical_split", "choose_split", "class_counts",
+    "grow_node", "grow_tree", "in_column_order", "midpoint", "numeric_split", "predict_row",
+    "prepared_columns", "reason_to_stop", "scored_split",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -112,6 +126,27 @@ def grow_tree(X, y, *, criterion="gain", max_depth=None, min_samples_split=2,
     for position, node in enumerate(root.walk()):  # the nodes numbered in pre-order
         node.node_id = position
     return root
+
+
+def predict_row(root: Node, row) -> object:
+    """The class the tree ``root`` predicts for ``row`` (a dict or a Series: feature -> value),
+    by the walk a student does by hand.
+
+    A category is found among a node's branches by equality, as a dict finds a key: ``1``,
+    ``1.0`` and ``True`` are one value, as they are one category to the learner. A number meets
+    a threshold as a double, as the learner reads it (``2**53 + 1`` is ``2**53``).
+    """
+    node = root
+    while not node.is_leaf:
+        # read the row's value of the feature this node asks about
+        value = row[node.feature]
+        # take the branch of that value: <= or > the threshold, the value's own, or "missing"
+        child = node.child_for(value)
+        if child is None:  # no branch for it here: the walk stops at this node
+            break
+        node = child
+    # the answer is the majority class of the training rows that reached the node
+    return node.prediction
 
 
 def grow_node(X: pd.DataFrame, y: np.ndarray, rules: Rules, used: tuple, depth: int) -> Node:

@@ -6,7 +6,8 @@ same features, thresholds, entropies and gains to the bit, class counts, branch 
 same order, sizes, depths, predictions, pre-order ids, and leaves stopped by the same rule. On
 every shipped data set (the larger ones sliced: the textbook scores every cut by a call to the
 entropy function, and one test should take seconds, not minutes) and on Hypothesis data over
-every setting the textbook has.
+every setting the textbook has. And a row walked down by hand (``predict_row``) gets the class
+``ID3Classifier.predict`` gives it, missing values and categories never seen included.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from sklearn.tree import DecisionTreeClassifier
 
 from id3tree import ID3Classifier, datasets, textbook
 from id3tree.engine import splits
-from id3tree.model.node import MISSING
+from id3tree.model.node import MISSING, is_missing
 from id3tree.textbook import grow_tree
 
 RULES = ("pure", "max_depth", "min_samples_split", "min_samples_leaf", "valid split", "min_gain",
@@ -353,3 +354,137 @@ def test_the_textbook_breaks_near_ties_by_the_documented_rule(totals, a, b):
 def test_the_learner_breaks_near_ties_by_the_documented_rule(totals, a, b):
     X, y, rule = near_tie(totals, a, b)
     assert ID3Classifier(max_depth=1).fit(X, y).root_.threshold == rule
+
+
+# ---------------------------------------------------------------------------------------------
+# predicting: the walk by hand answers as the learner's router
+# ---------------------------------------------------------------------------------------------
+def stop_node(root, row):
+    """The node where the walk of ``row`` ends: a leaf, or a node with no branch for it."""
+    node = root
+    while not node.is_leaf and node.child_for(row[node.feature]) is not None:
+        node = node.child_for(row[node.feature])
+    return node
+
+
+def assert_predicts_as_the_learner(root, model, rows: pd.DataFrame, records=None) -> list:
+    """predict_row, on each row as a Series and as a dict (``records``, else ``rows``' own), equals
+    ``model.predict`` and its walk ends where ``model.apply`` stops; returns where it ends."""
+    records = rows.to_dict("records") if records is None else records
+    expected, stops = model.predict(rows), model.apply(rows)
+    ends = [stop_node(root, record) for record in records]
+    for i, ((_, series), record) in enumerate(zip(rows.iterrows(), records)):
+        assert textbook.predict_row(root, series) == expected[i], (i, record)
+        assert textbook.predict_row(root, record) == expected[i], (i, record)
+        assert ends[i].node_id == stops[i], (i, record)
+    return ends
+
+
+def sample_rows(X: pd.DataFrame, n: int = 300) -> pd.DataFrame:
+    """Every k-th row (about n of them), and up to n rows with missing values."""
+    missing = X[X.isna().any(axis=1)]
+    return pd.concat([X.iloc[:: max(1, len(X) // n)], missing.iloc[:: max(1, len(missing) // n)]])
+
+
+def shuffled(X: pd.DataFrame, seed: int = 0) -> pd.DataFrame:
+    """New rows: each column's values in its own random order (unseen paths, same kinds)."""
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({c: X[c].iloc[rng.permutation(len(X))].to_numpy() for c in X.columns})
+
+
+def records(rows: pd.DataFrame) -> list[dict]:
+    """The rows as dicts, each missing value as None, NaN or pd.NA in turn."""
+    return [
+        {c: [None, np.nan, pd.NA][i % 3] if pd.isna(v) else v for c, v in record.items()}
+        for i, record in enumerate(rows.to_dict("records"))
+    ]
+
+
+PREDICT_SETTINGS = [{}, {"max_depth": 3, "criterion": "gain_ratio"},
+                    {"min_samples_leaf": 5, "ccp_alpha": 0.002}]  # fmt: skip
+
+
+@pytest.mark.parametrize("params", PREDICT_SETTINGS, ids=lambda p: ",".join(p) or "full")
+@pytest.mark.parametrize("name", datasets.list_datasets()["name"].tolist())
+def test_every_data_set_is_predicted_row_by_row_as_the_learner_does(name, params):
+    X, y = datasets.load(name, return_X_y=True)
+    model = ID3Classifier(id_like="keep", **params).fit(X, y)
+    rows = sample_rows(X)
+    ends = assert_predicts_as_the_learner(model.root_, model, rows)
+    assert any(end.is_leaf and end.depth > 0 for end in ends)  # the walk goes down
+    assert rows.isna().any(axis=1).sum() >= min(50, X.isna().any(axis=1).sum())  # (missing too)
+    assert_predicts_as_the_learner(model.root_, model, sample_rows(shuffled(X)))
+
+
+@pytest.mark.parametrize("name", datasets.list_datasets()["name"].tolist())
+def test_the_textbooks_tree_predicts_new_rows_as_the_learner_does(name):
+    # grown on the first rows, asked about the others: categories never seen at a node
+    X, y = datasets.load(name, return_X_y=True)
+    n = SLICES.get(name, len(X) // 2)
+    model = ID3Classifier(max_depth=4, id_like="keep").fit(X.iloc[:n], y.iloc[:n])
+    root = grow_tree(X.iloc[:n], y.iloc[:n], max_depth=4)
+    assert_predicts_as_the_learner(root, model, sample_rows(X.iloc[n:]))
+
+
+def test_play_tennis_by_hand():
+    X, y = datasets.load_play_tennis(return_X_y=True)
+    root = grow_tree(X, y)
+    row = {"Outlook": "Rain", "Temperature": "Mild", "Humidity": "High", "Wind": "Weak"}
+    assert textbook.predict_row(root, row) == "Yes" and stop_node(root, row).is_leaf
+    # Foggy was never seen: the walk stops at the root, which answers its majority (9 Yes, 5 No)
+    assert stop_node(root, {**row, "Outlook": "Foggy"}) is root
+    assert textbook.predict_row(root, {**row, "Outlook": "Foggy"}) == "Yes"
+    # no training row lacked the wind: the walk stops at Rain's node (3 Yes, 2 No)
+    for missing in (None, np.nan, pd.NA):
+        assert stop_node(root, {**row, "Wind": missing}) is root.children["Rain"]
+        assert textbook.predict_row(root, {**row, "Wind": missing, "Outlook": "Sunny"}) == "No"
+
+
+@pytest.mark.parametrize("name", ["titanic", "hmeq", "mushroom", "adult"])
+def test_unseen_categories_and_missing_values_stop_where_the_learners_rows_stop(name):
+    X, y = datasets.load(name, return_X_y=True)
+    model = ID3Classifier(max_depth=6, id_like="keep").fit(X, y)
+    rows = sample_rows(X, 200).reset_index(drop=True).astype(object)
+    rng = np.random.default_rng(1)
+    for column in rows.columns:  # missing in a sixth of the rows, a new category in another
+        u = rng.random(len(rows))
+        rows.loc[u < 1 / 6, column] = np.nan
+        if not pd.api.types.is_numeric_dtype(X[column]):
+            rows.loc[u > 5 / 6, column] = "never seen"
+    dicts = records(rows)
+    ends = assert_predicts_as_the_learner(model.root_, model, rows.infer_objects(), dicts)
+    early = [(end, record[end.feature]) for end, record in zip(ends, dicts) if not end.is_leaf]
+    assert any(not is_missing(value) and value == "never seen" for _, value in early)
+    assert any(is_missing(value) and MISSING not in end.children for end, value in early)
+
+
+@settings(deadline=None, max_examples=100)
+@given(data=tables(), seed=st.integers(0, 2**16))
+def test_hypothesis_rows_are_predicted_by_the_walk_as_by_the_learner(data, seed):
+    X, y, params = data
+    model = ID3Classifier(id_like="keep", **params).fit(X, y)
+    rng = np.random.default_rng(seed)
+    new = shuffled(X, seed).astype(object)  # new rows: some values missing, some never seen
+    for column in new.columns:
+        u = rng.random(len(new))
+        new.loc[u < 0.2, column] = np.nan
+        if column in params["categorical"] or new[column].map(type).eq(str).any():  # (text)
+            new.loc[u > 0.8, column] = 7.0 if column in params["categorical"] else "z"
+    for root in (model.root_, grow_tree(X, y, **params)):  # (the same tree, grown twice)
+        assert_predicts_as_the_learner(root, model, X)
+        assert_predicts_as_the_learner(root, model, new.infer_objects(), records(new))
+
+
+@pytest.mark.parametrize(
+    ("X", "categorical", "new", "expected"),
+    [  # 1 == 1.0 == True: a category is found by equality, by the learner as by a dict
+        ({"flag": [True, False, False]}, "auto", {"flag": [1, 0, 2]}, "abb"),
+        ({"code": [1, 2, 3]}, ["code"], {"code": [1.0, 2.0, 3.5]}, "abb"),
+        # 2**53 + 1 is no double: read as 2**53, it goes left of the cut at 2**53
+        ({"x": [2**53 - 2, 2**53 + 2, 2**53 + 2]}, "auto", {"x": [2**53 + 1, 2**53 + 3, 0]}, "aba"),
+    ],
+)
+def test_values_are_read_as_the_learner_reads_them(X, categorical, new, expected):
+    model = ID3Classifier(categorical=categorical).fit(pd.DataFrame(X), ["a", "b", "b"])
+    assert_predicts_as_the_learner(model.root_, model, pd.DataFrame(new))
+    assert "".join(model.predict(pd.DataFrame(new))) == expected

@@ -10,12 +10,27 @@ import numpy as np
 
 from id3tree.base.words import class_name, format_number, plural
 
+__all__ = [
+    "CLASS_TIE_RULE", "COUNT_TIE_RTOL", "LEFT", "MISSING", "NUMERIC_MISSING", "RIGHT", "Node",
+    "branch_label", "class_tie_note", "condensed_path", "edge_label", "feature_importances",
+    "is_missing", "majority_classes", "narrowed", "node_paths", "path_step", "path_word",
+    "tied_classes", "top_classes",
+]  # fmt: skip
+
 MISSING = None
 """The branch key of the branch that missing values take."""
 
 LEFT, RIGHT, NUMERIC_MISSING = 0, 1, 2
 """Branch slots of a numeric split in the flat arrays (``<=``, ``>``, missing). A categorical
 split uses the category's code as its slot and ``len(categories)`` for missing values."""
+
+
+def is_missing(value: Any) -> bool:
+    """Whether a value is missing: None, NaN (it is not equal to itself) or ``pd.NA``."""
+    try:
+        return value is None or bool(value != value)
+    except TypeError:  # pd.NA: its truth is ambiguous
+        return True
 
 
 @dataclass(eq=False, slots=True)
@@ -75,6 +90,22 @@ class Node:
     @property
     def is_numeric_split(self) -> bool:
         return self.threshold is not None
+
+    def child_for(self, value: Any) -> Node | None:
+        """The child a row whose value of :attr:`feature` is ``value`` goes to; None where this
+        node has no branch for it (a category never seen here, or a missing value where no
+        training row was missing): the row then stops here.
+
+        >>> leaf = Node(None, None, {}, {"Yes": 4}, 4, 0.0, None, "Yes", depth=1)
+        >>> node = Node("Outlook", None, {"Overcast": leaf}, {"Yes": 4}, 4, 0.0, 0.0, "Yes", 0)
+        >>> node.child_for("Overcast") is leaf, node.child_for("Foggy"), node.child_for(None)
+        (True, None, None)
+        """
+        if is_missing(value):
+            return self.children.get(MISSING)
+        if self.is_numeric_split:  # (read as a double, as the learner reads numbers)
+            return self.children.get("<=" if float(value) <= self.threshold else ">")
+        return self.children.get(value)  # (1 == 1.0 == True: one key, as the learner's codes)
 
     def walk(self) -> Iterator[Node]:
         """This node and every node below it, depth first, children in branch order."""
