@@ -59,7 +59,8 @@ class _OldModule(types.ModuleType):
 
     def __getattr__(self, name: str):
         homes = [importlib.import_module(home) for home in self.__dict__["_homes"]]
-        home = next((home for home in homes if hasattr(home, name)), homes[0])
+        owns = [home for home in homes if name in getattr(home, "__all__", ())]
+        home = next(iter(owns + [home for home in homes if hasattr(home, name)]), homes[0])
         value = getattr(home, name)  # (AttributeError as the new module raises it)
         warnings.warn(
             f"{self.__name__}.{name} moved to {home.__name__}.{name}; the old path works until "
