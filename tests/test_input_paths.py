@@ -18,13 +18,13 @@ import pytest
 from id3tree import ID3Classifier
 from id3tree.base import validation as _validation
 from id3tree.base.validation import frame_block, numeric_block, plain_labels
-from id3tree.engine import fitting
+from id3tree.base import training
 
 
 def _general_only(monkeypatch):
     monkeypatch.setattr(_validation, "numeric_block", lambda X: None)
     monkeypatch.setattr(_validation, "frame_block", lambda frame: None)
-    monkeypatch.setattr(fitting, "plain_labels", lambda y, n_rows: None)
+    monkeypatch.setattr(training, "plain_labels", lambda y, n_rows: None)
 
 
 def _fit(X, y, **options):

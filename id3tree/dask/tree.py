@@ -41,6 +41,7 @@ import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
 
 from id3tree.base.params import check_numeric_bins
+from id3tree.base.training import EncodedData
 from id3tree.base.validation import class_array
 from id3tree.dask import core
 from id3tree.dask.counted_splits import (
@@ -52,7 +53,7 @@ from id3tree.dask.counted_splits import (
 )
 from id3tree.engine import grow
 from id3tree.engine.fitting import Fitted
-from id3tree.engine.grow import EncodedData, choose_splits
+from id3tree.engine.grow import choose_splits
 from id3tree.engine.record import Level, Record
 from id3tree.engine.splits.results import gain_ratios
 from id3tree.engine.stopping import stop_reasons

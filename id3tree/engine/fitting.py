@@ -11,34 +11,18 @@ from __future__ import annotations
 import ctypes
 import functools
 import sys
-import warnings
 from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
-from sklearn.exceptions import DataConversionWarning
 
 from id3tree.base.diagnostics import (
     IDLikeFeatureWarning,
-    StrayValuesWarning,
     left_out_message,
-    may_hold_stray_values,
-    stray_values_message,
 )
 from id3tree.base.dispatch import dispatched
-from id3tree.base.params import check_numeric_classes, row_weights
-from id3tree.base.validation import (
-    check_labels,
-    class_array,
-    class_codes,
-    factorize,
-    is_numeric,
-    listed_columns,
-    numeric_values,
-    plain_labels,
-    training_table,
-)
-from id3tree.engine.grow import EncodedData, GrowParams, grow
+from id3tree.base.training import EncodedData, training_data
+from id3tree.engine.grow import GrowParams, grow
 from id3tree.engine.routing import training_rows_at
 from id3tree.model.grown_tree import GrownTree, id_like_splits
 
@@ -80,12 +64,12 @@ def encode_and_grow(X, y, sample_weight, model, params: GrowParams, listen) -> F
             "numeric_bins applies to Dask DataFrames only (in memory every midpoint is "
             f"searched exactly); leave it None, got {model.numeric_bins!r}"
         )
-    frame, block, labels, weight = _checked_input(X, y, sample_weight, model)
-    n_rows, n_features = (frame if block is None else block).shape
+    data, classes = training_data(
+        X, y, sample_weight, categorical=model.categorical, class_weight=model.class_weight
+    )
     if params.keep_trace == "auto":  # (params are this fit's own)
-        params.keep_trace = True if n_rows * n_features <= FULL_TRACE_VALUES else "splits"
-    data, classes = _encoded(frame, block, labels, weight, model)
-    del frame, block, labels  # (the encoded columns are views or codes of them)
+        values = len(data.y) * data.n_features
+        params.keep_trace = True if values <= FULL_TRACE_VALUES else "splits"
     if model.min_weight_fraction_leaf > 0:  # weighs the rows: each weighs 1 by default
         weight = np.ones(len(data.y)) if data.weight is None else data.weight
         data.weight = weight
@@ -190,95 +174,6 @@ def id_like_warnings(model, fitted: Fitted) -> list[str]:
     return found
 
 
-def _checked_input(X, y, sample_weight, model) -> tuple:
-    """``(frame, block, labels, weight)``: ``X`` checked (:func:`~id3tree.base.validation.
-    training_table`), the labels (an array of integer or text labels, or a Series), each row's
-    weight (None: all 1); rows of weight 0 are left out, as if absent."""
-    categorical = model.categorical
-    all_numeric = isinstance(categorical, str) and categorical == "auto"  # no column listed
-    frame, block = training_table(X, all_numeric)
-    n_rows = (frame if block is None else block).shape[0]
-    labels = plain_labels(y, n_rows) if model.class_weight is None else None
-    if labels is None:
-        labels = _checked_labels(y, n_rows)
-    weight = row_weights(sample_weight, model.class_weight, labels)
-    if weight is not None and not np.all(weight > 0):  # weight 0: as if the row were absent
-        kept = np.flatnonzero(weight > 0)
-        if block is None:
-            frame = frame.iloc[kept].reset_index(drop=True)
-        else:
-            block = block[kept]  # (the frame is kept for its column names only)
-        if isinstance(labels, pd.Series):
-            labels = labels.iloc[kept].reset_index(drop=True)
-        else:
-            labels = labels[kept]
-        weight = weight[kept]
-    return frame, block, labels, weight
-
-
-def _checked_labels(y, n_rows: int) -> pd.Series:
-    """The class labels as a Series (:func:`~id3tree.base.validation.check_labels`), numeric ones
-    checked to be classes, not continuous values."""
-    if y is None:
-        raise ValueError(
-            "ID3Classifier requires y to be passed, but the target y is None; it needs class "
-            "labels to learn from"
-        )
-    if isinstance(y, np.ndarray) and y.ndim == 2 and y.shape[1] == 1:
-        warnings.warn(
-            "A column-vector y was passed when a 1d array was expected. Please change the shape "
-            "of y to (n_samples,), for example using ravel().",
-            DataConversionWarning,
-            stacklevel=_USER_FRAME,
-        )
-    series = check_labels(y, n_rows)
-    if is_numeric(series):  # the verdict depends on the distinct labels only
-        check_numeric_classes(series.drop_duplicates().to_numpy())
-    return series
-
-
-_USER_FRAME = 6
-"""The stack level of ``fit``'s caller seen from a check two calls below :func:`encode_and_grow`
-(:func:`_checked_labels` under _checked_input, :func:`_warn_of_stray_values` under _encoded:
-the check, its caller, encode_and_grow, the dispatcher, ``fit``, the caller), so a warning
-names the caller's line."""
-
-
-def _encoded(frame, block, labels, weight, model) -> tuple[EncodedData, np.ndarray]:
-    """The training data as the grower needs it (numeric columns as floats, categorical ones
-    as codes, the labels as class codes) and the classes, sorted."""
-    n_features = (frame if block is None else block).shape[1]
-    if frame is not None:
-        names = [str(c) for c in frame.columns]
-    else:
-        names = [f"x{i}" for i in range(n_features)]  # as to_frame names an array's columns
-    categories, codes = [None] * n_features, [None] * n_features
-    if block is not None:  # the columns are views of the block
-        numeric = list(block.T)
-    else:
-        numeric = [None] * n_features
-        # non-numeric columns are categorical; categorical= may add numeric ones
-        listed, dtypes = listed_columns(model.categorical, names), frame.dtypes.tolist()
-        cat_mask = [f in listed or not is_numeric(dtypes[f]) for f in range(n_features)]
-        for f, (name, (_, column)) in enumerate(zip(names, frame.items())):
-            if cat_mask[f]:
-                codes[f], categories[f] = factorize(column, name)
-                if f not in listed and may_hold_stray_values(categories[f]):
-                    _warn_of_stray_values(column, name)
-            else:
-                numeric[f] = numeric_values(column, name)
-    if isinstance(labels, pd.Series):
-        y_codes, classes = factorize(labels, "y")
-    else:  # sorted as factorize sorts them: numbers by value, text by code point
-        distinct, y_codes = class_codes(labels)
-        classes = distinct.tolist()
-        if distinct.dtype.kind != "U":
-            check_numeric_classes(distinct)
-    classes = class_array(classes)
-    data = EncodedData(names, numeric, codes, categories, y_codes, classes.tolist(), weight)
-    return data, classes
-
-
 def trace_for_data(trace, names: list, data):
     """The trace's columns with its features numbered as the columns of ``data`` (the training
     data a fit kept: without the columns ``id_like="drop"`` left out), not as ``names``."""
@@ -286,13 +181,6 @@ def trace_for_data(trace, names: list, data):
         return trace
     position = np.array([data.names.index(n) if n in data.names else -2 for n in names] + [-1])
     return {**trace, "feature": position[trace["feature"]]}
-
-
-def _warn_of_stray_values(column, name: str) -> None:
-    """Name the values that made a column of numbers text (the command line's own words)."""
-    message = stray_values_message(column, name)
-    if message:
-        warnings.warn(message, StrayValuesWarning, stacklevel=_USER_FRAME)
 
 
 def return_freed_memory() -> None:

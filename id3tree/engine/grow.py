@@ -41,6 +41,7 @@ import numpy as np
 
 from id3tree.base.contingency import chi_square_from_table
 from id3tree.base.entropy import forget_large_tables
+from id3tree.base.training import EncodedData
 from id3tree.engine.record import SCORE_NAMES, Level, Listener, Record
 from id3tree.engine.sorted_columns import SortedColumns
 from id3tree.engine.splits import (
@@ -62,23 +63,6 @@ from id3tree.model.grown_tree import GrownTree
 __all__ = [
     "below_average_gain", "Choice", "choose_splits", "EncodedData", "grow", "GrowParams", "Scores",
 ]  # fmt: skip
-
-
-@dataclass
-class EncodedData:
-    """Training data as the grower needs it: numpy columns, codes, names."""
-
-    names: list[str]
-    numeric: list[np.ndarray | None]  # float64 with NaN, or None for a categorical feature
-    codes: list[np.ndarray | None]  # int codes 0..L-1, L = missing; None for a numeric feature
-    categories: list[list | None]  # the L category values of each categorical feature
-    y: np.ndarray  # class codes 0..K-1
-    classes: list
-    weight: np.ndarray | None = None  # a positive weight per row (sample_weight); None: all 1
-
-    @property
-    def n_features(self) -> int:
-        return len(self.names)
 
 
 @dataclass

@@ -26,9 +26,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from id3tree.base.training import EncodedData
 from id3tree.base.validation import encode_like_fit, rows_to_predict
 from id3tree.base.words import class_name
-from id3tree.engine.grow import EncodedData, GrowParams
+from id3tree.engine.grow import GrowParams
 from id3tree.engine.stopping import NO_VALID_SPLIT, stop_reasons
 from id3tree.model.node import majority_classes
 from id3tree.teaching.page_data import PageSource, levels

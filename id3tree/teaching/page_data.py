@@ -31,8 +31,8 @@ import numpy as np
 from id3tree.base import pencil
 from id3tree.base.entropy import entropy_rows
 from id3tree.base.pencil import difference_holds, fixed_units, weighted_sum_holds
+from id3tree.base.training import EncodedData
 from id3tree.base.words import class_name, format_number, number_texts, plural
-from id3tree.engine.grow import EncodedData
 from id3tree.engine.splits import TIE_TOLERANCE, enumerate_thresholds
 from id3tree.model.grown_tree import GrownTree
 from id3tree.model.node import (
