@@ -40,6 +40,7 @@ __all__ = ["KINDS", "Exercise", "Grade", "grade", "make_exercise", "sheet_latex"
 __all__ += ["sheet_markdown", "write_sheets"]
 
 KINDS = ("categorical", "numeric", "mixed")
+"""The kinds of exercise: the features' kinds (numeric ones ask for thresholds)."""
 
 # Themed columns a student can picture: name -> values (categorical) or (low, high) (numeric).
 _CATEGORICAL = {

@@ -66,6 +66,7 @@ TASKS = {
     "root": "the feature at the root",
     "tree": "the tree",
 }
+"""The tasks of an exercise, each marked apart: name -> what the student works out."""
 
 _KEYS = ("root_entropy", "thresholds", "best_thresholds", "gains", "root_feature", "tree")
 _NODE_KEYS = ("entropy", "feature", "threshold", "branches", "predict")

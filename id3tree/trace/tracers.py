@@ -239,6 +239,7 @@ class LeafMade:
 
 
 Event = NodeStarted | CandidateScored | ThresholdsRanked | SplitChosen | LeafMade | PruningDecision
+"""Any event a tracer receives."""
 
 
 class PrintTracer:
