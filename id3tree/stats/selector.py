@@ -110,11 +110,3 @@ class WrapperSelector(FrameSelector):
         chosen = set(self.result_.selected)
         self.support_ = np.array([str(c) in chosen for c in frame.columns], dtype=bool)
         return self
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.allow_nan = True
-        tags.input_tags.categorical = True
-        tags.input_tags.string = True
-        return tags
