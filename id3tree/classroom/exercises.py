@@ -347,15 +347,9 @@ def sheet_latex(exercises: list[Exercise], *, answers: bool) -> str:
 
 
 def write_sheets(
-    out,
-    *,
-    kind: str = "mixed",
-    n_rows: int = 12,
-    seed: int = 0,
-    count: int = 1,
-    latex: bool = False,
-    students: list[str] | None = None,
-) -> list:
+    out, *, kind: str = "mixed", n_rows: int = 12, seed: int = 0, count: int = 1,
+    latex: bool = False, students: list[str] | None = None,
+) -> list:  # fmt: skip
     """Write ``exercises.md`` and ``answers.md`` (and with ``latex=True`` the ``.tex`` files) to
     the folder ``out``; exercise ``i`` uses seed ``seed + i``. With ``students`` (names), each
     student gets their own ``count`` exercises (``make_exercise(..., student=name)``), one after

@@ -367,10 +367,7 @@ def _mi(args: argparse.Namespace) -> int:
         raise UserError(f"cannot write {args.out!r}: use .csv, .png, .svg or .pdf")
     check_new_file(args.out, args.force)
     matrix = mutual_information_matrix(
-        read_table(args),
-        bins=args.bins,
-        normalize=args.normalize,
-        progress=wanted(args.progress),
+        read_table(args), bins=args.bins, normalize=args.normalize, progress=wanted(args.progress)
     )
     if args.out is None:
         with pd.option_context("display.width", 200, "display.max_columns", None):
@@ -418,13 +415,9 @@ def _exercise(args: argparse.Namespace) -> int:
     for name in names:  # every file is checked before one is written
         check_new_file(Path(args.out) / name, args.force, "the sheet")
     for path in write_sheets(
-        args.out,
-        kind=args.kind,
-        n_rows=args.rows,
-        seed=args.seed,
-        count=args.count,
+        args.out, kind=args.kind, n_rows=args.rows, seed=args.seed, count=args.count,
         latex=args.latex,
-    ):
+    ):  # fmt: skip
         print(f"wrote {path}")
     return 0
 

@@ -44,30 +44,16 @@ FORMAT = "id3tree.ID3Classifier"
 VERSION = 1
 
 MODEL_FIELDS = {
-    "format",
-    "version",
-    "params",
-    "classes",
-    "feature_names",
-    "has_feature_names",
-    "categories",
+    "format", "version", "params", "classes", "feature_names", "has_feature_names", "categories",
     "nodes",
-}
+}  # fmt: skip
 # "target": the name of the class column, which `id3tree fit --save` records so that
 # `id3tree predict` can score data that has it (the model itself never reads it)
 OPTIONAL_MODEL_FIELDS = {"names_from_frame", "target"}
 NODE_FIELDS = {
-    "id",
-    "parent",
-    "key",
-    "feature",
-    "threshold",
-    "counts",
-    "entropy",
-    "gain",
-    "depth",
+    "id", "parent", "key", "feature", "threshold", "counts", "entropy", "gain", "depth",
     "stop_reason",
-}
+}  # fmt: skip
 OPTIONAL_NODE_FIELDS = {"stop_reason"}
 LATER_PARAMS = {"keep_trace": "auto", "id_like": "warn"}
 """Parameters added after version 1 of the format, with their defaults: written only when they

@@ -18,14 +18,9 @@ __all__ = ["mi_frame", "mutual_information_matrix"]
 
 
 def mutual_information_matrix(
-    X,
-    *,
-    bins=10,
-    base: float = 2,
-    normalize: bool = False,
-    progress: bool = False,
+    X, *, bins=10, base: float = 2, normalize: bool = False, progress: bool = False,
     threads: int | None = None,
-) -> pd.DataFrame:
+) -> pd.DataFrame:  # fmt: skip
     """Mutual information between every pair of columns, from their 2-D histograms.
 
     Each column is binned by the rule of :func:`id3tree.mutual_information`: numeric columns in

@@ -154,13 +154,9 @@ def _items(root, classes, show, decimals, filled, class_colors, max_depth, max_b
         node, group = shown.node, shown.group
         if group is not None:
             item = _Item(
-                shown=shown,
-                title=group_title(group),
-                body=group_body(group, classes, show),
-                fill=GROUP_FILL if filled else WHITE,
-                edge=[GROUP_EDGE],
-                italic=True,
-            )
+                shown=shown, title=group_title(group), body=group_body(group, classes, show),
+                fill=GROUP_FILL if filled else WHITE, edge=[GROUP_EDGE], italic=True,
+            )  # fmt: skip
         else:
             edge, italic = (
                 ([], False)
@@ -370,26 +366,15 @@ def _draw(ax, plan: _Plan) -> None:
             stub_bottom = stub_top + 0.9 * plan.fontsize
             dashed.append([(it.x, stub_top), (it.x, stub_bottom)])
             add_text(
-                it.x,
-                stub_bottom,
-                [it.marker],
-                fonts.small,
-                va="top",
-                color=MUTED_COLOR,
+                it.x, stub_bottom, [it.marker], fonts.small, va="top", color=MUTED_COLOR,
                 gid=MARKER_GID,
-            )
+            )  # fmt: skip
     if plan.note:
         margin = 0.8 * plan.fontsize
         add_text(
-            margin,
-            layout.height,
-            plan.note,
-            fonts.small,
-            ha="left",
-            va="top",
-            color=MUTED_COLOR,
+            margin, layout.height, plan.note, fonts.small, ha="left", va="top", color=MUTED_COLOR,
             gid=NOTE_GID,
-        )
+        )  # fmt: skip
     ax.add_collection(LineCollection(edges, colors=EDGE_COLOR, linewidths=0.9, zorder=1))
     ax.add_collection(
         LineCollection(dashed, colors=MUTED_COLOR, linewidths=0.9, linestyles="--", zorder=1)
@@ -441,20 +426,11 @@ def _into_axes(ax, drawing: _Drawing, max_depth, fontname) -> tuple[_Plan, float
 
 
 def plot_tree(
-    root: Node,
-    *,
-    classes: Sequence | None = None,
-    ax=None,
-    show: Iterable[str] = FIELDS,
-    decimals: int = 3,
-    filled: bool = True,
-    class_colors: Mapping | None = None,
-    max_depth: int | None = None,
-    max_branches: int | str | None = "auto",
-    max_pixels: int = MAX_PIXELS,
-    fontname: str | None = None,
-    fontsize: float = 9.0,
-):
+    root: Node, *, classes: Sequence | None = None, ax=None, show: Iterable[str] = FIELDS,
+    decimals: int = 3, filled: bool = True, class_colors: Mapping | None = None,
+    max_depth: int | None = None, max_branches: int | str | None = "auto",
+    max_pixels: int = MAX_PIXELS, fontname: str | None = None, fontsize: float = 9.0,
+):  # fmt: skip
     """Draw a (multiway) tree with matplotlib; no Graphviz program needed.
 
     Each node is a box with the split (``Outlook``, ``petal_length ≤ 2.45``) or the predicted
