@@ -43,12 +43,10 @@ KINDS = ("categorical", "numeric", "mixed")
 
 # Themed columns a student can picture: name -> values (categorical) or (low, high) (numeric).
 _CATEGORICAL = {
-    "Weather": ["Sunny", "Cloudy", "Rainy"],
-    "Temperature": ["Hot", "Mild", "Cold"],
-    "Wind": ["Weak", "Strong"],
-    "Company": ["Friends", "Family", "Alone"],
+    "Weather": ["Sunny", "Cloudy", "Rainy"], "Temperature": ["Hot", "Mild", "Cold"],
+    "Wind": ["Weak", "Strong"], "Company": ["Friends", "Family", "Alone"],
     "Day": ["Weekday", "Weekend"],
-}
+}  # fmt: skip
 _NUMERIC = {
     "Hours": (0, 10),
     "Distance": (1, 20),

@@ -60,12 +60,9 @@ THRESHOLD_TOLERANCE = 1e-6
 """How far a student's threshold may be from the midpoint (a written number, not a rounding)."""
 
 TASKS = {
-    "entropy": "the entropy of S",
-    "thresholds": "the candidate thresholds",
-    "gains": "the gains at the root",
-    "root": "the feature at the root",
-    "tree": "the tree",
-}
+    "entropy": "the entropy of S", "thresholds": "the candidate thresholds",
+    "gains": "the gains at the root", "root": "the feature at the root", "tree": "the tree",
+}  # fmt: skip
 
 _KEYS = ("root_entropy", "thresholds", "best_thresholds", "gains", "root_feature", "tree")
 _NODE_KEYS = ("entropy", "feature", "threshold", "branches", "predict")
@@ -134,11 +131,9 @@ class Grade:
     def to_dict(self) -> dict:
         """``score``, ``right``, ``total`` and ``feedback``: one row of a class's table."""
         return {
-            "score": round(self.score, 4),
-            "right": self.right,
-            "total": self.total,
+            "score": round(self.score, 4), "right": self.right, "total": self.total,
             "feedback": self.feedback,
-        }
+        }  # fmt: skip
 
     def __str__(self) -> str:
         lines = [f"score {self.score:.2f} ({self.right} of {self.total} answers right)"]

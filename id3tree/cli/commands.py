@@ -359,11 +359,8 @@ def _mi(args: argparse.Namespace) -> int:
     from id3tree.ranking import mutual_information_matrix, plot_heatmap
 
     if args.out is not None and Path(args.out).suffix.lower() not in (
-        ".csv",
-        ".png",
-        ".svg",
-        ".pdf",
-    ):
+        ".csv", ".png", ".svg", ".pdf",
+    ):  # fmt: skip
         raise UserError(f"cannot write {args.out!r}: use .csv, .png, .svg or .pdf")
     check_new_file(args.out, args.force)
     matrix = mutual_information_matrix(
@@ -544,12 +541,9 @@ def _add_fit_command(commands) -> None:
         "--trace", action="store_true", help="print every node, candidate and decision"
     )
     fit.add_argument(
-        "--verbose",
-        type=int,
-        default=0,
-        choices=[0, 1, 2],
+        "--verbose", type=int, default=0, choices=[0, 1, 2],
         help="1 = --trace, 2 also prints every candidate threshold",
-    )
+    )  # fmt: skip
     fit.add_argument("--render", metavar="FILE", help="draw the tree: .png, .svg, .pdf or .dot")
     fit.add_argument("--save", metavar="MODEL.json", help="save the fitted model as JSON")
     fit.add_argument(

@@ -31,20 +31,12 @@ def run_select(args: argparse.Namespace) -> int:
     if features:  # in the order given
         X = X[features]
     result = select_features(
-        X,
-        y,
-        direction=args.direction,
-        criterion=args.criterion,
-        categorical=column_list(args.categorical) or "auto",
-        target_kind=args.target_kind,
-        alpha_enter=args.alpha,
-        alpha_remove=args.alpha_remove,
-        max_features=args.max_features,
-        n_iter=args.n_iter,
-        random_state=args.seed,
-        missing=args.missing,
+        X, y, direction=args.direction, criterion=args.criterion,
+        categorical=column_list(args.categorical) or "auto", target_kind=args.target_kind,
+        alpha_enter=args.alpha, alpha_remove=args.alpha_remove, max_features=args.max_features,
+        n_iter=args.n_iter, random_state=args.seed, missing=args.missing,
         progress=wanted(args.progress),
-    )
+    )  # fmt: skip
     with pd.option_context("display.width", 200, "display.max_columns", None):
         print(result)
     if args.out:

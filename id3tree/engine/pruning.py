@@ -44,16 +44,8 @@ __all__ = [
 PRUNING_METHODS = ("reduced_error", "pessimistic", "cost_complexity")
 
 DECISION_COLUMNS = [
-    "node",
-    "depth",
-    "n_samples",
-    "n_leaves",
-    "measure",
-    "subtree",
-    "leaf",
-    "alpha",
-    "decision",
-]
+    "node", "depth", "n_samples", "n_leaves", "measure", "subtree", "leaf", "alpha", "decision",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)

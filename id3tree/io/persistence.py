@@ -707,11 +707,9 @@ def parse_json(text) -> dict:
     """JSON text as Python data, or a ``ModelFileError`` that says what is wrong with it."""
     try:
         return json.loads(
-            text,
-            parse_constant=_refuse_constant,
-            parse_float=_finite_float,
+            text, parse_constant=_refuse_constant, parse_float=_finite_float,
             object_pairs_hook=_unique_names,
-        )
+        )  # fmt: skip
     except RecursionError:
         raise ModelFileError("the model is not valid JSON: it is nested too deeply") from None
     except ModelFileError:

@@ -82,12 +82,9 @@ def _mi_matrix(X, bins, base, normalize: bool, progress: bool, n_threads: int) -
         every = range(len(names))
         encoded = list(pool.map(encode, every)) if pool is not None else list(map(encode, every))
         joint = pair_entropies(
-            [c for c, _ in encoded],
-            [n for _, n in encoded],
-            base=base,
-            pool=pool,
+            [c for c, _ in encoded], [n for _, n in encoded], base=base, pool=pool,
             on_done=bar.update if bar is not None else None,
-        )
+        )  # fmt: skip
     finally:
         if pool is not None:
             pool.shutdown()

@@ -105,14 +105,9 @@ def _screen(column: pd.Series, single, many, constant, missing, variety) -> list
     numeric = is_numeric(column) or pd.api.types.is_bool_dtype(column.dtype)
     mean, cv = _mean_and_cv(column) if numeric and len(counts) else (math.nan, math.nan)
     return screen_row(
-        str(column.dtype),
-        counts,
-        len(column),
-        numeric,
-        mean,
-        cv,
+        str(column.dtype), counts, len(column), numeric, mean, cv,
         (single, many, constant, missing, variety),
-    )
+    )  # fmt: skip
 
 
 def screen_row(dtype: str, counts: pd.Series, n_rows: int, numeric, mean, cv, limits) -> list:

@@ -123,11 +123,8 @@ def _estimated_slots(boxes: list[_Box], across: bool) -> list[Slot]:
             w, h, label_w, label_h, marker_w, marker_h = h, w, label_h, label_w, LINE_H, marker_w
         slot.box_w, slot.box_h = max(w, 54.0), max(h, 36.0)  # Graphviz's smallest node
         slot.label_w, slot.label_h, slot.marker_w, slot.marker_h = (
-            label_w,
-            label_h,
-            marker_w,
-            marker_h,
-        )
+            label_w, label_h, marker_w, marker_h,
+        )  # fmt: skip
         if box.shown.parent is not None:
             slots[box.shown.parent].children.append(box.shown.index)
     return slots
@@ -278,11 +275,9 @@ def _dot_lines(
         if box.marker:
             i = names[-1]
             marker = {
-                "label": _label([box.marker]),
-                "shape": "plaintext",
-                "style": _quoted(""),
+                "label": _label([box.marker]), "shape": "plaintext", "style": _quoted(""),
                 "fontcolor": _quoted(MUTED_COLOR),
-            }
+            }  # fmt: skip
             lines.append(f"\tm{i} {_attrs(marker)}")
             lines.append(f"\t{i} -> m{i} [style=dashed arrowhead=none]")
     return [line + "\n" for line in lines]

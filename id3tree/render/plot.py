@@ -237,12 +237,9 @@ class _Drawing:
             spacing = _measure(items, self.fonts)
             reserve = 1.5 * self.fonts.fontsize * len(note)  # room for the note
             layout = fitted(
-                items,
-                spacing,
-                max_width=bound,
-                max_height=bound - reserve,
+                items, spacing, max_width=bound, max_height=bound - reserve,
                 strip_width=STRIP_PIXELS * self.fonts.scale,
-            )
+            )  # fmt: skip
             self.plans[max_depth] = _finish(items, self.fonts, layout, list(note))
         return self.plans[max_depth]
 

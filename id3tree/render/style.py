@@ -395,14 +395,9 @@ def readable_branches(root: Node, max_depth: int | None) -> tuple[int, list[str]
 
 
 def refusal(
-    max_depth: int,
-    n_boxes: int | None,
-    limit: int,
-    depth: int,
-    max_pixels: int | None,
-    max_branches: int | None,
-    how: str = "even with wide levels wrapped",
-) -> str:
+    max_depth: int, n_boxes: int | None, limit: int, depth: int, max_pixels: int | None,
+    max_branches: int | None, how: str = "even with wide levels wrapped",
+) -> str:  # fmt: skip
     """Why the top ``max_depth + 1`` levels are not drawn (``n_boxes`` None: more than ``limit``
     boxes; else they do not fit in ``max_pixels``, ``how`` drawn), and the ways out: the
     ``depth`` that fits first."""

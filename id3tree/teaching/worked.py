@@ -344,12 +344,8 @@ def _threshold_table(w: _Writer, record: TeachingRecord, table: CandidateTable) 
         rows.append([threshold, between, left, right, w.cell(overall)])
     classes = ", ".join(w.text(class_name(c)) for c in record.classes)
     header = [
-        "threshold",
-        "between",
-        f"{w.le()} threshold",
-        f"{w.gt()} threshold",
-        "overall entropy",
-    ]
+        "threshold", "between", f"{w.le()} threshold", f"{w.gt()} threshold", "overall entropy",
+    ]  # fmt: skip
     out = [
         "Every candidate threshold, with the class counts on each side (in the order "
         f"{classes}) and the overall entropy of the cut (the lowest in bold):",
@@ -510,13 +506,9 @@ def _write(record: TeachingRecord, node, w: _Writer) -> str:
 
 
 def worked_solution(
-    record: TeachingRecord,
-    node=None,
-    *,
-    format: str = "markdown",
-    exact: bool = True,
+    record: TeachingRecord, node=None, *, format: str = "markdown", exact: bool = True,
     max_thresholds: int | None = MAX_LISTED_THRESHOLDS,
-) -> WorkedSolution:
+) -> WorkedSolution:  # fmt: skip
     """The hand calculation of one node (``node`` = its id) or of the whole tree (None).
 
     ``max_thresholds``: a numeric feature's candidate thresholds are listed when there are at

@@ -366,11 +366,8 @@ def thresholds_texts(depth, threshold, overall_entropy, spans) -> list[str]:
             pieces.append(overall_text[at].tolist())
         if counted:
             pieces += [
-                repeat(", and "),
-                more[rows].tolist(),
-                repeat(" "),
-                more_words[rows].tolist(),
-            ]
+                repeat(", and "), more[rows].tolist(), repeat(" "), more_words[rows].tolist(),
+            ]  # fmt: skip
         texts[rows] = list(map("".join, zip(*pieces)))
     for i in np.flatnonzero(~one_line).tolist():  # several lines, or none
         entries = [f"<= {head[j]}{tail[j]}: {overall_text[j]}" for j in range(first[i], stop[i])]

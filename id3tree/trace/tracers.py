@@ -277,12 +277,9 @@ class LoggingTracer:
     """Send every event to a :mod:`logging` logger (``max_thresholds`` as in :class:`PrintTracer`)."""
 
     def __init__(
-        self,
-        logger: logging.Logger | str = "id3tree",
-        level: int = logging.INFO,
-        *,
+        self, logger: logging.Logger | str = "id3tree", level: int = logging.INFO, *,
         max_thresholds: int | None = 0,
-    ):
+    ):  # fmt: skip
         self.logger = logging.getLogger(logger) if isinstance(logger, str) else logger
         self.level = level
         self.max_thresholds = max_thresholds
