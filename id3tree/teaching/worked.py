@@ -245,12 +245,7 @@ class _Writer:
         return f"$$ {body} $$" if self.tex else body
 
     def inline(self, body: str) -> str:
-        """An equation inside a sentence, kept in :attr:`equations`."""
-        self.equations.append(body)
-        return f"${body}$" if self.tex else body
-
-    def cell(self, body: str) -> str:
-        """An equation in a table cell, kept in :attr:`equations`."""
+        """An equation inside a sentence or a table cell, kept in :attr:`equations`."""
         self.equations.append(body)
         return f"${body}$" if self.tex else body
 
@@ -341,7 +336,7 @@ def _threshold_table(w: _Writer, record: TeachingRecord, table: CandidateTable) 
             threshold, blocked = threshold + "*", True
         between = f"{format_number(t.low)} and {format_number(t.high)}"
         left, right = (", ".join(map(str, side)) for side in (t.left, t.right))
-        rows.append([threshold, between, left, right, w.cell(overall)])
+        rows.append([threshold, between, left, right, w.inline(overall)])
     classes = ", ".join(w.text(class_name(c)) for c in record.classes)
     header = [
         "threshold", "between", f"{w.le()} threshold", f"{w.gt()} threshold", "overall entropy",
