@@ -500,11 +500,9 @@ def _add_fit_command(commands) -> None:
     fit.add_argument("--max-depth", type=int, default=None, help=MAX_DEPTH_HELP)
     fit.add_argument("--min-samples-leaf", type=int, default=1, help="rows every branch needs")
     fit.add_argument(
-        "--class-weight",
-        choices=["balanced"],
-        default=None,
+        "--class-weight", choices=["balanced"], default=None,
         help="weigh each class's rows so the classes count the same (scikit-learn's 'balanced')",
-    )
+    )  # fmt: skip
     fit.add_argument(
         "--alpha", type=float, default=None, help="split only if chi-square p < ALPHA (pre-pruning)"
     )
@@ -517,17 +515,13 @@ def _add_fit_command(commands) -> None:
         help="post-prune the grown tree (reduced_error holds out --validation-size of the rows)",
     )
     fit.add_argument(
-        "--confidence",
-        type=float,
-        default=None,
+        "--confidence", type=float, default=None,
         help="C4.5's CF for --prune pessimistic, in (0, 0.5] (default 0.25)",
-    )
+    )  # fmt: skip
     fit.add_argument(
-        "--ccp-alpha",
-        type=float,
-        default=None,
+        "--ccp-alpha", type=float, default=None,
         help="complexity parameter of cost-complexity pruning (implies --prune cost_complexity)",
-    )
+    )  # fmt: skip
     fit.add_argument(
         "--validation-size", type=float, default=0.25, help="share held out for reduced_error"
     )
@@ -620,11 +614,9 @@ def _add_table_commands(commands) -> None:
         help="the measure (default: information_gain)",
     )
     rank.add_argument(
-        "--bins",
-        type=int,
-        default=None,
+        "--bins", type=int, default=None,
         help="bins of numeric columns (histogram methods; default 25 for jsd, 10 for the others)",
-    )
+    )  # fmt: skip
     add_column_options(rank)
     rank.set_defaults(run=_rank)
 

@@ -68,11 +68,9 @@ def add_select_command(commands) -> None:
         help="the search (both = stepwise; default: forward)",
     )
     select.add_argument(
-        "--criterion",
-        default="aic",
-        choices=["aic", "bic", "pvalue"],
+        "--criterion", default="aic", choices=["aic", "bic", "pvalue"],
         help="what the search minimises (pvalue: directional searches only)",
-    )
+    )  # fmt: skip
     add_kind_options(select)
     select.add_argument(
         "--alpha", type=float, default=0.05, help="p-value to enter (--criterion pvalue)"
@@ -82,11 +80,9 @@ def add_select_command(commands) -> None:
     select.add_argument("--n-iter", type=int, default=100, help="random search: subsets drawn")
     select.add_argument("--seed", type=int, default=None, help="random search: the seed")
     select.add_argument(
-        "--missing",
-        default="drop",
-        choices=["drop", "category"],
+        "--missing", default="drop", choices=["drop", "category"],
         help="drop rows with a missing value, or make it a category (categorical features)",
-    )
+    )  # fmt: skip
     select.add_argument(
         "--candidates", action="store_true", help="show (or write) every model fitted"
     )

@@ -323,20 +323,11 @@ def _draw(ax, plan: _Plan) -> None:
 
     for it in plan.items:
         grouped = it.shown.group is not None
-        ax.add_artist(
-            FancyBboxPatch(
-                (it.x - it.box_w / 2, it.top),
-                it.box_w,
-                it.box_h,
-                boxstyle=rounding,
-                facecolor=it.fill,
-                edgecolor=BORDER_COLOR,
-                linewidth=0.8,
-                linestyle="--" if grouped else "-",
-                zorder=2,
-                gid=GROUP_GID if grouped else NODE_GID,
-            )
-        )
+        ax.add_artist(FancyBboxPatch(
+            (it.x - it.box_w / 2, it.top), it.box_w, it.box_h, boxstyle=rounding,
+            facecolor=it.fill, edgecolor=BORDER_COLOR, linewidth=0.8,
+            linestyle="--" if grouped else "-", zorder=2, gid=GROUP_GID if grouped else NODE_GID,
+        ))  # fmt: skip
         add_text(it.x, it.title_top, it.title, fonts.bold, va="top")
         if it.body:
             add_text(it.x, it.body_top, it.body, fonts.regular, va="top")
