@@ -47,11 +47,7 @@ _CATEGORICAL = {
     "Wind": ["Weak", "Strong"], "Company": ["Friends", "Family", "Alone"],
     "Day": ["Weekday", "Weekend"],
 }  # fmt: skip
-_NUMERIC = {
-    "Hours": (0, 10),
-    "Distance": (1, 20),
-    "Age": (8, 16),
-}
+_NUMERIC = {"Hours": (0, 10), "Distance": (1, 20), "Age": (8, 16)}
 _TARGET = "Go"
 _CLASSES = ("no", "yes")
 MAX_ATTEMPTS = 500

@@ -227,33 +227,16 @@ def _dot_lines(
         if note:
             graph.update(
                 label="<" + "".join(f'{_html(line)}<br align="left"/>' for line in note) + ">",
-                labelloc="b",
-                labeljust="l",
-                fontname=font,
-                fontsize="10",
+                labelloc="b", labeljust="l", fontname=font, fontsize="10",
                 fontcolor=_quoted(MUTED_COLOR),
-            )
-    lines = [
-        "\t" + "graph " + _attrs(graph),
-        "\t"
-        + "node "
-        + _attrs(
-            {
-                "shape": "box",
-                "style": _quoted("rounded,filled" if filled else "rounded"),
-                "color": _quoted(BORDER_COLOR),
-                "fillcolor": _quoted("#ffffff"),
-                "fontname": font,
-                "fontsize": "11",
-                "margin": _quoted("0.14,0.07"),
-            }
-        ),
-        "\t"
-        + "edge "
-        + _attrs(
-            {"color": _quoted(EDGE_COLOR), "fontname": font, "fontsize": "10", "arrowsize": "0.6"}
-        ),
-    ]
+            )  # fmt: skip
+    boxes = {
+        "shape": "box", "style": _quoted("rounded,filled" if filled else "rounded"),
+        "color": _quoted(BORDER_COLOR), "fillcolor": _quoted("#ffffff"), "fontname": font,
+        "fontsize": "11", "margin": _quoted("0.14,0.07"),
+    }  # fmt: skip
+    edges = {"color": _quoted(EDGE_COLOR), "fontname": font, "fontsize": "10", "arrowsize": "0.6"}
+    lines = ["\tgraph " + _attrs(graph), "\tnode " + _attrs(boxes), "\tedge " + _attrs(edges)]
     names: list[str] = []
     for box in boxes_of(max_depth):  # iterative: trees can be thousands of levels deep
         shown = box.shown
