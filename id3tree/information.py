@@ -32,17 +32,10 @@ from id3tree.base.validation import (
 from id3tree.engine import splits
 
 __all__ = [
-    "entropy",
-    "entropy_from_counts",
-    "conditional_entropy",
-    "information_gain",
-    "gain_ratio",
-    "mutual_information",
-    "kl_divergence",
-    "jensen_shannon_divergence",
-    "contingency_table",
+    "entropy", "entropy_from_counts", "conditional_entropy", "information_gain", "gain_ratio",
+    "mutual_information", "kl_divergence", "jensen_shannon_divergence", "contingency_table",
     "candidate_splits",
-]
+]  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------

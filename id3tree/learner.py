@@ -161,24 +161,11 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     """
 
     def __init__(
-        self,
-        *,
-        criterion="entropy",
-        max_depth=None,
-        min_samples_split=2,
-        min_samples_leaf=1,
-        min_weight_fraction_leaf=0.0,
-        min_gain=0.0,
-        alpha=None,
-        categorical="auto",
-        class_weight=None,
-        ccp_alpha=0.0,
-        average_gain_rule=True,
-        verbose=0,
-        numeric_bins=None,
-        keep_trace="auto",
-        id_like="warn",
-    ):
+        self, *, criterion="entropy", max_depth=None, min_samples_split=2, min_samples_leaf=1,
+        min_weight_fraction_leaf=0.0, min_gain=0.0, alpha=None, categorical="auto",
+        class_weight=None, ccp_alpha=0.0, average_gain_rule=True, verbose=0, numeric_bins=None,
+        keep_trace="auto", id_like="warn",
+    ):  # fmt: skip
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -323,16 +310,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     # pruning
     # -----------------------------------------------------------------------------------------
     def prune(
-        self,
-        method: str,
-        X_val=None,
-        y_val=None,
-        *,
-        sample_weight=None,
-        confidence=0.25,
-        ccp_alpha=None,
-        tracer=None,
-    ) -> ID3Classifier:
+        self, method: str, X_val=None, y_val=None, *, sample_weight=None, confidence=0.25,
+        ccp_alpha=None, tracer=None,
+    ) -> ID3Classifier:  # fmt: skip
         """A pruned copy of this fitted tree; this one is left as it is.
 
         Parameters
@@ -672,15 +652,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         return worked_solution(self._teaching(), node, format=format, exact=exact)
 
     def to_html(
-        self,
-        path=None,
-        *,
-        title: str | None = None,
-        mode: str = "explore",
-        test=None,
-        holdout: float | None = None,
-        random_state: int = 0,
-    ) -> str | None:
+        self, path=None, *, title: str | None = None, mode: str = "explore", test=None,
+        holdout: float | None = None, random_state: int = 0,
+    ) -> str | None:  # fmt: skip
         """One self-contained HTML page (no network) of the tree; written to ``path`` (and None
         returned) if given, else returned.
 

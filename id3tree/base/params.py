@@ -83,16 +83,10 @@ def check_int(name: str, value, low: int, *, high: int | None = None, allow_none
 
 
 def check_real(
-    name: str,
-    value,
-    *,
-    low: float | None = None,
-    high: float | None = None,
-    low_open: bool = False,
-    high_open: bool = False,
-    allow_none: bool = False,
+    name: str, value, *, low: float | None = None, high: float | None = None,
+    low_open: bool = False, high_open: bool = False, allow_none: bool = False,
     allow_inf: bool = False,
-):
+):  # fmt: skip
     """``value`` as a ``float`` in the interval given (``[low, high]``, either end open); NaN,
     booleans, complex numbers and text are refused, and infinity unless ``allow_inf``."""
     if value is None and allow_none:

@@ -1,5 +1,5 @@
 """What the package's scikit-learn feature selectors share: checking the data they are fitted
-on, and keeping the chosen columns of a DataFrame as a DataFrame."""
+on, their tags, and keeping the chosen columns of a DataFrame as a DataFrame."""
 
 from __future__ import annotations
 
@@ -37,3 +37,11 @@ class FrameSelector(SelectorMixin, BaseEstimator):
     def _get_support_mask(self) -> np.ndarray:
         check_is_fitted(self, "support_")
         return self.support_
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.input_tags.allow_nan = True
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        return tags

@@ -223,40 +223,19 @@ def _refuse_merged_integers(series: pd.Series, values: np.ndarray, name: str) ->
 
 
 _KINDS = {
-    "string": "text",
-    "bytes": "bytes",
-    "integer": "number",
-    "floating": "number",
-    "mixed-integer-float": "number",
-    "integer-na": "number",
-    "decimal": "number",
-    "complex": "number",
-    "boolean": "bool",
-    "datetime": "datetime",
-    "datetime64": "datetime",
-    "date": "date",
-    "time": "time",
-    "timedelta": "timedelta",
-    "timedelta64": "timedelta",
-    "period": "period",
-    "interval": "interval",
-    "empty": "empty",
-}
+    "string": "text", "bytes": "bytes", "integer": "number", "floating": "number",
+    "mixed-integer-float": "number", "integer-na": "number", "decimal": "number",
+    "complex": "number", "boolean": "bool", "datetime": "datetime", "datetime64": "datetime",
+    "date": "date", "time": "time", "timedelta": "timedelta", "timedelta64": "timedelta",
+    "period": "period", "interval": "interval", "empty": "empty",
+}  # fmt: skip
 
 
 _KIND_WORDS = {
-    "text": "text",
-    "bytes": "bytes",
-    "number": "numbers",
-    "bool": "booleans",
-    "datetime": "dates and times",
-    "date": "dates",
-    "time": "times",
-    "timedelta": "timedeltas",
-    "period": "periods",
-    "interval": "intervals",
-    None: "values of several kinds",
-}
+    "text": "text", "bytes": "bytes", "number": "numbers", "bool": "booleans",
+    "datetime": "dates and times", "date": "dates", "time": "times", "timedelta": "timedeltas",
+    "period": "periods", "interval": "intervals", None: "values of several kinds",
+}  # fmt: skip
 
 
 def value_kind(values) -> str | None:

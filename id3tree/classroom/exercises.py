@@ -44,17 +44,11 @@ KINDS = ("categorical", "numeric", "mixed")
 
 # Themed columns a student can picture: name -> values (categorical) or (low, high) (numeric).
 _CATEGORICAL = {
-    "Weather": ["Sunny", "Cloudy", "Rainy"],
-    "Temperature": ["Hot", "Mild", "Cold"],
-    "Wind": ["Weak", "Strong"],
-    "Company": ["Friends", "Family", "Alone"],
+    "Weather": ["Sunny", "Cloudy", "Rainy"], "Temperature": ["Hot", "Mild", "Cold"],
+    "Wind": ["Weak", "Strong"], "Company": ["Friends", "Family", "Alone"],
     "Day": ["Weekday", "Weekend"],
-}
-_NUMERIC = {
-    "Hours": (0, 10),
-    "Distance": (1, 20),
-    "Age": (8, 16),
-}
+}  # fmt: skip
+_NUMERIC = {"Hours": (0, 10), "Distance": (1, 20), "Age": (8, 16)}
 _TARGET = "Go"
 _CLASSES = ("no", "yes")
 MAX_ATTEMPTS = 500
@@ -348,15 +342,9 @@ def sheet_latex(exercises: list[Exercise], *, answers: bool) -> str:
 
 
 def write_sheets(
-    out,
-    *,
-    kind: str = "mixed",
-    n_rows: int = 12,
-    seed: int = 0,
-    count: int = 1,
-    latex: bool = False,
-    students: list[str] | None = None,
-) -> list:
+    out, *, kind: str = "mixed", n_rows: int = 12, seed: int = 0, count: int = 1,
+    latex: bool = False, students: list[str] | None = None,
+) -> list:  # fmt: skip
     """Write ``exercises.md`` and ``answers.md`` (and with ``latex=True`` the ``.tex`` files) to
     the folder ``out``; exercise ``i`` uses seed ``seed + i``. With ``students`` (names), each
     student gets their own ``count`` exercises (``make_exercise(..., student=name)``), one after

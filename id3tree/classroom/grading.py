@@ -60,12 +60,9 @@ THRESHOLD_TOLERANCE = 1e-6
 """How far a student's threshold may be from the midpoint (a written number, not a rounding)."""
 
 TASKS = {
-    "entropy": "the entropy of S",
-    "thresholds": "the candidate thresholds",
-    "gains": "the gains at the root",
-    "root": "the feature at the root",
-    "tree": "the tree",
-}
+    "entropy": "the entropy of S", "thresholds": "the candidate thresholds",
+    "gains": "the gains at the root", "root": "the feature at the root", "tree": "the tree",
+}  # fmt: skip
 """The tasks of an exercise, each marked apart: name -> what the student works out."""
 
 _KEYS = ("root_entropy", "thresholds", "best_thresholds", "gains", "root_feature", "tree")
@@ -135,11 +132,9 @@ class Grade:
     def to_dict(self) -> dict:
         """``score``, ``right``, ``total`` and ``feedback``: one row of a class's table."""
         return {
-            "score": round(self.score, 4),
-            "right": self.right,
-            "total": self.total,
+            "score": round(self.score, 4), "right": self.right, "total": self.total,
             "feedback": self.feedback,
-        }
+        }  # fmt: skip
 
     def __str__(self) -> str:
         lines = [f"score {self.score:.2f} ({self.right} of {self.total} answers right)"]
@@ -301,22 +296,10 @@ class _Marker:
             name = _name(given)
         except _Bad as bad:
             wrong = "root_feature: nothing was given" if given is None else f"root_feature: {bad}"
-            self.add(
-                "root",
-                "feature at the root",
-                expected,
-                given,
-                f"{wrong}. " + self._split_why(self.root, None),
-            )
-            return
-        right = _same(name, expected)
-        self.add(
-            "root",
-            "feature at the root",
-            expected,
-            given,
-            None if right else self._split_why(self.root, name),
-        )
+            why = f"{wrong}. " + self._split_why(self.root, None)
+        else:
+            why = None if _same(name, expected) else self._split_why(self.root, name)
+        self.add("root", "feature at the root", expected, given, why)
 
     # helpers -------------------------------------------------------------------------------
     def _rows(self, counts) -> str:
@@ -380,16 +363,11 @@ class _Marker:
             value = _number(given)
         except _Bad as bad:
             lead = "nothing was given" if given is None else str(bad)
-            self.add(
-                "thresholds",
-                step,
-                expected,
-                given,
-                f"best_thresholds/{table.feature}: {lead}. {_capital(explain)}.",
-            )
-            return
-        right = abs(value - expected) <= THRESHOLD_TOLERANCE
-        self.add("thresholds", step, expected, given, None if right else f"{explain}, not {given}.")
+            why = f"best_thresholds/{table.feature}: {lead}. {_capital(explain)}."
+        else:
+            right = abs(value - expected) <= THRESHOLD_TOLERANCE
+            why = None if right else f"{explain}, not {given}."
+        self.add("thresholds", step, expected, given, why)
 
     def _gain_why(self, table):
         parts = [(b.n, table.n, b.counts) for b in table.branches]
@@ -533,13 +511,8 @@ class _Marker:
         predict = given.get("predict")
         right = predict is not None and _same(predict, expected)
         lead = "" if predict is None else f", not {predict}"
-        self.add(
-            "tree",
-            step,
-            expected,
-            predict,
-            None if right else f"{name} predicts {expected}{lead}: {reason}.",
-        )
+        why = None if right else f"{name} predicts {expected}{lead}: {reason}."
+        self.add("tree", step, expected, predict, why)
 
     def _split(self, info, given) -> str | None:
         """Mark the feature and threshold of a split; the reason its subtree cannot be marked,
@@ -547,28 +520,18 @@ class _Marker:
         node, name = info.node, subset_name(info)
         feature = given.get("feature")
         if info.parent is not None:
+            split = f"split of {name}"
             if feature is None:
                 lead = (
                     f"{name} is not a leaf: it holds {self._rows(tuple(node.class_counts.values()))}. "
                     if "predict" in given
                     else ""
                 )
-                self.add(
-                    "tree",
-                    f"split of {name}",
-                    node.feature,
-                    None,
-                    lead + self._split_why(info, None),
-                )
+                self.add("tree", split, node.feature, None, lead + self._split_why(info, None))
                 return f"not marked: the split of {name} above is missing"
             right = isinstance(feature, (str, int)) and _same(feature, node.feature)
-            self.add(
-                "tree",
-                f"split of {name}",
-                node.feature,
-                feature,
-                None if right else self._split_why(info, str(feature)),
-            )
+            why = None if right else self._split_why(info, str(feature))
+            self.add("tree", split, node.feature, feature, why)
             if not right:
                 return f"not marked: the split of {name} above is wrong"
         elif not (isinstance(feature, (str, int)) and _same(feature, node.feature)):
@@ -582,17 +545,13 @@ class _Marker:
             f"{name} splits {node.feature} at {format_number(expected)}, between "
             f"{format_number(chosen.low)} and {format_number(chosen.high)}"
         )
+        given_threshold = given.get("threshold")
         try:
-            value = _number(given.get("threshold"))
+            value = _number(given_threshold)
         except _Bad as bad:
-            lead = "nothing was given" if given.get("threshold") is None else str(bad)
-            self.add(
-                "tree",
-                step,
-                expected,
-                given.get("threshold"),
-                f"the threshold of {name}: {lead}. {explain}.",
-            )
+            lead = "nothing was given" if given_threshold is None else str(bad)
+            why = f"the threshold of {name}: {lead}. {explain}."
+            self.add("tree", step, expected, given_threshold, why)
             return f"not marked: the threshold of {name} above is missing"
         if abs(value - expected) > THRESHOLD_TOLERANCE:
             self.add("tree", step, expected, value, f"{explain}, not {format_number(value)}.")

@@ -359,18 +359,12 @@ def _mi(args: argparse.Namespace) -> int:
     from id3tree.ranking import mutual_information_matrix, plot_heatmap
 
     if args.out is not None and Path(args.out).suffix.lower() not in (
-        ".csv",
-        ".png",
-        ".svg",
-        ".pdf",
-    ):
+        ".csv", ".png", ".svg", ".pdf",
+    ):  # fmt: skip
         raise UserError(f"cannot write {args.out!r}: use .csv, .png, .svg or .pdf")
     check_new_file(args.out, args.force)
     matrix = mutual_information_matrix(
-        read_table(args),
-        bins=args.bins,
-        normalize=args.normalize,
-        progress=wanted(args.progress),
+        read_table(args), bins=args.bins, normalize=args.normalize, progress=wanted(args.progress)
     )
     if args.out is None:
         with pd.option_context("display.width", 200, "display.max_columns", None):
@@ -418,13 +412,9 @@ def _exercise(args: argparse.Namespace) -> int:
     for name in names:  # every file is checked before one is written
         check_new_file(Path(args.out) / name, args.force, "the sheet")
     for path in write_sheets(
-        args.out,
-        kind=args.kind,
-        n_rows=args.rows,
-        seed=args.seed,
-        count=args.count,
+        args.out, kind=args.kind, n_rows=args.rows, seed=args.seed, count=args.count,
         latex=args.latex,
-    ):
+    ):  # fmt: skip
         print(f"wrote {path}")
     return 0
 
@@ -510,11 +500,9 @@ def _add_fit_command(commands) -> None:
     fit.add_argument("--max-depth", type=int, default=None, help=MAX_DEPTH_HELP)
     fit.add_argument("--min-samples-leaf", type=int, default=1, help="rows every branch needs")
     fit.add_argument(
-        "--class-weight",
-        choices=["balanced"],
-        default=None,
+        "--class-weight", choices=["balanced"], default=None,
         help="weigh each class's rows so the classes count the same (scikit-learn's 'balanced')",
-    )
+    )  # fmt: skip
     fit.add_argument(
         "--alpha", type=float, default=None, help="split only if chi-square p < ALPHA (pre-pruning)"
     )
@@ -527,17 +515,13 @@ def _add_fit_command(commands) -> None:
         help="post-prune the grown tree (reduced_error holds out --validation-size of the rows)",
     )
     fit.add_argument(
-        "--confidence",
-        type=float,
-        default=None,
+        "--confidence", type=float, default=None,
         help="C4.5's CF for --prune pessimistic, in (0, 0.5] (default 0.25)",
-    )
+    )  # fmt: skip
     fit.add_argument(
-        "--ccp-alpha",
-        type=float,
-        default=None,
+        "--ccp-alpha", type=float, default=None,
         help="complexity parameter of cost-complexity pruning (implies --prune cost_complexity)",
-    )
+    )  # fmt: skip
     fit.add_argument(
         "--validation-size", type=float, default=0.25, help="share held out for reduced_error"
     )
@@ -551,12 +535,9 @@ def _add_fit_command(commands) -> None:
         "--trace", action="store_true", help="print every node, candidate and decision"
     )
     fit.add_argument(
-        "--verbose",
-        type=int,
-        default=0,
-        choices=[0, 1, 2],
+        "--verbose", type=int, default=0, choices=[0, 1, 2],
         help="1 = --trace, 2 also prints every candidate threshold",
-    )
+    )  # fmt: skip
     fit.add_argument("--render", metavar="FILE", help="draw the tree: .png, .svg, .pdf or .dot")
     fit.add_argument("--save", metavar="MODEL.json", help="save the fitted model as JSON")
     fit.add_argument(
@@ -633,11 +614,9 @@ def _add_table_commands(commands) -> None:
         help="the measure (default: information_gain)",
     )
     rank.add_argument(
-        "--bins",
-        type=int,
-        default=None,
+        "--bins", type=int, default=None,
         help="bins of numeric columns (histogram methods; default 25 for jsd, 10 for the others)",
-    )
+    )  # fmt: skip
     add_column_options(rank)
     rank.set_defaults(run=_rank)
 

@@ -88,11 +88,9 @@ def add_kind_options(parser) -> None:
         "--categorical", metavar="A,B,...", help="numeric columns to treat as categories"
     )
     parser.add_argument(
-        "--target-kind",
-        default="auto",
-        choices=["auto", "categorical", "interval"],
+        "--target-kind", default="auto", choices=["auto", "categorical", "interval"],
         help="the target's kind (auto: text and whole numbers are categorical)",
-    )
+    )  # fmt: skip
 
 
 def add_exercise_kind_option(parser, help: str) -> None:
@@ -106,12 +104,10 @@ def add_exercise_kind_option(parser, help: str) -> None:
 def add_progress_option(parser, what: str = "a progress bar") -> None:
     """``--progress`` / ``--no-progress``: by default a bar when stderr is a terminal."""
     parser.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
+        "--progress", action=argparse.BooleanOptionalAction, default=None,
         help=f"show {what} on stderr once the work takes a few seconds (default: when stderr "
         "is a terminal)",
-    )
+    )  # fmt: skip
 
 
 def column_list(text: str | None) -> list[str]:

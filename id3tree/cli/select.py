@@ -31,20 +31,12 @@ def run_select(args: argparse.Namespace) -> int:
     if features:  # in the order given
         X = X[features]
     result = select_features(
-        X,
-        y,
-        direction=args.direction,
-        criterion=args.criterion,
-        categorical=column_list(args.categorical) or "auto",
-        target_kind=args.target_kind,
-        alpha_enter=args.alpha,
-        alpha_remove=args.alpha_remove,
-        max_features=args.max_features,
-        n_iter=args.n_iter,
-        random_state=args.seed,
-        missing=args.missing,
+        X, y, direction=args.direction, criterion=args.criterion,
+        categorical=column_list(args.categorical) or "auto", target_kind=args.target_kind,
+        alpha_enter=args.alpha, alpha_remove=args.alpha_remove, max_features=args.max_features,
+        n_iter=args.n_iter, random_state=args.seed, missing=args.missing,
         progress=wanted(args.progress),
-    )
+    )  # fmt: skip
     with pd.option_context("display.width", 200, "display.max_columns", None):
         print(result)
     if args.out:
@@ -76,11 +68,9 @@ def add_select_command(commands) -> None:
         help="the search (both = stepwise; default: forward)",
     )
     select.add_argument(
-        "--criterion",
-        default="aic",
-        choices=["aic", "bic", "pvalue"],
+        "--criterion", default="aic", choices=["aic", "bic", "pvalue"],
         help="what the search minimises (pvalue: directional searches only)",
-    )
+    )  # fmt: skip
     add_kind_options(select)
     select.add_argument(
         "--alpha", type=float, default=0.05, help="p-value to enter (--criterion pvalue)"
@@ -90,11 +80,9 @@ def add_select_command(commands) -> None:
     select.add_argument("--n-iter", type=int, default=100, help="random search: subsets drawn")
     select.add_argument("--seed", type=int, default=None, help="random search: the seed")
     select.add_argument(
-        "--missing",
-        default="drop",
-        choices=["drop", "category"],
+        "--missing", default="drop", choices=["drop", "category"],
         help="drop rows with a missing value, or make it a category (categorical features)",
-    )
+    )  # fmt: skip
     select.add_argument(
         "--candidates", action="store_true", help="show (or write) every model fitted"
     )

@@ -85,10 +85,7 @@ def search_counted_thresholds(
     )
     groups = np.flatnonzero(last > first)  # the segments with a present value
     owner, at, ties = best_cuts(
-        weighted,
-        first[groups],
-        (last - first)[groups],
-        tie_tolerance(lengths[groups], unit),
+        weighted, first[groups], (last - first)[groups], tie_tolerance(lengths[groups], unit)
     )
     owner = groups[owner]
     n_ties = np.zeros(n_seg, dtype=np.int64)

@@ -333,14 +333,9 @@ def _search_binned(table, parent, edges, min_leaf):
     occurring = np.flatnonzero(present.sum(axis=1) > 0)
     segment, bins = occurring // (n_codes - 1), occurring % (n_codes - 1)
     search, left = search_counted_thresholds(
-        segment,
-        bins.astype(float),
-        present[occurring],
-        table[:, -1, :],
-        parent,
-        min_leaf=min_leaf,
+        segment, bins.astype(float), present[occurring], table[:, -1, :], parent, min_leaf=min_leaf,
         thresholds=edges[bins + 1],
-    )
+    )  # fmt: skip
     return search, left, table[:, -1, :], np.bincount(segment, minlength=k)
 
 

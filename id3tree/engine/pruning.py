@@ -44,16 +44,8 @@ __all__ = [
 PRUNING_METHODS = ("reduced_error", "pessimistic", "cost_complexity")
 
 DECISION_COLUMNS = [
-    "node",
-    "depth",
-    "n_samples",
-    "n_leaves",
-    "measure",
-    "subtree",
-    "leaf",
-    "alpha",
-    "decision",
-]
+    "node", "depth", "n_samples", "n_leaves", "measure", "subtree", "leaf", "alpha", "decision",
+]  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -102,9 +94,7 @@ def copy_tree(root: Node) -> Node:
 def make_leaf(node: Node, reason: str) -> None:
     """Turn ``node`` into a leaf in place; it keeps its class counts and so its prediction."""
     node.children = {}
-    node.feature = None
-    node.threshold = None
-    node.gain = None
+    node.feature = node.threshold = node.gain = None
     node.stop_reason = reason
 
 
@@ -133,32 +123,16 @@ class _Log:
         self.rows = []
 
     def add(self, node, n_leaves, subtree, leaf, pruned, alpha=math.nan) -> None:
-        self.rows.append(
-            dict(
-                node=node.node_id,
-                depth=node.depth,
-                n_samples=node.n_samples,
-                n_leaves=n_leaves,
-                measure=self.measure,
-                subtree=subtree,
-                leaf=leaf,
-                alpha=alpha,
-                decision="pruned" if pruned else "kept",
-            )
-        )
+        self.rows.append(dict(
+            node=node.node_id, depth=node.depth, n_samples=node.n_samples, n_leaves=n_leaves,
+            measure=self.measure, subtree=subtree, leaf=leaf, alpha=alpha,
+            decision="pruned" if pruned else "kept",
+        ))  # fmt: skip
         if self.tracer is not None:
-            self.tracer(
-                PruningDecision(
-                    node.node_id,
-                    node.depth,
-                    self.method,
-                    self.measure,
-                    subtree,
-                    leaf,
-                    None if math.isnan(alpha) else alpha,
-                    pruned,
-                )
-            )
+            self.tracer(PruningDecision(
+                node.node_id, node.depth, self.method, self.measure, subtree, leaf,
+                None if math.isnan(alpha) else alpha, pruned,
+            ))  # fmt: skip
 
     def frame(self) -> pd.DataFrame:
         table = pd.DataFrame(self.rows, columns=DECISION_COLUMNS)

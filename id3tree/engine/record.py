@@ -125,17 +125,9 @@ class Record:
             trace._made()
         counts = counts[order]
         grown = GrownTree(
-            parent,
-            slot[order],
-            depth[order],
-            counts,
-            entropy_rows(counts),
-            feature,
-            threshold,
-            gain,
-            stop_reason.tolist(),
-            trace,
-        )
+            parent, slot[order], depth[order], counts, entropy_rows(counts), feature, threshold,
+            gain, stop_reason.tolist(), trace,
+        )  # fmt: skip
         if self.listener is not None:
             self.listener.finish(new, grown)
             self.listener = None

@@ -220,9 +220,8 @@ class CompiledTree:
 
     def _route_rows(self, rows, row_start, flat, tables, has_missing, stop) -> None:
         """Send ``rows`` (whose values start at ``row_start`` in ``flat``) down to where they stop."""
-        column_start, threshold, offset, child, n_slots, leaf = tables
-        categorical = self.categorical
-        has_categorical = bool(categorical.any())
+        column_start, threshold, offset, child, _, leaf = tables
+        has_categorical = bool(self.categorical.any())
         at = np.zeros(len(rows), dtype=np.int64)
         take = np.take  # a little faster than fancy indexing for these 1-D gathers
         step = 0
@@ -233,18 +232,7 @@ class CompiledTree:
                 at = take(child, take(offset, at) + right)
             else:
                 rows, at, row_start = self._general_step(
-                    at,
-                    value,
-                    right,
-                    has_missing,
-                    categorical,
-                    n_slots,
-                    child,
-                    offset,
-                    rows,
-                    stop,
-                    row_start,
-                    self.sparse,
+                    at, value, right, has_missing, tables, rows, stop, row_start
                 )
             step += 1
             if step % 2 and len(rows) > 64:  # arrivals are looked for every other step
@@ -259,23 +247,11 @@ class CompiledTree:
                 keep = ~arrived
                 rows, at, row_start = rows[keep], at[keep], row_start[keep]
 
-    @staticmethod
-    def _general_step(
-        at,
-        value,
-        right,
-        has_missing,
-        categorical,
-        n_slots,
-        child,
-        offset,
-        rows,
-        stop,
-        row_start,
-        sparse=None,
-    ):
+    def _general_step(self, at, value, right, has_missing, tables, rows, stop, row_start):
         """One step when there are missing values or categorical splits; returns
         (rows, at, row_start) of the rows still moving."""
+        _, _, offset, child, n_slots, _ = tables
+        categorical, sparse = self.categorical, self.sparse
         slot = right.astype(np.int64)  # LEFT 0, RIGHT 1
         if has_missing:
             slot[np.isnan(value)] = NUMERIC_MISSING

@@ -424,15 +424,9 @@ class SortedColumns:
                     codes[i][codes[i] == len(self.counted_values[j])] = n_codes - 1
             segment = (np.arange(c)[:, None] * k + node).reshape(-1)
             result, low_code, high_code = NUMERIC_SEARCHES["counted"](
-                codes.reshape(-1),
-                np.tile(labels, c),
-                segment,
-                c * k,
-                n_codes,
-                n_classes,
-                min_leaf=min_leaf,
-                rank=rank,
-            )
+                codes.reshape(-1), np.tile(labels, c), segment, c * k, n_codes, n_classes,
+                min_leaf=min_leaf, rank=rank,
+            )  # fmt: skip
             if result.ranked is not None:  # (segment i * k + node: the i-th feature's node)
                 beside = self._counted_values(js, result.ranked.segment // k, result.ranked.beside)
                 s.ranked.append((self.counted[js.start : js.stop], result.ranked, *beside))

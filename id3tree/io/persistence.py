@@ -44,30 +44,16 @@ FORMAT = "id3tree.ID3Classifier"
 VERSION = 1
 
 MODEL_FIELDS = {
-    "format",
-    "version",
-    "params",
-    "classes",
-    "feature_names",
-    "has_feature_names",
-    "categories",
+    "format", "version", "params", "classes", "feature_names", "has_feature_names", "categories",
     "nodes",
-}
+}  # fmt: skip
 # "target": the name of the class column, which `id3tree fit --save` records so that
 # `id3tree predict` can score data that has it (the model itself never reads it)
 OPTIONAL_MODEL_FIELDS = {"names_from_frame", "target"}
 NODE_FIELDS = {
-    "id",
-    "parent",
-    "key",
-    "feature",
-    "threshold",
-    "counts",
-    "entropy",
-    "gain",
-    "depth",
+    "id", "parent", "key", "feature", "threshold", "counts", "entropy", "gain", "depth",
     "stop_reason",
-}
+}  # fmt: skip
 OPTIONAL_NODE_FIELDS = {"stop_reason"}
 LATER_PARAMS = {"keep_trace": "auto", "id_like": "warn"}
 """Parameters added after version 1 of the format, with their defaults: written only when they
@@ -721,11 +707,9 @@ def parse_json(text) -> dict:
     """JSON text as Python data, or a ``ModelFileError`` that says what is wrong with it."""
     try:
         return json.loads(
-            text,
-            parse_constant=_refuse_constant,
-            parse_float=_finite_float,
+            text, parse_constant=_refuse_constant, parse_float=_finite_float,
             object_pairs_hook=_unique_names,
-        )
+        )  # fmt: skip
     except RecursionError:
         raise ModelFileError("the model is not valid JSON: it is nested too deeply") from None
     except ModelFileError:

@@ -48,22 +48,14 @@ class GrownTree:
         """Every node's ``node_id``, by position."""
         return np.arange(self.n_nodes) if self.node_id is None else self.node_id
 
-    def to_nodes(self, data) -> Node:
-        """Node objects from the flat arrays (per-node values computed in bulk first); the root."""
-        return self.nodes(data.names, data.categories, data.classes)[0]
-
     def nodes(self, names: list, categories: list, classes: list) -> list[Node]:
         """Every node as a linked :class:`Node`, by position (the root first).
         ``categories[f]`` lists feature f's values, None for a numeric feature."""
         counts = self.counts.tolist()
         n_samples = self.counts.sum(axis=1).tolist()
         majority = majority_classes(self.counts).tolist()
-        feature, threshold, gain = (
-            self.feature.tolist(),
-            self.threshold.tolist(),
-            self.gain.tolist(),
-        )
-        entropy, depth = self.entropy.tolist(), self.depth.tolist()
+        feature, threshold = self.feature.tolist(), self.threshold.tolist()
+        gain, entropy, depth = self.gain.tolist(), self.entropy.tolist(), self.depth.tolist()
         ids = self.ids.tolist()
         numeric = [c is None for c in categories]
         nodes = [

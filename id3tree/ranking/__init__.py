@@ -21,10 +21,6 @@ from id3tree.ranking.screening import screen_features
 from id3tree.ranking.selector import JSDSelector
 
 __all__ = [
-    "JSDSelector",
-    "jsd_screen",
-    "mutual_information_matrix",
-    "plot_heatmap",
-    "rank_features",
+    "JSDSelector", "jsd_screen", "mutual_information_matrix", "plot_heatmap", "rank_features",
     "screen_features",
-]
+]  # fmt: skip

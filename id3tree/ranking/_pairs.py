@@ -37,13 +37,9 @@ CHUNK_ROWS = 1 << 16  # rows per bincount, so the work buffer stays small on tal
 
 
 def pair_entropies(
-    codes: Sequence[np.ndarray],
-    n_codes: Sequence[int],
-    *,
-    base: float = 2,
-    pool: Executor | None = None,
-    on_done: Callable[[int], None] | None = None,
-) -> np.ndarray:
+    codes: Sequence[np.ndarray], n_codes: Sequence[int], *, base: float = 2,
+    pool: Executor | None = None, on_done: Callable[[int], None] | None = None,
+) -> np.ndarray:  # fmt: skip
     """An ``(m, m)`` array: ``H(a, b)`` off the diagonal and ``H(a)`` on it.
 
     ``codes[a]`` holds the integer codes ``0 .. n_codes[a] - 1`` of column a (all of one length).

@@ -11,14 +11,9 @@ __all__ = ["plot_heatmap"]
 
 
 def plot_heatmap(
-    frame: pd.DataFrame,
-    *,
-    ax=None,
-    annotate: bool = True,
-    cmap: str = "viridis",
-    fmt: str = ".2f",
+    frame: pd.DataFrame, *, ax=None, annotate: bool = True, cmap: str = "viridis", fmt: str = ".2f",
     title: str | None = None,
-):
+):  # fmt: skip
     """Draw a DataFrame as a heatmap and return the matplotlib Axes.
 
     Works for every frame of :mod:`id3tree.ranking`: the MI matrix, a JSD screen (classes by

@@ -28,12 +28,7 @@ MAX_MACRO_CLASSES = 12  # 2**12 - 2 = 4094 subsets
 
 
 def jsd_screen(
-    X,
-    y,
-    *,
-    bins=25,
-    macroclasses: bool = False,
-    trim_outliers: float | None = None,
+    X, y, *, bins=25, macroclasses: bool = False, trim_outliers: float | None = None
 ) -> pd.DataFrame:
     """One-vs-all JSD (bits) of every class against the rest, for every feature.
 

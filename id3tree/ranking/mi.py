@@ -18,14 +18,9 @@ __all__ = ["mi_frame", "mutual_information_matrix"]
 
 
 def mutual_information_matrix(
-    X,
-    *,
-    bins=10,
-    base: float = 2,
-    normalize: bool = False,
-    progress: bool = False,
+    X, *, bins=10, base: float = 2, normalize: bool = False, progress: bool = False,
     threads: int | None = None,
-) -> pd.DataFrame:
+) -> pd.DataFrame:  # fmt: skip
     """Mutual information between every pair of columns, from their 2-D histograms.
 
     Each column is binned by the rule of :func:`id3tree.mutual_information`: numeric columns in
@@ -87,12 +82,9 @@ def _mi_matrix(X, bins, base, normalize: bool, progress: bool, n_threads: int) -
         every = range(len(names))
         encoded = list(pool.map(encode, every)) if pool is not None else list(map(encode, every))
         joint = pair_entropies(
-            [c for c, _ in encoded],
-            [n for _, n in encoded],
-            base=base,
-            pool=pool,
+            [c for c, _ in encoded], [n for _, n in encoded], base=base, pool=pool,
             on_done=bar.update if bar is not None else None,
-        )
+        )  # fmt: skip
     finally:
         if pool is not None:
             pool.shutdown()

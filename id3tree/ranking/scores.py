@@ -41,11 +41,9 @@ def _symmetric_uncertainty(x, y, bins):
 
 
 SCORERS = {
-    "information_gain": _information_gain,
-    "gain_ratio": _gain_ratio,
-    "mutual_information": _mi,
+    "information_gain": _information_gain, "gain_ratio": _gain_ratio, "mutual_information": _mi,
     "symmetric_uncertainty": _symmetric_uncertainty,
-}
+}  # fmt: skip
 
 
 MI_BINS = 10

@@ -25,29 +25,15 @@ __all__ = [
 ]  # fmt: skip
 
 COLUMNS = [
-    "dtype",
-    "is_string",
-    "n_valid",
-    "n_missing",
-    "percent_missing",
-    "n_unique",
-    "entropy",
-    "percent_entropy",
-    "mean",
-    "coef_variation",
-    "flags",
-]
+    "dtype", "is_string", "n_valid", "n_missing", "percent_missing", "n_unique", "entropy",
+    "percent_entropy", "mean", "coef_variation", "flags",
+]  # fmt: skip
 
 
 def screen_features(
-    X,
-    *,
-    single_category: float = 0.95,
-    many_categories: float = 0.01,
-    near_constant: float = 0.01,
-    mostly_missing: float = 50.0,
-    low_variety: float = 10.0,
-) -> pd.DataFrame:
+    X, *, single_category: float = 0.95, many_categories: float = 0.01, near_constant: float = 0.01,
+    mostly_missing: float = 50.0, low_variety: float = 10.0,
+) -> pd.DataFrame:  # fmt: skip
     """One row per column: missing values, distinct values, entropy, spread, and warning flags.
 
     Parameters
@@ -119,14 +105,9 @@ def _screen(column: pd.Series, single, many, constant, missing, variety) -> list
     numeric = is_numeric(column) or pd.api.types.is_bool_dtype(column.dtype)
     mean, cv = _mean_and_cv(column) if numeric and len(counts) else (math.nan, math.nan)
     return screen_row(
-        str(column.dtype),
-        counts,
-        len(column),
-        numeric,
-        mean,
-        cv,
+        str(column.dtype), counts, len(column), numeric, mean, cv,
         (single, many, constant, missing, variety),
-    )
+    )  # fmt: skip
 
 
 def screen_row(dtype: str, counts: pd.Series, n_rows: int, numeric, mean, cv, limits) -> list:
@@ -152,18 +133,9 @@ def screen_row(dtype: str, counts: pd.Series, n_rows: int, numeric, mean, cv, li
     if looks_like_an_identifier(counts, numeric):
         flags.append(ID_LIKE_FLAG)
     return [
-        dtype,
-        is_string,
-        n_valid,
-        n_missing,
-        100.0 * n_missing / n_rows,
-        n_unique,
-        entropy,
-        percent,
-        mean,
-        cv,
-        ", ".join(flags),
-    ]
+        dtype, is_string, n_valid, n_missing, 100.0 * n_missing / n_rows, n_unique, entropy,
+        percent, mean, cv, ", ".join(flags),
+    ]  # fmt: skip
 
 
 def looks_like_an_identifier(counts: pd.Series, numeric: bool) -> bool:

@@ -104,11 +104,3 @@ class JSDSelector(FrameSelector):
         t = self.threshold
         if t is not None and (isinstance(t, bool) or not isinstance(t, numbers.Real)):
             raise ValueError(f"threshold must be a number or None, got {t!r}")
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.allow_nan = True
-        tags.input_tags.categorical = True
-        tags.input_tags.string = True
-        return tags

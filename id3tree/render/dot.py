@@ -123,11 +123,8 @@ def _estimated_slots(boxes: list[_Box], across: bool) -> list[Slot]:
             w, h, label_w, label_h, marker_w, marker_h = h, w, label_h, label_w, LINE_H, marker_w
         slot.box_w, slot.box_h = max(w, 54.0), max(h, 36.0)  # Graphviz's smallest node
         slot.label_w, slot.label_h, slot.marker_w, slot.marker_h = (
-            label_w,
-            label_h,
-            marker_w,
-            marker_h,
-        )
+            label_w, label_h, marker_w, marker_h,
+        )  # fmt: skip
         if box.shown.parent is not None:
             slots[box.shown.parent].children.append(box.shown.index)
     return slots
@@ -230,33 +227,16 @@ def _dot_lines(
         if note:
             graph.update(
                 label="<" + "".join(f'{_html(line)}<br align="left"/>' for line in note) + ">",
-                labelloc="b",
-                labeljust="l",
-                fontname=font,
-                fontsize="10",
+                labelloc="b", labeljust="l", fontname=font, fontsize="10",
                 fontcolor=_quoted(MUTED_COLOR),
-            )
-    lines = [
-        "\t" + "graph " + _attrs(graph),
-        "\t"
-        + "node "
-        + _attrs(
-            {
-                "shape": "box",
-                "style": _quoted("rounded,filled" if filled else "rounded"),
-                "color": _quoted(BORDER_COLOR),
-                "fillcolor": _quoted("#ffffff"),
-                "fontname": font,
-                "fontsize": "11",
-                "margin": _quoted("0.14,0.07"),
-            }
-        ),
-        "\t"
-        + "edge "
-        + _attrs(
-            {"color": _quoted(EDGE_COLOR), "fontname": font, "fontsize": "10", "arrowsize": "0.6"}
-        ),
-    ]
+            )  # fmt: skip
+    boxes = {
+        "shape": "box", "style": _quoted("rounded,filled" if filled else "rounded"),
+        "color": _quoted(BORDER_COLOR), "fillcolor": _quoted("#ffffff"), "fontname": font,
+        "fontsize": "11", "margin": _quoted("0.14,0.07"),
+    }  # fmt: skip
+    edges = {"color": _quoted(EDGE_COLOR), "fontname": font, "fontsize": "10", "arrowsize": "0.6"}
+    lines = ["\tgraph " + _attrs(graph), "\tnode " + _attrs(boxes), "\tedge " + _attrs(edges)]
     names: list[str] = []
     for box in boxes_of(max_depth):  # iterative: trees can be thousands of levels deep
         shown = box.shown
@@ -278,11 +258,9 @@ def _dot_lines(
         if box.marker:
             i = names[-1]
             marker = {
-                "label": _label([box.marker]),
-                "shape": "plaintext",
-                "style": _quoted(""),
+                "label": _label([box.marker]), "shape": "plaintext", "style": _quoted(""),
                 "fontcolor": _quoted(MUTED_COLOR),
-            }
+            }  # fmt: skip
             lines.append(f"\tm{i} {_attrs(marker)}")
             lines.append(f"\t{i} -> m{i} [style=dashed arrowhead=none]")
     return [line + "\n" for line in lines]

@@ -274,14 +274,9 @@ def _rows(slots: list[Slot], spacing: Spacing, wrap: float | None) -> Layout:
 
 
 def fitted(
-    slots: list[Slot],
-    spacing: Spacing,
-    *,
-    max_width: float = math.inf,
-    max_height: float = math.inf,
-    aspect: float = PAGE_ASPECT,
-    strip_width: float = math.inf,
-) -> Layout:
+    slots: list[Slot], spacing: Spacing, *, max_width: float = math.inf,
+    max_height: float = math.inf, aspect: float = PAGE_ASPECT, strip_width: float = math.inf,
+) -> Layout:  # fmt: skip
     """The plain layout if it fits ``max_width`` x ``max_height`` (and is not a strip: more than
     :data:`STRIP` times as wide as tall and wider than ``strip_width``); else, of the plain
     layout and those wrapped at :data:`WRAP_TRIES` widths (from the widest slot to the widest

@@ -154,13 +154,9 @@ def _items(root, classes, show, decimals, filled, class_colors, max_depth, max_b
         node, group = shown.node, shown.group
         if group is not None:
             item = _Item(
-                shown=shown,
-                title=group_title(group),
-                body=group_body(group, classes, show),
-                fill=GROUP_FILL if filled else WHITE,
-                edge=[GROUP_EDGE],
-                italic=True,
-            )
+                shown=shown, title=group_title(group), body=group_body(group, classes, show),
+                fill=GROUP_FILL if filled else WHITE, edge=[GROUP_EDGE], italic=True,
+            )  # fmt: skip
         else:
             edge, italic = (
                 ([], False)
@@ -241,12 +237,9 @@ class _Drawing:
             spacing = _measure(items, self.fonts)
             reserve = 1.5 * self.fonts.fontsize * len(note)  # room for the note
             layout = fitted(
-                items,
-                spacing,
-                max_width=bound,
-                max_height=bound - reserve,
+                items, spacing, max_width=bound, max_height=bound - reserve,
                 strip_width=STRIP_PIXELS * self.fonts.scale,
-            )
+            )  # fmt: skip
             self.plans[max_depth] = _finish(items, self.fonts, layout, list(note))
         return self.plans[max_depth]
 
@@ -330,20 +323,11 @@ def _draw(ax, plan: _Plan) -> None:
 
     for it in plan.items:
         grouped = it.shown.group is not None
-        ax.add_artist(
-            FancyBboxPatch(
-                (it.x - it.box_w / 2, it.top),
-                it.box_w,
-                it.box_h,
-                boxstyle=rounding,
-                facecolor=it.fill,
-                edgecolor=BORDER_COLOR,
-                linewidth=0.8,
-                linestyle="--" if grouped else "-",
-                zorder=2,
-                gid=GROUP_GID if grouped else NODE_GID,
-            )
-        )
+        ax.add_artist(FancyBboxPatch(
+            (it.x - it.box_w / 2, it.top), it.box_w, it.box_h, boxstyle=rounding,
+            facecolor=it.fill, edgecolor=BORDER_COLOR, linewidth=0.8,
+            linestyle="--" if grouped else "-", zorder=2, gid=GROUP_GID if grouped else NODE_GID,
+        ))  # fmt: skip
         add_text(it.x, it.title_top, it.title, fonts.bold, va="top")
         if it.body:
             add_text(it.x, it.body_top, it.body, fonts.regular, va="top")
@@ -370,26 +354,15 @@ def _draw(ax, plan: _Plan) -> None:
             stub_bottom = stub_top + 0.9 * plan.fontsize
             dashed.append([(it.x, stub_top), (it.x, stub_bottom)])
             add_text(
-                it.x,
-                stub_bottom,
-                [it.marker],
-                fonts.small,
-                va="top",
-                color=MUTED_COLOR,
+                it.x, stub_bottom, [it.marker], fonts.small, va="top", color=MUTED_COLOR,
                 gid=MARKER_GID,
-            )
+            )  # fmt: skip
     if plan.note:
         margin = 0.8 * plan.fontsize
         add_text(
-            margin,
-            layout.height,
-            plan.note,
-            fonts.small,
-            ha="left",
-            va="top",
-            color=MUTED_COLOR,
+            margin, layout.height, plan.note, fonts.small, ha="left", va="top", color=MUTED_COLOR,
             gid=NOTE_GID,
-        )
+        )  # fmt: skip
     ax.add_collection(LineCollection(edges, colors=EDGE_COLOR, linewidths=0.9, zorder=1))
     ax.add_collection(
         LineCollection(dashed, colors=MUTED_COLOR, linewidths=0.9, linestyles="--", zorder=1)
@@ -441,20 +414,11 @@ def _into_axes(ax, drawing: _Drawing, max_depth, fontname) -> tuple[_Plan, float
 
 
 def plot_tree(
-    root: Node,
-    *,
-    classes: Sequence | None = None,
-    ax=None,
-    show: Iterable[str] = FIELDS,
-    decimals: int = 3,
-    filled: bool = True,
-    class_colors: Mapping | None = None,
-    max_depth: int | None = None,
-    max_branches: int | str | None = "auto",
-    max_pixels: int = MAX_PIXELS,
-    fontname: str | None = None,
-    fontsize: float = 9.0,
-):
+    root: Node, *, classes: Sequence | None = None, ax=None, show: Iterable[str] = FIELDS,
+    decimals: int = 3, filled: bool = True, class_colors: Mapping | None = None,
+    max_depth: int | None = None, max_branches: int | str | None = "auto",
+    max_pixels: int = MAX_PIXELS, fontname: str | None = None, fontsize: float = 9.0,
+):  # fmt: skip
     """Draw a (multiway) tree with matplotlib; no Graphviz program needed.
 
     Each node is a box with the split (``Outlook``, ``petal_length ≤ 2.45``) or the predicted

@@ -63,19 +63,10 @@ def leaf_rectangles(
 
 
 def plot_regions(
-    root: Node,
-    X,
-    y,
-    *,
-    features: Sequence[str],
-    classes: Sequence | None = None,
-    ax=None,
-    class_colors: Mapping | None = None,
-    annotate: bool = False,
-    split_labels: bool = True,
-    margin: float = 0.05,
-    point_size: float = 18.0,
-):
+    root: Node, X, y, *, features: Sequence[str], classes: Sequence | None = None, ax=None,
+    class_colors: Mapping | None = None, annotate: bool = False, split_labels: bool = True,
+    margin: float = 0.05, point_size: float = 18.0,
+):  # fmt: skip
     """Draw the decision regions of a tree that splits on two numeric features.
 
     Parameters
@@ -135,14 +126,9 @@ def plot_regions(
         if annotate:
             counts = ", ".join(f"{v:g}" for v in node.class_counts.values())
             ax.text(
-                (x0 + x1) / 2,
-                (y0 + y1) / 2,
-                f"({counts})",
-                ha="center",
-                va="center",
-                fontsize=8,
+                (x0 + x1) / 2, (y0 + y1) / 2, f"({counts})", ha="center", va="center", fontsize=8,
                 color=BORDER_COLOR,
-            )
+            )  # fmt: skip
     for node, ((x0, y0), (x1, y1)) in lines:
         ax.plot([x0, x1], [y0, y1], color="black", lw=1.4, zorder=3)
         if split_labels:
@@ -163,14 +149,9 @@ def plot_regions(
         mine = present & (labels == c)
         if mine.any():
             ax.scatter(
-                *points[mine].T,
-                s=point_size,
-                color=palette[c],
-                edgecolor=BORDER_COLOR,
-                linewidth=0.5,
-                label=str(c),
-                zorder=5,
-            )
+                *points[mine].T, s=point_size, color=palette[c], edgecolor=BORDER_COLOR,
+                linewidth=0.5, label=str(c), zorder=5,
+            )  # fmt: skip
     ax.set_xlim(bounds[0], bounds[1])
     ax.set_ylim(bounds[2], bounds[3])
     ax.set_xlabel(features[0])

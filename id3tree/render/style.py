@@ -33,26 +33,10 @@ FIELDS = ("samples", "counts", "entropy", "gain")
 
 PALETTE = (
     # ColorBrewer Set2, then Set3: light enough for dark text at full strength.
-    "#fc8d62",
-    "#66c2a5",
-    "#8da0cb",
-    "#e78ac3",
-    "#a6d854",
-    "#ffd92f",
-    "#e5c494",
-    "#b3b3b3",
-    "#8dd3c7",
-    "#bebada",
-    "#fb8072",
-    "#80b1d3",
-    "#fdb462",
-    "#b3de69",
-    "#fccde5",
-    "#d9d9d9",
-    "#bc80bd",
-    "#ccebc5",
-    "#ffed6f",
-)
+    "#fc8d62", "#66c2a5", "#8da0cb", "#e78ac3", "#a6d854", "#ffd92f", "#e5c494", "#b3b3b3",
+    "#8dd3c7", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5", "#d9d9d9",
+    "#bc80bd", "#ccebc5", "#ffed6f",
+)  # fmt: skip
 WHITE = "#ffffff"
 EDGE_COLOR = "#666666"
 BORDER_COLOR = "#555555"
@@ -70,12 +54,9 @@ values) is not."""
 # options
 # ---------------------------------------------------------------------------------------------
 def check_options(
-    show: Iterable[str],
-    decimals: int,
-    max_depth: int | None,
-    max_branches: int | None = None,
+    show: Iterable[str], decimals: int, max_depth: int | None, max_branches: int | None = None,
     max_pixels: int | None = None,
-) -> tuple[str, ...]:
+) -> tuple[str, ...]:  # fmt: skip
     """Validate the options both renderers share; return ``show`` in display order."""
     if isinstance(show, str):
         show = (show,)
@@ -414,14 +395,9 @@ def readable_branches(root: Node, max_depth: int | None) -> tuple[int, list[str]
 
 
 def refusal(
-    max_depth: int,
-    n_boxes: int | None,
-    limit: int,
-    depth: int,
-    max_pixels: int | None,
-    max_branches: int | None,
-    how: str = "even with wide levels wrapped",
-) -> str:
+    max_depth: int, n_boxes: int | None, limit: int, depth: int, max_pixels: int | None,
+    max_branches: int | None, how: str = "even with wide levels wrapped",
+) -> str:  # fmt: skip
     """Why the top ``max_depth + 1`` levels are not drawn (``n_boxes`` None: more than ``limit``
     boxes; else they do not fit in ``max_pixels``, ``how`` drawn), and the ways out: the
     ``depth`` that fits first."""

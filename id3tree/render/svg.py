@@ -53,17 +53,10 @@ def _box(
 
 
 def tree_to_svg(
-    root: Node,
-    *,
-    classes: Sequence | None = None,
-    show=("samples", "counts", "entropy"),
-    decimals: int = 3,
-    filled: bool = True,
-    shown: Collection[int] | None = None,
-    highlight: int | None = None,
-    max_depth: int | None = None,
-    node_ids: bool = True,
-) -> str:
+    root: Node, *, classes: Sequence | None = None, show=("samples", "counts", "entropy"),
+    decimals: int = 3, filled: bool = True, shown: Collection[int] | None = None,
+    highlight: int | None = None, max_depth: int | None = None, node_ids: bool = True,
+) -> str:  # fmt: skip
     """The tree as an SVG document (a string).
 
     Parameters

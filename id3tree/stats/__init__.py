@@ -31,20 +31,8 @@ from id3tree.stats.sweep import sweep_operator
 from id3tree.stats.wrapper import SelectionResult, select_features
 
 __all__ = [
-    "HypothesisTestResult",
-    "PerfectSeparationWarning",
-    "SelectionResult",
-    "WrapperSelector",
-    "anova_test",
-    "chi_square_test",
-    "cramers_v",
-    "deviance_test",
-    "eta_squared",
-    "g_test",
-    "mcfadden_r2",
-    "pearson_r2",
-    "regression_test",
-    "select_features",
-    "sweep_operator",
+    "HypothesisTestResult", "PerfectSeparationWarning", "SelectionResult", "WrapperSelector",
+    "anova_test", "chi_square_test", "cramers_v", "deviance_test", "eta_squared", "g_test",
+    "mcfadden_r2", "pearson_r2", "regression_test", "select_features", "sweep_operator",
     "test_features",
-]
+]  # fmt: skip

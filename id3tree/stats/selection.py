@@ -27,19 +27,9 @@ TESTS = {
     ("interval", "categorical"): ("deviance", classical._deviance, "McFadden R2"),
 }
 COLUMNS = [
-    "kind",
-    "test",
-    "statistic",
-    "df",
-    "pvalue",
-    "importance",
-    "association",
-    "measure",
-    "significant",
-    "n",
-    "n_dropped",
-    "note",
-]
+    "kind", "test", "statistic", "df", "pvalue", "importance", "association", "measure",
+    "significant", "n", "n_dropped", "note",
+]  # fmt: skip
 
 
 def test_features(X, y, *, categorical="auto", target_kind="auto", alpha=0.05) -> pd.DataFrame:
@@ -130,16 +120,9 @@ test_features.__test__ = False  # the name starts with "test": keep pytest from 
 
 def _empty_row(length: int) -> dict:
     return dict(
-        statistic=math.nan,
-        df=None,
-        pvalue=math.nan,
-        importance=math.nan,
-        association=math.nan,
-        significant=False,
-        n=0,
-        n_dropped=length,
-        note="no rows with both values present",
-    )
+        statistic=math.nan, df=None, pvalue=math.nan, importance=math.nan, association=math.nan,
+        significant=False, n=0, n_dropped=length, note="no rows with both values present",
+    )  # fmt: skip
 
 
 def _target_kind(target: pd.Series, target_kind: str) -> str:

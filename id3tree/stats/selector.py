@@ -53,19 +53,10 @@ class WrapperSelector(FrameSelector):
     """
 
     def __init__(
-        self,
-        direction="forward",
-        criterion="aic",
-        categorical="auto",
-        target_kind="auto",
-        alpha_enter=0.05,
-        alpha_remove=None,
-        max_features=None,
-        n_iter=100,
-        random_state=None,
-        missing="drop",
-        tolerance=TOLERANCE,
-    ):
+        self, direction="forward", criterion="aic", categorical="auto", target_kind="auto",
+        alpha_enter=0.05, alpha_remove=None, max_features=None, n_iter=100, random_state=None,
+        missing="drop", tolerance=TOLERANCE,
+    ):  # fmt: skip
         self.direction = direction
         self.criterion = criterion
         self.categorical = categorical
@@ -93,28 +84,12 @@ class WrapperSelector(FrameSelector):
         frame = self._fit_table(X, y)
         target = check_labels(y, frame.shape[0])
         self.result_ = select_features(
-            frame,
-            target,
-            direction=self.direction,
-            criterion=self.criterion,
-            categorical=self.categorical,
-            target_kind=self.target_kind,
-            alpha_enter=self.alpha_enter,
-            alpha_remove=self.alpha_remove,
-            max_features=self.max_features,
-            n_iter=self.n_iter,
-            random_state=self.random_state,
-            missing=self.missing,
-            tolerance=self.tolerance,
-        )
+            frame, target, direction=self.direction, criterion=self.criterion,
+            categorical=self.categorical, target_kind=self.target_kind,
+            alpha_enter=self.alpha_enter, alpha_remove=self.alpha_remove,
+            max_features=self.max_features, n_iter=self.n_iter, random_state=self.random_state,
+            missing=self.missing, tolerance=self.tolerance,
+        )  # fmt: skip
         chosen = set(self.result_.selected)
         self.support_ = np.array([str(c) in chosen for c in frame.columns], dtype=bool)
         return self
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.target_tags.required = True
-        tags.input_tags.allow_nan = True
-        tags.input_tags.categorical = True
-        tags.input_tags.string = True
-        return tags

@@ -71,21 +71,9 @@ or a smaller ``n_iter``)."""
 TIE = 1e-10
 """Criterion values closer than this are ties, broken by the feature's place in X."""
 PATH_COLUMNS = [
-    "step",
-    "action",
-    "feature",
-    "features",
-    "n_features",
-    "n_parameters",
-    "log_likelihood",
-    "aic",
-    "bic",
-    "statistic",
-    "df",
-    "pvalue",
-    "aliased",
-    "note",
-]
+    "step", "action", "feature", "features", "n_features", "n_parameters", "log_likelihood", "aic",
+    "bic", "statistic", "df", "pvalue", "aliased", "note",
+]  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------
@@ -166,10 +154,7 @@ class SelectionResult:
 
     def _repr_html_(self) -> str:
         table = self._shown().to_html(
-            index=False,
-            float_format="{:.4f}".format,
-            na_rep="",
-            border=0,
+            index=False, float_format="{:.4f}".format, na_rep="", border=0
         )
         chosen = ", ".join(self.selected) if self.selected else "(none: the intercept alone)"
         notes = "".join(
@@ -193,22 +178,11 @@ def _format_p(p) -> str:
 # The search
 # ---------------------------------------------------------------------------------------------
 def select_features(
-    X,
-    y,
-    *,
-    direction: str = "forward",
-    criterion: str = "aic",
-    categorical="auto",
-    target_kind: str = "auto",
-    alpha_enter: float = 0.05,
-    alpha_remove: float | None = None,
-    max_features: int | None = None,
-    n_iter: int = 100,
-    random_state=None,
-    missing: str = "drop",
-    tolerance: float = TOLERANCE,
-    progress: bool = False,
-) -> SelectionResult:
+    X, y, *, direction: str = "forward", criterion: str = "aic", categorical="auto",
+    target_kind: str = "auto", alpha_enter: float = 0.05, alpha_remove: float | None = None,
+    max_features: int | None = None, n_iter: int = 100, random_state=None, missing: str = "drop",
+    tolerance: float = TOLERANCE, progress: bool = False,
+) -> SelectionResult:  # fmt: skip
     """Choose a subset of the features of X by fitting a model of y to candidate subsets.
 
     Parameters

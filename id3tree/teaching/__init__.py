@@ -20,19 +20,7 @@ from id3tree.teaching.why_not import WhyNot, why_not
 from id3tree.teaching.worked import WorkedSolution, latex_document, worked_solution
 
 __all__ = [
-    "Branch",
-    "CandidateTable",
-    "NodeInfo",
-    "Step",
-    "TeachingRecord",
-    "Threshold",
-    "WhyNot",
-    "WorkedSolution",
-    "iter_steps",
-    "latex_document",
-    "make_step",
-    "record_of",
-    "tree_page",
-    "why_not",
-    "worked_solution",
-]
+    "Branch", "CandidateTable", "NodeInfo", "Step", "TeachingRecord", "Threshold", "WhyNot",
+    "WorkedSolution", "iter_steps", "latex_document", "make_step", "record_of", "tree_page",
+    "why_not", "worked_solution",
+]  # fmt: skip

@@ -45,14 +45,9 @@ __all__ = [
 ]  # fmt: skip
 
 KINDS = (
-    "binary vs multiway",
-    "threshold",
-    "missing values",
-    "tie",
-    "criterion",
-    "stopping rule",
+    "binary vs multiway", "threshold", "missing values", "tie", "criterion", "stopping rule",
     "other",
-)
+)  # fmt: skip
 TIE_TOLERANCE = 1e-9
 
 

@@ -34,14 +34,9 @@ def source_of(model) -> PageSource:
 
 
 def tree_page(
-    model,
-    *,
-    title: str | None = None,
-    mode: str = "explore",
-    test=None,
-    holdout: float | None = None,
-    random_state: int = 0,
-) -> str:
+    model, *, title: str | None = None, mode: str = "explore", test=None,
+    holdout: float | None = None, random_state: int = 0,
+) -> str:  # fmt: skip
     """The self-contained HTML page of a fitted :class:`~id3tree.ID3Classifier`: ``mode`` is
     ``"explore"`` (the fitted tree) or ``"build"`` (the student chooses every split; ``test``,
     ``holdout`` and ``random_state`` say which rows score it, see

@@ -95,17 +95,12 @@ class CandidateTable:
         c = self._cuts
         return [
             Threshold(
-                float(c["threshold"][j]),
-                float(c["low"][j]),
-                float(c["high"][j]),
-                tuple(c["left"][j].tolist()),
-                tuple(c["right"][j].tolist()),
-                float(c["overall_entropy"][j]),
-                float(c["gain"][j]),
-                bool(c["allowed"][j]),
+                float(c["threshold"][j]), float(c["low"][j]), float(c["high"][j]),
+                tuple(c["left"][j].tolist()), tuple(c["right"][j].tolist()),
+                float(c["overall_entropy"][j]), float(c["gain"][j]), bool(c["allowed"][j]),
             )
             for j in range(len(c["threshold"]))
-        ]
+        ]  # fmt: skip
 
     @property
     def n_allowed_thresholds(self) -> int:

@@ -27,15 +27,8 @@ from id3tree.teaching.rules import Equals, Interval, Missing, NotIn, Rule
 __all__ = ["condition_mask", "pessimistic_rate", "simplify", "TRACE_COLUMNS"]
 
 TRACE_COLUMNS = [
-    "rule",
-    "step",
-    "dropped",
-    "n_covered",
-    "errors",
-    "estimate",
-    "rule_estimate",
-    "why",
-]
+    "rule", "step", "dropped", "n_covered", "errors", "estimate", "rule_estimate", "why",
+]  # fmt: skip
 
 
 def pessimistic_rate(n: float, e: float, confidence: float = 0.25) -> float:

@@ -260,12 +260,9 @@ class RuleSet:
     """
 
     def __init__(
-        self,
-        rules: list[Rule],
-        stops: list[Rule],
-        numeric: dict[str, bool],
+        self, rules: list[Rule], stops: list[Rule], numeric: dict[str, bool],
         features: list[str] | None = None,
-    ):
+    ):  # fmt: skip
         self.rules = rules
         self.stops = stops
         self.numeric = numeric  # every feature the rules name -> whether it is numeric

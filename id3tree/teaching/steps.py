@@ -64,17 +64,11 @@ def candidate_frame(record: TeachingRecord, tables: list[CandidateTable]) -> pd.
             if t.threshold is not None
             else ""
         )
-        rows.append(
-            {
-                "feature": t.feature,
-                "split": _split_words(t),
-                "between": between,
-                "overall_entropy": t.overall_entropy,
-                "gain": t.gain,
-                "gain_ratio": t.gain_ratio,
-                "note": note,
-            }
-        )
+        rows.append({
+            "feature": t.feature, "split": _split_words(t), "between": between,
+            "overall_entropy": t.overall_entropy, "gain": t.gain, "gain_ratio": t.gain_ratio,
+            "note": note,
+        })  # fmt: skip
     return pd.DataFrame(rows)
 
 

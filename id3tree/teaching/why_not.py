@@ -126,13 +126,6 @@ def why_not(record: TeachingRecord, node, feature) -> WhyNot:
         text += f" {name} scores {theirs - mine:.4f} less."
         kind = "lower_score"
     return WhyNot(
-        n.node_id,
-        name,
-        kind,
-        text,
-        table.gain,
-        table.gain_ratio,
-        winner.feature,
-        winner.gain,
+        n.node_id, name, kind, text, table.gain, table.gain_ratio, winner.feature, winner.gain,
         winner.gain_ratio,
-    )
+    )  # fmt: skip

@@ -245,12 +245,7 @@ class _Writer:
         return f"$$ {body} $$" if self.tex else body
 
     def inline(self, body: str) -> str:
-        """An equation inside a sentence, kept in :attr:`equations`."""
-        self.equations.append(body)
-        return f"${body}$" if self.tex else body
-
-    def cell(self, body: str) -> str:
-        """An equation in a table cell, kept in :attr:`equations`."""
+        """An equation inside a sentence or a table cell, kept in :attr:`equations`."""
         self.equations.append(body)
         return f"${body}$" if self.tex else body
 
@@ -341,15 +336,11 @@ def _threshold_table(w: _Writer, record: TeachingRecord, table: CandidateTable) 
             threshold, blocked = threshold + "*", True
         between = f"{format_number(t.low)} and {format_number(t.high)}"
         left, right = (", ".join(map(str, side)) for side in (t.left, t.right))
-        rows.append([threshold, between, left, right, w.cell(overall)])
+        rows.append([threshold, between, left, right, w.inline(overall)])
     classes = ", ".join(w.text(class_name(c)) for c in record.classes)
     header = [
-        "threshold",
-        "between",
-        f"{w.le()} threshold",
-        f"{w.gt()} threshold",
-        "overall entropy",
-    ]
+        "threshold", "between", f"{w.le()} threshold", f"{w.gt()} threshold", "overall entropy",
+    ]  # fmt: skip
     out = [
         "Every candidate threshold, with the class counts on each side (in the order "
         f"{classes}) and the overall entropy of the cut (the lowest in bold):",
@@ -510,13 +501,9 @@ def _write(record: TeachingRecord, node, w: _Writer) -> str:
 
 
 def worked_solution(
-    record: TeachingRecord,
-    node=None,
-    *,
-    format: str = "markdown",
-    exact: bool = True,
+    record: TeachingRecord, node=None, *, format: str = "markdown", exact: bool = True,
     max_thresholds: int | None = MAX_LISTED_THRESHOLDS,
-) -> WorkedSolution:
+) -> WorkedSolution:  # fmt: skip
     """The hand calculation of one node (``node`` = its id) or of the whole tree (None).
 
     ``max_thresholds``: a numeric feature's candidate thresholds are listed when there are at

@@ -61,16 +61,9 @@ def slot_step(data, f: int, slot: int, threshold: float) -> tuple[str, str, obje
 
 
 THRESHOLD_FIELDS = (
-    "threshold",
-    "low",
-    "high",
-    "n_left",
-    "n_right",
-    "entropy_left",
-    "entropy_right",
-    "overall_entropy",
-    "gain",
-)
+    "threshold", "low", "high", "n_left", "n_right", "entropy_left", "entropy_right",
+    "overall_entropy", "gain",
+)  # fmt: skip
 
 
 def none_if_nan(value: float) -> float | None:

@@ -142,21 +142,10 @@ def node_texts(node, depth, where, counts, n_samples, entropy) -> list[str]:
 
 
 def candidate_text(
-    depth: int,
-    feature: str,
-    kind: str,
-    n_samples,
-    entropy: float,
-    gain: float | None,
-    gain_ratio: float | None,
-    overall_entropy: float | None,
-    threshold: float | None,
-    low: float | None,
-    high: float | None,
-    branches,
-    criterion: str,
-    reason: str | None = None,
-) -> str:
+    depth: int, feature: str, kind: str, n_samples, entropy: float, gain: float | None,
+    gain_ratio: float | None, overall_entropy: float | None, threshold: float | None,
+    low: float | None, high: float | None, branches, criterion: str, reason: str | None = None,
+) -> str:  # fmt: skip
     """One candidate: its test, a line per branch, then the overall entropy and the gain.
 
     ``branches`` holds ``(label, counts, n_samples, entropy)`` of each branch, counts written.
@@ -170,14 +159,9 @@ def candidate_text(
         return f"{pad}candidate {feature}{test}: gain {fixed_text(gain)}"
     labels, counts, sizes, entropies = (list(column) for column in zip(*branches))
     candidates = {
-        "feature": [feature],
-        "n_samples": [n_samples],
-        "entropy": [entropy],
-        "gain": [gain],
-        "gain_ratio": [gain_ratio],
-        "overall_entropy": [overall_entropy],
-        "first": [0, len(labels)],
-    }
+        "feature": [feature], "n_samples": [n_samples], "entropy": [entropy], "gain": [gain],
+        "gain_ratio": [gain_ratio], "overall_entropy": [overall_entropy], "first": [0, len(labels)],
+    }  # fmt: skip
     if kind == "numeric":
         candidates |= {"threshold": [threshold_text(threshold)], "low": [low], "high": [high]}
     candidates["depth"] = [depth]
@@ -382,11 +366,8 @@ def thresholds_texts(depth, threshold, overall_entropy, spans) -> list[str]:
             pieces.append(overall_text[at].tolist())
         if counted:
             pieces += [
-                repeat(", and "),
-                more[rows].tolist(),
-                repeat(" "),
-                more_words[rows].tolist(),
-            ]
+                repeat(", and "), more[rows].tolist(), repeat(" "), more_words[rows].tolist(),
+            ]  # fmt: skip
         texts[rows] = list(map("".join, zip(*pieces)))
     for i in np.flatnonzero(~one_line).tolist():  # several lines, or none
         entries = [f"<= {head[j]}{tail[j]}: {overall_text[j]}" for j in range(first[i], stop[i])]
@@ -399,17 +380,9 @@ def thresholds_texts(depth, threshold, overall_entropy, spans) -> list[str]:
 
 
 def split_text(
-    depth: int,
-    feature: str,
-    threshold: float | None,
-    gain: float,
-    gain_ratio: float,
-    criterion: str,
-    tied_with,
-    n_tied_thresholds: int,
-    branches,
-    below_average=(),
-) -> str:
+    depth: int, feature: str, threshold: float | None, gain: float, gain_ratio: float,
+    criterion: str, tied_with, n_tied_thresholds: int, branches, below_average=(),
+) -> str:  # fmt: skip
     """The decision to split: on which feature, the score that won, the branches, any tie, and
     (gain ratio) the features C4.5's rule kept out: ``below_average`` is ``(average gain,
     names)``, or empty."""

@@ -81,13 +81,9 @@ class NodeStarted:
 
     def __str__(self) -> str:
         return node_text(
-            self.node,
-            self.depth,
-            self.path,
-            format_counts(self.class_counts),
-            self.n_samples,
+            self.node, self.depth, self.path, format_counts(self.class_counts), self.n_samples,
             self.entropy,
-        )
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -130,21 +126,10 @@ class CandidateScored:
             (b.label, format_counts(b.class_counts), b.n_samples, b.entropy) for b in self.branches
         ]
         return candidate_text(
-            self.depth,
-            self.feature,
-            self.kind,
-            self.n_samples,
-            self.entropy,
-            self.gain,
-            self.gain_ratio,
-            self.overall_entropy,
-            self.threshold,
-            self.low,
-            self.high,
-            branches,
-            self.criterion,
-            self.reason,
-        )
+            self.depth, self.feature, self.kind, self.n_samples, self.entropy, self.gain,
+            self.gain_ratio, self.overall_entropy, self.threshold, self.low, self.high, branches,
+            self.criterion, self.reason,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -209,17 +194,9 @@ class SplitChosen:
 
     def __str__(self) -> str:
         return split_text(
-            self.depth,
-            self.feature,
-            self.threshold,
-            self.gain,
-            self.gain_ratio,
-            self.criterion,
-            self.tied_with,
-            self.n_tied_thresholds,
-            self.branches,
-            self.below_average,
-        )
+            self.depth, self.feature, self.threshold, self.gain, self.gain_ratio, self.criterion,
+            self.tied_with, self.n_tied_thresholds, self.branches, self.below_average,
+        )  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -301,12 +278,9 @@ class LoggingTracer:
     """Send every event to a :mod:`logging` logger (``max_thresholds`` as in :class:`PrintTracer`)."""
 
     def __init__(
-        self,
-        logger: logging.Logger | str = "id3tree",
-        level: int = logging.INFO,
-        *,
+        self, logger: logging.Logger | str = "id3tree", level: int = logging.INFO, *,
         max_thresholds: int | None = 0,
-    ):
+    ):  # fmt: skip
         self.logger = logging.getLogger(logger) if isinstance(logger, str) else logger
         self.level = level
         self.max_thresholds = max_thresholds

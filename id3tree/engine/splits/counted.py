@@ -43,16 +43,9 @@ def search_counted(
     step_up = np.zeros(len(keys), dtype=bool)
     np.less(value[:-1], value[1:], out=step_up[:-1])
     found = search_cuts(
-        step_up,
-        label,
-        starts,
-        lengths,
-        n_present,
-        n_classes,
-        min_leaf=min_leaf,
-        count=count,
+        step_up, label, starts, lengths, n_present, n_classes, min_leaf=min_leaf, count=count,
         rank=rank,
-    )
+    )  # fmt: skip
     if found.ranked is not None:
         at = found.ranked.position
         found.ranked = replace(found.ranked, beside=np.stack([value[at], value[at + 1]]))

@@ -49,15 +49,9 @@ def plain_candidate_splits(x, y) -> list[dict]:
         entropy_left = float(entropy_rows(counts(left))[()])
         entropy_right = float(entropy_rows(counts(right))[()])
         overall = (left.sum() * entropy_left + right.sum() * entropy_right + missing_part) / n
-        rows.append(
-            dict(
-                threshold=threshold,
-                n_left=int(left.sum()),
-                n_right=int(right.sum()),
-                entropy_left=entropy_left,
-                entropy_right=entropy_right,
-                overall_entropy=overall,
-                gain=parent_entropy - overall,
-            )
-        )
+        rows.append(dict(
+            threshold=threshold, n_left=int(left.sum()), n_right=int(right.sum()),
+            entropy_left=entropy_left, entropy_right=entropy_right, overall_entropy=overall,
+            gain=parent_entropy - overall,
+        ))  # fmt: skip
     return rows

@@ -103,12 +103,9 @@ def _weighted(chunk: Chunk) -> ThresholdSearch:
 
 
 NUMERIC_SEARCHES = {
-    "counted": search_counted,
-    "matrix": _matrix,
-    "end_to_end": _end_to_end,
-    "in_pieces": _in_pieces,
-    "weighted": _weighted,
-}
+    "counted": search_counted, "matrix": _matrix, "end_to_end": _end_to_end,
+    "in_pieces": _in_pieces, "weighted": _weighted,
+}  # fmt: skip
 """Each numeric search by name, the dispatcher: each search of sorted features takes a
 :class:`Chunk` (the functions it calls say what they compute); ``counted`` takes the codes of
 the values instead (:func:`~id3tree.engine.splits.counted.search_counted`: its features are
