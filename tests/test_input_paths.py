@@ -16,9 +16,9 @@ import pandas as pd
 import pytest
 
 from id3tree import ID3Classifier
+from id3tree.base import training
 from id3tree.base import validation as _validation
 from id3tree.base.validation import frame_block, numeric_block, plain_labels
-from id3tree.base import training
 
 
 def _general_only(monkeypatch):
