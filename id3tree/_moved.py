@@ -58,6 +58,8 @@ class _OldModule(types.ModuleType):
     """An old module: each name read from it comes from the new home, with a warning."""
 
     def __getattr__(self, name: str):
+        if name.startswith("__"):  # (a module's own attributes are its own: no forwarding)
+            raise AttributeError(name)
         homes = [importlib.import_module(home) for home in self.__dict__["_homes"]]
         owns = [home for home in homes if name in getattr(home, "__all__", ())]
         home = next(iter(owns + [home for home in homes if hasattr(home, name)]), homes[0])
