@@ -8,7 +8,8 @@
   var HINT_WORDS = {formula: "the formulas", counts: "each feature's class counts",
     gains: "each feature's sums and gain", choice: "ID3's choice"};
   var MAX_ROWS = 200;   // the rows a node's table lists at most
-  var selected = 0, finished = false, agreement = null, approx = false;
+  var selected = 0, finished = false, agreement = null;
+  var approx = false;  // a ≈ was shown: the legend says what it means from then on
 
   function nodes() { return B.nodes(); }
   function classOrder() { return data.classes.join(" / "); }
@@ -80,7 +81,7 @@
     view.draw(true);
     view.centreOn(i, true);
     if (focusPanel) {
-      var first = document.querySelector("#details h2");
+      var first = document.getElementById("node-title");
       if (first) first.focus();
     }
   }
@@ -125,10 +126,11 @@
 
   function panel() {
     var d = document.getElementById("details"), node = nodes()[selected];
-    approx = false;
     d.textContent = "";
     if (finished) d.appendChild(scoreBox());
-    d.appendChild(heading("Node " + selected + (selected === 0 ? " (the root)" : "")));
+    var h = heading("Node " + selected + (selected === 0 ? " (the root)" : ""));
+    h.id = "node-title";
+    d.appendChild(h);
     var path = B.path(selected);
     if (path.length) d.appendChild(el("p", path.join(" and "), "muted path"));
     d.appendChild(el("p", C.plural(node.rows.length, "row") + ", entropy " + C.fixed(node.analysis.entropy)));
