@@ -44,8 +44,8 @@ apart under deuteranopia, protanopia and tritanopia (tests/test_build_page_acces
 distances after simulating each). A box is its majority class's colour, paler as it is mixed;
 the counts in it are written too, so the colour is never the only sign."""
 
-TEXT_COLOR = "#222222"
-"""The colour of the text on the pages (on every class colour, contrast at least 7:1)."""
+TEXT_COLOR = "#000000"
+"""The colour of the text in the boxes (on every class colour, contrast at least 7:1)."""
 
 _SCRIPTS = {
     "explore": ("common.js", "tree_view.js", "explore.js"),

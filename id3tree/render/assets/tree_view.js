@@ -379,7 +379,7 @@
     if (detailed) {
       var y = p.y + PAD + FONT;
       box.lines.forEach(function (line) {
-        var t = make("text", {x: p.x, y: y, "text-anchor": "middle"}, line[0]);
+        var t = make("text", {x: p.x, y: y, "text-anchor": "middle", "aria-hidden": "true"}, line[0]);
         if (line[1]) t.setAttribute("font-weight", "bold");
         g.appendChild(t);
         y += LINE_HEIGHT;
