@@ -58,6 +58,7 @@ _VIEW_CONTROLS = """<span class="group" role="group" aria-label="the view">
 <button id="zoom-out" type="button" title="Zoom out (-)">&#x2212;</button>
 <button id="unfold-all" type="button" title="Show every node">Unfold all</button>
 <button id="fold-all" type="button" title="Show the root only">Fold all</button>
+<button id="large" type="button" title="Larger text, for a lecture hall">Larger text</button>
 </span>"""
 
 _CONTROLS = {

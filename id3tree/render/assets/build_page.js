@@ -193,7 +193,9 @@
       return box;
     }
     if (level(node, "formula")) box.appendChild(formulaHint(node));
-    if (level(node, "counts") || level(node, "gains")) box.appendChild(featureHints(node));
+    if (level(node, "counts") || level(node, "gains")) {
+      box.appendChild(featureHints(node, level(node, "counts"), level(node, "gains")));
+    }
     if (level(node, "choice")) box.appendChild(choiceHint(node));
     var taken = B.hintsAt(node.path);
     if (taken < data.hints.length) {
@@ -239,11 +241,12 @@
     return box;
   }
 
-  function featureHints(node) {
-    var box = el("div", null, "hint"); box.id = level(node, "gains") ? "hint-gains" : "hint-counts";
+  function featureHints(node, counts, gains) {
+    var box = el("div", null, "hint"); box.id = gains ? "hint-gains" : "hint-counts";
     box.tabIndex = -1;
-    var gains = level(node, "gains"), counts = level(node, "counts");
-    box.appendChild(el("h4", gains ? "Each feature: its counts, its sums and its gain" : "Each feature: its class counts per branch"));
+    var what = counts && gains ? "its counts, its sums and its gain" : gains ? "its sums and its gain" :
+      "its class counts per branch";
+    box.appendChild(el("h4", "Each feature: " + what));
     box.appendChild(el("p", "Counts are written in the order of the classes: " + classOrder() + ".", "muted"));
     node.analysis.feats.forEach(function (a, f) {
       var item = el("details", null, "feature-hint");
@@ -426,6 +429,11 @@
       box.appendChild(later);
     }
     if (reveal("gains")) box.appendChild(whyTable(node));
+    if (reveal("counts") || reveal("gains")) {
+      var workings = featureHints(node, reveal("counts"), reveal("gains"));
+      workings.id = "workings";
+      box.appendChild(workings);
+    }
     if (!c.leaf && data.numeric[c.f] && (reveal("counts") || reveal("gains"))) {
       var x = node.analysis.feats[c.f];
       box.appendChild(el("h3", "Every threshold of " + data.features[c.f]));
@@ -474,6 +482,17 @@
       if (ratio) cells.push(x.valid ? C.fixed(x.ratio) : "");
       var tr = C.tableRow(cells);
       tr.dataset.feature = data.features[f];
+      var open = el("button", data.features[f], "link"); open.type = "button";
+      open.title = "its branches and sums, below";
+      open.addEventListener("click", function () {  // the feature's workings, under the table
+        var item = document.querySelector('#workings details[data-feature="' + CSS.escape(data.features[f]) + '"]');
+        if (!item) return;
+        item.open = true;
+        item.querySelector("summary").focus();
+        item.scrollIntoView({block: "nearest"});
+      });
+      tr.children[0].textContent = "";
+      tr.children[0].appendChild(open);
       if (reveal("choice") && a.best && f === a.best.f) tr.classList.add("best");
       if (!c.leaf && f === c.f) tr.classList.add("yours");
       table.appendChild(tr);
@@ -536,7 +555,7 @@
       items.push({stroke: "#000000", width: 2.5, dash: "2 3", text: "\u2717 ID3 decides otherwise here (or has no such node)"});
     }
     var notes = ["Nodes are numbered in reading order (depth first), as the trace numbers them: a split " +
-      "renumbers the nodes after it."];
+      "renumbers the nodes after it.", C.KEYS + " Ctrl+Z undoes a choice, Ctrl+Shift+Z redoes it."];
     if (approx) notes.push(data.approx_legend);
     C.legend(items, notes);
   }

@@ -76,6 +76,7 @@
 
   // The zoom controls of a view, and its keys: + and - zoom, 0 fits.
   C.viewControls = function (view) {
+    C.largeText(view);
     document.getElementById("fit").addEventListener("click", function () { view.fit(); });
     document.getElementById("zoom-in").addEventListener("click", function () { view.zoom(1.25); });
     document.getElementById("zoom-out").addEventListener("click", function () { view.zoom(0.8); });
@@ -166,16 +167,21 @@
       [h, p, row].forEach(function (e) { dialog.appendChild(e); });
       document.body.appendChild(dialog);
       no.addEventListener("click", function () { dialog.close("no"); });
-      yes.addEventListener("click", function () { dialog.close("yes"); });
+      yes.addEventListener("click", function () {  // at once: the close event comes later
+        var then = dialog.onYes;
+        dialog.onYes = null;
+        dialog.close("yes");
+        if (then) then();
+      });
     }
     var back = document.activeElement;
     dialog.querySelector("#confirm-title").textContent = q.title;
     dialog.querySelector("#confirm-text").textContent = q.text;
     dialog.querySelector("#confirm-no").textContent = q.no || "Keep it";
     dialog.querySelector("#confirm-yes").textContent = q.yes;
+    dialog.onYes = onYes;
     dialog.onclose = function () {
-      if (dialog.returnValue === "yes") onYes();
-      else if (back && document.body.contains(back)) back.focus();
+      if (dialog.returnValue !== "yes" && back && document.body.contains(back)) back.focus();
     };
     dialog.returnValue = "";
     dialog.showModal();
@@ -190,6 +196,21 @@
     document.body.appendChild(a);
     a.click();
     window.setTimeout(function () { URL.revokeObjectURL(url); a.remove(); }, 1000);
+  };
+
+  C.KEYS = "Keys: Tab moves between controls; in the tree the arrow keys go from node to node, " +
+    "Enter opens a node and the space bar folds it; + and \u2212 zoom, 0 fits the tree.";
+
+  // larger text for a lecture hall (the tree's boxes grow with the zoom)
+  C.largeText = function (view) {
+    var button = document.getElementById("large");
+    if (!button) return;
+    button.setAttribute("aria-pressed", "false");
+    button.addEventListener("click", function () {
+      var on = document.body.classList.toggle("large");
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      view.fit();
+    });
   };
 
   C.status = function (drawn, skipped) {

@@ -238,7 +238,8 @@
     {stroke: "#000000", width: 3, text: "the node whose numbers are shown"},
     {stroke: "#000000", width: 3, dash: "7 3", text: "the node of the step (Back and Next)"},
     {stroke: "#000000", width: 3, dash: "1 3", text: "splits on the feature searched for"}
-  ]), [data.legend]);
+  ]), [C.KEYS + " The left and right arrow keys, outside the tree, step through the growth.",
+    data.legend]);
   view.unfoldFirstLevels();
   view.layout();
   view.fit();
