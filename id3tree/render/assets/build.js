@@ -430,6 +430,7 @@
   // ---- history and saving -------------------------------------------------------------------------
   var past = [], future = [], hints = {}, listeners = [], storage = null, saved = null;
   var KEY = "id3tree-build-" + data.key, MAX_HISTORY = 500;
+  var KEPT_HISTORY = 50;  // the steps of undo and redo the browser keeps (its storage is small)
 
   try {  // a browser may refuse storage to a file page (or in a private window)
     storage = window.localStorage;
@@ -440,7 +441,8 @@
   function snapshot() { return JSON.stringify(decisions); }
   function save() {
     if (!storage) return;
-    var state = {version: 1, decisions: decisions, past: past, future: future, hints: hints,
+    var state = {version: 1, decisions: decisions, past: past.slice(-KEPT_HISTORY),
+      future: future.slice(-KEPT_HISTORY), hints: hints,
       selected: B.selectedPath, time: new Date().toISOString()};
     try { storage.setItem(KEY, JSON.stringify(state)); saved = state.time; } catch (e) { saved = null; }
   }

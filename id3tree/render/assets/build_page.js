@@ -326,8 +326,9 @@
     if (missing) notes.push("The " + C.plural(B.sum(a.missing), "row") + " with no value of " + data.features[f] +
       " make a branch of their own under every threshold, and count in its overall entropy.");
     if (a.cuts.some(function (c) { return !c.allowed; })) notes.push("Greyed: a side would have fewer than min_samples_leaf = " + P.min_samples_leaf + " rows.");
-    var box = el("div");
-    box.appendChild(table);
+    var box = el("div"), scroll = el("div", null, "scroll");
+    scroll.appendChild(table);
+    box.appendChild(scroll);
     notes.forEach(function (t) { box.appendChild(el("p", t, "muted")); });
     return box;
   }

@@ -357,7 +357,7 @@
 
   TreeView.prototype._node = function (i, p, detailed, below, still) {
     var box = p.box, left = p.x - box.width / 2, tree = this.tree;
-    var extra = tree.classes ? tree.classes(i) : "";
+    var extra = tree.classes && !still ? tree.classes(i) : "";
     var g = make("g", {"class": "node" + (extra ? " " + extra : ""), "data-node": i});
     if (!still) {  // a treeitem of the ARIA tree
       var parent = tree.parent(i), siblings = parent < 0 ? [i] : tree.children(parent);
