@@ -404,7 +404,9 @@
     var open = B.openNodes().length;
     C.announce(said + " " + (open ? C.plural(open, "node") + " to decide." : "Your tree is finished."));
     var target = document.getElementById(open ? "next-open" : "score") || document.getElementById("decision");
-    if (target) { if (target.tabIndex < 0 && target.tagName !== "BUTTON") target.tabIndex = -1; target.focus(); }
+    if (!target) return;
+    if (target.tagName !== "BUTTON") target.tabIndex = -1;  // focusable by script only
+    target.focus();
   }
 
   function decided(node) {
@@ -649,6 +651,6 @@
     note.textContent = "Your work on this page was restored (saved at " +
       new Date(restored).toLocaleTimeString() + "). Start again to clear it.";
   }
-  window.id3page = {view: view, nodes: nodes, analyse: null, answers: B.answers, build: B,
+  window.id3page = {view: view, nodes: nodes, answers: B.answers, build: B,
     select: function (i) { select(i, false); }};
 })();
