@@ -214,9 +214,11 @@ def test_a_wrong_split_then_a_finished_tree_and_its_score(tmp_path, browser_page
     score = page.inner_text("#score-table")
     assert f"your tree\t{right}\t14" in score and "ID3's tree\t14\t14" in score
     assert "0 of your 4 nodes make ID3's decision" in page.inner_text("#agreement")
-    # change the root's choice: back to one open node
+    # change the root's choice: the page asks first, then the tree is back to one open node
     page.click('#tree g.node[data-node="0"] rect')
-    page.click("#undo")
+    page.click("#change")
+    assert "throws away the 3 nodes under it" in page.inner_text("#confirm")
+    page.click("#confirm-yes")
     assert page.inner_text("#progress") == "1 node to decide"
     assert browser_page.errors == []
 

@@ -10,10 +10,18 @@ The page also holds the rows that score the finished tree, ID3's tree (to find t
 the student's tree agrees with it) and ID3's predictions for those rows:
 
 * ``test=(X_test, y_test)``: those rows; ID3's tree is the fitted tree;
-* else a share ``holdout`` (default :data:`HOLDOUT`) of the training rows, drawn with
-  ``random_state``, kept aside: the student and ID3 (the fitted tree's parameters, grown again)
-  both grow their trees on the other rows;
+* else a share ``holdout`` of the training rows, drawn with ``random_state``, kept aside: the
+  student and ID3 (the fitted tree's parameters, grown again) both grow their trees on the other
+  rows. By default (``holdout=None``) the share is :data:`HOLDOUT`, except for a data set of
+  fewer than :data:`SMALL` rows: a textbook data set (Play Tennis has 14 rows) keeps all its rows,
+  so that the student grows the textbook's tree, and the page says so;
 * ``holdout=0``: no rows kept aside; the trees are scored on the training rows.
+
+``hints`` are the steps of the hint ladder the page offers at a node before the student chooses
+(:data:`HINTS`, in that order): the formulas, each feature's class counts per branch, each
+feature's H(S | A) sum and gain, and ID3's choice. A teacher leaves out the steps the class should
+work out alone; without ``"choice"`` the page also keeps its verdict on each choice until the
+tree is finished.
 
 Size: the rows ride in the page as JSON, a few bytes per value, so the page holds at most
 :data:`MAX_VALUES` values (training and scoring rows times features): about 1 MB of data, a page
@@ -23,44 +31,68 @@ error that says how to take a sample.
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 import numpy as np
 import pandas as pd
 
+from id3tree.base.params import check_random_state, is_real
 from id3tree.base.training import EncodedData
 from id3tree.base.validation import encode_like_fit, rows_to_predict
-from id3tree.base.words import class_name
+from id3tree.base.words import class_name, plural
 from id3tree.engine.grow import GrowParams
 from id3tree.engine.stopping import NO_VALID_SPLIT, stop_reasons
 from id3tree.model.node import majority_classes
 from id3tree.teaching.page_data import PageSource, levels
 
-__all__ = ["build_data", "HOLDOUT", "MAX_VALUES"]
+__all__ = ["build_data", "check_hints", "HINTS", "HOLDOUT", "MAX_VALUES", "SMALL"]
 
 HOLDOUT = 0.3
 """The share of the training rows the page keeps aside when no test rows are given."""
+
+SMALL = 50
+"""A data set of fewer training rows keeps them all by default (``holdout=None``): no rows
+aside, the trees scored on the training rows, so a textbook data set keeps its textbook tree."""
+
+HINTS = ("formula", "counts", "gains", "choice")
+"""The steps of the hint ladder, in the order the page offers them."""
 
 MAX_VALUES = 200_000
 """The most values (rows times features, training and scoring rows together) a build page holds."""
 
 
-def build_data(model, source: PageSource, *, test=None, holdout=None, random_state=0) -> dict:
+def check_hints(hints) -> list[str]:
+    """The steps of ``hints`` in the ladder's order (:data:`HINTS`); anything else is refused."""
+    if isinstance(hints, str) or not isinstance(hints, (list, tuple, set, frozenset)):
+        raise ValueError(
+            f"hints must be a list of the hint steps {list(HINTS)} (or [] for none), got {hints!r}"
+        )
+    unknown = [h for h in hints if not isinstance(h, str) or h not in HINTS]
+    if unknown:
+        raise ValueError(f"hints: {unknown[0]!r} is not a hint step; the steps are {list(HINTS)}")
+    return [h for h in HINTS if h in hints]
+
+
+def build_data(
+    model, source: PageSource, *, test=None, holdout=None, random_state=0, hints=HINTS
+) -> dict:
     """Everything the build page needs, as JSON-ready lists (see the module)."""
+    hints = check_hints(hints)
     if test is not None and holdout is not None:
         raise ValueError("give test=(X_test, y_test) or holdout, not both")
     if test is not None:
         scoring = _given_rows(model, source, test)
     else:
-        holdout = HOLDOUT if holdout is None else holdout
-        if isinstance(holdout, bool) or not isinstance(holdout, (int, float)):
-            raise ValueError(f"holdout must be a number in [0, 1), got {holdout!r}")
-        if not 0 <= holdout < 1:
-            raise ValueError(f"holdout must be a number in [0, 1), got {holdout!r}")
-        scoring = _kept_aside(model, source, float(holdout), random_state)
-    model, data, X_score, y_score, id3_says, about = scoring
+        if holdout is not None and (not is_real(holdout) or not 0 <= holdout < 1):
+            raise ValueError(f"holdout must be a number in [0, 1) or None, got {holdout!r}")
+        random_state = check_random_state(random_state)
+        scoring = _kept_aside(model, source, holdout, random_state)
+    model, data, X_score, y_score, id3_says, about, rows = scoring
     _check_size(data, len(y_score))
     tree = model._tree
-    return {
-        "format": 1,
+    out = {
+        "format": 2,
         "classes": [class_name(c) for c in data.classes],
         "predictions": [str(c) for c in data.classes],
         "features": list(data.names),
@@ -68,7 +100,7 @@ def build_data(model, source: PageSource, *, test=None, holdout=None, random_sta
         "categories": [None if c is None else [str(v) for v in c] for c in data.categories],
         "params": _params(model),
         "words": _stop_words(model),
-        "train": {"columns": _columns(data, None), "y": data.y.tolist()},
+        "train": {"columns": _columns(data, None), "y": data.y.tolist(), "row": rows},
         "test": {"columns": X_score, "y": y_score, "id3": id3_says, "about": about},
         "id3": {
             "parent": tree.parent.tolist(),
@@ -76,7 +108,17 @@ def build_data(model, source: PageSource, *, test=None, holdout=None, random_sta
             "feature": tree.feature.tolist(),
             "threshold": [None if t != t else t for t in tree.threshold.tolist()],
         },
+        "hints": hints,
     }
+    out["key"] = _data_key(out)
+    return out
+
+
+def _data_key(data: dict) -> str:
+    """A short hash of the page's data: the browser saves the student's work under it, so the
+    same page opened again (or made again from the same data) resumes it."""
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, allow_nan=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -95,19 +137,34 @@ def _given_rows(model, source: PageSource, test) -> tuple:
     )
     y_score = _class_indices(source.data.classes, y_test, len(encoded))
     id3_says = _class_indices(source.data.classes, model.predict(X_test), len(encoded))
-    about = f"the {len(encoded)} test rows given"
-    return model, source.data, _columns_of_matrix(encoded.T, source.data), y_score, id3_says, about
+    about = f"The trees are scored on the {plural(len(encoded), 'test row')} given."
+    rows = list(range(1, len(source.data.y) + 1))
+    columns = _columns_of_matrix(encoded.T, source.data)
+    return model, source.data, columns, y_score, id3_says, about, rows
 
 
-def _kept_aside(model, source: PageSource, holdout: float, random_state) -> tuple:
+def _kept_aside(model, source: PageSource, holdout: float | None, random_state) -> tuple:
     data = source.data
     n = len(data.y)
+    small = holdout is None and n < SMALL
+    holdout = (0.0 if small else HOLDOUT) if holdout is None else float(holdout)
     n_aside = int(round(holdout * n))
     if n_aside == 0:
         leaf = _leaves(source)
         id3_says = majority_classes(source.tree.counts)[leaf].tolist()
-        about = "no rows were kept aside (holdout=0): the trees are scored on the training rows"
-        return model, data, _columns(data, None), data.y.tolist(), id3_says, about
+        why = (
+            f"a data set of fewer than {SMALL} rows keeps them all to grow on by default, so "
+            "that a textbook data set keeps its textbook tree"
+            if small
+            else f"no rows were kept aside (holdout={holdout:g})"
+        )
+        about = (
+            f"The trees are scored on the {plural(n, 'training row')} themselves: {why}. This "
+            "says how well each tree fits the rows it was grown on, not how well it predicts "
+            "new rows (give test rows or a holdout for that)."
+        )
+        rows = list(range(1, n + 1))
+        return model, data, _columns(data, None), data.y.tolist(), id3_says, about, rows
     if n - n_aside < 2:
         raise ValueError(f"holdout={holdout} leaves {n - n_aside} training rows: too few to grow")
     order = np.random.default_rng(random_state).permutation(n)
@@ -125,10 +182,11 @@ def _kept_aside(model, source: PageSource, holdout: float, random_state) -> tupl
     )
     id3_says = _class_indices(mine.classes, again.predict(aside_frame), n_aside)
     about = (
-        f"the {n_aside} rows ({holdout:.0%}) the page kept aside, drawn with random_state="
-        f"{random_state}; ID3's tree is grown again on the other {n - n_aside}"
+        f"The trees are scored on {plural(n_aside, 'row')} ({holdout:.0%}) the page kept aside, "
+        f"drawn with random_state={random_state}; both trees are grown on the other {n - n_aside}."
     )
-    return again, mine, _columns_of_matrix(encoded, mine), y_score, id3_says, about
+    rows = (kept + 1).tolist()
+    return again, mine, _columns_of_matrix(encoded, mine), y_score, id3_says, about, rows
 
 
 def _leaves(source: PageSource) -> np.ndarray:

@@ -35,24 +35,31 @@ def source_of(model) -> PageSource:
 
 def tree_page(
     model, *, title: str | None = None, mode: str = "explore", test=None,
-    holdout: float | None = None, random_state: int = 0,
+    holdout: float | None = None, random_state: int = 0, hints=None,
 ) -> str:  # fmt: skip
     """The self-contained HTML page of a fitted :class:`~id3tree.ID3Classifier`: ``mode`` is
     ``"explore"`` (the fitted tree) or ``"build"`` (the student chooses every split; ``test``,
-    ``holdout`` and ``random_state`` say which rows score it, see
-    :func:`id3tree.teaching.build.build_data`)."""
+    ``holdout`` and ``random_state`` say which rows score it, ``hints`` which steps of the hint
+    ladder the page offers, all of them by default: see :mod:`id3tree.teaching.build`)."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    if title is not None and not isinstance(title, str):
+        raise ValueError(
+            f"title must be text (a str) or None, got {type(title).__name__} {title!r}"
+        )
     source = source_of(model)
     n_features = source.n_features
     if mode == "build":
-        from id3tree.teaching.build import build_data
+        from id3tree.teaching.build import HINTS, build_data
 
-        data = build_data(model, source, test=test, holdout=holdout, random_state=random_state)
+        hints = HINTS if hints is None else hints
+        options = {"test": test, "holdout": holdout, "random_state": random_state, "hints": hints}
+        data = build_data(model, source, **options)
         title = title or f"Grow the tree yourself: {n_features} features"
     else:
-        if test is not None or holdout is not None:
-            which = "test" if test is not None else "holdout"
+        given = {"test": test, "holdout": holdout, "hints": hints}
+        which = next((name for name, value in given.items() if value is not None), None)
+        if which is not None:
             raise ValueError(
                 f"{which} applies to mode='build' only (the page where the student grows the "
                 "tree and sees it scored on held-out rows)"

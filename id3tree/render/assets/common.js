@@ -62,6 +62,12 @@
     return joined.length <= 32 ? [joined] : parts;
   };
 
+  C.typing = function (e) {  // a key meant for a control, not for the page's shortcuts
+    var t = e.target.tagName;
+    return t === "INPUT" || t === "SELECT" || t === "TEXTAREA" || t === "BUTTON" ||
+      t === "SUMMARY" || e.ctrlKey || e.metaKey || e.altKey;
+  };
+
   C.tableRow = function (cells, tag) {
     var tr = C.el("tr");
     cells.forEach(function (c) { tr.appendChild(C.el(tag || "td", c)); });
@@ -70,6 +76,7 @@
 
   // The zoom controls of a view, and its keys: + and - zoom, 0 fits.
   C.viewControls = function (view) {
+    C.largeText(view);
     document.getElementById("fit").addEventListener("click", function () { view.fit(); });
     document.getElementById("zoom-in").addEventListener("click", function () { view.zoom(1.25); });
     document.getElementById("zoom-out").addEventListener("click", function () { view.zoom(0.8); });
@@ -80,10 +87,129 @@
       view.foldAll(); view.fit();
     });
     document.addEventListener("keydown", function (e) {
-      if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+      if (C.typing(e)) return;
       if (e.key === "+" || e.key === "=") view.zoom(1.25);
       if (e.key === "-") view.zoom(0.8);
       if (e.key === "0") view.fit();
+    });
+  };
+
+  // ---- numbers by pencil (id3tree.base.pencil): each in units of its last printed digit ----
+  C.printedUnits = function (x) { return Math.round(Number(C.fixed(x)) * 10000); };
+  // n1/N × v1 + n2/N × v2 + ... = r: the sign a pencil gives (half away from zero)
+  C.weightedSumSign = function (sizes, values, result) {
+    var total = 0, n = 0;
+    for (var j = 0; j < sizes.length; j++) { total += sizes[j] * values[j]; n += sizes[j]; }
+    return 2 * total >= (2 * result - 1) * n && 2 * total < (2 * result + 1) * n ? "=" : "\u2248";
+  };
+  C.differenceSign = function (a, b, result) { return a - b === result ? "=" : "\u2248"; };
+
+  // ---- a short message for a screen reader -------------------------------------------------
+  C.announce = function (text) {
+    var out = document.getElementById("announce");
+    if (!out) return;
+    out.textContent = "";
+    window.setTimeout(function () { out.textContent = text; }, 30);
+  };
+
+  // ---- the legend: every colour and outline of the drawing, and what it means ---------------
+  var SVG = "http://www.w3.org/2000/svg";
+  function swatch(item) {
+    var svg = document.createElementNS(SVG, "svg"), rect = document.createElementNS(SVG, "rect");
+    svg.setAttribute("width", "26"); svg.setAttribute("height", "16");
+    svg.setAttribute("aria-hidden", "true"); svg.setAttribute("class", "swatch");
+    var attrs = {x: 2, y: 2, width: 22, height: 12, rx: 3, fill: item.fill || "#ffffff",
+      stroke: item.stroke || "#555555", "stroke-width": item.width || 1};
+    if (item.dash) attrs["stroke-dasharray"] = item.dash;
+    for (var k in attrs) rect.setAttribute(k, attrs[k]);
+    svg.appendChild(rect);
+    return svg;
+  }
+  // items: [{fill, stroke, width, dash, text}]; notes: sentences after them
+  C.legend = function (items, notes) {
+    var legend = document.getElementById("legend");
+    legend.textContent = "";
+    legend.appendChild(C.el("h2", "Legend", "sr-only"));
+    var list = C.el("ul", null, "legend-items");
+    items.forEach(function (item) {
+      var li = C.el("li");
+      if (item.fill || item.stroke || item.dash) li.appendChild(swatch(item));
+      li.appendChild(C.el("span", item.text));
+      list.appendChild(li);
+    });
+    legend.appendChild(list);
+    (notes || []).forEach(function (t) { if (t) legend.appendChild(C.el("p", t)); });
+    legend.hidden = false;
+  };
+  C.classItems = function (data) {  // one swatch per class: a box's colour is its majority class
+    var items = data.classes.map(function (name, k) {
+      return {fill: data.palette[k], text: name};
+    });
+    items.push({fill: C.fill(data.palette, 0, Math.log2(Math.max(2, data.classes.length)) * 0.7),
+      text: "paler: the classes are more mixed (a box is coloured by its majority class)"});
+    return items;
+  };
+
+  // ---- a question before anything is thrown away ------------------------------------------
+  // confirm({title, text, yes, no}, onYes): a modal dialog; Escape or "no" keeps everything
+  C.confirm = function (q, onYes) {
+    var dialog = document.getElementById("confirm");
+    if (!dialog) {
+      dialog = C.el("dialog"); dialog.id = "confirm";
+      dialog.setAttribute("aria-labelledby", "confirm-title");
+      dialog.setAttribute("aria-describedby", "confirm-text");
+      var h = C.el("h2"); h.id = "confirm-title";
+      var p = C.el("p"); p.id = "confirm-text";
+      var row = C.el("div", null, "choice");
+      var no = C.el("button"); no.id = "confirm-no"; no.type = "button";
+      var yes = C.el("button"); yes.id = "confirm-yes"; yes.type = "button";
+      row.appendChild(no); row.appendChild(yes);
+      [h, p, row].forEach(function (e) { dialog.appendChild(e); });
+      document.body.appendChild(dialog);
+      no.addEventListener("click", function () { dialog.close("no"); });
+      yes.addEventListener("click", function () {  // at once: the close event comes later
+        var then = dialog.onYes;
+        dialog.onYes = null;
+        dialog.close("yes");
+        if (then) then();
+      });
+    }
+    var back = document.activeElement;
+    dialog.querySelector("#confirm-title").textContent = q.title;
+    dialog.querySelector("#confirm-text").textContent = q.text;
+    dialog.querySelector("#confirm-no").textContent = q.no || "Keep it";
+    dialog.querySelector("#confirm-yes").textContent = q.yes;
+    dialog.onYes = onYes;
+    dialog.onclose = function () {
+      if (dialog.returnValue !== "yes" && back && document.body.contains(back)) back.focus();
+    };
+    dialog.returnValue = "";
+    dialog.showModal();
+    dialog.querySelector("#confirm-no").focus();
+  };
+
+  // ---- files the page hands over (no network: a link to data in the page itself) ----------
+  C.download = function (name, blob) {
+    var a = document.createElement("a"), url = URL.createObjectURL(blob);
+    a.setAttribute("href", url);  // a blob of the page's own making, never the network
+    a.setAttribute("download", name);
+    document.body.appendChild(a);
+    a.click();
+    window.setTimeout(function () { URL.revokeObjectURL(url); a.remove(); }, 1000);
+  };
+
+  C.KEYS = "Keys: Tab moves between controls; in the tree the arrow keys go from node to node, " +
+    "Enter opens a node and the space bar folds it; + and \u2212 zoom, 0 fits the tree.";
+
+  // larger text for a lecture hall (the tree's boxes grow with the zoom)
+  C.largeText = function (view) {
+    var button = document.getElementById("large");
+    if (!button) return;
+    button.setAttribute("aria-pressed", "false");
+    button.addEventListener("click", function () {
+      var on = document.body.classList.toggle("large");
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      view.fit();
     });
   };
 

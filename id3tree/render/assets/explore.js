@@ -59,12 +59,26 @@
       if (step !== null && i === step) out.push("current");
       if (matches[i]) out.push("match");
       return out.join(" ");
+    },
+    selected: function (i) { return i === selected; },
+    label: function (i) {  // what a screen reader says of a box
+      var f = node.feature[i], words = ["node " + id(i)];
+      if (i > 0) words.push("branch " + tree.edge(i).text);
+      words.push(f < 0 ? "leaf, predicts " + data.predictions[node.prediction[i]] :
+        "split on " + data.features[f] + (data.numeric[f] ? " <= " + thresholdOf(i) : ""));
+      words.push(C.plural(samples(i), "sample") + ": " + counts(i).map(function (n, k) {
+        return data.classes[k] + " " + n;
+      }).join(", "));
+      words.push("entropy " + C.units(node.entropy[i]));
+      if (matches[i]) words.push("splits on the feature searched for");
+      return words.join("; ");
     }
   };
   var view = new window.ID3TreeView(document.getElementById("tree"), tree, {
     onSelect: function (i) { show(i); },
     hidden: function (i) { return step !== null && i > step; },
-    onDraw: C.status
+    onDraw: C.status,
+    label: "the tree: arrow keys move between nodes, Enter shows a node's numbers"
   });
 
   // ---- the details of a node -----------------------------------------------------------------
@@ -127,9 +141,19 @@
     var tr = el("tr", null, "workings"), td = el("td");
     td.colSpan = columns;
     tr.hidden = !open;
+    tr.id = "workings-" + c;
     row.classList.add("has-workings");
     row.title = "click for the branches and the sums";
-    row.addEventListener("click", function () { tr.hidden = !tr.hidden; });
+    var cell = row.children[0], button = el("button", cell.textContent, "link");
+    button.type = "button";  // the keyboard's way to the branches and the sums
+    button.setAttribute("aria-expanded", open ? "true" : "false");
+    button.setAttribute("aria-controls", tr.id);
+    cell.textContent = "";
+    cell.appendChild(button);
+    row.addEventListener("click", function () {
+      tr.hidden = !tr.hidden;
+      button.setAttribute("aria-expanded", tr.hidden ? "false" : "true");
+    });
     var list = el("ul"), n = samples(i), terms = [];
     for (var b = firstBranch[c]; b < firstBranch[c + 1]; b++) {
       var bc = branch.counts.slice(b * K, b * K + K), bn = bc.reduce(function (x, y) { return x + y; }, 0);
@@ -205,16 +229,17 @@
   });
   document.getElementById("search").addEventListener("input", function (e) { search(e.target.value); });
   document.addEventListener("keydown", function (e) {
-    if (e.target.tagName === "INPUT") return;
+    if (C.typing(e)) return;
     if (e.key === "ArrowRight") go(step === null ? 0 : step + 1);
     if (e.key === "ArrowLeft") go((step === null ? N : step) - 1);
   });
   C.viewControls(view);
-  if (data.legend) {
-    var legend = document.getElementById("legend");
-    legend.textContent = data.legend;
-    legend.hidden = false;
-  }
+  C.legend(C.classItems(data).concat([
+    {stroke: "#000000", width: 3, text: "the node whose numbers are shown"},
+    {stroke: "#000000", width: 3, dash: "7 3", text: "the node of the step (Back and Next)"},
+    {stroke: "#000000", width: 3, dash: "1 3", text: "splits on the feature searched for"}
+  ]), [C.KEYS + " The left and right arrow keys, outside the tree, step through the growth.",
+    data.legend]);
   view.unfoldFirstLevels();
   view.layout();
   view.fit();

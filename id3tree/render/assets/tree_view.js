@@ -7,6 +7,12 @@
 // drawn without their text. So a tree of 100,000 nodes opens as fast as one of 100.
 //
 // Text goes in with textContent only: no label can become markup.
+//
+// The drawing is an ARIA tree: each box a treeitem (its level, its place among its siblings,
+// folded or not, and a name that says its number, decision, counts, entropy and branch), one of
+// them in the tab order at a time. The arrow keys walk it (down and up in reading order, right
+// to unfold or go to the first child, left to fold or go to the parent, Home and End), Enter
+// chooses a node and the space bar folds or unfolds it; the focused box is always drawn.
 (function () {
   "use strict";
 
@@ -26,15 +32,16 @@
   }
 
   // tree: {count, parent(i), children(i) -> [..], box(i) -> {lines: [[text, bold]], fill,
-  //        dashed}, edge(i) -> {text, italic}, classes(i) -> "..."}
-  // options: {onSelect(i), hidden(i) -> bool (not drawn, e.g. not grown yet)}
+  //        dashed}, edge(i) -> {text, italic}, classes(i) -> "...", label(i) -> "...",
+  //        selected(i) -> bool}
+  // options: {onSelect(i), hidden(i) -> bool (not drawn, e.g. not grown yet), label}
   function TreeView(pane, tree, options) {
     this.pane = pane;
     this.tree = tree;
     this.options = options || {};
     this.svg = make("svg", {"class": "id3tree-view", "font-family": "sans-serif",
-      "font-size": FONT, "role": "img"});
-    this.view = make("g", {"class": "view"});
+      "font-size": FONT, "role": "tree", "aria-label": this.options.label || "the tree"});
+    this.view = make("g", {"class": "view", role: "none"});
     this.svg.appendChild(this.view);
     pane.textContent = "";
     pane.appendChild(this.svg);
@@ -42,6 +49,7 @@
     this.scale = 1; this.tx = 0; this.ty = 0;
     this.drawn = null;                        // the part of the tree last put in the page
     this.sizes = null;
+    this.focus = 0;                           // the box in the tab order
     this._listen();
   }
 
@@ -226,8 +234,11 @@
 
   TreeView.prototype.render = function (detailed, area) {
     var self = this, place = this.place, hidden = this.options.hidden;
-    var edges = make("g", {"class": "edges"}), boxes = make("g", {"class": "boxes"});
+    var edges = make("g", {"class": "edges", "aria-hidden": "true"});
+    var boxes = make("g", {"class": "boxes", role: "none"});
     var sizes = this.subtreeSizes(), drawn = 0, skipped = 0;
+    var hadFocus = this.svg.contains(document.activeElement) && document.activeElement !== this.svg;
+    if (!place[this.focus] || (hidden && hidden(this.focus))) this.focus = 0;
     this.order.forEach(function (i) {
       var p = place[i];
       if (hidden && hidden(i)) return;
@@ -235,8 +246,8 @@
         p.y < area.y1 && p.y + p.box.height + 20 > area.y0;
       var parent = i === 0 ? null : place[self.tree.parent(i)];
       if (parent && self._edgeInside(parent, p, area)) edges.appendChild(self._edge(i, parent, p, detailed));
-      if (!inside) return;
-      if (drawn >= MAX_DRAWN) { skipped++; return; }
+      if (!inside && i !== self.focus) return;  // the focused box is always in the page
+      if (drawn >= MAX_DRAWN && i !== self.focus) { skipped++; return; }
       drawn++;
       boxes.appendChild(self._node(i, p, detailed, sizes[i]));
     });
@@ -245,7 +256,84 @@
     this.view.appendChild(boxes);
     this.drawn = {detailed: detailed, area: area};
     this.skipped = skipped;
+    if (hadFocus) this.focusBox();
     if (this.options.onDraw) this.options.onDraw(drawn, skipped);
+  };
+
+  TreeView.prototype.box = function (i) {
+    return this.view.querySelector('g.node[data-node="' + i + '"]');
+  };
+  TreeView.prototype.focusBox = function () {
+    var g = this.box(this.focus);
+    if (g) g.focus();
+  };
+
+  // move the keyboard's focus to node i: unfold to it, bring it into the window, focus it
+  TreeView.prototype.moveFocus = function (i) {
+    this.focus = i;
+    if (this.reveal(i)) this.layout();
+    this.centreOn(i, true);
+    this.draw(true);
+    this.focusBox();
+  };
+
+  TreeView.prototype.shown = function () {  // the unfolded, not hidden nodes in reading order
+    var hidden = this.options.hidden;
+    return this.order.filter(function (i) { return !(hidden && hidden(i)); });
+  };
+
+  TreeView.prototype.key = function (i, key) {  // the ARIA tree's keys; true if handled
+    var shown = this.shown(), at = shown.indexOf(i), kids = this.tree.children(i);
+    var hidden = this.options.hidden, visibleKids = kids.filter(function (k) { return !(hidden && hidden(k)); });
+    if (key === "ArrowDown" && at + 1 < shown.length) this.moveFocus(shown[at + 1]);
+    else if (key === "ArrowUp" && at > 0) this.moveFocus(shown[at - 1]);
+    else if (key === "Home") this.moveFocus(shown[0]);
+    else if (key === "End") this.moveFocus(shown[shown.length - 1]);
+    else if (key === "ArrowRight" && visibleKids.length) {
+      if (!this.open[i]) { this.toggle(i); this.focusBox(); } else this.moveFocus(visibleKids[0]);
+    } else if (key === "ArrowLeft") {
+      if (visibleKids.length && this.open[i]) { this.toggle(i); this.focusBox(); }
+      else if (this.tree.parent(i) >= 0) this.moveFocus(this.tree.parent(i));
+    } else if (key === "Enter") {
+      if (this.options.onSelect) this.options.onSelect(i);
+    } else if (key === " ") {
+      if (kids.length) { this.toggle(i); this.focusBox(); } else if (this.options.onSelect) this.options.onSelect(i);
+    } else return ["ArrowDown", "ArrowUp", "ArrowLeft", "ArrowRight", "Home", "End"].indexOf(key) >= 0;
+    return true;
+  };
+
+  // the whole tree, every node unfolded and drawn, as a standalone SVG document (for a PNG
+  // and for print)
+  TreeView.prototype.standalone = function () {
+    var open = this.open, drawn = this.drawn, out;
+    this.open = new Uint8Array(this.tree.count).fill(1);
+    this.layout();
+    var svg = make("svg", {xmlns: SVG, width: Math.ceil(this.width), height: Math.ceil(this.height),
+      viewBox: "0 0 " + Math.ceil(this.width) + " " + Math.ceil(this.height),
+      "font-family": "sans-serif", "font-size": FONT});
+    svg.appendChild(make("rect", {x: 0, y: 0, width: "100%", height: "100%", fill: "white"}));
+    var keep = this.view, self = this;
+    this.view = make("g", {transform: "translate(0,0)"});
+    var focus = this.focus;
+    this.focus = -1;
+    var edges = make("g", {}), boxes = make("g", {}), sizes = this.subtreeSizes();
+    this.order.forEach(function (i) {
+      var p = self.place[i];
+      if (i > 0) edges.appendChild(self._edge(i, self.place[self.tree.parent(i)], p, true));
+      var g = self._node(i, p, true, sizes[i], true);
+      boxes.appendChild(g);
+    });
+    this.view.appendChild(edges);
+    this.view.appendChild(boxes);
+    svg.appendChild(this.view);
+    out = {svg: svg, width: Math.ceil(this.width), height: Math.ceil(this.height)};
+    this.view = keep;
+    this.focus = focus;
+    this.open = open;
+    this.layout();
+    this.drawn = drawn;
+    this.draw(true);
+    return out;
   };
 
   TreeView.prototype._edgeInside = function (a, b, area) {
@@ -267,33 +355,43 @@
     return g;
   };
 
-  TreeView.prototype._node = function (i, p, detailed, below) {
-    var box = p.box, left = p.x - box.width / 2;
-    var extra = this.tree.classes ? this.tree.classes(i) : "";
-    var g = make("g", {"class": "node" + (extra ? " " + extra : ""), "data-node": i,
-      tabindex: detailed ? 0 : -1});
+  TreeView.prototype._node = function (i, p, detailed, below, still) {
+    var box = p.box, left = p.x - box.width / 2, tree = this.tree;
+    var extra = tree.classes && !still ? tree.classes(i) : "";
+    var g = make("g", {"class": "node" + (extra ? " " + extra : ""), "data-node": i});
+    if (!still) {  // a treeitem of the ARIA tree
+      var parent = tree.parent(i), siblings = parent < 0 ? [i] : tree.children(parent);
+      var hidden = this.options.hidden;
+      var kids = tree.children(i).filter(function (k) { return !(hidden && hidden(k)); });
+      g.setAttribute("role", "treeitem");
+      g.setAttribute("tabindex", i === this.focus ? 0 : -1);
+      g.setAttribute("aria-level", p.depth + 1);
+      g.setAttribute("aria-setsize", siblings.length);
+      g.setAttribute("aria-posinset", siblings.indexOf(i) + 1);
+      if (kids.length) g.setAttribute("aria-expanded", this.open[i] ? "true" : "false");
+      g.setAttribute("aria-selected", tree.selected && tree.selected(i) ? "true" : "false");
+      g.setAttribute("aria-label", tree.label ? tree.label(i) : box.lines.map(function (l) { return l[0]; }).join(", "));
+    }
     var rect = make("rect", {x: left, y: p.y, width: box.width, height: box.height, rx: 4,
-      fill: box.fill, stroke: "#555555", "stroke-width": 1});
-    if (box.dashed) rect.setAttribute("stroke-dasharray", "5 3");
+      fill: box.fill, stroke: box.stroke || "#555555", "stroke-width": box.strokeWidth || 1});
+    if (box.dashed) rect.setAttribute("stroke-dasharray", box.dashed === true ? "5 3" : box.dashed);
     g.appendChild(rect);
     if (detailed) {
       var y = p.y + PAD + FONT;
       box.lines.forEach(function (line) {
-        var t = make("text", {x: p.x, y: y, "text-anchor": "middle"}, line[0]);
+        var t = make("text", {x: p.x, y: y, "text-anchor": "middle", "aria-hidden": "true"}, line[0]);
         if (line[1]) t.setAttribute("font-weight", "bold");
         g.appendChild(t);
         y += LINE_HEIGHT;
       });
     }
-    var kids = this.tree.children(i).length;
-    if (kids) g.appendChild(this._fold(i, p, below, detailed));
+    if (!still && tree.children(i).length) g.appendChild(this._fold(i, p, below, detailed));
     return g;
   };
 
   TreeView.prototype._fold = function (i, p, below, detailed) {  // the fold / unfold button
     var open = this.open[i] === 1, cy = p.y + p.box.height + 9;
-    var g = make("g", {"class": "fold", "data-node": i, role: "button",
-      "aria-label": (open ? "fold the subtree of node " : "unfold the subtree of node ") + i});
+    var g = make("g", {"class": "fold", "data-node": i, "aria-hidden": "true"});
     g.appendChild(make("circle", {cx: p.x, cy: cy, r: 7, fill: "white", stroke: "#555555"}));
     g.appendChild(make("text", {x: p.x, y: cy + 4, "text-anchor": "middle",
       "font-weight": "bold"}, open ? "\u2212" : "+"));
@@ -312,14 +410,15 @@
       var fold = e.target.closest("g.fold");
       if (fold) { self.toggle(Number(fold.getAttribute("data-node"))); return; }
       var node = e.target.closest("g.node");
-      if (node && self.options.onSelect) self.options.onSelect(Number(node.getAttribute("data-node")));
+      if (!node) return;
+      self.focus = Number(node.getAttribute("data-node"));
+      if (self.options.onSelect) self.options.onSelect(self.focus);
     });
     this.svg.addEventListener("keydown", function (e) {
       var node = e.target.closest && e.target.closest("g.node");
-      if (!node) return;
+      if (!node || e.altKey || e.ctrlKey || e.metaKey) return;
       var i = Number(node.getAttribute("data-node"));
-      if (e.key === "Enter" && self.options.onSelect) self.options.onSelect(i);
-      if (e.key === " " && self.tree.children(i).length) { e.preventDefault(); self.toggle(i); }
+      if (self.key(i, e.key)) { e.preventDefault(); e.stopPropagation(); }
     });
     this.svg.addEventListener("wheel", function (e) {
       e.preventDefault();
