@@ -653,23 +653,26 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
     def to_html(
         self, path=None, *, title: str | None = None, mode: str = "explore", test=None,
-        holdout: float | None = None, random_state: int = 0,
+        holdout: float | None = None, random_state: int = 0, hints=None,
     ) -> str | None:  # fmt: skip
         """One self-contained HTML page (no network) of the tree; written to ``path`` (and None
         returned) if given, else returned.
 
         ``mode="explore"``: the fitted tree, to fit to the window, zoom, fold and unfold; click
         a node for its numbers, replay the growth, search a feature. ``mode="build"``: the
-        student chooses every split of a tree of their own, sees each choice beside the best
-        one, and at the end sees the tree scored against this one's way of growing (ID3) on
-        held-out rows: ``test=(X_test, y_test)``, or else a ``holdout`` share (default 0.3,
-        drawn with ``random_state``) of the training rows that the page keeps aside, ID3's tree
-        then being grown again on the rest. See the documentation's page on the explorer.
+        student chooses every split of a tree of their own, first looking at the node's rows
+        and a ladder of ``hints`` (steps among "formula", "counts", "gains" and "choice"; all by
+        default), with undo, work kept in the browser and an export that ``id3tree grade``
+        marks; at the end the tree is scored against this one's way of growing (ID3) on
+        held-out rows: ``test=(X_test, y_test)``, or else a ``holdout`` share (default 0.3, none
+        for fewer than 50 rows; drawn with ``random_state``) of the training rows that the page
+        keeps aside, ID3's tree then being grown again on the rest. See the documentation's
+        page on the explorer.
         """
         from id3tree.teaching import tree_page
 
         check_is_fitted(self, "_tree")
-        options = {"test": test, "holdout": holdout, "random_state": random_state}
+        options = {"test": test, "holdout": holdout, "random_state": random_state, "hints": hints}
         page = tree_page(self, title=title, mode=mode, **options)
         if path is None:
             return page
