@@ -223,4 +223,6 @@ def test_a_sheet_for_a_class_gives_each_student_their_exercise(tmp_path):
             assert exercise.question in sheet
     # bob's exercises start on a new page, alice's (the first) do not
     assert sheet.count(PAGE_BREAK) == 1
-    assert sheet.index(PAGE_BREAK) < sheet.index("for bob") and sheet.index("for alice") < sheet.index(PAGE_BREAK)
+    assert sheet.index(PAGE_BREAK) < sheet.index("for bob") and sheet.index(
+        "for alice"
+    ) < sheet.index(PAGE_BREAK)

@@ -239,7 +239,9 @@ class Grade:
         lines = [f"score {self.score:.2f} ({self.right} of {self.total} answers right)"]
         if self.problem is not None:
             return "\n".join([*lines, self.problem])
-        lines += [f"- {c.step}: {c.why}" for c in self.wrong]
+        lines += [
+            f"- {c.why}" if c.why.startswith(c.step) else f"- {c.step}: {c.why}" for c in self.wrong
+        ]
         lines += [f"note: {n}" for n in self.notes]
         lines += [f"does not fit the data: {m}" for m in self.mismatches]
         return "\n".join(lines)

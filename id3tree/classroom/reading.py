@@ -88,6 +88,8 @@ def number(value) -> float:
             result = top / bottom
         elif text.casefold().lstrip("+-") in ("inf", "infinity", "nan"):
             raise NotAnswer(f"a finite number was expected, got {shown(value)}")
+        elif re.fullmatch(r"[+-]?[0-9.,eE+-]+", text):  # digits, more than any float holds
+            raise NotAnswer(f"a finite number was expected, got {shown(value)}")
         else:
             raise NotAnswer(f"a number was expected, got {shown(value)}")
     else:
