@@ -340,3 +340,31 @@ def test_the_summary_names_the_step_most_got_wrong(klass, tmp_path):
     figure = grades.plot(tmp_path / "class.png")
     assert (tmp_path / "class.png").stat().st_size > 1000 and len(figure.axes) == 2
     assert "3 got the entropy of S wrong" in grades.summary_text()
+
+
+def test_student_folders_and_a_second_file(klass, tmp_path):
+    """Moodle's download "in folders", Gradescope's submission_N folders (matched by the
+    student_id inside), and a student who handed in twice: the newest readable file counts."""
+    import os
+
+    folder = tmp_path / "in"
+    moodle = folder / "Alice Martin_12_assignsubmission_file"
+    moodle.mkdir(parents=True)
+    write(moodle, "answers.json", klass.exercise("Alice Martin").answers())
+    gradescope = folder / "submission_998877"
+    gradescope.mkdir()
+    bob = klass.exercise("Bob Li").answers() | {"student": "Bob Li"}
+    write(gradescope, "answers.json", bob)
+    chloe = klass.exercise("Chloé Durand").answers()
+    write(folder, "chloe_durand.json", chloe)
+    write(folder, "Chloé Durand - draft.json", {"root_entropy": 0.5})
+    os.utime(folder / "chloe_durand.json", (2_000_000_000, 2_000_000_000))  # the newer one
+    (folder / ".DS_Store").write_text("x", encoding="utf-8")
+    grades = klass.grade(folder)
+    assert grades["Alice Martin"].grade.score == 1.0
+    assert grades["Alice Martin"].file == "Alice Martin_12_assignsubmission_file/answers.json"
+    assert grades["Bob Li"].grade.score == 1.0
+    chloe_row = grades["Chloé Durand"]
+    assert chloe_row.grade.score == 1.0 and chloe_row.file == "chloe_durand.json"
+    assert any("2 files handed in" in f for f in chloe_row.flags)
+    assert not grades.unmatched and not grades.ignored

@@ -232,7 +232,11 @@ def test_weights_and_tolerance(tennis):
     with pytest.raises(ValueError, match="'tre' is not a task"):
         grade(tennis, answers, weights={"tre": 1})
     with pytest.raises(ValueError, match="at least one task"):
-        grade(tennis, answers, weights=dict.fromkeys(["entropy", "thresholds", "gains", "root", "tree"], 0))
+        grade(
+            tennis,
+            answers,
+            weights=dict.fromkeys(["entropy", "thresholds", "gains", "root", "tree"], 0),
+        )
     for bad in (0, -1, 0.5, float("nan"), "x", True):
         with pytest.raises(ValueError, match="tolerance"):
             grade(tennis, answers, tolerance=bad)

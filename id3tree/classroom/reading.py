@@ -18,7 +18,7 @@ Nothing a student hands in may stop a class being graded, so every way a file ca
 >>> number("1e99999999")
 Traceback (most recent call last):
 ...
-id3tree.classroom.reading.NotAnswer: a finite number was expected, got '1e99999999'
+id3tree.classroom.reading.NotAnswer: a finite number was expected, got 1e99999999
 """
 
 from __future__ import annotations

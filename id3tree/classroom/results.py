@@ -230,14 +230,18 @@ class ClassGrades:
 
     def plot(self, path=None):
         """The histogram of scores beside the steps most students got wrong, as a matplotlib
-        figure (written to ``path`` if given)."""
-        import matplotlib
+        figure: written to ``path`` if given (drawn off screen, with no display), else made with
+        pyplot, so that a notebook shows it."""
+        from matplotlib.ticker import MaxNLocator
 
-        if path is not None:
-            matplotlib.use("Agg", force=False)
-        from matplotlib.figure import Figure
+        if path is None:
+            import matplotlib.pyplot as plt  # (only here: a notebook shows pyplot's figures)
 
-        figure = Figure(figsize=(11, 4), layout="constrained")
+            figure = plt.figure(figsize=(11, 4), layout="constrained")
+        else:
+            from matplotlib.figure import Figure
+
+            figure = Figure(figsize=(11, 4), layout="constrained")
         left, right = figure.subplots(1, 2, width_ratios=[1, 1.3])
         histogram = self.histogram()
         left.bar(range(len(histogram)), histogram["students"], color="#4c72b0")
@@ -245,9 +249,14 @@ class ClassGrades:
             range(len(histogram)), [s.split(" ")[0] for s in histogram["score"]], rotation=45
         )
         left.set(xlabel="score (from)", ylabel="students", title=f"Scores of {len(self)} students")
-        summary = self.summary().head(8).iloc[::-1]
+        summary = self.summary()
+        summary = summary[summary["students wrong"] > 0].head(8).iloc[::-1]
         right.barh(summary["step"], summary["students wrong"], color="#dd8452")
         right.set(xlabel="students with it wrong", title="The steps most students got wrong")
+        if summary.empty:
+            right.text(0.5, 0.5, "no step was wrong", ha="center", transform=right.transAxes)
+        for axis in (left.yaxis, right.xaxis):  # (whole students)
+            axis.set_major_locator(MaxNLocator(integer=True))
         if path is not None:
             figure.savefig(path, dpi=120)
         return figure
