@@ -199,6 +199,14 @@ def test_either_of_two_tied_features_is_right():
     marks = grade(ex, answers)
     assert marks.score == 1.0, marks.feedback
     assert not any(c.carried for c in marks.checks)
+    # at the root as well: two features that split four rows alike
+    twins = exercise_of(
+        pd.DataFrame({"A": list("aabb"), "B": list("xxzz"), "y": ["no", "no", "yes", "yes"]}), "y"
+    )
+    answers = copy.deepcopy(twins.answers()) | {"root_feature": "B"}
+    answers["tree"] = {"feature": "B", "branches": {"x": {"entropy": 0, "predict": "no"},
+                                                    "z": {"entropy": 0, "predict": "yes"}}}  # fmt: skip
+    assert twins.answers()["root_feature"] == "A" and grade(twins, answers).score == 1.0
 
 
 def test_a_tied_leaf_follows_the_rule_the_question_states():

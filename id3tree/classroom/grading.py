@@ -69,7 +69,7 @@ from id3tree.classroom.reading import (
 from id3tree.classroom.reading import name as _name
 from id3tree.classroom.reading import number as _number
 from id3tree.classroom.text import shown
-from id3tree.classroom.tree_marking import mark_tree
+from id3tree.classroom.tree_marking import GAIN_TIE, mark_tree
 from id3tree.teaching.steps import counts_text
 from id3tree.teaching.worked import entropy_formula, weighted_formula
 
@@ -402,11 +402,17 @@ class Marker:
             wrong = "root_feature: nothing was given" if given is None else f"root_feature: {bad}"
             self.add("root", "feature at the root", expected, given, f"{wrong}. " + self._why())
             return
-        if same(feature, expected):
+        if same(feature, expected) or self._tied_with_best(feature):
             self.add("root", "feature at the root", expected, given, None)
             return
         why, mistake = self.split_why(self.record, self.root, "S", feature)
         self.add("root", "feature at the root", expected, given, why, mistake)
+
+    def _tied_with_best(self, feature: str) -> bool:
+        """Whether ``feature`` ties for the highest gain at the root (either is right)."""
+        best = self.key["gains"][self.key["root_feature"]]
+        mine = [g for name, g in self.key["gains"].items() if same(name, feature)]
+        return any(abs(g - best) <= GAIN_TIE for g in mine)
 
     def _why(self) -> str:
         return self.split_why(self.record, self.root, "S", None)[0]

@@ -284,6 +284,7 @@ class _TreeMarker:
             else:
                 labels = sorted(set(values.tolist()), key=str)
             parts = [(str(v), rows[values == v], (feature, "=", v)) for v in labels]
+            parts = [p for p in parts if len(p[1])]  # (a missing value's rows are no branch here)
         else:
             parts = [
                 ("<=", rows[values <= threshold], (feature, "<=", threshold)),
