@@ -126,7 +126,7 @@ class Class:
         folder.mkdir(parents=True, exist_ok=True)
         written = []
         for student in self.students:
-            ex = self.exercise(student)
+            ex = self.exercise(student) if key else self._unsolved(student)  # (a handout: no key)
             path = folder / f"{student.file}.md"
             path.write_text(
                 _key_markdown(ex, student, self) if key else _handout_markdown(ex, student, self),
