@@ -368,3 +368,25 @@ def test_student_folders_and_a_second_file(klass, tmp_path):
     assert chloe_row.grade.score == 1.0 and chloe_row.file == "chloe_durand.json"
     assert any("2 files handed in" in f for f in chloe_row.flags)
     assert not grades.unmatched and not grades.ignored
+
+
+@pytest.mark.parametrize("kind", ["categorical", "numeric", "mixed"])
+def test_the_fast_clear_cut_test_decides_as_its_plain_twin(kind):
+    """Exercises are drawn until one is clear-cut: ``_good_fast`` reads the learner's trace and
+    counts tied cuts itself, ``_good`` reads the teaching record's tables; they must agree on
+    every draw (so a seed still makes the exercise it always made)."""
+    import numpy as np
+
+    from id3tree import ID3Classifier
+    from id3tree.classroom import exercises
+
+    decisions = []
+    for n_rows in (6, 12, 25, 40):
+        rng = np.random.default_rng(n_rows)
+        for _ in range(60):
+            frame, _ = exercises._draw(kind, n_rows, rng)
+            tree = ID3Classifier().fit(frame.drop(columns="Go"), frame["Go"])
+            plain = exercises._good(frame, tree)
+            assert exercises._good_fast(frame, tree) == plain
+            decisions.append(plain)
+    assert 0 < sum(decisions) < len(decisions)  # both answers were met
