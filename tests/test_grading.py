@@ -132,7 +132,9 @@ def test_feedback_names_the_first_wrong_step_and_why():
     assert marks.score == pytest.approx(1 - (1 / len(tree_checks)) / 4)
 
 
-def test_a_wrong_split_marks_its_subtree_wrong_and_says_so():
+def test_a_copied_subtree_below_a_wrong_split_gets_no_credit():
+    """Below a wrong split the student's branches hold other rows: the key's own subtree,
+    copied under it, names branches the student's split does not have."""
     ex = make_exercise("categorical", 12, seed=3, student="alice")
     answers = copy.deepcopy(ex.answers())
     value, child = next((k, v) for k, v in answers["tree"]["branches"].items() if "feature" in v)
@@ -141,8 +143,9 @@ def test_a_wrong_split_marks_its_subtree_wrong_and_says_so():
     marks = grade(ex, answers)
     assert f"splits on {ex.answers()['tree']['branches'][value]['feature']}" in marks.feedback
     assert f"not {other}" in marks.feedback
-    below = [c for c in marks.wrong if "above is wrong" in c.why]
-    assert below  # the answers under the wrong split cannot be marked
+    below = [c for c in marks.wrong if c.carried and "missing from the tree" in c.why]
+    assert below  # its own branches (the values of the student's feature) are missing
+    assert any("is not a branch of" in n for n in marks.notes)
     assert marks.score < 1
 
 
@@ -193,7 +196,7 @@ def test_grade_command_marks_a_folder_of_json_and_csv(tmp_path, capsys):
     (folder / "carol.json").write_text("{not json", encoding="utf-8")
     (folder / "notes.txt").write_text("ignored", encoding="utf-8")
     assert main(["grade", str(folder), "--kind", "mixed", "--seed", "0"]) == 0
-    printed = capsys.readouterr().out.splitlines()
+    printed = capsys.readouterr().out.splitlines()[:4]  # (then the class's summary)
     assert [line.split()[0] for line in printed] == ["student", "alice", "bob", "carol"]
     assert " 1.00 " in printed[1] and "The entropy of S is" in printed[2]
     assert "not valid JSON" in printed[3] and " 0.00 " in printed[3]
@@ -209,11 +212,17 @@ def test_grade_command_marks_a_folder_of_json_and_csv(tmp_path, capsys):
 
 
 def test_a_sheet_for_a_class_gives_each_student_their_exercise(tmp_path):
-    from id3tree.classroom.exercises import write_sheets
+    from id3tree.classroom.exercises import PAGE_BREAK, write_sheets
 
-    write_sheets(tmp_path, kind="numeric", seed=5, students=["alice", "bob"])
+    write_sheets(tmp_path, kind="numeric", seed=5, count=2, students=["alice", "bob"])
     sheet = (tmp_path / "exercises.md").read_text(encoding="utf-8")
     for name in ("alice", "bob"):
-        exercise = make_exercise("numeric", 12, 5, student=name)
-        assert f"## Exercise {1 + (name == 'bob')} (numeric, seed 5, for {name})" in sheet
-        assert exercise.question in sheet
+        for i in range(2):
+            exercise = make_exercise("numeric", 12, 5 + i, student=name)
+            assert f"## Exercise {i + 1} (numeric, seed {5 + i}, for {name})" in sheet
+            assert exercise.question in sheet
+    # bob's exercises start on a new page, alice's (the first) do not
+    assert sheet.count(PAGE_BREAK) == 1
+    assert sheet.index(PAGE_BREAK) < sheet.index("for bob") and sheet.index(
+        "for alice"
+    ) < sheet.index(PAGE_BREAK)

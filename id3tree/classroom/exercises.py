@@ -30,9 +30,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from id3tree.base.entropy import TIE_TOLERANCE, entropy_rows
 from id3tree.base.latex import latex_escape
 from id3tree.base.words import format_number
 from id3tree.classroom.grading import Grade, grade
+from id3tree.classroom.text import markdown_text
 from id3tree.learner import ID3Classifier
 from id3tree.teaching.worked import WorkedSolution, latex_document, worked_solution
 
@@ -58,10 +60,11 @@ MAX_ATTEMPTS = 500
 class Exercise:
     """One exercise: ``data`` (features and the target column), ``question`` and ``solution``
     (Markdown), the fitted ``tree`` the solution describes, and how it was made (``kind``,
-    ``seed``, ``student``)."""
+    ``seed``, ``student``; ``seed`` is None for an exercise of a :class:`~id3tree.classroom.Class`,
+    drawn from its secret)."""
 
     kind: str
-    seed: int
+    seed: int | None
     data: pd.DataFrame
     target: str
     question: str
@@ -80,15 +83,25 @@ class Exercise:
 
     @property
     def title(self) -> str:
-        """``mixed, seed 3`` (``, for alice`` when made for a student)."""
-        return f"{self.kind}, seed {self.seed}" + (f", for {self.student}" if self.student else "")
+        """``mixed, seed 3`` (``, for alice`` when made for a student; no seed when drawn from a
+        class's secret)."""
+        seed = "" if self.seed is None else f", seed {self.seed}"
+        return f"{self.kind}{seed}" + (f", for {self.student}" if self.student else "")
+
+    def _record(self):
+        """The teaching record of the tree (made once: the key, the solution and the marks all
+        read it)."""
+        if self.__dict__.get("_record_of") is not self.tree:
+            self.__dict__["_record_cache"], self.__dict__["_record_of"] = (
+                self.tree._teaching(),
+                self.tree,
+            )
+        return self.__dict__["_record_cache"]
 
     def solution_latex(self, exact: bool = True) -> WorkedSolution:
         """The worked solution as a LaTeX document (``.body``: the part inside ``document``),
         every candidate threshold listed."""
-        return worked_solution(
-            self.tree._teaching(), format="latex", exact=exact, max_thresholds=None
-        )
+        return worked_solution(self._record(), format="latex", exact=exact, max_thresholds=None)
 
     def answers(self) -> dict:
         """The complete correct answers, as plain data (JSON as it is).
@@ -102,7 +115,7 @@ class Exercise:
         ``{"entropy", "predict"}``. Numbers are full precision; :func:`grade` allows
         :data:`id3tree.classroom.grading.TOLERANCE`.
         """
-        record = self.tree._teaching()
+        record = self._record()
         tables = record.tables(0)
         out: dict = {"root_entropy": float(self.tree.root_.entropy)}
         if self.numeric:
@@ -152,9 +165,15 @@ class Exercise:
             )
         tasks.append("Compute the information gain of every feature at the root.")
         tasks.append("Which feature does ID3 split on at the root, and why?")
+        first = str(self.tree.classes_[0])
         tasks.append(
-            "Build the whole tree (one branch per value for categorical features, a binary cut "
-            "at a midpoint for numeric ones; stop when a node is pure)."
+            "Build the whole tree, giving each node's entropy. A node splits on the feature of "
+            "highest gain (even a gain of 0), with one branch per value the feature takes among "
+            "the node's rows, or, for a number, a cut at the midpoint of lowest overall entropy. "
+            "A node is a leaf when it is pure or when no feature takes two values among its "
+            f"rows; a leaf predicts its majority class, and if the classes tie, {first} (the "
+            "first in alphabetical order). If two features or two cuts tie for the best, either "
+            "is right."
         )
         return tasks
 
@@ -177,6 +196,26 @@ def _student_entropy(student: str) -> int:
         raise ValueError(f"student must be a non-empty name, got {student!r}")
     key = " ".join(student.split()).casefold().encode("utf-8")
     return int.from_bytes(hashlib.sha256(key).digest()[:16], "big")
+
+
+def _student_names(students) -> list[str]:
+    """``students`` as a list of distinct names: one name, or an iterable of names."""
+    names = [students] if isinstance(students, str) else students
+    try:
+        names = list(names)
+    except TypeError:
+        raise ValueError(f"students must be a name or a list of names, got {students!r}") from None
+    if not names:
+        raise ValueError("students is empty: give at least one name (or None for no names)")
+    seen: dict[str, str] = {}
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"students: each must be a non-empty name, got {name!r}")
+        key = " ".join(name.split()).casefold()
+        if key in seen:
+            raise ValueError(f"students: {name!r} is named twice (as {seen[key]!r})")
+        seen[key] = name
+    return names
 
 
 def _question_markdown(ex: Exercise) -> str:
@@ -277,6 +316,18 @@ def make_exercise(
         With ``data``, ``question`` (Markdown), ``solution`` (Markdown, exact fractions) and the
         fitted ``tree``.
     """
+    check_settings(kind, n_rows)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    entropy = [int(seed), KINDS.index(kind), int(n_rows)]
+    if student is not None:
+        entropy.append(_student_entropy(student))
+        student = " ".join(student.split())
+    return build_exercise(kind, int(n_rows), entropy, int(seed), student)
+
+
+def check_settings(kind, n_rows) -> None:
+    """A clear error for a ``kind`` or ``n_rows`` no exercise is made of."""
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {list(KINDS)}, got {kind!r}")
     if (
@@ -285,24 +336,72 @@ def make_exercise(
         or not 6 <= n_rows <= 40
     ):
         raise ValueError(f"n_rows must be an integer from 6 to 40, got {n_rows!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    entropy = [int(seed), KINDS.index(kind), int(n_rows)]
-    if student is not None:
-        entropy.append(_student_entropy(student))
-        student = " ".join(student.split())
+
+
+def _tied_cuts(values: np.ndarray, y: np.ndarray) -> int:
+    """How many cuts of a numeric column tie for the lowest overall entropy (0 without cuts)."""
+    order = np.argsort(values, kind="stable")
+    values, classes = values[order], np.unique(y, return_inverse=True)[1][order]
+    ends = np.flatnonzero(values[1:] != values[:-1]) + 1  # rows left of each cut
+    if not len(ends):
+        return 0
+    onehot = np.eye(classes.max() + 1, dtype=np.int64)[classes].cumsum(axis=0)
+    left = onehot[ends - 1]
+    right = onehot[-1] - left
+    n = len(values)
+    overall = (ends * entropy_rows(left) + (n - ends) * entropy_rows(right)) / n
+    return int((overall <= overall.min() + TIE_TOLERANCE).sum())
+
+
+def _good_fast(frame: pd.DataFrame, tree: ID3Classifier) -> bool:
+    """:func:`_good`, read from the learner's trace (the gains, the ties between features) and
+    the cuts' class counts instead of the teaching record's tables: the same answer (the tests
+    check it on thousands of draws), some times faster, for a class of hundreds."""
+    if any(frame[c].nunique() < 2 for c in frame.columns) or tree.root_.is_leaf:
+        return False
+    if not 2 <= tree.get_depth() <= 3 or tree.get_n_leaves() > 7:
+        return False
+    trace = tree.trace_
+    scored = trace[trace["gain"].notna()]
+    gains = np.sort(scored.loc[scored["node"] == 0, "gain"].to_numpy())[::-1]
+    if len(gains) < 2 or gains[0] - gains[1] < 0.02:
+        return False
+    splits = [n.node_id for n in tree.root_.walk() if not n.is_leaf]
+    if scored.loc[scored["node"].isin(splits), "tie"].any():
+        return False
+    y = frame[_TARGET].to_numpy()
+    numbers = [frame[c].to_numpy() for c in frame.columns[:-1] if frame[c].dtype.kind in "iuf"]
+    for info in tree._teaching().infos:
+        for column in [] if info.node.is_leaf else numbers:
+            if _tied_cuts(column[info.rows], y[info.rows]) > 1:
+                return False
+    return True
+
+
+def build_exercise(
+    kind: str, n_rows: int, entropy, seed: int | None, student: str | None, *, solved=True
+) -> Exercise:
+    """The exercise drawn from ``entropy`` (the numbers that seed its random generator):
+    :func:`make_exercise`'s from its seed, a class's from its secret and the student. With
+    ``solved=False`` its ``solution`` is left empty until :func:`solve` writes it."""
     rng = np.random.default_rng(entropy)
     for _ in range(MAX_ATTEMPTS):
         frame, numeric = _draw(kind, int(n_rows), rng)
         X, y = frame.drop(columns=_TARGET), frame[_TARGET]
         tree = ID3Classifier().fit(X, y)
-        if _good(frame, tree):
+        if _good_fast(frame, tree):
             break
     else:  # pragma: no cover - the generator finds one within a few dozen draws
         raise RuntimeError(f"no clear-cut exercise found for kind={kind!r}, n_rows={n_rows}")
-    ex = Exercise(kind, int(seed), frame, _TARGET, "", WorkedSolution(""), tree, numeric, student)
+    ex = Exercise(kind, seed, frame, _TARGET, "", WorkedSolution(""), tree, numeric, student)
     ex.question = _question_markdown(ex)
-    solution = worked_solution(tree._teaching(), max_thresholds=None)
+    return solve(ex) if solved else ex
+
+
+def solve(ex: Exercise) -> Exercise:
+    """Write the exercise's worked solution (its ``solution``) and return it."""
+    tree = ex.tree
+    solution = worked_solution(ex._record(), max_thresholds=None)
     drawn = "\n### The tree\n\n```\n" + tree.to_text(decimals=4) + "\n```\n"
     ex.solution = WorkedSolution(
         solution + drawn,
@@ -312,12 +411,29 @@ def make_exercise(
     return ex
 
 
+PAGE_BREAK = '<div style="page-break-before: always"></div>\n'
+"""Where a student's exercises start on a new page when a Markdown sheet is printed."""
+
+
+def _numbered(exercises: list[Exercise]):
+    """``(number, exercise, new_student)``: each student's exercises are numbered from 1."""
+    number, previous = 0, object()
+    for ex in exercises:
+        new = ex.student != previous
+        number = 1 if new else number + 1
+        previous = ex.student
+        yield number, ex, new and ex.student is not None
+
+
 def sheet_markdown(exercises: list[Exercise], *, answers: bool) -> str:
-    """An exercise sheet (``answers=False``) or its answer key, in Markdown."""
+    """An exercise sheet (``answers=False``) or its answer key, in Markdown; each student's
+    exercises start on a new page when printed (names are escaped: they show as written)."""
     title = "Decision trees with entropy: " + ("answer key" if answers else "exercises")
     parts = [f"# {title}\n"]
-    for i, ex in enumerate(exercises, start=1):
-        parts.append(f"## Exercise {i} ({ex.title})\n")
+    for i, (number, ex, new) in enumerate(_numbered(exercises)):
+        if new and i:
+            parts.append(PAGE_BREAK)
+        parts.append(f"## Exercise {number} ({markdown_text(ex.title)})\n")
         parts.append(ex.question)
         if answers:
             parts.append(ex.solution.replace("## Worked solution", "### Worked solution"))
@@ -325,11 +441,13 @@ def sheet_markdown(exercises: list[Exercise], *, answers: bool) -> str:
 
 
 def sheet_latex(exercises: list[Exercise], *, answers: bool) -> str:
-    """The same as a complete LaTeX document."""
+    """The same as a complete LaTeX document (each student's exercises on a new page)."""
     title = "Decision trees with entropy: " + ("answer key" if answers else "exercises")
     body = []
-    for i, ex in enumerate(exercises, start=1):
-        body.append(f"\\section*{{Exercise {i} ({latex_escape(ex.title)})}}")
+    for i, (number, ex, new) in enumerate(_numbered(exercises)):
+        if new and i:
+            body.append("\\clearpage")
+        body.append(f"\\section*{{Exercise {number} ({latex_escape(ex.title)})}}")
         body.append(ex.question_latex())
         if answers:
             body.append(ex.solution_latex().body.replace("\\section*{Worked solution}", ""))
@@ -346,14 +464,19 @@ def write_sheets(
     latex: bool = False, students: list[str] | None = None,
 ) -> list:  # fmt: skip
     """Write ``exercises.md`` and ``answers.md`` (and with ``latex=True`` the ``.tex`` files) to
-    the folder ``out``; exercise ``i`` uses seed ``seed + i``. With ``students`` (names), each
-    student gets their own ``count`` exercises (``make_exercise(..., student=name)``), one after
-    the other on the sheet, each headed with the name. Returns the paths written."""
+    the folder ``out``; exercise ``i`` uses seed ``seed + i``. With ``students`` (a name, or a
+    list of names), each student gets their own ``count`` exercises (``make_exercise(...,
+    student=name)``), starting on a new page, each headed with the name. Returns the paths
+    written.
+
+    Anyone who knows the seed can make these exercises (and their answers) again: for marks,
+    hand out a :func:`~id3tree.classroom.make_class`'s handouts, drawn from a secret.
+    """
     from pathlib import Path
 
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 50:
         raise ValueError(f"count must be an integer from 1 to 50, got {count!r}")
-    names = [None] if students is None else list(students)
+    names = [None] if students is None else _student_names(students)
     exercises = [make_exercise(kind, n_rows, seed + i, s) for s in names for i in range(count)]
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)

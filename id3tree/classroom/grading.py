@@ -1,8 +1,8 @@
 """Grade a student's answers to an exercise: a score with partial credit, and feedback that
-names the first wrong step and why.
+names the first wrong step, why, and the classic mistake behind it.
 
-The answers are plain data laid out as :meth:`id3tree.classroom.exercises.Exercise.answers` lays out the
-correct ones (a JSON object, or a CSV file of ``question,answer`` rows, see
+The answers are plain data laid out as :meth:`id3tree.classroom.exercises.Exercise.answers` lays
+out the correct ones (a JSON object, or a CSV file of ``question,answer`` rows, see
 :func:`read_answers`)::
 
     {"root_entropy": 1.0,
@@ -14,39 +14,64 @@ correct ones (a JSON object, or a CSV file of ``question,answer`` rows, see
               "branches": {"<=": {"entropy": 0.97, "feature": "Weather", "branches": {...}},
                            ">": {"entropy": 0, "predict": "yes"}}}}
 
+Optional keys, never marked: ``student`` and ``student_id`` at the top (who handed the answers
+in: :meth:`id3tree.classroom.Class.grade` matches a file to its student by them when its name
+does not), and ``counts`` in a node of the tree (its class counts, ``{"no": 2, "yes": 3}``: when
+they are not those of the student's data, the grade says so).
+
 How it scores:
 
-* The question's tasks count the same: the entropy of S; the candidate thresholds with their
+* The question's tasks (:data:`TASKS`): the entropy of S; the candidate thresholds with their
   overall entropies and the best one (numeric exercises); the gains at the root; the feature at
-  the root; the tree. Within a task every answer counts the same. The score is the mean of the
-  tasks' shares of right answers, from 0 to 1.
-* A number is right within :data:`TOLERANCE` (0.001 bits) of the exact value: answers rounded to
-  three decimals or more pass. A number may be written ``0.971``, ``"0.971"`` or ``"5/14"``.
+  the root; the tree. Within a task every answer counts the same; the score is the mean of the
+  tasks' shares of right answers, each task weighed by ``weights`` (all 1 by default), from 0
+  to 1.
+* A number is right within ``tolerance`` (:data:`TOLERANCE`, 0.001 bits) of the exact value:
+  answers rounded to three decimals or more pass. A number may be written ``0.971``,
+  ``"0.971"``, ``"0,971"`` or ``"5/14"``. A wrong number is checked against the classic
+  mistakes (:mod:`id3tree.classroom.mistakes`: the natural log, an unweighted average, ``H(S |
+  A)`` as the gain, the gain ratio, rounding too early), and the feedback names the one it is.
 * Names (features, values, classes) are compared without regard to case or surrounding spaces;
   the branches of a number are ``"<="`` and ``">"`` (``"≤"``, ``"<= 4.5"`` are read the same).
 * In the tree, the root's entropy and feature are those of the first and fourth tasks and are
-  not counted twice. Below a split that is wrong (another feature or threshold), the student's
-  branches hold other rows: those answers count as wrong, and the feedback says why.
+  not counted twice. Error carried forward: below a split that is wrong (another feature or
+  threshold), the student's branches hold other rows, and each answer there is marked against
+  what ID3 does with those rows; the right ones get credit, and the feedback says so. Where two
+  features (or thresholds) tie for the best, either is right. The rules the key follows are
+  stated in the question (a leaf whose classes tie predicts the first class).
 * A missing answer is wrong; an answer of the wrong type is wrong and the feedback says what
   was expected; a key that is not asked for is ignored and listed in :attr:`Grade.notes`.
-  Nothing a student writes raises an error.
+  Answers that name features or thresholds this student's data does not have are listed in
+  ``Grade.mismatches`` (answers to another student's data, or to other settings). Nothing a
+  student writes raises an error.
 """
 
 from __future__ import annotations
 
-import csv
-import json
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from html import escape
-from pathlib import Path
+from numbers import Real
+
+import numpy as np
 
 from id3tree.base import pencil
+from id3tree.base.entropy import entropy_rows
 from id3tree.base.words import format_number
+from id3tree.classroom import mistakes
+from id3tree.classroom.reading import (
+    NotAnswer,
+    answers_to_rows,
+    read_answers,
+    rows_to_answers,
+    same,
+)
+from id3tree.classroom.reading import name as _name
+from id3tree.classroom.reading import number as _number
+from id3tree.classroom.text import shown
+from id3tree.classroom.tree_marking import GAIN_TIE, mark_tree
 from id3tree.teaching.steps import counts_text
-from id3tree.teaching.worked import entropy_formula, subset_name, weighted_formula
+from id3tree.teaching.worked import entropy_formula, weighted_formula
 
 __all__ = [
     "answers_to_rows", "Check", "Grade", "grade", "grade_file", "read_answers", "rows_to_answers",
@@ -54,7 +79,8 @@ __all__ = [
 ]  # fmt: skip
 
 TOLERANCE = 0.001
-"""How far (in bits) a student's entropy, overall entropy or gain may be from the exact value."""
+"""How far (in bits) a student's entropy, overall entropy or gain may be from the exact value
+by default (``tolerance=``)."""
 
 THRESHOLD_TOLERANCE = 1e-6
 """How far a student's threshold may be from the midpoint (a written number, not a rounding)."""
@@ -65,13 +91,15 @@ TASKS = {
 }  # fmt: skip
 """The tasks of an exercise, each marked apart: name -> what the student works out."""
 
+IDENTITY_KEYS = ("student", "student_id")
 _KEYS = ("root_entropy", "thresholds", "best_thresholds", "gains", "root_feature", "tree")
-_NODE_KEYS = ("entropy", "feature", "threshold", "branches", "predict")
 
 
 @dataclass(frozen=True)
 class Check:
-    """One answer, marked: ``step`` names it, ``why`` says what is wrong ("" when right)."""
+    """One answer, marked: ``step`` names it, ``why`` says what is wrong ("" when right),
+    ``mistake`` names the classic mistake it is (one of :data:`mistakes.MISTAKES`, or ""), and
+    ``carried`` is True below a wrong split (marked against the student's own split)."""
 
     task: str
     step: str
@@ -79,12 +107,56 @@ class Check:
     expected: object
     given: object
     why: str = ""
+    mistake: str = ""
+    carried: bool = False
+
+
+def task_weights(weights=None) -> dict[str, float]:
+    """Every task's weight: ``weights`` maps some of :data:`TASKS` to non-negative numbers (the
+    others weigh 1), or is text such as ``"tree=2,gains=1"``. A clear error otherwise."""
+    if weights is None:
+        return dict.fromkeys(TASKS, 1.0)
+    if isinstance(weights, str):
+        pairs = [p.partition("=") for p in weights.split(",") if p.strip()]
+        if any(not sep for _, sep, _ in pairs):
+            raise ValueError(f"weights should read task=number,..., got {weights!r}")
+        weights = {k.strip(): v.strip() for k, _, v in pairs}
+    if not isinstance(weights, Mapping):
+        raise ValueError(f"weights should map tasks to numbers, got {type(weights).__name__}")
+    out = dict.fromkeys(TASKS, 1.0)
+    for task, value in weights.items():
+        if task not in TASKS:
+            raise ValueError(f"weights: {task!r} is not a task (the tasks are {', '.join(TASKS)})")
+        try:
+            out[task] = _number(value)
+        except NotAnswer:
+            raise ValueError(f"weights: {task} should be a number, got {value!r}") from None
+        if out[task] < 0:
+            raise ValueError(f"weights: {task} should be 0 or more, got {value!r}")
+    if not any(out.values()):
+        raise ValueError("weights: at least one task must weigh more than 0")
+    return out
+
+
+def check_tolerance(tolerance) -> float:
+    """``tolerance`` as a float above 0 and at most 0.1 bits; a clear error otherwise."""
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (Real, str)):
+        raise ValueError(f"tolerance should be a number of bits, got {tolerance!r}")
+    try:
+        value = _number(tolerance)
+    except NotAnswer:
+        raise ValueError(f"tolerance should be a number of bits, got {tolerance!r}") from None
+    if not 0 < value <= 0.1:
+        raise ValueError(f"tolerance should be above 0 and at most 0.1 bits, got {tolerance!r}")
+    return value
 
 
 @dataclass
 class Grade:
     """The marks of one submission: ``score`` in [0, 1] and ``feedback`` (the first wrong step
-    and why). ``checks`` lists every answer marked, ``notes`` what was ignored.
+    and why). ``checks`` lists every answer marked, ``notes`` what was ignored or credited,
+    ``mismatches`` what the answers name that the student's data does not have, ``weights``
+    each task's weight.
 
     Prints as text; Jupyter shows it as a table.
     """
@@ -92,17 +164,25 @@ class Grade:
     checks: list[Check] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     problem: str | None = None  # why the answers could not be read at all
+    weights: dict | None = None
+    mismatches: list[str] = field(default_factory=list)
+
+    @property
+    def task_scores(self) -> dict[str, float]:
+        """Each task marked (those of the exercise) -> its share of right answers, 0 to 1."""
+        out = {}
+        for task in TASKS:
+            mine = [c.right for c in self.checks if c.task == task]
+            if mine and self.problem is None:
+                out[task] = sum(mine) / len(mine)
+        return out
 
     @property
     def score(self) -> float:
-        if self.problem is not None or not self.checks:
-            return 0.0
-        shares = []
-        for task in TASKS:
-            mine = [c.right for c in self.checks if c.task == task]
-            if mine:
-                shares.append(sum(mine) / len(mine))
-        return sum(shares) / len(shares)
+        weights = task_weights(self.weights)
+        shares = self.task_scores
+        total = sum(weights[t] for t in shares)
+        return sum(weights[t] * s for t, s in shares.items()) / total if total else 0.0
 
     @property
     def right(self) -> int:
@@ -117,17 +197,36 @@ class Grade:
         return [c for c in self.checks if not c.right]
 
     @property
+    def first_wrong(self) -> Check | None:
+        """The first wrong answer, in the question's order (None when all are right)."""
+        return next((c for c in self.checks if not c.right), None)
+
+    @property
+    def mistakes(self) -> list[str]:
+        """The classic mistakes found, each once, in the order they first appear."""
+        return list(dict.fromkeys(c.mistake for c in self.checks if c.mistake))
+
+    @property
     def feedback(self) -> str:
         """The first wrong step and why (with the count of the others), or that all is right."""
         if self.problem is not None:
             return self.problem
+        credited = sum(c.right and c.carried for c in self.checks)
+        carried = (
+            f" {credited} answer{'s' * (credited != 1)} below a wrong split "
+            f"{'are' if credited != 1 else 'is'} right for that split and credited (error "
+            "carried forward)."
+            if credited
+            else ""
+        )
         wrong = self.wrong
         if not wrong:
             return f"All {self.total} answers are right."
         more = len(wrong) - 1
-        return _capital(wrong[0].why) + (
+        text = _capital(wrong[0].why) + (
             f" (and {more} more wrong answer{'s' * (more != 1)})" if more else ""
         )
+        return text + carried
 
     def to_dict(self) -> dict:
         """``score``, ``right``, ``total`` and ``feedback``: one row of a class's table."""
@@ -140,8 +239,11 @@ class Grade:
         lines = [f"score {self.score:.2f} ({self.right} of {self.total} answers right)"]
         if self.problem is not None:
             return "\n".join([*lines, self.problem])
-        lines += [f"- {c.step}: {c.why}" for c in self.wrong]
+        lines += [
+            f"- {c.why}" if c.why.startswith(c.step) else f"- {c.step}: {c.why}" for c in self.wrong
+        ]
         lines += [f"note: {n}" for n in self.notes]
+        lines += [f"does not fit the data: {m}" for m in self.mismatches]
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -159,42 +261,12 @@ class Grade:
             f"<td>{'right' if c.right else 'wrong'}</td><td>{escape(c.why)}</td></tr>"
             for c in self.checks
         )
-        notes = "".join(f"<li>{escape(n)}</li>" for n in self.notes)
+        notes = "".join(f"<li>{escape(n)}</li>" for n in [*self.notes, *self.mismatches])
         return (
             f"{head}<table><thead><tr><th>task</th><th>answer</th><th>mark</th><th>why</th>"
             f"</tr></thead><tbody>{rows}</tbody></table>"
-            + (f"<p>Ignored:</p><ul>{notes}</ul>" if notes else "")
+            + (f"<p>Notes:</p><ul>{notes}</ul>" if notes else "")
         )
-
-
-# ---------------------------------------------------------------------------------------------
-# reading what a student wrote
-# ---------------------------------------------------------------------------------------------
-class _Bad(Exception):
-    """An answer that is not of the kind asked for (the message says what was expected)."""
-
-
-def _number(value) -> float:
-    if isinstance(value, bool) or value is None:
-        raise _Bad(f"a number was expected, got {value!r}")
-    if isinstance(value, (int, float)):
-        number = float(value)
-    elif isinstance(value, str):
-        try:
-            number = float(Fraction(value.strip()))
-        except (ValueError, ZeroDivisionError):
-            raise _Bad(f"a number was expected, got {value!r}") from None
-    else:
-        raise _Bad(f"a number was expected, got {type(value).__name__} {value!r}")
-    if not math.isfinite(number):
-        raise _Bad(f"a finite number was expected, got {value!r}")
-    return number
-
-
-def _name(value) -> str:
-    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        return str(value).strip()
-    raise _Bad(f"a name was expected, got {type(value).__name__} {value!r}")
 
 
 def _capital(sentence: str) -> str:
@@ -205,59 +277,86 @@ def _go(rows: tuple) -> str:
     return "goes" if sum(rows) == 1 else "go"
 
 
-def _same(a, b) -> bool:
-    return str(a).strip().casefold() == str(b).strip().casefold()
-
-
-def _branch_key(key: str) -> str:
-    """A numeric branch as ``<=`` or ``>`` (``≤ 4.5``, ``<= 4.5`` and ``<=`` read the same)."""
-    text = str(key).strip().replace("≤", "<=")
-    for op in ("<=", ">"):
-        if text.startswith(op):
-            return op
-    return text
-
-
 def _mapping(value, what: str) -> Mapping:
     if not isinstance(value, Mapping):
         kind = "nothing" if value is None else f"a {type(value).__name__}"
-        raise _Bad(f"{what} should be a mapping (a JSON object), got {kind}")
+        raise NotAnswer(f"{what} should be a mapping (a JSON object), got {kind}")
     return value
+
+
+def _lookup(mapping, key):
+    return next((v for k, v in mapping.items() if same(k, key)), None)
 
 
 # ---------------------------------------------------------------------------------------------
 # marking
 # ---------------------------------------------------------------------------------------------
-class _Marker:
+class Marker:
     """Marks one submission against one exercise, answer by answer, in the question's order."""
 
-    def __init__(self, exercise):
+    threshold_tolerance = THRESHOLD_TOLERANCE
+
+    def __init__(self, exercise, tolerance: float = TOLERANCE):
+        self.exercise = exercise
         self.key = exercise.answers()
-        self.record = exercise.tree._teaching()
+        self.record = exercise._record()
+        self.X, self.y = exercise.X, exercise.y.to_numpy()
         self.root = self.record.infos[0]
         self.numeric = list(exercise.numeric)
+        self.tolerance = tolerance
         self.checks: list[Check] = []
         self.notes: list[str] = []
+        self.mismatches: list[str] = []  # counts in the tree that are not the data's
+        self.carrying = False  # marking below a wrong split (error carried forward)
 
-    def add(self, task, step, expected, given, why_wrong: str | None) -> None:
-        self.checks.append(Check(task, step, why_wrong is None, expected, given, why_wrong or ""))
+    def add(self, task, step, expected, given, why_wrong: str | None, mistake: str = "") -> Check:
+        right = why_wrong is None
+        check = Check(
+            task, step, right, expected, given, why_wrong or "", "" if right else mistake,
+            self.carrying,
+        )  # fmt: skip
+        self.checks.append(check)
+        return check
 
-    def number(self, task, step, expected: float, given, why, problem: str | None = None) -> bool:
+    def number(self, task, step, expected: float, given, why, problem=None, slips=()) -> bool:
         """Mark a number; ``why(given)`` words a wrong one (``why(None)`` a missing one, after
-        ``problem`` if the place it should be in was wrong). True if right."""
+        ``problem`` if the place it should be in was wrong), and a classic mistake among
+        ``slips`` is named. True if right."""
         try:
             value = _number(given)
-        except _Bad as bad:
+        except NotAnswer as bad:
             lead = problem or ("nothing was given" if given is None else str(bad))
             self.add(task, step, expected, given, f"{step}: {lead}. " + _capital(why(None)))
             return False
-        right = abs(value - expected) <= TOLERANCE
-        self.add(task, step, expected, given, None if right else why(given))
-        return right
+        right = abs(value - expected) <= self.tolerance
+        if right:
+            self.add(task, step, expected, given, None)
+            return True
+        found = mistakes.diagnose(value, expected, slips, self.tolerance)
+        why_wrong = why(given) + (f" {_capital(found[1])}." if found else "")
+        self.add(task, step, expected, given, why_wrong, found[0] if found else "")
+        return False
+
+    def rows(self, counts) -> str:
+        n = sum(counts)
+        return f"{n} row{'s' * (n != 1)} ({counts_text(self.record.classes, counts)})"
 
     # the tasks -----------------------------------------------------------------------------
     def entropy(self, given) -> None:
-        self._node_entropy(self.root, given, "entropy")
+        counts = tuple(self.root.node.class_counts.values())
+        self.node_entropy("S", counts, given, "entropy")
+
+    def node_entropy(self, name: str, counts: tuple, given, task: str = "tree") -> None:
+        value = float(entropy_rows(np.asarray([counts], dtype=np.int64))[0])
+        self.number(
+            task, f"H({name})", value, given,
+            lambda g: (
+                f"the entropy of {name} is {pencil.fixed(value)}"
+                + ("" if g is None else f", not {shown(g)}")
+                + f": {name} holds {self.rows(counts)}, so H({name}) = {entropy_formula(counts)}."
+            ),
+            slips=mistakes.entropy_slips(counts),
+        )  # fmt: skip
 
     def thresholds(self, given, best) -> None:
         for feature in self.numeric:
@@ -267,9 +366,11 @@ class _Marker:
                 text = format_number(cut.threshold)
                 value = next((v for t, v in mine.items() if abs(t - cut.threshold) <= 1e-6), None)
                 step = f"overall entropy of {feature} <= {text}"
+                slips = mistakes.split_slips([cut.left, cut.right])
                 self.number(
-                    "thresholds", step, cut.overall_entropy, value, self._cut_why(table, cut)
-                )
+                    "thresholds", step, cut.overall_entropy, value, self._cut_why(table, cut),
+                    slips=slips,
+                )  # fmt: skip
             listed = {format_number(c.threshold) for c in table.thresholds}
             for t in mine:
                 if format_number(t) not in listed:
@@ -282,36 +383,47 @@ class _Marker:
     def gains(self, given) -> None:
         try:
             given, problem = _mapping(given, "gains"), None
-        except _Bad as bad:
+        except NotAnswer as bad:
             given, problem = {}, None if given is None else str(bad)
         for feature, expected in self.key["gains"].items():
-            value = next((v for k, v in given.items() if _same(k, feature)), None)
-            why = self._gain_why(self.record.table(0, feature))
-            self.number("gains", f"Gain(S, {feature})", expected, value, why, problem)
-        self._unknown(given, self.key["gains"], "gains", "feature")
+            table = self.record.table(0, feature)
+            parts = [b.counts for b in table.branches]
+            self.number(
+                "gains", f"Gain(S, {feature})", expected, _lookup(given, feature),
+                self._gain_why(table), problem, mistakes.gain_slips(table.parent, parts),
+            )  # fmt: skip
+        self.unknown(given, self.key["gains"], "gains", "feature")
 
     def root_feature(self, given) -> None:
         expected = self.key["root_feature"]
         try:
-            name = _name(given)
-        except _Bad as bad:
+            feature = _name(given)
+        except NotAnswer as bad:
             wrong = "root_feature: nothing was given" if given is None else f"root_feature: {bad}"
-            why = f"{wrong}. " + self._split_why(self.root, None)
-        else:
-            why = None if _same(name, expected) else self._split_why(self.root, name)
-        self.add("root", "feature at the root", expected, given, why)
+            self.add("root", "feature at the root", expected, given, f"{wrong}. " + self._why())
+            return
+        if same(feature, expected) or self._tied_with_best(feature):
+            self.add("root", "feature at the root", expected, given, None)
+            return
+        why, mistake = self.split_why(self.record, self.root, "S", feature)
+        self.add("root", "feature at the root", expected, given, why, mistake)
+
+    def _tied_with_best(self, feature: str) -> bool:
+        """Whether ``feature`` ties for the highest gain at the root (either is right)."""
+        best = self.key["gains"][self.key["root_feature"]]
+        mine = [g for name, g in self.key["gains"].items() if same(name, feature)]
+        return any(abs(g - best) <= GAIN_TIE for g in mine)
+
+    def _why(self) -> str:
+        return self.split_why(self.record, self.root, "S", None)[0]
 
     # helpers -------------------------------------------------------------------------------
-    def _rows(self, counts) -> str:
-        n = sum(counts)
-        return f"{n} row{'s' * (n != 1)} ({counts_text(self.record.classes, counts)})"
-
     def _cut_answers(self, given, feature) -> dict[float, object]:
         """The student's ``threshold -> overall entropy`` of one feature, read leniently (a
         mapping, or a list of pairs)."""
         if not isinstance(given, Mapping):
             return {}
-        mine = next((v for k, v in given.items() if _same(k, feature)), None)
+        mine = _lookup(given, feature)
         pairs = (
             mine.items() if isinstance(mine, Mapping) else mine if isinstance(mine, list) else []
         )
@@ -324,8 +436,10 @@ class _Marker:
                     else pair
                 )
                 out[_number(t)] = v
-            except (_Bad, KeyError, TypeError, ValueError):
-                self.notes.append(f"thresholds/{feature}: could not read {pair!r} as a threshold")
+            except (NotAnswer, KeyError, TypeError, ValueError):
+                self.notes.append(
+                    f"thresholds/{feature}: could not read {shown(pair)} as a threshold"
+                )
         return out
 
     def _cut_why(self, table, cut):
@@ -337,9 +451,9 @@ class _Marker:
             return (
                 f"the overall entropy of {table.feature} <= {text} is "
                 f"{pencil.fixed(cut.overall_entropy)}"
-                + ("" if g is None else f", not {g}")
-                + f": {self._rows(cut.left)} {_go(cut.left)} to {table.feature} <= {text} and "
-                f"{self._rows(cut.right)} to {table.feature} > {text}, so "
+                + ("" if g is None else f", not {shown(g)}")
+                + f": {self.rows(cut.left)} {_go(cut.left)} to {table.feature} <= {text} and "
+                f"{self.rows(cut.right)} to {table.feature} > {text}, so "
                 f"{weighted_formula(parts, cut.overall_entropy)}."
             )
 
@@ -347,27 +461,32 @@ class _Marker:
 
     def _best(self, table, best) -> None:
         expected = table.threshold
-        given = (
-            next((v for k, v in best.items() if _same(k, table.feature)), None)
-            if isinstance(best, Mapping)
-            else None
-        )
+        given = _lookup(best, table.feature) if isinstance(best, Mapping) else None
         step = f"best threshold of {table.feature}"
-        text = format_number(expected)
         lowest = pencil.fixed(table.overall_entropy)
         explain = (
-            f"the best threshold of {table.feature} is {text}, between {format_number(table.low)} "
-            f"and {format_number(table.high)}: its overall entropy {lowest} is the lowest"
+            f"the best threshold of {table.feature} is {format_number(expected)}, between "
+            f"{format_number(table.low)} and {format_number(table.high)}: its overall entropy "
+            f"{lowest} is the lowest"
         )
         try:
             value = _number(given)
-        except _Bad as bad:
+        except NotAnswer as bad:
             lead = "nothing was given" if given is None else str(bad)
-            why = f"best_thresholds/{table.feature}: {lead}. {_capital(explain)}."
-        else:
-            right = abs(value - expected) <= THRESHOLD_TOLERANCE
-            why = None if right else f"{explain}, not {given}."
-        self.add("thresholds", step, expected, given, why)
+            self.add("thresholds", step, expected, given, f"best_thresholds/{table.feature}: "
+                     f"{lead}. {_capital(explain)}.")  # fmt: skip
+            return
+        tied = [
+            c.threshold
+            for c in table.thresholds
+            if c.overall_entropy <= table.overall_entropy + 1e-12
+        ]
+        if any(abs(value - t) <= THRESHOLD_TOLERANCE for t in tied):
+            self.add("thresholds", step, expected, given, None)
+            return
+        slip = mistakes.threshold_slip(value, table.low, table.high)
+        why = f"{explain}, not {shown(given)}." + (f" {_capital(slip[1])}." if slip else "")
+        self.add("thresholds", step, expected, given, why, slip[0] if slip else "")
 
     def _gain_why(self, table):
         parts = [(b.n, table.n, b.counts) for b in table.branches]
@@ -379,7 +498,7 @@ class _Marker:
         def why(g) -> str:
             return (
                 f"the gain of {table.feature} is {gain}"
-                + ("" if g is None else f", not {g}")
+                + ("" if g is None else f", not {shown(g)}")
                 + f": Gain(S, {table.feature}) = H(S) - H(S | {table.feature}) = {parent} - "
                 f"{overall} {sign} {gain}, where H(S | {table.feature}) = "
                 f"{weighted_formula(parts, table.overall_entropy)}."
@@ -387,281 +506,119 @@ class _Marker:
 
         return why
 
-    def _split_why(self, info, given_feature: str | None) -> str:
-        """Why node ``info`` splits on its feature (and not on ``given_feature``)."""
-        node, name = info.node, subset_name(info)
-        chosen = self.record.table(info.node_id, node.feature)
-        test = chosen.test
-        out = f"{name} splits on {test}, the feature of highest gain there ({pencil.fixed(chosen.gain)})"
+    def split_why(self, record, info, name: str, given_feature: str | None) -> tuple[str, str]:
+        """Why the node ``info`` of ``record`` (the rows ``name``) splits on its feature, and not
+        on ``given_feature``; with the classic mistake that choice is."""
+        chosen = record.table(info.node_id, info.node.feature)
+        out = (
+            f"{name} splits on {chosen.test}, the feature of highest gain there "
+            f"({pencil.fixed(chosen.gain)})"
+        )
         if given_feature is None:
-            return out + "."
-        feature = next((f for f in self.record.names if _same(f, given_feature)), None)
+            return out + ".", ""
+        feature = next((f for f in record.names if same(f, given_feature)), None)
         if feature is None:
+            features = ", ".join(record.names)
             return (
-                out
-                + f", not {given_feature}, which is not a feature (the features are {', '.join(self.record.names)})."
+                f"{out}, not {shown(given_feature)}, which is not a feature (the features are "
+                f"{features}).",
+                mistakes.WRONG_FEATURE,
             )
-        theirs = self.record.table(info.node_id, feature)
-        if theirs.valid:
-            return out + f", not {feature} (gain {pencil.fixed(theirs.gain)})."
-        return out + f", not {feature}: {theirs.excluded}."
+        theirs = record.table(info.node_id, feature)
+        if not theirs.valid:
+            return f"{out}, not {feature}: {theirs.excluded}.", mistakes.WRONG_FEATURE
+        mistake, sentence = mistakes.feature_slip(record.tables(info.node_id), feature)
+        extra = f" {_capital(sentence)}." if sentence else ""
+        return f"{out}, not {feature} (gain {pencil.fixed(theirs.gain)}).{extra}", mistake
 
-    def _unknown(self, given: Mapping, known, where: str, what: str) -> None:
+    def unknown(self, given: Mapping, known, where: str, what: str) -> None:
         for k in given:
-            if not any(_same(k, name) for name in known):
-                self.notes.append(f"{where}: {k!r} is not a {what} of this exercise; ignored")
+            if not any(same(k, name) for name in known):
+                self.notes.append(f"{where}: {shown(k)} is not a {what} of this exercise; ignored")
 
-    # the tree ------------------------------------------------------------------------------
-    def tree(self, given, answers: Mapping) -> None:
-        if given is None:
-            self._node(self.root, None, "tree is missing: the tree was not given")
-            return
-        if not isinstance(given, Mapping):
-            self._node(
-                self.root,
-                None,
-                f"tree should be a mapping (a JSON object), got a {type(given).__name__}",
-            )
-            return
-        given = dict(given)
-        given.setdefault("feature", answers.get("root_feature"))
-        self._node(self.root, given, None)
 
-    def _children(self, info):
-        return [i for i in self.record.infos if i.parent is info.node]
-
-    def _node(self, info, given, ungraded: str | None, where: str = "tree") -> None:
-        """Mark one node of the student's tree and, through it, its subtree."""
-        node, name = info.node, subset_name(info)
-        if ungraded is None and not isinstance(given, Mapping):
-            ungraded = (
-                f"{name} is missing from the tree"
-                if given is None
-                else f"{where} should be a mapping (a JSON object), got a {type(given).__name__}"
-            )
-        if ungraded is not None:
-            for step in self._node_steps(info):
-                self.add("tree", step, None, None, ungraded)
-            for child in self._children(info):
-                self._node(child, None, ungraded)
-            return
-        self._unknown(given, _NODE_KEYS, where, "key of a node")
-        if info.parent is not None:
-            self._node_entropy(info, given.get("entropy"))
-        if node.is_leaf:
-            self._leaf(info, given)
-            return
-        below = self._split(info, given)
-        branches = given.get("branches")
-        if below is None and not isinstance(branches, Mapping):
-            below = f"{where}/branches should map each branch to its node, got {'nothing' if branches is None else type(branches).__name__}"
-        for key, child in zip(node.children, self._children(info)):
-            mine = None
-            if below is None:
-                label = str(key) if node.threshold is None else key
-                mine = next(
-                    (
-                        v
-                        for k, v in branches.items()
-                        if _same(_branch_key(k) if node.threshold is not None else k, label)
-                    ),
-                    None,
-                )
-            self._node(child, mine, below, f"{where}/branches/{key}")
-
-    def _node_steps(self, info) -> list[str]:
-        node, name = info.node, subset_name(info)
-        steps = [] if info.parent is None else [f"H({name})"]
-        if node.is_leaf:
-            return [*steps, f"prediction of {name}"]
-        if info.parent is not None:
-            steps.append(f"split of {name}")
-        if node.threshold is not None:
-            steps.append(f"threshold of {name}")
-        return steps
-
-    def _node_entropy(self, info, given, task: str = "tree") -> None:
-        counts = tuple(info.node.class_counts.values())
-        name = subset_name(info)
-        self.number(
-            task,
-            f"H({name})",
-            float(info.node.entropy),
-            given,
-            lambda g: (
-                f"the entropy of {name} is {pencil.fixed(info.node.entropy)}"
-                + ("" if g is None else f", not {g}")
-                + f": {name} holds {self._rows(counts)}, so H({name}) = {entropy_formula(counts)}."
-            ),
+def mismatches(exercise, answers: Mapping, X=None) -> list[str]:
+    """What ``answers`` name that the exercise's data does not have: features, and thresholds
+    outside a numeric feature's values (signs of answers to another student's data, or to an
+    exercise made with other settings)."""
+    X = exercise.X if X is None else X
+    features = [str(c) for c in X.columns]
+    named = []
+    for key in ("gains", "thresholds", "best_thresholds"):
+        if isinstance(answers.get(key), Mapping):
+            named += list(answers[key])
+    named.append(answers.get("root_feature"))
+    stack = [(answers.get("tree"), 0)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, Mapping) and depth < 64:
+            named.append(node.get("feature"))
+            branches = node.get("branches")
+            if isinstance(branches, Mapping):
+                stack.extend((child, depth + 1) for child in branches.values())
+    out = []
+    foreign = [n for n in named if isinstance(n, str) and not any(same(n, f) for f in features)]
+    for n in dict.fromkeys(foreign):
+        out.append(
+            f"names the feature {shown(n)}, which this data does not have ({', '.join(features)})"
         )
-
-    def _leaf(self, info, given) -> None:
-        node, name = info.node, subset_name(info)
-        step, expected = f"prediction of {name}", str(node.prediction)
-        counts = tuple(node.class_counts.values())
-        reason = node.stop_reason or "no split"
-        if reason.startswith("pure"):
-            reason = f"all its {self._rows(counts)} are {expected}"
-        else:
-            reason = f"{reason}; it holds {self._rows(counts)}"
-        if given.get("feature") is not None:
-            why = f"{name} is a leaf predicting {expected} ({reason}), not a split on {given['feature']}."
-            self.add("tree", step, expected, given.get("feature"), why)
-            return
-        predict = given.get("predict")
-        right = predict is not None and _same(predict, expected)
-        lead = "" if predict is None else f", not {predict}"
-        why = None if right else f"{name} predicts {expected}{lead}: {reason}."
-        self.add("tree", step, expected, predict, why)
-
-    def _split(self, info, given) -> str | None:
-        """Mark the feature and threshold of a split; the reason its subtree cannot be marked,
-        or None."""
-        node, name = info.node, subset_name(info)
-        feature = given.get("feature")
-        if info.parent is not None:
-            split = f"split of {name}"
-            if feature is None:
-                lead = (
-                    f"{name} is not a leaf: it holds {self._rows(tuple(node.class_counts.values()))}. "
-                    if "predict" in given
-                    else ""
-                )
-                self.add("tree", split, node.feature, None, lead + self._split_why(info, None))
-                return f"not marked: the split of {name} above is missing"
-            right = isinstance(feature, (str, int)) and _same(feature, node.feature)
-            why = None if right else self._split_why(info, str(feature))
-            self.add("tree", split, node.feature, feature, why)
-            if not right:
-                return f"not marked: the split of {name} above is wrong"
-        elif not (isinstance(feature, (str, int)) and _same(feature, node.feature)):
-            return f"not marked: the split of {name} (the feature at the root) is wrong"
-        if node.threshold is None:
-            return None
-        chosen = self.record.table(info.node_id, node.feature)
-        step = f"threshold of {name}"
-        expected = float(node.threshold)
-        explain = (
-            f"{name} splits {node.feature} at {format_number(expected)}, between "
-            f"{format_number(chosen.low)} and {format_number(chosen.high)}"
-        )
-        given_threshold = given.get("threshold")
-        try:
-            value = _number(given_threshold)
-        except _Bad as bad:
-            lead = "nothing was given" if given_threshold is None else str(bad)
-            why = f"the threshold of {name}: {lead}. {explain}."
-            self.add("tree", step, expected, given_threshold, why)
-            return f"not marked: the threshold of {name} above is missing"
-        if abs(value - expected) > THRESHOLD_TOLERANCE:
-            self.add("tree", step, expected, value, f"{explain}, not {format_number(value)}.")
-            return f"not marked: the threshold of {name} above is wrong"
-        self.add("tree", step, expected, value, None)
-        return None
+    cuts = answers.get("thresholds")
+    for feature in exercise.numeric if isinstance(cuts, Mapping) else []:
+        mine = _lookup(cuts, feature)
+        low, high = X[feature].min(), X[feature].max()
+        outside = []
+        for t in mine if isinstance(mine, Mapping) else []:
+            try:
+                value = _number(t)
+            except NotAnswer:
+                continue
+            if not low < value < high:
+                outside.append(format_number(value))
+        if outside:
+            out.append(
+                f"lists thresholds of {feature} ({', '.join(outside)}) outside its values in this "
+                f"data ({format_number(low)} to {format_number(high)})"
+            )
+    return out
 
 
-def grade(exercise, answers) -> Grade:
+def grade(exercise, answers, *, weights=None, tolerance: float = TOLERANCE) -> Grade:
     """Mark ``answers`` (laid out as :meth:`~id3tree.classroom.exercises.Exercise.answers`) against
     ``exercise``: a :class:`Grade` with ``score`` in [0, 1] and ``feedback``.
 
-    Never raises on what a student wrote: a missing key, a wrong type or an unknown key is
-    marked or noted (see the module for how answers are scored).
+    ``weights`` maps tasks (:data:`TASKS`) to their weights (the others weigh 1); ``tolerance``
+    is how far a number may be from the exact value (:data:`TOLERANCE`). Never raises on what a
+    student wrote: a missing key, a wrong type or an unknown key is marked or noted (see the
+    module for how answers are scored).
     """
+    weights, tolerance = task_weights(weights), check_tolerance(tolerance)
     if not isinstance(answers, Mapping):
         kind = "nothing" if answers is None else f"a {type(answers).__name__}"
         return Grade(
             problem=(
                 "the answers should be a mapping of questions to answers (a JSON object with "
                 f"root_entropy, gains, root_feature, tree, ...), got {kind}"
-            )
+            ),
+            weights=weights,
         )
-    marker = _Marker(exercise)
+    marker = Marker(exercise, tolerance)
     marker.entropy(answers.get("root_entropy"))
     if marker.numeric:
         marker.thresholds(answers.get("thresholds"), answers.get("best_thresholds"))
     marker.gains(answers.get("gains"))
     marker.root_feature(answers.get("root_feature"))
-    marker.tree(answers.get("tree"), answers)
+    mark_tree(marker, answers.get("tree"), answers)
     keys = [k for k in _KEYS if marker.numeric or "thresholds" not in k]
-    marker._unknown(answers, keys, "answers", "question")
-    return Grade(marker.checks, marker.notes)
+    marker.unknown(answers, [*keys, *IDENTITY_KEYS], "answers", "question")
+    found = mismatches(exercise, answers, marker.X) + marker.mismatches
+    return Grade(marker.checks, marker.notes, None, weights, found)
 
 
-# ---------------------------------------------------------------------------------------------
-# files
-# ---------------------------------------------------------------------------------------------
-def rows_to_answers(rows) -> dict:
-    """``(question, answer)`` rows as nested answers: the question ``gains/Weather`` is
-    ``answers["gains"]["Weather"]`` (parts separated by ``/``)."""
-    out: dict = {}
-    for i, (question, answer) in enumerate(rows, start=1):
-        parts = [p.strip() for p in str(question).split("/")]
-        if not all(parts):
-            raise ValueError(f"row {i}: the question {question!r} has an empty part")
-        place = out
-        for depth, part in enumerate(parts[:-1]):
-            place = place.setdefault(part, {})
-            if not isinstance(place, dict):
-                raise ValueError(
-                    f"row {i}: {'/'.join(parts[: depth + 1])!r} already has an answer of its own"
-                )
-        if parts[-1] in place:
-            raise ValueError(f"row {i}: {question!r} is answered twice")
-        place[parts[-1]] = answer
-    return out
-
-
-def answers_to_rows(answers: Mapping, prefix: str = "") -> list[tuple[str, object]]:
-    """The answers as ``(question, answer)`` rows (the inverse of :func:`rows_to_answers`)."""
-    rows = []
-    for key, value in answers.items():
-        question = f"{prefix}{key}"
-        if isinstance(value, Mapping):
-            rows.extend(answers_to_rows(value, question + "/"))
-        else:
-            rows.append((question, value))
-    return rows
-
-
-def read_answers(path) -> dict:
-    """A student's answers from a ``.json`` file (one object) or a ``.csv`` file.
-
-    The CSV file has a header ``question,answer`` and one row per answer: the question is the
-    answer's place in the JSON layout with its parts separated by ``/`` (``root_entropy``,
-    ``gains/Weather``, ``thresholds/Hours/4.5``, ``tree/branches/Sunny/predict``). Raises
-    ValueError, naming the file and the row, when the file cannot be read.
-    """
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError:
-        raise ValueError(f"{path.name} is not UTF-8 text") from None
-    if path.suffix.lower() == ".json":
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ValueError(
-                f"{path.name} is not valid JSON: line {error.lineno}, column {error.colno}: "
-                f"{error.msg}"
-            ) from None
-    rows = [r for r in csv.reader(text.splitlines()) if any(cell.strip() for cell in r)]
-    if not rows or [c.strip().lower() for c in rows[0][:2]] != ["question", "answer"]:
-        raise ValueError(f"{path.name} should start with the header question,answer")
-    for i, row in enumerate(rows[1:], start=2):
-        if len(row) != 2:
-            raise ValueError(
-                f"{path.name}, line {i}: expected 2 cells (question,answer), got {len(row)}"
-            )
-    try:
-        return rows_to_answers((q, a.strip() or None) for q, a in rows[1:])
-    except ValueError as error:
-        raise ValueError(f"{path.name}: {error}") from None
-
-
-def grade_file(exercise, path) -> Grade:
+def grade_file(exercise, path, *, weights=None, tolerance: float = TOLERANCE) -> Grade:
     """:func:`grade` of the answers in a file; a file that cannot be read scores 0 and says why."""
+    weights, tolerance = task_weights(weights), check_tolerance(tolerance)
     try:
         answers = read_answers(path)
-    except (OSError, ValueError) as error:
-        return Grade(problem=f"cannot read the answers: {error}")
-    return grade(exercise, answers)
+    except ValueError as error:
+        return Grade(problem=f"cannot read the answers: {error}", weights=weights)
+    return grade(exercise, answers, weights=weights, tolerance=tolerance)

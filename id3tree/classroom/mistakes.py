@@ -1,0 +1,173 @@
+"""The classic mistakes of a hand calculation of ID3, recognised from the wrong number itself.
+
+A wrong answer is worth more to a student when the feedback says which mistake gives it. For
+each number of an exercise, :func:`entropy_slips`, :func:`split_slips` and :func:`gain_slips`
+work out what the usual mistakes would have given (the natural log instead of log2, an
+unweighted average of the branches, ``H(S | A)`` given as the gain, the gain ratio, numbers
+rounded before the last step); :func:`diagnose` names the one the student's number matches.
+
+>>> slips = entropy_slips((3, 3))
+>>> diagnose(0.6931, 1.0, slips, 0.001)
+('natural log instead of log2', '0.6931 is what the natural log (ln) gives instead of log2')
+>>> diagnose(0.5, 1.0, slips, 0.001) is None
+True
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from id3tree.base.entropy import entropy_of_counts, entropy_rows
+from id3tree.base.words import format_number
+
+__all__ = [
+    "CLOSE", "MISTAKES", "diagnose", "entropy_slips", "feature_slip", "gain_slips",
+    "leaf_slip", "split_slips", "threshold_slip",
+]  # fmt: skip
+
+LN, LOG10, UNWEIGHTED, ADDED = (
+    "natural log instead of log2", "log10 instead of log2", "unweighted average",
+    "entropies added without weights",
+)  # fmt: skip
+NOT_SUBTRACTED, GAIN_RATIO, ROUNDING = (
+    "H(S | A) given as the gain", "gain ratio instead of gain", "rounding too early",
+)  # fmt: skip
+MIDPOINT, WRONG_FEATURE, LOWEST_GAIN = (
+    "a threshold that is not a midpoint", "the wrong feature", "the feature of lowest gain",
+)  # fmt: skip
+TIE, MINORITY = "the tie rule at a leaf", "the minority class at a leaf"
+MISTAKES = (LN, LOG10, UNWEIGHTED, ADDED, NOT_SUBTRACTED, GAIN_RATIO, ROUNDING, MIDPOINT)
+MISTAKES += (WRONG_FEATURE, LOWEST_GAIN, TIE, MINORITY)
+"""Every mistake the feedback names (a check's ``mistake`` is one of them, or empty)."""
+
+_HOW = {
+    LN: "the natural log (ln) gives instead of log2",
+    LOG10: "log10 gives instead of log2",
+    UNWEIGHTED: "the plain average of the branches' entropies gives: each branch counts by its "
+    "share of the rows",
+    ADDED: "the branches' entropies added up give: each branch counts by its share of the rows",
+    NOT_SUBTRACTED: "H(S | A) is: the gain is H(S) - H(S | A)",
+    GAIN_RATIO: "the gain ratio (gain / split information, C4.5's score) is, not ID3's gain",
+    ROUNDING: "numbers rounded to two decimals before the last step give: keep four decimals "
+    "until the end",
+}
+CLOSE = 10
+"""An answer within this many tolerances of the exact value, and matching no other mistake, is
+taken for rounding too early."""
+
+
+def _entropy(counts, base: float = 2.0) -> float:
+    return float(entropy_rows(np.asarray([counts], dtype=np.int64), base)[0])
+
+
+def _rounded_entropy(counts, decimals: int) -> float:
+    """The entropy worked from probabilities rounded to ``decimals`` before the logarithms."""
+    n = sum(counts)
+    rounded = [round(c / n, decimals) for c in counts]
+    return float(entropy_of_counts([np.asarray(r, dtype=float) for r in rounded], np.ones(())))
+
+
+def entropy_slips(counts) -> list[tuple[str, float]]:
+    """What the usual mistakes give for the entropy of ``counts`` (class counts)."""
+    h = _entropy(counts)
+    return [
+        (LN, h * math.log(2)), (LOG10, h * math.log10(2)), (ROUNDING, _rounded_entropy(counts, 2)),
+        (ROUNDING, _rounded_entropy(counts, 1)),
+    ]  # fmt: skip
+
+
+def split_slips(parts: list[tuple]) -> list[tuple[str, float]]:
+    """What the usual mistakes give for the overall entropy ``H(S | A)`` of a split whose
+    branches hold the class counts ``parts``."""
+    sizes = [sum(p) for p in parts]
+    n = sum(sizes)
+    entropies = [_entropy(p) for p in parts]
+    overall = sum(s * h for s, h in zip(sizes, entropies)) / n
+    return [
+        (LN, overall * math.log(2)), (LOG10, overall * math.log10(2)),
+        (UNWEIGHTED, sum(entropies) / len(parts)), (ADDED, sum(entropies)),
+        (ROUNDING, sum(s / n * round(h, 2) for s, h in zip(sizes, entropies))),
+        (ROUNDING, sum(round(s / n, 2) * round(h, 2) for s, h in zip(sizes, entropies))),
+    ]  # fmt: skip
+
+
+def gain_slips(parent: tuple, parts: list[tuple]) -> list[tuple[str, float]]:
+    """What the usual mistakes give for the gain of a split of ``parent`` (class counts) into
+    branches holding ``parts``."""
+    h = _entropy(parent)
+    sizes = [sum(p) for p in parts]
+    overall = sum(s * _entropy(p) for s, p in zip(sizes, parts)) / sum(sizes)
+    gain = h - overall
+    split_info = _entropy(sizes)
+    slips = [(LN, gain * math.log(2)), (LOG10, gain * math.log10(2)), (NOT_SUBTRACTED, overall)]
+    slips += [(label, h - value) for label, value in split_slips(parts) if label != ROUNDING]
+    slips.append((ROUNDING, round(h, 2) - round(overall, 2)))
+    if split_info > 0:
+        slips.append((GAIN_RATIO, gain / split_info))
+    return [(label, v) for label, v in slips if label not in (LN, LOG10) or v != gain]
+
+
+def diagnose(given: float, expected: float, slips, tolerance: float) -> tuple[str, str] | None:
+    """The mistake whose value ``given`` matches (within ``tolerance``, where the exact value
+    is farther), as ``(mistake, sentence)``; an answer only a little off is taken for rounding
+    too early; None when no mistake explains it."""
+    if abs(given - expected) <= tolerance:
+        return None
+    written = format_number(round(given, 4))
+    for label, value in slips:
+        if abs(given - value) <= tolerance and abs(value - expected) > tolerance:
+            return label, f"{written} is what {_HOW[label]}"
+    if abs(given - expected) <= CLOSE * tolerance:
+        return ROUNDING, (
+            f"{written} is {format_number(round(abs(given - expected), 6))} away: rounding before "
+            "the last step does that; keep four decimals until the end"
+        )
+    return None
+
+
+def threshold_slip(given: float, low: float, high: float) -> tuple[str, str] | None:
+    """A threshold between (or on) the two values around the midpoint, but not the midpoint."""
+    midpoint = (low + high) / 2
+    if not low <= given <= high or abs(given - midpoint) <= 1e-6:
+        return None
+    what = "one of the values" if given in (low, high) else "not halfway between them"
+    return MIDPOINT, (
+        f"a threshold is the midpoint between two adjacent values: "
+        f"({format_number(low)} + {format_number(high)}) / 2 = {format_number(midpoint)}; "
+        f"{format_number(given)} is {what}"
+    )
+
+
+def feature_slip(tables, given: str) -> tuple[str, str]:
+    """Which mistake picking feature ``given`` at a node is, from the node's candidate tables
+    (``given`` lost: another feature has a higher gain)."""
+    valid = [t for t in tables if t.valid]
+    mine = next((t for t in valid if t.feature == given), None)
+    if (
+        mine is not None
+        and len(valid) > 2
+        and mine.gain < min(t.gain for t in valid if t is not mine)
+    ):
+        return LOWEST_GAIN, (
+            f"{given} has the lowest gain (the highest H(S | A)): ID3 splits on the highest gain"
+        )
+    ratios = [t.gain_ratio for t in valid]
+    if mine is not None and len(valid) > 1 and mine.gain_ratio == max(ratios):
+        return GAIN_RATIO, f"{given} has the highest gain ratio, C4.5's score; ID3 takes the gain"
+    return WRONG_FEATURE, ""
+
+
+def leaf_slip(counts: tuple, classes: list, given) -> tuple[str, str] | None:
+    """A leaf's prediction that names one of its classes, but not the one the rules give."""
+    label = next(
+        (c for c in classes if str(c).strip().casefold() == str(given).strip().casefold()), None
+    )
+    if label is None:
+        return None
+    top = max(counts)
+    mine = counts[classes.index(label)]
+    if mine == top:  # tied with the predicted class
+        return TIE, f"the classes tie; the rule of the question gives a tie to {classes[0]}"
+    return MINORITY, f"{label} is the minority there: a leaf predicts its majority class"

@@ -1,0 +1,338 @@
+"""Marking a student's tree node by node, with error carried forward.
+
+Each node of the student's tree holds the rows its path lets through: the path the student
+drew, right or wrong. The node is marked against what ID3 does with exactly those rows (their
+entropy, the feature of highest gain there and its threshold, or the leaf they make), fitted
+once for each set of rows met. Where the student's path is ID3's, that is the answer key's own
+node; below a wrong split it is ID3 carried on from the student's choice, so an answer right
+for the student's own split gets credit (error carried forward), and the grade says so.
+
+Where the student leaves out part of the tree (a node, its branches, a split where ID3 splits),
+every answer ID3's tree has there counts as wrong, saying why.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+
+import numpy as np
+
+from id3tree.base.words import format_number
+from id3tree.classroom import mistakes
+from id3tree.classroom.reading import NotAnswer, number, same
+from id3tree.classroom.text import shown
+from id3tree.learner import ID3Classifier
+from id3tree.model.node import path_step
+from id3tree.teaching.record import NodeInfo
+from id3tree.teaching.worked import subset_name
+
+__all__ = ["NODE_KEYS", "mark_tree"]
+
+NODE_KEYS = ("entropy", "feature", "threshold", "branches", "predict", "counts")
+"""The keys of a node of a student's tree (``counts`` is optional and never marked)."""
+
+GAIN_TIE = 1e-9  # two gains this close are a tie (the exercises avoid them, a wrong split may not)
+
+
+def _capital(sentence: str) -> str:
+    return sentence[:1].upper() + sentence[1:]
+
+
+def name_of(steps) -> str:
+    """The name of the rows a path of ``(feature, op, value)`` tests lets through:
+    ``S_{Wind=Weak, Hours<=3.5}``."""
+    return subset_name(NodeInfo(0, None, None, None, (), None, frozenset(), tuple(steps)))
+
+
+def _branch_key(key) -> str:
+    """A numeric branch as ``<=`` or ``>`` (``≤ 4.5``, ``<= 4.5`` and ``<=`` read the same)."""
+    text = str(key).strip().replace("≤", "<=")
+    return next((op for op in ("<=", ">") if text.startswith(op)), text)
+
+
+class _References:
+    """ID3's own node for any set of the exercise's rows: the answer key's nodes, and a tree
+    fitted on any other set met (each set fitted once; its whole subtree kept)."""
+
+    def __init__(self, X, y, record):
+        self.X, self.y = X, y
+        self.known: dict[bytes, tuple] = {}
+        self._keep(record, np.arange(len(self.y), dtype=np.int64))
+
+    def _keep(self, record, rows: np.ndarray) -> None:
+        for info in record.infos:
+            self.known.setdefault(rows[info.rows].astype(np.int64).tobytes(), (record, info))
+
+    def __call__(self, rows: np.ndarray):
+        key = rows.tobytes()
+        if key not in self.known:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                tree = ID3Classifier(id_like="keep").fit(self.X.iloc[rows], self.y[rows])
+            self._keep(tree._teaching(), rows)
+        return self.known[key]
+
+
+def mark_tree(marker, given, answers: Mapping) -> None:
+    """Mark the ``tree`` of ``answers`` with ``marker`` (a :class:`~id3tree.classroom.grading.Marker`)."""
+    _TreeMarker(marker).mark(given, answers)
+
+
+class _TreeMarker:
+    def __init__(self, marker):
+        self.m = marker
+        exercise = marker.exercise
+        self.X, self.y = marker.X, marker.y
+        self.columns = {str(c): self.X[c].to_numpy() for c in self.X.columns}
+        self.classes = list(marker.record.classes)
+        self.numeric = set(exercise.numeric)
+        self.refs = _References(self.X, self.y, marker.record)
+        self.root_checked = False
+
+    def counts(self, rows: np.ndarray) -> tuple:
+        return tuple(int((self.y[rows] == c).sum()) for c in self.classes)
+
+    def mark(self, given, answers: Mapping) -> None:
+        rows = np.arange(len(self.y), dtype=np.int64)
+        if not isinstance(given, Mapping):
+            why = (
+                "tree is missing: the tree was not given"
+                if given is None
+                else f"tree should be a mapping (a JSON object), got a {type(given).__name__}"
+            )
+            self.walk_missing(self.refs(rows)[1].node, [], why)
+            return
+        given, root = dict(given), answers.get("root_feature")
+        if given.get("feature") is None:
+            given["feature"] = root
+        elif root is not None and not same(given["feature"], root):
+            self.root_checked = True  # the tree's own root split differs: it is marked there
+            self.m.notes.append(
+                f"the tree splits S on {shown(given['feature'])} but root_feature is "
+                f"{shown(root)}: the tree is marked as it is drawn"
+            )
+        self.node(rows, [], given, "tree")
+
+    # a node --------------------------------------------------------------------------------
+    def node(self, rows: np.ndarray, steps: list, given, where: str) -> None:
+        record, info = self.refs(rows)
+        name = name_of(steps)
+        if not isinstance(given, Mapping):
+            why = (
+                f"{name} is missing from the tree"
+                if given is None
+                else f"{where} should be a mapping (a JSON object), got a {type(given).__name__}"
+            )
+            self.walk_missing(info.node, steps, why)
+            return
+        self.m.unknown(given, NODE_KEYS, where, "key of a node")
+        counts = self.counts(rows)
+        self.check_counts(given.get("counts"), counts, name)
+        if steps:
+            self.m.node_entropy(name, counts, given.get("entropy"))
+        if info.node.is_leaf:
+            self.leaf(info.node, name, counts, given)
+        else:
+            self.split(rows, steps, given, where, record, info)
+
+    def check_counts(self, given, counts: tuple, name: str) -> None:
+        if given is None:
+            return
+        mine = {str(c): n for c, n in zip(self.classes, counts)}
+        theirs = {}
+        if isinstance(given, Mapping):
+            for key, value in given.items():
+                try:
+                    theirs[next((c for c in mine if same(c, key)), str(key))] = number(value)
+                except NotAnswer:
+                    theirs[str(key)] = None
+        if {c: float(n) for c, n in mine.items() if n} != {c: n for c, n in theirs.items() if n}:
+            self.m.mismatches.append(
+                f"the tree gives {name} the counts {shown(given)}; in this data it holds "
+                f"{self.m.rows(counts)}"
+            )
+
+    def leaf(self, node, name: str, counts: tuple, given: Mapping) -> None:
+        expected, step = str(node.prediction), f"prediction of {name}"
+        rows = self.m.rows(counts)
+        if max(counts) == sum(counts):
+            reason = f"all its {rows} are {expected}"
+        elif list(counts).count(max(counts)) > 1:
+            reason = (
+                f"no feature takes two values among its {rows}, and the classes tie: the "
+                f"question's rule gives a tie to {expected}"
+            )
+        else:
+            reason = f"no feature takes two values among its {rows}; {expected} is the majority"
+        if given.get("feature") is not None:
+            why = f"{name} is a leaf predicting {expected} ({reason}), not a split on {shown(given['feature'])}."
+            self.m.add("tree", step, expected, given.get("feature"), why)
+            return
+        predict = given.get("predict")
+        readable = isinstance(predict, (str, int, float)) and not isinstance(predict, bool)
+        if readable and same(predict, expected):
+            self.m.add("tree", step, expected, predict, None)
+            return
+        slip = mistakes.leaf_slip(counts, self.classes, predict) if readable else None
+        lead = "" if predict is None else f", not {shown(predict)}"
+        why = f"{name} predicts {expected}{lead}: {reason}." + (
+            f" {_capital(slip[1])}." if slip else ""
+        )
+        self.m.add("tree", step, expected, predict, why, slip[0] if slip else "")
+
+    # a split -------------------------------------------------------------------------------
+    def feature_named(self, given) -> str | None:
+        if not isinstance(given, (str, int, float)) or isinstance(given, bool):
+            return None
+        return next((str(c) for c in self.X.columns if same(c, given)), None)
+
+    def split(self, rows, steps, given: Mapping, where: str, record, info) -> None:
+        node, name = info.node, name_of(steps)
+        written = given.get("feature")
+        if written is None:
+            lead = (
+                f"{name} is not a leaf: it holds {self.m.rows(self.counts(rows))}. "
+                if "predict" in given
+                else ""
+            )
+            if steps:
+                why = lead + self.m.split_why(record, info, name, None)[0]
+                self.m.add("tree", f"split of {name}", node.feature, None, why)
+            self.below_missing(node, steps, f"not marked: the split of {name} above is missing")
+            return
+        feature = self.feature_named(written)
+        chosen = record.table(info.node_id, node.feature)
+        gain = None if feature is None else record.table(info.node_id, feature).gain
+        right = feature is not None and (
+            feature == node.feature or (gain is not None and abs(gain - chosen.gain) <= GAIN_TIE)
+        )
+        if steps or self.root_checked:
+            why, mistake = (
+                (None, "") if right else self.m.split_why(record, info, name, str(written))
+            )
+            self.m.add("tree", f"split of {name}", node.feature, written, why, mistake)
+        if feature is None:
+            reason = f"not marked: {shown(written)} above is not a feature of this data"
+            self.below_missing(node, steps, reason)
+            return
+        threshold, threshold_right = None, True
+        if feature in self.numeric:
+            threshold, threshold_right = self.threshold(name, given, record, info, feature, right)
+            if threshold is None:
+                self.below_missing(
+                    node, steps, f"not marked: the threshold of {name} above is missing"
+                )
+                return
+        carrying = self.m.carrying
+        if not (right and threshold_right) and not carrying:
+            cut = "" if threshold is None else f" at {format_number(threshold)}"
+            self.m.notes.append(
+                f"below your split of {name} on {feature}{cut} ({name} splits on {chosen.test}), "
+                "each answer is marked against the rows your split makes, and the right ones "
+                "get credit (error carried forward)"
+            )
+            self.m.carrying = True
+        self.branches(rows, steps, given, where, feature, threshold, node if right else None)
+        self.m.carrying = carrying
+
+    def threshold(self, name, given, record, info, feature, right) -> tuple[float | None, bool]:
+        """The student's threshold of ``feature`` (marked when the feature is ID3's), and whether
+        it is right; ``(None, False)`` when there is none to split the rows by."""
+        written, step = given.get("threshold"), f"threshold of {name}"
+        table = record.table(info.node_id, feature)
+        explain = (
+            f"{name} splits {feature} at {format_number(table.threshold)}, between "
+            f"{format_number(table.low)} and {format_number(table.high)}"
+        )
+        try:
+            value = number(written)
+        except NotAnswer as bad:
+            if right:
+                lead = "nothing was given" if written is None else str(bad)
+                self.m.add(
+                    "tree",
+                    step,
+                    table.threshold,
+                    written,
+                    f"the threshold of {name}: {lead}. {explain}.",
+                )
+            return None, False
+        if not right:
+            return value, True  # (the split is marked wrong already)
+        best = [
+            c.threshold
+            for c in table.thresholds
+            if c.overall_entropy <= table.overall_entropy + GAIN_TIE
+        ]
+        if any(abs(value - t) <= self.m.threshold_tolerance for t in best):
+            self.m.add("tree", step, table.threshold, written, None)
+            return next(t for t in best if abs(value - t) <= self.m.threshold_tolerance), True
+        slip = mistakes.threshold_slip(value, table.low, table.high)
+        why = f"{explain}, not {format_number(value)}." + (f" {_capital(slip[1])}." if slip else "")
+        self.m.add("tree", step, table.threshold, written, why, slip[0] if slip else "")
+        return value, False
+
+    def branches(self, rows, steps, given, where, feature, threshold, same_as) -> None:
+        """Mark the children of the student's split of ``rows`` on ``feature`` (at ``threshold``
+        for a number); ``same_as`` is ID3's node when the split is ID3's (its branch order)."""
+        name = name_of(steps)
+        values = self.columns[feature][rows]
+        if threshold is None:
+            if same_as is not None and same_as.threshold is None and same_as.feature == feature:
+                labels = list(same_as.children)
+            else:
+                labels = sorted(set(values.tolist()), key=str)
+            parts = [(str(v), rows[values == v], (feature, "=", v)) for v in labels]
+            parts = [p for p in parts if len(p[1])]  # (a missing value's rows are no branch here)
+        else:
+            parts = [
+                ("<=", rows[values <= threshold], (feature, "<=", threshold)),
+                (">", rows[values > threshold], (feature, ">", threshold)),
+            ]
+            for op, part, _ in parts:
+                if not len(part):
+                    self.m.notes.append(
+                        f"no row of {name} has {feature} {op} {format_number(threshold)}"
+                    )
+            parts = [p for p in parts if len(p[1])]
+        branches = given.get("branches")
+        if not isinstance(branches, Mapping):
+            kind = "nothing" if branches is None else type(branches).__name__
+            why = f"{where}/branches should map each branch to its node, got {kind}"
+            for _, part, step in parts:
+                self.walk_missing(self.refs(part)[1].node, [*steps, step], why)
+            return
+        read = {(_branch_key(k) if threshold is not None else k): v for k, v in branches.items()}
+        for label, part, step in parts:
+            mine = next((v for k, v in read.items() if same(k, label)), None)
+            self.node(part, [*steps, step], mine, f"{where}/branches/{label}")
+        labels = [label for label, _, _ in parts]
+        for key in read:
+            if not any(same(key, label) for label in labels):
+                self.m.notes.append(
+                    f"{where}/branches: {shown(key)} is not a branch of {name} (its rows have "
+                    f"{feature} {', '.join(labels) if threshold is None else 'on both sides'}); ignored"
+                )
+
+    # what the student left out -------------------------------------------------------------
+    def below_missing(self, node, steps: list, why: str) -> None:
+        for key, child in node.children.items():
+            self.walk_missing(child, [*steps, path_step(node, key)], why)
+
+    def walk_missing(self, top, steps: list, why: str) -> None:
+        """Every answer of ID3's subtree from ``top`` (reached by ``steps``), marked wrong."""
+        stack = [(top, list(steps))]
+        while stack:
+            node, path = stack.pop()
+            name = name_of(path)
+            marks = [f"H({name})"] if path else []
+            if node.is_leaf:
+                marks.append(f"prediction of {name}")
+            else:
+                marks += [f"split of {name}"] if path else []
+                marks += [f"threshold of {name}"] if node.threshold is not None else []
+            for step in marks:
+                self.m.add("tree", step, None, None, why)
+            below = [(c, [*path, path_step(node, k)]) for k, c in node.children.items()]
+            stack.extend(reversed(below))
