@@ -26,7 +26,12 @@ PAGES = {
     "information": ["id3tree.information"],
     "ranking": ["id3tree.ranking"],
     "stats": ["id3tree.stats"],
-    "teaching": ["id3tree.teaching", "id3tree.classroom.exercises", "id3tree.classroom.grading"],
+    "teaching": [
+        "id3tree.teaching",
+        "id3tree.classroom",
+        "id3tree.classroom.exercises",
+        "id3tree.classroom.grading",
+    ],
     "datasets": ["id3tree.datasets"],
     "rendering": ["id3tree.render", "id3tree.trace.tracers"],
 }
@@ -35,7 +40,8 @@ PAGES = {
 
 PUBLIC_MODULES = [
     "id3tree", "id3tree.textbook", "id3tree.information", "id3tree.ranking", "id3tree.stats",
-    "id3tree.teaching", "id3tree.classroom.exercises", "id3tree.classroom.grading",
+    "id3tree.teaching", "id3tree.classroom", "id3tree.classroom.exercises",
+    "id3tree.classroom.grading",
     "id3tree.datasets", "id3tree.render", "id3tree.trace.tracers",
 ]  # fmt: skip
 """The modules whose ``__all__`` is the public API: each of its names is on a page."""

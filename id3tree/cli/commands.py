@@ -19,6 +19,7 @@ import pandas as pd
 
 from id3tree import datasets
 from id3tree.base.diagnostics import IDLikeFeatureWarning, StrayValuesWarning
+from id3tree.cli.classroom import add_class_command
 from id3tree.cli.common import (
     UserError,
     add_column_options,
@@ -651,6 +652,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_teaching_commands(commands)
     add_select_command(commands)
     add_grade_command(commands)
+    add_class_command(commands)
     return parser
 
 
