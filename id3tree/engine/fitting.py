@@ -172,7 +172,7 @@ def id_like_warnings(model, fitted: Fitted) -> list:
         return [left_out_message(warning) for warning in fitted.left_out]
     data = getattr(model, "_fit_data", None)
     found = id_like_found(model._tree, data, model._names, model._categories, model._node_list)
-    found += fitted.number_runs or []
+    found += getattr(fitted, "number_runs", None) or []  # (an adapter's Fitted: none)
     if found and model.id_like == "drop":  # an adapter's fit, which grows once
         raise NotImplementedError(
             f"id_like='drop' is for data in memory; this fit grows the tree once. {found[0]}"
