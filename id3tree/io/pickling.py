@@ -18,6 +18,7 @@ and counts, and are refused.
 from __future__ import annotations
 
 import hashlib
+import json
 
 import numpy as np
 
@@ -50,16 +51,24 @@ def pickled_state(state: dict) -> dict:
 
 
 def labels_digest(classes, names, categories) -> str:
-    """A digest of the classes, feature names and categories in their order (``repr`` of each
-    value with its type: ``1`` and ``True``, ``'1'`` and ``1`` differ)."""
-    written = repr(
+    """A digest of the classes, feature names and categories in their order, each value written
+    as a model file writes it (:func:`~id3tree.io.persistence.encode_value`: ``1``, ``1.0``,
+    ``True`` and ``"1"`` differ; a timestamp as its ISO text, whatever pandas' ``repr``)."""
+    written = json.dumps(
         [
-            [(type(c).__name__, repr(c)) for c in np.asarray(classes, dtype=object).tolist()],
+            [_written(c) for c in np.asarray(classes, dtype=object).tolist()],
             list(names),
-            [None if c is None else [(type(v).__name__, repr(v)) for v in c] for c in categories],
+            [None if c is None else [_written(v) for v in c] for c in categories],
         ]
     )
     return hashlib.sha256(written.encode("utf-8", "backslashreplace")).hexdigest()
+
+
+def _written(value):
+    try:
+        return persistence.encode_value(value)
+    except ValueError:  # (a value no file can hold: as Python writes it)
+        return {"$repr": repr(value)}
 
 
 def check_state(model, digest: str | None) -> None:
