@@ -1,4 +1,4 @@
-"""Careless input, each case first seen failing: labels too long to draw (KeyError: 0), advice
+"""Careless input: labels too long to draw (KeyError: 0), advice
 on stray values that would damage the data, pickles with damaged labels, rules simplified on no
 rows or on input of the wrong shape."""
 
