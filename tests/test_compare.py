@@ -42,8 +42,10 @@ def test_a_threshold_placed_on_float32_values():
     f32 = float(np.float32(0.3)) / 2 + float(np.float32(0.4)) / 2
     assert clf.tree_.threshold[0] == f32 != tree.root_.threshold
     result = tree.compare(clf, X, y)
-    assert result.kinds == ["threshold"]
-    assert "float32" in result.table["why"][0] and repr(f32) in result.table["why"][0]
+    assert result.kinds == []  # the same rows each side: not a departure, a note
+    assert len(result.notes) == 1 and "float32" in result.notes[0]
+    assert "At 1 node" in result.notes[0] and f"{f32:.10g}" in result.notes[0]
+    assert result.notes[0] in str(result)
     assert result.n_matched == 3  # the root and both leaves hold the same rows
 
 
@@ -142,3 +144,135 @@ def test_ordinal_codes_in_a_pipeline_are_read_as_the_categorical_feature():
     result = tree.compare(pipe, X, y)
     assert result.table["kind"][0] == "binary vs multiway"
     assert result.table["sklearn"][0].startswith("Outlook <= ")
+
+
+# -------------------------------------------------------------------------------------------------
+# hardening: the real cause named, float32 noise said once, careless arguments told clearly
+# -------------------------------------------------------------------------------------------------
+def test_a_feature_named_with_a_double_underscore_is_itself():
+    """a__b was read as column b of a transformer a: a departure from itself ("tie")."""
+    X = pd.DataFrame({"a__b": [1.0, 2, 3, 4, 5, 6], "c": [0, 1, 0, 1, 0, 1]})
+    y = ["p", "p", "p", "q", "q", "q"]
+    tree = ID3Classifier().fit(X, y)
+    clf = DecisionTreeClassifier(criterion="entropy", random_state=0).fit(X, y)
+    result = tree.compare(clf, X, y)
+    assert result.table.empty and result.n_matched == 3
+
+
+def test_min_samples_leaf_names_the_small_branch_of_missing_values():
+    """It blamed "max_features, class_weight, ...": ID3 could not split on Age because its
+    branch of missing values would hold fewer rows than min_samples_leaf."""
+    X, y = titanic()
+    tree = ID3Classifier(min_samples_leaf=5).fit(X, y)
+    clf = DecisionTreeClassifier(criterion="entropy", min_samples_leaf=5, random_state=0)
+    result = tree.compare(clf.fit(pd.get_dummies(X), y), X, y)
+    assert "other" not in result.kinds
+    assert not result.table["why"].str.contains("settings").any()
+    small = result.table[result.table["why"].str.contains("branch of missing values would get")]
+    assert len(small) >= 1 and (small["kind"] == "missing values").all()
+    leaf_of = tree.apply(X)
+    for row in small.itertuples():  # independent count: the node's rows with no Age
+        node = next(n for n in tree.root_.walk() if n.node_id == row.node)
+        rows = np.isin(leaf_of, [n.node_id for n in node.walk()])
+        n_missing = int(X.loc[rows, "Age"].isna().sum())
+        assert 0 < n_missing < 5 and f"would get {n_missing} row" in row.why
+
+
+def test_values_filled_before_the_classifier_was_fitted_are_named():
+    """After fillna(-1) it blamed settings; the cause is the filling."""
+    X, y = titanic()
+    X = X.drop(columns=["Embarked"])
+    tree = ID3Classifier(max_depth=3).fit(X, y)
+    filled = pd.get_dummies(X.fillna({"Age": -1}))
+    clf = DecisionTreeClassifier(criterion="entropy", random_state=0).fit(filled, y)
+    with pytest.raises(ValueError, match=r"missing values of Age .*fillna"):
+        tree.compare(clf, X, y)
+    from sklearn.impute import SimpleImputer
+
+    fill = make_column_transformer(
+        (SimpleImputer(strategy="constant", fill_value=-1), ["Age"]),
+        (OneHotEncoder(), ["Sex"]),
+        remainder="passthrough",
+    )
+    pipe = make_pipeline(fill, DecisionTreeClassifier(criterion="entropy", max_depth=3))
+    result = tree.compare(pipe.fit(X, y), X, y)
+    assert not result.table["why"].str.contains("settings").any()
+    named = result.table[result.table["why"].str.contains("filled")]
+    assert len(named) >= 1 and (named["kind"] == "missing values").all()
+
+
+def test_float32_noise_is_one_note_not_departures():
+    """28.85625 against 28.85624981 was three departures of four."""
+    X, y = titanic()
+    tree = ID3Classifier(max_depth=3).fit(X, y)
+    clf = DecisionTreeClassifier(criterion="entropy", max_depth=3, random_state=0)
+    result = tree.compare(clf.fit(pd.get_dummies(X), y), X, y)
+    assert "threshold" not in result.kinds and "threshold" not in KINDS
+    assert len(result.notes) == 1 and str(result).count("float32") == 1
+    assert "Fare 28.85625 and 28.85624981" in result.notes[0]
+    assert float(np.float32(28.7125)) / 2 + 29 / 2 == pytest.approx(28.85624981, abs=1e-8)
+
+
+def _careless_cases():
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load_play_tennis(return_X_y=True)
+    clf = DecisionTreeClassifier(criterion="entropy", random_state=0).fit(pd.get_dummies(X), y)
+    tennis = ID3Classifier().fit(X, y)
+    Xi, yi = load_iris(return_X_y=True)
+    iris = ID3Classifier().fit(Xi, yi)
+    unseen = np.where(np.arange(14) == 3, "Maybe", y)
+    return {
+        "unfitted ID3": (lambda: ID3Classifier().compare(clf, X, y), "ID3 tree is not fitted"),
+        "unfitted sklearn": (
+            lambda: tennis.compare(DecisionTreeClassifier(), X, y),
+            "DecisionTreeClassifier is not fitted",
+        ),
+        "None": (lambda: tennis.compare(None, X, y), "got NoneType"),
+        "a string": (lambda: tennis.compare("tree", X, y), "got str"),
+        "a scaler pipeline": (
+            lambda: iris.compare(make_pipeline(StandardScaler()).fit(Xi), Xi, yi),
+            "got a Pipeline ending in StandardScaler",
+        ),
+        "a subset of rows": (
+            lambda: tennis.compare(clf, X.iloc[:10], y[:10]),
+            "10 of them reach its node 0, which it was fitted with 14",
+        ),
+        "an unseen class": (lambda: tennis.compare(clf, X, unseen), "'Maybe' \\(row 3\\)"),
+        "a missing label": (
+            lambda: tennis.compare(clf, X, pd.Series(y).where(np.arange(14) != 2)),
+            "missing label at row 2",
+        ),
+        "y of another length": (lambda: tennis.compare(clf, X, y[:-1]), "13 labels but X has 14"),
+        "encoder='bogus'": (
+            lambda: tennis.compare(clf, X, y, encoder="bogus"),
+            "encoder must be None, 'get_dummies'",
+        ),
+        "X None": (lambda: tennis.compare(clf, None, y), "X must be the training rows"),
+    }
+
+
+@pytest.mark.parametrize("case", list(_careless_cases()))
+def test_careless_arguments_get_clear_errors_from_compare(case):
+    call, words = _careless_cases()[case]
+    with pytest.raises((TypeError, ValueError), match=words) as raised:
+        call()
+    assert raised.traceback[-1].path.name == "compare.py"  # said by compare, not by numpy
+
+
+def test_a_text_category_nan_is_a_category_not_the_missing_values():
+    X, y = load_play_tennis(return_X_y=True)
+    X = X.assign(Outlook=X["Outlook"].replace("Rain", "nan"))
+    tree = ID3Classifier().fit(X, y)
+    clf = DecisionTreeClassifier(criterion="entropy", random_state=0).fit(pd.get_dummies(X), y)
+    result = tree.compare(clf, X, y)  # (a shape error from pandas before)
+    assert result.kinds[0] == "binary vs multiway"
+    from id3tree.teaching.compare import map_columns
+
+    assert map_columns(["Outlook_nan"], tree)[0].category == "nan"
+    X.loc[0, "Temperature"] = None  # a missing value: its own column, beside the category
+    tree = ID3Classifier().fit(X, y)
+    dummies = pd.get_dummies(X).assign(Temperature_nan=X["Temperature"].isna())
+    clf = DecisionTreeClassifier(criterion="entropy", random_state=0).fit(dummies, y)
+    assert not tree.compare(clf, X, y).table.empty
+    assert map_columns(["Temperature_nan"], tree)[0].category is None

@@ -77,8 +77,9 @@ def test_warning_names_a_deep_node_and_leaves_out_missing_values():
     X, y = load_titanic(return_X_y=True)
     with pytest.warns(IDLikeFeatureWarning) as record:
         ID3Classifier(criterion="gain_ratio").fit(X, y)
-    messages = {str(w.message).split("'")[1]: str(w.message) for w in record}
-    assert set(messages) == {"Cabin", "Name"}
+    messages = {w.message.feature: str(w.message) for w in record}
+    assert set(messages) == {"Cabin", "Name", "PassengerId"}  # and the row number
+    assert "891 values are distinct whole numbers from 1 to 891" in messages["PassengerId"]
     assert "204 rows (not counting 687 with no value) into 147 branches" in messages["Cabin"]
     node = re.search(r"at node (\d+) \(depth 1\)", messages["Name"])
     assert node and "687 rows" in messages["Name"]

@@ -332,7 +332,7 @@ def test_identifiers_and_values_are_quoted_for_python_and_sql():
 def test_row_order_uses_another_name_when_a_column_is_called_rowid():
     X = pd.DataFrame({"rowid": [3.0, 1.0, 2.0, 0.0], "z": [1, 1, 2, 2]})
     tree = ID3Classifier().fit(X, ["a", "b", "b", "a"])
-    assert tree.to_rules().to_sql().rstrip().endswith("ORDER BY _rowid_;")
+    assert tree.to_rules().to_sql().rstrip().endswith('ORDER BY "data"._rowid_;')
     assert sql_predictions(tree.to_rules(), X) == tree.predict(X).tolist()
 
 

@@ -9,16 +9,25 @@ training rows instead of learning. Gain ratio divides by the split information (
 One rule, shared by the learner's warning, ``screen_features`` and ``rank_features``: a set of
 rows is *ID-like* on a column when the column takes at least ``ID_LIKE_MIN_VALUES`` distinct values
 among them and there are on average at most ``ID_LIKE_ROWS_PER_VALUE`` rows per value.
+
+A numeric identifier (Titanic's ``PassengerId``) makes two-way splits, never a branch per value,
+so it has a rule of its own (:func:`number_run`): over the training rows its present values are
+at least ``ID_LIKE_MIN_NUMBERS`` whole numbers, all distinct, that fill at least half of the run
+from the smallest to the largest (``largest - smallest + 1 <= ID_LIKE_ROWS_PER_VALUE * n``): a
+row number, or a training sample of one. A measured quantity is seldom so: n values drawn from a
+range of at most 2n whole numbers are all distinct with a chance of about ``exp(-n / 4)``, under
+1% from 20 values on.
 """
 
 from __future__ import annotations
 
-import ast
 import re
+import shlex
 
 __all__ = [
-    "ID_LIKE_FLAG", "id_like_message", "ID_LIKE_MIN_VALUES", "ID_LIKE_ROWS_PER_VALUE",
-    "IDLikeFeatureWarning", "is_id_like", "left_out_message", "may_hold_stray_values",
+    "ID_LIKE_FLAG", "ID_LIKE_MIN_NUMBERS", "id_like_message", "ID_LIKE_MIN_VALUES",
+    "ID_LIKE_ROWS_PER_VALUE", "id_like_warning", "IDLikeFeatureWarning", "is_id_like",
+    "left_out_message", "may_hold_stray_values", "number_run", "number_run_warning",
     "stopped_early", "stopped_early_words", "STRAY_SHARE", "STRAY_VALUES", "stray_values",
     "stray_values_message", "StrayValuesWarning", "unseen_classes_message", "UnseenClassWarning",
     "warn_about_unseen_classes",
@@ -26,30 +35,27 @@ __all__ = [
 
 ID_LIKE_MIN_VALUES = 10
 ID_LIKE_ROWS_PER_VALUE = 2.0
+ID_LIKE_MIN_NUMBERS = 20
 ID_LIKE_FLAG = "ID-like"
 
 
 class IDLikeFeatureWarning(UserWarning):
-    """A categorical split had (nearly) one row per branch: the column behaves like an id.
+    """A split had (nearly) one row per branch, or cut a column of row numbers: the column
+    behaves like an id.
 
     ``feature`` names the column and ``split`` says what it did ("891 rows into 891
-    branches"), read back from the message :func:`id_like_message` wrote."""
+    branches"); both are kept on the warning as they were given (never read back from its
+    text, which a column's name could mimic). A warning made from another keeps its two."""
 
-    @property
-    def feature(self) -> str:
-        return ast.literal_eval(self._parts().group("feature"))
+    def __init__(self, message, feature=None, split: str | None = None):
+        if isinstance(message, IDLikeFeatureWarning):
+            feature = message.feature if feature is None else feature
+            split = message.split if split is None else split
+        super().__init__(str(message))
+        self.feature, self.split = feature, split
 
-    @property
-    def split(self) -> str:
-        return self._parts().group("split")
-
-    def _parts(self):
-        return _MESSAGE.match(str(self.args[0]))
-
-
-_MESSAGE = re.compile(
-    r"column (?P<feature>.+?) looks like an identifier: it split (?P<split>.+? branches)", re.S
-)
+    def __reduce__(self):
+        return type(self), (str(self), self.feature, self.split)
 
 
 def is_id_like(n_rows: float, n_values: int) -> bool:
@@ -63,23 +69,73 @@ def is_id_like(n_rows: float, n_values: int) -> bool:
 
 def id_like_message(feature: str, n_rows: float, n_values: int, where: str = "") -> str:
     """The warning's text: what was seen and what to do."""
+    return str(id_like_warning(feature, n_rows, n_values, where))
+
+
+def id_like_warning(
+    feature: str, n_rows: float, n_values: int, where: str = ""
+) -> IDLikeFeatureWarning:
+    """The warning about a split of ``n_rows`` rows into ``n_values`` branches (``where``: at
+    which node), its column and split kept on it."""
     per_branch = f"{n_rows / n_values:.2g}"
     rows = "row" if per_branch == "1" else "rows"
-    return (
+    split = f"{n_rows:g} rows into {n_values} branches"
+    text = (
         f"column {feature!r} looks like an identifier: it split {n_rows:g} rows{where} into "
         f"{n_values} branches ({per_branch} {rows} per branch), so every branch is "
         f"(nearly) pure and its gain is spurious; use criterion='gain_ratio' or drop the column"
     )
+    return IDLikeFeatureWarning(text, feature, split)
 
 
-def left_out_message(message: str) -> str:
-    """What ``ID3Classifier(id_like="drop")`` says of a column it left out, from the
-    :func:`id_like_message` of the split that made it look like an identifier."""
-    seen = IDLikeFeatureWarning(message)
-    return (
+def number_run(values) -> tuple[int, float, float] | None:
+    """``(n, smallest, largest)`` when the present values of a numeric column are a numeric
+    identifier (the module's rule: at least ``ID_LIKE_MIN_NUMBERS`` distinct whole numbers that
+    fill at least half of their run), else None. Every step is one pass over the column.
+
+    >>> number_run(range(1, 892)), number_run([*range(30), 29]), number_run(range(0, 90, 3))
+    ((891, 1.0, 891.0), None, None)
+    """
+    import numpy as np
+
+    v = np.asarray(values, dtype=float)
+    v = v[~np.isnan(v)]
+    n = len(v)
+    if n < ID_LIKE_MIN_NUMBERS or not np.isfinite(v).all() or not (v == np.round(v)).all():
+        return None
+    low, high = float(v.min()), float(v.max())
+    spread = high - low + 1
+    if not n <= spread <= ID_LIKE_ROWS_PER_VALUE * n:  # (distinct whole numbers need n <= it)
+        return None
+    if np.bincount((v - low).astype(np.int64)).max() > 1:
+        return None
+    return n, low, high
+
+
+def number_run_warning(
+    feature: str, run: tuple, n_rows: float, threshold: float, where: str = ""
+) -> IDLikeFeatureWarning:
+    """The warning about a split of ``n_rows`` rows at ``feature <= threshold`` (``where``: at
+    which node) on a column of row numbers, ``run`` as :func:`number_run` gives it."""
+    n, low, high = run
+    split = f"{n_rows:g} rows at {feature} <= {threshold:.10g}"
+    text = (
+        f"column {feature!r} looks like an identifier: its {n} values are distinct whole "
+        f"numbers from {low:.10g} to {high:.10g}, one row each (a row number), and its split of "
+        f"{n_rows:g} rows{where}, {feature} <= {threshold:.10g}, cuts the rows by their number, "
+        "not by anything they hold; drop the column"
+    )
+    return IDLikeFeatureWarning(text, feature, split)
+
+
+def left_out_message(seen: IDLikeFeatureWarning) -> IDLikeFeatureWarning:
+    """What ``ID3Classifier(id_like="drop")`` says of a column it left out, from the warning
+    about the split that made it look like an identifier."""
+    text = (
         f"column {seen.feature!r} looks like an identifier: it split {seen.split}, so it was "
         "left out and the tree grown without it (id_like='drop'; 'warn' keeps it)"
     )
+    return IDLikeFeatureWarning(text, seen.feature, seen.split)
 
 
 STRAY_SHARE = 0.1
@@ -150,12 +206,31 @@ def stray_values_message(column, name: str) -> str | None:
         f"{', '.join(map(str, rows[:5]))}{', ...' if len(rows) > 5 else ''})"
         for value, rows in found.items()
     )
-    values = ",".join(found)
     return (
         f"column {name!r} holds numbers but also {listed}, so it is read as text: a "
         f"categorical column with one branch per value. Correct the value(s), or read them as "
-        f"missing (--na-values {values!s} on the command line, na_values= in pandas.read_csv)"
+        f"missing ({_na_values_advice([str(v) for v in found])})"
     )
+
+
+def _na_values_advice(values: list[str]) -> str:
+    """``--na-values 72? on the command line, na_values= in pandas.read_csv``. The option splits
+    its text at commas, so a value holding one (``7,5``: a decimal comma) is not listed in it but
+    named, with what the option would do to it; a list with spaces or quotes is quoted for the
+    shell."""
+    listed = [v for v in values if "," not in v]
+    words = "na_values= in pandas.read_csv"
+    if listed:
+        joined = ",".join(listed)
+        joined = shlex.quote(joined) if re.search(r"[\s'\"\\$`;&|<>()]", joined) else joined
+        words = f"--na-values {joined} on the command line, {words}"
+    for value in (v for v in values if "," in v):
+        pieces = " and ".join(repr(p) for p in value.split(","))
+        words += (
+            f"; --na-values cannot list {value!r}: it splits its list at commas and would read "
+            f"{pieces} as missing instead (a decimal comma? write a point)"
+        )
+    return words
 
 
 def stopped_early(model, X):

@@ -4,7 +4,9 @@ at once from tables of texts (the trace's page prints some 100,000 numbers for 1
 
 from __future__ import annotations
 
+import math
 import numbers
+import re
 from itertools import repeat
 from typing import Any
 
@@ -12,20 +14,45 @@ import numpy as np
 
 __all__ = [
     "class_name", "count_texts", "counts_texts", "format_count", "format_counts", "format_number",
-    "LONG_COLUMN", "number_pieces", "number_texts", "plural", "plural_words", "rounded_units",
+    "LONG_COLUMN", "MIN_SIGNIFICANT", "number_pieces", "number_texts", "places", "plural",
+    "plural_words", "printable", "rounded_units",
 ]  # fmt: skip
 
 
 def format_number(value: float, decimals: int | None = None) -> str:
     """A threshold as people write it: ``2.45``, not ``2.4500000000000002``; rounded to
-    ``decimals`` digits after the point when given (the model keeps the exact value).
+    ``decimals`` digits after the point when given (the model keeps the exact value), or to
+    more where those would round a number that is not 0 to 0 (:func:`places`): ``5e-10``,
+    ``2.5e-09`` and ``3.5e-09`` never all print as ``0``.
 
     >>> format_number(28.85625), format_number(28.85625, 3), format_number(2.45, 3)
     ('28.85625', '28.856', '2.45')
+    >>> format_number(5e-10, 4), format_number(2.5e-9, 4), format_number(0.00045, 4)
+    ('5e-10', '2.5e-09', '0.0004')
     """
     if decimals is not None:
-        value = round(float(value), decimals)
+        value = round(float(value), places(value, decimals))
     return f"{value + 0.0:.10g}"  # + 0.0: never "-0"
+
+
+MIN_SIGNIFICANT = 2
+"""A number that rounding to a number of places would make 0 is written to this many
+significant digits instead: enough to tell ``2.5e-09`` from ``3.5e-09``. Every other number is
+rounded as asked, so a number that printed as something other than 0 prints as before."""
+
+
+def places(value: float, decimals: int) -> int:
+    """The places after the point that :func:`format_number` rounds ``value`` to: ``decimals``,
+    or, for a number that is not 0 but rounds to 0 at ``decimals`` places, the places that keep
+    :data:`MIN_SIGNIFICANT` of its significant digits.
+
+    >>> places(28.85625, 4), places(0.00045, 4), places(0.00004, 4), places(5e-10, 4)
+    (4, 4, 6, 11)
+    """
+    value = float(value)
+    if value == 0 or not math.isfinite(value) or round(value, decimals) != 0:
+        return decimals
+    return max(decimals, MIN_SIGNIFICANT - 1 - math.floor(math.log10(abs(value))))
 
 
 def class_name(c: Any) -> str:
@@ -34,6 +61,20 @@ def class_name(c: Any) -> str:
     if isinstance(c, (bool, np.bool_)) or not isinstance(c, (numbers.Number, np.number)):
         return str(c)
     return f"class {c}"
+
+
+def printable(text: str) -> str:
+    """``text`` with its control and line-break characters written as escapes (``\\n``,
+    ``\\x00``, ``\\u2028``), so that a label holding a newline cannot start a line of its own
+    (a forged rule) in a printed page.
+
+    >>> print(printable("Sunny\\nRule 9: IF everything THEN FORGED"))
+    Sunny\\nRule 9: IF everything THEN FORGED
+    """
+    return _UNPRINTABLE.sub(lambda c: c.group().encode("unicode_escape").decode("ascii"), text)
+
+
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 def format_count(value) -> str:
@@ -128,14 +169,15 @@ def counts_texts(counts, classes) -> list[str]:
 def number_texts(values, decimals: int | None = None) -> list[str]:
     """:func:`format_number` of every entry of an array, the same characters.
 
-    Rounding to ``decimals`` digits is Python's :func:`round`, which rounds the exact binary
-    value half to even (``numpy.round`` may differ in the last digit). A long column takes a
-    shortcut with the same result: each value times ``10**decimals`` is rounded to a whole
-    number q (:func:`rounded_units`; where q is not sure, :func:`round` rounds the value), and q
-    is written as its whole part and its decimals, the decimals looked up in a table made once.
+    Rounding to ``decimals`` digits (or more, :func:`places`) is Python's :func:`round`, which
+    rounds the exact binary value half to even (``numpy.round`` may differ in the last digit).
+    A long column takes a shortcut with the same result: each value times ``10**decimals`` is
+    rounded to a whole number q (:func:`rounded_units`; where q is not sure, or 0 for a value
+    that is not, :func:`format_number` writes it), and q is written as its whole part and its
+    decimals, the decimals looked up in a table made once.
 
-    >>> number_texts(np.array([28.85625, 2.45, -0.00001]), 3)
-    ['28.856', '2.45', '0']
+    >>> number_texts(np.array([28.85625, 2.45, -0.0, -0.00001]), 3)
+    ['28.856', '2.45', '0', '-1e-05']
     """
     values = np.asarray(values, dtype=float)
     if decimals is None:
@@ -146,7 +188,7 @@ def number_texts(values, decimals: int | None = None) -> list[str]:
         texts = np.array(list(map("{:.10g}".format, distinct.tolist())), dtype=object)
         return texts[which.ravel()].tolist()
     if len(values) < LONG_COLUMN or not 0 < decimals <= 4:
-        rounded = [round(v, decimals) for v in values.tolist()]
+        rounded = [round(v, places(v, decimals)) for v in values.tolist()]
         return list(map("{:.10g}".format, (np.asarray(rounded, dtype=float) + 0.0).tolist()))
     return list(map("".join, zip(*(piece.tolist() for piece in number_pieces(values, decimals)))))
 
@@ -167,7 +209,7 @@ def number_pieces(values, decimals: int) -> tuple[np.ndarray, np.ndarray]:
         written = np.array(number_texts(values, decimals), dtype=object)
         return written, np.full(len(values), "", dtype=object)
     q, sure = rounded_units(values, decimals)  # an infinity or NaN is not sure: round() writes it
-    sure &= np.abs(q) < 2**31
+    sure &= (np.abs(q) < 2**31) & ((q != 0) | (values == 0))  # (rounded to 0: format_number)
     units = np.where(sure, q, 0).astype(np.int64)
     whole, part = np.divmod(np.abs(units), 10**decimals)
     signed = 2 * whole + (units < 0)  # entry 2w of the table writes w, 2w + 1 writes -w

@@ -16,15 +16,12 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pandas as pd
 
-from id3tree.base.diagnostics import (
-    IDLikeFeatureWarning,
-    left_out_message,
-)
+from id3tree.base.diagnostics import left_out_message
 from id3tree.base.dispatch import dispatched
 from id3tree.base.training import EncodedData, training_data
 from id3tree.engine.grow import GrowParams, grow
 from id3tree.engine.routing import training_rows_at
-from id3tree.model.grown_tree import GrownTree, id_like_splits
+from id3tree.model.grown_tree import GrownTree, id_like_splits, number_run_splits
 
 __all__ = [
     "encode_and_grow", "Fitted", "FULL_TRACE_VALUES", "id_like_found", "id_like_warnings",
@@ -49,8 +46,11 @@ class Fitted:
     string_names: bool  # X had column names, all strings (``feature_names_in_``)
     from_frame: bool  # X was a DataFrame (new rows are matched to its columns by name)
     trace_complete: bool  # the trace has every candidate (else the chosen splits only)
-    # id_like="drop": the ID-like messages of the columns left out (None: none was looked for)
+    # id_like="drop": the ID-like warnings of the columns left out (None: none was looked for)
     left_out: list | None = None
+    # id_like="warn": the warnings of the columns of row numbers split on (None: not looked for)
+    number_runs: list | None = None
+    columns: list | None = None  # X's column labels as they were (0, 1.5, ...), for a frame
 
 
 @dispatched
@@ -79,18 +79,21 @@ def encode_and_grow(X, y, sample_weight, model, params: GrowParams, listen) -> F
         params.min_weight_leaf = limit * (1 - 1e-9)
     grown, grown_on, left_out = _grown(data, params, listen, model.id_like)
     complete = params.keep_trace is True
+    frame = isinstance(X, pd.DataFrame)
+    runs = number_run_splits(grown, data.names, data.numeric) if model.id_like == "warn" else None
     return Fitted(
         data.names, data.categories, classes, grown, grown_on if complete else None,
-        string_names=isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in X.columns),
-        from_frame=isinstance(X, pd.DataFrame), trace_complete=complete, left_out=left_out,
+        string_names=frame and all(isinstance(c, str) for c in X.columns), from_frame=frame,
+        trace_complete=complete, left_out=left_out, number_runs=runs,
+        columns=list(X.columns) if frame else None,
     )  # fmt: skip
 
 
 def _grown(data: EncodedData, params: GrowParams, listen, id_like: str) -> tuple:
     """``(tree, the data it was grown on, the ID-like messages of the columns left out)``.
 
-    With ``id_like="drop"``, while columns make identifier-like splits (:func:`id_like_found`),
-    the tree is grown again without them, quietly: the listener hears the last growth only. The
+    With ``id_like="drop"``, while columns make identifier-like splits (:func:`id_like_found`,
+    and splits on columns of row numbers), the tree is grown again without them, quietly: the listener hears the last growth only. The
     tree's features are then numbered as the columns of ``data`` (all of them), so the model
     takes the same columns as ever; the columns left out are in no split."""
     if id_like != "drop":
@@ -99,11 +102,12 @@ def _grown(data: EncodedData, params: GrowParams, listen, id_like: str) -> tuple
     while True:
         grown = grow(kept, params, None)
         found = id_like_found(grown, kept, kept.names, kept.categories)
+        found += number_run_splits(grown, kept.names, kept.numeric)
         if not found:
             break
-        features = [IDLikeFeatureWarning(message).feature for message in found]
+        features = [warning.feature for warning in found]
         if len(features) == kept.n_features:
-            every = [IDLikeFeatureWarning(message).feature for message in left_out + found]
+            every = [warning.feature for warning in left_out + found]
             raise ValueError(
                 f"every column looks like an identifier ({every}), so id_like='drop' would "
                 "leave none to grow a tree on; id_like='warn' or 'keep' keeps them"
@@ -144,7 +148,7 @@ def _renumbered(grown: GrownTree, kept: list, names: list) -> GrownTree:
 
 def id_like_found(tree: GrownTree, data, names: list, categories: list, nodes=None) -> list:
     """The identifier-like splits of ``tree`` (:func:`~id3tree.model.grown_tree.id_like_splits`),
-    one message per column. The rule is about rows: a weighted fit's nodes (whose counts are
+    one warning per column. The rule is about rows: a weighted fit's nodes (whose counts are
     sums of weights) have their rows counted in ``data``, the training data, routed down the
     tree's ``nodes`` (made from ``tree`` unless given, a callable giving them), made only
     when a categorical split needs its rows counted: a tree of numeric splits needs none."""
@@ -157,16 +161,18 @@ def id_like_found(tree: GrownTree, data, names: list, categories: list, nodes=No
     return id_like_splits(tree, names, categories, rows_of)
 
 
-def id_like_warnings(model, fitted: Fitted) -> list[str]:
-    """What ``fit`` warns of (:class:`~id3tree.base.diagnostics.IDLikeFeatureWarning`) by
-    ``model.id_like``: the identifier-like splits (``"warn"``), the columns left out
-    (``"drop"``) or nothing (``"keep"``)."""
+def id_like_warnings(model, fitted: Fitted) -> list:
+    """What ``fit`` warns of (:class:`~id3tree.base.diagnostics.IDLikeFeatureWarning`, each with
+    its column and split) by ``model.id_like``: the identifier-like splits and the splits on
+    columns of row numbers (``"warn"``), the columns left out (``"drop"``) or nothing
+    (``"keep"``)."""
     if model.id_like == "keep":
         return []
     if model.id_like == "drop" and fitted.left_out is not None:
-        return [left_out_message(message) for message in fitted.left_out]
+        return [left_out_message(warning) for warning in fitted.left_out]
     data = getattr(model, "_fit_data", None)
     found = id_like_found(model._tree, data, model._names, model._categories, model._node_list)
+    found += getattr(fitted, "number_runs", None) or []  # (an adapter's Fitted: none)
     if found and model.id_like == "drop":  # an adapter's fit, which grows once
         raise NotImplementedError(
             f"id_like='drop' is for data in memory; this fit grows the tree once. {found[0]}"

@@ -33,11 +33,11 @@ from id3tree.base.validation import class_array, listed_columns
 from id3tree.model.node import Node, majority_classes
 
 __all__ = [
-    "check_model_dict", "check_nodes", "CheckedTree", "decode_param", "decode_value",
-    "encode_param", "encode_value", "ENTROPY_TOLERANCE", "fail", "FORMAT", "LATER_PARAMS", "MAX_ID",
-    "MODEL_FIELDS", "model_from_dict", "model_to_dict", "ModelFileError", "NODE_FIELDS",
-    "node_records", "nodes_from_records", "NUMERIC_KEYS", "OPTIONAL_MODEL_FIELDS",
-    "OPTIONAL_NODE_FIELDS", "parse_json", "read_json", "VERSION",
+    "check_labels", "check_model_dict", "check_nodes", "CheckedTree", "decode_param",
+    "decode_value", "encode_param", "encode_value", "ENTROPY_TOLERANCE", "fail", "FORMAT",
+    "LATER_PARAMS", "MAX_ID", "MODEL_FIELDS", "model_from_dict", "model_to_dict",
+    "ModelFileError", "NODE_FIELDS", "node_records", "nodes_from_records", "NUMERIC_KEYS",
+    "OPTIONAL_MODEL_FIELDS", "OPTIONAL_NODE_FIELDS", "parse_json", "read_json", "VERSION",
 ]  # fmt: skip
 
 FORMAT = "id3tree.ID3Classifier"
@@ -393,39 +393,44 @@ def check_model_dict(cls, d) -> tuple[dict, list, list, list, bool]:
     if not isinstance(classes, list) or not classes:
         fail("'classes' must be a non-empty list")
     classes = [decode_value(c, f"class {i}") for i, c in enumerate(classes)]
-    _check_unique(classes, "classes")
-    if any(c is None for c in classes):
-        fail("a class is null; missing labels are not classes")
-
-    names = d["feature_names"]
-    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
-        fail("'feature_names' must be a non-empty list of strings")
-    _check_unique(names, "feature_names")
+    names, categories = d["feature_names"], d["categories"]
     for flag in ("has_feature_names", "names_from_frame"):
         if not isinstance(d.get(flag, False), bool):
             fail(f"{flag!r} must be true or false")
+    if isinstance(names, list) and isinstance(categories, list):
+        categories = [
+            [decode_value(v, f"a category of {name!r}") for v in values]
+            if isinstance(values, list)
+            else values
+            for name, values in zip(names, categories)
+        ] + categories[len(names) :]
+    check_labels(classes, names, categories)
+    return params, classes, names, categories, d.get("names_from_frame", False)
 
-    decoded = _check_categories(d["categories"], names)
-    return params, classes, names, decoded, d.get("names_from_frame", False)
 
-
-def _check_categories(categories, names: list) -> list:
-    """The ``categories`` field: per feature, null (numeric) or its distinct non-null values."""
+def check_labels(classes, names, categories) -> None:
+    """What a model's classes, feature names and categories (values as they are, decoded) must
+    be, in a file or a pickle: classes a non-empty list of distinct non-null values, names a
+    non-empty list of distinct strings, and per feature null (numeric) or a list of its distinct
+    non-null categories."""
+    if not isinstance(classes, list) or not classes:
+        fail("'classes' must be a non-empty list")
+    _check_unique(classes, "classes")
+    if any(c is None for c in classes):
+        fail("a class is null; missing labels are not classes")
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        fail("'feature_names' must be a non-empty list of strings")
+    _check_unique(names, "feature_names")
     if not isinstance(categories, list) or len(categories) != len(names):
         fail(f"'categories' must be a list with one entry per feature ({len(names)})")
-    decoded = []
     for name, values in zip(names, categories):
         if values is None:
-            decoded.append(None)
             continue
         if not isinstance(values, list):
             fail(f"the categories of {name!r} must be a list or null")
-        values = [decode_value(v, f"a category of {name!r}") for v in values]
         if any(v is None for v in values):
             fail(f"a category of {name!r} is null; missing values are not categories")
         _check_unique(values, f"the categories of {name!r}")
-        decoded.append(values)
-    return decoded
 
 
 def _check_unique(values: list, what: str) -> None:

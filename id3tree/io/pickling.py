@@ -4,20 +4,31 @@ A deep tree of nested :class:`~id3tree.model.node.Node` objects would hit pickle
 model is pickled with its tree as arrays (:class:`~id3tree.model.grown_tree.GrownTree`); the Nodes, the
 compiled tree and the teaching record are made again on demand, and the training data is not kept.
 
-An unpickled tree is trusted no more than a model file: its arrays are read back as the node
-records a file holds (:func:`tree_records`) and go through the file's own checker,
+An unpickled tree is trusted no more than a model file: its classes, feature names and
+categories go through the file's checks (:func:`id3tree.io.persistence.check_labels`, and
+``n_features_in_`` and ``feature_names_in_`` must agree with them), its arrays are read back as
+the node records a file holds (:func:`tree_records`) and go through the file's own checker,
 :func:`id3tree.io.persistence.check_nodes`, so a damaged state is refused with the words a damaged
-file gets, and the model is built from the records that passed.
+file gets, and the model is built from the records that passed. The arrays number classes and
+categories by position, so a pickle also keeps a digest of the labels in their order
+(:data:`LABELS`): classes or categories reordered after pickling would relabel the tree's branches
+and counts, and are refused.
 """
 
 from __future__ import annotations
+
+import hashlib
+import json
 
 import numpy as np
 
 from id3tree.io import persistence
 from id3tree.model.node import LEFT, MISSING, NUMERIC_MISSING, RIGHT
 
-__all__ = ["NOT_PICKLED", "pickled_state", "restore_tree", "TREE_ARRAYS", "tree_records"]
+__all__ = [
+    "check_state", "LABELS", "labels_digest", "NOT_PICKLED", "pickled_state", "restore_tree",
+    "TREE_ARRAYS", "tree_records",
+]  # fmt: skip
 
 NOT_PICKLED = ("_teaching_record", "_root", "_compiled", "_fit_data")
 """What a fitted model keeps that is made again (or not kept) after unpickling."""
@@ -25,17 +36,72 @@ NOT_PICKLED = ("_teaching_record", "_root", "_compiled", "_fit_data")
 TREE_ARRAYS = ("parent", "slot", "depth", "counts", "entropy", "feature", "threshold", "gain")
 
 
+LABELS = "_labels_digest"
+"""The state's entry that keeps :func:`labels_digest` of a fitted model's labels."""
+
+
 def pickled_state(state: dict) -> dict:
-    """The state of a model to pickle (``__getstate__``): its own, less :data:`NOT_PICKLED`."""
+    """The state of a model to pickle (``__getstate__``): its own, less :data:`NOT_PICKLED`,
+    with the digest of its labels (:data:`LABELS`) when it is fitted."""
     for name in NOT_PICKLED:
         state.pop(name, None)
+    if "_tree" in state:
+        state[LABELS] = labels_digest(state["classes_"], state["_names"], state["_categories"])
     return state
+
+
+def labels_digest(classes, names, categories) -> str:
+    """A digest of the classes, feature names and categories in their order, each value written
+    as a model file writes it (:func:`~id3tree.io.persistence.encode_value`: ``1``, ``1.0``,
+    ``True`` and ``"1"`` differ; a timestamp as its ISO text, whatever pandas' ``repr``)."""
+    written = json.dumps(
+        [
+            [_written(c) for c in np.asarray(classes, dtype=object).tolist()],
+            list(names),
+            [None if c is None else [_written(v) for v in c] for c in categories],
+        ]
+    )
+    return hashlib.sha256(written.encode("utf-8", "backslashreplace")).hexdigest()
+
+
+def _written(value):
+    try:
+        return persistence.encode_value(value)
+    except ValueError:  # (a value no file can hold: as Python writes it)
+        return {"$repr": repr(value)}
+
+
+def check_state(model, digest: str | None) -> None:
+    """The labels of an unpickled ``model`` checked as a model file's are, with its
+    ``n_features_in_`` and ``feature_names_in_``, and against the ``digest`` it was pickled
+    with (None: a pickle of an earlier version, which kept none)."""
+    classes = getattr(model, "classes_", None)
+    if not isinstance(classes, np.ndarray) or classes.ndim != 1:
+        persistence.fail(f"classes_ must be a one-dimensional array, got {classes!r}")
+    names, categories = model.__dict__.get("_names"), model.__dict__.get("_categories")
+    persistence.check_labels(classes.tolist(), names, categories)
+    if model.__dict__.get("n_features_in_") != len(names):
+        persistence.fail(
+            f"n_features_in_ is {model.__dict__.get('n_features_in_')!r}, but the model has "
+            f"{len(names)} features"
+        )
+    given = model.__dict__.get("feature_names_in_")
+    if given is not None and np.asarray(given, dtype=object).tolist() != names:
+        persistence.fail(f"feature_names_in_ {list(given)} are not the features {names}")
+    if digest is not None and digest != labels_digest(classes, names, categories):
+        persistence.fail(
+            "its classes, feature names or categories are not those its tree was pickled "
+            "with (changed or reordered: the tree numbers them by position)"
+        )
 
 
 def restore_tree(model, state: dict, flat) -> None:
     """After ``__setstate__`` of ``state``: the model's tree, checked as a model file's nodes
-    are, with what prediction needs; ``flat`` holds the node records of versions that pickled
-    the Nodes (else None)."""
+    are (its labels by :func:`check_state`), with what prediction needs; ``flat`` holds the
+    node records of versions that pickled the Nodes (else None)."""
+    digest = model.__dict__.pop(LABELS, None)
+    if "_tree" in state or flat is not None:
+        check_state(model, digest)
     if "_tree" in state:
         classes = model.classes_.tolist()
         records = tree_records(model._tree, classes, model._names, model._categories)

@@ -12,10 +12,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from id3tree.base.diagnostics import id_like_message, is_id_like
+from id3tree.base.diagnostics import id_like_warning, is_id_like, number_run, number_run_warning
 from id3tree.model.node import LEFT, MISSING, NUMERIC_MISSING, RIGHT, Node, majority_classes
 
-__all__ = ["feature_importances", "GrownTree", "id_like_splits", "LOOP_NODES_PER_LEVEL", "preorder"]
+__all__ = [
+    "feature_importances", "GrownTree", "id_like_splits", "LOOP_NODES_PER_LEVEL",
+    "number_run_splits", "preorder",
+]  # fmt: skip
 
 
 @dataclass
@@ -196,8 +199,8 @@ def feature_importances(tree: GrownTree, n_features: int) -> np.ndarray:
     return total / s if s > 0 else total
 
 
-def id_like_splits(tree: GrownTree, names: list, categories: list, rows_of=None) -> list[str]:
-    """What to warn of (:class:`~id3tree.base.diagnostics.IDLikeFeatureWarning`): one message per
+def id_like_splits(tree: GrownTree, names: list, categories: list, rows_of=None) -> list:
+    """What to warn of (:class:`~id3tree.base.diagnostics.IDLikeFeatureWarning`): one warning per
     column that made a split of (nearly) one row per branch, naming the largest such split.
     ``rows_of(position)`` counts a node's training rows when its counts are sums of weights (a
     weighted fit): the rule is about rows."""
@@ -233,9 +236,29 @@ def id_like_splits(tree: GrownTree, names: list, categories: list, rows_of=None)
     return [_id_like_message(tree, feature, *found) for feature, found in worst.items()]
 
 
-def _id_like_message(tree: GrownTree, feature: str, i: int, n_rows, n_values, node_rows) -> str:
+def _id_like_message(tree: GrownTree, feature: str, i: int, n_rows, n_values, node_rows):
+    return id_like_warning(feature, n_rows, n_values, _where(tree, i, n_rows, node_rows))
+
+
+def _where(tree: GrownTree, i: int, n_rows, node_rows) -> str:
     ids, depth = tree.ids, tree.depth
     where = "" if depth[i] == 0 else f" at node {ids[i]} (depth {depth[i]})"
     if n_rows < node_rows:
         where += f" (not counting {node_rows - n_rows:g} with no value)"
-    return id_like_message(feature, n_rows, n_values, where)
+    return where
+
+
+def number_run_splits(tree: GrownTree, names: list, numeric: list) -> list:
+    """The warnings about columns of row numbers (:func:`~id3tree.base.diagnostics.number_run`)
+    that the tree splits on, one per column, naming its split of the most rows; ``numeric``
+    holds each column's training values (None for a categorical column)."""
+    found = []
+    for f in np.unique(tree.feature[tree.feature >= 0]).tolist():
+        run = None if numeric[f] is None else number_run(numeric[f])
+        if run is not None:
+            at = np.flatnonzero(tree.feature == f)
+            i = int(at[np.argmax(tree.counts[at].sum(axis=1))])
+            n_rows = float(tree.counts[i].sum())
+            where = _where(tree, i, n_rows, n_rows)
+            found.append(number_run_warning(names[f], run, n_rows, float(tree.threshold[i]), where))
+    return found

@@ -263,7 +263,9 @@ class _Drawing:
                 refusal(max_depth, n_boxes, MAX_BOXES, depth, max_pixels, self.max_branches)
             )
         note = fitted_note(depth, n_levels, max_pixels)
-        del self.plans[depth]  # made with a placeholder note
+        # made with a placeholder note, or never made: the search tries no depth when only the
+        # root's level can be drawn (a label of 999 characters below it)
+        self.plans.pop(depth, None)
         return self.plan(depth, bound, note)
 
 

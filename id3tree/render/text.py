@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from id3tree.base.words import format_counts, format_number, plural
+from id3tree.base.words import format_counts, format_number, plural, printable
 from id3tree.model.node import MISSING, Node, branch_label, class_tie_note
 
 __all__ = ["explain_path", "MAX_INDENT", "tree_to_text"]
@@ -73,7 +73,7 @@ def tree_to_text(root: Node, *, decimals: int = 4, max_depth: int | None = None)
             continue
         lines.append(f"{pad}{branch_label(parent, key, decimals)}: {_describe(node, decimals)}")
         stack.extend((node, k, c, level + 1) for k, c in reversed(list(node.children.items())))
-    return "\n".join(lines)
+    return "\n".join(map(printable, lines))  # a label's newline never starts a line
 
 
 def explain_path(nodes: list[Node], steps: list[tuple[int, Any]], row: dict, classes: list) -> str:
@@ -114,7 +114,7 @@ def explain_path(nodes: list[Node], steps: list[tuple[int, Any]], row: dict, cla
     tie = class_tie_note(stop.class_counts, stop.prediction)
     if tie:
         lines.append(f"Tie: {tie}.")
-    return "\n".join(lines)
+    return "\n".join(map(printable, lines))
 
 
 def _key_of(node: Node, nodes: list[Node], steps, number: int):

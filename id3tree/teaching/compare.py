@@ -9,11 +9,10 @@ departure is named with the reason, one of:
     ID3 splits a categorical feature into one branch per value at once; scikit-learn's splits are
     binary (one one-hot column, or a cut of ordinal codes). When scikit-learn's binary splits
     below rebuild the same branches, the walk goes on through them.
-``threshold``
-    Both cut a number between the same two values, at different places: ID3 at the midpoint of
-    the float64 values, scikit-learn at the midpoint of the values cast to float32.
 ``missing values``
-    ID3 gives missing values a branch of their own; scikit-learn sends them to one side.
+    ID3 gives missing values a branch of their own; scikit-learn sends them to one side. Or ID3
+    cannot split on scikit-learn's feature here because its branch of missing values would be
+    smaller than ``min_samples_leaf``.
 ``tie``
     scikit-learn's own score of ID3's feature equals that of the split it chose: a tie, broken by
     scikit-learn's random order of the features (``random_state``); ID3 takes the first column.
@@ -21,33 +20,39 @@ departure is named with the reason, one of:
     With gini (or ID3's gain ratio) the features rank differently than with entropy.
 ``stopping rule``
     One tree stops where the other splits: ``max_depth``, ``min_samples_leaf``, ... or ID3's
-    rule that a split must gain information (scikit-learn also splits with zero gain).
+    rule that a split must gain information (scikit-learn also splits with zero gain); or ID3
+    cannot split on scikit-learn's feature at all (``min_samples_leaf``, a single value).
 ``other``
     None of these explains it (for example ``max_features``, or ``class_weight``).
 
-Below a departure the subtrees no longer hold the same rows and the walk stops there.
+Below a departure the subtrees no longer hold the same rows and the walk stops there. Where both
+cut a number between the same two values (the same rows each side) at different places, ID3 at
+the midpoint of the float64 values and scikit-learn at the midpoint of its input values cast to
+float32, the trees do not part: that is said once, in a note (:attr:`Comparison.notes`).
+
+``X, y`` must be the rows both trees were fitted on, as each saw them: every node of either tree
+must hold as many of them as it was fitted with, or compare says where they differ and why (rows
+left out, values filled with ``fillna`` before the classifier was fitted, another encoding).
 """
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from id3tree.base.entropy import entropy_rows
-from id3tree.base.words import format_number
+from id3tree.base.words import format_counts, format_number
 from id3tree.model.node import Node
 
 __all__ = [
-    "best_binary", "Column", "compare_trees", "Comparison", "decrease", "impurity", "KINDS",
-    "map_columns", "TIE_TOLERANCE", "unwrap",
+    "best_binary", "checked_labels", "Column", "compare_trees", "Comparison", "decrease",
+    "impurity", "KINDS", "map_columns", "TIE_TOLERANCE", "unwrap",
 ]  # fmt: skip
 
-KINDS = (
-    "binary vs multiway", "threshold", "missing values", "tie", "criterion", "stopping rule",
-    "other",
-)  # fmt: skip
+KINDS = ("binary vs multiway", "missing values", "tie", "criterion", "stopping rule", "other")
 TIE_TOLERANCE = 1e-9
 
 
@@ -69,20 +74,26 @@ def unwrap(other, X, feature_names=None, encoder=None):
     from sklearn.pipeline import Pipeline
     from sklearn.tree import DecisionTreeClassifier
 
+    clf = other.steps[-1][1] if isinstance(other, Pipeline) else other
+    if not isinstance(clf, DecisionTreeClassifier):
+        what = f"a Pipeline ending in {type(clf).__name__}" if clf is not other else None
+        raise TypeError(
+            "compare needs a fitted scikit-learn DecisionTreeClassifier (or a Pipeline ending "
+            f"in one), got {what or type(other).__name__}"
+        )
+    if not hasattr(clf, "tree_"):
+        raise ValueError(
+            "the DecisionTreeClassifier is not fitted: fit it on the rows the ID3 tree was "
+            "fitted on, then compare"
+        )
     if isinstance(other, Pipeline):
-        clf, front = other.steps[-1][1], other[:-1]
+        front = other[:-1]
         encoded = front.transform(X)
         names = feature_names
         if names is None and hasattr(front, "get_feature_names_out"):
             names = front.get_feature_names_out()
     else:
-        clf = other
         encoded, names = _encode(clf, X, feature_names, encoder)
-    if not isinstance(clf, DecisionTreeClassifier) or not hasattr(clf, "tree_"):
-        raise TypeError(
-            "compare needs a fitted scikit-learn DecisionTreeClassifier (or a Pipeline ending "
-            f"in one), got {type(clf).__name__}"
-        )
     encoded = encoded.toarray() if hasattr(encoded, "toarray") else np.asarray(encoded)
     if names is None:
         names = [f"x{j}" for j in range(encoded.shape[1])]
@@ -96,6 +107,19 @@ def unwrap(other, X, feature_names=None, encoder=None):
 
 
 def _encode(clf, X, feature_names, encoder):
+    if (
+        isinstance(encoder, str)
+        and encoder != "get_dummies"
+        or (
+            encoder is not None
+            and not isinstance(encoder, str)
+            and not hasattr(encoder, "transform")
+        )
+    ):
+        raise ValueError(
+            "encoder must be None, 'get_dummies' or the fitted encoder that made the "
+            f"classifier's input (OneHotEncoder, ColumnTransformer, ...), got {encoder!r}"
+        )
     if encoder is not None and encoder != "get_dummies":
         encoded = encoder.transform(X)
         names = feature_names
@@ -113,12 +137,23 @@ def _encode(clf, X, feature_names, encoder):
         )
     names = [str(n) for n in names]
     if encoder == "get_dummies" or not set(names) <= {str(c) for c in frame.columns}:
-        frame = pd.get_dummies(frame, dummy_na=any(n.endswith("_nan") for n in names))
-        frame.columns = [str(c) for c in frame.columns]
+        frame = _dummies(frame, names)
     missing = [n for n in names if n not in frame.columns]
     if missing:
         raise ValueError(f"the classifier's columns {missing[:5]} are not in X nor its dummies")
     return frame[names].to_numpy(dtype=float), names
+
+
+def _dummies(frame: pd.DataFrame, names: list[str]) -> pd.DataFrame:
+    """``pd.get_dummies(frame)`` with string column names, and a ``<column>_nan`` column of the
+    missing values where the classifier has one and no category is the text "nan"."""
+    dummies = pd.get_dummies(frame)
+    dummies.columns = [str(c) for c in dummies.columns]
+    for column in frame.columns:
+        name = f"{column}_nan"
+        if name in names and name not in dummies.columns and frame[column].isna().any():
+            dummies[name] = frame[column].isna().to_numpy()
+    return dummies
 
 
 def map_columns(names: list[str], model) -> list[Column]:
@@ -127,8 +162,8 @@ def map_columns(names: list[str], model) -> list[Column]:
     features = [str(f) for f in _feature_names(model)]
     categorical = _categorical_features(model)
     columns = []
-    for name in names:
-        plain = name.split("__", 1)[1] if "__" in name else name
+    for name in names:  # (a feature's own name first: "a__b" is no transformer's column)
+        plain = name.split("__", 1)[1] if "__" in name and name not in features else name
         if plain in features:
             kind = "ordinal" if plain in categorical else "numeric"
             columns.append(Column(name, plain, kind))
@@ -138,7 +173,7 @@ def map_columns(names: list[str], model) -> list[Column]:
             columns.append(Column(name, None, "numeric"))
             continue
         text = plain[len(owner) + 1 :]
-        value = None if text == "nan" else _category(categorical.get(owner, []), text)
+        value = _category(categorical.get(owner, []), text)  # None: the missing values
         columns.append(Column(name, owner, "onehot", value))
     return columns
 
@@ -160,10 +195,12 @@ def _categorical_features(model) -> dict:
 
 
 def _category(known: list, text: str):
+    """The category a one-hot column's name ends in: a known category written so, else None
+    for ``nan`` (the missing values' column), else the text."""
     for value in known:
         if str(value) == text:
             return value
-    return text
+    return None if text == "nan" else text
 
 
 # ---------------------------------------------------------------------------------------------
@@ -234,7 +271,50 @@ class _Walk:
         self.sk_rows = [path[:, j].toarray().ravel().astype(bool) for j in range(path.shape[1])]
         self.sk_depth = _depths(clf.tree_)
         self.departures: list[dict] = []
+        self.moved: list[tuple] = []  # (feature, ID3's threshold, scikit-learn's): same rows
         self.n_matched = 0
+        self.X = X
+
+    def check_rows(self) -> None:
+        """Every node of both trees holds as many of the rows as it was fitted with, or a
+        ValueError says where and why not."""
+        tree, model = self.clf.tree_, self.model
+        if model._tree.counts.dtype.kind in "iu":  # (a weighted fit counts sums of weights)
+            for node in model.root_.walk():
+                held = int(self.id3_rows[node.node_id].sum())
+                if held != node.n_samples or not np.array_equal(
+                    self.counts(self.id3_rows[node.node_id]),
+                    [node.class_counts[c] for c in self.classes],
+                ):
+                    raise ValueError(_not_fitted_on("the ID3 tree", node.node_id, held, node))
+        held = np.array([rows.sum() for rows in self.sk_rows])
+        wrong = np.flatnonzero(held != tree.n_node_samples)
+        if len(wrong):
+            s = int(wrong[0])
+            parent = int(np.flatnonzero((tree.children_left == s) | (tree.children_right == s))[0])
+            raise ValueError(self.sk_rows_message(s, parent if s else None, int(held[s])))
+
+    def sk_rows_message(self, s: int, parent: int | None, held: int) -> str:
+        """Why scikit-learn's node ``s`` does not hold the rows it was fitted with."""
+        fitted = int(self.clf.tree_.n_node_samples[s])
+        words = (
+            f"scikit-learn's tree was not fitted on these rows as compare encodes them: "
+            f"{held} of them reach its node {s}, which it was fitted with {fitted}"
+        )
+        if parent is None:
+            return f"{words}; pass the rows (and labels) both trees were fitted on"
+        column = self.columns[self.clf.tree_.feature[parent]]
+        values = self.encoded[self.sk_rows[parent], self.clf.tree_.feature[parent]]
+        n_missing = int(np.isnan(values).sum())
+        words += f", below {self.sk_split_text(parent)}"
+        if n_missing:
+            return (
+                f"{words}. X holds {n_missing} missing values of {column.feature or column.name} "
+                "there, and the classifier saw none: were they filled (fillna) before it was "
+                "fitted? Fill them in a Pipeline that ends in the classifier (a SimpleImputer, "
+                "then the tree), so that compare sees what it saw, and pass the unfilled X"
+            )
+        return f"{words}; pass the rows it was fitted on, encoded as it saw them"
 
     def run(self) -> None:
         queue = [(self.model.root_, 0)]
@@ -313,21 +393,27 @@ class _Walk:
             )
             return "missing values", why
         if len(below) == len(node.children):
-            if t == u:
-                return None, None
-            return "threshold", self.threshold_why(node, s, t, u)
+            if t != u:  # the same rows each side: not a departure, a note
+                self.moved.append((node.feature, t, u))
+            return None, None
         return self.why_other_feature(node, s, column)
 
-    def threshold_why(self, node, s, t, u) -> str:
-        values = self.encoded[self.sk_rows[s], self.clf.tree_.feature[s]]
-        values = values[~np.isnan(values)]
-        lo, hi = values[values <= t].max(), values[values > t].min()
-        lo32, hi32 = float(np.float32(lo)), float(np.float32(hi))
-        return (
-            f"both cut {node.feature} between {format_number(lo)} and {format_number(hi)} (the "
-            f"same rows each side); ID3 at {t!r}, the midpoint of the values; scikit-learn at "
-            f"{u!r}, the midpoint of the values cast to float32 ({lo32!r} and {hi32!r})"
+    def notes(self) -> list[str]:
+        """The note on thresholds placed differently with the same rows each side."""
+        if not self.moved:
+            return []
+        shown = "; ".join(
+            f"{feature} {format_number(t)} and {format_number(u)}"
+            for feature, t, u in self.moved[:3]
         )
+        more = f", and {len(self.moved) - 3} more" if len(self.moved) > 3 else ""
+        n = len(self.moved)
+        return [
+            f"At {n} {'node' if n == 1 else 'nodes'} both trees cut the same feature between the "
+            "same two values, with the same rows each side, at different places: ID3 at the "
+            "midpoint of the values (float64), scikit-learn at the midpoint of its input values "
+            f"cast to float32 (ID3's and scikit-learn's: {shown}{more}). Not a departure."
+        ]
 
     def sk_split_text(self, s: int) -> str:
         tree = self.clf.tree_
@@ -380,7 +466,26 @@ class _Walk:
             return f"min_impurity_decrease = {clf.min_impurity_decrease:g}"
         return "none of its rules explains it"
 
+    def id3_cannot(self, node: Node, feature) -> tuple | None:
+        """``(kind, why)`` when ID3 could not split ``node`` on ``feature`` at all (its own words,
+        :func:`~id3tree.teaching.why_not.why_not`), else None; None also where the teaching tools
+        cannot answer (a model without its training data, a weighted fit)."""
+        if feature not in self.model._names:
+            return None
+        try:
+            answer = self.model.why_not(node.node_id, feature)
+        except (AttributeError, KeyError, TypeError, ValueError):
+            return None
+        if answer.kind != "excluded":
+            return None
+        kind = "missing values" if "branch of missing values" in answer.text else "stopping rule"
+        return kind, answer.text.rstrip(".")
+
     def why_other_feature(self, node: Node, s: int, column: Column):
+        cannot = self.id3_cannot(node, column.feature)
+        if cannot is not None:
+            kind, why = cannot
+            return kind, f"{why}; scikit-learn splits on {self.sk_split_text(s)}"
         rows = self.sk_rows[s]
         codes, k, leaf = self.codes[rows], len(self.classes), self.clf.min_samples_leaf
         theirs = self.sk_score(s, rows)
@@ -414,6 +519,8 @@ class _Walk:
             )
         if self.model.criterion == "gain_ratio":
             return "criterion", "ID3 ranks features by gain ratio, scikit-learn by " + name
+        if None in node.children:  # ID3's branch of missing values made its split win
+            return "missing values", self.missing_branch_why(node, s, entropy_ours)
         if not node.is_numeric_split and len(node.children) > 2:
             return "binary vs multiway", (
                 f"ID3's {len(node.children)}-way split of {node.feature} gains "
@@ -425,6 +532,24 @@ class _Walk:
             f"scikit-learn's {self.sk_split_text(s)} scores {theirs:.4f}, the best binary split "
             f"of {node.feature} {best_ours:.4f}: its settings (max_features, class_weight, ...) "
             "or ID3's differ"
+        )
+
+    def missing_branch_why(self, node: Node, s: int, best: float) -> str:
+        """Why ID3's split with a branch of missing values won where scikit-learn's did not."""
+        n = int(self.id3_rows[node.children[None].node_id].sum())
+        mine = [j for j, c in enumerate(self.columns) if c.feature == node.feature]
+        seen = np.isnan(self.encoded[np.ix_(self.sk_rows[s], mine)]).any() if mine else True
+        how = (
+            "scikit-learn sends them to one side"
+            if seen
+            else "scikit-learn's input holds no missing value of it here: they were filled "
+            "(fillna, an imputer) and count as values"
+        )
+        return (
+            f"ID3 gives the {n} missing values of {node.feature} a branch of their own, and its "
+            f"split gains {node.gain:.4f} bits; {how}, and its best binary split of "
+            f"{node.feature} gains only {best:.4f}, less than {self.sk_split_text(s)} "
+            f"({self.sk_score(s, self.sk_rows[s], 'entropy'):.4f})"
         )
 
     def sk_score(self, s: int, rows: np.ndarray, criterion: str | None = None) -> float:
@@ -460,6 +585,35 @@ def _id3_rows(model, X) -> dict[int, np.ndarray]:
                 [rows[c.node_id] for c in node.children.values()]
             )
     return rows
+
+
+def _not_fitted_on(which: str, node_id: int, held: int, node: Node) -> str:
+    return (
+        f"{which} was not fitted on these rows: {held} of them reach its node {node_id}, which "
+        f"it was fitted with {node.n_samples} ({format_counts(node.class_counts)}); pass the "
+        "rows and labels both trees were fitted on, as the ID3 tree took them"
+    )
+
+
+def checked_labels(model, X, y) -> list:
+    """``y`` as a list, one known class per row of ``X``, or a ValueError that says what is
+    wrong (another length, a missing label, a class the ID3 tree was not fitted on)."""
+    if X is None or isinstance(X, str) or np.ndim(X) != 2:
+        raise TypeError(f"X must be the training rows (a DataFrame or a 2-D array), got {X!r:.80}")
+    labels = pd.Series(np.asarray(y, dtype=object).ravel() if y is not None else [])
+    if len(labels) != len(X):
+        raise ValueError(f"y has {len(labels)} labels but X has {len(X)} rows; pass both in full")
+    missing = np.flatnonzero(labels.isna().to_numpy())
+    if len(missing):
+        raise ValueError(f"y has a missing label at row {missing[0]}; a tree has none")
+    known = set(model.classes_.tolist())
+    unseen = [i for i, v in enumerate(labels.tolist()) if v not in known]
+    if unseen:
+        raise ValueError(
+            f"y holds {labels[unseen[0]]!r} (row {unseen[0]}), not a class of the ID3 tree "
+            f"({model.classes_.tolist()[:10]}): pass the labels it was fitted on"
+        )
+    return labels.tolist()
 
 
 def _depths(tree) -> np.ndarray:
@@ -498,8 +652,9 @@ class Comparison:
         Pairs of nodes that hold the same training rows.
     """
 
-    def __init__(self, table: pd.DataFrame, n_matched: int, header: str):
+    def __init__(self, table: pd.DataFrame, n_matched: int, header: str, notes=()):
         self.table, self.n_matched, self.header = table, n_matched, header
+        self.notes = list(notes)  # what is said once: thresholds placed on float32 values
 
     @property
     def kinds(self) -> list[str]:
@@ -507,6 +662,7 @@ class Comparison:
 
     def __str__(self) -> str:
         lines = [self.header, f"Nodes that hold the same rows in both trees: {self.n_matched}."]
+        lines += [f"Note: {note}" for note in self.notes]
         if self.table.empty:
             lines.append("The trees agree node for node.")
         for i, row in enumerate(self.table.itertuples(index=False), start=1):
@@ -521,7 +677,8 @@ class Comparison:
         return str(self)
 
     def _repr_html_(self) -> str:
-        return f"<p>{self.header}</p>" + self.table.to_html(index=False)
+        notes = "".join(f"<p>Note: {html.escape(note)}</p>" for note in self.notes)
+        return f"<p>{html.escape(self.header)}</p>{notes}" + self.table.to_html(index=False)
 
 
 def compare_trees(model, other, X, y, *, feature_names=None, encoder=None) -> Comparison:
@@ -535,8 +692,12 @@ def compare_trees(model, other, X, y, *, feature_names=None, encoder=None) -> Co
     ``feature_names_in_`` decide (X's own columns, or its dummies). ``feature_names`` names the
     classifier's input columns when it was fitted on an array.
     """
+    if "_tree" not in getattr(model, "__dict__", {}):
+        raise ValueError("the ID3 tree is not fitted: fit it on X, y first, then compare")
+    y = checked_labels(model, X, y)
     clf, encoded, names = unwrap(other, X, feature_names, encoder)
     walk = _Walk(model, clf, encoded, names, X, y)
+    walk.check_rows()
     walk.run()
     columns = ["node", "sklearn_node", "depth", "n_samples", "kind", "id3", "sklearn", "why"]
     table = pd.DataFrame(walk.departures, columns=columns)
@@ -546,4 +707,4 @@ def compare_trees(model, other, X, y, *, feature_names=None, encoder=None) -> Co
         f"against scikit-learn's DecisionTreeClassifier (criterion={clf.criterion!r}; "
         f"{clf.tree_.node_count} nodes)."
     )
-    return Comparison(table, walk.n_matched, header)
+    return Comparison(table, walk.n_matched, header, walk.notes())

@@ -73,10 +73,7 @@ def simplify(rules, X, y, *, confidence: float = 0.25):
     of the shorter rule, its pessimistic ``estimate``, the ``rule_estimate`` it replaced, and
     ``why`` in words.
     """
-    if not 0 < confidence <= 0.5:
-        raise ValueError(f"confidence must be a number in (0, 0.5], got {confidence!r}")
-    X = pd.DataFrame(X).reset_index(drop=True)
-    y = np.asarray(y)
+    X, y = _checked(rules, X, y, confidence)
     simplified, trace = [], []
     for number, rule in enumerate(rules, start=1):
         masks = [condition_mask(c, X) for c in rule.conditions]
@@ -110,6 +107,39 @@ def simplify(rules, X, y, *, confidence: float = 0.25):
             )
         simplified.append(_counted(rule, [rule.conditions[j] for j in kept], masks, kept, right))
     return simplified, pd.DataFrame(trace, columns=TRACE_COLUMNS)
+
+
+def _checked(rules, X, y, confidence) -> tuple[pd.DataFrame, np.ndarray]:
+    """``X`` as a frame of the training rows and ``y`` as an array, or a clear error: the
+    estimates count rows, so no row at all (every rule would lose every condition), a column
+    a rule tests that X lacks, labels of another length or a confidence that is not a number
+    in (0, 0.5] are refused."""
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float, np.number)):
+        raise TypeError(f"confidence must be a number in (0, 0.5], got {confidence!r}")
+    if not 0 < confidence <= 0.5:
+        raise ValueError(f"confidence must be a number in (0, 0.5], got {confidence!r}")
+    features = list(getattr(rules, "features", []))
+    if not isinstance(X, pd.DataFrame):
+        if np.ndim(X) != 2 or np.shape(X)[1] != len(features):
+            raise TypeError(
+                "X must be a DataFrame of the training rows with the features' columns "
+                f"{features[:10]}, got {type(X).__name__}"
+            )
+        X = pd.DataFrame(X, columns=features)
+    X = X.set_axis([str(c) for c in X.columns], axis=1).reset_index(drop=True)
+    y = np.asarray(y, dtype=object).ravel()
+    if len(X) == 0:
+        raise ValueError(
+            "X has no rows: the rules are simplified by counting the training rows each "
+            "condition lets through, so pass the rows the tree was fitted on"
+        )
+    if len(y) != len(X):
+        raise ValueError(f"y has {len(y)} labels but X has {len(X)} rows; pass both in full")
+    for number, rule in enumerate(rules, start=1):
+        lacking = [c.feature for c in rule.conditions if c.feature not in X.columns]
+        if lacking:
+            raise ValueError(f"rule {number} tests {lacking[0]!r}, which is not a column of X")
+    return X, y
 
 
 def _estimate(masks, kept, right, confidence):

@@ -29,10 +29,12 @@ is written so that it reads back as the same float64).
 
 from __future__ import annotations
 
+import builtins
 import keyword
 import math
 import re
 import textwrap
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -42,13 +44,14 @@ import numpy as np
 import pandas as pd
 
 from id3tree.base.latex import latex_escape
-from id3tree.base.words import class_name, format_count, format_number
+from id3tree.base.words import class_name, format_count, format_number, printable
 from id3tree.model.node import MISSING, Node, narrowed, path_step, path_word
 
 __all__ = [
-    "Condition", "condition_of", "Equals", "Interval", "Missing", "NotIn", "python_literal",
-    "python_source", "quote_identifier", "READ_BACK_MARGIN", "rows", "Rule", "rules_of", "RuleSet",
-    "sql_literal", "sql_number", "sql_query", "STOP_NOTE", "variable_names",
+    "check_function_name", "Condition", "condition_of", "Equals", "Interval", "Missing", "NotIn",
+    "python_literal", "python_source", "quote_identifier", "READ_BACK_MARGIN", "RESERVED", "rows",
+    "Rule", "rules_of", "RuleSet", "sql_literal", "sql_number", "sql_query", "STOP_NOTE",
+    "variable_names",
 ]  # fmt: skip
 
 
@@ -229,7 +232,7 @@ class Rule:
     def text(self, decimals: int | None = None) -> str:
         """``IF Outlook = Rain AND Wind = Strong THEN No``."""
         tests = " AND ".join(c.text(decimals) for c in self.conditions) or "always"
-        return f"IF {tests} THEN {class_name(self.prediction)}"
+        return printable(f"IF {tests} THEN {class_name(self.prediction)}")
 
     def support_text(self) -> str:
         """``4 rows, 28.6%; confidence 100.0%``, or where a stop rule's rows stop."""
@@ -260,13 +263,16 @@ class RuleSet:
     """
 
     def __init__(
-        self, rules: list[Rule], stops: list[Rule], numeric: dict[str, bool],
-        features: list[str] | None = None,
+        self, rules: list[Rule], stops: list[Rule], numeric: dict[str, bool], features=None,
     ):  # fmt: skip
         self.rules = rules
         self.stops = stops
         self.numeric = numeric  # every feature the rules name -> whether it is numeric
-        self.features = list(numeric) if features is None else [str(f) for f in features]
+        columns = list(numeric) if features is None else list(features)
+        self.features = [str(f) for f in columns]
+        # the key a row's dict holds each feature's value by: the column's own label (0, 1.5,
+        # True, ("a", 1)) when the model was fitted on a frame so labelled, else its name
+        self.keys = {str(f): f for f in columns}
 
     def __len__(self) -> int:
         return len(self.rules)
@@ -317,7 +323,7 @@ class RuleSet:
                     rule=i,
                     kind=rule.kind,
                     node=rule.node,
-                    conditions=" AND ".join(c.text(decimals) for c in rule.conditions),
+                    conditions=printable(" AND ".join(c.text(decimals) for c in rule.conditions)),
                     prediction=rule.prediction,
                     n_samples=rule.n_samples,
                     coverage=rule.coverage,
@@ -355,10 +361,15 @@ class RuleSet:
         column name -> value (None, NaN or pandas' NA for a missing value), by the rules.
 
         The function needs nothing but the standard library; ``exec`` the source, or paste it
-        into a module. Numbers are compared as the tree compares them, as float64.
+        into a module. Numbers are compared as the tree compares them, as float64. A feature is
+        read by its column's label (``row["petal length"]``, ``row[0]`` for a column labelled
+        0); its variable is its name made an identifier (:func:`variable_names`).
+
+        ``function_name`` must be a Python identifier as Python spells it (NFKC: ``ﬁ`` is
+        ``fi``), neither a keyword nor a built-in name (``float``, ``bool``, ...) that the
+        function itself calls.
         """
-        if not (function_name.isidentifier() and not keyword.iskeyword(function_name)):
-            raise ValueError(f"function_name must be a Python identifier, got {function_name!r}")
+        check_function_name(function_name)
         return python_source(self, function_name)
 
     # -- SQL ----------------------------------------------------------------------------------
@@ -368,11 +379,19 @@ class RuleSet:
         """A query over ``table`` (its columns named as the features) that returns every row
         with its prediction as the last column: ``SELECT *, CASE ... END AS prediction``.
 
-        ``order_by="rowid"`` keeps the rows in table order in SQLite; give the name of a column
-        that numbers the rows for another database, or None for no ``ORDER BY`` (then the order
-        is the database's). Identifiers are quoted (``"petal length"``), so names with spaces,
-        quotes or keywords work; missing values are NULL.
+        ``order_by="rowid"`` keeps the rows in table order in SQLite (``"data".rowid``, or
+        ``_rowid_`` or ``oid`` where a feature is called ``rowid``: a column of that name hides
+        SQLite's row number; a table whose other columns hide all three names needs
+        ``order_by=``); give the name of a column that numbers the rows for another database,
+        or None for no ``ORDER BY`` (then the order is the database's). Identifiers are quoted
+        (``"petal length"``), so names with spaces, quotes or keywords work; missing values are
+        NULL. A class that is an integer beyond SQLite's 64 bits is written as its digits, as
+        text (``'1180591620717411303424'``); a category or class holding a NUL character is
+        refused (SQL text cannot hold one).
         """
+        for name, value in (("table", table), ("column", column), ("order_by", order_by)):
+            if not isinstance(value, str) and (name != "order_by" or value is not None):
+                raise TypeError(f"{name} must be a str naming an SQL identifier, got {value!r}")
         return sql_query(self, table, column, order_by)
 
 
@@ -398,8 +417,9 @@ def _latex_list(rules: list[Rule], decimals: int | None) -> str:
 def rules_of(root: Node, features=None) -> RuleSet:
     """The rules of the tree below ``root``: a leaf rule per leaf, in pre-order (the order of the
     text and the drawings), and a stop rule per way a node can stop a row, in pre-order of the
-    nodes. ``features``, the names of all the tree's columns if known, keeps the SQL's row order
-    right when one of them is called ``rowid``."""
+    nodes. ``features``, the tree's columns if known (as X labelled them: names, or 0, 1.5,
+    ...), keeps the SQL's row order right when one of them is called ``rowid``, and gives the
+    keys the Python function reads a row's values by."""
     total = root.n_samples
     leaves, stops, numeric = [], [], {}
     made: dict[tuple, Condition] = {}  # rules share the conditions of their common paths
@@ -480,14 +500,29 @@ def python_literal(value, feature: str | None = None) -> str:
 
 
 def sql_literal(value, feature: str | None = None) -> str:
-    """A category or class as an SQL literal: ``'O''Brien'``, ``3``, ``TRUE``, a number."""
+    """A category or class as an SQL literal: ``'O''Brien'``, ``3``, ``TRUE``, a number. An
+    integer beyond SQLite's 64 bits (which would read it as an inexact REAL) is a class's
+    digits as text, and refused as a category; text with a NUL character is refused."""
     value = _plain(value)
     if isinstance(value, str):
+        if "\x00" in value:
+            where = f" of column {feature!r}" if feature is not None else ""
+            raise ValueError(
+                f"the value {value!r}{where} holds a NUL character, which SQL text cannot hold; "
+                "replace it (for example with .str.replace('\\x00', '')) and fit again"
+            )
         return "'" + value.replace("'", "''") + "'"
     if isinstance(value, bool):
         return "TRUE" if value else "FALSE"
     if isinstance(value, int):
-        return str(value)
+        if -(2**63) <= value < 2**63:
+            return str(value)
+        if feature is None:  # a class: its exact digits, as text
+            return f"'{value}'"
+        raise ValueError(
+            f"the value {value} of column {feature!r} is an integer beyond SQLite's 64 bits, "
+            "which SQL would compare as an inexact REAL; convert the column to text first"
+        )
     if isinstance(value, float):
         return sql_number(value)
     raise ValueError(_unwritable(value, feature, "SQL"))
@@ -551,24 +586,65 @@ _HELPERS = {
 }
 
 
+RESERVED = frozenset(dir(builtins)) | {"row", "missing", "math"}
+"""Names a variable of the generated Python never takes: the built-in names (``float`` and
+``bool`` are called by the function) and the function's own (its argument, its helper, the
+module it imports)."""
+
+
+def check_function_name(name) -> None:
+    """``name`` as the name of :meth:`RuleSet.to_python`'s function, or a clear error."""
+    if not isinstance(name, str) or not name.isidentifier() or keyword.iskeyword(name):
+        raise ValueError(f"function_name must be a Python identifier, got {name!r}")
+    spelled = unicodedata.normalize("NFKC", name)
+    if spelled != name:
+        raise ValueError(
+            f"function_name {name!r} is spelled {spelled!r} by Python (it folds identifiers by "
+            f"NFKC); use {spelled!r}"
+        )
+    if name in dir(builtins):
+        raise ValueError(
+            f"function_name {name!r} is a built-in name, which the function would hide from "
+            "itself (it calls float and bool) or from the code that runs it; choose another"
+        )
+
+
 def variable_names(features: list[str], taken: set[str]) -> dict[str, str]:
     """A Python variable for each feature: its name made an identifier (``petal length (cm)``
-    becomes ``petal_length_cm``), never a keyword nor a name in ``taken``, each different.
+    becomes ``petal_length_cm``, ``area (m²)`` ``area_m2``), never a keyword, a built-in or
+    helper name (:data:`RESERVED`) nor a name in ``taken``, and each different as Python reads
+    them: Python folds identifiers by NFKC (``ﬁ`` is ``fi``, ``ａ`` is ``a``), so every name is
+    written folded. A clash adds ``_``, then ``_2``, ``_3``, ... (the search always ends).
 
-    >>> variable_names(["petal length (cm)", "class", "2nd", "row"], {"row"})
-    {'petal length (cm)': 'petal_length_cm', 'class': 'class_', '2nd': 'x_2nd', 'row': 'row_'}
+    >>> variable_names(["petal length (cm)", "class", "2nd", "row", "ｒｏｗ", "ﬁ", "fi"], {"row"})
+    {'petal length (cm)': 'petal_length_cm', 'class': 'class_', '2nd': 'x_2nd', 'row': 'row_', 'ｒｏｗ': 'row_2', 'ﬁ': 'fi', 'fi': 'fi_'}
     """
     names: dict[str, str] = {}
-    used = set(taken)
+    used = {unicodedata.normalize("NFKC", t) for t in taken} | RESERVED
     for feature in features:
-        name = re.sub(r"\W+", "_", feature, flags=re.UNICODE).strip("_").lower() or "x"
-        if name[0].isdigit():
-            name = "x_" + name
-        while not name.isidentifier() or keyword.iskeyword(name) or name in used:
-            name += "_"
+        base = _identifier(feature)
+        name, n = base, 1
+        while name in used or keyword.iskeyword(name):
+            n += 1
+            name = base + ("_" if n == 2 else f"_{n - 1}")
         used.add(name)
         names[feature] = name
     return names
+
+
+def _identifier(feature) -> str:
+    """A feature's name as an identifier in NFKC form: lower case, each run of characters an
+    identifier cannot hold made one ``_``, ``x_`` before a leading digit, ``x`` if nothing is
+    left (and plain ASCII letters, digits and ``_`` where Unicode would not settle)."""
+    text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", str(feature)).lower())
+    kept = "".join(c if ("_" + c).isidentifier() else " " for c in text)
+    name = unicodedata.normalize("NFKC", re.sub(r"[\s_]+", "_", kept).strip("_")) or "x"
+    if not name[0].isidentifier():
+        name = "x_" + name
+    if not name.isidentifier() or unicodedata.normalize("NFKC", name) != name:
+        name = re.sub(r"[^0-9a-z_]+", "_", name).strip("_") or "x"
+        name = "x_" + name if name[0].isdigit() else name
+    return name
 
 
 def python_source(rules: RuleSet, function_name: str) -> str:
@@ -590,7 +666,7 @@ def python_source(rules: RuleSet, function_name: str) -> str:
             lines.append("")
         lines.append(_HELPERS["missing"])
     for feature in features:
-        read = f"row[{feature!r}]"
+        read = f"row[{_key_literal(rules.keys.get(feature, feature))}]"
         if rules.numeric[feature]:
             lines.append(f"    {var[feature]} = math.nan if missing({read}) else float({read})")
         else:
@@ -612,11 +688,29 @@ def python_source(rules: RuleSet, function_name: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _row_number_name(features) -> str:
-    """SQLite's name for the row number: ``rowid``, or one of its other names when a column the
-    rules read is called so (a column shadows the name)."""
+def _key_literal(key) -> str:
+    """The key of a row's dict as Python source: a column's label (``'petal length'``, ``0``,
+    ``1.5``, ``True``, ``('a', 1)``), or its text where the label has no literal."""
+    if isinstance(key, tuple):
+        return "(" + "".join(_key_literal(k) + ", " for k in key).rstrip(" ") + ")"
+    try:
+        return python_literal(key)
+    except ValueError:
+        return repr(str(key))
+
+
+def _row_number_name(table: str, features) -> str:
+    """SQLite's row number, ``"table".rowid``: qualified, so that no column of the result (the
+    prediction's, say) is taken for it, and named ``_rowid_`` or ``oid`` when a feature is
+    called ``rowid`` (a column hides the name); an error when features hide all three."""
     taken = {f.lower() for f in features}
-    return next((n for n in ("rowid", "_rowid_", "oid") if n not in taken), "rowid")
+    free = [n for n in ("rowid", "_rowid_", "oid") if n not in taken]
+    if not free:
+        raise ValueError(
+            "the table has columns named rowid, _rowid_ and oid, which hide SQLite's row "
+            "number: pass order_by= the name of a column that numbers the rows, or None"
+        )
+    return f"{quote_identifier(table)}.{free[0]}"
 
 
 def _writer():
@@ -676,7 +770,7 @@ def sql_query(rules: RuleSet, table: str, column: str, order_by: str | None) -> 
         lines.append(f"  END AS {quote_identifier(column)}")
     lines.append(f"FROM {quote_identifier(table)}")
     if order_by == "rowid":
-        lines.append(f"ORDER BY {_row_number_name(rules.features + list(rules.numeric))}")
+        lines.append(f"ORDER BY {_row_number_name(table, rules.features + list(rules.numeric))}")
     elif order_by is not None:
         lines.append(f"ORDER BY {quote_identifier(order_by)}")
     return "\n".join(lines) + ";\n"

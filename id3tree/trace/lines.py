@@ -10,6 +10,7 @@ does not.
 
 from __future__ import annotations
 
+import decimal
 from itertools import repeat
 
 import numpy as np
@@ -28,9 +29,9 @@ from id3tree.base.words import (
 
 __all__ = [
     "candidate_lines", "candidate_text", "DECIMALS", "fixed_text", "fixed_texts", "indent",
-    "indents", "leaf_text", "leaf_texts", "node_text", "node_texts", "split_information",
-    "split_text", "split_texts", "threshold_text", "THRESHOLDS_PER_LINE", "thresholds_text",
-    "thresholds_texts",
+    "indents", "leaf_text", "leaf_texts", "midpoint_holds", "node_text", "node_texts",
+    "split_information", "split_text", "split_texts", "threshold_text", "THRESHOLDS_PER_LINE",
+    "thresholds_text", "thresholds_texts",
 ]  # fmt: skip
 
 DECIMALS = 4
@@ -239,7 +240,10 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
         tests = zip(
             pad, features, candidates["threshold"], between[:n_candidates], between[n_candidates:]
         )
-        heads = [f"{p}candidate {f} <= {t} (between {a} and {b}):" for p, f, t, a, b in tests]
+        heads = [
+            f"{p}candidate {f} <= {t} ({_midway(a, b, t)}between {a} and {b}):"
+            for p, f, t, a, b in tests
+        ]
     else:
         values = zip(
             pad, features, count_texts(n_branches), plural_words(n_branches, "value", "values")
@@ -270,6 +274,40 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
             for (t, i, g, s), r in zip(ratios, fixed_texts(ratio))
         ]
     return heads, lines, totals
+
+
+def _midway(low: str, high: str, threshold: str) -> str:
+    """``"≈ midway "`` where a pencil does not get the printed threshold as the midpoint of the
+    two printed values it lies between (:func:`~id3tree.base.pencil.midpoint_sign`: 28.8562
+    between 28.7125 and 29, whose midpoint 28.85625 rounds to 28.8563), else nothing; each
+    distinct three is judged once (a tree repeats its cuts from node to node)."""
+    key = (low, high, threshold)
+    if key not in _MIDWAY:
+        if len(_MIDWAY) > 4096:
+            _MIDWAY.clear()
+        _MIDWAY[key] = "" if midpoint_holds(low, high, threshold) else f"{pencil.APPROX} midway "
+    return _MIDWAY[key]
+
+
+_MIDWAY: dict[tuple[str, str, str], str] = {}
+_EXACT = decimal.Context(prec=1000)  # a sum of two printed floats, exactly (exponents +-330)
+
+
+def midpoint_holds(low: str, high: str, threshold: str) -> bool:
+    """Whether ``(low + high) / 2 = threshold`` holds by pencil, the printed numbers read as
+    decimals: :func:`~id3tree.base.pencil.midpoint_sign` by decimal arithmetic (ten times
+    quicker than fractions; a test holds the two equal), for the trace's thousands of cuts.
+
+    >>> midpoint_holds("28.7125", "29", "28.8562"), midpoint_holds("1.9", "3", "2.45")
+    (False, True)
+    """
+    printed = decimal.Decimal(threshold)
+    middle = _EXACT.divide(_EXACT.add(decimal.Decimal(low), decimal.Decimal(high)), 2)
+    unit = decimal.Decimal(1).scaleb(min(printed.as_tuple().exponent, 0))
+    return middle.quantize(unit, rounding=decimal.ROUND_HALF_UP, context=_EXACT) == printed
+
+
+_MIDWAY: dict[tuple[str, str, str], str] = {}
 
 
 def _sums(terms: list, first: np.ndarray) -> list[str]:
