@@ -231,6 +231,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             del self.feature_names_in_
         self.n_features_in_ = len(fitted.names)
         self._names = fitted.names
+        self._columns = fitted.columns  # X's column labels as given (0, 1.5, ("a", 1)), or None
         self._names_from_frame = fitted.from_frame
         self._categories = fitted.categories
         self.classes_ = fitted.classes
@@ -742,7 +743,10 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         send on; prints as text, writes LaTeX, Python and SQL (see :mod:`id3tree.teaching.rules`)."""
         from id3tree.teaching.rules import rules_of
 
-        return rules_of(self.root_, features=getattr(self, "feature_names_in_", None))
+        columns = getattr(self, "_columns", None)  # (a model file keeps text labels only)
+        if columns is None:
+            columns = getattr(self, "feature_names_in_", None)
+        return rules_of(self.root_, features=columns)
 
     def compare(self, other, X, y, *, feature_names=None, encoder=None):
         """Where and why a fitted scikit-learn tree (or a Pipeline ending in one) differs from

@@ -35,6 +35,7 @@ from typing import Any
 
 import pandas as pd
 
+from id3tree.base.pencil import APPROX
 from id3tree.base.words import (
     format_count,
     format_counts,
@@ -46,6 +47,7 @@ from id3tree.trace.lines import (
     candidate_text,
     fixed_text,
     leaf_text,
+    midpoint_holds,
     node_text,
     split_text,
     threshold_text,
@@ -151,9 +153,14 @@ class ThresholdScored:
     gain: float
 
     def __str__(self) -> str:
+        low, high, t = (
+            format_number(self.low),
+            format_number(self.high),
+            threshold_text(self.threshold),
+        )
+        mark = "" if midpoint_holds(low, high, t) else f"{APPROX} midway "
         return (
-            f"{self.rank}. <= {threshold_text(self.threshold)} (between {format_number(self.low)} and "
-            f"{format_number(self.high)}): left {format_count(self.n_left)} "
+            f"{self.rank}. <= {t} ({mark}between {low} and {high}): left {format_count(self.n_left)} "
             f"(entropy {fixed_text(self.entropy_left)}), right {format_count(self.n_right)} "
             f"(entropy {fixed_text(self.entropy_right)}), "
             f"overall entropy {fixed_text(self.overall_entropy)}, gain {fixed_text(self.gain)}"
