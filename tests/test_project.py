@@ -289,9 +289,11 @@ def test_complexity_exceptions_are_few_and_say_why():
     assert '"C90"' in config and "max-complexity = 15" in config
 
 
-MAX_PACKAGE_LINES = 26_935
-"""The package's size when its folders became the layers: a change that needs more says why
-and raises this in the same commit (the budget is read, not ignored)."""
+MAX_PACKAGE_LINES = 27_760
+"""The package's size: 26,935 lines when its folders became the layers, 27,760 with the typing
+contract (every public function annotated: signatures that no longer fit a line) and the command
+line that checks its options and files before the work (cli/fit.py). A change that needs more
+says why and raises this in the same commit (the budget is read, not ignored)."""
 
 
 def test_the_package_stays_within_its_lines():
@@ -346,3 +348,21 @@ def test_a_test_file_over_its_budget_fails_the_run(tmp_path):
     assert "2 passed" in done.stdout
     over = [line for line in done.stdout.splitlines() if line.startswith("OVER BUDGET")]
     assert len(over) == 1 and "test_burns.py" in over[0], done.stdout
+
+
+def test_the_layout_maps_name_every_folder_and_top_level_module():
+    """README's layout and CONTRIBUTING's name every folder of the package and every module at
+    its top (the front door aside)."""
+    parts = sorted(
+        f"{p.name}/" if p.is_dir() else p.name
+        for p in PACKAGE.iterdir()
+        if (p.is_dir() and (p / "__init__.py").is_file())
+        or (p.suffix == ".py" and p.stem not in ("__init__", "__main__"))
+        or p.name == "py.typed"
+    )
+    readme = (ROOT / "README.md").read_text(encoding="utf-8").split("## Layout", 1)[1]
+    contributing = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    contributing = contributing.split("## The layout", 1)[1].split("```", 2)[1]
+    for where, text in (("README.md", readme), ("CONTRIBUTING.md", contributing)):
+        missing = [p for p in parts if not re.search(rf"(?<![\w.]){re.escape(p)}", text)]
+        assert not missing, f"{where}'s layout does not name {missing}"

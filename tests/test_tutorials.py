@@ -124,3 +124,10 @@ def test_a_cell_that_measures_time_is_compared_by_the_kinds_of_its_outputs():
     assert differences(stored, later) == []
     later.cells[0].outputs = []
     assert differences(stored, later) == ["code cell 1: stored ['stdout'], now []"]
+
+
+def test_every_tutorial_is_in_the_readmes_list():
+    readme = (TUTORIALS[0].parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Tutorials", 1)[1].split("\n## ", 1)[0]
+    missing = [p.stem for p in TUTORIALS if f"`{p.stem}`" not in section]
+    assert not missing, f"the README's list of tutorials lacks {missing}"

@@ -145,12 +145,12 @@ def option_words(message: str, options: set[str] | frozenset[str]) -> str:
     'the count of n_rows'
     """
 
-    swapped = []
+    swapped: list[str] = []
 
     def swap(match: re.Match[str]) -> str:
         word = match.group(0)
         option = PARAMETER_OPTIONS.get(word)
-        if option in options and (match.start() == 0 or "_" in word):
+        if option is not None and option in options and (match.start() == 0 or "_" in word):
             swapped.append(option)
             return option
         return word
@@ -171,6 +171,7 @@ def read_data(spec: str, na_values: list[str] | None = None) -> pd.DataFrame:
 
     path = Path(spec)
     extra = list(na_values or [])
+    frame: Any  # (a DataFrame: pandas is untyped)
     if path.is_file():
         try:
             header = pd.read_csv(path, header=None, nrows=1, dtype=str).iloc[0].tolist()
@@ -206,7 +207,7 @@ def builtin_target(spec: str) -> tuple[str, list[str]] | None:
         X, y = datasets.load(spec, return_X_y=True)
     except ValueError:
         return None
-    frame = datasets.load(spec)
+    frame: pd.DataFrame = datasets.load(spec)
     return str(y.name), [c for c in frame.columns if c not in X.columns and c != y.name]
 
 

@@ -184,7 +184,7 @@ def _check_pruning_options(args: argparse.Namespace) -> None:
         )
 
 
-def _id_like_feature(message: Warning) -> str | None:
+def _id_like_feature(message: Warning | str) -> str | None:
     """The column an identifier-like warning names, from its ``feature`` attribute (never read
     back from its text, which may hold any column name)."""
     return getattr(message, "feature", None)
@@ -205,7 +205,7 @@ def fit_without_id_like(
             warnings.simplefilter("always", IDLikeFeatureWarning)
             with _progress_while(f"fitting a tree to {len(X)} rows", args):
                 model.fit(X, y)
-        left_out: list[tuple[str, Warning]] = []
+        left_out: list[tuple[str, Warning | str]] = []
         for warning in caught:  # one plain line each, as for errors
             message, feature = warning.message, _id_like_feature(warning.message)
             if not issubclass(warning.category, IDLikeFeatureWarning):

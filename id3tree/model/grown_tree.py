@@ -9,6 +9,7 @@ them the numbers a reader follows.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -196,7 +197,9 @@ def feature_importances(tree: GrownTree, n_features: int) -> np.ndarray:
     return total / s if s > 0 else total
 
 
-def id_like_splits(tree: GrownTree, names: list, categories: list, rows_of=None) -> list[str]:
+def id_like_splits(
+    tree: GrownTree, names: list, categories: list, rows_of: Any = None
+) -> list[str]:
     """What to warn of (:class:`~id3tree.base.diagnostics.IDLikeFeatureWarning`): one message per
     column that made a split of (nearly) one row per branch, naming the largest such split.
     ``rows_of(position)`` counts a node's training rows when its counts are sums of weights (a
@@ -233,7 +236,9 @@ def id_like_splits(tree: GrownTree, names: list, categories: list, rows_of=None)
     return [_id_like_message(tree, feature, *found) for feature, found in worst.items()]
 
 
-def _id_like_message(tree: GrownTree, feature: str, i: int, n_rows, n_values, node_rows) -> str:
+def _id_like_message(
+    tree: GrownTree, feature: str, i: int, n_rows: Any, n_values: Any, node_rows: Any
+) -> str:
     ids, depth = tree.ids, tree.depth
     where = "" if depth[i] == 0 else f" at node {ids[i]} (depth {depth[i]})"
     if n_rows < node_rows:

@@ -136,7 +136,7 @@ up to floating-point rounding (three rows of weight 0.1 sum to 0.300000000000000
 weight 0.3 to 0.3). Whole counts tie only when equal."""
 
 
-def top_classes(counts) -> np.ndarray:
+def top_classes(counts: Any) -> np.ndarray:
     """Which classes hold the largest count of each node: a boolean array shaped like
     ``counts`` (nodes by classes, or one node's classes). Whole counts must be equal; sums of
     fractional weights may differ by :data:`COUNT_TIE_RTOL` of the top (rounding)."""
@@ -147,7 +147,7 @@ def top_classes(counts) -> np.ndarray:
     return counts >= top - COUNT_TIE_RTOL * np.abs(top)
 
 
-def majority_classes(counts) -> np.ndarray:
+def majority_classes(counts: Any) -> np.ndarray:
     """Each node's predicted class (index into the classes) from its counts (nodes by classes):
     the first of its :func:`top_classes` (ties go to the class that comes first)."""
     return np.argmax(top_classes(counts), axis=-1)
@@ -193,7 +193,7 @@ def condensed_path(steps: list[tuple[str, str, Any]], decimals: int | None = Non
     return [path_word(feature, tests, decimals) for feature, tests in state.items()]
 
 
-def narrowed(tests: tuple | None, op: str, value) -> tuple:
+def narrowed(tests: tuple | None, op: str, value: Any) -> tuple:
     """What the path knows of one feature, ``(low, high, other)``, after one more test on it
     (``tests`` None before the first): the largest ``>`` bound, the smallest ``<=`` bound, and
     the last ``=`` or ``missing`` test."""

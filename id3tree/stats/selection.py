@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -32,7 +33,9 @@ COLUMNS = [
 ]  # fmt: skip
 
 
-def test_features(X, y, *, categorical="auto", target_kind="auto", alpha=0.05) -> pd.DataFrame:
+def test_features(
+    X: Any, y: Any, *, categorical: Any = "auto", target_kind: Any = "auto", alpha: Any = 0.05
+) -> pd.DataFrame:
     """Test every feature's association with the target and rank the features by p-value.
 
     The test follows the kinds of feature and target (the lecture's 2 x 2 table): categorical
@@ -77,7 +80,7 @@ def test_features(X, y, *, categorical="auto", target_kind="auto", alpha=0.05) -
     names = [str(c) for c in frame.columns]
     if len(target) != len(frame):
         raise ValueError(f"X has {len(frame)} rows but y has {len(target)}")
-    if not (isinstance(alpha, numbers.Real) and 0 < alpha < 1):
+    if not (isinstance(alpha, numbers.Real) and 0 < alpha < 1):  # type: ignore[operator]
         raise ValueError(f"alpha must be a number between 0 and 1, got {alpha!r}")
     if target.notna().sum() == 0:
         raise ValueError("the target y has no values present")
@@ -94,7 +97,7 @@ def test_features(X, y, *, categorical="auto", target_kind="auto", alpha=0.05) -
             order.append(math.nan)
         else:
             result, association = run(column, target.rename(target.name or "y"))
-            row.update(
+            row.update(  # type: ignore[call-overload]  # (a row of mixed values)
                 statistic=result.statistic,
                 df=result.df,
                 pvalue=result.pvalue,
@@ -115,10 +118,10 @@ def test_features(X, y, *, categorical="auto", target_kind="auto", alpha=0.05) -
     return table.iloc[ranking]
 
 
-test_features.__test__ = False  # the name starts with "test": keep pytest from collecting it
+test_features.__test__ = False  # type: ignore[attr-defined]  # the name starts with "test": keep pytest from collecting it
 
 
-def _empty_row(length: int) -> dict:
+def _empty_row(length: int) -> dict[Any, Any]:
     return dict(
         statistic=math.nan, df=None, pvalue=math.nan, importance=math.nan, association=math.nan,
         significant=False, n=0, n_dropped=length, note="no rows with both values present",
@@ -148,7 +151,7 @@ def _target_kind(target: pd.Series, target_kind: str) -> str:
     return "categorical" if np.array_equal(values, np.round(values)) else "interval"
 
 
-def _feature_kinds(frame: pd.DataFrame, names: list[str], categorical) -> list[str]:
+def _feature_kinds(frame: pd.DataFrame, names: list[str], categorical: Any) -> list[str]:
     """Each column's kind, categorical or interval: by its dtype, plus the listed columns."""
     chosen = listed_columns(categorical, names)  # the learner's reading of categorical=
     return [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from id3tree.base.selector import FrameSelector
@@ -53,10 +55,10 @@ class WrapperSelector(FrameSelector):
     """
 
     def __init__(
-        self, direction="forward", criterion="aic", categorical="auto", target_kind="auto",
-        alpha_enter=0.05, alpha_remove=None, max_features=None, n_iter=100, random_state=None,
-        missing="drop", tolerance=TOLERANCE,
-    ):  # fmt: skip
+        self, direction: Any = "forward", criterion: Any = "aic", categorical: Any = "auto", target_kind: Any = "auto",
+        alpha_enter: Any = 0.05, alpha_remove: Any = None, max_features: Any = None, n_iter: Any = 100, random_state: Any = None,
+        missing: Any = "drop", tolerance: Any = TOLERANCE,
+    ) -> None:  # fmt: skip
         self.direction = direction
         self.criterion = criterion
         self.categorical = categorical
@@ -69,7 +71,7 @@ class WrapperSelector(FrameSelector):
         self.missing = missing
         self.tolerance = tolerance
 
-    def fit(self, X, y):
+    def fit(self, X: Any, y: Any) -> Any:
         """Run the search on X and y.
 
         Parameters
