@@ -101,9 +101,11 @@ class Split:
         return self.gain / self.split_info if self.split_info > 0 else 0.0
 
 
-def grow_tree(X: Any, y: Any, *, criterion: Any = "gain", max_depth: Any = None, min_samples_split: Any = 2,
-              min_samples_leaf: Any = 1, min_gain: Any = 0.0, alpha: Any = None, average_gain_rule: Any = True,
-              categorical: Any = "auto") -> Node:  # fmt: skip
+def grow_tree(
+    X: Any, y: Any, *, criterion: str = "gain", max_depth: int | None = None,
+    min_samples_split: int = 2, min_samples_leaf: int = 1, min_gain: float = 0.0,
+    alpha: float | None = None, average_gain_rule: bool = True, categorical: Any = "auto",
+) -> Node:  # fmt: skip
     """Grow an ID3 tree node by node: the tree of ``ID3Classifier(...).fit(X, y).root_``.
 
     ``X`` is a DataFrame (an array or a list of rows gets the columns ``x0, x1, ...``): numeric
@@ -190,10 +192,10 @@ def grow_node(
         return node
 
     # 5. a child from the rows of each branch
-    node.feature, node.threshold, node.gain = best.feature, best.threshold, best.gain  # type: ignore[union-attr]  # (best is a Split here: None stopped above)
-    if best.threshold is None:  # type: ignore[union-attr]  # a categorical feature is used up below
-        used = (*used, best.feature)  # type: ignore[union-attr]
-    for key, rows in best.branches.items():  # type: ignore[union-attr]
+    node.feature, node.threshold, node.gain = best.feature, best.threshold, best.gain
+    if best.threshold is None:  # a categorical feature is used up below
+        used = (*used, best.feature)
+    for key, rows in best.branches.items():
         node.children[key] = grow_node(X[rows], y[rows], rules, used, depth + 1)
     return node
 

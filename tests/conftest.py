@@ -3,9 +3,11 @@ runs it derandomized so a red build can always be reproduced), a headless Chromi
 tests of pages, and pdflatex for the tests of LaTeX. Two checks of the whole run: no test file
 over its time budget (tests/file_budget.py), and no file left in the checkout."""
 
+import atexit
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import matplotlib
@@ -16,7 +18,11 @@ matplotlib.use("Agg")
 
 # no test depends on the machine's speed (a loaded 2-core machine passes as an idle one): no
 # deadline per example and no "too slow" health check, here as in CI
-# nor keeps a database of examples in the checkout (the suite writes only in temporary folders)
+# nor keeps a database of examples, nor its other files, in the checkout (the suite writes only
+# in temporary folders): its folder is a temporary one, removed at the end
+if "HYPOTHESIS_STORAGE_DIRECTORY" not in os.environ:
+    os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = tempfile.mkdtemp(prefix="id3tree-hypothesis-")
+    atexit.register(shutil.rmtree, os.environ["HYPOTHESIS_STORAGE_DIRECTORY"], True)
 settings.register_profile(
     "unhurried", deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
 )
@@ -143,10 +149,13 @@ class CheckoutUntouched:
 
 
 def pytest_configure(config):
-    """Every test file within its time budget (tests/file_budget.py), nothing written in the
-    checkout (checked by the process that reports, the controller under pytest-xdist)."""
+    """A test of each tutorial (tests/tutorial_runs.py), every test file within its time budget
+    (tests/file_budget.py), nothing written in the checkout (checked by the process that
+    reports, the controller under pytest-xdist)."""
     from file_budget import FileBudget
+    from tutorial_runs import TutorialCollector
 
+    config.pluginmanager.register(TutorialCollector(), "id3tree-tutorials")
     reports = not hasattr(config, "workerinput")
     config.pluginmanager.register(FileBudget(counts=reports), "id3tree-file-budget")
     if reports:

@@ -3,7 +3,7 @@
 The build command is the README's, run as written in a copy of the checkout (the build copies
 the tutorials into ``docs/tutorials`` and writes the site into ``docs/_build``: in the copy, so
 the checkout is left as it was). The tutorials are shown with their stored outputs, which the
-suite checks against a fresh run of each (tutorials/conftest.py); the pages' own code cells run
+suite checks against a fresh run of each (tests/tutorial_runs.py); the pages' own code cells run
 during the build.
 """
 

@@ -3,7 +3,7 @@ repository's page (which renders a notebook as it is stored, without running it)
 table, trace and figure.
 
 They are stored as a top-to-bottom run leaves them (``python tutorials/store_outputs.py``); the
-suite runs each once more (tutorials/conftest.py) and fails where a cell prints what is not
+suite runs each once more (tests/tutorial_runs.py) and fails where a cell prints what is not
 stored. What is checked here is what a fresh run cannot see: that every notebook was stored
 after such a run, and that its outputs say nothing of the machine or the moment that made them
 (paths, addresses, local servers, timings, warnings).

@@ -11,7 +11,7 @@ Each notebook runs in its own folder, as the test suite runs it. What would diff
 or one machine to the next is left out: no timing metadata is recorded, and the plain text of a
 result that is only an object's address (``<... at 0x7f...>``, beside the table or picture that
 shows it) is dropped. ``tests/test_tutorials.py`` checks both, and the suite's run of each
-tutorial (``tutorials/conftest.py``) checks that what it prints is what is stored
+tutorial (``tests/tutorial_runs.py``) checks that what it prints is what is stored
 (:func:`differences`).
 """
 

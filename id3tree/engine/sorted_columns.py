@@ -262,7 +262,7 @@ class SortedColumns:
         missing: Any,
         labels: Any,
         data: Any,
-        with_flags: Any = True,
+        with_flags: bool = True,
     ) -> None:
         """Keep ``features`` as sorted, the next layouts (their sorts: the rows of ``order``,
         ``new_value`` and ``missing``, each ``(len(features), n)``), all at once;
@@ -633,7 +633,7 @@ class SortedColumns:
         new_segment_of_row: Any,
         n_keys: Any = None,
         m_new: Any = None,
-        dropped_last: Any = False,
+        dropped_last: bool = False,
     ) -> None:
         """Keep the rows whose new segment is >= 0, grouped by it, each group in its old order
         (``n_keys``: the number of new segments plus one, ``m_new``: the rows kept; counted

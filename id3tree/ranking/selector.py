@@ -58,7 +58,7 @@ class JSDSelector(FrameSelector):
     def __init__(
         self,
         top_k: Any = 1,
-        per_class: Any = True,
+        per_class: bool = True,
         threshold: Any = None,
         bins: Any = 25,
         trim_outliers: Any = None,

@@ -34,7 +34,7 @@ COLUMNS = [
 
 
 def test_features(
-    X: Any, y: Any, *, categorical: Any = "auto", target_kind: Any = "auto", alpha: Any = 0.05
+    X: Any, y: Any, *, categorical: Any = "auto", target_kind: str = "auto", alpha: float = 0.05
 ) -> pd.DataFrame:
     """Test every feature's association with the target and rank the features by p-value.
 
@@ -80,7 +80,7 @@ def test_features(
     names = [str(c) for c in frame.columns]
     if len(target) != len(frame):
         raise ValueError(f"X has {len(frame)} rows but y has {len(target)}")
-    if not (isinstance(alpha, numbers.Real) and 0 < alpha < 1):  # type: ignore[operator]
+    if not (isinstance(alpha, numbers.Real) and 0 < alpha < 1):
         raise ValueError(f"alpha must be a number between 0 and 1, got {alpha!r}")
     if target.notna().sum() == 0:
         raise ValueError("the target y has no values present")
@@ -97,7 +97,7 @@ def test_features(
             order.append(math.nan)
         else:
             result, association = run(column, target.rename(target.name or "y"))
-            row.update(  # type: ignore[call-overload]  # (a row of mixed values)
+            row.update(
                 statistic=result.statistic,
                 df=result.df,
                 pvalue=result.pvalue,

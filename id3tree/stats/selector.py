@@ -55,9 +55,10 @@ class WrapperSelector(FrameSelector):
     """
 
     def __init__(
-        self, direction: Any = "forward", criterion: Any = "aic", categorical: Any = "auto", target_kind: Any = "auto",
-        alpha_enter: Any = 0.05, alpha_remove: Any = None, max_features: Any = None, n_iter: Any = 100, random_state: Any = None,
-        missing: Any = "drop", tolerance: Any = TOLERANCE,
+        self, direction: str = "forward", criterion: str = "aic", categorical: Any = "auto",
+        target_kind: str = "auto", alpha_enter: float = 0.05, alpha_remove: float | None = None,
+        max_features: int | None = None, n_iter: int = 100, random_state: Any = None,
+        missing: str = "drop", tolerance: float = TOLERANCE,
     ) -> None:  # fmt: skip
         self.direction = direction
         self.criterion = criterion

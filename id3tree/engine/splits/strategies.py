@@ -190,7 +190,7 @@ def is_counted(n_distinct: int, n_rows: int) -> bool:
     return n_distinct <= limit("counted_share") * n_rows
 
 
-def layout_search(n_classes: int, n_positions: int, *, weighted: bool, matrix: Any = True) -> str:
+def layout_search(n_classes: int, n_positions: int, *, weighted: bool, matrix: bool = True) -> str:
     """The search of a chunk of sorted features of ``n_positions`` positions in all (features
     times rows in play): ``weighted``, ``matrix`` (unless ``matrix=False``), or a search laid
     end to end (``end_to_end``, or ``in_pieces`` for many rows)."""

@@ -1,21 +1,26 @@
 """The test suite runs every tutorial once, top to bottom in its folder: a cell that raises
 fails it, and so does a cell whose output is not the one stored in the notebook (which the
 documentation site shows, and a repository's page too). ``python tutorials/store_outputs.py
-NAME.ipynb`` stores a changed tutorial with its outputs."""
+NAME.ipynb`` stores a changed tutorial with its outputs.
+
+:class:`TutorialCollector` is the pytest plugin that makes a test of each ``tutorials/*.ipynb``;
+tests/conftest.py registers it."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
+TUTORIALS = Path(__file__).resolve().parents[1] / "tutorials"
 
 
-def pytest_collect_file(parent, file_path):
-    if file_path.suffix == ".ipynb" and file_path.parent == HERE:
-        return Tutorial.from_parent(parent, path=file_path)
-    return None
+class TutorialCollector:
+    def pytest_collect_file(self, parent, file_path):
+        if file_path.suffix == ".ipynb" and file_path.parent == TUTORIALS:
+            return Tutorial.from_parent(parent, path=file_path)
+        return None
 
 
 class Tutorial(pytest.File):
@@ -31,6 +36,9 @@ class TutorialRun(pytest.Item):
     def runtest(self) -> None:
         import nbformat
         from nbclient.exceptions import CellExecutionError
+
+        if str(TUTORIALS) not in sys.path:
+            sys.path.insert(0, str(TUTORIALS))
         from store_outputs import differences, execute
 
         try:
