@@ -48,7 +48,7 @@ def log_base(base: Any) -> float:
 
 
 def entropy_of_counts(
-    class_counts: Sequence[np.ndarray], totals: np.ndarray, base: float = 2.0
+    class_counts: Sequence[np.ndarray] | np.ndarray, totals: np.ndarray, base: float = 2.0
 ) -> np.ndarray:
     """Entropy of many distributions at once, given class by class.
 

@@ -76,7 +76,7 @@ def check_int(
         isinstance(value, (bool, np.bool_))
         or not isinstance(value, numbers.Integral)
         or value < low
-        or (high is not None and value > high)
+        or (high is not None and value > high)  # type: ignore[operator]  # (Integral and int)
     ):
         allowed = f"an integer >= {low}" if high is None else f"an integer in [{low}, {high}]"
         raise ValueError(
@@ -344,7 +344,7 @@ def check_random_state(value: Any) -> Any:
     ):
         return value
     if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
-        if value >= 0:
+        if value >= 0:  # type: ignore[operator]  # (an Integral compares with an int)
             return operator.index(value)
     raise ValueError(
         f"random_state must be None, an integer >= 0 or a numpy Generator, got {value!r}"

@@ -68,7 +68,7 @@ def exact(text: str) -> Fraction:
 
 def rounds_to(value: Fraction, printed: str) -> bool:
     """True if ``value`` rounded half away from zero to the places of ``printed`` gives it."""
-    places = max(-Decimal(printed.strip()).as_tuple().exponent, 0)
+    places = max(-Decimal(printed.strip()).as_tuple().exponent, 0)  # type: ignore[operator]  # (a number's exponent is an int)
     half = Fraction(1, 2 * 10**places)
     target = exact(printed)
     if value < 0:

@@ -62,7 +62,8 @@ class elapsed_bar:  # noqa: N801  (used as a function: with elapsed_bar(...):)
 
     def __init__(self, what: str, *, enabled: bool) -> None:
         self.what, self.enabled = what, enabled
-        self.bar = self.thread = None
+        self.bar: Any = None  # (a tqdm bar and its thread, while it shows)
+        self.thread: Any = None
 
     def __enter__(self) -> Any:
         if not self.enabled:

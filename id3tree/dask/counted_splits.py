@@ -107,7 +107,7 @@ def search_counted_thresholds(
     else:
         threshold[owner] = np.asarray(thresholds)[at]
         search = dataclasses.replace(search, threshold=threshold)
-    return search, search.side_counts[:, 0]
+    return search, search.side_counts[:, 0]  # type: ignore[index]  # (kept by the search)
 
 
 def score_counted_categorical(table: Any, *, min_leaf: Any = 1) -> CategoricalSearch:

@@ -121,7 +121,7 @@ class _Log:
 
     def __init__(self, method: str, measure: str, tracer: Any) -> None:
         self.method, self.measure, self.tracer = method, measure, tracer
-        self.rows = []
+        self.rows: list[Any] = []
 
     def add(
         self, node: Any, n_leaves: Any, subtree: Any, leaf: Any, pruned: Any, alpha: Any = math.nan
@@ -190,6 +190,7 @@ def reduced_error(root: Node, stops: dict, classes: list, *, tracer: Any = None)
     index = {c: i for i, c in enumerate(classes)}
     log = _Log("reduced_error", "validation errors", tracer)
     zeros = np.zeros(len(classes))
+    reach: dict[Any, Any]
     reach, errors, leaves = {}, {}, {}
     for node in bottom_up(tree):
         majority = index[node.prediction]
@@ -392,7 +393,7 @@ def cost_complexity(root: Node, ccp_alpha: float, *, tracer: Any = None) -> Prun
         log.add(node, int(state.n_leaves[i]), state.r_branch[i], state.r_node[i], True, g)
         state.cut(i)
         make_leaf(node, f"pruned (cost complexity, alpha {ccp_alpha:g})")
-    for i in np.flatnonzero(state.candidate & state.alive):
+    for i in np.flatnonzero(state.candidate & state.alive):  # type: ignore[assignment]  # (numpy ints)
         g = (state.r_node[i] - state.r_branch[i]) / (state.n_leaves[i] - 1)
         node = state.nodes[i]
         log.add(node, int(state.n_leaves[i]), state.r_branch[i], state.r_node[i], False, g)

@@ -115,7 +115,7 @@ class GrownTree:
                         NUMERIC_MISSING if key is MISSING else (LEFT if key == "<=" else RIGHT)
                     )
                 else:
-                    slot[c] = len(categories[f]) if key is MISSING else value_slot[f][key]
+                    slot[c] = len(categories[f]) if key is MISSING else value_slot[f][key]  # type: ignore[index]
         counts = np.array([[node.class_counts[c] for c in classes] for node in nodes])
         return cls(
             parent,
@@ -221,7 +221,7 @@ def id_like_splits(
     missing[is_child] = tree.slot[is_child] == levels[p]  # the rows with no value do not count
     missing_child = np.full(n, -1)
     missing_child[parent[missing]] = np.flatnonzero(missing)
-    worst = {}
+    worst: dict[Any, Any] = {}
     for i in np.flatnonzero(levels >= 0).tolist():
         m = missing_child[i]
         n_values = int(n_children[i]) - (m >= 0)

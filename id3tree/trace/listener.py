@@ -31,7 +31,7 @@ class TraceListener(Listener):
         self.details.keep(lv)
 
     def finish(self, numbers: Any, tree: Any) -> None:
-        details, self.details = self.details, None
+        details, self.details = self.details, None  # type: ignore[assignment]  # (done with it)
         details.finish_levels()
         if details.as_text:
             Page(details, self.tracer).write(numbers)

@@ -59,7 +59,7 @@ def search_counted(
         at = found.ranked.position
         found.ranked = replace(found.ranked, beside=np.stack([value[at], value[at + 1]]))
     low, high = np.full(n_segments, -1), np.full(n_segments, -1)
-    at = found.position[found.found]
+    at = found.position[found.found]  # type: ignore[index]  # (found: kept)
     low[found.found], high[found.found] = value[at], value[at + 1]
     return found, low, high
 

@@ -137,8 +137,8 @@ class Cuts:
         if self.count is None:
             return self.offset + 1 if pos is None else self.offset[pos] + 1
         if pos is None:
-            return self.rows_before[1:] - np.repeat(self.rows_before[self.starts], self.lengths)
-        return self.rows_before[pos + 1] - self.rows_before[self.starts[self.segment[pos]]]
+            return self.rows_before[1:] - np.repeat(self.rows_before[self.starts], self.lengths)  # type: ignore[index]
+        return self.rows_before[pos + 1] - self.rows_before[self.starts[self.segment[pos]]]  # type: ignore[index]
 
     def valid(self, min_leaf: int = 1) -> np.ndarray:
         """Whether a cut may go after each position: between two distinct values present in one

@@ -46,7 +46,7 @@ def search_thresholds(
     found = search_sorted(
         step_up, np.asarray(y), starts, lengths, n_present, n_classes, min_leaf=min_leaf
     )
-    at = found.position[found.found]
+    at = found.position[found.found]  # type: ignore[index]  # (found: kept)
     threshold = found.threshold.copy()
     threshold[found.found] = midpoint(values[at], values[at + 1])
     low, high = np.full(len(starts), np.nan), np.full(len(starts), np.nan)
