@@ -62,7 +62,9 @@ def import_dask() -> Any:
 # ---------------------------------------------------------------------------------------------
 # Passes over partitions
 # ---------------------------------------------------------------------------------------------
-def reduce_partitions(frame: Any, chunk: Callable, combine: Callable, *args: Any) -> Any:
+def reduce_partitions(
+    frame: Any, chunk: Callable[..., Any], combine: Callable[..., Any] | MergeAll, *args: Any
+) -> Any:
     """A Dask Delayed of ``combine``-merged ``chunk(partition, *args)`` over every partition
     (``frame``: a Dask DataFrame, or a list of its partitions as Delayed values).
 

@@ -41,7 +41,7 @@ def best_thresholds(
     Returns ``(columns, n_thresholds)``.
     """
     if weight is not None:
-        columns = enumerate_thresholds(values, y, starts, lengths, n_classes, weight)
+        columns: Any = enumerate_thresholds(values, y, starts, lengths, n_classes, weight)
         n_thresholds = np.bincount(columns["segment"], minlength=len(starts))
         return _first_of_each(columns, k), n_thresholds
     if not len(starts):  # no segment, no threshold
