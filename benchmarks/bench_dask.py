@@ -35,7 +35,8 @@ peaks, whether the results are the same, and Dask's time and worker peaks on the
 ("not run" where a job was not run).
 
 ``--quick`` (20,000 rows x 8 columns in files of 5,000 rows, the slice the whole table) runs only
-the comparison: a smoke run, which the test suite runs to check that its table is complete.
+the comparison, every job on one cluster (its worker peaks are then those of the jobs so far):
+a smoke run, which the test suite runs to check that its table is complete, not to time it.
 
 It measures; it does not test. Everything is printed as Markdown tables.
 """
@@ -43,6 +44,7 @@ It measures; it does not test. Everything is printed as Markdown tables.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import platform
@@ -211,10 +213,8 @@ def main(argv=None) -> int:
     on_disk = sum(f.stat().st_size for f in path.glob("*.parquet"))
     print(f"{on_disk / 1e9:.2f} GB of Parquet")
 
-    def on_fresh_cluster(job):
-        """Time one job on a new cluster, so that each worker peak belongs to that job alone
-        (``client.restart()`` can hang on a loaded machine)."""
-        with (
+    def new_client(stack: contextlib.ExitStack):
+        cluster = stack.enter_context(
             LocalCluster(
                 n_workers=args.workers,
                 threads_per_worker=1,
@@ -222,10 +222,20 @@ def main(argv=None) -> int:
                 memory_limit=args.memory_limit,
                 dashboard_address=":0",
                 silence_logs=logging.ERROR,
-            ) as cluster,
-            Client(cluster) as client,
-        ):
-            client.run(warm_up)  # as on a cluster that has run id3tree before: imports done
+            )
+        )
+        client = stack.enter_context(Client(cluster))
+        client.run(warm_up)  # as on a cluster that has run id3tree before: imports done
+        return client
+
+    shared = contextlib.ExitStack()
+    quick_client = new_client(shared) if args.quick else None
+
+    def on_fresh_cluster(job):
+        """Time one job on a new cluster, so that each worker peak belongs to that job alone
+        (``client.restart()`` can hang on a loaded machine); ``--quick``: on the one cluster."""
+        with contextlib.ExitStack() as stack:
+            client = quick_client or new_client(stack)
             seconds, result = timed(job)
             return seconds, result, peak_memory(client)
 
@@ -276,6 +286,7 @@ def main(argv=None) -> int:
                 same = same and best[name][4]
             best[name] = (pandas_seconds, pandas_peak, dask_seconds, peaks, same)
 
+    shared.close()
     comparison(best, whole, args.pandas_rows, args.rows, args.columns)
     if not args.keep and args.path is None:
         shutil.rmtree(path.parent, ignore_errors=True)

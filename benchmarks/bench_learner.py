@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/bench_learner.py                 # full: every row of the table, best of 3
-    python benchmarks/bench_learner.py --quick         # smaller data, best of 1 (a CI smoke run)
+    python benchmarks/bench_learner.py --quick         # every row on small data, once (a smoke run)
     python benchmarks/bench_learner.py --only predict  # rows whose name contains a word
     python benchmarks/bench_learner.py --huge          # also the 3,000,000-row fit
     python benchmarks/bench_learner.py --orange-python PATH  # an interpreter with Orange3
@@ -176,6 +176,10 @@ class Row:
         return "PASS" if self.ratio <= self.goal else "MISS"
 
 
+QUICK_ROWS = 2_000
+"""The most rows of a row of the quick mode."""
+
+
 class Suite:
     def __init__(self, args):
         self.quick, self.repeats, self.only = args.quick, args.repeats, args.only
@@ -184,8 +188,18 @@ class Suite:
         self.notes: list[str] = []
 
     def size(self, n: int) -> int:
-        """Quick mode shrinks the large cases (at most 50,000 rows) and keeps the small ones."""
-        return n if not self.quick or n <= 10_000 else min(n, max(10_000, n // 20))
+        """Quick mode runs every row on at most :data:`QUICK_ROWS` rows: a smoke run that
+        checks every row is still there, not a measurement."""
+        return min(n, QUICK_ROWS) if self.quick else n
+
+    def sizes(self, *sizes: int) -> list[int]:
+        """The sizes of one kind of row, each once (quick mode makes the large ones one)."""
+        return list(dict.fromkeys(map(self.size, sizes)))
+
+    @property
+    def small_repeats(self) -> int:
+        """The small fits are timed best of 5 at least (they take milliseconds); once in quick mode."""
+        return self.repeats if self.quick else max(self.repeats, 5)
 
     def wanted(self, name: str) -> bool:
         return self.only is None or self.only in name
@@ -223,7 +237,7 @@ class Suite:
     # -- issue 13: speed on every tree shape --------------------------------------------------
     def numeric_fits(self):
         sizes = [100_000, 1_000_000] + ([3_000_000] if self.huge else [])
-        for n in map(self.size, sizes):
+        for n in self.sizes(*sizes):
             X, y = numeric_data(n)
             ours, theirs = self.fit_pair(
                 13,
@@ -262,7 +276,7 @@ class Suite:
                 y,
                 1.0,
             )
-        for n in map(self.size, (100_000, 1_000_000)):
+        for n in self.sizes(100_000, 1_000_000):
             X, y = distinct_data(n)
             self.fit_pair(
                 13,
@@ -370,7 +384,7 @@ class Suite:
 
     # -- issue 15: the classroom ---------------------------------------------------------------
     def small_fits(self):
-        for n in (1_000, 10_000):
+        for n in self.sizes(1_000, 10_000):
             X, y = numeric_data(n)
             self.fit_pair(
                 15,
@@ -380,7 +394,7 @@ class Suite:
                 X,
                 y,
                 1.0,
-                repeats=max(self.repeats, 5),
+                repeats=self.small_repeats,
             )
             C, yc = categorical_data(n)
             self.fit_pair(
@@ -392,7 +406,7 @@ class Suite:
                 yc,
                 1.0,
                 against="one-hot+tree",
-                repeats=max(self.repeats, 5),
+                repeats=self.small_repeats,
             )
             M, ym = mixed_data(n)
             self.fit_pair(
@@ -404,13 +418,13 @@ class Suite:
                 ym,
                 1.0,
                 against="one-hot+tree",
-                repeats=max(self.repeats, 5),
+                repeats=self.small_repeats,
             )
 
     def string_predictions(self):
         if not self.wanted("predict from strings"):
             return
-        X, y = categorical_data(10_000)
+        X, y = categorical_data(self.size(10_000))
         rows, _ = categorical_data(self.size(100_000), seed=5)
         ours, pipe = ID3Classifier().fit(X, y), onehot_pipeline().fit(X, y)
         self.pair(
@@ -546,7 +560,7 @@ class Suite:
             y,
             1.05,
             against="untraced",
-            repeats=max(self.repeats, 5),
+            repeats=self.small_repeats,
         )
 
 
@@ -604,7 +618,7 @@ def measure_memory(who: str, n: int) -> dict | None:
 # ---------------------------------------------------------------------------------------------
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="small data, best of 1")
+    parser.add_argument("--quick", action="store_true", help="every row on small data, once")
     parser.add_argument("--repeats", type=int, default=None, help="best of N (default 3; quick 1)")
     parser.add_argument("--only", default=None, help="run only rows whose name contains this")
     parser.add_argument("--huge", action="store_true", help="also fit 3,000,000 rows")
@@ -618,7 +632,8 @@ def main(argv=None) -> int:
         f"numpy {np.__version__}, pandas {pd.__version__}, Python {platform.python_version()}; "
         f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}"
     )
-    print(f"mode {'quick' if args.quick else 'full'}, best of {args.repeats} (small fits: of 5+)")
+    small = "" if args.quick else " (small fits: of 5+)"
+    print(f"mode {'quick' if args.quick else 'full'}, best of {args.repeats}{small}")
     print()
     print(f"  {'row':<58} {'id3tree':>9} {'other':>9}  {'ratio':>6}  {'goal':>7}")
     for part in (

@@ -3,8 +3,10 @@
 Build: ``python -m sphinx -W --keep-going -b html docs docs/_build/html`` (warnings are errors).
 
 * The API pages come from the numpydoc docstrings (autodoc with napoleon).
-* The tutorials are the notebooks of ``tutorials/``, copied here at build time and executed
-  once by myst-nb, so the site shows their real outputs.
+* The tutorials are the notebooks of ``tutorials/``, copied here at build time and shown with
+  the outputs they are stored with: the test suite runs each once and checks that what it
+  prints is what is stored (``python tutorials/store_outputs.py`` stores them again), so the
+  build does not run them a second time. The pages' own code cells (``docs/*.md``) run.
 * Every ``docs/*.md`` page is picked up by the index.
 * Mathematics is written out as MathML by docutils when the page is built, so the site needs
   no MathJax and no network: it works offline, as a course site on a closed network must.
@@ -38,6 +40,7 @@ html_math_renderer = "mathml"
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
 myst_heading_anchors = 3
 nb_execution_mode = "force"
+nb_execution_excludepatterns = ["tutorials/*"]  # shown as stored (and checked by the suite)
 nb_execution_timeout = 300
 nb_execution_raise_on_error = True
 nb_execution_show_tb = True

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import TypeAlias
 
 import pandas as pd
 
@@ -74,7 +75,7 @@ _SPECS: dict[str, _Spec] = {
         "Kaggle 'Titanic: Machine Learning from Disaster', train.csv"),
 }
 # fmt: on
-_DataOrXY = pd.DataFrame | tuple[pd.DataFrame, pd.Series]
+_DataOrXY: TypeAlias = pd.DataFrame | tuple[pd.DataFrame, pd.Series]
 _ALIASES = {"car_evaluation": "car", "breast_cancer_wisconsin": "breast_cancer"}
 
 
@@ -108,7 +109,8 @@ def _canonical(name: str) -> str:
 def _load(name: str, split: str | None = None, *, return_X_y: bool = False) -> _DataOrXY:
     key = _canonical(name)
     spec = _SPECS[key]
-    frame = _read(key, spec.splits.get(split, spec.file)).copy(deep=True)
+    file = spec.splits.get(split, spec.file)  # type: ignore[arg-type]  # (None: the file)
+    frame = _read(key, file).copy(deep=True)
     if not return_X_y:
         return frame
     return frame.drop(columns=[spec.target, *spec.not_features]), frame[spec.target]

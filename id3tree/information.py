@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -41,7 +42,7 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 # Entropy
 # ---------------------------------------------------------------------------------------------
-def entropy_from_counts(counts, *, base: float = 2) -> float:
+def entropy_from_counts(counts: Any, *, base: float = 2) -> float:
     """Shannon entropy of a distribution given as counts (or probabilities).
 
     >>> round(entropy_from_counts([9, 5]), 4)        # Play Tennis: 9 yes, 5 no
@@ -58,7 +59,7 @@ def entropy_from_counts(counts, *, base: float = 2) -> float:
 
 
 @dispatched
-def entropy(y, *, base: float = 2) -> float:
+def entropy(y: Any, *, base: float = 2) -> float:
     """Entropy of a column of labels; missing labels count as one more label.
 
     >>> entropy(["yes", "yes", "no", "no"])
@@ -83,7 +84,7 @@ def _weighted_entropy(table: np.ndarray, base: float) -> float:
 
 
 @dispatched
-def conditional_entropy(x, y, *, base: float = 2) -> float:
+def conditional_entropy(x: Any, y: Any, *, base: float = 2) -> float:
     """H(Y | X): the size-weighted entropy of y within each value of a categorical x.
 
     >>> conditional_entropy(["a", "a", "b", "b"], [0, 1, 0, 0])
@@ -95,7 +96,7 @@ def conditional_entropy(x, y, *, base: float = 2) -> float:
 # ---------------------------------------------------------------------------------------------
 # Gain of a split
 # ---------------------------------------------------------------------------------------------
-def information_gain(x, y, *, base: float = 2) -> float:
+def information_gain(x: Any, y: Any, *, base: float = 2) -> float:
     """Entropy of y minus the overall entropy after splitting on x.
 
     A categorical x splits into one branch per value (missing values one more branch). A numeric
@@ -110,7 +111,7 @@ def information_gain(x, y, *, base: float = 2) -> float:
     return _split_measures(x, y, base)[0]
 
 
-def gain_ratio(x, y, *, base: float = 2) -> float:
+def gain_ratio(x: Any, y: Any, *, base: float = 2) -> float:
     """Information gain divided by the split information (the entropy of the branch sizes), C4.5.
 
     A split with one branch has split information 0 and gain 0; its ratio is defined as 0.
@@ -123,7 +124,7 @@ def gain_ratio(x, y, *, base: float = 2) -> float:
 
 
 @dispatched
-def _split_measures(x, y, base) -> tuple[float, float]:
+def _split_measures(x: Any, y: Any, base: Any) -> tuple[float, float]:
     """(information gain, split information) of the split ID3 would make on x."""
     xs = as_series(x, "x")
     _check_lengths(xs, y)
@@ -136,7 +137,7 @@ def _split_measures(x, y, base) -> tuple[float, float]:
     return threshold_measures(found, base)
 
 
-def threshold_measures(found: splits.ThresholdSearch, base) -> tuple[float, float]:
+def threshold_measures(found: splits.ThresholdSearch, base: Any) -> tuple[float, float]:
     """(information gain, split information) of the best threshold of a one-segment search,
     in units of ``base`` (the search works in bits); 0 and 0 when no threshold was found."""
     if not found.found[0]:
@@ -145,7 +146,7 @@ def threshold_measures(found: splits.ThresholdSearch, base) -> tuple[float, floa
     return float(found.gain[0]) * scale, float(found.split_info[0]) * scale
 
 
-def table_measures(table: np.ndarray, base=2) -> tuple[float, float]:
+def table_measures(table: np.ndarray, base: Any = 2) -> tuple[float, float]:
     """(information gain, split information) of a split given as its contingency table.
 
     The rows are taken in :func:`~id3tree.base.contingency.canonical_rows` order: two columns whose
@@ -175,7 +176,7 @@ def symmetric_uncertainty(table: np.ndarray) -> float:
     return min(2 * mi / total, 1.0) if total > 0 else 0.0
 
 
-def candidate_splits(x, y) -> pd.DataFrame:
+def candidate_splits(x: Any, y: Any) -> pd.DataFrame:
     """Every candidate threshold of a numeric x: the midpoints between adjacent distinct values.
 
     One row per midpoint in increasing order with ``threshold``, ``n_left`` (x <= threshold),
@@ -204,7 +205,7 @@ def candidate_splits(x, y) -> pd.DataFrame:
     return pd.DataFrame(columns)
 
 
-def _sorted_numeric(xs: pd.Series, y):
+def _sorted_numeric(xs: pd.Series, y: Any) -> Any:
     """A numeric x sorted (NaN last) with the class codes of y in the same order."""
     values = numeric_values(xs, _name(xs, "x"))
     y_codes, n_classes = _codes(y, "y")
@@ -215,7 +216,7 @@ def _sorted_numeric(xs: pd.Series, y):
 # ---------------------------------------------------------------------------------------------
 # Mutual information and divergences
 # ---------------------------------------------------------------------------------------------
-def mutual_information(x, y, *, bins=10, base: float = 2) -> float:
+def mutual_information(x: Any, y: Any, *, bins: Any = 10, base: float = 2) -> float:
     """Mutual information of two columns from their 2-D histogram.
 
     Numeric columns are cut into ``bins`` equal-width bins over their non-missing range (edges as
@@ -230,11 +231,11 @@ def mutual_information(x, y, *, bins=10, base: float = 2) -> float:
 
 
 @dispatched
-def _mutual_information(x, y, bins, base) -> float:
+def _mutual_information(x: Any, y: Any, bins: Any, base: Any) -> float:
     return table_measures(binned_table(x, y, bins), base)[0]
 
 
-def binned_table(x, y, bins) -> np.ndarray:
+def binned_table(x: Any, y: Any, bins: Any) -> np.ndarray:
     """The (x code, y code) table of two columns, numeric ones cut into ``bins`` bins."""
     xs, ys = as_series(x, "x"), as_series(y, "y")
     _check_lengths(xs, ys)
@@ -243,7 +244,7 @@ def binned_table(x, y, bins) -> np.ndarray:
     return crosstab_codes(x_codes, n_x, y_codes, n_y)
 
 
-def _distribution(p, name: str) -> np.ndarray:
+def _distribution(p: Any, name: str) -> np.ndarray:
     p = np.asarray(p, dtype=float)
     if p.ndim != 1 or p.size == 0 or np.any(~np.isfinite(p)) or np.any(p < 0) or not p.any():
         raise ValueError(f"{name} must be a 1-D array of non-negative counts with a positive sum")
@@ -251,7 +252,7 @@ def _distribution(p, name: str) -> np.ndarray:
     return p / p.sum()
 
 
-def kl_divergence(p, q, *, base: float = 2) -> float:
+def kl_divergence(p: Any, q: Any, *, base: float = 2) -> float:
     """KL(P || Q) = sum p log(p / q); infinite where Q is 0 and P is not.
 
     >>> round(kl_divergence([1, 1], [1, 3]), 6)    # 0.5 log2(0.5/0.25) + 0.5 log2(0.5/0.75)
@@ -267,7 +268,7 @@ def kl_divergence(p, q, *, base: float = 2) -> float:
     return float(np.sum(p[support] * np.log(p[support] / q[support])) / divisor)
 
 
-def jensen_shannon_divergence(p, q, *, base: float = 2) -> float:
+def jensen_shannon_divergence(p: Any, q: Any, *, base: float = 2) -> float:
     """JSD(P, Q) = H(M) - (H(P) + H(Q)) / 2 with M = (P + Q) / 2; in [0, 1] for base 2.
 
     The divergence itself (not its square root), computed exactly: empty bins need no epsilon.
@@ -285,7 +286,7 @@ def jensen_shannon_divergence(p, q, *, base: float = 2) -> float:
 # ---------------------------------------------------------------------------------------------
 # Contingency tables
 # ---------------------------------------------------------------------------------------------
-def contingency_table(x, y, *, bins=None) -> pd.DataFrame:
+def contingency_table(x: Any, y: Any, *, bins: Any = None) -> pd.DataFrame:
     """Counts of every (x, y) pair: rows are the values (or bins) of x, missing last; columns are
     the classes of y.
 
@@ -299,7 +300,7 @@ def contingency_table(x, y, *, bins=None) -> pd.DataFrame:
 
 
 @dispatched
-def _contingency_table(x, y, bins) -> pd.DataFrame:
+def _contingency_table(x: Any, y: Any, bins: Any) -> pd.DataFrame:
     xs, ys = as_series(x, "x"), as_series(y, "y")
     _check_lengths(xs, ys)
     x_codes, x_labels = _labelled_codes(xs, _name(xs, "x"), bins)
@@ -308,7 +309,9 @@ def _contingency_table(x, y, bins) -> pd.DataFrame:
     return _table_frame(table, x_labels, y_labels, xs.name, ys.name)
 
 
-def _table_frame(table: np.ndarray, x_labels: list, y_labels: list, x_name, y_name):
+def _table_frame(
+    table: np.ndarray, x_labels: list[Any], y_labels: list[Any], x_name: Any, y_name: Any
+) -> Any:
     """A table of counts as the DataFrame ``contingency_table`` returns: the missing row and
     column (last) only when they hold counts."""
     keep_rows = np.r_[np.ones(len(x_labels) - 1, bool), table[-1].sum() > 0]
@@ -320,7 +323,7 @@ def _table_frame(table: np.ndarray, x_labels: list, y_labels: list, x_name, y_na
     )
 
 
-def _labelled_codes(series: pd.Series, name: str, bins):
+def _labelled_codes(series: pd.Series, name: str, bins: Any) -> Any:
     """Codes with missing last and the row labels (values or bin intervals, then NaN)."""
     if bins is not None and is_numeric(series):
         values = numeric_values(series, name)
@@ -330,7 +333,7 @@ def _labelled_codes(series: pd.Series, name: str, bins):
     return codes, categories + [np.nan]
 
 
-def _bin_labels(edges: np.ndarray) -> list:
+def _bin_labels(edges: np.ndarray) -> list[Any]:
     """Row labels of binned rows: ``[lo, hi)``, the last bin ``[lo, hi]``, then NaN."""
     labels = [
         f"[{_fmt(lo)}, {_fmt(hi)}{']' if i == len(edges) - 2 else ')'}"
@@ -347,7 +350,7 @@ BIN_RULES = ("auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt")
 """The rules of ``numpy.histogram_bin_edges`` that choose the number of bins from the data."""
 
 
-def check_bins(bins):
+def check_bins(bins: Any) -> Any:
     """``bins`` as every function that cuts numeric columns takes it, else a clear error: a
     number of equal-width bins (1 to :data:`MAX_BINS`), explicit edges (at least two,
     increasing, at most ``MAX_BINS`` bins) or the name of a numpy rule. Pandas and Dask input
@@ -370,13 +373,13 @@ def check_bins(bins):
     if isinstance(bins, numbers.Integral) and not isinstance(bins, bool):
         if bins < 1:
             raise ValueError(f"bins must be a positive integer, got {bins!r}")
-        if bins > MAX_BINS:
+        if bins > MAX_BINS:  # type: ignore[operator]  # (an Integral compares with an int)
             raise ValueError(f"bins={bins} is more than {MAX_BINS}; use fewer bins")
         return bins
     return _check_edges(bins)
 
 
-def _check_edges(bins):
+def _check_edges(bins: Any) -> Any:
     try:
         edges = np.asarray(bins, dtype=float) if not isinstance(bins, bool) else None
     except (TypeError, ValueError):
@@ -393,7 +396,7 @@ def _check_edges(bins):
     return bins
 
 
-def _bin(values: np.ndarray, bins, name: str = "x") -> tuple[np.ndarray, np.ndarray]:
+def _bin(values: np.ndarray, bins: Any, name: str = "x") -> tuple[np.ndarray, np.ndarray]:
     """Bin codes as numpy.histogram makes them (the last bin includes its right edge); missing
     values get the last code. Explicit edges must cover every present value."""
     check_bins(bins)
@@ -454,7 +457,9 @@ def _equal_width_codes(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
     return codes
 
 
-def _codes(values, name: str, bins=None, *, ordered: bool = True) -> tuple[np.ndarray, int]:
+def _codes(
+    values: Any, name: str, bins: Any = None, *, ordered: bool = True
+) -> tuple[np.ndarray, int]:
     """Integer codes of a column and how many codes there are (the last one is "missing").
 
     ``ordered=False``: categories numbered in order of first appearance instead of sorted, for
@@ -470,7 +475,7 @@ def _codes(values, name: str, bins=None, *, ordered: bool = True) -> tuple[np.nd
     return codes, len(categories) + 1
 
 
-def _table(x, y) -> np.ndarray:
+def _table(x: Any, y: Any) -> np.ndarray:
     """Counts of every (value of x, class of y) pair, both taken as categories."""
     xs = as_series(x, "x")
     _check_lengths(xs, y)
@@ -484,7 +489,7 @@ def _name(series: pd.Series, default: str) -> str:
     return default if series.name is None else str(series.name)
 
 
-def _check_lengths(x, y) -> None:
+def _check_lengths(x: Any, y: Any) -> None:
     n_x, n_y = len(x), len(y)
     if n_x != n_y:
         raise ValueError(f"x and y must have the same length, got {n_x} and {n_y}")

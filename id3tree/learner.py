@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import json
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -52,7 +54,7 @@ from id3tree.trace.table import candidate_frame, trace_frame
 __all__ = ["ID3Classifier"]
 
 
-class ID3Classifier(ClassifierMixin, BaseEstimator):
+class ID3Classifier(ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # (scikit-learn is untyped)
     """An ID3 decision tree: multiway categorical splits, midpoint thresholds for numbers.
 
     Parameters
@@ -160,12 +162,16 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     ('Outlook', 2, 5)
     """
 
+    _root: Node | None  # the Nodes of the tree, made on demand from its arrays
+
     def __init__(
-        self, *, criterion="entropy", max_depth=None, min_samples_split=2, min_samples_leaf=1,
-        min_weight_fraction_leaf=0.0, min_gain=0.0, alpha=None, categorical="auto",
-        class_weight=None, ccp_alpha=0.0, average_gain_rule=True, verbose=0, numeric_bins=None,
-        keep_trace="auto", id_like="warn",
-    ):  # fmt: skip
+        self, *, criterion: str = "entropy", max_depth: int | None = None,
+        min_samples_split: int = 2, min_samples_leaf: int = 1,
+        min_weight_fraction_leaf: float = 0.0, min_gain: float = 0.0, alpha: float | None = None,
+        categorical: Any = "auto", class_weight: Any = None, ccp_alpha: float = 0.0,
+        average_gain_rule: bool = True, verbose: int = 0, numeric_bins: int | None = None,
+        keep_trace: bool | str = "auto", id_like: str = "warn",
+    ) -> None:  # fmt: skip
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -185,7 +191,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     # -----------------------------------------------------------------------------------------
     # fitting
     # -----------------------------------------------------------------------------------------
-    def fit(self, X, y, sample_weight=None, *, tracer=None):
+    def fit(
+        self, X: Any, y: Any, sample_weight: Any = None, *, tracer: Any = None
+    ) -> ID3Classifier:
         """Grow the tree.
 
         Parameters
@@ -242,7 +250,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         fitted.grown.trace = None
         self._set_arrays(fitted.grown)
 
-    def _after_growth(self, fitted: Fitted, tracer) -> ID3Classifier:
+    def _after_growth(self, fitted: Fitted, tracer: Any) -> ID3Classifier:
         """What follows growth on any data: the ID-like warnings, then ``ccp_alpha`` pruning
         (told to ``tracer``)."""
         for message in id_like_warnings(self, fitted):
@@ -276,7 +284,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             raise AttributeError("root_: this ID3Classifier is not fitted yet")
         if self.__dict__.get("_root") is None:
             self._root = self._tree.nodes(self._names, self._categories, self.classes_.tolist())[0]
-        return self._root
+        return self._root  # type: ignore[return-value]  # (made just above)
 
     def _set_tree(self, root: Node) -> None:
         """Keep a tree given as Nodes (pruned, or read from a file)."""
@@ -311,8 +319,8 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     # pruning
     # -----------------------------------------------------------------------------------------
     def prune(
-        self, method: str, X_val=None, y_val=None, *, sample_weight=None, confidence=0.25,
-        ccp_alpha=None, tracer=None,
+        self, method: str, X_val: Any = None, y_val: Any = None, *, sample_weight: Any = None,
+        confidence: float = 0.25, ccp_alpha: float | None = None, tracer: Any = None,
     ) -> ID3Classifier:  # fmt: skip
         """A pruned copy of this fitted tree; this one is left as it is.
 
@@ -384,7 +392,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         pruned._set_pruned(result)
         return pruned
 
-    def cost_complexity_pruning_path(self, X, y, sample_weight=None):
+    def cost_complexity_pruning_path(self, X: Any, y: Any, sample_weight: Any = None) -> Any:
         """The minimal cost-complexity pruning path, as scikit-learn computes it.
 
         Grows a tree on ``X, y`` with this model's parameters (``ccp_alpha`` aside) and returns
@@ -408,7 +416,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     # -----------------------------------------------------------------------------------------
     # predicting
     # -----------------------------------------------------------------------------------------
-    def _stop_nodes(self, X) -> np.ndarray:
+    def _stop_nodes(self, X: Any) -> np.ndarray:
         check_is_fitted(self, "_tree")
         if plain_numeric_array(X, self._categories):  # checked for NaN once: not routed again
             return self._compiled.route(*plain_values(X, self._names))
@@ -419,7 +427,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         )  # fmt: skip
         return self._compiled.route(rows)
 
-    def predict_proba(self, X) -> np.ndarray:
+    def predict_proba(self, X: Any) -> Any:
         """Class probabilities: the class shares of the node where each row stops.
 
         Columns are in ``classes_`` order. A Dask DataFrame gives a Dask DataFrame with one
@@ -427,15 +435,16 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         """
         return predictions(X, self, proba=True)
 
-    def predict(self, X) -> np.ndarray:
+    def predict(self, X: Any) -> Any:
         """The majority class of the node where each row stops (a Dask Series for a Dask
         DataFrame, computed partition by partition)."""
         return predictions(X, self, proba=False)
 
-    def apply(self, X) -> np.ndarray:
+    def apply(self, X: Any) -> np.ndarray:
         """The ``node_id`` of the node where each row stops."""
         stop = self._stop_nodes(X)
-        return self._tree.ids[stop].astype(np.int64)
+        ids: np.ndarray = self._tree.ids[stop].astype(np.int64)
+        return ids
 
     # -----------------------------------------------------------------------------------------
     # looking at the tree
@@ -489,11 +498,10 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
                 "trace_ is only kept by fit() (unless keep_trace=False); a tree loaded from JSON has none"
             )
         complete = getattr(self, "_trace_complete", True)
-        return trace_frame(
-            self.root_, self.classes_.tolist(), self._names, self._trace_columns, complete
-        )
+        columns: dict[str, Any] = self._trace_columns  # type: ignore[assignment]  # (not None here)
+        return trace_frame(self.root_, self.classes_.tolist(), self._names, columns, complete)
 
-    def candidate_table(self, node: int, feature) -> pd.DataFrame:
+    def candidate_table(self, node: int, feature: Any) -> pd.DataFrame:
         """Every candidate split of one feature at one node, from the training rows that
         reached it: the numbers behind one ``candidate`` block of the printed trace.
 
@@ -555,7 +563,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "_tree")
         return tree_to_text(self.root_, decimals=decimals, max_depth=max_depth)
 
-    def to_dot(self, **options) -> str:
+    def to_dot(self, **options: Any) -> str:
         """The tree in Graphviz's DOT language (no Graphviz install needed); options as in
         :func:`id3tree.render.dot.tree_to_dot`."""
         check_is_fitted(self, "_tree")
@@ -563,7 +571,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
         return tree_to_dot(self.root_, classes=self.classes_.tolist(), **options)
 
-    def to_graphviz(self, **options):
+    def to_graphviz(self, **options: Any) -> Any:
         """The tree as a ``graphviz`` object, shown inline in Jupyter; options as in
         :func:`id3tree.render.dot.tree_to_dot`."""
         check_is_fitted(self, "_tree")
@@ -571,14 +579,16 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
         return tree_to_graphviz(self.root_, classes=self.classes_.tolist(), **options)
 
-    def plot(self, ax=None, **options):
+    def plot(self, ax: Any = None, **options: Any) -> Any:
         """Draw the tree with matplotlib (no Graphviz program needed); returns the Axes."""
         check_is_fitted(self, "_tree")
         from id3tree.render.plot import plot_tree
 
         return plot_tree(self.root_, classes=self.classes_.tolist(), ax=ax, **options)
 
-    def plot_regions(self, X, y, *, features=None, ax=None, **options):
+    def plot_regions(
+        self, X: Any, y: Any, *, features: Any = None, ax: Any = None, **options: Any
+    ) -> Any:
         """Draw the decision regions of a tree fitted on two numeric features, with the points.
 
         ``X`` holds the points to draw (a DataFrame with the features' columns, or an array in the
@@ -595,7 +605,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             self.root_, points, labels, features=features, classes=classes, ax=ax, **options
         )
 
-    def explain(self, x) -> str:
+    def explain(self, x: Any) -> str:
         """The path of one sample: each test, the branch taken, the counts, the prediction.
 
         ``x`` is one sample: a dict or Series keyed by feature name, a one-row DataFrame, or a
@@ -609,7 +619,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     # -----------------------------------------------------------------------------------------
     # teaching (id3tree.teaching): the growth replayed from the training data fit() keeps
     # -----------------------------------------------------------------------------------------
-    def _teaching(self):
+    def _teaching(self) -> Any:
         check_is_fitted(self, "_tree")
         weight = getattr(getattr(self, "_fit_data", None), "weight", None)
         if weight is not None and not np.all(weight == 1):
@@ -623,27 +633,29 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
         return record_of(self)
 
-    def steps(self):
+    def steps(self) -> Iterator[Any]:
         """One :class:`~id3tree.teaching.Step` per node in reading order (depth first): the
         counts, every feature's best split, the decision and why."""
         from id3tree.teaching import iter_steps
 
         return iter_steps(self._teaching())
 
-    def step(self, k: int):
+    def step(self, k: int) -> Any:
         """Step ``k`` (0 is the root) of :meth:`steps`; shown in Jupyter as the candidate table
         beside the tree grown so far."""
         from id3tree.teaching import make_step
 
         return make_step(self._teaching(), k)
 
-    def why_not(self, node, feature):
+    def why_not(self, node: int, feature: Any) -> Any:
         """Why ``feature`` was not chosen at ``node`` (a node id or Node), in words and numbers."""
         from id3tree.teaching import why_not
 
         return why_not(self._teaching(), node, feature)
 
-    def worked_solution(self, node=None, *, format: str = "markdown", exact: bool = True):
+    def worked_solution(
+        self, node: int | None = None, *, format: str = "markdown", exact: bool = True
+    ) -> Any:
         """The hand calculation of one node, or of the whole tree, with exact fractions.
 
         ``format`` is ``"markdown"`` (Jupyter renders it) or ``"latex"``.
@@ -653,8 +665,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         return worked_solution(self._teaching(), node, format=format, exact=exact)
 
     def to_html(
-        self, path=None, *, title: str | None = None, mode: str = "explore", test=None,
-        holdout: float | None = None, random_state: int = 0, hints=None,
+        self, path: Any = None, *, title: str | None = None, mode: str = "explore",
+        test: Any = None, holdout: float | None = None, random_state: int = 0,
+        hints: Any = None,
     ) -> str | None:  # fmt: skip
         """One self-contained HTML page (no network) of the tree; written to ``path`` (and None
         returned) if given, else returned.
@@ -683,12 +696,12 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
     # -----------------------------------------------------------------------------------------
     # saving and loading
     # -----------------------------------------------------------------------------------------
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """Everything needed to predict again, as plain JSON-ready Python objects."""
         check_is_fitted(self, "_tree")
         return persistence.model_to_dict(self)
 
-    def to_json(self, path=None) -> str | None:
+    def to_json(self, path: Any = None) -> str | None:
         """The model as JSON text; written to ``path`` (and None returned) if given."""
         text = json.dumps(self.to_dict(), indent=None, separators=(",", ":"), allow_nan=False)
         if path is None:
@@ -697,24 +710,25 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
         return None
 
     @classmethod
-    def from_dict(cls, d: dict) -> ID3Classifier:
+    def from_dict(cls, d: dict[str, Any]) -> ID3Classifier:
         """Rebuild a fitted model from :meth:`to_dict` output."""
-        return persistence.model_from_dict(cls, d)
+        model: ID3Classifier = persistence.model_from_dict(cls, d)
+        return model
 
     @classmethod
-    def from_json(cls, s_or_path) -> ID3Classifier:
+    def from_json(cls, s_or_path: Any) -> ID3Classifier:
         """Rebuild a fitted model from JSON text or a path to a JSON file."""
         return cls.from_dict(persistence.read_json(s_or_path))
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         return pickled_state(dict(super().__getstate__()))
 
-    def __setstate__(self, state):
+    def __setstate__(self, state: dict[str, Any]) -> None:
         flat = state.pop("_flat_tree", None)  # written by versions that pickled the Nodes
         super().__setstate__(state)
         restore_tree(self, state, flat)
 
-    def stopped_early(self, X) -> pd.DataFrame:
+    def stopped_early(self, X: Any) -> pd.DataFrame:
         """Which rows stop before a leaf (at a category never seen at a node, or a missing
         value where no training row was missing), at which node and on which feature; see
         :func:`id3tree.base.diagnostics.stopped_early`."""
@@ -722,23 +736,24 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
         return stopped_early(self, X)
 
-    def score(self, X, y, sample_weight=None) -> float:
+    def score(self, X: Any, y: Any, sample_weight: Any = None) -> float:
         """Accuracy, as scikit-learn's; a class of ``y`` the tree was not fitted on can never be
         predicted right, and a ``UserWarning`` says which and how many rows hold one."""
         from id3tree.base.diagnostics import warn_about_unseen_classes
 
         check_is_fitted(self)  # before classes_ is read: an unfitted model says so
         warn_about_unseen_classes(y, self.classes_)
-        return super().score(X, y, sample_weight=sample_weight)
+        accuracy: float = super().score(X, y, sample_weight=sample_weight)
+        return accuracy
 
-    def __sklearn_tags__(self):
+    def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
         tags.input_tags.categorical = True
         tags.input_tags.string = True
         return tags
 
-    def to_rules(self):
+    def to_rules(self) -> Any:
         """The tree as if-then rules, one per leaf, with the stop rules of rows a node cannot
         send on; prints as text, writes LaTeX, Python and SQL (see :mod:`id3tree.teaching.rules`)."""
         from id3tree.teaching.rules import rules_of
@@ -748,7 +763,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
             columns = getattr(self, "feature_names_in_", None)
         return rules_of(self.root_, features=columns)
 
-    def compare(self, other, X, y, *, feature_names=None, encoder=None):
+    def compare(
+        self, other: Any, X: Any, y: Any, *, feature_names: Any = None, encoder: Any = None
+    ) -> Any:
         """Where and why a fitted scikit-learn tree (or a Pipeline ending in one) differs from
         this tree, node by node, on the training data ``X, y`` (see :mod:`id3tree.teaching.compare`)."""
         from id3tree.teaching.compare import compare_trees
@@ -757,7 +774,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):
 
 
 @dispatched
-def predictions(X, model: ID3Classifier, *, proba: bool) -> np.ndarray:
+def predictions(X: Any, model: ID3Classifier, *, proba: bool) -> Any:
     """``model.predict(X)``, or ``predict_proba`` with ``proba``, of rows in memory: the majority
     class (the class shares) of the node where each row stops. An adapter predicts its own
     collections (a Dask DataFrame: partition by partition)."""

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -73,8 +74,8 @@ class Rules:
     """What a growth knows besides the rows: the classes, each categorical feature's values (in
     the order of its branches) and the settings of :func:`grow_tree`."""
 
-    classes: list
-    categories: dict
+    classes: list[Any]
+    categories: dict[Any, Any]
     by_gain_ratio: bool  # else by information gain
     max_depth: float
     min_samples_split: int
@@ -91,7 +92,7 @@ class Split:
 
     feature: str
     threshold: float | None
-    branches: dict
+    branches: dict[Any, Any]
     gain: float
     split_info: float
 
@@ -100,9 +101,11 @@ class Split:
         return self.gain / self.split_info if self.split_info > 0 else 0.0
 
 
-def grow_tree(X, y, *, criterion="gain", max_depth=None, min_samples_split=2,
-              min_samples_leaf=1, min_gain=0.0, alpha=None, average_gain_rule=True,
-              categorical="auto") -> Node:  # fmt: skip
+def grow_tree(
+    X: Any, y: Any, *, criterion: str = "gain", max_depth: int | None = None,
+    min_samples_split: int = 2, min_samples_leaf: int = 1, min_gain: float = 0.0,
+    alpha: float | None = None, average_gain_rule: bool = True, categorical: Any = "auto",
+) -> Node:  # fmt: skip
     """Grow an ID3 tree node by node: the tree of ``ID3Classifier(...).fit(X, y).root_``.
 
     ``X`` is a DataFrame (an array or a list of rows gets the columns ``x0, x1, ...``): numeric
@@ -128,7 +131,7 @@ def grow_tree(X, y, *, criterion="gain", max_depth=None, min_samples_split=2,
     return root
 
 
-def predict_row(root: Node, row) -> object:
+def predict_row(root: Node, row: Any) -> object:
     """The class the tree ``root`` predicts for ``row`` (a dict or a Series: feature -> value),
     by the walk a student does by hand.
 
@@ -149,7 +152,9 @@ def predict_row(root: Node, row) -> object:
     return node.prediction
 
 
-def grow_node(X: pd.DataFrame, y: np.ndarray, rules: Rules, used: tuple, depth: int) -> Node:
+def grow_node(
+    X: pd.DataFrame, y: np.ndarray, rules: Rules, used: tuple[Any, ...], depth: int
+) -> Node:
     """The subtree grown from the rows ``X``, ``y``; ``used``: the categorical features split
     on above it."""
     # 1. a node with the class counts of its rows
@@ -265,7 +270,9 @@ def midpoint(low: float, high: float) -> float:
     return float(low if mid >= high else mid)
 
 
-def scored_split(feature, threshold, branches: dict, y: np.ndarray, rules: Rules) -> Split:
+def scored_split(
+    feature: Any, threshold: Any, branches: dict[Any, Any], y: np.ndarray, rules: Rules
+) -> Split:
     """A split with its information gain, the node's entropy minus the size-weighted entropy of
     the branches (the *overall entropy*), and its split information, the entropy of the sizes."""
     sizes = [rows.sum() for rows in branches.values()]
@@ -295,12 +302,12 @@ def class_counts(y: np.ndarray, rules: Rules) -> list[int]:
     return [int(np.sum(y == c)) for c in rules.classes]
 
 
-def in_column_order(column: pd.Series) -> list:
+def in_column_order(column: pd.Series) -> list[Any]:
     """The values present in a column, sorted (a category column's: in its categories' order)."""
     return column.dropna().drop_duplicates().sort_values().tolist()
 
 
-def prepared_columns(X: pd.DataFrame, categorical) -> tuple[pd.DataFrame, dict]:
+def prepared_columns(X: pd.DataFrame, categorical: Any) -> tuple[pd.DataFrame, dict[Any, Any]]:
     """X with its numeric features as floats (NaN missing) and its categorical ones as Python
     objects (None missing), and each categorical feature's values, in the column's order."""
     names = [str(name) for name in X.columns]

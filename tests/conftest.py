@@ -1,10 +1,14 @@
 """Test-wide settings: matplotlib draws off screen, hypothesis never times an example (and CI
 runs it derandomized so a red build can always be reproduced), a headless Chromium for the
-tests of pages, and pdflatex for the tests of LaTeX."""
+tests of pages, and pdflatex for the tests of LaTeX. Two checks of the whole run: no test file
+over its time budget (tests/file_budget.py), and no file left in the checkout."""
 
+import atexit
 import os
 import shutil
 import subprocess
+import tempfile
+from pathlib import Path
 
 import matplotlib
 import pytest
@@ -14,7 +18,14 @@ matplotlib.use("Agg")
 
 # no test depends on the machine's speed (a loaded 2-core machine passes as an idle one): no
 # deadline per example and no "too slow" health check, here as in CI
-settings.register_profile("unhurried", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# nor keeps a database of examples, nor its other files, in the checkout (the suite writes only
+# in temporary folders): its folder is a temporary one, removed at the end
+if "HYPOTHESIS_STORAGE_DIRECTORY" not in os.environ:
+    os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = tempfile.mkdtemp(prefix="id3tree-hypothesis-")
+    atexit.register(shutil.rmtree, os.environ["HYPOTHESIS_STORAGE_DIRECTORY"], True)
+settings.register_profile(
+    "unhurried", deadline=None, suppress_health_check=[HealthCheck.too_slow], database=None
+)
 settings.register_profile(
     "ci", settings.get_profile("unhurried"), derandomize=True, print_blob=True
 )
@@ -101,3 +112,51 @@ def compile_latex(tmp_path):
         return log
 
     return compile_document
+
+
+ROOT = Path(__file__).resolve().parents[1]
+UNSEEN = {".git", ".venv", "__pycache__", ".ruff_cache", ".mypy_cache", "_build", "build", "dist"}
+"""Folders of the checkout the check of new files does not look into (caches and builds)."""
+
+
+def checkout_files() -> set[str]:
+    """Every file of the checkout, but those under :data:`UNSEEN` folders."""
+    found = set()
+    for folder, folders, files in os.walk(ROOT):
+        folders[:] = [f for f in folders if f not in UNSEEN and not f.endswith(".egg-info")]
+        found.update(os.path.relpath(os.path.join(folder, f), ROOT) for f in files)
+    return found
+
+
+class CheckoutUntouched:
+    """The run writes its files in temporary folders: a file that appears in the checkout
+    during the run (a drawing, a copy of a tutorial, a database of examples) fails it."""
+
+    def __init__(self) -> None:
+        self.before = checkout_files()
+
+    def new_files(self) -> list[str]:
+        return sorted(checkout_files() - self.before)
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        for path in self.new_files():
+            terminalreporter.write_line(f"WRITTEN IN THE CHECKOUT: {path}", red=True)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session, exitstatus) -> None:
+        if self.new_files() and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_configure(config):
+    """A test of each tutorial (tests/tutorial_runs.py), every test file within its time budget
+    (tests/file_budget.py), nothing written in the checkout (checked by the process that
+    reports, the controller under pytest-xdist)."""
+    from file_budget import FileBudget
+    from tutorial_runs import TutorialCollector
+
+    config.pluginmanager.register(TutorialCollector(), "id3tree-tutorials")
+    reports = not hasattr(config, "workerinput")
+    config.pluginmanager.register(FileBudget(counts=reports), "id3tree-file-budget")
+    if reports:
+        config.pluginmanager.register(CheckoutUntouched(), "id3tree-checkout-untouched")

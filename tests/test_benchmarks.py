@@ -1,8 +1,9 @@
 """The learner's benchmark suite still runs: its quick mode, as a smoke run (no time is asserted).
 
-The quick mode runs every row of ``benchmarks/bench_learner.py`` on small data, once. This test
-reads the table it prints and checks what does not depend on the machine: every row of the
-README's table is there, with positive times and the ratio of the two times it shows.
+The quick mode runs every row of ``benchmarks/bench_learner.py`` once, on at most 2,000 rows (a
+smoke run: it checks every row is still there, it does not measure). This test reads the table
+it prints and checks what does not depend on the machine: every kind of row of the README's
+table is there, with positive times and the ratio of the two times it shows.
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ EXPECTED = [
     "predict_proba mixed tree",
     "fit categorical 20 columns",
     "fit small numeric n=1,000",
-    "fit small categorical n=10,000",
+    "fit small categorical n=",
     "fit small mixed n=1,000",
     "predict from strings",
     "memory: peak RSS of the fit",

@@ -4,6 +4,7 @@ unless told to, and reports interrupts, warnings and damaged files in one line e
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -148,3 +149,162 @@ def test_predict_with_a_damaged_model_file_is_one_line(tmp_path, capsys, text):
     model.write_text(text, encoding="utf-8")
     assert main(["predict", str(model), "play_tennis"]) == 2
     one_line_error(capsys, "damaged.json")
+
+
+# -------------------------------------------------------------------------------------------------
+# every error names the option typed, and comes before the work
+# -------------------------------------------------------------------------------------------------
+PYTHON_NAMES = re.compile(r"\b(?:[a-z]+_[a-z_]+|alpha|seed|bins|count|holdout)\b(?! \w+ column)")
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (["fit", "play_tennis", "--max-depth", "-1"], "--max-depth"),
+        (["fit", "play_tennis", "--min-samples-leaf", "0"], "--min-samples-leaf"),
+        (["fit", "play_tennis", "--alpha", "2"], "--alpha"),
+        (["fit", "play_tennis", "--ccp-alpha", "nan"], "--ccp-alpha"),
+        (["fit", "play_tennis", "--prune", "pessimistic", "--confidence", "0"], "--confidence"),
+        (
+            ["fit", "play_tennis", "--prune", "reduced_error", "--validation-size", "0"],
+            "--validation-size",
+        ),
+        (
+            ["fit", "play_tennis", "--prune", "reduced_error", "--validation-size", "nan"],
+            "--validation-size",
+        ),
+        (["fit", "play_tennis", "--test-size", "1.5"], "--test-size"),
+        (["fit", "play_tennis", "--test-size", "0.3", "--seed", "-1"], "--seed"),
+        (["fit", "play_tennis", "--test-size", "0.3", "--seed", "1e20"], "--seed"),
+        (["fit", "play_tennis", "--show-depth", "-1"], "--show-depth"),
+        (["explore", "play_tennis", "--build", "--seed", "-1"], "--seed"),
+        (["explore", "play_tennis", "--build", "--holdout", "2"], "--holdout"),
+        (["exercise", "--rows", "3"], "--rows"),
+        (["exercise", "--count", "0"], "--count"),
+        (["exercise", "--seed", "-1"], "--seed"),
+        (["rank", "play_tennis", "--bins", "0"], "--bins"),
+        (["mi", "iris", "--bins", "0"], "--bins"),
+        (["stats", "iris", "--alpha", "2"], "--alpha"),
+        (["select", "iris", "--max-features", "0"], "--max-features"),
+        (["select", "iris", "--direction", "random", "--n-iter", "0"], "--n-iter"),
+        (["select", "iris", "--direction", "random", "--seed", "-1"], "--seed"),
+        (["select", "iris", "--alpha", "2"], "--alpha"),
+        (["select", "iris", "--alpha-remove", "2"], "--alpha-remove"),
+        (["grade", "{tmp}", "--rows", "3"], "--rows"),
+    ],
+)
+def test_every_error_names_the_option_typed_before_any_work(tmp_path, capsys, argv, option):
+    """In the option's words, not the library's parameter (``max_depth``) nor another
+    library's (scikit-learn's ``test_size``, ``random_state``; numpy's "expected non-negative
+    integer"); and before anything is printed or written."""
+    (tmp_path / "alice.json").write_text("{}", encoding="utf-8")
+    argv = [a.format(tmp=tmp_path) for a in argv]
+    out = tmp_path / "out"
+    if argv[0] in ("explore", "exercise"):
+        argv += ["--out", str(out)]
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    err = captured.err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    said = err.split("error: ", 1)[1]
+    assert option in said, err
+    assert not PYTHON_NAMES.search(said.replace(option, "")), err
+    assert captured.out == "" and not out.exists()
+
+
+@pytest.mark.parametrize("option", ["--save", "--render"])
+def test_an_output_in_a_missing_folder_is_refused_before_the_fit(tmp_path, capsys, option):
+    where = tmp_path / "no_such_folder" / ("model.json" if option == "--save" else "tree.png")
+    assert main(["fit", "play_tennis", option, str(where)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # no tree printed first
+    assert "does not exist" in captured.err and captured.err.count("\n") == 1
+    assert not where.parent.exists()
+
+
+def test_a_test_file_without_rows_or_columns_is_refused_before_the_fit(tmp_path, capsys):
+    header = tmp_path / "header.csv"
+    header.write_text("Outlook,Temperature,Humidity,Wind,Play\n", encoding="utf-8")
+    part = tmp_path / "part.csv"
+    part.write_text("Outlook,Play\nSunny,Yes\n", encoding="utf-8")
+    for data, message in ((header, "has no rows"), (part, "lacks the feature column(s)")):
+        assert main(["fit", "play_tennis", "--test", str(data)]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and message in captured.err, captured.err
+        assert captured.err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["fit", "play_tennis", "--validation-size", "0.3"],
+            "--validation-size is the share held out by --prune reduced_error",
+        ),
+        (
+            ["explore", "play_tennis", "--seed", "3"],
+            "--seed is for the page where you grow the tree; add --build",
+        ),
+        (
+            ["explore", "play_tennis", "--holdout", "0.2"],
+            "--holdout is for the page where you grow the tree",
+        ),
+    ],
+)
+def test_an_option_that_would_be_ignored_is_refused(tmp_path, capsys, argv, message):
+    assert (
+        main([*argv, *(["--out", str(tmp_path / "t.html")] if argv[0] == "explore" else [])]) == 2
+    )
+    one_line_error(capsys, message)
+
+
+def warning_carries_its_column() -> bool:
+    """Whether ``IDLikeFeatureWarning`` is made with its column (``feature=``), which the
+    command line reads instead of the message's text."""
+    from id3tree.base.diagnostics import IDLikeFeatureWarning
+
+    try:
+        return IDLikeFeatureWarning("any words", feature="x").feature == "x"
+    except TypeError:
+        return False
+
+
+@pytest.mark.xfail(
+    not warning_carries_its_column(),
+    reason="IDLikeFeatureWarning reads its column back from its text (fixed with feature=)",
+    strict=True,
+)
+@pytest.mark.parametrize("command", [["fit"], ["explore"], ["explore", "--build"]])
+def test_a_column_named_like_the_warning_is_left_out_by_its_name(tmp_path, capsys, command):
+    """A header that reads like the identifier warning itself: the column is named from the
+    warning's ``feature``, never parsed from its words."""
+    name = "x looks like an identifier: it split 3 rows into 3 branches"
+    data = tmp_path / "odd.csv"
+    rows = "\n".join(f"id{i},{i % 2},{'ab'[i % 3 == 0]}" for i in range(40))
+    data.write_text(f'"{name}",y,z\n{rows}\n', encoding="utf-8")
+    argv = [command[0], str(data), "--target", "y", *command[1:]]
+    if command[0] == "explore":
+        argv += ["--out", str(tmp_path / "tree.html")]
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert f"left out column {name!r}, which looks like an identifier" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.xfail(
+    reason="render/plot.py's KeyError on a label of 999 characters (fixed in the drawing code)",
+    raises=KeyError,
+    strict=False,
+)
+def test_a_long_label_is_drawn_without_graphviz(tmp_path, capsys, monkeypatch):
+    """``fit long.csv --render t.png`` without Graphviz's dot: matplotlib draws it."""
+    import shutil
+
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    data = tmp_path / "long.csv"
+    rows = "\n".join(f"{'rb'[i % 2]},{'ny'[i % 2]}" for i in range(20))
+    data.write_text(f"{'c' * 999},y\n{rows}\n", encoding="utf-8")
+    picture = tmp_path / "t.png"
+    assert main(["fit", str(data), "--target", "y", "--render", str(picture)]) == 0
+    assert "drew the tree with matplotlib" in capsys.readouterr().out
+    assert picture.read_bytes().startswith(b"\x89PNG")

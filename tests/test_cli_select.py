@@ -66,7 +66,7 @@ def test_select_options_reach_the_search(known_csv, capsys):
         (["--target", "nope"], "target column 'nope' is not in the data"),
         (["--target", "y", "--features", "a,zz"], "--features names column(s) ['zz']"),
         (["--target", "y", "--direction", "random", "--criterion", "pvalue"], "directional"),
-        (["--target", "y", "--alpha", "2"], "alpha_enter must be a number in (0, 1)"),
+        (["--target", "y", "--alpha", "2"], "error: --alpha must be a number in (0, 1)"),
         (["--target", "y", "--categorical", "q"], "'q', which is not in X"),
     ],
 )

@@ -1,11 +1,16 @@
 """The documentation site builds with warnings as errors, and its pages load cleanly in Chromium.
 
-The build command is the README's; the tutorials are executed once during the build.
+The build command is the README's, run as written in a copy of the checkout (the build copies
+the tutorials into ``docs/tutorials`` and writes the site into ``docs/_build``: in the copy, so
+the checkout is left as it was). The tutorials are shown with their stored outputs, which the
+suite checks against a fresh run of each (tests/tutorial_runs.py); the pages' own code cells run
+during the build.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,20 +22,46 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def readme_docs_command() -> str:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    match = re.search(r"^(python -m sphinx .*)$", text, re.M)
+    match = re.search(r"^(\.venv/bin/python -m sphinx .*)$", text, re.M)
     assert match, "the README names the command that builds the documentation"
     return match.group(1)
 
 
+def copy_of_the_checkout(into: Path) -> Path:
+    """What the build reads, copied (the package, for the pages that quote its source and for
+    autodoc) or linked read-only (the tutorials and data sets)."""
+    skip = shutil.ignore_patterns("_build", "tutorials", "__pycache__")
+    shutil.copytree(ROOT / "docs", into / "docs", ignore=skip)
+    shutil.copytree(
+        ROOT / "id3tree", into / "id3tree", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    for name in ("tutorials", "datasets"):
+        try:
+            (into / name).symlink_to(ROOT / name, target_is_directory=True)
+        except OSError:  # no symbolic links here: a copy
+            shutil.copytree(ROOT / name, into / name)
+    return into
+
+
+def docs_folder_state() -> dict[str, int]:
+    """Every file under the checkout's docs/ with its last change (ns)."""
+    return {str(p): p.stat().st_mtime_ns for p in (ROOT / "docs").rglob("*") if p.is_file()}
+
+
+BEFORE_AND_AFTER: list[dict[str, int]] = []
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    out = tmp_path_factory.mktemp("site")
+    BEFORE_AND_AFTER.append(docs_folder_state())
+    checkout = copy_of_the_checkout(tmp_path_factory.mktemp("checkout"))
     command = readme_docs_command().split()
     assert command[-1] == "docs/_build/html"
-    command = [sys.executable, *command[1:-1], str(out)]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    command = [sys.executable, *command[1:]]  # the README's .venv/bin/python is this one
+    done = subprocess.run(command, cwd=checkout, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, (done.stdout + done.stderr)[-5000:]
-    return out
+    BEFORE_AND_AFTER.append(docs_folder_state())
+    return checkout / "docs" / "_build" / "html"
 
 
 def test_site_has_the_pages_a_reader_needs(site):
@@ -47,9 +78,20 @@ def test_site_has_the_pages_a_reader_needs(site):
             assert f'href="{page.stem}.html"' in index, f"docs/{page.name} is not in the menu"
     api = (site / "api" / "learner.html").read_text(encoding="utf-8")
     assert "ID3Classifier" in api and "worked_solution" in api and "min_samples_leaf" in api
-    # the tutorials show their outputs: Play Tennis's gain table was computed during the build
+    # the tutorials show their outputs: Play Tennis's gain table, as stored
     tennis = (site / "tutorials" / "02_information_gain_and_id3.html").read_text(encoding="utf-8")
     assert "0.2467" in tennis
+    # the pages' own code cells ran during the build: getting started shows the gains it computed
+    start = (site / "getting_started.html").read_text(encoding="utf-8")
+    assert "0.2467" in start
+
+
+def test_the_build_leaves_the_checkout_alone(site):
+    """It wrote into the copy (the site, the copies of the tutorials): the checkout's docs/
+    folder holds the same files, unchanged."""
+    assert (site.parents[1] / "tutorials").is_dir()  # the copy's docs/tutorials, made by conf.py
+    before, after = BEFORE_AND_AFTER
+    assert after == before
 
 
 def test_site_needs_no_network(site):

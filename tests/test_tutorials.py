@@ -2,10 +2,11 @@
 repository's page (which renders a notebook as it is stored, without running it) reads every
 table, trace and figure.
 
-They are stored as a top-to-bottom run leaves them (``python tutorials/store_outputs.py``) and
-the suite runs them again with nbmake. What is checked here is what a fresh run cannot see:
-that every notebook was stored after such a run, and that its outputs say nothing of the
-machine or the moment that made them (paths, addresses, local servers, timings, warnings).
+They are stored as a top-to-bottom run leaves them (``python tutorials/store_outputs.py``); the
+suite runs each once more (tests/tutorial_runs.py) and fails where a cell prints what is not
+stored. What is checked here is what a fresh run cannot see: that every notebook was stored
+after such a run, and that its outputs say nothing of the machine or the moment that made them
+(paths, addresses, local servers, timings, warnings).
 """
 
 from __future__ import annotations
@@ -67,3 +68,66 @@ def test_stored_outputs_say_nothing_of_the_machine(path):
             if output.get("name") == "stderr":
                 text = output_text(output)
                 assert "Warning" not in text, f"{path.name}, code cell {number}: {text[:300]}"
+
+
+def test_a_changed_output_is_found_and_a_cut_stream_is_not():
+    """The suite's run of a tutorial compares what each cell shows with what is stored
+    (tutorials/store_outputs.py's ``differences``): a number that changed is found, with its
+    cell; a stream the kernel cut in two places instead of one is the same text."""
+    import copy
+    import sys
+
+    import nbformat
+
+    sys.path.insert(0, str(TUTORIALS[0].parent))
+    from store_outputs import differences
+
+    stored = nbformat.read(TUTORIALS[1], as_version=4)
+    assert differences(stored, copy.deepcopy(stored)) == []
+    cells = [c for c in stored.cells if c.cell_type == "code"]
+    number, cell = next(
+        (i, c) for i, c in enumerate(cells, 1) if c.outputs and c.outputs[0].get("name") == "stdout"
+    )
+    cut = copy.deepcopy(stored)
+    text = cell.outputs[0]["text"]
+    cut_cell = [c for c in cut.cells if c.cell_type == "code"][number - 1]
+    cut_cell.outputs[0]["text"] = text[:5]
+    cut_cell.outputs.insert(1, nbformat.v4.new_output("stream", name="stdout", text=text[5:]))
+    assert differences(stored, cut) == []
+    changed = copy.deepcopy(stored)
+    changed_cell = [c for c in changed.cells if c.cell_type == "code"][number - 1]
+    changed_cell.outputs[0]["text"] = (
+        text.replace(text.strip()[-1], "#", 1) if text.strip() else "x"
+    )
+    found = differences(stored, changed)
+    assert len(found) == 1 and found[0].startswith(f"code cell {number}: stdout: stored ")
+
+
+def test_a_cell_that_measures_time_is_compared_by_the_kinds_of_its_outputs():
+    import copy
+    import sys
+
+    import nbformat
+
+    sys.path.insert(0, str(TUTORIALS[0].parent))
+    from store_outputs import differences
+
+    stored = nbformat.v4.new_notebook()
+    stored.cells = [
+        nbformat.v4.new_code_cell(
+            "start = time.perf_counter()\nprint(time.perf_counter() - start)",
+            outputs=[nbformat.v4.new_output("stream", name="stdout", text="0.0013\n")],
+        )
+    ]
+    later = copy.deepcopy(stored)
+    later.cells[0].outputs[0]["text"] = "0.0021\n"
+    assert differences(stored, later) == []
+    later.cells[0].outputs = []
+    assert differences(stored, later) == ["code cell 1: stored ['stdout'], now []"]
+
+
+def test_every_tutorial_is_in_the_readmes_list():
+    readme = (TUTORIALS[0].parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Tutorials", 1)[1].split("\n## ", 1)[0]
+    missing = [p.stem for p in TUTORIALS if f"`{p.stem}`" not in section]
+    assert not missing, f"the README's list of tutorials lacks {missing}"

@@ -127,6 +127,9 @@ def test_release_files_pass_twine_check_and_carry_the_licences(built):
         meta = archive.read(metadata).decode()
     assert "Name: id3tree-learn\n" in meta
     assert "License-Expression: BSD-3-Clause\n" in meta
+    for version in ("3.10", "3.11", "3.12", "3.13"):  # the versions the wheel is tested on
+        assert f"Classifier: Programming Language :: Python :: {version}\n" in meta
+    assert "Classifier: Typing :: Typed\n" in meta and "id3tree/py.typed" in names
     init = (REPO_ROOT / "id3tree" / "__init__.py").read_text(encoding="utf-8")
     version = init.split('__version__ = "', 1)[1].split('"', 1)[0]
     assert f"Version: {version}\n" in meta  # the version has one home, id3tree/__init__.py
@@ -141,7 +144,10 @@ def test_release_files_pass_twine_check_and_carry_the_licences(built):
         members = {m.name.split("/", 1)[1] for m in archive.getmembers() if "/" in m.name}
     for file in ["LICENSE", "CHANGELOG.md", "CONTRIBUTING.md", "README.md", "datasets/SOURCES.md"]:
         assert file in members, file
-    assert "tests/test_wheel.py" in members
+    # what the tests read besides the package: the sdist's tests run from it as from a checkout
+    for file in [".ci/run", "tests/test_wheel.py", "tools/output_hashes.py", "docs/conf.py",
+                 "benchmarks/bench_learner.py", "tests/tutorial_runs.py", "id3tree/py.typed"]:  # fmt: skip
+        assert file in members, file
 
 
 def test_wheel_installs_and_loads_every_dataset(built, venv):
@@ -172,5 +178,7 @@ def test_the_installed_command_runs_the_demo(venv, tmp_path):
     out = run([command, "demo", "--out", tmp_path], tmp_path, clean_env()).stdout
     assert "Node 0 [root]: 14 samples (No: 5, Yes: 9), entropy 0.9403" in out
     assert "split on Outlook" in out
+    version = run([command, "--version"], tmp_path, clean_env()).stdout
+    assert version.startswith("id3tree ") and version.split()[1][0].isdigit()
     drawings = list(tmp_path.glob("play_tennis_tree.*"))
     assert drawings and all(d.stat().st_size > 0 for d in drawings), drawings

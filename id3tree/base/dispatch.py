@@ -35,6 +35,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = [
     "Adapter", "adapter_of", "DISPATCHED", "dispatched", "qualified_name", "register",
@@ -71,7 +72,7 @@ def unregister(name: str) -> None:
     _ADAPTERS[:] = [a for a in _ADAPTERS if a.name != name]
 
 
-def adapter_of(*values) -> Adapter | None:
+def adapter_of(*values: Any) -> Adapter | None:
     """The first registered adapter that claims one of the values, or None: numpy in memory."""
     for adapter in _ADAPTERS:
         if any(adapter.claims(value) for value in values):
@@ -88,7 +89,7 @@ def dispatched(function: Callable) -> Callable:
     name = qualified_name(function)
 
     @functools.wraps(function)
-    def dispatch(*args, **kwargs):
+    def dispatch(*args: Any, **kwargs: Any) -> Any:
         adapter = adapter_of(*args, *kwargs.values()) if _ADAPTERS else None
         if adapter is None:
             return function(*args, **kwargs)
@@ -104,7 +105,7 @@ def dispatched(function: Callable) -> Callable:
     return dispatch
 
 
-def require_in_memory(value, name: str) -> None:
+def require_in_memory(value: Any, name: str) -> None:
     """Refuse a value an adapter claims, for a function that needs its data in memory: silently
     computing a collection larger than memory could exhaust it."""
     adapter = adapter_of(value) if _ADAPTERS else None

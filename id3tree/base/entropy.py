@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -30,7 +31,7 @@ __all__ = [
 ]  # fmt: skip
 
 
-def log_base(base) -> float:
+def log_base(base: Any) -> float:
     """``ln(base)``, the divisor that turns nats into units of ``base``; a clear error for a
     base that has no logarithm to divide by (not a number, not positive, 1, infinite)."""
     if type(base) is float and 0 < base < math.inf and base != 1:  # the usual case, checked fast
@@ -47,7 +48,7 @@ def log_base(base) -> float:
 
 
 def entropy_of_counts(
-    class_counts: Sequence[np.ndarray], totals: np.ndarray, base: float = 2.0
+    class_counts: Sequence[np.ndarray] | np.ndarray, totals: np.ndarray, base: float = 2.0
 ) -> np.ndarray:
     """Entropy of many distributions at once, given class by class.
 
@@ -116,7 +117,7 @@ def scaled_xlogx(n_max: int, n_terms: int | None = None) -> tuple[np.ndarray, np
     return tables[0], tables[1], 1.0 / (2.0**s * math.log(2.0))
 
 
-def n_entropy_units(q: np.ndarray, n, class_counts) -> np.ndarray:
+def n_entropy_units(q: np.ndarray, n: Any, class_counts: Any) -> np.ndarray:
     """``n`` times the entropy of class counts that sum to ``n``, in whole units of the table
     ``q`` of :func:`scaled_xlogx`: ``n H = q[n] - sum_k q[c_k]``.
 
@@ -143,7 +144,7 @@ def n_entropy_units(q: np.ndarray, n, class_counts) -> np.ndarray:
     return units
 
 
-def cut_entropy_units(q: np.ndarray, n_left, n_right, xlogx_of_sides) -> np.ndarray:
+def cut_entropy_units(q: np.ndarray, n_left: Any, n_right: Any, xlogx_of_sides: Any) -> np.ndarray:
     """``n`` times the overall entropy of cuts in two sides, in units of ``q``:
     ``n_left H(left) + n_right H(right)``, the :func:`n_entropy_units` of each side summed,
     ``q[n_left] + q[n_right] - sum_k (q[left_k] + q[right_k])``.
@@ -173,7 +174,7 @@ TIE_TOLERANCE = 1e-10
 """Two scores closer than this many bits are tied (the rule: :mod:`id3tree.textbook`, "Ties")."""
 
 
-def tie_tolerance(n_rows, unit: float) -> np.ndarray:
+def tie_tolerance(n_rows: Any, unit: float) -> np.ndarray:
     """``TIE_TOLERANCE`` bits of overall entropy for nodes of ``n_rows`` rows, in the whole units
     of :func:`cut_entropy_units` (a score is ``n`` times the overall entropy, so the tolerance
     grows with ``n``): ``floor(TIE_TOLERANCE * n / unit)``. Two cuts of a node are tied when
@@ -199,7 +200,7 @@ def forget_large_tables() -> None:
             del _xlogx_tables[s]
 
 
-def xlogx(counts) -> np.ndarray:
+def xlogx(counts: Any) -> np.ndarray:
     """``c ln c`` of every count, as floats (``0 ln 0 = 0``); same shape.
 
     With ``S = sum c ln c`` over a table of counts summing to ``n``, its entropy in nats is
@@ -216,7 +217,7 @@ def xlogx(counts) -> np.ndarray:
     return np.multiply(counts, logs, out=logs)
 
 
-def entropy_from_xlogx(sums, total, base: float = 2.0) -> np.ndarray:
+def entropy_from_xlogx(sums: Any, total: Any, base: float = 2.0) -> np.ndarray:
     """Entropy of tables of counts that each sum to ``total``, from ``sums`` = ``sum c ln c`` of
     each (see :func:`xlogx`): ``(ln n - S / n) / ln base``.
 
@@ -236,7 +237,7 @@ def entropy_from_xlogx(sums, total, base: float = 2.0) -> np.ndarray:
     return np.where(nats <= rounding, 0.0, nats) / log_base(base)
 
 
-def entropy_terms(counts, totals, base: float = 2.0) -> np.ndarray:
+def entropy_terms(counts: Any, totals: Any, base: float = 2.0) -> np.ndarray:
     """The terms ``-p log p`` of every cell, ``p = counts / totals`` (totals broadcast), same shape.
 
     Summing the terms of a table gives its entropy: ``entropy_terms(t, t.sum()).sum()``.
@@ -254,7 +255,7 @@ DENSE_CLASSES = 16
 non-zero cells only. A zero cell adds nothing to a row's entropy either way."""
 
 
-def entropy_rows(counts, base: float = 2.0) -> np.ndarray:
+def entropy_rows(counts: Any, base: float = 2.0) -> np.ndarray:
     """Entropy of every row of an array of class counts (the last axis holds the classes).
 
     >>> entropy_rows(np.array([[9, 5], [4, 0], [1, 1]])).round(4).tolist()
@@ -288,7 +289,7 @@ def _scaled_rows(counts: np.ndarray) -> np.ndarray:
     return np.ldexp(counts, -exponent)
 
 
-def entropy_of_groups(counts, group, n_groups: int, base: float = 2.0) -> np.ndarray:
+def entropy_of_groups(counts: Any, group: Any, n_groups: int, base: float = 2.0) -> np.ndarray:
     """Entropy of many distributions given as one flat list of counts and the group of each.
 
     ``H_g = -sum p_i log p_i`` over the entries i of group g, with ``p_i = counts_i / total_g``:

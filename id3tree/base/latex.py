@@ -30,6 +30,7 @@ ASCII that pdflatex compiles in any document, with no package and no font beyond
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 __all__ = ["latex_escape"]
 
@@ -161,6 +162,6 @@ def _one(ch: str) -> str:
     return _by_name(ch)
 
 
-def latex_escape(text) -> str:
+def latex_escape(text: Any) -> str:
     """``text`` as LaTeX that pdflatex sets as it reads, in plain ASCII (see the module)."""
     return "".join(map(_one, unicodedata.normalize("NFC", str(text))))

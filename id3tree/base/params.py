@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+from typing import Any
 
 import numpy as np
 
@@ -54,7 +55,7 @@ split: warn and keep it, leave it out and grow the tree again, or keep it silent
 # ---------------------------------------------------------------------------------------------
 # numbers
 # ---------------------------------------------------------------------------------------------
-def is_real(value) -> bool:
+def is_real(value: Any) -> bool:
     """A real number (not a bool, not complex): ``int``, ``float``, numpy's float and integer
     scalars, ``fractions.Fraction``... The ABC is asked only for a type other than int and float
     (its check is slow, the more so with cold caches, as after ``gc.collect()``)."""
@@ -63,7 +64,9 @@ def is_real(value) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
 
 
-def check_int(name: str, value, low: int, *, high: int | None = None, allow_none: bool = False):
+def check_int(
+    name: str, value: Any, low: int, *, high: int | None = None, allow_none: bool = False
+) -> Any:
     """``value`` as an ``int`` in ``[low, high]``; None passes when ``allow_none``."""
     if value is None and allow_none:
         return None
@@ -73,7 +76,7 @@ def check_int(name: str, value, low: int, *, high: int | None = None, allow_none
         isinstance(value, (bool, np.bool_))
         or not isinstance(value, numbers.Integral)
         or value < low
-        or (high is not None and value > high)
+        or (high is not None and value > high)  # type: ignore[operator]  # (Integral and int)
     ):
         allowed = f"an integer >= {low}" if high is None else f"an integer in [{low}, {high}]"
         raise ValueError(
@@ -83,10 +86,10 @@ def check_int(name: str, value, low: int, *, high: int | None = None, allow_none
 
 
 def check_real(
-    name: str, value, *, low: float | None = None, high: float | None = None,
+    name: str, value: Any, *, low: float | None = None, high: float | None = None,
     low_open: bool = False, high_open: bool = False, allow_none: bool = False,
     allow_inf: bool = False,
-):  # fmt: skip
+) -> Any:  # fmt: skip
     """``value`` as a ``float`` in the interval given (``[low, high]``, either end open); NaN,
     booleans, complex numbers and text are refused, and infinity unless ``allow_inf``."""
     if value is None and allow_none:
@@ -105,7 +108,7 @@ def check_real(
     return float(value)
 
 
-def _interval(low, high, low_open: bool, high_open: bool) -> str:
+def _interval(low: Any, high: Any, low_open: bool, high_open: bool) -> str:
     if low is None and high is None:
         return "a finite number"
     if high is None:
@@ -115,7 +118,7 @@ def _interval(low, high, low_open: bool, high_open: bool) -> str:
     return f"a number in {'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
 
 
-def check_choice(name: str, value, choices) -> str:
+def check_choice(name: str, value: Any, choices: Any) -> str:
     """``value`` if it is one of ``choices`` (compared as text: ``1`` is not ``"1"``)."""
     if not isinstance(value, str) or value not in choices:
         raise ValueError(f"{name} must be one of {list(choices)}, got {value!r}")
@@ -125,49 +128,49 @@ def check_choice(name: str, value, choices) -> str:
 # ---------------------------------------------------------------------------------------------
 # the parameters of the tree and of pruning
 # ---------------------------------------------------------------------------------------------
-def check_ccp_alpha(value) -> float:
+def check_ccp_alpha(value: Any) -> float:
     """The complexity parameter of cost-complexity pruning (``ID3Classifier(ccp_alpha=)``,
     ``prune("cost_complexity", ccp_alpha=)``, ``id3tree fit --ccp-alpha``): a number >= 0;
     infinity prunes to the root."""
     return check_real("ccp_alpha", value, low=0, allow_inf=True)
 
 
-def check_confidence(value) -> float:
+def check_confidence(value: Any) -> float:
     """C4.5's confidence factor CF of pessimistic pruning, in (0, 0.5]."""
     return check_real("confidence", value, low=0, high=0.5, low_open=True)
 
 
-def check_alpha(value) -> float | None:
+def check_alpha(value: Any) -> float | None:
     """The significance level of Quinlan's chi-square stopping rule: None or in (0, 1]."""
     return check_real("alpha", value, low=0, high=1, low_open=True, allow_none=True)
 
 
-def check_min_gain(value) -> float:
+def check_min_gain(value: Any) -> float:
     return check_real("min_gain", value, low=0)
 
 
-def check_min_weight_fraction_leaf(value) -> float:
+def check_min_weight_fraction_leaf(value: Any) -> float:
     return check_real("min_weight_fraction_leaf", value, low=0, high=0.5)
 
 
-def check_keep_trace(value):
+def check_keep_trace(value: Any) -> Any:
     if value is not True and value is not False and value != "auto":
         raise ValueError(f'keep_trace must be "auto", True or False, got {value!r}')
     return value
 
 
-def check_numeric_bins(value) -> int | None:
+def check_numeric_bins(value: Any) -> int | None:
     """``numeric_bins`` of a Dask fit: None (every midpoint) or an integer number of bins in
     ``[2, MAX_BINS]``; each level of the tree counts a table of nodes x bins x classes, so a
     billion bins would never finish."""
     return check_int("numeric_bins", value, 2, high=MAX_BINS, allow_none=True)
 
 
-def check_id_like(value) -> str:
+def check_id_like(value: Any) -> str:
     return check_choice("id_like", value, ID_LIKE_CHOICES)
 
 
-def check_tree_params(model) -> None:
+def check_tree_params(model: Any) -> None:
     """Every parameter of an ``ID3Classifier`` (``model``) that ``fit`` checks before it reads
     the data (``class_weight`` is checked with the labels, ``numeric_bins`` by where the data
     lives)."""
@@ -187,7 +190,7 @@ def check_tree_params(model) -> None:
 # ---------------------------------------------------------------------------------------------
 # weights
 # ---------------------------------------------------------------------------------------------
-def check_sample_weight(sample_weight, n: int, name: str = "sample_weight") -> np.ndarray:
+def check_sample_weight(sample_weight: Any, n: int, name: str = "sample_weight") -> np.ndarray:
     """``sample_weight`` as n finite, non-negative floats (one number: every row weighs it),
     or a ``ValueError`` naming the first bad row. Complex numbers are refused, not cast."""
     try:
@@ -220,7 +223,7 @@ def check_sample_weight(sample_weight, n: int, name: str = "sample_weight") -> n
     return weight
 
 
-def _first_not_real(values) -> str:
+def _first_not_real(values: Any) -> str:
     """The first value of ``values`` that is not a real number, and its row, in words."""
     try:
         items = list(np.asarray(values, dtype=object).ravel()) if np.ndim(values) else [values]
@@ -232,7 +235,7 @@ def _first_not_real(values) -> str:
     return "values that are not"
 
 
-def check_total_weight(weight: np.ndarray, what: str = "sample_weight times class_weight"):
+def check_total_weight(weight: np.ndarray, what: str = "sample_weight times class_weight") -> None:
     """Refuse weights whose sums would overflow (or underflow) in the weighted counts."""
     with np.errstate(over="ignore"):  # an infinite sum is the problem reported below
         total = float(np.sum(weight))
@@ -257,7 +260,7 @@ def check_total_weight(weight: np.ndarray, what: str = "sample_weight times clas
         )
 
 
-def check_validation_weight(sample_weight, n: int):
+def check_validation_weight(sample_weight: Any, n: int) -> Any:
     """The weights of ``n`` validation rows (reduced-error pruning): 1.0 for None (every row
     weighs 1), else :func:`check_sample_weight` and :func:`check_total_weight`."""
     if sample_weight is None:
@@ -267,7 +270,7 @@ def check_validation_weight(sample_weight, n: int):
     return weight
 
 
-def check_class_weight(class_weight, classes) -> None:
+def check_class_weight(class_weight: Any, classes: Any) -> None:
     """``class_weight``: None, ``"balanced"`` or a dict ``{class: weight}`` naming classes of
     ``classes`` with finite, non-negative real weights."""
     if class_weight is None or (isinstance(class_weight, str) and class_weight == "balanced"):
@@ -289,7 +292,7 @@ def check_class_weight(class_weight, classes) -> None:
         raise ValueError(f"class_weight values must be finite, non-negative numbers; got {bad}")
 
 
-def class_weights(class_weight, labels, sample_weight=None) -> np.ndarray:
+def class_weights(class_weight: Any, labels: Any, sample_weight: Any = None) -> np.ndarray:
     """Each row's weight times its class's, by scikit-learn's ``compute_sample_weight``; as in
     scikit-learn, ``"balanced"`` counts the rows of each class, whatever their sample weights.
     ``labels`` holds the class of every row."""
@@ -301,7 +304,7 @@ def class_weights(class_weight, labels, sample_weight=None) -> np.ndarray:
     return by_class if sample_weight is None else sample_weight * by_class
 
 
-def row_weights(sample_weight, class_weight, labels) -> np.ndarray | None:
+def row_weights(sample_weight: Any, class_weight: Any, labels: Any) -> np.ndarray | None:
     """``sample_weight`` times the ``class_weight`` of each row's class, checked (finite sums
     included); None when neither is given."""
     weight = None
@@ -333,7 +336,7 @@ def check_numeric_classes(distinct: np.ndarray) -> None:
         check_classification_targets(distinct)
 
 
-def check_random_state(value):
+def check_random_state(value: Any) -> Any:
     """``random_state``: None, an integer >= 0, or a numpy ``Generator`` (also a
     ``BitGenerator`` or ``SeedSequence``), as ``numpy.random.default_rng`` takes it."""
     if value is None or isinstance(
@@ -341,7 +344,7 @@ def check_random_state(value):
     ):
         return value
     if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
-        if value >= 0:
+        if value >= 0:  # type: ignore[operator]  # (an Integral compares with an int)
             return operator.index(value)
     raise ValueError(
         f"random_state must be None, an integer >= 0 or a numpy Generator, got {value!r}"

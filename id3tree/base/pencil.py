@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from decimal import Decimal, localcontext
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -67,7 +68,7 @@ def exact(text: str) -> Fraction:
 
 def rounds_to(value: Fraction, printed: str) -> bool:
     """True if ``value`` rounded half away from zero to the places of ``printed`` gives it."""
-    places = max(-Decimal(printed.strip()).as_tuple().exponent, 0)
+    places = max(-Decimal(printed.strip()).as_tuple().exponent, 0)  # type: ignore[operator]  # (a number's exponent is an int)
     half = Fraction(1, 2 * 10**places)
     target = exact(printed)
     if value < 0:
@@ -136,7 +137,7 @@ def midpoint_sign(low: str, high: str, result: str) -> str:
 # check every equation by integer arithmetic on those units instead of fractions. Tests draw
 # random numbers and hold each twin equal to the function above it stands for.
 # ---------------------------------------------------------------------------------------------
-def fixed_units(values) -> np.ndarray:
+def fixed_units(values: Any) -> np.ndarray:
     """Each non-negative value as :func:`fixed` prints it, in units of the last printed digit
     (int64), -1 for NaN. A long column is scaled and rounded by numpy; where the scaled value
     lies too close to a half to be sure of the rounding, :func:`fixed` itself writes it.
@@ -154,7 +155,7 @@ def fixed_units(values) -> np.ndarray:
     return units
 
 
-def fraction_holds(numerator, denominator, results):
+def fraction_holds(numerator: Any, denominator: Any, results: Any) -> Any:
     """Where the fraction ``numerator / denominator`` (whole numbers, the denominator positive;
     in units of the last printed digit) rounds, half away from zero, to the printed result
     (units): ``r - 1/2 <= q < r + 1/2``, that is ``(2r - 1) d <= 2 n < (2r + 1) d``. A
@@ -165,7 +166,7 @@ def fraction_holds(numerator, denominator, results):
     return (d > 0) & (2 * n >= (2 * r - 1) * d) & (2 * n < (2 * r + 1) * d)
 
 
-def difference_holds(a, b, result):
+def difference_holds(a: Any, b: Any, result: Any) -> Any:
     """Where ``a - b = result`` holds by pencil (:func:`difference_sign`), all three in printed
     units: the difference of two printed numbers is exact, so it holds where it is the result.
 
@@ -175,7 +176,7 @@ def difference_holds(a, b, result):
     return np.asarray(a, np.int64) - np.asarray(b, np.int64) == np.asarray(result, np.int64)
 
 
-def weighted_sum_holds(sizes, values, group, results):
+def weighted_sum_holds(sizes: Any, values: Any, group: Any, results: Any) -> Any:
     """Where ``n1/N × v1 + n2/N × v2 + ... = result`` holds by pencil
     (:func:`weighted_sum_sign`), for many sums at once: ``sizes`` (the n, whole numbers) and
     ``values`` (printed units) hold the terms of every sum, ``group`` says which sum each term

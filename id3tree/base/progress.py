@@ -9,6 +9,7 @@ run ``DELAY`` seconds: a quick search prints nothing.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 __all__ = ["DELAY", "elapsed_bar", "progress_bar", "wanted"]
 
@@ -28,14 +29,14 @@ class _Silent:
     def close(self) -> None:
         pass
 
-    def __enter__(self):
+    def __enter__(self) -> Any:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: Any) -> None:
         pass
 
 
-def progress_bar(total: int | None, *, unit: str, desc: str, enabled: bool):
+def progress_bar(total: int | None, *, unit: str, desc: str, enabled: bool) -> Any:
     """A tqdm bar over ``total`` steps of ``unit`` on stderr when ``enabled``, else a stand-in
     that does nothing. Use it as a context manager and call ``update()`` once per step."""
     if not enabled:
@@ -59,11 +60,12 @@ class elapsed_bar:  # noqa: N801  (used as a function: with elapsed_bar(...):)
     own (growing a tree), refreshed once a second by a daemon thread; a stand-in when not
     ``enabled``."""
 
-    def __init__(self, what: str, *, enabled: bool):
+    def __init__(self, what: str, *, enabled: bool) -> None:
         self.what, self.enabled = what, enabled
-        self.bar = self.thread = None
+        self.bar: Any = None  # (a tqdm bar and its thread, while it shows)
+        self.thread: Any = None
 
-    def __enter__(self):
+    def __enter__(self) -> Any:
         if not self.enabled:
             return self
         import threading
@@ -84,7 +86,7 @@ class elapsed_bar:  # noqa: N801  (used as a function: with elapsed_bar(...):)
             self.bar.update(0)
             self.bar.refresh()
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: Any) -> None:
         if self.bar is not None:
             self.done.set()
             self.thread.join()

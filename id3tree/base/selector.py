@@ -3,6 +3,8 @@ on, their tags, and keeping the chosen columns of a DataFrame as a DataFrame."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
@@ -17,7 +19,7 @@ __all__ = ["FrameSelector"]
 class FrameSelector(SelectorMixin, BaseEstimator):
     """A selector whose ``fit`` sets a boolean ``support_`` over the columns of X."""
 
-    def _fit_table(self, X, y) -> pd.DataFrame:
+    def _fit_table(self, X: Any, y: Any) -> pd.DataFrame:
         """X checked and recorded (``n_features_in_``, ``feature_names_in_``), as a DataFrame."""
         if y is None:
             raise ValueError(
@@ -26,7 +28,7 @@ class FrameSelector(SelectorMixin, BaseEstimator):
         validate_data(self, X, skip_check_array=True, reset=True)
         return check_table(X)
 
-    def transform(self, X):
+    def transform(self, X: Any) -> Any:
         """The selected columns of X: a DataFrame stays a DataFrame (with its dtypes)."""
         check_is_fitted(self, "support_")
         if isinstance(X, pd.DataFrame):
@@ -38,7 +40,7 @@ class FrameSelector(SelectorMixin, BaseEstimator):
         check_is_fitted(self, "support_")
         return self.support_
 
-    def __sklearn_tags__(self):
+    def __sklearn_tags__(self) -> Any:
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
         tags.input_tags.allow_nan = True

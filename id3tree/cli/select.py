@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import argparse
-
-import pandas as pd
+from typing import Any
 
 from id3tree.cli.common import (
+    DATA_HELP,
+    SEED,
     add_column_options,
     add_kind_options,
     add_progress_option,
+    add_target_option,
     check_new_file,
     check_writable,
     column_list,
+    command_parser,
+    integer,
     read_table,
     split_target,
 )
@@ -21,6 +25,8 @@ __all__ = ["add_select_command", "run_select"]
 
 
 def run_select(args: argparse.Namespace) -> int:
+    import pandas as pd
+
     from id3tree.base.progress import wanted
     from id3tree.stats import select_features
 
@@ -50,22 +56,20 @@ def run_select(args: argparse.Namespace) -> int:
     return 0
 
 
-def add_select_command(commands) -> None:
-    summary = "wrapper feature selection: forward, backward, stepwise, exhaustive, random"
-    select = commands.add_parser(
+def add_select_command(commands: Any) -> None:
+    select = command_parser(
+        commands,
         "select",
-        help=summary,
-        description=f"Wrapper feature selection by AIC, BIC or p-values: a multinomial logit "
-        f"(categorical target) or least squares (interval target) fitted to subsets of the "
-        f"features; {summary.split(': ')[1]} searches.",
+        "By AIC, BIC or p-values: a multinomial logit (categorical target) or least squares "
+        "(interval target) fitted to subsets of the features.",
     )
-    select.add_argument("data", help="a CSV path or a built-in dataset name")
-    select.add_argument("--target", required=True, help="the target column")
+    select.add_argument("data", help=DATA_HELP)
+    add_target_option(select, "the target column")
     select.add_argument(
         "--direction",
         default="forward",
         choices=["forward", "backward", "both", "exhaustive", "random"],
-        help="the search (both = stepwise; default: forward)",
+        help="the search (both = stepwise)",
     )
     select.add_argument(
         "--criterion", default="aic", choices=["aic", "bic", "pvalue"],
@@ -73,12 +77,33 @@ def add_select_command(commands) -> None:
     )  # fmt: skip
     add_kind_options(select)
     select.add_argument(
-        "--alpha", type=float, default=0.05, help="p-value to enter (--criterion pvalue)"
+        "--alpha",
+        type=float,
+        metavar="P",
+        default=0.05,
+        help="p-value to enter (--criterion pvalue)",
     )
-    select.add_argument("--alpha-remove", type=float, default=None, help="p-value to leave")
-    select.add_argument("--max-features", type=int, default=None, help="largest subset")
-    select.add_argument("--n-iter", type=int, default=100, help="random search: subsets drawn")
-    select.add_argument("--seed", type=int, default=None, help="random search: the seed")
+    select.add_argument(
+        "--alpha-remove",
+        type=float,
+        metavar="P",
+        default=None,
+        help="p-value to leave (default: --alpha)",
+    )
+    select.add_argument(
+        "--max-features", type=integer(1), metavar="N", default=None,
+        help="largest subset (default: every feature)",
+    )  # fmt: skip
+    select.add_argument(
+        "--n-iter", type=int, metavar="N", default=100, help="random search: subsets drawn"
+    )
+    select.add_argument(
+        "--seed",
+        type=SEED,
+        metavar="N",
+        default=None,
+        help="random search: the seed (default: a fresh one)",
+    )
     select.add_argument(
         "--missing", default="drop", choices=["drop", "category"],
         help="drop rows with a missing value, or make it a category (categorical features)",
@@ -86,7 +111,10 @@ def add_select_command(commands) -> None:
     select.add_argument(
         "--candidates", action="store_true", help="show (or write) every model fitted"
     )
-    select.add_argument("--out", metavar="FILE", help="write the path (or candidates) as CSV")
+    select.add_argument(
+        "--out", metavar="FILE",
+        help="write the path (or candidates) as CSV (default: to the screen)",
+    )  # fmt: skip
     select.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     add_progress_option(select, "a progress bar of the models fitted")
     add_column_options(select)

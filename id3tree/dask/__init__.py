@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Any
 
 from id3tree.base.dispatch import Adapter, register
 
@@ -43,19 +44,19 @@ VERSIONS = {
 }
 
 
-def is_dask_collection(value) -> bool:
+def is_dask_collection(value: Any) -> bool:
     """True for a Dask DataFrame, Series or Array; never imports dask (if dask was never imported,
     nothing can be a Dask collection)."""
     dask = sys.modules.get("dask")
     return dask is not None and dask.is_dask_collection(value)
 
 
-def any_dask(*values) -> bool:
+def any_dask(*values: Any) -> bool:
     """True if any of the values is a Dask collection."""
     return any(is_dask_collection(v) for v in values)
 
 
-def version(name: str):
+def version(name: str) -> Any:
     """The Dask version of the dispatched function ``name`` (imported now), or None."""
     found = VERSIONS.get(name)
     if found is None:

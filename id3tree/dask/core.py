@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -46,7 +47,7 @@ TARGET = "__id3tree_target__"
 """The name the target column takes inside the joined frame."""
 
 
-def import_dask():
+def import_dask() -> Any:
     """``dask`` and ``dask.dataframe``, or an ImportError that says how to install them."""
     try:
         import dask
@@ -61,7 +62,9 @@ def import_dask():
 # ---------------------------------------------------------------------------------------------
 # Passes over partitions
 # ---------------------------------------------------------------------------------------------
-def reduce_partitions(frame, chunk: Callable, combine: Callable, *args):
+def reduce_partitions(
+    frame: Any, chunk: Callable[..., Any], combine: Callable[..., Any] | MergeAll, *args: Any
+) -> Any:
     """A Dask Delayed of ``combine``-merged ``chunk(partition, *args)`` over every partition
     (``frame``: a Dask DataFrame, or a list of its partitions as Delayed values).
 
@@ -79,7 +82,9 @@ def reduce_partitions(frame, chunk: Callable, combine: Callable, *args):
     return summaries[0]
 
 
-def reduce_keys(frame, chunk: Callable, combiners: dict, finals: dict | None = None, *args):
+def reduce_keys(
+    frame: Any, chunk: Callable, combiners: dict, finals: dict | None = None, *args: Any
+) -> Any:
     """Delayed dicts, key -> result, whose union (:func:`compute_keys`) has every key:
     ``chunk(partition, *args)`` returns a dict (``frame``: a Dask DataFrame, or a list of its
     partitions as Delayed or persisted values), and each key's entries are merged with
@@ -123,7 +128,7 @@ def n_key_groups() -> int:
     return 1 if client is None else len(client.scheduler_info()["workers"])
 
 
-def _connected_client():
+def _connected_client() -> Any:
     """The connected distributed client, or None (no distributed, or no client)."""
     try:
         from distributed import default_client
@@ -183,7 +188,7 @@ def fits_in_workers(n_bytes: int) -> bool:
     return bool(room) and 4 * n_bytes <= room
 
 
-def known_rows(frame) -> int | None:
+def known_rows(frame: Any) -> int | None:
     """The number of rows of a Dask DataFrame when its source knows it without reading the
     data (the metadata of Parquet files, the pandas frame of ``dd.from_pandas``), else None."""
     try:
@@ -196,7 +201,7 @@ def known_rows(frame) -> int | None:
     return int(length.value) if isinstance(length, Literal) else None
 
 
-def known_ranges(frame, columns) -> dict:
+def known_ranges(frame: Any, columns: Any) -> dict:
     """The smallest and largest value of each of ``columns`` that the statistics of the Parquet
     files a Dask DataFrame reads as they are (no filter, no computed column) state, without
     reading the data: column -> (low, high). A column they do not state, or state with
@@ -224,13 +229,13 @@ def known_ranges(frame, columns) -> dict:
     return ranges
 
 
-def _is_number(value) -> bool:
+def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
         value, (bool, np.bool_)
     )
 
 
-def _merge_many(summaries: list, combine):
+def _merge_many(summaries: list, combine: Any) -> Any:
     """Summaries merged by ``combine``: two at a time, or all at once by a :class:`MergeAll`."""
     if isinstance(combine, MergeAll):
         return combine.merge(summaries)
@@ -240,13 +245,13 @@ def _merge_many(summaries: list, combine):
     return merged
 
 
-def compute(*delayed_values):
+def compute(*delayed_values: Any) -> Any:
     """Compute Delayed values together (one pass over the data for all of them)."""
     dask, _ = import_dask()
     return dask.compute(*delayed_values)
 
 
-def add(a, b):
+def add(a: Any, b: Any) -> Any:
     """Sum of two summaries: numbers and arrays add, dicts and tuples add entry by entry."""
     if isinstance(a, dict):
         return {key: add(a[key], b[key]) for key in a}
@@ -258,7 +263,7 @@ def add(a, b):
 # ---------------------------------------------------------------------------------------------
 # Input checks
 # ---------------------------------------------------------------------------------------------
-def check_frame(X, name: str = "X"):
+def check_frame(X: Any, name: str = "X") -> Any:
     """X as a Dask DataFrame with at least one column and unique names; a Series is an error."""
     _, dd = import_dask()
     if isinstance(X, dd.Series):
@@ -276,7 +281,7 @@ def check_frame(X, name: str = "X"):
     return X
 
 
-def as_dask_series(values, name: str):
+def as_dask_series(values: Any, name: str) -> Any:
     """A Dask Series (a one-column Dask DataFrame is taken as its column)."""
     _, dd = import_dask()
     if isinstance(values, dd.DataFrame):
@@ -293,7 +298,7 @@ def as_dask_series(values, name: str):
     return values
 
 
-def join(frame, y):
+def join(frame: Any, y: Any) -> Any:
     """The feature frame with the target as one more column, partition by partition.
 
     y must come from the same Dask DataFrame as the features, or have the same known divisions;
@@ -309,7 +314,7 @@ def join(frame, y):
     return frame.assign(**{TARGET: y})
 
 
-def _co_aligned(a, b) -> bool:
+def _co_aligned(a: Any, b: Any) -> bool:
     """Do two collections line up partition by partition without a shuffle?
 
     Yes when they come blockwise from one source, or when both have the same known divisions
@@ -324,7 +329,7 @@ def _co_aligned(a, b) -> bool:
     return bool(are_co_aligned(a.expr, b.expr))
 
 
-def series_frame(x, y, x_name: str = "x", y_name: str = "y"):
+def series_frame(x: Any, y: Any, x_name: str = "x", y_name: str = "y") -> Any:
     """Two Dask Series as a two-column frame ``x``, ``y`` (their own names kept for messages)."""
     x = as_dask_series(x, x_name)
     frame = x.to_frame(name="x")
@@ -333,7 +338,7 @@ def series_frame(x, y, x_name: str = "x", y_name: str = "y"):
     return frame
 
 
-def check_bins(bins):
+def check_bins(bins: Any) -> Any:
     """Bins as :func:`id3tree.information.check_bins` takes them (the same check as for pandas
     input), and a count or explicit edges: rules such as ``"auto"`` need all the data."""
     information.check_bins(bins)
@@ -345,7 +350,7 @@ def check_bins(bins):
     return bins
 
 
-def numbers(series: pd.Series, name: str, described) -> np.ndarray:
+def numbers(series: pd.Series, name: str, described: Any) -> np.ndarray:
     """:func:`~id3tree.base.validation.numeric_values` of one partition's column, which the
     table's description (its ``_meta``) gives the numeric dtype ``described``.
 
@@ -365,7 +370,7 @@ def numbers(series: pd.Series, name: str, described) -> np.ndarray:
     return numeric_values(series, name)
 
 
-def check_source_values(frame, names) -> None:
+def check_source_values(frame: Any, names: Any) -> None:
     """Refuse the columns among ``names`` that mix numbers and text in the pandas DataFrame a
     Dask DataFrame was made from (``dd.from_pandas``), as pandas input is refused.
 
@@ -448,7 +453,7 @@ def own_codes(series: pd.Series) -> tuple[np.ndarray, tuple]:
     return local, (pd.Series(uniques, dtype=series.dtype), int((local < 0).sum()))
 
 
-def category_lookup(uniques, categories: list, name: str) -> np.ndarray:
+def category_lookup(uniques: Any, categories: list, name: str) -> np.ndarray:
     """Each of a partition's distinct values' code among the column's categories (int64): a
     partition's codes by its own values (``pd.factorize``, -1 missing) become the column's by
     ``np.append(lookup, len(categories))[local]``."""
@@ -483,12 +488,12 @@ class EqualWidthCoder:
     whose pages fault in (its ``MALLOC_TRIM_THRESHOLD_``): coding a column the plain way makes
     four of them, here the narrow codes are the only new array."""
 
-    def __init__(self, n_rows: int):
+    def __init__(self, n_rows: int) -> None:
         self.scaled = np.empty(n_rows)
         self.codes = np.empty(n_rows, dtype=np.intp)
         self.flags = np.empty(n_rows, dtype=bool)
 
-    def code(self, values: np.ndarray, edges: np.ndarray, dtype) -> tuple[np.ndarray, tuple]:
+    def code(self, values: np.ndarray, edges: np.ndarray, dtype: Any) -> tuple[np.ndarray, tuple]:
         """The codes of ``values`` (``dtype``) by equal-width ``edges``, missing values the last
         code, and what a describing pass says of the column: (smallest, largest, missing
         count). Edges that do not cover every present value put a value outside in the nearest
@@ -574,7 +579,7 @@ def _counts_by_category(found: tuple, categories: list) -> np.ndarray:
     return counts
 
 
-def describe(frame, wanted: dict):
+def describe(frame: Any, wanted: dict) -> Any:
     """A Delayed summary for the columns in ``wanted`` (column -> (name, kind), the kind one of
     "categories", "classes" (categories with each one's count) and "range"); categorical
     columns that mix numbers and text in the frame's pandas source are refused first."""
@@ -584,32 +589,32 @@ def describe(frame, wanted: dict):
     return reduce_partitions(frame, _describe_chunk, combine_descriptions, wanted, dtypes)
 
 
-def range_edges(low: float, high: float, bins) -> np.ndarray:
+def range_edges(low: float, high: float, bins: Any) -> np.ndarray:
     """The bin edges ``numpy.histogram`` makes for a column whose values range from ``low`` to
     ``high`` (NaN: the column has no value), as it makes them from the values themselves."""
     present = np.array([low, high]) if np.isfinite(low) else np.zeros(1)
     return np.histogram_bin_edges(present, bins=bins)
 
 
-def described(part) -> dict:
+def described(part: Any) -> dict:
     """What a describing pass says of a partition read and coded in one pass (the
     ``described`` of the MI matrix's or the fit's partition coded by its own values)."""
     return part.described
 
 
-def is_categorical_meta(frame, column) -> bool:
+def is_categorical_meta(frame: Any, column: Any) -> bool:
     """Non-numeric columns (text, category, bool) are categorical, as with pandas."""
     return not is_numeric(frame._meta[column])
 
 
-def categorical_mask(frame, categorical="auto") -> list[bool]:
+def categorical_mask(frame: Any, categorical: Any = "auto") -> list[bool]:
     """Which columns of a Dask DataFrame are categorical, by the learner's ``categorical=`` rule."""
     names = [str(c) for c in frame.columns]
     listed = listed_columns(categorical, names)
     return [f in listed or is_categorical_meta(frame, c) for f, c in enumerate(frame.columns)]
 
 
-def codings_from(summary: dict, wanted: dict, bins=None) -> dict[str, Coding]:
+def codings_from(summary: dict, wanted: dict, bins: Any = None) -> dict[str, Coding]:
     """Codings from a describing pass: categories sorted as on the whole column, bin edges as
     ``numpy.histogram`` makes them from the column's range."""
     codings = {}

@@ -14,6 +14,7 @@ draws random data and checks the two versions agree field by field.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 
@@ -38,7 +39,14 @@ __all__ = [
 
 
 def search_counted_thresholds(
-    segment, values, counts, missing, parent, *, min_leaf=1, thresholds=None
+    segment: Any,
+    values: Any,
+    counts: Any,
+    missing: Any,
+    parent: Any,
+    *,
+    min_leaf: Any = 1,
+    thresholds: Any = None,
 ) -> tuple[ThresholdSearch, np.ndarray]:
     """Best threshold of every segment (node) from the class counts of its distinct values.
 
@@ -99,10 +107,10 @@ def search_counted_thresholds(
     else:
         threshold[owner] = np.asarray(thresholds)[at]
         search = dataclasses.replace(search, threshold=threshold)
-    return search, search.side_counts[:, 0]
+    return search, search.side_counts[:, 0]  # type: ignore[index]  # (kept by the search)
 
 
-def score_counted_categorical(table, *, min_leaf=1) -> CategoricalSearch:
+def score_counted_categorical(table: Any, *, min_leaf: Any = 1) -> CategoricalSearch:
     """Gain of one branch per value at every segment, from a ``(segments, levels, classes)`` table.
 
     The counts-fed twin of :func:`id3tree.engine.splits.score_categorical`: only the branches that occur
@@ -124,7 +132,9 @@ has at most this many cells per row (plus a few thousand): one quicksort of the 
 ``bincount``, instead of a stable sort by two keys."""
 
 
-def distinct_value_counts(segment, values, y, n_classes, coded=None):
+def distinct_value_counts(
+    segment: Any, values: Any, y: Any, n_classes: Any, coded: Any = None
+) -> Any:
     """Class counts of every distinct (segment, value) pair of present values, sorted.
 
     Returns ``(segment, values, counts)`` as :func:`search_counted_thresholds` takes them. A
@@ -142,7 +152,7 @@ def distinct_value_counts(segment, values, y, n_classes, coded=None):
     return sorted_value_counts(segment, values, y, n_classes)
 
 
-def sorted_value_counts(segment, values, y, n_classes):
+def sorted_value_counts(segment: Any, values: Any, y: Any, n_classes: Any) -> Any:
     """:func:`distinct_value_counts` by sorting the pairs (by segment, then value, stably)."""
     order = np.lexsort((values, segment))
     segment, values, y = segment[order], values[order], y[order]
@@ -152,7 +162,9 @@ def sorted_value_counts(segment, values, y, n_classes):
     return segment[new], values[new], counts.reshape(-1, n_classes)
 
 
-def dense_value_counts(segment, values, y, n_classes, coded, n_segments):
+def dense_value_counts(
+    segment: Any, values: Any, y: Any, n_classes: Any, coded: Any, n_segments: Any
+) -> Any:
     """:func:`distinct_value_counts` through a dense (segment, value, class) table; ``coded``
     the sorted distinct values and each value's index among them. A zero keeps the sign of its segment's first zero row, as the
     stable sort of :func:`sorted_value_counts` keeps it (-0.0 equals 0.0)."""
@@ -173,7 +185,7 @@ def dense_value_counts(segment, values, y, n_classes, coded, n_segments):
     return seg_of.astype(np.int64), found, table[occurring]
 
 
-def merge_value_counts(a, b):
+def merge_value_counts(a: Any, b: Any) -> Any:
     """Two ``(segment, values, counts)`` summaries as one, re-aggregated and sorted (the plain
     twin of :func:`merge_all_value_counts`, which merges a list at once)."""
     segment = np.concatenate([a[0], b[0]])
@@ -182,7 +194,7 @@ def merge_value_counts(a, b):
     return _regroup(segment, values, counts)
 
 
-def merge_all_value_counts(summaries: list):
+def merge_all_value_counts(summaries: list) -> Any:
     """Any number of ``(segment, values, counts)`` summaries as one, re-aggregated and sorted:
     one concatenation and one stable sort, where merging them two by two
     (:func:`merge_value_counts`) sorts the growing summary again for each one. A zero keeps the
@@ -193,7 +205,7 @@ def merge_all_value_counts(summaries: list):
     return _regroup(segment, values, counts)
 
 
-def _regroup(segment, values, counts):
+def _regroup(segment: Any, values: Any, counts: Any) -> Any:
     """Concatenated summaries sorted stably by (segment, value), each pair's counts added."""
     if not len(segment):
         return segment, values, counts

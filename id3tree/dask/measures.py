@@ -8,6 +8,8 @@ named in :data:`id3tree.dask.VERSIONS`, called with the same arguments.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from id3tree.base.contingency import crosstab_codes
@@ -33,27 +35,27 @@ __all__ = [
 ]  # fmt: skip
 
 
-def _name(series, default: str) -> str:
+def _name(series: Any, default: str) -> str:
     return default if series.name is None else str(series.name)
 
 
-def _codings(frame, kinds: dict, bins=None) -> dict:
+def _codings(frame: Any, kinds: dict, bins: Any = None) -> dict:
     """Codings of the frame's columns; ``kinds`` maps a column to (name, "categories"|"range")."""
     summary = core.compute(core.describe(frame, kinds))[0]
     return core.codings_from(summary, kinds, bins)
 
 
-def _kind(frame, column, bins) -> str:
+def _kind(frame: Any, column: Any, bins: Any) -> str:
     """Numeric columns with bins get a range (for the edges); everything else categories."""
     numeric = not core.is_categorical_meta(frame, column)
     return "range" if bins is not None and numeric else "categories"
 
 
-def _crosstab_chunk(part, cx, cy):
+def _crosstab_chunk(part: Any, cx: Any, cy: Any) -> Any:
     return crosstab_codes(cx.codes(part), cx.n_codes, cy.codes(part), cy.n_codes)
 
 
-def crosstab(frame, cx: core.Coding, cy: core.Coding) -> np.ndarray:
+def crosstab(frame: Any, cx: core.Coding, cy: core.Coding) -> np.ndarray:
     """The ``(x codes, y codes)`` table of two coded columns, summed over the partitions."""
     table = core.compute(core.reduce_partitions(frame, _crosstab_chunk, core.add, cx, cy))[0]
     if table.sum() == 0:
@@ -61,7 +63,7 @@ def crosstab(frame, cx: core.Coding, cy: core.Coding) -> np.ndarray:
     return table
 
 
-def _pair(x, y, x_bins=None, y_bins=None):
+def _pair(x: Any, y: Any, x_bins: Any = None, y_bins: Any = None) -> Any:
     """The frame of x and y, and their codings (numeric columns binned when bins are given)."""
     frame = core.series_frame(x, y)
     for bins in (x_bins, y_bins):
@@ -78,11 +80,11 @@ def _pair(x, y, x_bins=None, y_bins=None):
     return frame, cx, cy
 
 
-def _class_counts_chunk(part, cy):
+def _class_counts_chunk(part: Any, cy: Any) -> Any:
     return np.bincount(cy.codes(part), minlength=cy.n_codes)
 
 
-def entropy(y, *, base: float = 2) -> float:
+def entropy(y: Any, *, base: float = 2) -> float:
     y = core.as_dask_series(y, "y")
     frame = y.to_frame(name="y")
     cy = _codings(frame, {"y": (_name(y, "y"), "categories")})["y"]
@@ -90,24 +92,24 @@ def entropy(y, *, base: float = 2) -> float:
     return entropy_from_counts(counts, base=base)
 
 
-def conditional_entropy(x, y, *, base: float = 2) -> float:
+def conditional_entropy(x: Any, y: Any, *, base: float = 2) -> float:
     frame, cx, cy = _pair(x, y)
     return weighted_entropy(crosstab(frame, cx, cy), base)
 
 
-def mutual_information(x, y, bins, base) -> float:
+def mutual_information(x: Any, y: Any, bins: Any, base: Any) -> float:
     frame, cx, cy = _pair(x, y, bins, bins)
     return table_measures(crosstab(frame, cx, cy), base)[0]
 
 
-def contingency_table(x, y, bins):
+def contingency_table(x: Any, y: Any, bins: Any) -> Any:
     frame, cx, cy = _pair(x, y, x_bins=bins)
     table = crosstab(frame, cx, cy)
     x_labels = cx.categories + [np.nan] if cx.categories is not None else _bin_labels(cx.edges)
     return _table_frame(table, x_labels, cy.categories + [np.nan], x.name, y.name)
 
 
-def split_measures(x, y, base) -> tuple[float, float]:
+def split_measures(x: Any, y: Any, base: Any) -> tuple[float, float]:
     """(gain, split information) of the split ID3 would make on x, as in pandas."""
     frame = core.series_frame(x, y)
     numeric = not core.is_categorical_meta(frame, "x")
@@ -123,11 +125,11 @@ def split_measures(x, y, base) -> tuple[float, float]:
     return threshold_measures(numeric_split(frame, cx, cy), base)
 
 
-def _value_counts_chunk(part, cx, cy):
+def _value_counts_chunk(part: Any, cx: Any, cy: Any) -> Any:
     return counts_of_values(cx.values(part), cy.codes(part), cy.n_codes)
 
 
-def counts_of_values(values, y, n_classes):
+def counts_of_values(values: Any, y: Any, n_classes: Any) -> Any:
     """``((segment, values, counts), missing, parent)`` of one numeric column in one segment, as
     :func:`counts_of_values_plain` gives them: one hashing pass codes the values
     (:func:`core.number_codes`, missing last) and one ``bincount`` counts (code, class) cells,
@@ -145,7 +147,7 @@ def counts_of_values(values, y, n_classes):
     return (segment, found, table[occurring]), table[n_values], table.sum(axis=0)
 
 
-def counts_of_values_plain(values, y, n_classes):
+def counts_of_values_plain(values: Any, y: Any, n_classes: Any) -> Any:
     """:func:`counts_of_values` by masking the present rows and sorting their values."""
     present = ~np.isnan(values)
     found = distinct_value_counts(
@@ -155,7 +157,7 @@ def counts_of_values_plain(values, y, n_classes):
     return found, missing, np.bincount(y, minlength=n_classes)
 
 
-def _merge_counts_of_values(found: list):
+def _merge_counts_of_values(found: list) -> Any:
     """:func:`counts_of_values` of several partitions as one (one sort of all their values)."""
     merged = merge_all_value_counts([f[0] for f in found])
     return merged, sum(f[1] for f in found), sum(f[2] for f in found)
@@ -165,12 +167,12 @@ merge_counts_of_values = core.MergeAll(_merge_counts_of_values)
 """The combiner of :func:`counts_of_values` summaries (a list at once)."""
 
 
-def value_counts(frame, cx, cy):
+def value_counts(frame: Any, cx: Any, cy: Any) -> Any:
     """Delayed ``((segment, values, counts), missing, parent)`` of a numeric x against y."""
     return core.reduce_partitions(frame, _value_counts_chunk, merge_counts_of_values, cx, cy)
 
 
-def search_values(found):
+def search_values(found: Any) -> Any:
     """The best threshold (a ThresholdSearch of one segment) from merged value counts."""
     (segment, values, counts), missing, parent = found
     if parent.sum() == 0:
@@ -181,6 +183,6 @@ def search_values(found):
     return search
 
 
-def numeric_split(frame, cx, cy):
+def numeric_split(frame: Any, cx: Any, cy: Any) -> Any:
     """The best threshold of a numeric x (a ThresholdSearch of one segment)."""
     return search_values(core.compute(value_counts(frame, cx, cy))[0])

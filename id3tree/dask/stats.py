@@ -10,6 +10,8 @@ function named in :data:`id3tree.dask.VERSIONS`.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -21,14 +23,14 @@ from id3tree.stats.classical import Observed
 __all__ = ["co_moments", "deviance", "group_sums", "observed_table"]
 
 
-def _names(x, y) -> tuple[str, str]:
+def _names(x: Any, y: Any) -> tuple[str, str]:
     return (
         "x" if getattr(x, "name", None) is None else str(x.name),
         "y" if getattr(y, "name", None) is None else str(y.name),
     )
 
 
-def _complete(x, y):
+def _complete(x: Any, y: Any) -> Any:
     """The frame of the rows where both values are present, and the two names."""
     x_name, y_name = _names(x, y)
     frame = core.series_frame(x, y).dropna()
@@ -39,7 +41,7 @@ def _no_rows(x_name: str) -> ValueError:
     return ValueError(f"column {x_name!r} has no rows with both values present")
 
 
-def observed_table(x, y) -> Observed:
+def observed_table(x: Any, y: Any) -> Observed:
     """The table of observed counts of two categorical columns (complete rows only)."""
     frame, x_name, y_name = _complete(x, y)
     kinds = {"x": (x_name, "categories"), "y": (y_name, "categories")}
@@ -57,7 +59,7 @@ def observed_table(x, y) -> Observed:
     return Observed(observed, int(table.sum()), x_name, y_name)
 
 
-def _merge(a, b):
+def _merge(a: Any, b: Any) -> Any:
     """Merge two (n, mean, M2) summaries, entry by entry (arrays of groups allowed)."""
     n_a, mean_a, m2_a = a
     n_b, mean_b, m2_b = b
@@ -68,7 +70,7 @@ def _merge(a, b):
     return n, mean_a + delta * share, m2_a + m2_b + delta * delta * n_a * share
 
 
-def _group_chunk(part, cx, y_name, y_dtype):
+def _group_chunk(part: Any, cx: Any, y_name: Any, y_dtype: Any) -> Any:
     groups = cx.codes(part)
     values = core.numbers(part["y"], y_name, y_dtype)
     k = cx.n_codes
@@ -79,7 +81,7 @@ def _group_chunk(part, cx, y_name, y_dtype):
     return n, mean, m2
 
 
-def group_sums(x, y):
+def group_sums(x: Any, y: Any) -> Any:
     """``(n_i, mean_i, mean, SST, SSW, x_name, y_name)`` of an interval y in the groups of x."""
     frame, x_name, y_name = _complete(x, y)
     interval(frame._meta["y"], y_name, "anova_test", "chi_square_test")  # refuses text, naming it
@@ -98,7 +100,7 @@ def group_sums(x, y):
     return n_i, mean_i, mean, sst, ssw, x_name, y_name
 
 
-def _co_chunk(part, x_name, y_name, dtypes):
+def _co_chunk(part: Any, x_name: Any, y_name: Any, dtypes: Any) -> Any:
     xv = core.numbers(part["x"], x_name, dtypes[0])
     yv = core.numbers(part["y"], y_name, dtypes[1])
     n = len(xv)
@@ -109,7 +111,7 @@ def _co_chunk(part, x_name, y_name, dtypes):
     return n, mx, my, float(dx @ dx), float(dy @ dy), float(dx @ dy)
 
 
-def _co_merge(a, b):
+def _co_merge(a: Any, b: Any) -> Any:
     n = a[0] + b[0]
     if a[0] == 0 or b[0] == 0:
         return a if b[0] == 0 else b
@@ -125,7 +127,7 @@ def _co_merge(a, b):
     )
 
 
-def co_moments(x, y):
+def co_moments(x: Any, y: Any) -> Any:
     """``(n, Sxx, Syy, Sxy, rss, x_name, y_name)`` of two interval columns."""
     frame, x_name, y_name = _complete(x, y)
     interval(frame._meta["x"], x_name, "regression_test", "anova_test")
@@ -138,13 +140,13 @@ def co_moments(x, y):
     if n == 0:
         raise _no_rows(x_name)
 
-    def rss(slope):  # residual sum of squares: Syy - b Sxy, never below 0
+    def rss(slope: Any) -> Any:  # residual sum of squares: Syy - b Sxy, never below 0
         return max(syy - slope * sxy, 0.0)
 
     return n, sxx, syy, sxy, rss, x_name, y_name
 
 
-def deviance(x, y):
+def deviance(x: Any, y: Any) -> None:
     """The deviance test is not available on Dask: it says what to do instead."""
     raise TypeError(
         "the deviance test fits a multinomial logit by Newton steps over all rows and needs "

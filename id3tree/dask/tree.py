@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 from sklearn.utils.multiclass import check_classification_targets
@@ -78,7 +79,7 @@ class Scores(grow.Scores):
     """Per (node, feature) scores of one level (the fields :class:`Record` reads), with what the
     trace needs of the counted searches."""
 
-    def __init__(self, k: int, n_features: int):
+    def __init__(self, k: int, n_features: int) -> None:
         super().__init__(k, n_features)
         self.branch_tables = {}  # feature -> (k, branch slots, classes) counts, for the trace
         self.numeric_facts = {}  # feature -> per node (n_present, n_distinct, found), likewise
@@ -131,7 +132,7 @@ class EncodedPart:
     zeros: list
 
 
-def encode_part(part, codings, kinds, target) -> EncodedPart:
+def encode_part(part: Any, codings: Any, kinds: Any, target: Any) -> EncodedPart:
     """A partition as codes: categories by the column's coding, numbers by the partition's own
     sorted distinct values (:func:`core.number_codes`), so no level sorts them again."""
     return _encode(part, codings, kinds, lambda coding: coding.codes(part), target.codes(part))
@@ -147,7 +148,7 @@ class LocallyCoded:
     own: dict
     described: dict
 
-    def coded(self, codings, target) -> EncodedPart:
+    def coded(self, codings: Any, target: Any) -> EncodedPart:
         """The partition coded as :func:`encode_part` codes it (each value looked up once)."""
         columns = list(self.part.columns)
         for f, coding in enumerate(codings):
@@ -160,13 +161,13 @@ class LocallyCoded:
         return replace(self.part, columns=columns, y=lookup[self.part.y])
 
 
-def encode_locally(part, codings, kinds, target) -> LocallyCoded:
+def encode_locally(part: Any, codings: Any, kinds: Any, target: Any) -> LocallyCoded:
     """:func:`encode_part` with no categories known yet: one read of the files both describes
     the categorical columns and the labels (``"categories"``, ``"classes"``, as
     :func:`core.describe` does) and encodes the partition."""
     own, described = {}, {}
 
-    def own_codes(coding) -> np.ndarray:
+    def own_codes(coding: Any) -> np.ndarray:
         local, described[coding.column] = core.own_codes(part[coding.column])
         own[coding.column] = described[coding.column][0]
         return local
@@ -176,7 +177,7 @@ def encode_locally(part, codings, kinds, target) -> LocallyCoded:
     return LocallyCoded(_encode(part, codings, kinds, own_codes, y), own, described)
 
 
-def _encode(part, codings, kinds, categorical_codes, y) -> EncodedPart:
+def _encode(part: Any, codings: Any, kinds: Any, categorical_codes: Any, y: Any) -> EncodedPart:
     columns, distinct, zeros = [], [], []
     for coding, kind in zip(codings, kinds):
         found = signed = None
@@ -232,7 +233,9 @@ def route(part: EncodedPart, plan: LevelPlan) -> np.ndarray:
     return plan.local[node]
 
 
-def count_cells(node, n_nodes: int, codes, n_codes: int, y, n_classes: int, work) -> np.ndarray:
+def count_cells(
+    node: Any, n_nodes: int, codes: Any, n_codes: int, y: Any, n_classes: int, work: Any
+) -> np.ndarray:
     """Counts of every (node, code, class) cell, ``(node * n_codes + code) * n_classes + y``,
     nodes ``0 .. n_nodes - 1``, computed in ``work`` (an int64 buffer the length of the rows, reused across features so
     that a level allocates no row-sized array per feature)."""
@@ -243,7 +246,7 @@ def count_cells(node, n_nodes: int, codes, n_codes: int, y, n_classes: int, work
     return np.bincount(work, minlength=n_nodes * n_codes * n_classes)
 
 
-def numeric_counts(node, part: EncodedPart, f: int, k: int, n_classes: int, work):
+def numeric_counts(node: Any, part: EncodedPart, f: int, k: int, n_classes: int, work: Any) -> Any:
     """A numeric feature's counts at the level's ``k`` scored nodes (``node``: each row's, ``k``
     for none): ``((segment, values, counts), missing)`` as :func:`distinct_value_counts` and a
     ``bincount`` of the missing rows give them (:func:`numeric_counts_plain`).
@@ -271,7 +274,7 @@ def numeric_counts(node, part: EncodedPart, f: int, k: int, n_classes: int, work
     return found, table[:, n_values, :].reshape(-1)
 
 
-def numeric_counts_plain(node, part: EncodedPart, f: int, k: int, n_classes: int):
+def numeric_counts_plain(node: Any, part: EncodedPart, f: int, k: int, n_classes: int) -> Any:
     """:func:`numeric_counts` from the rows' values, masked and copied per node."""
     values = np.append(part.distinct[f], np.nan)[part.columns[f]]
     if part.zeros[f] is not None:
@@ -286,7 +289,7 @@ def numeric_counts_plain(node, part: EncodedPart, f: int, k: int, n_classes: int
     )
 
 
-def _level_chunk(part, plan: LevelPlan) -> dict:
+def _level_chunk(part: Any, plan: LevelPlan) -> dict:
     """The counts of one partition (a pandas DataFrame, or an :class:`EncodedPart` kept between
     levels) for one level, per feature to count."""
     if isinstance(part, LocallyCoded):
@@ -311,12 +314,12 @@ def _level_chunk(part, plan: LevelPlan) -> dict:
     return out
 
 
-def _merge_numeric(found: list):
+def _merge_numeric(found: list) -> Any:
     """Numeric counts ``(value counts, missing)`` of several partitions as one."""
     return merge_all_value_counts([f[0] for f in found]), sum(f[1] for f in found)
 
 
-def _search_numeric(found, parent, min_leaf):
+def _search_numeric(found: Any, parent: Any, min_leaf: Any) -> Any:
     """A numeric feature's best threshold at every scored node, on the worker with its counts."""
     (segment, values, counts), missing = found
     missing = missing.reshape(parent.shape)
@@ -326,7 +329,7 @@ def _search_numeric(found, parent, min_leaf):
     return search, left, missing, np.bincount(segment, minlength=len(parent))
 
 
-def _search_binned(table, parent, edges, min_leaf):
+def _search_binned(table: Any, parent: Any, edges: Any, min_leaf: Any) -> Any:
     """Best edge of a binned feature at every scored node, from its (node, bin, class) table."""
     k, n_codes, n_classes = table.shape
     present = table[:, :-1, :].reshape(-1, n_classes)
@@ -342,7 +345,7 @@ def _search_binned(table, parent, edges, min_leaf):
 # ---------------------------------------------------------------------------------------------
 # The grower
 # ---------------------------------------------------------------------------------------------
-def _describe(X, joined, is_cat, kinds: list, ranges: bool):
+def _describe(X: Any, joined: Any, is_cat: Any, kinds: list, ranges: bool) -> Any:
     """The codings of the features and of the target, from a describing pass, and the encoded
     partitions if they were kept (else None). Without ``ranges`` (no numeric bins to make) the
     pass reads only the categorical columns and the target, and a numeric column is checked
@@ -371,7 +374,7 @@ def _describe(X, joined, is_cat, kinds: list, ranges: bool):
     return [codings[c] for c in X.columns], target, parts
 
 
-def _encode_and_describe(X, joined, wanted: dict, kinds: list) -> tuple[list, dict]:
+def _encode_and_describe(X: Any, joined: Any, wanted: dict, kinds: list) -> tuple[list, dict]:
     """The partitions encoded by :func:`encode_locally` and kept in the workers' memory, and
     the describing summary of their categorical columns and labels, from one read."""
     dask, _ = core.import_dask()
@@ -388,7 +391,7 @@ def _encode_and_describe(X, joined, wanted: dict, kinds: list) -> tuple[list, di
     return parts, core.compute(found)[0]
 
 
-def fit_on_dask(X, y, sample_weight, model, params, listen) -> Fitted:
+def fit_on_dask(X: Any, y: Any, sample_weight: Any, model: Any, params: Any, listen: Any) -> Fitted:
     """The Dask version of :func:`id3tree.engine.fitting.encode_and_grow`: ``model``'s tree grown on a
     Dask DataFrame, one distributed pass per level (:func:`grow_on_dask`)."""
     if (
@@ -417,7 +420,15 @@ def fit_on_dask(X, y, sample_weight, model, params, listen) -> Fitted:
     )  # fmt: skip
 
 
-def grow_on_dask(X, y, params, *, categorical="auto", numeric_bins=None, listen=None) -> DaskFit:
+def grow_on_dask(
+    X: Any,
+    y: Any,
+    params: Any,
+    *,
+    categorical: Any = "auto",
+    numeric_bins: Any = None,
+    listen: Any = None,
+) -> DaskFit:
     """Grow the tree the in-memory learner would grow, one distributed pass per level, by the
     same steps as :func:`id3tree.engine.grow.grow` (and the same :func:`~id3tree.engine.grow.choose_splits`);
     ``listen(data)`` gives the growth's listener, as fitting's."""
@@ -439,14 +450,14 @@ def grow_on_dask(X, y, params, *, categorical="auto", numeric_bins=None, listen=
     return DaskFit(growth.data, growth.finish())
 
 
-def _children_of(tables: dict, n_classes: int, chosen, splitting) -> tuple:
+def _children_of(tables: dict, n_classes: int, chosen: Any, splitting: Any) -> tuple:
     """The children the splits would make (for :func:`~id3tree.engine.grow.choose_splits`): each
     one's parent (a scored node), in order, and its class counts."""
     parent, _, counts = _branches_of(tables, chosen, splitting, n_classes)
     return parent, counts
 
 
-def _branches_of(tables: dict, chosen, splitting, n_classes: int) -> tuple:
+def _branches_of(tables: dict, chosen: Any, splitting: Any, n_classes: int) -> tuple:
     """One child per non-empty branch of every splitting node, in branch order, from each
     feature's (scored node, branch slot, class) counts: each child's parent (a scored node),
     branch slot and class counts (int64)."""
@@ -477,7 +488,9 @@ class _DaskGrowth:
     splits so far as routing arrays (each partition sends its rows down them), the nodes made
     and the record of every level. Each method is one step of :func:`grow_on_dask`."""
 
-    def __init__(self, X, y, params, categorical, numeric_bins, listen):
+    def __init__(
+        self, X: Any, y: Any, params: Any, categorical: Any, numeric_bins: Any, listen: Any
+    ) -> None:
         X = core.check_frame(X)
         self.joined, self.params = core.join(X, y), params
         names = [str(c) for c in X.columns]
@@ -520,7 +533,7 @@ class _DaskGrowth:
         used = np.zeros((1, self.n_features), dtype=bool)
         return _DaskLevel(np.array([0]), root_counts[None, :], 0, used)
 
-    def _kept_parts(self, n_rows: int):
+    def _kept_parts(self, n_rows: int) -> Any:
         """The partitions encoded once and kept in the workers' memory for every level's pass,
         when a distributed cluster has room for them (:func:`core.persist_if_fits`); else the
         frame itself, read again on each level."""
@@ -540,7 +553,7 @@ class _DaskGrowth:
         lv.used = lv.used[scored]
         return scored
 
-    def score(self, lv: _DaskLevel, scored) -> tuple[Scores, dict]:
+    def score(self, lv: _DaskLevel, scored: Any) -> tuple[Scores, dict]:
         """Step 3: one distributed pass counts every feature at every scored node (a numeric
         feature's threshold searched on the worker with its counts); then every feature is
         scored. Returns the scores and each feature's (scored node, branch slot, class) counts."""
@@ -560,7 +573,7 @@ class _DaskGrowth:
                 tables[f] = self._score_numeric(s, f, results[f], counts)
         return s, tables
 
-    def _count(self, lv: _DaskLevel, ids, counts) -> dict:
+    def _count(self, lv: _DaskLevel, ids: Any, counts: Any) -> dict:
         """The pass of a level: feature -> its counts (a numeric feature's: its search)."""
         k, min_leaf = len(ids), self.params.min_samples_leaf
         local = np.full(self.n_nodes, -1, dtype=np.int64)
@@ -582,7 +595,7 @@ class _DaskGrowth:
             core.reduce_keys(self.parts, _level_chunk, combiners, finals, plan)
         )
 
-    def _score_categorical(self, s, f: int, counts, used, k: int) -> np.ndarray:
+    def _score_categorical(self, s: Any, f: int, counts: Any, used: Any, k: int) -> np.ndarray:
         """Categorical feature ``f``'s scores from its summed counts; its (node, value, class)
         table."""
         table = counts.reshape(k, self.codings[f].n_codes, self.n_classes)
@@ -590,7 +603,7 @@ class _DaskGrowth:
         self._fill(s, f, result, result.valid & ~used)
         return table
 
-    def _score_numeric(self, s, f: int, found, parent_counts) -> np.ndarray:
+    def _score_numeric(self, s: Any, f: int, found: Any, parent_counts: Any) -> np.ndarray:
         """Numeric feature ``f``'s scores from its search (binned: from its counts); its
         (node, side, class) table of the sides of its best cut (left, right, missing)."""
         min_leaf = self.params.min_samples_leaf
@@ -612,14 +625,14 @@ class _DaskGrowth:
         return np.stack([left, right, missing], axis=1)
 
     @staticmethod
-    def _fill(s, f: int, result, ok) -> None:
+    def _fill(s: Any, f: int, result: Any, ok: Any) -> None:
         """The gain, overall entropy and gain ratio of feature ``f`` where its split is ``ok``."""
         s.gain[:, f] = np.where(ok, result.gain, np.nan)
         if result.overall_entropy is not None:
             s.overall[:, f] = np.where(ok, result.overall_entropy, np.nan)
         s.ratio[:, f] = gain_ratios(ok, result.gain, result.split_info)
 
-    def split(self, lv: _DaskLevel, scored, s, choice, tables: dict) -> tuple:
+    def split(self, lv: _DaskLevel, scored: Any, s: Any, choice: Any, tables: dict) -> tuple:
         """Step 4's splits: one child per non-empty branch of every splitting node, in branch
         order; the level is recorded and the splits join the routing arrays."""
         ids, sizes = lv.nodes[scored], lv.counts[scored].sum(axis=1)
@@ -651,7 +664,7 @@ class _DaskGrowth:
         self.n_nodes += len(children)
         return children, parent, counts
 
-    def next_level(self, lv: _DaskLevel, choice, children) -> _DaskLevel:
+    def next_level(self, lv: _DaskLevel, choice: Any, children: Any) -> _DaskLevel:
         """Step 5: the children make the next level; a categorical feature is used up on the
         paths below it."""
         ids, parent, counts = children
@@ -661,7 +674,7 @@ class _DaskGrowth:
         used[from_cat, chosen[from_cat]] = True
         return _DaskLevel(ids, counts, lv.depth + 1, used)
 
-    def finish(self):
+    def finish(self) -> Any:
         self.parts = None  # (the kept partitions leave the workers' memory)
         return self.record.finish(self.parents, self.slots, self.depths, self.all_counts)
 
@@ -669,7 +682,7 @@ class _DaskGrowth:
 # ---------------------------------------------------------------------------------------------
 # Prediction: the fitted model maps every partition
 # ---------------------------------------------------------------------------------------------
-def _predict_part(part, model, proba: bool):
+def _predict_part(part: Any, model: Any, proba: bool) -> Any:
     import pandas as pd
 
     if proba:
@@ -678,7 +691,7 @@ def _predict_part(part, model, proba: bool):
     return pd.Series(model.predict(part), index=part.index, name="prediction")
 
 
-def predict_partitions(X, model, *, proba: bool):
+def predict_partitions(X: Any, model: Any, *, proba: bool) -> Any:
     """Predictions (or class probabilities) of a Dask DataFrame, one partition at a time: the
     Dask version of :func:`id3tree.learner.predictions`."""
     X = core.check_frame(X)

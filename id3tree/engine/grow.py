@@ -36,6 +36,7 @@ The result is a :class:`~id3tree.model.grown_tree.GrownTree` of flat arrays, ren
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -75,7 +76,9 @@ class GrowParams:
     min_gain: float = 0.0
     alpha: float | None = None
     average_gain_rule: bool = True  # C4.5: under gain ratio, only features of at least average gain
-    keep_trace: bool = True  # False only to measure what keeping ``trace_`` costs
+    keep_trace: bool | str = (
+        True  # ("auto": by size) False only to measure what keeping ``trace_`` costs
+    )
 
 
 def grow(data: EncodedData, params: GrowParams, listener: Listener | None = None) -> GrownTree:
@@ -111,7 +114,7 @@ class Choice:
     why: np.ndarray  # why the node stays a leaf (None where it splits)
 
 
-def choose_splits(s: Scores, params: GrowParams, children_counts=None) -> Choice:
+def choose_splits(s: Scores, params: GrowParams, children_counts: Any = None) -> Choice:
     """Step 4 of ID3 at every scored node of a level at once: the best feature, and whether the
     node splits on it. Used by every grower (:func:`grow`, and the one of Dask DataFrames), so
     their trees compare equal.
@@ -202,7 +205,7 @@ class _Growth:
     numeric feature (:class:`~id3tree.engine.sorted_columns.SortedColumns`) and the record of every
     level (:class:`~id3tree.engine.record.Record`). Each method is one step of :func:`grow`."""
 
-    def __init__(self, data: EncodedData, params: GrowParams, listener: Listener | None):
+    def __init__(self, data: EncodedData, params: GrowParams, listener: Listener | None) -> None:
         self.data, self.params = data, params
         self.n_classes, self.n_features = len(data.classes), data.n_features
         self.is_cat = np.array([c is not None for c in data.codes], dtype=bool)
@@ -285,11 +288,11 @@ class _Growth:
             s.categorical[f] = result  # the branches, for the trace
         return s
 
-    def children_counts(self, lv: _LevelNodes):
+    def children_counts(self, lv: _LevelNodes) -> Any:
         """For the chi-square rule of :func:`choose_splits`: the children that splits of the
         level's scored nodes would make, their parents and class counts."""
 
-        def children_counts(chosen, splitting):
+        def children_counts(chosen: Any, splitting: Any) -> Any:
             self._branch = self.columns.branches(
                 self.data, chosen, splitting, lv.starts, lv.rows, self.is_cat
             )
@@ -332,7 +335,7 @@ class _Growth:
         )  # fmt: skip
         return children
 
-    def _children(self, lv: _LevelNodes, branch, splitting) -> tuple:
+    def _children(self, lv: _LevelNodes, branch: Any, splitting: Any) -> tuple:
         """:func:`_children` of the level's rows in play, whose branches are ``branch``."""
         w = self.data.weight
         columns = self.columns
@@ -341,7 +344,7 @@ class _Growth:
             self.n_classes, None if w is None else w[columns.rows[0]],
         )  # fmt: skip
 
-    def next_level(self, lv: _LevelNodes, choice: Choice, children: _Children):
+    def next_level(self, lv: _LevelNodes, choice: Choice, children: _Children) -> Any:
         """Step 5: the children make the next level (None if there is none); the rows of those
         that may split are regrouped by child, each numeric feature keeping its sorted order."""
         if not len(children.ids):
@@ -379,12 +382,12 @@ class _Growth:
 class _Nodes:
     """Growable storage for the nodes made so far."""
 
-    def __init__(self, n_classes: int):
+    def __init__(self, n_classes: int) -> None:
         self.parent, self.slot, self.depth, self.counts = [], [], [], []
         self.n = 0
         self.n_classes = n_classes
 
-    def add(self, parent, slot, depth, counts) -> np.ndarray:
+    def add(self, parent: Any, slot: Any, depth: Any, counts: Any) -> np.ndarray:
         k = len(counts)
         self.parent.append(parent)
         self.slot.append(slot)
@@ -395,7 +398,7 @@ class _Nodes:
         return ids
 
 
-def _as_counts(weight):
+def _as_counts(weight: Any) -> Any:
     """What class counts become: unchanged without weights or with fractional ones; whole
     numbers (int64) when every weight is a whole number, so that a row of weight 2 and two
     copies of it give the very same counts (in the nodes, the trace and saved models)."""
@@ -418,7 +421,7 @@ class Scores:
     """The float scores, in the order of ``table``: gain, gain ratio, the overall entropy after
     the split, the threshold and the two values it lies between (NaN where not valid)."""
 
-    def __init__(self, k: int, n_features: int):
+    def __init__(self, k: int, n_features: int) -> None:
         self.shape = (k, n_features)
         self._table = None
         self.numeric_searches = []  # (features, search of them side by side), chunk by chunk
@@ -485,7 +488,7 @@ class _Found:
 
     __slots__ = ("search", "part")
 
-    def __init__(self, search, part: slice):
+    def __init__(self, search: Any, part: slice) -> None:
         self.search, self.part = search, part
 
     @property
@@ -497,7 +500,16 @@ class _Found:
         return self.search.side_counts[self.part]
 
 
-def _children(segment, branch, splitting, labels, k, n_slots, n_classes, weight=None):
+def _children(
+    segment: Any,
+    branch: Any,
+    splitting: Any,
+    labels: Any,
+    k: Any,
+    n_slots: Any,
+    n_classes: Any,
+    weight: Any = None,
+) -> Any:
     """The children of the splitting nodes: their (node, slot) keys in order, the child of each
     position (-1 for rows of nodes that do not split), the children's class counts (sums of
     ``weight`` when given) and, with weights, their numbers of rows (else None)."""

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -118,11 +119,13 @@ class PruningResult:
 class _Log:
     """Collects decisions as table rows and sends them to a tracer."""
 
-    def __init__(self, method: str, measure: str, tracer):
+    def __init__(self, method: str, measure: str, tracer: Any) -> None:
         self.method, self.measure, self.tracer = method, measure, tracer
-        self.rows = []
+        self.rows: list[Any] = []
 
-    def add(self, node, n_leaves, subtree, leaf, pruned, alpha=math.nan) -> None:
+    def add(
+        self, node: Any, n_leaves: Any, subtree: Any, leaf: Any, pruned: Any, alpha: Any = math.nan
+    ) -> None:
         self.rows.append(dict(
             node=node.node_id, depth=node.depth, n_samples=node.n_samples, n_leaves=n_leaves,
             measure=self.measure, subtree=subtree, leaf=leaf, alpha=alpha,
@@ -143,7 +146,7 @@ class _Log:
 # ---------------------------------------------------------------------------------------------
 # Reduced-error pruning (Quinlan 1987)
 # ---------------------------------------------------------------------------------------------
-def validation_stops(stop, y_codes, weight, ids, n_classes: int) -> dict:
+def validation_stops(stop: Any, y_codes: Any, weight: Any, ids: Any, n_classes: int) -> dict:
     """The class counts of the validation rows that stop at each node, ``{node id: counts}``,
     for :func:`reduced_error`: row i stops at the node in position ``stop[i]`` of ``ids`` with
     class code ``y_codes[i]`` and weighs ``weight`` (one number, or one per row)."""
@@ -153,7 +156,7 @@ def validation_stops(stop, y_codes, weight, ids, n_classes: int) -> dict:
     return {ids[i]: counts[i] for i in np.flatnonzero(counts.any(axis=1)).tolist()}
 
 
-def reduced_error(root: Node, stops: dict, classes: list, *, tracer=None) -> PruningResult:
+def reduced_error(root: Node, stops: dict, classes: list, *, tracer: Any = None) -> PruningResult:
     """Reduced-error pruning against a validation set.
 
     Parameters
@@ -187,6 +190,7 @@ def reduced_error(root: Node, stops: dict, classes: list, *, tracer=None) -> Pru
     index = {c: i for i, c in enumerate(classes)}
     log = _Log("reduced_error", "validation errors", tracer)
     zeros = np.zeros(len(classes))
+    reach: dict[Any, Any]
     reach, errors, leaves = {}, {}, {}
     for node in bottom_up(tree):
         majority = index[node.prediction]
@@ -261,7 +265,7 @@ def added_errors(n: float, e: float, confidence: float = 0.25) -> float:
 
 
 def pessimistic(
-    root: Node, classes: list, *, confidence: float = 0.25, tracer=None
+    root: Node, classes: list, *, confidence: float = 0.25, tracer: Any = None
 ) -> PruningResult:
     """C4.5's error-based pruning (subtree replacement only; no subtree raising).
 
@@ -309,7 +313,7 @@ def binomial_upper_limit(e: float, n: float, confidence: float) -> float:
 class _WeakestLink:
     """The state of the weakest-link loop over a tree, nodes in pre-order (as scikit-learn's)."""
 
-    def __init__(self, tree: Node):
+    def __init__(self, tree: Node) -> None:
         self.nodes = list(tree.walk())
         total = tree.n_samples
         n = len(self.nodes)
@@ -372,7 +376,7 @@ def cost_complexity_path(root: Node) -> tuple[np.ndarray, np.ndarray]:
     return np.array(alphas), np.array(impurities)
 
 
-def cost_complexity(root: Node, ccp_alpha: float, *, tracer=None) -> PruningResult:
+def cost_complexity(root: Node, ccp_alpha: float, *, tracer: Any = None) -> PruningResult:
     """The minimal cost-complexity subtree for ``ccp_alpha``: cut weakest links while ``g <=
     ccp_alpha``. The table has one row per cut, in order, then one per internal node kept (with
     its ``g`` at the end, above ``ccp_alpha``). ``subtree`` and ``leaf`` are ``R(T_t)`` and
@@ -389,7 +393,7 @@ def cost_complexity(root: Node, ccp_alpha: float, *, tracer=None) -> PruningResu
         log.add(node, int(state.n_leaves[i]), state.r_branch[i], state.r_node[i], True, g)
         state.cut(i)
         make_leaf(node, f"pruned (cost complexity, alpha {ccp_alpha:g})")
-    for i in np.flatnonzero(state.candidate & state.alive):
+    for i in np.flatnonzero(state.candidate & state.alive):  # type: ignore[assignment]  # (numpy ints)
         g = (state.r_node[i] - state.r_branch[i]) / (state.n_leaves[i] - 1)
         node = state.nodes[i]
         log.add(node, int(state.n_leaves[i]), state.r_branch[i], state.r_node[i], False, g)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -73,7 +74,7 @@ class Record:
     """Collects each :class:`Level`, tells it to the ``listener`` (None: nobody listens) and
     turns the whole growth into a :class:`~id3tree.model.grown_tree.GrownTree`."""
 
-    def __init__(self, listener: Listener | None = None, *, keep_trace: bool | str = True):
+    def __init__(self, listener: Listener | None = None, *, keep_trace: bool | str = True) -> None:
         self.listener, self.keep_trace = listener, keep_trace
         self.split_parts, self.leaf_parts, self.trace_parts = [], [], []
 
@@ -99,7 +100,7 @@ class Record:
         part += (lv.splitting, lv.chosen, lv.ids, lv.nodes, lv.eligible)
         self.trace_parts.append(part if self.keep_trace is True else _level_trace(*part))
 
-    def finish(self, parent, slot, depth, counts) -> GrownTree:
+    def finish(self, parent: Any, slot: Any, depth: Any, counts: Any) -> GrownTree:
         parent, slot = np.concatenate(parent), np.concatenate(slot)
         depth, counts = np.concatenate(depth), np.concatenate(counts)
         n = len(parent)
@@ -145,7 +146,7 @@ class LazyTrace(Mapping):
     grower's node numbers to pre-order ones.
     """
 
-    def __init__(self, parts: list, numbers: np.ndarray | None = None):
+    def __init__(self, parts: list, numbers: np.ndarray | None = None) -> None:
         self.parts, self.numbers, self._columns = parts, numbers, None
 
     def _made(self) -> dict:
@@ -157,17 +158,27 @@ class LazyTrace(Mapping):
             self._columns, self.parts, self.numbers = columns, None, None
         return self._columns
 
-    def __getitem__(self, name):
+    def __getitem__(self, name: Any) -> Any:
         return self._made()[name]
 
-    def __iter__(self):
+    def __iter__(self) -> Any:
         return iter(self._made())
 
-    def __len__(self):
+    def __len__(self) -> Any:
         return len(self._made())
 
 
-def _level_trace(keep_trace, table, candidate, tied, splitting, chosen, ids, nodes, eligible):
+def _level_trace(
+    keep_trace: Any,
+    table: Any,
+    candidate: Any,
+    tied: Any,
+    splitting: Any,
+    chosen: Any,
+    ids: Any,
+    nodes: Any,
+    eligible: Any,
+) -> Any:
     """The trace rows of one level (see :class:`LazyTrace`), in the grower's node numbers."""
     if keep_trace == "splits":
         e = np.flatnonzero(splitting)

@@ -13,6 +13,7 @@ counts its rows instead: the ``counted`` search).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 import numpy as np
 
@@ -44,7 +45,7 @@ the general way (:meth:`SortedColumns.branches`, then a count of the rows by chi
 instead; both give the same children (a test grows trees both ways)."""
 
 
-def _usable(result, min_leaf) -> np.ndarray:
+def _usable(result: Any, min_leaf: Any) -> np.ndarray:
     """Where a numeric search found a cut whose missing-values branch (if any) is large enough."""
     if min_leaf == 1:  # any branch is large enough
         return result.found
@@ -56,10 +57,10 @@ class _Orders(Mapping):
     the sorted features' layouts as they are, the counted features' sorted when asked for.
     Valid until the rows are regrouped for the next level."""
 
-    def __init__(self, columns: SortedColumns):
+    def __init__(self, columns: SortedColumns) -> None:
         self.columns = columns
 
-    def __getitem__(self, f):
+    def __getitem__(self, f: Any) -> Any:
         c = self.columns
         if f in c.features:
             return c.rows[c.features.index(f)]
@@ -69,14 +70,14 @@ class _Orders(Mapping):
         key = c.node_of_position.astype(np.int64) * (len(c.counted_values[j]) + 1) + c.codes[j]
         return rows[np.argsort(key, kind="stable")]
 
-    def __iter__(self):
+    def __iter__(self) -> Any:
         return iter(self.columns.features + self.columns.counted)
 
-    def __len__(self):
+    def __len__(self) -> Any:
         return len(self.columns.features) + len(self.columns.counted)
 
 
-def _sort_columns(values: np.ndarray):
+def _sort_columns(values: np.ndarray) -> Any:
     """Numeric columns, the rows of ``values`` (``(c, n)``), each sorted once: its stable order
     (NaN last), whether each sorted value differs from the one before it (``new_value``; a run
     of NaN is one value), and whether it is missing; each of shape ``(c, n)``.
@@ -165,7 +166,7 @@ class SortedColumns:
     With no sorted feature, one layout of the rows (in row order within each node) is kept.
     """
 
-    def __init__(self, data, features):
+    def __init__(self, data: Any, features: Any) -> None:
         n = len(data.y)
         self.features = []  # the sorted features
         self.counted = []  # the counted features
@@ -242,7 +243,7 @@ class SortedColumns:
         self.start_level(np.zeros(0, dtype=np.int64))
         self._set_views()
 
-    def _counted(self, data, f, order, new_value, missing) -> np.ndarray:
+    def _counted(self, data: Any, f: Any, order: Any, new_value: Any, missing: Any) -> np.ndarray:
         """Keep feature ``f`` as counted (its sort: ``order``, ``new_value``, ``missing``, of
         one row each); returns the code of each row's value (missing: the last code)."""
         n_values = int(np.count_nonzero(new_value & ~missing))
@@ -253,7 +254,16 @@ class SortedColumns:
         self.counted_values.append(data.numeric[f][order[new_value & ~missing]])
         return code
 
-    def _lay_out(self, features, order, new_value, missing, labels, data, with_flags=True) -> None:
+    def _lay_out(
+        self,
+        features: Any,
+        order: Any,
+        new_value: Any,
+        missing: Any,
+        labels: Any,
+        data: Any,
+        with_flags: bool = True,
+    ) -> None:
         """Keep ``features`` as sorted, the next layouts (their sorts: the rows of ``order``,
         ``new_value`` and ``missing``, each ``(len(features), n)``), all at once;
         ``with_flags=False`` leaves their flags unwritten (small data reads where its values
@@ -272,7 +282,7 @@ class SortedColumns:
         flags[:, :-1] = new_value[:, 1:] & ~missing[:, 1:]  # RISES
         flags[missing] |= MISSING
 
-    def _set_views(self):
+    def _set_views(self) -> None:
         d, m = max(len(self.features), 1), self.m
         self.rows = self._rows[: d * m].reshape(d, m)
         self.labels = self._labels[: d * m].reshape(d, m)
@@ -287,7 +297,7 @@ class SortedColumns:
         The counted features' orders are sorted when asked for (the trace asks)."""
         return _Orders(self)
 
-    def start_level(self, sizes) -> None:
+    def start_level(self, sizes: Any) -> None:
         """Begin a level whose node s holds ``sizes[s]`` positions, node after node."""
         self._sizes, self._node_of_position = sizes, None
         self._cut_code = {}  # counted feature -> per node, the code left of its best cut
@@ -325,8 +335,8 @@ class SortedColumns:
         return self._node_of_position
 
     def score(
-        self, s, starts, sizes, n_classes, min_leaf, weight=None, min_weight=0.0, rank=0,
-        counts=None,
+        self, s: Any, starts: Any, sizes: Any, n_classes: Any, min_leaf: Any, weight: Any = None, min_weight: Any = 0.0, rank: Any = 0,
+        counts: Any = None,
     ) -> None:  # fmt: skip
         """Fill ``s`` (a :class:`~id3tree.engine.grow.Scores`) for the numeric features, a few features at a time;
         with ``weight`` (one per row), by the weighted twin of the search. The level must have
@@ -367,7 +377,7 @@ class SortedColumns:
         if self.counted:
             self._score_counted(s, sizes, n_classes, min_leaf, rank)
 
-    def _rises(self, js: range):
+    def _rises(self, js: range) -> Any:
         """Where the value of the sorted features ``js`` rises at the next position (``(c, m)``,
         bool), a function that says where it is missing, and the values (``(c, m)``, small data
         only; else None): read from the flags, or with small data from the values themselves
@@ -381,7 +391,7 @@ class SortedColumns:
         np.greater(values[:, 1:], values[:, :-1], out=rises[:, :-1])
         return rises, lambda: np.isnan(values), values
 
-    def _beside(self, js: range, at: np.ndarray, values) -> np.ndarray:
+    def _beside(self, js: range, at: np.ndarray, values: Any) -> np.ndarray:
         """The two values each cut lies between (``(2, cuts)``), for cuts after positions ``at``
         (increasing) of the sorted features ``js`` laid end to end: from ``values``, the sorted
         values of small data (:meth:`_rises`), in one gather; else from the data
@@ -406,7 +416,9 @@ class SortedColumns:
             high[mine] = self.numeric[j][row_high[mine]]
         return low, high
 
-    def _score_counted(self, s, sizes, n_classes, min_leaf, rank=0) -> None:
+    def _score_counted(
+        self, s: Any, sizes: Any, n_classes: Any, min_leaf: Any, rank: Any = 0
+    ) -> None:
         """The counted features' part of :meth:`score`: as many features as fit in a chunk
         counted together, segment ``i * k + node`` for the chunk's i-th feature (``rank``: as
         :meth:`score` has it)."""
@@ -448,7 +460,17 @@ class SortedColumns:
             values[..., mine] = self.counted_values[j][codes[..., mine]]
         return values
 
-    def _fill(self, s, features, k, result, ok, low, high, at=None) -> None:
+    def _fill(
+        self,
+        s: Any,
+        features: Any,
+        k: Any,
+        result: Any,
+        ok: Any,
+        low: Any,
+        high: Any,
+        at: Any = None,
+    ) -> None:
         """Write one chunk's search (its features side by side) into the (node, feature) tables
         (``at``: the slice of columns the features are, when the caller knows)."""
         c = len(features)
@@ -474,7 +496,9 @@ class SortedColumns:
         s.n_ties[:, at] = result.n_ties.reshape(c, k).T
         s.numeric_searches.append((features, result))
 
-    def branches(self, data, chosen, splitting, starts, sizes, is_cat) -> np.ndarray:
+    def branches(
+        self, data: Any, chosen: Any, splitting: Any, starts: Any, sizes: Any, is_cat: Any
+    ) -> np.ndarray:
         """The branch slot of every position of ``rows[0]`` (-1 where the node does not split).
 
         A feature at a time: a split on a sorted feature sends the first ``n_left`` rows of the
@@ -517,7 +541,7 @@ class SortedColumns:
             )  # (one byte a row in play, and one int32 a row of these nodes)
         return slot_of_row[rows]
 
-    def _sorted_branches(self, chosen, splitting, starts) -> np.ndarray:
+    def _sorted_branches(self, chosen: Any, splitting: Any, starts: Any) -> np.ndarray:
         """:meth:`branches` of the nodes split on a sorted feature, all features at once (a few
         int64 a position of these nodes: for small levels); returns which nodes those are."""
         layout = self._layout_of[chosen]  # of each node's chosen feature (-1: not sorted)
@@ -535,7 +559,7 @@ class SortedColumns:
             self._slot_of_row[self.rows.reshape(-1)[j[node] * self.m + at]] = slot
         return mine
 
-    def splits_sorted(self, chosen, splitting) -> bool:
+    def splits_sorted(self, chosen: Any, splitting: Any) -> bool:
         """Whether :meth:`sorted_children` can make this level's children: small data, every
         sorted feature searched at once, and every splitting node cut on a sorted feature."""
         if not SIDES_AS_CHILDREN or self.stacked is None:
@@ -547,7 +571,7 @@ class SortedColumns:
             return True
         return self._side_counts is not None and bool((self._layout_of[split_on] >= 0).all())
 
-    def sorted_children(self, chosen, splitting) -> tuple[np.ndarray, ...]:
+    def sorted_children(self, chosen: Any, splitting: Any) -> tuple[np.ndarray, ...]:
         """The children of nodes split on sorted features (:meth:`splits_sorted`), read from the
         search: the class counts of a cut's sides (left, right, missing) are those of the
         children it makes, one per non-empty side. Returns each child's parent (an index into
@@ -567,7 +591,9 @@ class SortedColumns:
         parent, slot = (self._split_sizes > 0).nonzero()
         return split[parent], slot, sides[parent, slot], self._split_sizes[parent, slot]
 
-    def regroup_children(self, scored, parent, slot, child_sizes, sizes) -> None:
+    def regroup_children(
+        self, scored: Any, parent: Any, slot: Any, child_sizes: Any, sizes: Any
+    ) -> None:
         """:meth:`regroup` after :meth:`sorted_children`: the rows of every child that is
         ``scored`` (the others are dropped), each layout keeping its order.
 
@@ -595,14 +621,20 @@ class SortedColumns:
         m_new = int(np.add.reduce(child_sizes[scored]))
         self.regroup(self._segment_of_row, n_scored + 1, m_new, dropped_last=True)
 
-    def regroup_positions(self, new_segment_of_position) -> None:
+    def regroup_positions(self, new_segment_of_position: Any) -> None:
         """Regroup every layout by the new segment of each position of ``rows[0]`` (-1: dropped)."""
         new_segment_of_row = self._segment_of_row
         new_segment_of_row[self.rows[0]] = new_segment_of_position
         self._node_of_position = np.zeros(0, dtype=np.int32)  # (the level's: not needed now)
         self.regroup(new_segment_of_row)
 
-    def regroup(self, new_segment_of_row, n_keys=None, m_new=None, dropped_last=False) -> None:
+    def regroup(
+        self,
+        new_segment_of_row: Any,
+        n_keys: Any = None,
+        m_new: Any = None,
+        dropped_last: bool = False,
+    ) -> None:
         """Keep the rows whose new segment is >= 0, grouped by it, each group in its old order
         (``n_keys``: the number of new segments plus one, ``m_new``: the rows kept; counted
         here when not given). With ``dropped_last``, the rows to drop are marked by the segment

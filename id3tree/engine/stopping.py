@@ -3,12 +3,16 @@ trees, traces and saved models compare equal)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 __all__ = ["low_gain_reason", "NO_VALID_SPLIT", "not_significant_reason", "stop_reasons"]
 
 
-def stop_reasons(counts: np.ndarray, depth: int, params, n_rows=None, totals=None) -> np.ndarray:
+def stop_reasons(
+    counts: np.ndarray, depth: int, params: Any, n_rows: Any = None, totals: Any = None
+) -> np.ndarray:
     """Why each node of a level stops before any scoring (None where it will be scored).
 
     ``n_rows``, the rows of each node, is given when the counts are sums of weights: the

@@ -9,6 +9,7 @@ them the numbers a reader follows.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -117,7 +118,7 @@ class GrownTree:
                         NUMERIC_MISSING if key is MISSING else (LEFT if key == "<=" else RIGHT)
                     )
                 else:
-                    slot[c] = len(categories[f]) if key is MISSING else value_slot[f][key]
+                    slot[c] = len(categories[f]) if key is MISSING else value_slot[f][key]  # type: ignore[index]
         counts = np.array([[node.class_counts[c] for c in classes] for node in nodes])
         return cls(
             parent,
@@ -199,7 +200,7 @@ def feature_importances(tree: GrownTree, n_features: int) -> np.ndarray:
     return total / s if s > 0 else total
 
 
-def id_like_splits(tree: GrownTree, names: list, categories: list, rows_of=None) -> list:
+def id_like_splits(tree: GrownTree, names: list, categories: list, rows_of: Any = None) -> list:
     """What to warn of (:class:`~id3tree.base.diagnostics.IDLikeFeatureWarning`): one warning per
     column that made a split of (nearly) one row per branch, naming the largest such split.
     ``rows_of(position)`` counts a node's training rows when its counts are sums of weights (a
@@ -221,7 +222,7 @@ def id_like_splits(tree: GrownTree, names: list, categories: list, rows_of=None)
     missing[is_child] = tree.slot[is_child] == levels[p]  # the rows with no value do not count
     missing_child = np.full(n, -1)
     missing_child[parent[missing]] = np.flatnonzero(missing)
-    worst = {}
+    worst: dict[Any, Any] = {}
     for i in np.flatnonzero(levels >= 0).tolist():
         m = missing_child[i]
         n_values = int(n_children[i]) - (m >= 0)
@@ -236,11 +237,13 @@ def id_like_splits(tree: GrownTree, names: list, categories: list, rows_of=None)
     return [_id_like_message(tree, feature, *found) for feature, found in worst.items()]
 
 
-def _id_like_message(tree: GrownTree, feature: str, i: int, n_rows, n_values, node_rows):
+def _id_like_message(
+    tree: GrownTree, feature: str, i: int, n_rows: Any, n_values: Any, node_rows: Any
+) -> Any:
     return id_like_warning(feature, n_rows, n_values, _where(tree, i, n_rows, node_rows))
 
 
-def _where(tree: GrownTree, i: int, n_rows, node_rows) -> str:
+def _where(tree: GrownTree, i: int, n_rows: Any, node_rows: Any) -> str:
     ids, depth = tree.ids, tree.depth
     where = "" if depth[i] == 0 else f" at node {ids[i]} (depth {depth[i]})"
     if n_rows < node_rows:

@@ -104,7 +104,7 @@ class Node:
         if is_missing(value):
             return self.children.get(MISSING)
         if self.is_numeric_split:  # (read as a double, as the learner reads numbers)
-            return self.children.get("<=" if float(value) <= self.threshold else ">")
+            return self.children.get("<=" if float(value) <= self.threshold else ">")  # type: ignore[operator]  # (a numeric split has its threshold)
         return self.children.get(value)  # (1 == 1.0 == True: one key, as the learner's codes)
 
     def walk(self) -> Iterator[Node]:
@@ -136,7 +136,7 @@ up to floating-point rounding (three rows of weight 0.1 sum to 0.300000000000000
 weight 0.3 to 0.3). Whole counts tie only when equal."""
 
 
-def top_classes(counts) -> np.ndarray:
+def top_classes(counts: Any) -> np.ndarray:
     """Which classes hold the largest count of each node: a boolean array shaped like
     ``counts`` (nodes by classes, or one node's classes). Whole counts must be equal; sums of
     fractional weights may differ by :data:`COUNT_TIE_RTOL` of the top (rounding)."""
@@ -147,7 +147,7 @@ def top_classes(counts) -> np.ndarray:
     return counts >= top - COUNT_TIE_RTOL * np.abs(top)
 
 
-def majority_classes(counts) -> np.ndarray:
+def majority_classes(counts: Any) -> np.ndarray:
     """Each node's predicted class (index into the classes) from its counts (nodes by classes):
     the first of its :func:`top_classes` (ties go to the class that comes first)."""
     return np.argmax(top_classes(counts), axis=-1)
@@ -176,7 +176,7 @@ def class_tie_note(class_counts: dict, prediction: Any) -> str:
     return f"{names} tie with {each} each; {CLASS_TIE_RULE}, so it predicts {prediction}"
 
 
-def condensed_path(steps: list[tuple[str, str, Any]], decimals: int | None = None) -> list[str]:
+def condensed_path(steps: list[Any], decimals: int | None = None) -> list[str]:
     """The tests on the way to a node, one per feature: a numeric feature cut several times
     becomes one interval (``2.45 < petal_length <= 4.95``).
 
@@ -193,7 +193,7 @@ def condensed_path(steps: list[tuple[str, str, Any]], decimals: int | None = Non
     return [path_word(feature, tests, decimals) for feature, tests in state.items()]
 
 
-def narrowed(tests: tuple | None, op: str, value) -> tuple:
+def narrowed(tests: tuple | None, op: str, value: Any) -> tuple:
     """What the path knows of one feature, ``(low, high, other)``, after one more test on it
     (``tests`` None before the first): the largest ``>`` bound, the smallest ``<=`` bound, and
     the last ``=`` or ``missing`` test."""
@@ -231,7 +231,7 @@ def path_word(
     return f"{feature} <= {high_text}"
 
 
-def path_step(node: Node, key: Any) -> tuple[str, str, Any]:
+def path_step(node: Node, key: Any) -> tuple[str | None, Any, Any]:
     """The branch ``key`` of ``node`` as a ``(feature, op, value)`` step of :func:`condensed_path`."""
     if key is MISSING:
         return node.feature, "missing", None
@@ -242,6 +242,8 @@ def path_step(node: Node, key: Any) -> tuple[str, str, Any]:
 
 def node_paths(root: Node, decimals: int | None = None) -> dict[int, list[str]]:
     """``node_id`` -> the condensed tests on the way there, for every node below ``root``."""
+    paths: dict[int, list[str]]
+    stack: list[tuple[Node, list[Any]]]
     paths, stack = {root.node_id: []}, [(root, [])]
     while stack:
         node, steps = stack.pop()
@@ -256,7 +258,7 @@ def branch_label(node: Node, key: Any, decimals: int | None = None) -> str:
     if key is MISSING:
         return f"{node.feature} is missing"
     if node.is_numeric_split:
-        return f"{node.feature} {key} {format_number(node.threshold, decimals)}"
+        return f"{node.feature} {key} {format_number(node.threshold, decimals)}"  # type: ignore[arg-type]
     return f"{node.feature} = {key}"
 
 
@@ -265,7 +267,7 @@ def edge_label(node: Node, key: Any, decimals: int | None = None) -> str:
     if key is MISSING:
         return "missing"
     if node.is_numeric_split:
-        return f"{key} {format_number(node.threshold, decimals)}"
+        return f"{key} {format_number(node.threshold, decimals)}"  # type: ignore[arg-type]
     return str(key)
 
 
@@ -276,6 +278,6 @@ def feature_importances(root: Node, names: list[str]) -> np.ndarray:
     total = np.zeros(len(names))
     for node in root.walk():
         if not node.is_leaf:
-            total[index[node.feature]] += node.n_samples / root.n_samples * node.gain
+            total[index[node.feature]] += node.n_samples / root.n_samples * node.gain  # type: ignore[index, operator]  # (a split has both)
     s = total.sum()
     return total / s if s > 0 else total

@@ -6,6 +6,8 @@ Every entropy in the ranking functions comes from :mod:`id3tree.base.entropy`, t
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -13,7 +15,7 @@ from id3tree.base.validation import check_labels, factorize
 from id3tree.information import _codes
 
 
-def check_target(y, n_rows: int) -> tuple[np.ndarray, list]:
+def check_target(y: Any, n_rows: int) -> tuple[np.ndarray, list[Any]]:
     """Class codes ``0 .. K-1`` of a target column and its classes; missing labels are an error."""
     return factorize(check_labels(y, n_rows), "y")
 
@@ -28,7 +30,7 @@ def narrow_dtype(n_codes: int) -> np.dtype:
     return np.min_scalar_type(max(n_codes - 1, 0))
 
 
-def binned_codes(column: pd.Series, name: str, bins) -> tuple[np.ndarray, int]:
+def binned_codes(column: pd.Series, name: str, bins: Any) -> tuple[np.ndarray, int]:
     """Codes of one column by the rule of :func:`id3tree.mutual_information`.
 
     Numeric columns in ``bins`` equal-width bins (``numpy.histogram`` edges), categories one code

@@ -22,8 +22,9 @@ are counted sparsely with ``np.unique``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
+from typing import Any
 
 import numpy as np
 
@@ -71,7 +72,7 @@ def pair_entropies(
 class _Plan:
     """Columns in sorted order, cut into groups (rows of the work) and blocks (its columns)."""
 
-    def __init__(self, codes: list[np.ndarray], n_codes: list[int], base: float):
+    def __init__(self, codes: list[np.ndarray], n_codes: list[int], base: float) -> None:
         self.codes, self.n_codes, self.base = codes, n_codes, base
         self.groups = _cut(n_codes, lambda cells, n: cells * n <= GROUP_CELLS, np.prod)
         self.blocks = [
@@ -117,7 +118,7 @@ class _Plan:
                 per_pair = np.add.reduceat(np.concatenate(member_sums), starts)
                 found[a, partners] = self._entropy(per_pair, n_rows)
 
-    def blocks_after(self, group: list[int]):
+    def blocks_after(self, group: list[int]) -> Iterator[Any]:
         """Each block with columns after the group, and where in it they start."""
         after = group[-1] + 1
         for block in self.blocks:
@@ -128,7 +129,7 @@ class _Plan:
         """The codes of the pair (a, b), one per row: ``a * n_b + b``."""
         return self.codes[a].astype(np.int64) * self.n_codes[b] + self.codes[b]
 
-    def joint_codes(self, group: list[int], n_rows: int, out=None) -> np.ndarray:
+    def joint_codes(self, group: list[int], n_rows: int, out: Any = None) -> np.ndarray:
         """The group's codes as one (mixed radix: the first member the most significant digit),
         in ``out`` if given (an int64 buffer of ``n_rows``)."""
         if out is None:
@@ -141,10 +142,12 @@ class _Plan:
             joint += self.codes[a]
         return joint
 
-    def _entropy(self, sum_xlogx, n_rows: int):
+    def _entropy(self, sum_xlogx: Any, n_rows: int) -> Any:
         return entropy_from_xlogx(sum_xlogx, n_rows, self.base)
 
-    def _dense(self, sizes, joint, block, first, work, table=None) -> list[np.ndarray]:
+    def _dense(
+        self, sizes: Any, joint: Any, block: Any, first: Any, work: Any, table: Any = None
+    ) -> list[np.ndarray]:
         """Each member's tables with columns ``block.members[first:]``, side by side.
 
         One table for all of them: the cell of (group code, column b) is
@@ -181,7 +184,7 @@ class _Plan:
 class _Block:
     """A few consecutive columns whose codes are shifted to sit side by side: 0 .. width - 1."""
 
-    def __init__(self, members: list[int], codes: list[np.ndarray], n_codes: list[int]):
+    def __init__(self, members: list[int], codes: list[np.ndarray], n_codes: list[int]) -> None:
         self.members = members
         self.starts = np.cumsum([0] + [n_codes[b] for b in members[:-1]])
         self.width = int(sum(n_codes[b] for b in members))
@@ -191,7 +194,7 @@ class _Block:
             np.add(codes[b], start, out=self.shifted[row], dtype=dtype, casting="unsafe")
 
 
-def _cut(n_codes: list[int], fits, combine, most: int | None = None) -> list[list[int]]:
+def _cut(n_codes: list[int], fits: Any, combine: Any, most: int | None = None) -> list[list[int]]:
     """Consecutive runs of columns: a column joins the current run while ``fits(run, n)``."""
     runs: list[list[int]] = []
     for a, n in enumerate(n_codes):
@@ -214,7 +217,9 @@ def _keep(table: np.ndarray, axes: list[int]) -> np.ndarray:
     return table.sum(axis=others) if others else table
 
 
-def pair_tables(codes: Sequence[np.ndarray], n_codes: Sequence[int]) -> tuple[np.ndarray, list]:
+def pair_tables(
+    codes: Sequence[np.ndarray], n_codes: Sequence[int]
+) -> tuple[np.ndarray, list[Any]]:
     """The counts behind :func:`pair_entropies`, for callers that add up the tables of many
     row sets before taking entropies (the partitions of a Dask DataFrame).
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -11,9 +12,9 @@ __all__ = ["plot_heatmap"]
 
 
 def plot_heatmap(
-    frame: pd.DataFrame, *, ax=None, annotate: bool = True, cmap: str = "viridis", fmt: str = ".2f",
+    frame: pd.DataFrame, *, ax: Any = None, annotate: bool = True, cmap: str = "viridis", fmt: str = ".2f",
     title: str | None = None,
-):  # fmt: skip
+) -> Any:  # fmt: skip
     """Draw a DataFrame as a heatmap and return the matplotlib Axes.
 
     Works for every frame of :mod:`id3tree.ranking`: the MI matrix, a JSD screen (classes by
@@ -55,7 +56,7 @@ def plot_heatmap(
     size = max(3.0, min(10.0, 400.0 / max(n_rows, n_cols, 1)))
     texts = _texts(values, fmt) if annotate else None
     if ax is None:
-        chars = max((len(t) for t in texts.ravel()), default=1) if annotate else 1
+        chars = max((len(t) for t in texts.ravel()), default=1) if annotate else 1  # type: ignore[union-attr]
         cell = max(0.3, 0.075 * size / 10 * chars + 0.15)
         width = min(30.0, max(4.0, 1.5 + cell * n_cols + 0.08 * _longest(numeric.index)))
         height = min(30.0, max(3.0, 1.0 + 0.3 * n_rows + 0.08 * _longest(numeric.columns)))
@@ -94,7 +95,7 @@ def _texts(values: np.ndarray, fmt: str) -> np.ndarray:
     return texts
 
 
-def _annotate(ax, image, texts, masked, size) -> None:
+def _annotate(ax: Any, image: Any, texts: Any, masked: Any, size: Any) -> None:
     """Each cell's text, dark on light colours and light on dark ones."""
     rgba = image.cmap(image.norm(masked))
     luminance = rgba[..., :3] @ np.array([0.299, 0.587, 0.114])
@@ -113,5 +114,5 @@ def _scaled_by_column(values: np.ndarray) -> np.ndarray:
     return (values - low) / span
 
 
-def _longest(labels) -> int:
+def _longest(labels: Any) -> int:
     return max((len(str(v)) for v in labels), default=1)

@@ -9,6 +9,7 @@ overlap at all. It is computed exactly, so empty bins need no epsilon.
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -28,7 +29,12 @@ MAX_MACRO_CLASSES = 12  # 2**12 - 2 = 4094 subsets
 
 
 def jsd_screen(
-    X, y, *, bins=25, macroclasses: bool = False, trim_outliers: float | None = None
+    X: Any,
+    y: Any,
+    *,
+    bins: Any = 25,
+    macroclasses: bool = False,
+    trim_outliers: float | None = None,
 ) -> pd.DataFrame:
     """One-vs-all JSD (bits) of every class against the rest, for every feature.
 
@@ -69,7 +75,7 @@ def jsd_screen(
     return _jsd_table(X, y, check_bins(bins), macroclasses, check_trim(trim_outliers))
 
 
-def check_trim(trim_outliers):
+def check_trim(trim_outliers: Any) -> Any:
     """``trim_outliers`` as :func:`jsd_screen` takes it: None or a number >= 0."""
     if trim_outliers is None or (
         isinstance(trim_outliers, (int, float))
@@ -81,7 +87,7 @@ def check_trim(trim_outliers):
 
 
 @dispatched
-def _jsd_table(X, y, bins, macroclasses: bool, trim_outliers) -> pd.DataFrame:
+def _jsd_table(X: Any, y: Any, bins: Any, macroclasses: bool, trim_outliers: Any) -> pd.DataFrame:
     frame = check_table(X)
     scores, labels, _ = screen_arrays(frame, y, bins, macroclasses, trim_outliers)
     return pd.DataFrame(
@@ -91,7 +97,9 @@ def _jsd_table(X, y, bins, macroclasses: bool, trim_outliers) -> pd.DataFrame:
     )
 
 
-def screen_arrays(frame: pd.DataFrame, y, bins, macroclasses, trim_outliers):
+def screen_arrays(
+    frame: pd.DataFrame, y: Any, bins: Any, macroclasses: Any, trim_outliers: Any
+) -> Any:
     """The screen as ``(scores of shape (subsets, features), subset labels, classes)``."""
     check_bins(bins)
     check_trim(trim_outliers)
@@ -105,7 +113,7 @@ def screen_arrays(frame: pd.DataFrame, y, bins, macroclasses, trim_outliers):
     return scores, labels, classes
 
 
-def class_groups(classes: list, macroclasses: bool) -> tuple[list[str], np.ndarray]:
+def class_groups(classes: list[Any], macroclasses: bool) -> tuple[list[str], np.ndarray]:
     """The groups of classes to set against the rest: their labels and membership matrix."""
     if len(classes) < 2:
         raise ValueError(
@@ -159,7 +167,9 @@ def _subsets(n_classes: int, macroclasses: bool) -> list[tuple[int, ...]]:
     ]
 
 
-def _class_histograms(column, name, y_codes, n_classes, bins, trim_outliers) -> np.ndarray:
+def _class_histograms(
+    column: Any, name: Any, y_codes: Any, n_classes: Any, bins: Any, trim_outliers: Any
+) -> np.ndarray:
     """Counts of (bin, class) for one feature: a (bins, classes) table."""
     if trim_outliers is None or not is_numeric(column):
         codes, n_codes = binned_codes(column, name, bins)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -18,7 +19,7 @@ __all__ = ["mi_frame", "mutual_information_matrix"]
 
 
 def mutual_information_matrix(
-    X, *, bins=10, base: float = 2, normalize: bool = False, progress: bool = False,
+    X: Any, *, bins: Any = 10, base: float = 2, normalize: bool = False, progress: bool = False,
     threads: int | None = None,
 ) -> pd.DataFrame:  # fmt: skip
     """Mutual information between every pair of columns, from their 2-D histograms.
@@ -66,7 +67,9 @@ def mutual_information_matrix(
 
 
 @dispatched
-def _mi_matrix(X, bins, base, normalize: bool, progress: bool, n_threads: int) -> pd.DataFrame:
+def _mi_matrix(
+    X: Any, bins: Any, base: Any, normalize: bool, progress: bool, n_threads: int
+) -> pd.DataFrame:
     frame = check_table(X)
     names = [str(c) for c in frame.columns]
     bar = _progress_bar(len(names) * (len(names) - 1) // 2) if progress else None
@@ -93,7 +96,7 @@ def _mi_matrix(X, bins, base, normalize: bool, progress: bool, n_threads: int) -
     return mi_frame(joint, frame.columns, normalize)
 
 
-def mi_frame(joint: np.ndarray, columns, normalize: bool) -> pd.DataFrame:
+def mi_frame(joint: np.ndarray, columns: Any, normalize: bool) -> pd.DataFrame:
     """The MI matrix from the joint entropies ``H(a, b)`` (``H(a)`` on the diagonal)."""
     h = np.diag(joint).copy()
     mi = h[:, None] + h[None, :] - joint
@@ -118,7 +121,7 @@ def _threads(threads: int | None) -> int:
     return threads
 
 
-def _progress_bar(total: int):
+def _progress_bar(total: int) -> Any:
     try:
         from tqdm import tqdm
     except ImportError:  # pragma: no cover - tqdm is a dependency

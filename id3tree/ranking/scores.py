@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
@@ -23,19 +25,19 @@ from id3tree.ranking.screening import looks_like_an_identifier
 __all__ = ["JSD_BINS", "MI_BINS", "rank_features", "ranking_frame", "SCORERS"]
 
 
-def _information_gain(x, y, bins):
+def _information_gain(x: Any, y: Any, bins: Any) -> Any:
     return information_gain(x, y)
 
 
-def _gain_ratio(x, y, bins):
+def _gain_ratio(x: Any, y: Any, bins: Any) -> Any:
     return gain_ratio(x, y)
 
 
-def _mi(x, y, bins):
+def _mi(x: Any, y: Any, bins: Any) -> Any:
     return table_measures(binned_table(x, y, bins))[0]
 
 
-def _symmetric_uncertainty(x, y, bins):
+def _symmetric_uncertainty(x: Any, y: Any, bins: Any) -> Any:
     """2 MI(x, y) / (H(x) + H(y)): MI scaled to [0, 1] (0 when both are constant)."""
     return symmetric_uncertainty(binned_table(x, y, bins))
 
@@ -53,7 +55,9 @@ JSD_BINS = 25
 ``JSDSelector``, ``rank_features(method="jsd")``, ``id3tree rank --method jsd``)."""
 
 
-def rank_features(X, y, *, method: str = "information_gain", bins=None) -> pd.DataFrame:
+def rank_features(
+    X: Any, y: Any, *, method: str = "information_gain", bins: Any = None
+) -> pd.DataFrame:
     """Score every feature against the class and sort them, best first.
 
     Methods (all in bits):
@@ -110,7 +114,7 @@ def rank_features(X, y, *, method: str = "information_gain", bins=None) -> pd.Da
 
 
 @dispatched
-def _rank(X, y, method: str, bins) -> pd.DataFrame:
+def _rank(X: Any, y: Any, method: str, bins: Any) -> pd.DataFrame:
     frame = check_table(X)
     codes, classes = check_target(y, frame.shape[0])
     if method == "jsd":
@@ -123,7 +127,7 @@ def _rank(X, y, method: str, bins) -> pd.DataFrame:
     return ranking_frame(scores, frame.columns, flags)
 
 
-def ranking_frame(scores: np.ndarray, columns, flags=None) -> pd.DataFrame:
+def ranking_frame(scores: np.ndarray, columns: Any, flags: Any = None) -> pd.DataFrame:
     """Scores as the ranking: indexed by feature, best first, ties in column order; ``flags``
     (default: none) mark ID-like columns."""
     flags = [""] * len(scores) if flags is None else list(flags)
@@ -133,7 +137,7 @@ def ranking_frame(scores: np.ndarray, columns, flags=None) -> pd.DataFrame:
     return ranked.iloc[np.argsort(-scores, kind="stable")]
 
 
-def _id_like_flag(values, name: str) -> str:
+def _id_like_flag(values: Any, name: str) -> str:
     column = as_series(values, name)
     counts = column.value_counts(dropna=True)
     numeric = is_numeric(column)

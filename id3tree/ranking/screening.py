@@ -10,6 +10,7 @@ when K - 1 values occur once and one takes the rest (scenario B). The *percent e
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -31,7 +32,7 @@ COLUMNS = [
 
 
 def screen_features(
-    X, *, single_category: float = 0.95, many_categories: float = 0.01, near_constant: float = 0.01,
+    X: Any, *, single_category: float = 0.95, many_categories: float = 0.01, near_constant: float = 0.01,
     mostly_missing: float = 50.0, low_variety: float = 10.0,
 ) -> pd.DataFrame:  # fmt: skip
     """One row per column: missing values, distinct values, entropy, spread, and warning flags.
@@ -86,7 +87,7 @@ def screen_features(
 
 
 @dispatched
-def _screen_table(X, limits: tuple) -> pd.DataFrame:
+def _screen_table(X: Any, limits: tuple[Any, ...]) -> pd.DataFrame:
     frame = check_table(X)
     rows = [
         _screen(as_series(frame.iloc[:, f], str(frame.columns[f])), *limits)
@@ -95,12 +96,14 @@ def _screen_table(X, limits: tuple) -> pd.DataFrame:
     return screen_frame(rows, frame.columns)
 
 
-def screen_frame(rows: list, columns) -> pd.DataFrame:
+def screen_frame(rows: list[Any], columns: Any) -> pd.DataFrame:
     table = pd.DataFrame(rows, columns=COLUMNS, index=pd.Index(columns, name="feature"))
     return table.astype({"is_string": bool, "n_valid": int, "n_missing": int, "n_unique": int})
 
 
-def _screen(column: pd.Series, single, many, constant, missing, variety) -> list:
+def _screen(
+    column: pd.Series, single: Any, many: Any, constant: Any, missing: Any, variety: Any
+) -> list[Any]:
     counts = column.value_counts(dropna=True, sort=True)
     numeric = is_numeric(column) or pd.api.types.is_bool_dtype(column.dtype)
     mean, cv = _mean_and_cv(column) if numeric and len(counts) else (math.nan, math.nan)
@@ -110,7 +113,9 @@ def _screen(column: pd.Series, single, many, constant, missing, variety) -> list
     )  # fmt: skip
 
 
-def screen_row(dtype: str, counts: pd.Series, n_rows: int, numeric, mean, cv, limits) -> list:
+def screen_row(
+    dtype: str, counts: pd.Series, n_rows: int, numeric: Any, mean: Any, cv: Any, limits: Any
+) -> list[Any]:
     """One row of the screen from a column's value counts (sorted, most frequent first)."""
     single, many, constant, missing, variety = limits
     n_valid, n_unique = int(counts.sum()), len(counts)
@@ -185,6 +190,6 @@ def _mean_and_cv(column: pd.Series) -> tuple[float, float]:
     return mean, sign * float(values.std(ddof=1)) / max(1.0, abs(mean))
 
 
-def _entropy_of(counts) -> float:
+def _entropy_of(counts: Any) -> float:
     """Entropy (bits) of one distribution given as counts; 0 for no counts at all."""
     return float(entropy_rows(np.asarray(counts, dtype=float)))

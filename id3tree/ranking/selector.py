@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -54,14 +55,21 @@ class JSDSelector(FrameSelector):
     ['size']
     """
 
-    def __init__(self, top_k=1, per_class=True, threshold=None, bins=25, trim_outliers=None):
+    def __init__(
+        self,
+        top_k: Any = 1,
+        per_class: bool = True,
+        threshold: Any = None,
+        bins: Any = 25,
+        trim_outliers: Any = None,
+    ) -> None:
         self.top_k = top_k
         self.per_class = per_class
         self.threshold = threshold
         self.bins = bins
         self.trim_outliers = trim_outliers
 
-    def fit(self, X, y):
+    def fit(self, X: Any, y: Any) -> Any:
         """Compute the screen and choose the features.
 
         Parameters

@@ -7,6 +7,7 @@ many rows they used. Every error names the column and the problem.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -29,7 +30,7 @@ class Pair:
         return len(self.x)
 
 
-def complete_rows(x, y) -> Pair:
+def complete_rows(x: Any, y: Any) -> Pair:
     """Align x and y by position and keep the rows where neither is missing."""
     xs, ys = as_series(x, "x"), as_series(y, "y")
     x_name = "x" if xs.name is None else str(xs.name)
@@ -55,7 +56,7 @@ def complete_rows(x, y) -> Pair:
     )
 
 
-def categories(series: pd.Series, name: str) -> tuple[np.ndarray, list]:
+def categories(series: pd.Series, name: str) -> tuple[np.ndarray, list[Any]]:
     """Codes ``0 .. L-1`` of the categories (the rows here have no missing values) and the
     categories themselves, in their natural order."""
     return factorize(series, name)

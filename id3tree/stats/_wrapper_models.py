@@ -11,7 +11,9 @@ warm-started from the model it extends.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -45,7 +47,9 @@ class Design:
     y_exponent: int = 0  # an interval target's values are y * 2**-y_exponent (see _y_scaled)
 
 
-def build_design(X, y, categorical, target_kind, missing) -> tuple[Design, str, str]:
+def build_design(
+    X: Any, y: Any, categorical: Any, target_kind: Any, missing: Any
+) -> tuple[Design, str, str]:
     frame = to_frame(X, "X")
     names = [str(c) for c in frame.columns]
     if len(set(names)) != len(names):
@@ -167,12 +171,14 @@ class Fit:
 class Models:
     """Fits models on the shared design, each set of columns once, logits warm-started."""
 
-    def __init__(self, design: Design, tolerance: float):
+    def __init__(self, design: Design, tolerance: float) -> None:
         self.design = design
         self.tolerance = tolerance
         self.n = design.matrix.shape[0]
-        self._by_columns: dict[frozenset, tuple] = {}
-        self.on_fit = lambda: None  # called once per model asked for (a progress bar's update)
+        self._by_columns: dict[frozenset[Any], tuple[Any, ...]] = {}
+        self.on_fit: Callable[[], None] = lambda: (
+            None
+        )  # called once per model asked for (a progress bar's update)
 
     def fit(self, features: tuple[int, ...], start_from: Fit | None = None) -> Fit:
         self.on_fit()
@@ -189,10 +195,10 @@ class Models:
         log_likelihood, n_parameters, rss, coefficients, note = self._by_columns[key]
         return Fit(tuple(features), kept, aliased, log_likelihood, n_parameters, rss, note)
 
-    def coefficients(self, fit: Fit):
+    def coefficients(self, fit: Fit) -> Any:
         return self._by_columns[frozenset(fit.kept)][3]
 
-    def _fit_columns(self, kept: tuple[int, ...], start_from: Fit | None):
+    def _fit_columns(self, kept: tuple[int, ...], start_from: Fit | None) -> Any:
         d, n = self.design, self.n
         if d.n_classes == 0:  # least squares: sweep [Z y]'[Z y] on Z's columns
             index = list(kept) + [d.cross.shape[0] - 1]

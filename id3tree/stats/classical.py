@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -80,7 +81,7 @@ def _table_note(observed: pd.DataFrame, pair: Pair | Observed) -> str:
     return ""
 
 
-def chi_square_test(x, y) -> HypothesisTestResult:
+def chi_square_test(x: Any, y: Any) -> HypothesisTestResult:
     """Pearson's chi-square test of independence of a categorical x and a categorical y.
 
     1. the expected count of cell (i, j) under independence is ``E_ij = n_i+ n_+j / n_++``;
@@ -99,13 +100,13 @@ def chi_square_test(x, y) -> HypothesisTestResult:
 
 
 @dispatched
-def _observed(x, y) -> Observed:
+def _observed(x: Any, y: Any) -> Observed:
     """The observed counts of two categorical columns, on the rows where both are present."""
     pair = complete_rows(x, y)
     return Observed(_observed_table(pair), pair.n, pair.x_name, pair.y_name)
 
 
-def _chi_square(x, y) -> tuple[HypothesisTestResult, float]:
+def _chi_square(x: Any, y: Any) -> tuple[HypothesisTestResult, float]:
     return _chi_square_of(_observed(x, y))
 
 
@@ -131,7 +132,7 @@ def _chi_square_of(found: Observed) -> tuple[HypothesisTestResult, float]:
     return result, float(math.sqrt(test.statistic / (pair.n * min(rows - 1, columns - 1))))
 
 
-def g_test(x, y) -> HypothesisTestResult:
+def g_test(x: Any, y: Any) -> HypothesisTestResult:
     """The likelihood-ratio (G) test of independence: ``G = 2 sum n_ij ln(n_ij / E_ij)``.
 
     It is the information gain in disguise: ``G = 2 N (H(Y) - H(Y|X))`` with entropies in nats,
@@ -166,7 +167,7 @@ def g_test(x, y) -> HypothesisTestResult:
     )
 
 
-def cramers_v(x, y) -> float:
+def cramers_v(x: Any, y: Any) -> float:
     """Cramer's V: ``sqrt(chi2 / (N min(L - 1, K - 1)))``, in [0, 1]; 0 for a single category.
 
     >>> cramers_v(["a", "a", "b", "b"], ["u", "u", "v", "v"])
@@ -190,12 +191,12 @@ def _unit_scaled(values: np.ndarray) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------------------
-def _anova(x, y) -> tuple[HypothesisTestResult, float]:
+def _anova(x: Any, y: Any) -> tuple[HypothesisTestResult, float]:
     return _anova_of(*_group_sums(x, y))
 
 
 @dispatched
-def _group_sums(x, y) -> tuple:
+def _group_sums(x: Any, y: Any) -> tuple[Any, ...]:
     """``(n_i, mean_i, mean, SST, SSW, x_name, y_name)`` of an interval y in the groups of x."""
     pair = complete_rows(x, y)
     groups, labels = categories(pair.x, pair.x_name)
@@ -208,7 +209,9 @@ def _group_sums(x, y) -> tuple:
     return n_i, mean_i, mean, sst, ssw, pair.x_name, pair.y_name
 
 
-def _anova_of(n_i, mean_i, mean, sst, ssw, x_name, y_name) -> tuple[HypothesisTestResult, float]:
+def _anova_of(
+    n_i: Any, mean_i: Any, mean: Any, sst: Any, ssw: Any, x_name: Any, y_name: Any
+) -> tuple[HypothesisTestResult, float]:
     """The F test from the group sizes and means and the total and within sums of squares."""
     ssg = float((n_i * (mean_i - mean) ** 2).sum())  # between groups, = SST - SSW
     n, n_groups = int(n_i.sum()), len(n_i)
@@ -229,7 +232,7 @@ def _anova_of(n_i, mean_i, mean, sst, ssw, x_name, y_name) -> tuple[HypothesisTe
     return result, (ssg / sst if sst > 0 and not note else 0.0)
 
 
-def anova_test(x, y) -> HypothesisTestResult:
+def anova_test(x: Any, y: Any) -> HypothesisTestResult:
     """One-way analysis of variance of an interval y across the categories of x.
 
     With group means ``ybar_i`` and overall mean ``ybar``: ``SSW = sum_ij (y_ij - ybar_i)^2``,
@@ -242,7 +245,7 @@ def anova_test(x, y) -> HypothesisTestResult:
     return _anova(x, y)[0]
 
 
-def eta_squared(x, y) -> float:
+def eta_squared(x: Any, y: Any) -> float:
     """Eta-squared ``SSG / SST``: the share of y's variation explained by x's categories.
 
     >>> eta_squared(["a", "a", "b", "b"], [1.0, 1.0, 3.0, 3.0])
@@ -254,12 +257,12 @@ def eta_squared(x, y) -> float:
 # ---------------------------------------------------------------------------------------------
 # Interval x, interval y: the least-squares line
 # ---------------------------------------------------------------------------------------------
-def _regression(x, y) -> tuple[HypothesisTestResult, float]:
+def _regression(x: Any, y: Any) -> tuple[HypothesisTestResult, float]:
     return _regression_of(*_co_moments(x, y))
 
 
 @dispatched
-def _co_moments(x, y) -> tuple:
+def _co_moments(x: Any, y: Any) -> tuple[Any, ...]:
     """``(n, Sxx, Syy, Sxy, rss, x_name, y_name)`` of two interval columns, with ``rss(slope)``
     the residual sum of squares of the line of that slope through the means."""
     pair = complete_rows(x, y)
@@ -269,13 +272,15 @@ def _co_moments(x, y) -> tuple:
     dx, dy = xv - xv.mean(), yv - yv.mean()
     sxx, syy, sxy = float(dx @ dx), float(dy @ dy), float(dx @ dy)
 
-    def rss(slope):  # residual sum of squares
+    def rss(slope: Any) -> Any:  # residual sum of squares
         return float(((dy - slope * dx) ** 2).sum())
 
     return n, sxx, syy, sxy, rss, pair.x_name, pair.y_name
 
 
-def _regression_of(n, sxx, syy, sxy, rss, x_name, y_name) -> tuple[HypothesisTestResult, float]:
+def _regression_of(
+    n: Any, sxx: Any, syy: Any, sxy: Any, rss: Any, x_name: Any, y_name: Any
+) -> tuple[HypothesisTestResult, float]:
     """The t test of the slope from the sums of squares and products about the means."""
     df = n - 2
     note = ""
@@ -295,7 +300,7 @@ def _regression_of(n, sxx, syy, sxy, rss, x_name, y_name) -> tuple[HypothesisTes
     return result, min(sxy * sxy / (sxx * syy), 1.0)
 
 
-def regression_test(x, y) -> HypothesisTestResult:
+def regression_test(x: Any, y: Any) -> HypothesisTestResult:
     """The t test of the slope of the least-squares line ``y = a + b x``.
 
     ``b = Sxy / Sxx``, ``RSS = sum (y_i - a - b x_i)^2``, ``se(b) = sqrt(RSS / (n - 2) / Sxx)``,
@@ -307,7 +312,7 @@ def regression_test(x, y) -> HypothesisTestResult:
     return _regression(x, y)[0]
 
 
-def pearson_r2(x, y) -> float:
+def pearson_r2(x: Any, y: Any) -> float:
     """The squared Pearson correlation ``Sxy^2 / (Sxx Syy)``; 0 when x or y is constant.
 
     >>> pearson_r2([1, 2, 3], [2.0, 4.0, 6.0])
@@ -320,7 +325,7 @@ def pearson_r2(x, y) -> float:
 # Interval x, categorical y: multinomial logits with and without x
 # ---------------------------------------------------------------------------------------------
 @dispatched
-def _deviance(x, y) -> tuple[HypothesisTestResult, float]:
+def _deviance(x: Any, y: Any) -> tuple[HypothesisTestResult, float]:
     pair = complete_rows(x, y)
     xv = interval(pair.x, pair.x_name, "deviance_test", "chi_square_test")
     classes, labels = categories(pair.y, pair.y_name)
@@ -349,7 +354,7 @@ def _deviance(x, y) -> tuple[HypothesisTestResult, float]:
     return result, min(max(1.0 - fit.l1 / fit.l0, 0.0), 1.0)
 
 
-def deviance_test(x, y) -> HypothesisTestResult:
+def deviance_test(x: Any, y: Any) -> HypothesisTestResult:
     """The deviance (likelihood-ratio) test of an interval x for a categorical y.
 
     Fit the multinomial logit of y with only intercepts (log-likelihood ``l0 = -N H(Y)``, in nats)
@@ -365,7 +370,7 @@ def deviance_test(x, y) -> HypothesisTestResult:
     return _deviance(x, y)[0]
 
 
-def mcfadden_r2(x, y) -> float:
+def mcfadden_r2(x: Any, y: Any) -> float:
     """McFadden's pseudo R-squared ``1 - l1 / l0`` of the logit in :func:`deviance_test`.
 
     >>> round(mcfadden_r2([1.0, 2.0, 3.0, 4.0, 5.0, 6.0], [0, 0, 1, 0, 1, 1]), 4)

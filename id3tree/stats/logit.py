@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from scipy.special import log_softmax
@@ -91,7 +92,7 @@ def fit_multinomial_logit(x: np.ndarray, y: np.ndarray, n_classes: int) -> Logit
     indicator = np.zeros((n, k - 1))  # indicator[i, k-1] = 1 when y_i = k, for k >= 1
     indicator[y > 0, y[y > 0] - 1] = 1.0
 
-    def log_likelihood(theta):  # theta[0] intercepts a_1.., theta[1] slopes b_1..
+    def log_likelihood(theta: Any) -> Any:  # theta[0] intercepts a_1.., theta[1] slopes b_1..
         eta = np.zeros((n, k))
         eta[:, 1:] = theta[0] + np.outer(z, theta[1])
         log_p = log_softmax(eta, axis=1)
@@ -187,7 +188,7 @@ def fit_design_logit(
     indicator = np.zeros((n, m))
     indicator[y > 0, y[y > 0] - 1] = 1.0
 
-    def log_likelihood(beta):
+    def log_likelihood(beta: Any) -> Any:
         eta = np.zeros((n, n_classes))
         eta[:, 1:] = design @ beta
         log_p = log_softmax(eta, axis=1)

@@ -13,6 +13,7 @@ import math
 import warnings
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -42,7 +43,7 @@ def t_two_sided(statistic: float, df: int) -> tuple[float, float]:
     return min(2.0 * p, 1.0), min(math.log(2.0) + log_p, 0.0)
 
 
-def _tail(distribution, statistic: float, **params) -> tuple[float, float]:
+def _tail(distribution: Any, statistic: float, **params: Any) -> tuple[float, float]:
     """``(sf, logsf)`` of a scipy distribution; where scipy's logsf underflows to -inf, the
     log-space integration of scipy's newer distribution objects takes over."""
     if statistic <= 0:
@@ -55,7 +56,7 @@ def _tail(distribution, statistic: float, **params) -> tuple[float, float]:
     return p, log_p
 
 
-def _log_tail_in_log_space(name: str, statistic: float, params: dict) -> float:
+def _log_tail_in_log_space(name: str, statistic: float, params: dict[Any, Any]) -> float:
     if not hasattr(_scipy_stats, "make_distribution"):  # scipy < 1.15
         return -math.inf
     with warnings.catch_warnings(), np.errstate(all="ignore"):
@@ -65,7 +66,7 @@ def _log_tail_in_log_space(name: str, statistic: float, params: dict) -> float:
 
 
 @cache
-def _log_space_family(name: str):
+def _log_space_family(name: str) -> Any:
     return _scipy_stats.make_distribution(getattr(_scipy_stats, name))
 
 
@@ -159,5 +160,5 @@ def format_pvalue(log_p: float) -> str:
     return f"{mantissa:.4f}e{exponent:+03d}"
 
 
-def _format_df(df) -> str:
+def _format_df(df: Any) -> str:
     return f"({df[0]}, {df[1]})" if isinstance(df, tuple) else str(df)

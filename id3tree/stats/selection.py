@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -32,7 +33,9 @@ COLUMNS = [
 ]  # fmt: skip
 
 
-def test_features(X, y, *, categorical="auto", target_kind="auto", alpha=0.05) -> pd.DataFrame:
+def test_features(
+    X: Any, y: Any, *, categorical: Any = "auto", target_kind: str = "auto", alpha: float = 0.05
+) -> pd.DataFrame:
     """Test every feature's association with the target and rank the features by p-value.
 
     The test follows the kinds of feature and target (the lecture's 2 x 2 table): categorical
@@ -115,10 +118,10 @@ def test_features(X, y, *, categorical="auto", target_kind="auto", alpha=0.05) -
     return table.iloc[ranking]
 
 
-test_features.__test__ = False  # the name starts with "test": keep pytest from collecting it
+test_features.__test__ = False  # type: ignore[attr-defined]  # the name starts with "test": keep pytest from collecting it
 
 
-def _empty_row(length: int) -> dict:
+def _empty_row(length: int) -> dict[Any, Any]:
     return dict(
         statistic=math.nan, df=None, pvalue=math.nan, importance=math.nan, association=math.nan,
         significant=False, n=0, n_dropped=length, note="no rows with both values present",
@@ -148,7 +151,7 @@ def _target_kind(target: pd.Series, target_kind: str) -> str:
     return "categorical" if np.array_equal(values, np.round(values)) else "interval"
 
 
-def _feature_kinds(frame: pd.DataFrame, names: list[str], categorical) -> list[str]:
+def _feature_kinds(frame: pd.DataFrame, names: list[str], categorical: Any) -> list[str]:
     """Each column's kind, categorical or interval: by its dtype, plus the listed columns."""
     chosen = listed_columns(categorical, names)  # the learner's reading of categorical=
     return [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from id3tree.base.selector import FrameSelector
@@ -53,10 +55,11 @@ class WrapperSelector(FrameSelector):
     """
 
     def __init__(
-        self, direction="forward", criterion="aic", categorical="auto", target_kind="auto",
-        alpha_enter=0.05, alpha_remove=None, max_features=None, n_iter=100, random_state=None,
-        missing="drop", tolerance=TOLERANCE,
-    ):  # fmt: skip
+        self, direction: str = "forward", criterion: str = "aic", categorical: Any = "auto",
+        target_kind: str = "auto", alpha_enter: float = 0.05, alpha_remove: float | None = None,
+        max_features: int | None = None, n_iter: int = 100, random_state: Any = None,
+        missing: str = "drop", tolerance: float = TOLERANCE,
+    ) -> None:  # fmt: skip
         self.direction = direction
         self.criterion = criterion
         self.categorical = categorical
@@ -69,7 +72,7 @@ class WrapperSelector(FrameSelector):
         self.missing = missing
         self.tolerance = tolerance
 
-    def fit(self, X, y):
+    def fit(self, X: Any, y: Any) -> Any:
         """Run the search on X and y.
 
         Parameters

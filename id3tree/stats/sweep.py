@@ -21,6 +21,7 @@ parameters, with the same tolerance, 1e-8.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -39,7 +40,7 @@ class Sweep:
     aliased: list[int]
 
 
-def sweep_operator(matrix, pivots=None, *, tolerance: float = TOLERANCE) -> Sweep:
+def sweep_operator(matrix: Any, pivots: Any = None, *, tolerance: float = TOLERANCE) -> Sweep:
     """Sweep a symmetric non-negative definite matrix on ``pivots`` (default: all), in order.
 
     Parameters

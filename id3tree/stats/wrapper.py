@@ -41,6 +41,7 @@ import itertools
 import math
 import numbers
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -117,7 +118,7 @@ class SelectionResult:
     path: pd.DataFrame = field(repr=False)
     candidates: pd.DataFrame = field(repr=False)
     selected: list[str] = field(default_factory=list)
-    design_columns: dict = field(default_factory=dict, repr=False)
+    design_columns: dict[Any, Any] = field(default_factory=dict, repr=False)
 
     @property
     def title(self) -> str:
@@ -168,7 +169,7 @@ class SelectionResult:
         )
 
 
-def _format_p(p) -> str:
+def _format_p(p: Any) -> str:
     if pd.isna(p):
         return ""
     return format_pvalue(math.log(p)) if p > 0 else "0"
@@ -178,9 +179,9 @@ def _format_p(p) -> str:
 # The search
 # ---------------------------------------------------------------------------------------------
 def select_features(
-    X, y, *, direction: str = "forward", criterion: str = "aic", categorical="auto",
+    X: Any, y: Any, *, direction: str = "forward", criterion: str = "aic", categorical: Any = "auto",
     target_kind: str = "auto", alpha_enter: float = 0.05, alpha_remove: float | None = None,
-    max_features: int | None = None, n_iter: int = 100, random_state=None, missing: str = "drop",
+    max_features: int | None = None, n_iter: int = 100, random_state: Any = None, missing: str = "drop",
     tolerance: float = TOLERANCE, progress: bool = False,
 ) -> SelectionResult:  # fmt: skip
     """Choose a subset of the features of X by fitting a model of y to candidate subsets.
@@ -281,7 +282,14 @@ def select_features(
     )
 
 
-def _check_search(direction, criterion, alpha_enter, alpha_remove, max_features, n_iter):
+def _check_search(
+    direction: Any,
+    criterion: Any,
+    alpha_enter: Any,
+    alpha_remove: Any,
+    max_features: Any,
+    n_iter: Any,
+) -> None:
     """The search's own parameters, checked before any data is read."""
     check_choice("direction", direction, DIRECTIONS)
     check_choice("criterion", criterion, CRITERIA)
@@ -304,7 +312,15 @@ def _check_search(direction, criterion, alpha_enter, alpha_remove, max_features,
 
 
 class _Search:
-    def __init__(self, design, criterion, alpha_enter, alpha_remove, max_features, tolerance):
+    def __init__(
+        self,
+        design: Any,
+        criterion: Any,
+        alpha_enter: Any,
+        alpha_remove: Any,
+        max_features: Any,
+        tolerance: Any,
+    ) -> None:
         self.design = design
         self.models = Models(design, tolerance)
         self.criterion = criterion
@@ -313,12 +329,19 @@ class _Search:
         n_features = len(design.names)
         self.max_features = n_features if max_features is None else min(max_features, n_features)
         self.least_squares = design.n_classes == 0
-        self.path: list[list] = []
-        self.candidates: list[list] = []
+        self.path: list[list[Any]] = []
+        self.candidates: list[list[Any]] = []
         self.selected: tuple[int, ...] = ()
 
     # -- rows of the tables --------------------------------------------------------------------
-    def _row(self, step, action, feature, fit: Fit, test=(math.nan, math.nan, math.nan)):
+    def _row(
+        self,
+        step: Any,
+        action: Any,
+        feature: Any,
+        fit: Fit,
+        test: Any = (math.nan, math.nan, math.nan),
+    ) -> Any:
         aic, bic = information_criteria(fit, self.models.n)
         names = [self.design.names[f] for f in fit.features]
         aliased = ", ".join(self.design.labels[c] for c in fit.aliased)
@@ -388,10 +411,10 @@ class _Search:
             current = fit
         self.selected = current.features
 
-    def _nesting(self):
+    def _nesting(self) -> Any:
         return self.models.n, self.least_squares
 
-    def _choose(self, current: Fit, moves: list, seen: set):
+    def _choose(self, current: Fit, moves: list[Any], seen: set[Any]) -> Any:
         """The move to make, or None. Ties go to the feature that comes first in X."""
         # a feature whose columns are all aliased adds nothing to the model: it leaves first
         idle = [
@@ -433,7 +456,7 @@ class _Search:
                 f"an exhaustive search over {n_features} features fits {total} models, more "
                 f"than {MAX_SUBSETS}; set max_features to limit the subsets' size"
             )
-        best_by_size = {}
+        best_by_size: dict[int, Any] = {}
         step = 0
         for size in range(self.max_features + 1):
             for subset in itertools.combinations(range(n_features), size):
@@ -490,7 +513,7 @@ class _Search:
         self.candidates[best_index][-1] = True
         self.selected = best.features
 
-    def _finish(self, best_by_size: dict, label: str) -> None:
+    def _finish(self, best_by_size: dict[Any, Any], label: str) -> None:
         overall = min(best_by_size.values(), key=lambda item: (item[0], len(item[1].features)))
         previous = None
         for size, (_, fit, _index) in sorted(best_by_size.items()):
@@ -514,12 +537,12 @@ class _Draws:
     subset ends after exactly that many draws.
     """
 
-    def __init__(self, n_features: int, max_features: int, rng: np.random.Generator):
+    def __init__(self, n_features: int, max_features: int, rng: np.random.Generator) -> None:
         self.n, self.rng = n_features, rng
         self.left = {k: math.comb(n_features, k) for k in range(1, max_features + 1)}
         self.total = dict(self.left)
         self.seen: set[tuple[int, ...]] = set()
-        self.pools: dict[int, list] = {}
+        self.pools: dict[int, list[Any]] = {}
 
     def next(self) -> tuple[int, ...]:
         sizes = [k for k, left in self.left.items() if left]

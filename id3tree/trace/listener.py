@@ -5,6 +5,8 @@ events in reading order (:class:`~id3tree.trace.events.Events`)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from id3tree.engine.record import Listener
 from id3tree.trace.details import TraceDetails
 from id3tree.trace.events import Events
@@ -20,16 +22,16 @@ VERBOSE_THRESHOLDS = 5
 class TraceListener(Listener):
     """Tells ``tracer`` the growth of a tree on ``data`` (see the module)."""
 
-    def __init__(self, tracer, data, min_leaf: int = 1):
+    def __init__(self, tracer: Any, data: Any, min_leaf: int = 1) -> None:
         self.tracer = tracer
         self.details = TraceDetails(tracer, data, min_leaf)
         self.max_thresholds = self.details.max_thresholds
 
-    def level(self, lv) -> None:
+    def level(self, lv: Any) -> None:
         self.details.keep(lv)
 
-    def finish(self, numbers, tree) -> None:
-        details, self.details = self.details, None
+    def finish(self, numbers: Any, tree: Any) -> None:
+        details, self.details = self.details, None  # type: ignore[assignment]  # (done with it)
         details.finish_levels()
         if details.as_text:
             Page(details, self.tracer).write(numbers)
@@ -37,7 +39,7 @@ class TraceListener(Listener):
             Events(details, self.tracer).send(numbers, tree.parent)
 
 
-def listening(tracer, min_leaf: int = 1):
+def listening(tracer: Any, min_leaf: int = 1) -> Any:
     """What a fit hands the grower: ``listen(data)``, the listener of a growth on ``data`` that
     tells ``tracer`` (None when there is no tracer)."""
     if tracer is None:

@@ -5,6 +5,9 @@ ranking them, and the columns of each, is the trace's own work."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import numpy as np
 
 from id3tree.engine.splits.near_best import ranked_cuts
@@ -22,7 +25,9 @@ from id3tree.engine.splits.thresholds import (
 __all__ = ["best_thresholds", "ranked_in_pieces", "ranked_overall", "ranked_thresholds"]
 
 
-def best_thresholds(values, y, starts, lengths, n_classes, k: int, weight=None):
+def best_thresholds(
+    values: Any, y: Any, starts: Any, lengths: Any, n_classes: Any, k: int, weight: Any = None
+) -> Any:
     """The ``k`` best midpoints of every segment (lowest overall entropy, then smallest
     threshold), best first, and how many each segment has in all.
 
@@ -36,7 +41,7 @@ def best_thresholds(values, y, starts, lengths, n_classes, k: int, weight=None):
     Returns ``(columns, n_thresholds)``.
     """
     if weight is not None:
-        columns = enumerate_thresholds(values, y, starts, lengths, n_classes, weight)
+        columns: Any = enumerate_thresholds(values, y, starts, lengths, n_classes, weight)
         n_thresholds = np.bincount(columns["segment"], minlength=len(starts))
         return _first_of_each(columns, k), n_thresholds
     if not len(starts):  # no segment, no threshold
@@ -59,7 +64,7 @@ def best_thresholds(values, y, starts, lengths, n_classes, k: int, weight=None):
     return joined, np.concatenate([n for _, n in columns])
 
 
-def ranked_thresholds(cuts: RankedCuts, low, high, k: int) -> dict:
+def ranked_thresholds(cuts: RankedCuts, low: Any, high: Any, k: int) -> dict:
     """The columns of :func:`best_thresholds` (the ``k`` best of each segment, best first) from
     the cuts that may be among them (:func:`near_best_cuts`, kept by :func:`best_thresholds` or
     by the split search): only those get their entropies computed and ranked. ``low`` and
@@ -67,7 +72,7 @@ def ranked_thresholds(cuts: RankedCuts, low, high, k: int) -> dict:
     return _first_of_each(columns_of_ranked(cuts, low, high), k)
 
 
-def ranked_overall(cuts: RankedCuts, low, high, k: int) -> dict:
+def ranked_overall(cuts: RankedCuts, low: Any, high: Any, k: int) -> dict:
     """The columns ``segment``, ``threshold`` and ``overall_entropy`` of
     :func:`ranked_thresholds` (its fast path, for the printed page, which shows no other): of
     every kept cut only its overall entropy, and the threshold of the cuts listed, once
@@ -89,7 +94,9 @@ first touch cost more than their work (benchmarks/README.md, 'The verbose=2 page
 rows: the search's part')."""
 
 
-def ranked_in_pieces(parts: list, k: int, rank=ranked_overall, piece: int = RANKED_PIECE):
+def ranked_in_pieces(
+    parts: list, k: int, rank: Any = ranked_overall, piece: int = RANKED_PIECE
+) -> Any:
     """``rank`` (:func:`ranked_overall` or :func:`ranked_thresholds`) of the cuts of ``parts``
     (``(RankedCuts, low, high)`` each, at least one) joined one after another (their segments
     numbered on from the last part's), ranked ``piece`` cuts or so at a time: runs of whole
@@ -115,7 +122,7 @@ def ranked_in_pieces(parts: list, k: int, rank=ranked_overall, piece: int = RANK
     return columns, np.concatenate([n for _, n in found])
 
 
-def _ranked_at_once(parts: list, k: int, rank) -> tuple:
+def _ranked_at_once(parts: list, k: int, rank: Any) -> tuple:
     """The plain twin of :func:`ranked_in_pieces`: ``rank`` of ``parts`` (at least one)
     joined, in one call."""
     cuts = RankedCuts.joined([c for c, _, _ in parts])
@@ -123,7 +130,7 @@ def _ranked_at_once(parts: list, k: int, rank) -> tuple:
     return rank(cuts, low, high, k), cuts.n_thresholds
 
 
-def _runs_of(parts: list, piece: int):
+def _runs_of(parts: list, piece: int) -> Iterator[Any]:
     """The cuts of ``parts`` (``(RankedCuts, low, high)`` each) as runs of whole segments of at
     most ``piece`` cuts (a segment of more alone; a part of at most ``piece`` cuts whole), their
     segments numbered from 0 in each."""
@@ -149,7 +156,7 @@ def _first_of_each(columns: dict, k: int) -> dict:
     return {name: column[order] for name, column in columns.items()}
 
 
-def _first_order(overall, seg, k: int) -> np.ndarray:
+def _first_order(overall: Any, seg: Any, k: int) -> np.ndarray:
     """The rows of :func:`_first_of_each`. Segments of a few cuts each (what the trace ranks:
     the cuts near each one's best) are ranked in a table of a row per segment
     (:func:`_first_in_rows`), others by sorting every cut (:func:`_first_by_sorting`)."""
@@ -160,7 +167,7 @@ def _first_order(overall, seg, k: int) -> np.ndarray:
     return _first_by_sorting(overall, seg, k)
 
 
-def _first_in_rows(overall, n, width: int, k: int) -> np.ndarray:
+def _first_in_rows(overall: Any, n: Any, width: int, k: int) -> np.ndarray:
     """The fast path of :func:`_first_of_each`: the rows of the first ``k`` cuts of each
     segment (``n[s]`` cuts each, one segment after the other) by ``overall`` entropy, then
     position, in that order. The cuts are laid in a table of a row per segment, padded with
@@ -175,7 +182,7 @@ def _first_in_rows(overall, n, width: int, k: int) -> np.ndarray:
     return (ranked + first[:, None])[kept]
 
 
-def _first_by_sorting(overall, seg, k: int) -> np.ndarray:
+def _first_by_sorting(overall: Any, seg: Any, k: int) -> np.ndarray:
     """The plain twin of :func:`_first_in_rows`, for segments of any size: two stable sorts of
     every cut, by overall entropy then by segment, rank them as one sort by segment, overall
     entropy and position would."""

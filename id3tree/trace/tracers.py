@@ -77,7 +77,7 @@ class NodeStarted:
     parent: int | None
     depth: int
     path: tuple[str, ...]  # the condensed tests on the way here
-    class_counts: dict
+    class_counts: dict[Any, Any]
     n_samples: int
     entropy: float
 
@@ -93,7 +93,7 @@ class Branch:
     """One branch of a candidate split: its test, its class counts, their entropy."""
 
     label: str  # "Outlook = Sunny", "petal_length <= 2.45", "petal_length is missing"
-    class_counts: dict
+    class_counts: dict[Any, Any]
     n_samples: int
     entropy: float
 
@@ -197,7 +197,7 @@ class SplitChosen:
     tied_with: tuple[str, ...]
     n_tied_thresholds: int
     branches: tuple[tuple[str, int], ...]
-    below_average: tuple = ()  # gain ratio: (average gain, features C4.5's rule kept out)
+    below_average: tuple[Any, ...] = ()  # gain ratio: (average gain, features C4.5's rule kept out)
 
     def __str__(self) -> str:
         return split_text(
@@ -213,9 +213,9 @@ class LeafMade:
     node: int
     depth: int
     prediction: Any
-    class_counts: dict
+    class_counts: dict[Any, Any]
     reason: str
-    tied_classes: tuple = ()
+    tied_classes: tuple[Any, ...] = ()
 
     def __str__(self) -> str:
         note = class_tie_note(self.class_counts, self.prediction) if self.tied_classes else ""
@@ -244,7 +244,7 @@ class PrintTracer:
     ``__call__`` is not overridden): it writes the same lines, node by node, with :meth:`write`.
     """
 
-    def __init__(self, file=None, *, max_thresholds: int | None = 0):
+    def __init__(self, file: Any = None, *, max_thresholds: int | None = 0) -> None:
         self.file = file
         self.max_thresholds = max_thresholds
 
@@ -256,7 +256,7 @@ class PrintTracer:
         (self.file if self.file is not None else sys.stdout).write(text)
 
 
-def prints_only(tracer) -> bool:
+def prints_only(tracer: Any) -> bool:
     """Whether ``tracer`` only prints each event's ``__str__`` (then the learner writes the
     lines without building the events)."""
     return isinstance(tracer, PrintTracer) and type(tracer).__call__ is PrintTracer.__call__
@@ -266,7 +266,7 @@ class RecordingTracer:
     """Keep every event; ``to_frame()`` turns them into a DataFrame (``max_thresholds`` as in
     :class:`PrintTracer`)."""
 
-    def __init__(self, *, max_thresholds: int | None = 0):
+    def __init__(self, *, max_thresholds: int | None = 0) -> None:
         self.max_thresholds = max_thresholds
         self.events: list[Event] = []
 
@@ -287,7 +287,7 @@ class LoggingTracer:
     def __init__(
         self, logger: logging.Logger | str = "id3tree", level: int = logging.INFO, *,
         max_thresholds: int | None = 0,
-    ):  # fmt: skip
+    ) -> None:  # fmt: skip
         self.logger = logging.getLogger(logger) if isinstance(logger, str) else logger
         self.level = level
         self.max_thresholds = max_thresholds

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -57,7 +58,16 @@ def count_keys(key: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def score_categorical(
-    codes, y, segment, n_segments, n_levels, n_classes, *, min_leaf=1, weight=None, min_weight=0.0
+    codes: Any,
+    y: Any,
+    segment: Any,
+    n_segments: Any,
+    n_levels: Any,
+    n_classes: Any,
+    *,
+    min_leaf: Any = 1,
+    weight: Any = None,
+    min_weight: Any = 0.0,
 ) -> CategoricalSearch:
     """Information gain of splitting each segment into one branch per value present in it.
 
@@ -95,7 +105,7 @@ def score_categorical(
     return dataclasses.replace(search, branch_keys=branch_keys, table=table)
 
 
-def branch_search(table, owner, parent, *, small) -> CategoricalSearch:
+def branch_search(table: Any, owner: Any, parent: Any, *, small: Any) -> CategoricalSearch:
     """The multiway split of every segment from the class counts of its branches.
 
     ``table`` holds one row of class counts per non-empty branch, ``owner`` the segment of each

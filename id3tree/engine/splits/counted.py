@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
@@ -14,7 +15,15 @@ __all__ = ["search_counted"]
 
 
 def search_counted(
-    codes, y, segment, n_segments, n_codes, n_classes, *, min_leaf=1, rank=0
+    codes: Any,
+    y: Any,
+    segment: Any,
+    n_segments: Any,
+    n_codes: Any,
+    n_classes: Any,
+    *,
+    min_leaf: Any = 1,
+    rank: Any = 0,
 ) -> tuple[ThresholdSearch, np.ndarray, np.ndarray]:
     """:func:`search_cuts` for a feature with few distinct values, by counting instead of sorting.
 
@@ -50,7 +59,7 @@ def search_counted(
         at = found.ranked.position
         found.ranked = replace(found.ranked, beside=np.stack([value[at], value[at + 1]]))
     low, high = np.full(n_segments, -1), np.full(n_segments, -1)
-    at = found.position[found.found]
+    at = found.position[found.found]  # type: ignore[index]  # (found: kept)
     low[found.found], high[found.found] = value[at], value[at + 1]
     return found, low, high
 

@@ -7,6 +7,8 @@ sides of every cut, the best cut of every node) is one numpy operation for all o
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from id3tree.base.entropy import n_entropy_units, scaled_xlogx
@@ -25,8 +27,8 @@ __all__ = ["search_layouts"]
 
 
 def search_layouts(
-    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1, rank=0, counts=None,
-    has_missing=None,
+    step_up: Any, y: Any, starts: Any, lengths: Any, n_present: Any, n_classes: Any, *, min_leaf: Any = 1, rank: Any = 0, counts: Any = None,
+    has_missing: Any = None,
 ) -> ThresholdSearch:  # fmt: skip
     """:func:`search_cuts` of several layouts of the same segments, each a row of a matrix.
 
@@ -132,7 +134,9 @@ def search_layouts(
     )
 
 
-def _running_class_counts(y, counts, starts, lengths, n_left) -> np.ndarray:
+def _running_class_counts(
+    y: Any, counts: Any, starts: Any, lengths: Any, n_left: Any
+) -> np.ndarray:
     """``(classes, layouts, positions)``: of each class, its rows up to each position of each
     layout within the segment, from one cumulative sum per class but the first (class 0 has the
     rows left over). ``counts`` are the segments' class counts, ``n_left`` the rows up to each

@@ -8,6 +8,8 @@ score every cut anyway, so they keep the few that may rank among the ``k`` best
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from id3tree.engine.splits.results import NOT_A_CUT, RankedCuts, cumsum0, filled
@@ -18,7 +20,9 @@ __all__ = [
 ]  # fmt: skip
 
 
-def ranked_cuts(cuts, weighted, valid, min_leaf: int, k: int, best=None) -> RankedCuts:
+def ranked_cuts(
+    cuts: Any, weighted: Any, valid: Any, min_leaf: int, k: int, best: Any = None
+) -> RankedCuts:
     """``ranked`` of :func:`~id3tree.engine.splits.sorted_rows.search_cuts`: the cuts that may be
     among the ``k`` best of each segment of ``cuts`` (a :class:`~id3tree.engine.splits.sorted_rows.Cuts`
     of whole segments, of rows or counted, whose scores with ``min_leaf`` are ``weighted``,
@@ -33,7 +37,7 @@ def ranked_cuts(cuts, weighted, valid, min_leaf: int, k: int, best=None) -> Rank
     return RankedCuts(seg, pos, left_counts_at(cuts, pos), cuts.present, cuts.parent, totals)
 
 
-def trace_scores(cuts, weighted, valid, min_leaf: int) -> tuple:
+def trace_scores(cuts: Any, weighted: Any, valid: Any, min_leaf: int) -> tuple:
     """The scores the trace ranks ``cuts`` by (those of every cut between two distinct values,
     whatever ``min_leaf``) and where a cut may go, from the search's (``weighted`` and
     ``valid``, with ``min_leaf``): the same with a ``min_leaf`` of 1, else scored again."""
@@ -43,7 +47,7 @@ def trace_scores(cuts, weighted, valid, min_leaf: int) -> tuple:
     return cuts.score_all(valid), valid
 
 
-def left_counts_at(cuts, pos) -> np.ndarray:
+def left_counts_at(cuts: Any, pos: Any) -> np.ndarray:
     """The class counts left of the cut after each of positions ``pos`` (increasing) of
     ``cuts``, a part's rows before it counted (its ``before``). With two classes, from the rank
     of each cut's last row among its class (:meth:`~id3tree.engine.splits.sorted_rows.Cuts.left_by_rank`,
@@ -55,7 +59,7 @@ def left_counts_at(cuts, pos) -> np.ndarray:
     return left if cuts.before is None else left + cuts.before[cuts.segment[pos]]
 
 
-def ranked_at(cuts, pos, n_thresholds=None) -> RankedCuts:
+def ranked_at(cuts: Any, pos: Any, n_thresholds: Any = None) -> RankedCuts:
     """The :class:`RankedCuts` of the cuts after positions ``pos`` (increasing) of ``cuts``
     (whole segments, or a part of one: then its rows before the part are not counted): the
     class counts of each one's left side from one running count per class (of rows, or of
@@ -69,7 +73,9 @@ def ranked_at(cuts, pos, n_thresholds=None) -> RankedCuts:
     return RankedCuts(seg, pos, left, cuts.present, cuts.parent, n_thresholds)
 
 
-def near_best_cuts(score, starts, lengths, k: int, margin, best=None) -> tuple:
+def near_best_cuts(
+    score: Any, starts: Any, lengths: Any, k: int, margin: Any, best: Any = None
+) -> tuple:
     """The segments and positions (increasing) of the cuts that may be among the ``k`` best of their
     segment: segment s is ``score[starts[s] : starts[s] + lengths[s]]``, the exact integer
     scores of :class:`~id3tree.engine.splits.sorted_rows.Cuts` (``n H`` in the units of its table;
@@ -98,7 +104,9 @@ _WINDOW = 32
 _OFFSETS = np.arange(_WINDOW)
 
 
-def _near_best_around(score, starts, lengths, k: int, margin, best) -> tuple | None:
+def _near_best_around(
+    score: Any, starts: Any, lengths: Any, k: int, margin: Any, best: Any
+) -> tuple | None:
     """A fast path of :func:`near_best_cuts` (its plain twin: :func:`_near_best_in_blocks`)
     where the search knows each segment's best cut (``best``): the scores change little from
     one cut to the next, so the ``k``-th best of the ``_WINDOW`` cuts around the best bounds
@@ -132,7 +140,9 @@ def _near_best_around(score, starts, lengths, k: int, margin, best) -> tuple | N
     return seg, pos
 
 
-def _near_best_around_one(score, starts, lengths, k: int, margin, best) -> tuple | None:
+def _near_best_around_one(
+    score: Any, starts: Any, lengths: Any, k: int, margin: Any, best: Any
+) -> tuple | None:
     """:func:`_near_best_around` of a single segment (the first levels of a large fit, a long
     segment's parts), its fast path: the same steps on the scores as one row, with scalar
     bounds (a slice for the window, a comparison with one number), none of the gathers that
@@ -152,7 +162,9 @@ def _near_best_around_one(score, starts, lengths, k: int, margin, best) -> tuple
     return np.zeros(len(pos), np.int64), pos
 
 
-def _near_best_of_short(score, starts, lengths, k: int, margin, width: int) -> tuple:
+def _near_best_of_short(
+    score: Any, starts: Any, lengths: Any, k: int, margin: Any, width: int
+) -> tuple:
     """The fast path of :func:`near_best_cuts` for short segments (at most ``width`` entries,
     at least one with ``k``): a bound of each segment's ``k``-th best score (the score itself
     unless there are many segments, :func:`_kth_bound`), then every cut within ``margin`` of it,
@@ -161,14 +173,14 @@ def _near_best_of_short(score, starts, lengths, k: int, margin, width: int) -> t
     return _every_within(score, starts, lengths, bound)
 
 
-def _every_within(score, starts, lengths, bound) -> tuple:
+def _every_within(score: Any, starts: Any, lengths: Any, bound: Any) -> tuple:
     """The segments and positions of every cut scoring at most its segment's ``bound``, by
     comparing every entry of ``score`` with it once."""
     pos = np.flatnonzero(score <= bound.repeat(lengths))
     return np.searchsorted(starts, pos, side="right") - 1, pos
 
 
-def _near_best_in_blocks(score, starts, lengths, k: int, margin) -> tuple:
+def _near_best_in_blocks(score: Any, starts: Any, lengths: Any, k: int, margin: Any) -> tuple:
     """:func:`near_best_cuts` of segments of any length (the plain twin of
     :func:`_near_best_of_short`): the cuts in the blocks near each segment's best
     (:func:`_near_best`), then those within ``margin`` of a bound of the ``k``-th best among
@@ -179,20 +191,20 @@ def _near_best_in_blocks(score, starts, lengths, k: int, margin) -> tuple:
     return seg[kept], pos[kept]
 
 
-def _plus_margin(bound, margin) -> np.ndarray:
+def _plus_margin(bound: Any, margin: Any) -> np.ndarray:
     """``bound + margin`` (``bound`` below the largest int64, which marks no cut), kept below
     it."""
     return np.minimum(bound, NOT_A_CUT - 1 - margin) + margin
 
 
-def margins(n_rows, unit: float, n_classes: int) -> np.ndarray:
+def margins(n_rows: Any, unit: float, n_classes: int) -> np.ndarray:
     """How far past a bound of its ``k``-th best score a segment of ``n_rows`` rows keeps its
     cuts: floats and the table's rounding may order near-equal cuts differently, and a margin
     of 1e-9 bits of overall entropy (and a few table units) keeps them all."""
     return np.ceil(1e-9 * np.asarray(n_rows) / unit).astype(np.int64) + 4 * (n_classes + 1)
 
 
-def _within_margin(near, seg, n_segments: int, k: int, margin) -> np.ndarray:
+def _within_margin(near: Any, seg: Any, n_segments: int, k: int, margin: Any) -> np.ndarray:
     """Which of the scores ``near`` (of segments ``seg``, increasing) are within ``margin`` of a
     bound of their segment's ``k``-th best among them."""
     kth = _kth_bound(near, np.bincount(seg, minlength=n_segments), k)
@@ -215,7 +227,7 @@ _BLOCK = 32
 """The longest block of :func:`_near_best`."""
 
 
-def _near_best(score, starts, lengths, k: int, margin) -> tuple:
+def _near_best(score: Any, starts: Any, lengths: Any, k: int, margin: Any) -> tuple:
     """The segments and positions of ``score`` (segment s is ``starts[s]:starts[s] +
     lengths[s]``, one after the other; the largest int64 where no cut may go) whose cut may be
     among the ``k`` best of its segment: every cut of a segment scoring at most a bound of its
@@ -250,7 +262,7 @@ def _near_best(score, starts, lengths, k: int, margin) -> tuple:
     return seg[kept], pos[kept]
 
 
-def _kth_bound(score, lengths, k: int) -> np.ndarray:
+def _kth_bound(score: Any, lengths: Any, k: int) -> np.ndarray:
     """An upper bound of the ``k``-th smallest valid score of every group of ``score`` (group
     g is the next ``lengths[g]`` entries; the largest int64 marks no cut): below the largest
     int64 always, and every score where a group has fewer than ``k`` valid ones.
@@ -272,7 +284,7 @@ _MOST_ROWS = 2048
 0.3 us a row: one sort of every entry is faster beyond)."""
 
 
-def _kth_in_rows(score, lengths, k: int, width: int) -> np.ndarray:
+def _kth_in_rows(score: Any, lengths: Any, k: int, width: int) -> np.ndarray:
     """The fast path of :func:`_kth_bound`: the ``k``-th smallest score of each group, exactly
     (the largest int64 less one where a group has fewer than ``k`` valid ones), from a table
     of a row per group, padded with the largest int64 to ``width`` entries (at least ``k``),
@@ -285,7 +297,7 @@ def _kth_in_rows(score, lengths, k: int, width: int) -> np.ndarray:
     return np.minimum(kth, NOT_A_CUT - 1)
 
 
-def _kth_by_sorting(score, lengths, k: int) -> np.ndarray:
+def _kth_by_sorting(score: Any, lengths: Any, k: int) -> np.ndarray:
     """The plain twin of :func:`_kth_in_rows` (:func:`_kth_bound` of groups of any size): an
     upper bound of each group's ``k``-th smallest valid score by one sort of a single key, the
     group and the score's leading bits (above the lowest score): the ``k``-th entry of a group

@@ -6,6 +6,8 @@ Read this first: it is ID3's numeric split as a textbook writes it, and the fast
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from id3tree.base.entropy import entropy_rows
@@ -23,7 +25,7 @@ def midpoint(low: np.ndarray, high: np.ndarray) -> np.ndarray:
     return np.where(mid >= high, low, mid)
 
 
-def plain_candidate_splits(x, y) -> list[dict]:
+def plain_candidate_splits(x: Any, y: Any) -> list[dict]:
     """Every candidate threshold of a numeric ``x`` against integer class codes ``y``, slowly.
 
     For each midpoint t between adjacent distinct non-missing values: count the classes with
@@ -35,7 +37,7 @@ def plain_candidate_splits(x, y) -> list[dict]:
     classes = np.unique(y)
     n = len(y)
 
-    def counts(mask):
+    def counts(mask: Any) -> Any:
         return np.array([(y[mask] == c).sum() for c in classes])
 
     missing = np.isnan(x)

@@ -11,6 +11,7 @@ ones wins.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -32,14 +33,14 @@ __all__ = [
 NOT_A_CUT = np.iinfo(np.int64).max
 
 
-def class_counts(cell, n_segments: int, n_classes: int, weight=None) -> np.ndarray:
+def class_counts(cell: Any, n_segments: int, n_classes: int, weight: Any = None) -> np.ndarray:
     """Rows of each class in each segment, ``(n_segments, n_classes)``, from each row's
     ``segment * n_classes + class``; with ``weight`` (one per row), sums of weights (float)."""
     counts = np.bincount(cell, weights=weight, minlength=n_segments * n_classes)
     return counts.reshape(n_segments, n_classes)
 
 
-def filled(shape, value, dtype=np.float64) -> np.ndarray:
+def filled(shape: Any, value: Any, dtype: Any = np.float64) -> np.ndarray:
     """A new array of ``shape`` holding ``value`` everywhere (``np.full`` without its Python
     frames: a small fit makes several a level)."""
     array = np.empty(shape, dtype=dtype)
@@ -47,14 +48,14 @@ def filled(shape, value, dtype=np.float64) -> np.ndarray:
     return array
 
 
-def cumsum0(values) -> np.ndarray:
+def cumsum0(values: Any) -> np.ndarray:
     """Cumulative sum with a leading 0 (int64): ``out[i]`` is the sum of ``values[:i]``."""
     out = np.zeros(len(values) + 1, dtype=np.int64)
     values.cumsum(out=out[1:])
     return out
 
 
-def ranges(starts, stops) -> np.ndarray:
+def ranges(starts: Any, stops: Any) -> np.ndarray:
     """The positions ``starts[i] : stops[i]`` of every i, one range after the other."""
     sizes = np.maximum(stops - starts, 0)
     ends = np.cumsum(sizes)
@@ -131,7 +132,7 @@ def looked_up_tolerance(n_rows: np.ndarray, longest: int, unit: float) -> np.nda
     return table.take(n_rows)
 
 
-def best_cuts(weighted, starts, lengths, tolerance):
+def best_cuts(weighted: Any, starts: Any, lengths: Any, tolerance: Any) -> Any:
     """The winning cut of every group of candidates, by the tie rule.
 
     The cuts of group g are ``starts[g] : starts[g] + lengths[g]`` (every group non-empty), in
@@ -155,7 +156,9 @@ def best_cuts(weighted, starts, lengths, tolerance):
     return owner, first[owner], n_ties
 
 
-def threshold_search(owner, left, present, missing, n_ties, found=None, **extra) -> ThresholdSearch:
+def threshold_search(
+    owner: Any, left: Any, present: Any, missing: Any, n_ties: Any, found: Any = None, **extra: Any
+) -> ThresholdSearch:
     """The :class:`ThresholdSearch` of segments whose best cuts are known.
 
     ``owner`` are the segments with a cut and ``left`` the class counts left of each one's cut;
@@ -218,7 +221,7 @@ def threshold_search(owner, left, present, missing, n_ties, found=None, **extra)
     )
 
 
-def gain_ratios(valid, gain, split_info) -> np.ndarray:
+def gain_ratios(valid: Any, gain: Any, split_info: Any) -> np.ndarray:
     """C4.5's gain ratio, ``gain / split_info``, where the split is ``valid`` (0 for a split of
     one branch, whose split information is 0), NaN elsewhere."""
     return np.where(
@@ -228,7 +231,7 @@ def gain_ratios(valid, gain, split_info) -> np.ndarray:
     )
 
 
-def scaled_cut_scores(left, right, q) -> np.ndarray:
+def scaled_cut_scores(left: Any, right: Any, q: Any) -> np.ndarray:
     """``n_left H(left) + n_right H(right)`` of cuts given by the class counts of their sides
     (one row a cut), in the units of the ``c log c`` table ``q``: the
     :func:`~id3tree.base.entropy.n_entropy_units` of each side (the split search fed with counts)."""

@@ -11,6 +11,8 @@ of rows at a time, for large data (same scores, same cuts).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
@@ -64,9 +66,9 @@ class Cuts:
     """
 
     def __init__(
-        self, step_up, y, starts, lengths, n_present, n_classes, count=None, *,
-        before=None, present=None, scale=None,
-    ):  # fmt: skip
+        self, step_up: Any, y: Any, starts: Any, lengths: Any, n_present: Any, n_classes: Any, count: Any = None, *,
+        before: Any = None, present: Any = None, scale: Any = None,
+    ) -> None:  # fmt: skip
         m, n_seg = len(y), len(starts)
         index = np.int32 if m < 2**31 else np.int64
         self.starts, self.lengths, self.n_present = starts, lengths, n_present
@@ -122,7 +124,7 @@ class Cuts:
         if before is not None:
             self.start_total += self.q[before].sum(axis=1)
 
-    def _class_counts(self, where) -> np.ndarray:
+    def _class_counts(self, where: Any) -> np.ndarray:
         """Rows of each class in each segment, of the entries ``where`` selects (None: all)."""
         cell, count = self.cell, self.count
         if where is not None:
@@ -130,13 +132,13 @@ class Cuts:
         counts = class_counts(cell, len(self.starts), self.n_classes, count)
         return counts if count is None else counts.astype(np.int64)
 
-    def n_left(self, pos=None) -> np.ndarray:
+    def n_left(self, pos: Any = None) -> np.ndarray:
         """Rows left of the cut after each position (``pos``; None: every position)."""
         if self.count is None:
             return self.offset + 1 if pos is None else self.offset[pos] + 1
         if pos is None:
-            return self.rows_before[1:] - np.repeat(self.rows_before[self.starts], self.lengths)
-        return self.rows_before[pos + 1] - self.rows_before[self.starts[self.segment[pos]]]
+            return self.rows_before[1:] - np.repeat(self.rows_before[self.starts], self.lengths)  # type: ignore[index]
+        return self.rows_before[pos + 1] - self.rows_before[self.starts[self.segment[pos]]]  # type: ignore[index]
 
     def valid(self, min_leaf: int = 1) -> np.ndarray:
         """Whether a cut may go after each position: between two distinct values present in one
@@ -153,7 +155,7 @@ class Cuts:
         """Positions i where a cut may go (see :meth:`valid`)."""
         return np.flatnonzero(self.valid(min_leaf))
 
-    def score_all(self, valid) -> np.ndarray:
+    def score_all(self, valid: Any) -> np.ndarray:
         """``n`` times the overall entropy of the cut after every position, in table units
         (:func:`~id3tree.base.entropy.cut_entropy_units`); the largest int64 where not ``valid``."""
         lengths = self.lengths
@@ -167,14 +169,14 @@ class Cuts:
         weighted[~valid] = NOT_A_CUT
         return weighted
 
-    def left_counts(self, seg, pos) -> np.ndarray:
+    def left_counts(self, seg: Any, pos: Any) -> np.ndarray:
         """Exact class counts left of the cut after ``pos[i]`` in segment ``seg[i]`` (rows: seg)."""
         last = np.full(len(self.starts), -1, dtype=np.int64)
         last[seg] = pos - self.starts[seg] + self.offset[self.starts[seg]]
         left = self._class_counts(self.offset <= last[self.segment])[seg]
         return left if self.before is None else left + self.before[seg]
 
-    def left_by_rank(self, pos) -> np.ndarray:
+    def left_by_rank(self, pos: Any) -> np.ndarray:
         """Exact class counts (two classes) left of the cut after each of positions ``pos``,
         the rows of a part's segment before it counted: the rows of its last entry's class
         from that entry's rank among them, the other class's the rest (the fast path of
@@ -188,7 +190,13 @@ class Cuts:
 
 
 def _rank_in_segment_and_class(
-    y, segment, offset, starts, counts, count=None, before=None
+    y: Any,
+    segment: Any,
+    offset: Any,
+    starts: Any,
+    counts: Any,
+    count: Any = None,
+    before: Any = None,
 ) -> np.ndarray:
     """For each entry, how many rows of the same class come before it in its segment
     (``count``: rows of each entry, None for one row each; ``before``: the class counts of
@@ -222,7 +230,16 @@ def _rank_in_segment_and_class(
 
 
 def search_cuts(
-    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1, count=None, rank=0
+    step_up: Any,
+    y: Any,
+    starts: Any,
+    lengths: Any,
+    n_present: Any,
+    n_classes: Any,
+    *,
+    min_leaf: Any = 1,
+    count: Any = None,
+    rank: Any = 0,
 ) -> ThresholdSearch:
     """Best cut of every segment by lowest overall entropy; ties go to the first (smallest) cut.
 
@@ -269,7 +286,7 @@ def _best_of(cuts: Cuts, min_leaf: int, rank: int) -> tuple:
     return owner, at, n_ties, ranked
 
 
-def pieces(starts, lengths, piece_rows: int):
+def pieces(starts: Any, lengths: Any, piece_rows: int) -> Iterator[Any]:
     """The pieces a long input is searched or ranked in: runs of whole segments (segment s is
     ``starts[s] : starts[s] + lengths[s]``, one after the other), as many as fit in
     ``piece_rows`` rows, a longer segment alone. Yields ``(segments, rows)``, two slices."""
@@ -282,7 +299,16 @@ def pieces(starts, lengths, piece_rows: int):
 
 
 def search_cuts_in_pieces(
-    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1, rank=0, piece_rows: int
+    step_up: Any,
+    y: Any,
+    starts: Any,
+    lengths: Any,
+    n_present: Any,
+    n_classes: Any,
+    *,
+    min_leaf: Any = 1,
+    rank: Any = 0,
+    piece_rows: int,
 ) -> ThresholdSearch:
     """:func:`search_cuts` of many rows, ``piece_rows`` rows at a time (the same result): the
     ``in_pieces`` strategy of :mod:`id3tree.engine.splits.strategies`, whose temporaries stay a few MB
@@ -334,8 +360,17 @@ def search_cuts_in_pieces(
 
 
 def _search_long(
-    step_up, y, start, length, n_present, n_classes, min_leaf, scale, piece_rows, rank=0
-):
+    step_up: Any,
+    y: Any,
+    start: Any,
+    length: Any,
+    n_present: Any,
+    n_classes: Any,
+    min_leaf: Any,
+    scale: Any,
+    piece_rows: Any,
+    rank: Any = 0,
+) -> Any:
     """The best cut of one segment longer than ``piece_rows`` rows, scored in parts of
     ``piece_rows`` rows that carry the class counts of the rows before them.
 
@@ -388,13 +423,13 @@ class _LongRanking:
     the trace: each part's own near its best, ranked together at the end
     (:func:`~id3tree.engine.splits.near_best.joined_parts`)."""
 
-    def __init__(self, k: int, length: int, n_classes: int):
+    def __init__(self, k: int, length: int, n_classes: int) -> None:
         self.k, self.length, self.n_classes = k, length, n_classes
         self.margin = np.zeros(1, dtype=np.int64)  # (the table's unit is known with a part)
         self.n_thresholds = 0
         self.parts = [(np.zeros(0, np.int64),) * 2 + (np.zeros((0, n_classes), np.int64),)]
 
-    def add(self, cuts: Cuts, weighted, valid, min_leaf: int, lo: int, best) -> None:
+    def add(self, cuts: Cuts, weighted: Any, valid: Any, min_leaf: int, lo: int, best: Any) -> None:
         """The cuts near the ``k`` best of a part (``cuts``, scored ``weighted`` with
         ``min_leaf``, ``valid`` where a cut may go, from position ``lo`` on; ``best``: where
         the search found the part's best cut, empty where it found none)."""
@@ -405,7 +440,7 @@ class _LongRanking:
         _, pos = near_best_cuts(score, cuts.starts, cuts.lengths, self.k, self.margin, best)
         self.parts.append((pos + lo, score[pos], left_counts_at(cuts, pos)))
 
-    def ranked(self, present, missing) -> RankedCuts:
+    def ranked(self, present: Any, missing: Any) -> RankedCuts:
         """The :class:`RankedCuts` of the segment (``present``, ``missing``: its class counts
         with a value and without)."""
         pos, left = joined_parts(self.parts, self.k, int(self.margin[0]))

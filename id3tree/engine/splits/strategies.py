@@ -31,6 +31,7 @@ name           what it computes                            used for
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -189,7 +190,7 @@ def is_counted(n_distinct: int, n_rows: int) -> bool:
     return n_distinct <= limit("counted_share") * n_rows
 
 
-def layout_search(n_classes: int, n_positions: int, *, weighted: bool, matrix=True) -> str:
+def layout_search(n_classes: int, n_positions: int, *, weighted: bool, matrix: bool = True) -> str:
     """The search of a chunk of sorted features of ``n_positions`` positions in all (features
     times rows in play): ``weighted``, ``matrix`` (unless ``matrix=False``), or a search laid
     end to end (``end_to_end``, or ``in_pieces`` for many rows)."""
@@ -212,7 +213,15 @@ def keeps_values(n_values: int) -> bool:
 
 
 def search_sorted(
-    step_up, y, starts, lengths, n_present, n_classes, *, min_leaf=1, rank=0
+    step_up: Any,
+    y: Any,
+    starts: Any,
+    lengths: Any,
+    n_present: Any,
+    n_classes: Any,
+    *,
+    min_leaf: Any = 1,
+    rank: Any = 0,
 ) -> ThresholdSearch:
     """The best cut of every segment of rows sorted by value, laid end to end, by the search
     :func:`layout_search` chooses for them (``end_to_end``, or ``in_pieces`` for more than

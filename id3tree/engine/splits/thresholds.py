@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
 
@@ -20,7 +21,7 @@ __all__ = [
 ]  # fmt: skip
 
 
-def _steps_and_present(values, starts, lengths):
+def _steps_and_present(values: Any, starts: Any, lengths: Any) -> Any:
     """``step_up`` and ``n_present`` of
     :func:`~id3tree.engine.splits.sorted_rows.search_cuts` for values sorted within segments."""
     step_up = np.zeros(len(values), dtype=bool)
@@ -30,7 +31,9 @@ def _steps_and_present(values, starts, lengths):
     return step_up, lengths - n_missing
 
 
-def search_thresholds(values, y, starts, lengths, n_classes, *, min_leaf=1) -> ThresholdSearch:
+def search_thresholds(
+    values: Any, y: Any, starts: Any, lengths: Any, n_classes: Any, *, min_leaf: Any = 1
+) -> ThresholdSearch:
     """Best midpoint of every segment by lowest overall entropy; ties go to the smallest threshold.
 
     ``values`` must be sorted within each segment with NaN last; ``y`` holds class codes
@@ -43,7 +46,7 @@ def search_thresholds(values, y, starts, lengths, n_classes, *, min_leaf=1) -> T
     found = search_sorted(
         step_up, np.asarray(y), starts, lengths, n_present, n_classes, min_leaf=min_leaf
     )
-    at = found.position[found.found]
+    at = found.position[found.found]  # type: ignore[index]  # (found: kept)
     threshold = found.threshold.copy()
     threshold[found.found] = midpoint(values[at], values[at + 1])
     low, high = np.full(len(starts), np.nan), np.full(len(starts), np.nan)
@@ -52,7 +55,7 @@ def search_thresholds(values, y, starts, lengths, n_classes, *, min_leaf=1) -> T
 
 
 def enumerate_thresholds(
-    values, y, starts, lengths, n_classes, weight=None
+    values: Any, y: Any, starts: Any, lengths: Any, n_classes: Any, weight: Any = None
 ) -> dict[str, np.ndarray]:
     """Every candidate midpoint of every segment, in segment then threshold order.
 
@@ -92,7 +95,7 @@ def sides_of_ranked(cuts: RankedCuts) -> tuple:
     return (n_left, n_right), (h_left, h_right), overall
 
 
-def _rows_of(counts) -> np.ndarray:
+def _rows_of(counts: Any) -> np.ndarray:
     """The rows of each column of class counts ``(classes, n)``: the classes added one after
     another (whole numbers: the same sums in any order)."""
     rows = counts[0].copy()
@@ -101,7 +104,7 @@ def _rows_of(counts) -> np.ndarray:
     return rows
 
 
-def _entropies(counts, rows) -> np.ndarray:
+def _entropies(counts: Any, rows: Any) -> np.ndarray:
     """:func:`~id3tree.base.entropy.entropy_rows` of the columns of ``counts`` (``(classes, n)``,
     floats holding whole numbers, ``rows`` their sums), read class by class as it reads them
     (wide rows, by their non-zero cells)."""
@@ -110,7 +113,7 @@ def _entropies(counts, rows) -> np.ndarray:
     return entropy_of_counts(counts, rows)
 
 
-def prepared(values, y, starts, lengths):
+def prepared(values: Any, y: Any, starts: Any, lengths: Any) -> Any:
     values = np.asarray(values, dtype=float)
     y = np.asarray(y)
     starts, lengths = np.asarray(starts), np.asarray(lengths)
@@ -118,17 +121,17 @@ def prepared(values, y, starts, lengths):
     return values, y, starts, lengths, step_up, n_present
 
 
-def _cuts_of(values, y, starts, lengths, n_classes):
+def _cuts_of(values: Any, y: Any, starts: Any, lengths: Any, n_classes: Any) -> Any:
     values, y, starts, lengths, step_up, n_present = prepared(values, y, starts, lengths)
     return values, y, Cuts(step_up, y, starts, lengths, n_present, n_classes)
 
 
-def _threshold_columns(cuts: Cuts, values, pos) -> dict[str, np.ndarray]:
+def _threshold_columns(cuts: Cuts, values: Any, pos: Any) -> dict[str, np.ndarray]:
     """The columns of :func:`enumerate_thresholds` for the cuts after positions ``pos``."""
     return columns_of_ranked(ranked_at(cuts, pos), values[pos], values[pos + 1])
 
 
-def columns_of_ranked(cuts: RankedCuts, low, high) -> dict[str, np.ndarray]:
+def columns_of_ranked(cuts: RankedCuts, low: Any, high: Any) -> dict[str, np.ndarray]:
     """The columns of :func:`enumerate_thresholds` for the cuts of ``cuts``, each between the
     values ``low`` and ``high``: the sizes and entropies of each side from its class counts."""
     rows, entropies, overall = sides_of_ranked(cuts)
@@ -136,7 +139,7 @@ def columns_of_ranked(cuts: RankedCuts, low, high) -> dict[str, np.ndarray]:
     return _columns_of_cuts(cuts.segment, low, high, sizes, entropies, overall, cuts.parent)
 
 
-def _enumerate_weighted_thresholds(cuts: WeightedCuts, values) -> dict[str, np.ndarray]:
+def _enumerate_weighted_thresholds(cuts: WeightedCuts, values: Any) -> dict[str, np.ndarray]:
     """:func:`enumerate_thresholds` of weighted rows: ``n_left`` and ``n_right`` are weights."""
     pos = cuts.candidates()
     seg, w_left, w_right, h_left, h_right = cuts.score(pos)
@@ -149,7 +152,9 @@ def _enumerate_weighted_thresholds(cuts: WeightedCuts, values) -> dict[str, np.n
     )
 
 
-def _columns_of_cuts(seg, low, high, sizes, entropies, overall, parent) -> dict:
+def _columns_of_cuts(
+    seg: Any, low: Any, high: Any, sizes: Any, entropies: Any, overall: Any, parent: Any
+) -> dict:
     """The columns of :func:`enumerate_thresholds` from the cuts' segments, the values each
     lies between, sizes and entropies of the two sides (rows or weights), overall entropy and
     parents' class counts."""

@@ -4,6 +4,7 @@ integer searches."""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -28,7 +29,16 @@ class WeightedCuts:
     :func:`search_weighted_cuts`.
     """
 
-    def __init__(self, step_up, y, weight, starts, lengths, n_present, n_classes):
+    def __init__(
+        self,
+        step_up: Any,
+        y: Any,
+        weight: Any,
+        starts: Any,
+        lengths: Any,
+        n_present: Any,
+        n_classes: Any,
+    ) -> None:
         m, n_seg = len(y), len(starts)
         self.starts, self.lengths, self.n_present = starts, lengths, n_present
         self.step_up, self.n_classes = step_up, n_classes
@@ -80,7 +90,7 @@ class WeightedCuts:
             valid &= (left >= min_weight) & (right >= min_weight)
         return np.flatnonzero(valid)
 
-    def score(self, pos):
+    def score(self, pos: Any) -> Any:
         """Segment, weights of both sides and their entropies (bits) of the cut after each
         position."""
         seg = self.segment[pos]
@@ -96,7 +106,7 @@ class WeightedCuts:
             h_right += entropy_terms(np.maximum(self.present[seg, k] - left, 0.0), w_right)
         return seg, w_left, w_right, h_left + 0.0, h_right + 0.0
 
-    def weighted_scores(self, pos):
+    def weighted_scores(self, pos: Any) -> Any:
         """Segment and score of the cut after each position: ``w_left H_left + w_right H_right``
         (weight times bits), what :meth:`score` gives, by the formula written for counts,
         ``w H = w ln w - sum_k c_k ln c_k`` (:func:`~id3tree.base.entropy.xlogx_of_weights`): one
@@ -178,7 +188,7 @@ class WeightedCuts:
             margin = 2.0 * terms * per_term / math.log(2.0)
         return margin if math.isfinite(margin) else math.inf
 
-    def left_counts(self, seg, pos) -> np.ndarray:
+    def left_counts(self, seg: Any, pos: Any) -> np.ndarray:
         """Class weights left of the cut after ``pos[i]`` in segment ``seg[i]``, summed afresh
         (not as a difference of running sums, so no rounding is carried over)."""
         left = ranges(self.starts[seg], pos + 1)  # (in order: the sums of a mask of them)
@@ -198,14 +208,14 @@ NEAR_BEST_ONLY = True
 give the same search to the bit (tests/test_weights.py runs both, and grows trees both ways)."""
 
 
-def all_scores(cuts: WeightedCuts, pos, total):
+def all_scores(cuts: WeightedCuts, pos: Any, total: Any) -> Any:
     """Every candidate cut ``pos`` scored (:meth:`WeightedCuts.weighted_scores`): the positions,
     their segments and their scores. ``total`` (the weight of each segment) is not needed."""
     seg, scores = cuts.weighted_scores(pos)
     return pos, seg, scores
 
 
-def near_best_scores(cuts: WeightedCuts, pos, total):
+def near_best_scores(cuts: WeightedCuts, pos: Any, total: Any) -> Any:
     """:func:`all_scores` of the candidate cuts ``pos`` that may be their segment's best or tied
     with it (within ``TIE_TOLERANCE * total`` of it), each score to the bit what
     :func:`all_scores` gives it; the others are left out unscored.
@@ -245,7 +255,7 @@ def near_best_scores(cuts: WeightedCuts, pos, total):
     )
 
 
-def _run_ends(cuts: WeightedCuts, pos) -> np.ndarray:
+def _run_ends(cuts: WeightedCuts, pos: Any) -> np.ndarray:
     """The candidate cuts ``pos`` that are not inner (:func:`near_best_scores`), as indices
     into ``pos``: among them the first and last of every segment."""
     run = cuts.class_runs()  # (a new run at each segment: an inner cut's run is in its segment)
@@ -254,7 +264,9 @@ def _run_ends(cuts: WeightedCuts, pos) -> np.ndarray:
     return np.flatnonzero(end)
 
 
-def _near_inner_cuts(cuts: WeightedCuts, pos, ends, seg, scores, limit) -> np.ndarray:
+def _near_inner_cuts(
+    cuts: WeightedCuts, pos: Any, ends: Any, seg: Any, scores: Any, limit: Any
+) -> np.ndarray:
     """The inner cuts (indices into ``pos``) whose chord bound (:func:`near_best_scores`) may
     lie within ``limit`` of their segment; ``ends``: the other cuts, of segments ``seg`` and
     scores ``scores``.
@@ -275,7 +287,17 @@ def _near_inner_cuts(cuts: WeightedCuts, pos, ends, seg, scores, limit) -> np.nd
     return near[_within(cuts, pos, ends, seg, scores, limit, runs, near, run)]
 
 
-def _within(cuts: WeightedCuts, pos, ends, seg, scores, limit, runs, near, run) -> np.ndarray:
+def _within(
+    cuts: WeightedCuts,
+    pos: Any,
+    ends: Any,
+    seg: Any,
+    scores: Any,
+    limit: Any,
+    runs: Any,
+    near: Any,
+    run: Any,
+) -> np.ndarray:
     """Whether the chord bound of each inner cut ``near[i]`` (an index into ``pos``) of the run
     ``runs[run[i]]`` (between ends ``j`` and ``j + 1``) may lie within ``limit`` of its segment
     (arguments as :func:`_near_inner_cuts` has them)."""
@@ -297,7 +319,16 @@ def _within(cuts: WeightedCuts, pos, ends, seg, scores, limit, runs, near, run) 
 
 
 def search_weighted_cuts(
-    step_up, y, weight, starts, lengths, n_present, n_classes, *, min_leaf=1, min_weight=0.0
+    step_up: Any,
+    y: Any,
+    weight: Any,
+    starts: Any,
+    lengths: Any,
+    n_present: Any,
+    n_classes: Any,
+    *,
+    min_leaf: Any = 1,
+    min_weight: Any = 0.0,
 ) -> ThresholdSearch:
     """:func:`search_cuts` with a positive weight per row.
 
