@@ -163,19 +163,22 @@ def add_marking_options(parser) -> None:
         help="how far a number may be from the exact value, in bits (default 0.001)",
     )  # fmt: skip
     parser.add_argument(
-        "--out", metavar="FILE.csv", help="write the marks as CSV (one row per student)"
-    )
+        "--out", metavar="FILE.csv",
+        help="write the marks as CSV, one row per student (default: printed only)",
+    )  # fmt: skip
     parser.add_argument(
-        "--gradescope", metavar="DIR", help="also write Gradescope's DIR/STUDENT/results.json"
-    )
+        "--gradescope", metavar="DIR",
+        help="also write Gradescope's DIR/STUDENT/results.json (default: not written)",
+    )  # fmt: skip
     parser.add_argument(
         "--feedback",
         metavar="DIR",
-        help="also write each student's full feedback to DIR/STUDENT.txt",
+        help="also write each student's full feedback to DIR/STUDENT.txt (default: not written)",
     )
     parser.add_argument(
-        "--plot", metavar="FILE.png", help="also draw the scores and the steps most got wrong"
-    )
+        "--plot", metavar="FILE.png",
+        help="also draw the scores and the steps most got wrong (default: not drawn)",
+    )  # fmt: skip
     parser.add_argument("--force", action="store_true", help="overwrite files that exist")
     parser.add_argument(
         "--even-if-mismatched", action="store_true",
@@ -218,7 +221,10 @@ def add_class_command(commands) -> None:
             "--roster, --secret-file, --kind, --rows and --assignment make the same class."
         ),
     )
-    steps = parser.add_subparsers(dest="class_command", required=True, metavar="STEP")
+    steps = parser.add_subparsers(
+        dest="class_command", required=True, metavar="STEP",
+        help="secret, handouts, keys or grade (id3tree class STEP --help for its options)",
+    )  # fmt: skip
     secret = steps.add_parser("secret", help="write a new random secret to FILE")
     secret.add_argument("file", help="the file to write (readable by you only)")
     secret.add_argument("--force", action="store_true", help="replace the file if it exists")
