@@ -307,7 +307,6 @@ def midpoint_holds(low: str, high: str, threshold: str) -> bool:
     return middle.quantize(unit, rounding=decimal.ROUND_HALF_UP, context=_EXACT) == printed
 
 
-
 def _sums(terms: list, first: np.ndarray) -> list[str]:
     """``a + b + ...`` of the terms ``first[i]:first[i + 1]`` for each i, one C-level pass for
     all the sums of as many terms."""
