@@ -47,7 +47,13 @@ class IDLikeFeatureWarning(UserWarning):
     branches"); both are kept on the warning as they were given (never read back from its
     text, which a column's name could mimic). A warning made from another keeps its two."""
 
-    def __init__(self, message, feature=None, split: str | None = None):
+    feature: str | None
+    split: str | None
+
+    def __init__(
+        self, message: str | IDLikeFeatureWarning, feature: str | None = None,
+        split: str | None = None,
+    ) -> None:  # fmt: skip
         if isinstance(message, IDLikeFeatureWarning):
             feature = message.feature if feature is None else feature
             split = message.split if split is None else split

@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import shutil
 import subprocess
 import tempfile
 import warnings
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from id3tree.base.latex import latex_escape
@@ -49,7 +50,7 @@ from id3tree.classroom.results import (
     class_warnings,
 )
 from id3tree.classroom.roster import Student, match_file, read_roster, student_entropy
-from id3tree.classroom.submissions import match_entries, pick, scan
+from id3tree.classroom.submissions import Entry, match_entries, pick, scan
 from id3tree.classroom.text import csv_cell, markdown_text, printable
 from id3tree.teaching.worked import latex_document
 
@@ -60,9 +61,10 @@ class Class:
     """The students of a class, each with an exercise of their own. Made by :func:`make_class`."""
 
     def __init__(
-        self, students: list[Student], kind: str, n_rows: int, assignment: str, draw,
+        self, students: list[Student], kind: str, n_rows: int, assignment: str,
+        draw: Callable[[Student], Exercise],
         settings: str = "secret, kind, number of rows or assignment",
-    ):  # fmt: skip
+    ) -> None:  # fmt: skip
         self.students, self.kind, self.n_rows = list(students), kind, n_rows
         self.assignment = assignment
         self._draw = draw  # Student -> Exercise
@@ -77,7 +79,7 @@ class Class:
     def __len__(self) -> int:
         return len(self.students)
 
-    def student(self, who) -> Student:
+    def student(self, who: Student | str) -> Student:
         """The student ``who`` names: a :class:`Student`, a name, an id or a file stem."""
         if isinstance(who, Student) and who in self.students:
             return who
@@ -88,7 +90,7 @@ class Class:
                 return found[0]
         raise ValueError(f"no student {printable(who)!r} in this class")
 
-    def exercise(self, who) -> Exercise:
+    def exercise(self, who: Student | str) -> Exercise:
         """The exercise of a student (a :class:`Student`, a name, an id or a file stem)."""
         ex = self._unsolved(self.student(who))
         return ex if ex.solution else solve(ex)
@@ -101,20 +103,26 @@ class Class:
         return self._exercises[student.key]
 
     # paper ---------------------------------------------------------------------------------
-    def handouts(self, folder, *, pdf: bool | None = None, overwrite: bool = True) -> list[Path]:
+    def handouts(
+        self, folder: str | os.PathLike[str], *, pdf: bool | None = None, overwrite: bool = True
+    ) -> list[Path]:
         """Write each student's handout to ``folder``: ``<file>.md`` (and ``<file>.pdf`` where
         pdflatex is found, or with ``pdf=True``; ``pdf=False`` for none), the file stem being
         :attr:`Student.file`. A handout shows the student's name, their data, the question and
         how to hand in; no seed, no secret, no answer. Returns the paths written."""
         return self._write(folder, pdf, overwrite, key=False)
 
-    def keys(self, folder, *, pdf: bool | None = None, overwrite: bool = True) -> list[Path]:
+    def keys(
+        self, folder: str | os.PathLike[str], *, pdf: bool | None = None, overwrite: bool = True
+    ) -> list[Path]:
         """Write each student's key to ``folder``: ``<file>.md`` (the question and its worked
         solution), ``<file>.json`` (the answers, as :meth:`Exercise.answers` gives them), a PDF
         as for :meth:`handouts`, and ``index.csv`` (student, id, email, file)."""
         return self._write(folder, pdf, overwrite, key=True)
 
-    def _write(self, folder, pdf, overwrite: bool, key: bool) -> list[Path]:
+    def _write(
+        self, folder: str | os.PathLike[str], pdf: bool | None, overwrite: bool, key: bool
+    ) -> list[Path]:
         folder = Path(folder)
         pdflatex = _pdflatex(pdf)
         suffixes = [".md"] + [".json"] * key + [".pdf"] * (pdflatex is not None)
@@ -155,20 +163,27 @@ class Class:
         return written
 
     # marks ---------------------------------------------------------------------------------
-    def grade_answers(self, who, answers, *, weights=None, tolerance: float = TOLERANCE) -> Grade:
+    def grade_answers(
+        self, who: Student | str, answers: Mapping[str, object] | str | os.PathLike[str], *,
+        weights: Mapping[str, object] | str | None = None, tolerance: float = TOLERANCE,
+    ) -> Grade:  # fmt: skip
         """Mark one student's answers (a mapping, or the path of a ``.json`` or ``.csv`` file)
         against their own exercise (:func:`~id3tree.classroom.grading.grade`)."""
         exercise = self._unsolved(self.student(who))
+        given: object = answers  # (or what the file holds)
         if not isinstance(answers, Mapping):
             try:
-                answers = read_answers(answers)
+                given = read_answers(answers)
             except (TypeError, ValueError) as error:
                 return Grade(
                     problem=f"cannot read the answers: {error}", weights=task_weights(weights)
                 )
-        return grade(exercise, answers, weights=weights, tolerance=tolerance)
+        return grade(exercise, given, weights=weights, tolerance=tolerance)
 
-    def grade(self, submissions, *, weights=None, tolerance: float = TOLERANCE) -> ClassGrades:
+    def grade(
+        self, submissions: str | os.PathLike[str], *,
+        weights: Mapping[str, object] | str | None = None, tolerance: float = TOLERANCE,
+    ) -> ClassGrades:  # fmt: skip
         """Mark a folder of handed-in answers: every file matched to its student (its name as a
         learning management system writes it, its student folder, or the ``student_id`` /
         ``student`` inside it), checked against that student's data, and marked. Every student
@@ -178,8 +193,8 @@ class Class:
         weights, tolerance = task_weights(weights), check_tolerance(tolerance)
         entries, others = scan(submissions)
         match_entries(entries, self.students)
-        mine: dict[str, list] = {s.key: [] for s in self.students}
-        unmatched = []
+        mine: dict[str, list[Entry]] = {s.key: [] for s in self.students}
+        unmatched: list[tuple[str, str]] = []
         for entry in entries:
             if len(entry.students) == 1:
                 mine[entry.students[0].key].append(entry)
@@ -195,7 +210,10 @@ class Class:
             warnings.warn(notes[0], SettingsMismatchWarning, stacklevel=2)
         return ClassGrades(rows, unmatched, others, notes, suspect, weights)
 
-    def _row(self, student, entries, others, weights, tolerance) -> StudentGrade:
+    def _row(
+        self, student: Student, entries: list[Entry], others: list[str],
+        weights: dict[str, float], tolerance: float,
+    ) -> StudentGrade:  # fmt: skip
         if not entries:
             seen = [o for o in others if match_file(Path(o).stem, self.students)[0] == [student]]
             extra = f" (found {', '.join(seen)}: not a .json or .csv file)" if seen else ""
@@ -217,7 +235,8 @@ class Class:
 
 
 def make_class(
-    roster, *, kind: str = "mixed", n_rows: int = 12, secret, assignment: str = "",
+    roster: Iterable[str | Student] | str | Path, *, kind: str = "mixed", n_rows: int = 12,
+    secret: str | bytes, assignment: str = "",
     name_column: str | None = None, id_column: str | None = None,
 ) -> Class:  # fmt: skip
     """A class from a roster: each student gets data of their own, drawn from the secret and
@@ -271,9 +290,9 @@ def _heading(klass: Class) -> str:
     return "Decision trees with entropy" + (f": {klass.assignment}" if klass.assignment else "")
 
 
-def _template(ex: Exercise, student: Student) -> dict:
+def _template(ex: Exercise, student: Student) -> dict[str, object]:
     """The answers to fill in: every key, with the student's features, and a sketch of a tree."""
-    out: dict = {"student_id": student.id} if student.id else {"student": student.name}
+    out: dict[str, object] = {"student_id": student.id} if student.id else {"student": student.name}
     out["root_entropy"] = None
     if ex.numeric:
         out["thresholds"] = {f: {"<each candidate threshold>": None} for f in ex.numeric}

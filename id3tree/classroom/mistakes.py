@@ -16,11 +16,13 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
 from id3tree.base.entropy import entropy_of_counts, entropy_rows
 from id3tree.base.words import format_number
+from id3tree.teaching.record import CandidateTable
 
 __all__ = [
     "CLOSE", "MISTAKES", "diagnose", "entropy_slips", "feature_slip", "gain_slips",
@@ -38,8 +40,8 @@ MIDPOINT, WRONG_FEATURE, LOWEST_GAIN = (
     "a threshold that is not a midpoint", "the wrong feature", "the feature of lowest gain",
 )  # fmt: skip
 TIE, MINORITY = "the tie rule at a leaf", "the minority class at a leaf"
-MISTAKES = (LN, LOG10, UNWEIGHTED, ADDED, NOT_SUBTRACTED, GAIN_RATIO, ROUNDING, MIDPOINT)
-MISTAKES += (WRONG_FEATURE, LOWEST_GAIN, TIE, MINORITY)
+MISTAKES: tuple[str, ...] = (LN, LOG10, UNWEIGHTED, ADDED, NOT_SUBTRACTED, GAIN_RATIO)
+MISTAKES += (ROUNDING, MIDPOINT, WRONG_FEATURE, LOWEST_GAIN, TIE, MINORITY)
 """Every mistake the feedback names (a check's ``mistake`` is one of them, or empty)."""
 
 _HOW = {
@@ -58,18 +60,18 @@ CLOSE = 10
 taken for rounding too early."""
 
 
-def _entropy(counts, base: float = 2.0) -> float:
+def _entropy(counts: Sequence[int], base: float = 2.0) -> float:
     return float(entropy_rows(np.asarray([counts], dtype=np.int64), base)[0])
 
 
-def _rounded_entropy(counts, decimals: int) -> float:
+def _rounded_entropy(counts: Sequence[int], decimals: int) -> float:
     """The entropy worked from probabilities rounded to ``decimals`` before the logarithms."""
     n = sum(counts)
     rounded = [round(c / n, decimals) for c in counts]
     return float(entropy_of_counts([np.asarray(r, dtype=float) for r in rounded], np.ones(())))
 
 
-def entropy_slips(counts) -> list[tuple[str, float]]:
+def entropy_slips(counts: Sequence[int]) -> list[tuple[str, float]]:
     """What the usual mistakes give for the entropy of ``counts`` (class counts)."""
     h = _entropy(counts)
     return [
@@ -78,7 +80,7 @@ def entropy_slips(counts) -> list[tuple[str, float]]:
     ]  # fmt: skip
 
 
-def split_slips(parts: list[tuple]) -> list[tuple[str, float]]:
+def split_slips(parts: Sequence[Sequence[int]]) -> list[tuple[str, float]]:
     """What the usual mistakes give for the overall entropy ``H(S | A)`` of a split whose
     branches hold the class counts ``parts``."""
     sizes = [sum(p) for p in parts]
@@ -93,7 +95,7 @@ def split_slips(parts: list[tuple]) -> list[tuple[str, float]]:
     ]  # fmt: skip
 
 
-def gain_slips(parent: tuple, parts: list[tuple]) -> list[tuple[str, float]]:
+def gain_slips(parent: Sequence[int], parts: Sequence[Sequence[int]]) -> list[tuple[str, float]]:
     """What the usual mistakes give for the gain of a split of ``parent`` (class counts) into
     branches holding ``parts``."""
     h = _entropy(parent)
@@ -109,7 +111,9 @@ def gain_slips(parent: tuple, parts: list[tuple]) -> list[tuple[str, float]]:
     return [(label, v) for label, v in slips if label not in (LN, LOG10) or v != gain]
 
 
-def diagnose(given: float, expected: float, slips, tolerance: float) -> tuple[str, str] | None:
+def diagnose(
+    given: float, expected: float, slips: Iterable[tuple[str, float]], tolerance: float
+) -> tuple[str, str] | None:
     """The mistake whose value ``given`` matches (within ``tolerance``, where the exact value
     is farther), as ``(mistake, sentence)``; an answer only a little off is taken for rounding
     too early; None when no mistake explains it."""
@@ -140,26 +144,32 @@ def threshold_slip(given: float, low: float, high: float) -> tuple[str, str] | N
     )
 
 
-def feature_slip(tables, given: str) -> tuple[str, str]:
+def feature_slip(tables: Iterable[CandidateTable], given: str) -> tuple[str, str]:
     """Which mistake picking feature ``given`` at a node is, from the node's candidate tables
     (``given`` lost: another feature has a higher gain)."""
-    valid = [t for t in tables if t.valid]
-    mine = next((t for t in valid if t.feature == given), None)
+    valid = {  # (feature: gain, gain ratio) of those that can split
+        t.feature: (t.gain, t.gain_ratio)
+        for t in tables
+        if t.gain is not None and t.gain_ratio is not None
+    }
+    mine = valid.get(given)
     if (
         mine is not None
         and len(valid) > 2
-        and mine.gain < min(t.gain for t in valid if t is not mine)
+        and mine[0] < min(g for f, (g, _) in valid.items() if f != given)
     ):
         return LOWEST_GAIN, (
             f"{given} has the lowest gain (the highest H(S | A)): ID3 splits on the highest gain"
         )
-    ratios = [t.gain_ratio for t in valid]
-    if mine is not None and len(valid) > 1 and mine.gain_ratio == max(ratios):
+    ratios = [r for _, r in valid.values()]
+    if mine is not None and len(valid) > 1 and mine[1] == max(ratios):
         return GAIN_RATIO, f"{given} has the highest gain ratio, C4.5's score; ID3 takes the gain"
     return WRONG_FEATURE, ""
 
 
-def leaf_slip(counts: tuple, classes: list, given) -> tuple[str, str] | None:
+def leaf_slip(
+    counts: Sequence[int], classes: list[object], given: object
+) -> tuple[str, str] | None:
     """A leaf's prediction that names one of its classes, but not the one the rules give."""
     label = next(
         (c for c in classes if str(c).strip().casefold() == str(given).strip().casefold()), None

@@ -31,7 +31,7 @@ import math
 import os
 import re
 import stat
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from id3tree.classroom.text import printable, shown
@@ -64,7 +64,7 @@ def _decimal(text: str) -> float:
     return float(text)  # (float reads an exponent in constant time: 1e99999999 is inf)
 
 
-def number(value) -> float:
+def number(value: object) -> float:
     """A student's number as a finite float; :class:`NotAnswer` saying why when it is not one."""
     if isinstance(value, bool) or value is None:
         raise NotAnswer(f"a number was expected, got {shown(value)}")
@@ -99,12 +99,12 @@ def number(value) -> float:
     return result
 
 
-def same(a, b) -> bool:
+def same(a: object, b: object) -> bool:
     """Two names are the same without regard to case or surrounding spaces."""
     return str(a).strip().casefold() == str(b).strip().casefold()
 
 
-def name(value) -> str:
+def name(value: object) -> str:
     """A student's name of a feature, value or class, stripped."""
     if isinstance(value, (str, int, float)) and not isinstance(value, bool):
         return str(value).strip()
@@ -114,7 +114,7 @@ def name(value) -> str:
 # ---------------------------------------------------------------------------------------------
 # files
 # ---------------------------------------------------------------------------------------------
-def file_problem(path) -> str | None:
+def file_problem(path: str | os.PathLike[str]) -> str | None:
     """Why ``path`` cannot be an answers file, from its kind and size alone (nothing is opened),
     or None."""
     path = Path(path)
@@ -161,11 +161,12 @@ def _text(data: bytes) -> str:
         raise ValueError(f"is not UTF-8 text (byte {error.start + 1}); save it as UTF-8") from None
 
 
-def _depth(value) -> int:
+def _depth(value: object) -> int:
     """How deep ``value`` nests (without recursion: it may nest deeper than Python can)."""
     deepest, stack = 0, [(value, 1)]
     while stack:
         item, level = stack.pop()
+        children: Iterable[object]
         if isinstance(item, dict):
             children = item.values()
         elif isinstance(item, list):
@@ -179,7 +180,7 @@ def _depth(value) -> int:
     return deepest
 
 
-def _json(text: str):
+def _json(text: str) -> object:
     try:
         answers = json.loads(
             text,
@@ -198,7 +199,7 @@ def _json(text: str):
     return answers
 
 
-def _csv(text: str) -> dict:
+def _csv(text: str) -> dict[str, object]:
     limit = csv.field_size_limit()
     try:
         csv.field_size_limit(max(limit, MAX_BYTES + 1))  # (a cell may be as long as the file)
@@ -215,7 +216,7 @@ def _csv(text: str) -> dict:
     return rows_to_answers((q, a.strip() or None) for q, a in rows[1:])
 
 
-def read_answers(path) -> dict:
+def read_answers(path: str | os.PathLike[str]) -> object:
     """A student's answers from a ``.json`` file (one object) or a ``.csv`` file.
 
     The CSV file has a header ``question,answer`` and one row per answer: the question is the
@@ -238,10 +239,10 @@ def read_answers(path) -> dict:
         raise ValueError(f"{label} {error}") from None
 
 
-def rows_to_answers(rows) -> dict:
+def rows_to_answers(rows: Iterable[tuple[object, object]]) -> dict[str, object]:
     """``(question, answer)`` rows as nested answers: the question ``gains/Weather`` is
     ``answers["gains"]["Weather"]`` (parts separated by ``/``)."""
-    out: dict = {}
+    out: dict[str, object] = {}
     for i, (question, answer) in enumerate(rows, start=1):
         parts = [p.strip() for p in str(question).split("/", MAX_DEPTH)]
         if not all(parts):
@@ -250,17 +251,18 @@ def rows_to_answers(rows) -> dict:
             raise ValueError(f"row {i}: the question nests deeper than {MAX_DEPTH} levels")
         place = out
         for depth, part in enumerate(parts[:-1]):
-            place = place.setdefault(part, {})
-            if not isinstance(place, dict):
+            inner = place.setdefault(part, {})
+            if not isinstance(inner, dict):
                 where = shown("/".join(parts[: depth + 1]))
                 raise ValueError(f"row {i}: {where} already has an answer of its own")
+            place = inner
         if parts[-1] in place:
             raise ValueError(f"row {i}: {shown(question)} is answered twice")
         place[parts[-1]] = answer
     return out
 
 
-def answers_to_rows(answers: Mapping, prefix: str = "") -> list[tuple[str, object]]:
+def answers_to_rows(answers: Mapping[str, object], prefix: str = "") -> list[tuple[str, object]]:
     """The answers as ``(question, answer)`` rows (the inverse of :func:`rows_to_answers`)."""
     rows = []
     for key, value in answers.items():

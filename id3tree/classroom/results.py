@@ -8,14 +8,20 @@ line per student, a CSV cell never read as a formula: :mod:`id3tree.classroom.te
 from __future__ import annotations
 
 import json
+import os
 import statistics
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from id3tree.classroom.grading import TASKS, Check, Grade, task_weights
 from id3tree.classroom.roster import Student
 from id3tree.classroom.text import csv_cell, printable
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 __all__ = [
     "ClassGrades",
@@ -67,25 +73,26 @@ class StudentGrade:
         return self.file is not None
 
 
-def gradescope_result(grade: Grade, flags: list[str] = ()) -> dict:
+def gradescope_result(grade: Grade, flags: Sequence[str] = ()) -> dict[str, object]:
     """Gradescope's ``results.json`` for one submission: ``score`` (points: each task is worth
     its weight), ``output`` (the feedback) and one test per task (``name``, ``score``,
     ``max_score``, ``output``: the first wrong answer of the task, or that all are right)."""
     weights = task_weights(grade.weights)
     shares = grade.task_scores
-    tests = []
+    tests, points = [], []
     for task, share in shares.items():
         wrong = [c for c in grade.checks if c.task == task and not c.right]
         mine = [c for c in grade.checks if c.task == task]
         right = "The answer is right." if len(mine) == 1 else f"All {len(mine)} answers are right."
         output = wrong[0].why if wrong else right
+        points.append(round(weights[task] * share, 4))
         tests.append({
-            "name": TASKS[task][:1].upper() + TASKS[task][1:], "score": round(weights[task] * share, 4),
+            "name": TASKS[task][:1].upper() + TASKS[task][1:], "score": points[-1],
             "max_score": weights[task], "output": output,
         })  # fmt: skip
     notes = [*grade.notes, *grade.mismatches, *flags]
     output = grade.feedback + "".join(f"\n- {n}" for n in notes)
-    return {"score": round(sum(t["score"] for t in tests), 4), "output": output, "tests": tests}
+    return {"score": round(sum(points), 4), "output": output, "tests": tests}
 
 
 class ClassGrades:
@@ -96,7 +103,11 @@ class ClassGrades:
     Iterate over it for the rows; ``grades["Alice Martin"]`` (a name or an id) is one row.
     """
 
-    def __init__(self, rows, unmatched=(), ignored=(), warnings=(), suspect=False, weights=None):
+    def __init__(
+        self, rows: Iterable[StudentGrade], unmatched: Iterable[tuple[str, str]] = (),
+        ignored: Iterable[str] = (), warnings: Iterable[str] = (), suspect: bool = False,
+        weights: Mapping[str, object] | str | None = None,
+    ) -> None:  # fmt: skip
         self.rows: list[StudentGrade] = sorted(
             rows, key=lambda r: (r.student.name.casefold(), r.student.name, r.student.id or "")
         )
@@ -109,10 +120,10 @@ class ClassGrades:
     def __len__(self) -> int:
         return len(self.rows)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[StudentGrade]:
         return iter(self.rows)
 
-    def __getitem__(self, who) -> StudentGrade:
+    def __getitem__(self, who: Student | str) -> StudentGrade:
         for row in self.rows:
             if who in (row.student, row.student.name, row.student.id, row.student.file):
                 return row
@@ -125,7 +136,7 @@ class ClassGrades:
         return [t for t in TASKS if t in seen]
 
     # tables --------------------------------------------------------------------------------
-    def to_frame(self):
+    def to_frame(self) -> Any:  # a DataFrame
         """One row per student: ``student``, ``id``, ``file``, ``score``, one column per task
         (its share of right answers), ``right``, ``total``, ``first_wrong_step``, ``mistakes``,
         ``feedback`` and ``flags``."""
@@ -148,7 +159,7 @@ class ClassGrades:
         columns += ["first_wrong_step", "mistakes", "feedback", "flags"]
         return pd.DataFrame(records, columns=columns)
 
-    def to_csv(self, path) -> Path:
+    def to_csv(self, path: str | os.PathLike[str]) -> Path:
         """Write :meth:`to_frame` as CSV (UTF-8): every text cell escaped with
         :func:`~id3tree.classroom.text.csv_cell`, so that no name or answer runs as a formula
         in a spreadsheet. Returns the path."""
@@ -166,12 +177,12 @@ class ClassGrades:
         frame.to_csv(path, index=False, encoding="utf-8")
         return Path(path)
 
-    def to_gradescope(self, folder) -> list[Path]:
+    def to_gradescope(self, folder: str | os.PathLike[str]) -> list[Path]:
         """Write Gradescope's ``results.json`` for every submission, as
         ``folder/<student's file stem>/results.json`` (:func:`gradescope_result`). Returns the
         paths written."""
         folder = Path(folder)
-        written = []
+        written: list[Path] = []
         for row in self.rows:
             if not row.submitted:
                 continue
@@ -185,30 +196,30 @@ class ClassGrades:
         return written
 
     # the summary ---------------------------------------------------------------------------
-    def summary(self):
+    def summary(self) -> Any:  # a DataFrame
         """What the class got wrong, step by step: per kind of step (:func:`step_kind`), how
         many students got it wrong at least once, for how many it was the first wrong step,
         and the classic mistake seen most there. Most wrong first."""
         import pandas as pd
 
         graded = [r.grade for r in self.rows if r.submitted and r.grade.problem is None]
-        counts: dict[str, list] = {}
+        counts: dict[str, tuple[list[int], dict[str, int]]] = {}  # ([wrong, first], mistakes)
         for g in graded:
             first = g.first_wrong
             for kind in dict.fromkeys(step_kind(c) for c in g.checks):
                 wrong = [c for c in g.checks if step_kind(c) == kind and not c.right]
-                entry = counts.setdefault(kind, [0, 0, {}])
+                entry, seen = counts.setdefault(kind, ([0, 0], {}))
                 entry[0] += bool(wrong)
                 entry[1] += first is not None and step_kind(first) == kind
                 for c in wrong:
                     if c.mistake:
-                        entry[2][c.mistake] = entry[2].get(c.mistake, 0) + 1
+                        seen[c.mistake] = seen.get(c.mistake, 0) + 1
         rows = [
             {
                 "step": kind, "students wrong": wrong, "first wrong step of": first,
-                "most common mistake": max(sorted(m), key=m.get) if m else "",
+                "most common mistake": max(sorted(m), key=m.__getitem__) if m else "",
             }
-            for kind, (wrong, first, m) in counts.items()
+            for kind, ([wrong, first], m) in counts.items()
         ]  # fmt: skip
         frame = pd.DataFrame(
             rows, columns=["step", "students wrong", "first wrong step of", "most common mistake"]
@@ -217,7 +228,7 @@ class ClassGrades:
             ["students wrong", "first wrong step of"], ascending=False, kind="stable"
         ).reset_index(drop=True)
 
-    def histogram(self, bins: int = 10):
+    def histogram(self, bins: int = 10) -> Any:  # a DataFrame
         """How many students scored in each of ``bins`` equal ranges from 0 to 1 (the last one
         closed: a score of 1 is in it); students with no submission are counted at 0."""
         import pandas as pd
@@ -228,7 +239,7 @@ class ClassGrades:
         labels = [f"{i / bins:.2f} to {(i + 1) / bins:.2f}" for i in range(bins)]
         return pd.DataFrame({"score": labels, "students": counts})
 
-    def plot(self, path=None):
+    def plot(self, path: str | os.PathLike[str] | None = None) -> Figure:
         """The histogram of scores beside the steps most students got wrong, as a matplotlib
         figure: written to ``path`` if given (drawn off screen, with no display), else made with
         pyplot, so that a notebook shows it."""
@@ -310,7 +321,7 @@ class ClassGrades:
 
 def class_warnings(
     rows: list[StudentGrade],
-    unmatched,
+    unmatched: Sequence[tuple[str, str]],
     settings: str = "secret, kind, number of rows or assignment",
 ) -> tuple[list[str], bool]:
     """The warnings of a class graded, and whether it looks graded with the wrong secret or

@@ -16,12 +16,14 @@ import csv
 import hashlib
 import hmac
 import io
+import os
 import re
 import secrets
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from id3tree.classroom.text import printable
 
@@ -77,7 +79,7 @@ def new_secret() -> str:
     return secrets.token_urlsafe(32)
 
 
-def _secret_bytes(secret) -> bytes:
+def _secret_bytes(secret: str | bytes) -> bytes:
     if isinstance(secret, str):
         secret = secret.strip().encode("utf-8")
     if not isinstance(secret, bytes):
@@ -91,7 +93,7 @@ def _secret_bytes(secret) -> bytes:
     return secret
 
 
-def read_secret(path) -> str:
+def read_secret(path: str | os.PathLike[str]) -> str:
     """The secret kept in a file (its text, surrounding spaces and line ends left out)."""
     path = Path(path)
     try:
@@ -104,7 +106,9 @@ def read_secret(path) -> str:
     return text
 
 
-def student_entropy(secret, kind: str, n_rows: int, assignment: str, student: Student) -> int:
+def student_entropy(
+    secret: str | bytes, kind: str, n_rows: int, assignment: str, student: Student
+) -> int:
     """The 256-bit number a student's exercise is drawn from: HMAC-SHA256, under the secret, of
     the settings and the student's :attr:`Student.key`. Without the secret it cannot be found
     from anything a handout shows."""
@@ -148,7 +152,9 @@ def _rows(path: Path) -> list[list[str]]:
     return [[c.strip() for c in r] for r in rows if any(c.strip() for c in r)]
 
 
-def _from_table(rows: list[list[str]], name_column, id_column) -> list[Student]:
+def _from_table(
+    rows: list[list[str]], name_column: str | None, id_column: str | None
+) -> list[Student]:
     header = rows[0]
     known = {_header(h) for h in header} & {
         *_NAME_COLUMNS,
@@ -176,7 +182,9 @@ def _from_table(rows: list[list[str]], name_column, id_column) -> list[Student]:
     out = []
     for number, row in enumerate(rows[1:], start=2):
         padded = [*row, *[""] * len(header)]
-        cell = {i: padded[i] for i in (name, first, last, ident, email) if i is not None}
+        cell: dict[int | None, str] = {
+            i: padded[i] for i in (name, first, last, ident, email) if i is not None
+        }
         cell[None] = ""
         full = cell[name] if name is not None else f"{cell[first]} {cell[last]}".strip()
         if full.casefold() == "points possible":  # (the second line of a Canvas gradebook)
@@ -188,8 +196,9 @@ def _from_table(rows: list[list[str]], name_column, id_column) -> list[Student]:
 
 
 def read_roster(
-    roster, *, name_column: str | None = None, id_column: str | None = None
-) -> list[Student]:
+    roster: Iterable[str | Student] | str | Path, *, name_column: str | None = None,
+    id_column: str | None = None,
+) -> list[Student]:  # fmt: skip
     """The students of a class, in the roster's order, each with a unique file stem.
 
     ``roster`` is a list of names (or :class:`Student`), a pandas DataFrame, or the path of a CSV
@@ -210,8 +219,9 @@ def read_roster(
             raise ValueError(f"the roster {printable(path)} is empty")
         students = _from_table(rows, name_column, id_column)
     elif hasattr(roster, "columns") and hasattr(roster, "itertuples"):  # a DataFrame
-        table = roster.astype(object).where(roster.notna(), "")
-        rows = [[str(c) for c in roster.columns]]
+        frame: Any = roster
+        table = frame.astype(object).where(frame.notna(), "")
+        rows = [[str(c) for c in frame.columns]]
         rows += [[str(v).strip() for v in r] for r in table.itertuples(index=False)]
         students = _from_table(rows, name_column, id_column)
     else:
@@ -223,7 +233,7 @@ def read_roster(
     return _checked(students)
 
 
-def _name(value) -> str:
+def _name(value: object) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ValueError(f"each student must be a non-empty name, got {value!r}")
     return value.strip()
@@ -282,7 +292,7 @@ _LMS = [
 ]
 
 
-def squash(text) -> str:
+def squash(text: object) -> str:
     """``text``'s letters and digits only, accents and case aside: how names are compared."""
     folded = unicodedata.normalize("NFKD", str(text)).casefold()
     return "".join(ch for ch in folded if ch.isalnum())
@@ -298,7 +308,7 @@ def name_forms(student: Student) -> set[str]:
 
 
 def id_forms(student: Student) -> set[str]:
-    forms = set()
+    forms: set[str] = set()
     if student.id:
         forms.add(squash(student.id))
     if student.email:

@@ -51,7 +51,8 @@ def _hidden(name: str) -> bool:
 
 
 def _entries_of(folder: Path, inside: str | None) -> tuple[list[Entry], list[str]]:
-    entries, others = [], []
+    entries: list[Entry] = []
+    others: list[str] = []
     for path in sorted(folder.iterdir(), key=lambda p: p.name):
         if _hidden(path.name):
             continue
@@ -73,7 +74,7 @@ def _entries_of(folder: Path, inside: str | None) -> tuple[list[Entry], list[str
     return entries, others
 
 
-def scan(submissions) -> tuple[list[Entry], list[str]]:
+def scan(submissions: str | os.PathLike[str]) -> tuple[list[Entry], list[str]]:
     """The entries of a folder of submissions (and of each student folder in it), and the names
     of the other files found; every entry read that can be (its ``answers`` or ``problem``)."""
     folder = Path(submissions)
@@ -89,7 +90,7 @@ def scan(submissions) -> tuple[list[Entry], list[str]]:
     return entries, others
 
 
-def _named_inside(answers, students: list[Student]) -> Student | None:
+def _named_inside(answers: object, students: list[Student]) -> Student | None:
     """The student the answers name in ``student_id`` or ``student`` (if one of the roster)."""
     if not isinstance(answers, dict):
         return None

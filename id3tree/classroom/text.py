@@ -31,7 +31,7 @@ SHOWN_LENGTH = 60
 """How much of a student's answer the feedback quotes (the rest is cut, marked ``…``)."""
 
 
-def printable(text) -> str:
+def printable(text: object) -> str:
     """``text`` on one line with every invisible or line-breaking character written as an
     escape (``\\n``, ``\\x1b``, ``\\u202e``; a byte of a file name that is not UTF-8 as
     ``\\xff``), and ``\\`` as ``\\\\``, so that what is shown is what is there."""
@@ -56,13 +56,13 @@ def printable(text) -> str:
     return "".join(out)
 
 
-def markdown_text(text) -> str:
+def markdown_text(text: object) -> str:
     """``text`` as it reads inside a Markdown paragraph or heading: :func:`printable`, then
     every character Markdown or HTML would act on escaped (no tag, link, image or emphasis)."""
     return "".join(_MARKDOWN.get(ch, ch) for ch in printable(text))
 
 
-def csv_cell(text) -> str:
+def csv_cell(text: object) -> str:
     """A text cell of a CSV file a spreadsheet will open: :func:`printable`, and a cell that
     starts with ``=``, ``+``, ``-``, ``@`` (or a tab or carriage return) prefixed with ``'``,
     as OWASP recommends against CSV injection, so that it reads as text, never as a formula."""
@@ -70,7 +70,7 @@ def csv_cell(text) -> str:
     return "'" + text if text.startswith(_FORMULA) else text
 
 
-def shown(value, limit: int = SHOWN_LENGTH) -> str:
+def shown(value: object, limit: int = SHOWN_LENGTH) -> str:
     """A student's answer quoted in feedback: a number as it is, text quoted with its invisible
     characters escaped, and anything longer than ``limit`` characters cut."""
     if isinstance(value, bool) or value is None:

@@ -14,7 +14,8 @@ every answer ID3's tree has there counts as wrong, saying why.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -23,9 +24,9 @@ from id3tree.classroom import mistakes
 from id3tree.classroom.reading import NotAnswer, number, same
 from id3tree.classroom.text import shown
 from id3tree.learner import ID3Classifier
-from id3tree.model.node import path_step
-from id3tree.teaching.record import NodeInfo
-from id3tree.teaching.worked import subset_name
+from id3tree.model.node import Node, path_step
+from id3tree.teaching.record import NodeInfo, TeachingRecord
+from id3tree.teaching.worked import path_name
 
 __all__ = ["NODE_KEYS", "mark_tree"]
 
@@ -39,13 +40,13 @@ def _capital(sentence: str) -> str:
     return sentence[:1].upper() + sentence[1:]
 
 
-def name_of(steps) -> str:
+def name_of(steps: Sequence[tuple]) -> str:
     """The name of the rows a path of ``(feature, op, value)`` tests lets through:
     ``S_{Wind=Weak, Hours<=3.5}``."""
-    return subset_name(NodeInfo(0, None, None, None, (), None, frozenset(), tuple(steps)))
+    return path_name(steps)
 
 
-def _branch_key(key) -> str:
+def _branch_key(key: object) -> str:
     """A numeric branch as ``<=`` or ``>`` (``≤ 4.5``, ``<= 4.5`` and ``<=`` read the same)."""
     text = str(key).strip().replace("≤", "<=")
     return next((op for op in ("<=", ">") if text.startswith(op)), text)
@@ -55,16 +56,16 @@ class _References:
     """ID3's own node for any set of the exercise's rows: the answer key's nodes, and a tree
     fitted on any other set met (each set fitted once; its whole subtree kept)."""
 
-    def __init__(self, X, y, record):
-        self.X, self.y = X, y
-        self.known: dict[bytes, tuple] = {}
+    def __init__(self, X: Any, y: np.ndarray, record: TeachingRecord) -> None:
+        self.X, self.y = X, y  # (X: a DataFrame)
+        self.known: dict[bytes, tuple[TeachingRecord, NodeInfo]] = {}
         self._keep(record, np.arange(len(self.y), dtype=np.int64))
 
-    def _keep(self, record, rows: np.ndarray) -> None:
+    def _keep(self, record: TeachingRecord, rows: np.ndarray) -> None:
         for info in record.infos:
             self.known.setdefault(rows[info.rows].astype(np.int64).tobytes(), (record, info))
 
-    def __call__(self, rows: np.ndarray):
+    def __call__(self, rows: np.ndarray) -> tuple[TeachingRecord, NodeInfo]:
         key = rows.tobytes()
         if key not in self.known:
             with warnings.catch_warnings():
@@ -74,26 +75,47 @@ class _References:
         return self.known[key]
 
 
-def mark_tree(marker, given, answers: Mapping) -> None:
+class Marking(Protocol):
+    """What marking a tree needs of its marker (:class:`~id3tree.classroom.grading.Marker`,
+    whose module imports this one)."""
+
+    X: Any  # a DataFrame
+    y: np.ndarray
+    record: TeachingRecord
+    numeric: list[str]
+    notes: list[str]
+    mismatches: list[str]
+    carrying: bool
+    threshold_tolerance: float
+
+    def add(self, task: str, step: str, expected: object, given: object,
+            why_wrong: str | None, mistake: str = "") -> object: ...  # fmt: skip
+    def rows(self, counts: Sequence[int]) -> str: ...
+    def node_entropy(self, name: str, counts: tuple, given: object, task: str = "tree") -> None: ...
+    def split_why(self, record: TeachingRecord, info: NodeInfo, name: str,
+                  given_feature: str | None) -> tuple[str, str]: ...  # fmt: skip
+    def unknown(self, given: Mapping, known: Sequence[str], where: str, what: str) -> None: ...
+
+
+def mark_tree(marker: Marking, given: object, answers: Mapping[str, object]) -> None:
     """Mark the ``tree`` of ``answers`` with ``marker`` (a :class:`~id3tree.classroom.grading.Marker`)."""
     _TreeMarker(marker).mark(given, answers)
 
 
 class _TreeMarker:
-    def __init__(self, marker):
+    def __init__(self, marker: Marking) -> None:
         self.m = marker
-        exercise = marker.exercise
         self.X, self.y = marker.X, marker.y
         self.columns = {str(c): self.X[c].to_numpy() for c in self.X.columns}
         self.classes = list(marker.record.classes)
-        self.numeric = set(exercise.numeric)
+        self.numeric = set(marker.numeric)
         self.refs = _References(self.X, self.y, marker.record)
         self.root_checked = False
 
-    def counts(self, rows: np.ndarray) -> tuple:
+    def counts(self, rows: np.ndarray) -> tuple[int, ...]:
         return tuple(int((self.y[rows] == c).sum()) for c in self.classes)
 
-    def mark(self, given, answers: Mapping) -> None:
+    def mark(self, given: object, answers: Mapping[str, object]) -> None:
         rows = np.arange(len(self.y), dtype=np.int64)
         if not isinstance(given, Mapping):
             why = (
@@ -115,7 +137,7 @@ class _TreeMarker:
         self.node(rows, [], given, "tree")
 
     # a node --------------------------------------------------------------------------------
-    def node(self, rows: np.ndarray, steps: list, given, where: str) -> None:
+    def node(self, rows: np.ndarray, steps: list[tuple], given: object, where: str) -> None:
         record, info = self.refs(rows)
         name = name_of(steps)
         if not isinstance(given, Mapping):
@@ -136,11 +158,11 @@ class _TreeMarker:
         else:
             self.split(rows, steps, given, where, record, info)
 
-    def check_counts(self, given, counts: tuple, name: str) -> None:
+    def check_counts(self, given: object, counts: tuple[int, ...], name: str) -> None:
         if given is None:
             return
         mine = {str(c): n for c, n in zip(self.classes, counts)}
-        theirs = {}
+        theirs: dict[str, float | None] = {}
         if isinstance(given, Mapping):
             for key, value in given.items():
                 try:
@@ -153,7 +175,9 @@ class _TreeMarker:
                 f"{self.m.rows(counts)}"
             )
 
-    def leaf(self, node, name: str, counts: tuple, given: Mapping) -> None:
+    def leaf(
+        self, node: Node, name: str, counts: tuple[int, ...], given: Mapping[str, object]
+    ) -> None:
         expected, step = str(node.prediction), f"prediction of {name}"
         rows = self.m.rows(counts)
         if max(counts) == sum(counts):
@@ -182,7 +206,7 @@ class _TreeMarker:
         self.m.add("tree", step, expected, predict, why, slip[0] if slip else "")
 
     # a split -------------------------------------------------------------------------------
-    def feature_named(self, given) -> str | None:
+    def feature_named(self, given: object) -> str | None:
         if not isinstance(given, (str, int, float)) or isinstance(given, bool):
             return None
         return next((str(c) for c in self.X.columns if same(c, given)), None)
@@ -197,8 +221,8 @@ class _TreeMarker:
                 else ""
             )
             if steps:
-                why = lead + self.m.split_why(record, info, name, None)[0]
-                self.m.add("tree", f"split of {name}", node.feature, None, why)
+                why_not = lead + self.m.split_why(record, info, name, None)[0]
+                self.m.add("tree", f"split of {name}", node.feature, None, why_not)
             self.below_missing(node, steps, f"not marked: the split of {name} above is missing")
             return
         feature = self.feature_named(written)
@@ -273,7 +297,10 @@ class _TreeMarker:
         self.m.add("tree", step, table.threshold, written, why, slip[0] if slip else "")
         return value, False
 
-    def branches(self, rows, steps, given, where, feature, threshold, same_as) -> None:
+    def branches(
+        self, rows: np.ndarray, steps: list[tuple], given: Mapping[str, object], where: str,
+        feature: str, threshold: float | None, same_as: Node | None,
+    ) -> None:  # fmt: skip
         """Mark the children of the student's split of ``rows`` on ``feature`` (at ``threshold``
         for a number); ``same_as`` is ID3's node when the split is ID3's (its branch order)."""
         name = name_of(steps)
@@ -316,11 +343,11 @@ class _TreeMarker:
                 )
 
     # what the student left out -------------------------------------------------------------
-    def below_missing(self, node, steps: list, why: str) -> None:
+    def below_missing(self, node: Node, steps: list[tuple], why: str) -> None:
         for key, child in node.children.items():
             self.walk_missing(child, [*steps, path_step(node, key)], why)
 
-    def walk_missing(self, top, steps: list, why: str) -> None:
+    def walk_missing(self, top: Node, steps: list[tuple], why: str) -> None:
         """Every answer of ID3's subtree from ``top`` (reached by ``steps``), marked wrong."""
         stack = [(top, list(steps))]
         while stack:

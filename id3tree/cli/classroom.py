@@ -17,13 +17,17 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from id3tree.cli.common import UserError, add_exercise_kind_option, check_new_file
+
+if TYPE_CHECKING:  # (imported where a command runs: id3tree --help starts fast)
+    from id3tree.classroom import Class, ClassGrades
 
 __all__ = ["add_class_command", "add_marking_options", "marking_options", "print_grades"]
 
 
-def _class(args: argparse.Namespace):
+def _class(args: argparse.Namespace) -> Class:
     from id3tree.classroom import make_class, read_secret
 
     if not 6 <= args.rows <= 40:
@@ -71,7 +75,7 @@ def _paper(args: argparse.Namespace) -> int:
     return 0
 
 
-def marking_options(args: argparse.Namespace) -> tuple[dict, float]:
+def marking_options(args: argparse.Namespace) -> tuple[dict[str, float], float]:
     """``--weights`` and ``--tolerance``, checked, naming the option in any error."""
     from id3tree.classroom.grading import TOLERANCE, check_tolerance, task_weights
 
@@ -89,7 +93,9 @@ def marking_options(args: argparse.Namespace) -> tuple[dict, float]:
 CLASS_OPTIONS = "--secret-file, --kind, --rows and --assignment"
 
 
-def print_grades(grades, args: argparse.Namespace, options: str = CLASS_OPTIONS) -> int:
+def print_grades(
+    grades: ClassGrades, args: argparse.Namespace, options: str = CLASS_OPTIONS
+) -> int:
     """Write what ``--out``, ``--gradescope``, ``--feedback`` and ``--plot`` ask for (all
     checked first), print the table (without ``--out``) and the summary; status 2, writing
     nothing, when the class looks graded with the wrong settings (unless ``--even-if-mismatched``)."""
@@ -151,7 +157,7 @@ def _grade(args: argparse.Namespace) -> int:
     return print_grades(grades, args)
 
 
-def add_marking_options(parser) -> None:
+def add_marking_options(parser: argparse.ArgumentParser) -> None:
     """The options of a command that marks answers: weights, tolerance and what to write."""
     parser.add_argument(
         "--weights", metavar="TASK=W,...",
@@ -186,7 +192,7 @@ def add_marking_options(parser) -> None:
     )  # fmt: skip
 
 
-def _add_class_options(parser) -> None:
+def _add_class_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--roster", required=True, help="a CSV file of the students (a name column, an id column)"
     )
@@ -210,7 +216,7 @@ def _add_class_options(parser) -> None:
     )
 
 
-def add_class_command(commands) -> None:
+def add_class_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``id3tree class secret|handouts|keys|grade`` (``commands``: the app's subparsers)."""
     parser = commands.add_parser(
         "class",

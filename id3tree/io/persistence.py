@@ -23,6 +23,7 @@ import decimal
 import json
 import math
 from pathlib import Path
+from typing import NoReturn
 
 import numpy as np
 import pandas as pd
@@ -341,7 +342,7 @@ def model_from_dict(cls, d: dict):
     return model
 
 
-def fail(message: str):
+def fail(message: str) -> NoReturn:
     raise ModelFileError(f"not a valid id3tree model: {message}")
 
 

@@ -287,12 +287,12 @@ class _Walk:
                     [node.class_counts[c] for c in self.classes],
                 ):
                     raise ValueError(_not_fitted_on("the ID3 tree", node.node_id, held, node))
-        held = np.array([rows.sum() for rows in self.sk_rows])
-        wrong = np.flatnonzero(held != tree.n_node_samples)
+        held_sk = np.array([rows.sum() for rows in self.sk_rows])
+        wrong = np.flatnonzero(held_sk != tree.n_node_samples)
         if len(wrong):
             s = int(wrong[0])
             parent = int(np.flatnonzero((tree.children_left == s) | (tree.children_right == s))[0])
-            raise ValueError(self.sk_rows_message(s, parent if s else None, int(held[s])))
+            raise ValueError(self.sk_rows_message(s, parent if s else None, int(held_sk[s])))
 
     def sk_rows_message(self, s: int, parent: int | None, held: int) -> str:
         """Why scikit-learn's node ``s`` does not hold the rows it was fitted with."""

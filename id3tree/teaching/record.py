@@ -14,6 +14,7 @@ integer class counts (for exact fractions), and in words why a feature could not
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +26,9 @@ from id3tree.engine.splits import TIE_TOLERANCE
 from id3tree.model.node import MISSING, Node, branch_label, narrowed, node_paths, path_step
 from id3tree.trace.table import candidate_table
 
-__all__ = ["Branch", "CandidateTable", "NodeInfo", "record_of", "TeachingRecord", "Threshold"]
+__all__ = [
+    "Branch", "CandidateTable", "NodeInfo", "path_subset", "record_of", "TeachingRecord", "Threshold",
+]  # fmt: skip
 
 
 def _entropy(counts) -> float:
@@ -204,10 +207,16 @@ class NodeInfo:
     def subset(self, step: tuple | None = None) -> list[tuple[str, tuple]]:
         """The tests that define the node's rows (one per feature, a numeric feature's cuts as
         one interval: ``node.narrowed``'s ``(low, high, other)``), with ``step`` added if given."""
-        state: dict[str, tuple] = {}
-        for feature, op, value in (*self.steps, *([step] if step else [])):
-            state[feature] = narrowed(state.get(feature), op, value)
-        return list(state.items())
+        return path_subset((*self.steps, *([step] if step else [])))
+
+
+def path_subset(steps: Iterable[tuple]) -> list[tuple[str, tuple]]:
+    """The tests that define the rows a path of ``(feature, op, value)`` steps lets through,
+    one per feature (a numeric feature's cuts as one interval, as :meth:`NodeInfo.subset`)."""
+    state: dict[str, tuple] = {}
+    for feature, op, value in steps:
+        state[feature] = narrowed(state.get(feature), op, value)
+    return list(state.items())
 
 
 class TeachingRecord:

@@ -26,17 +26,18 @@ Three notations of the same solution:
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from id3tree.base import pencil
 from id3tree.base.latex import latex_escape
 from id3tree.base.words import class_name, format_number
 from id3tree.model.node import class_tie_note
-from id3tree.teaching.record import Branch, CandidateTable, NodeInfo, TeachingRecord
+from id3tree.teaching.record import Branch, CandidateTable, NodeInfo, TeachingRecord, path_subset
 from id3tree.teaching.steps import counts_text, samples, was_scored
 
 __all__ = [
     "entropy_formula", "FORMATS", "latex_document", "LATEX_PACKAGES", "MAX_LISTED_THRESHOLDS",
-    "subset_name", "weighted_formula", "worked_solution", "WorkedSolution",
+    "path_name", "subset_name", "weighted_formula", "worked_solution", "WorkedSolution",
 ]  # fmt: skip
 
 FORMATS = ("markdown", "latex")
@@ -557,6 +558,12 @@ def subset_name(info: NodeInfo, step: tuple | None = None) -> str:
     """The name of a node's rows in plain text (``S_{Outlook=Rain}``), as the solutions write
     it; with ``step`` (a ``(feature, op, value)`` test), the name of one branch of it."""
     return _plain().subset(info.subset(step))
+
+
+def path_name(steps: Iterable[tuple]) -> str:
+    """The name of the rows a path of ``(feature, op, value)`` tests lets through, as
+    :func:`subset_name` writes a node's: ``S_{Wind=Weak, Hours<=3.5}``."""
+    return _plain().subset(path_subset(steps))
 
 
 def entropy_formula(counts) -> str:
