@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # what type checkers and editors see; at run time, __getattr_
         rank_features,
         screen_features,
     )
+    from id3tree.teaching.complexity import complexity_table, plot_complexity
 
 __version__ = "0.1.0"
 
@@ -60,6 +61,7 @@ _HOMES = {
         "JSDSelector", "jsd_screen", "mutual_information_matrix", "plot_heatmap",
         "rank_features", "screen_features",
     ],
+    "id3tree.teaching.complexity": ["complexity_table", "plot_complexity"],
 }  # fmt: skip
 """Where each public name lives: imported from there the first time it is asked for."""
 
@@ -108,4 +110,6 @@ __all__ = [
     "jensen_shannon_divergence",
     "kl_divergence",
     "mutual_information",
+    "complexity_table",
+    "plot_complexity",
 ]

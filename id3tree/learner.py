@@ -605,6 +605,12 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # (s
             self.root_, points, labels, features=features, classes=classes, ax=ax, **options
         )
 
+    def plot_complexity(self, *args: Any, **options: Any) -> Any:
+        """Accuracy against leaves along the pruning path; see :func:`id3tree.plot_complexity`."""
+        from id3tree.teaching.complexity import plot_complexity
+
+        return plot_complexity(self, *args, **options)
+
     def explain(self, x: Any) -> str:
         """The path of one sample: each test, the branch taken, the counts, the prediction.
 

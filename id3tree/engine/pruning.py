@@ -26,6 +26,7 @@ and the drawings of both trees speak of the same nodes.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -40,6 +41,7 @@ __all__ = [
     "added_errors", "binomial_upper_limit", "bottom_up", "c45_deviate", "copy_tree",
     "cost_complexity", "cost_complexity_path", "DECISION_COLUMNS", "make_leaf", "pessimistic",
     "PRUNING_METHODS", "PruningDecision", "PruningResult", "reduced_error", "validation_stops",
+    "weakest_links",
 ]  # fmt: skip
 
 PRUNING_METHODS = ("reduced_error", "pessimistic", "cost_complexity")
@@ -374,6 +376,17 @@ def cost_complexity_path(root: Node) -> tuple[np.ndarray, np.ndarray]:
         alphas.append(g)
         impurities.append(state.r_branch[0])
     return np.array(alphas), np.array(impurities)
+
+
+def weakest_links(root: Node) -> Iterator[tuple[Node, float, int]]:
+    """The cuts of the weakest-link sequence one by one, the tree left untouched: the node made a
+    leaf, its effective alpha ``g`` and the leaves left; the same cuts, in the same order and
+    with the same alphas, as :func:`cost_complexity_path` and :func:`cost_complexity`."""
+    state = _WeakestLink(root)
+    while state.candidate[0]:
+        i, g = state.weakest()
+        state.cut(i)
+        yield state.nodes[i], g, int(state.n_leaves[0])
 
 
 def cost_complexity(root: Node, ccp_alpha: float, *, tracer: Any = None) -> PruningResult:

@@ -3,9 +3,11 @@
 The methods :meth:`~id3tree.ID3Classifier.steps`, :meth:`~id3tree.ID3Classifier.step`,
 :meth:`~id3tree.ID3Classifier.why_not`, :meth:`~id3tree.ID3Classifier.worked_solution` and
 :meth:`~id3tree.ID3Classifier.to_html` of a fitted tree call into this package. Exercises with
-their solutions are in :mod:`id3tree.classroom.exercises`.
+their solutions are in :mod:`id3tree.classroom.exercises`. :func:`plot_complexity` draws the
+overfitting picture of a tree and its pruned versions.
 """
 
+from id3tree.teaching.complexity import complexity_table, plot_complexity
 from id3tree.teaching.page import tree_page
 from id3tree.teaching.record import (
     Branch,
@@ -21,6 +23,6 @@ from id3tree.teaching.worked import WorkedSolution, latex_document, worked_solut
 
 __all__ = [
     "Branch", "CandidateTable", "NodeInfo", "Step", "TeachingRecord", "Threshold", "WhyNot",
-    "WorkedSolution", "iter_steps", "latex_document", "make_step", "record_of", "tree_page",
-    "why_not", "worked_solution",
+    "WorkedSolution", "complexity_table", "iter_steps", "latex_document", "make_step",
+    "plot_complexity", "record_of", "tree_page", "why_not", "worked_solution",
 ]  # fmt: skip
