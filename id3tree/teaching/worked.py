@@ -365,7 +365,9 @@ def _numeric_intro(w: _Writer, record: TeachingRecord, table: CandidateTable) ->
     below = below_midpoint(low, high, cut)  # thresholds="c45": a training value below it
     midpoint = f"({low} + {high}) / 2 {w.mark(pencil.midpoint_sign(low, high, cut))} {cut}"
     if below is not None:
-        midpoint = f"({low} + {high}) / 2 = {below}, C4.5's cut: the largest value {w.le()} it, {cut}"
+        midpoint = (
+            f"({low} + {high}) / 2 = {below}, C4.5's cut: the largest value {w.le()} it, {cut}"
+        )
     ties = table.n_tied_thresholds
     out = [
         f"{w.bold(w.text(name))} (numeric): {allowed} candidate midpoint{'s' * (allowed != 1)} "
