@@ -85,7 +85,10 @@ LAYERS = [
     ("render ranking stats", "drawings (of a Node), rankings and tests (which never see a tree)"),
     ("teaching", "steps, why-not, worked solutions, rules, compare, the page"),
     ("learner textbook", "the public learner, and the readable ID3 it is proven equal to"),
-    ("classroom", "exercises and grading, which fit trees for their keys"),
+    (
+        "classroom conventions",
+        "exercises and grading, course conventions side by side: they fit trees",
+    ),
     ("dask", "the Dask adapter: it registers itself; the core never imports it"),
     ("cli _moved", "the command line; the import paths of 0.1"),
     ("__init__ __main__", "the front door"),
