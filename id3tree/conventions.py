@@ -139,7 +139,9 @@ _COLUMNS = [
 ]  # fmt: skip
 
 
-def _walk(x: Node, z: Node, path: str, rows: list, pa: dict, pb: dict) -> bool:
+def _walk(
+    x: Node, z: Node, path: str, rows: list[dict[str, Any]], pa: dict[str, Any], pb: dict[str, Any]
+) -> bool:
     """Append the row of nodes ``x`` (tree a) and ``z`` (tree b), then of their children with
     the same branch keys; returns whether the subtrees have the same structure."""
     why = _why(x, z, pa, pb)
@@ -175,7 +177,7 @@ def _test(node: Node) -> str:
     return f"{node.feature} <= {format_number(node.threshold)}"
 
 
-def _why(x: Node, z: Node, pa: dict, pb: dict) -> str:
+def _why(x: Node, z: Node, pa: dict[str, Any], pb: dict[str, Any]) -> str:
     """Why nodes ``x`` and ``z`` (the same path in trees a and b) differ; "" if they do not."""
     if x.feature == z.feature and x.threshold == z.threshold:
         if x.n_samples != z.n_samples:

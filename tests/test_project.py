@@ -292,7 +292,7 @@ def test_complexity_exceptions_are_few_and_say_why():
     assert '"C90"' in config and "max-complexity = 15" in config
 
 
-MAX_PACKAGE_LINES = 27_769
+MAX_PACKAGE_LINES = 28_133
 """The package's size: 26,935 lines when its folders became the layers, 27,769 with the typing
 contract (every public function annotated: signatures that no longer fit a line) and the command
 line that checks its options and files before the work (cli/fit.py). A change that needs more
