@@ -36,8 +36,9 @@ def cut_threshold(low: Any, high: Any, values: Any = None) -> np.ndarray:
     It lies in ``[low, midpoint]``, so the rows of the node go to the same sides
     (``x <= threshold`` left); NaN (no cut) stays NaN.
 
-    >>> cut_threshold(70.0, 85.0), cut_threshold(70.0, 85.0, np.array([65.0, 70.0, 75.0, 78.0]))
-    (np.float64(77.5), np.float64(75.0))
+    >>> values = np.array([65.0, 70.0, 75.0, 78.0])
+    >>> float(cut_threshold(70.0, 85.0)), float(cut_threshold(70.0, 85.0, values))
+    (77.5, 75.0)
     """
     return snapped(midpoint(np.asarray(low, dtype=float), np.asarray(high, dtype=float)), values)
 
