@@ -63,8 +63,13 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # (s
         How features compete at a node: information gain, or gain divided by split information
         (C4.5; see ``average_gain_rule``). Information gain favours features with many values: a
         column with one value per row (a name, an id) has the largest gain of all (see
-        ``id_like``). A numeric feature's threshold is always the midpoint of lowest overall
-        entropy.
+        ``id_like``). A numeric feature's cut is always the one of lowest overall entropy.
+    thresholds : {"midpoint", "c45"}, default="midpoint"
+        Where the chosen cut between two adjacent values a < b of a node goes: their midpoint
+        (most courses), or C4.5's "largest value in the training set that does not exceed the
+        midpoint" (Quinlan 1993), a value of the data. The tree, its gains and the rows each
+        node gets are the same; only the thresholds differ, and unseen values between them
+        route differently. See ``docs/conventions.md``.
     max_depth : int or None, default=None
         Nodes at this depth become leaves. None grows until the leaves are pure or no split helps.
     min_samples_split : int, default=2
@@ -170,9 +175,10 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # (s
         min_weight_fraction_leaf: float = 0.0, min_gain: float = 0.0, alpha: float | None = None,
         categorical: Any = "auto", class_weight: Any = None, ccp_alpha: float = 0.0,
         average_gain_rule: bool = True, verbose: int = 0, numeric_bins: int | None = None,
-        keep_trace: bool | str = "auto", id_like: str = "warn",
+        keep_trace: bool | str = "auto", id_like: str = "warn", thresholds: str = "midpoint",
     ) -> None:  # fmt: skip
         self.criterion = criterion
+        self.thresholds = thresholds
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf

@@ -63,8 +63,9 @@ from id3tree.information import entropy_from_counts
 from id3tree.model.node import MISSING, Node
 
 __all__ = [
-    "Rules", "Split", "best_threshold", "categorical_split", "choose_split", "class_counts",
-    "grow_node", "grow_tree", "in_column_order", "midpoint", "numeric_split", "predict_row",
+    "Rules", "Split", "best_threshold", "c45_threshold", "categorical_split", "choose_split",
+    "class_counts", "grow_node", "grow_tree", "in_column_order", "midpoint", "numeric_split",
+    "predict_row",
     "prepared_columns", "reason_to_stop", "scored_split",
 ]  # fmt: skip
 
@@ -83,6 +84,8 @@ class Rules:
     min_gain: float
     alpha: float | None
     average_gain_rule: bool
+    training_values: dict[Any, list[float]] | None = None  # thresholds="c45": each numeric
+    # column's distinct training values, increasing (None: thresholds are midpoints)
 
 
 @dataclass
@@ -105,6 +108,7 @@ def grow_tree(
     X: Any, y: Any, *, criterion: str = "gain", max_depth: int | None = None,
     min_samples_split: int = 2, min_samples_leaf: int = 1, min_gain: float = 0.0,
     alpha: float | None = None, average_gain_rule: bool = True, categorical: Any = "auto",
+    thresholds: str = "midpoint",
 ) -> Node:  # fmt: skip
     """Grow an ID3 tree node by node: the tree of ``ID3Classifier(...).fit(X, y).root_``.
 
@@ -113,6 +117,8 @@ def grow_tree(
     ``categorical`` branch on each value. ``criterion`` is ``"gain"`` (``"entropy"``, as the
     learner calls it) or C4.5's ``"gain_ratio"``; the other settings are the learner's (weights
     are the learner's alone). A leaf's ``stop_reason`` names the rule that stopped it.
+    ``thresholds="c45"`` moves each chosen midpoint down to C4.5's threshold, the largest value
+    of the whole training column that does not exceed it (:func:`c45_threshold`).
     """
     if criterion not in ("entropy", "gain", "gain_ratio"):  # (entropy: the learner's name for gain)
         raise ValueError(f"criterion must be one of entropy, gain, gain_ratio; got {criterion!r}")
@@ -122,9 +128,14 @@ def grow_tree(
     y = pd.Series(y)
     if len(y) != len(X) or len(y) == 0 or y.isna().any():
         raise ValueError(f"y must hold a label for each of the {len(X)} rows of X (at least 1)")
+    if thresholds not in ("midpoint", "c45"):
+        raise ValueError(f"thresholds must be one of midpoint, c45; got {thresholds!r}")
+    values = None
+    if thresholds == "c45":  # every numeric column's values, over all the training rows
+        values = {f: sorted(set(X[f].dropna())) for f in X.columns if f not in categories}
     rules = Rules(in_column_order(y), categories, criterion == "gain_ratio",
                   math.inf if max_depth is None else max_depth, min_samples_split,
-                  min_samples_leaf, min_gain, alpha, average_gain_rule)  # fmt: skip
+                  min_samples_leaf, min_gain, alpha, average_gain_rule, values)  # fmt: skip
     root = grow_node(X, y.to_numpy(), rules, used=(), depth=0)
     for position, node in enumerate(root.walk()):  # the nodes numbered in pre-order
         node.node_id = position
@@ -229,6 +240,8 @@ def numeric_split(feature: str, x: np.ndarray, y: np.ndarray, rules: Rules) -> S
     """``x <= t`` and ``x > t`` at the best threshold t, then a branch of the missing values;
     None if there is no threshold, or if the missing values are fewer than min_samples_leaf."""
     threshold = best_threshold(x, y, rules)
+    if threshold is not None and rules.training_values is not None:
+        threshold = c45_threshold(threshold, rules.training_values[feature])
     missing = np.isnan(x)
     if threshold is None or 0 < missing.sum() < rules.min_samples_leaf:
         return None
@@ -268,6 +281,13 @@ def midpoint(low: float, high: float) -> float:
     close that the midpoint rounds to ``high`` (``x <= threshold`` must still tell them apart)."""
     mid = low / 2.0 + high / 2.0  # (no overflow near the largest floats)
     return float(low if mid >= high else mid)
+
+
+def c45_threshold(midpoint: float, values: list[float]) -> float:
+    """C4.5's threshold of a cut: "the largest value in the training set that does not exceed
+    the midpoint" (Quinlan 1993). It is at least the value below the cut, so the node's rows go
+    to the same sides."""
+    return max(v for v in values if v <= midpoint)
 
 
 def scored_split(

@@ -85,7 +85,10 @@ LAYERS = [
     ("render ranking stats", "drawings (of a Node), rankings and tests (which never see a tree)"),
     ("teaching", "steps, why-not, worked solutions, rules, compare, the page"),
     ("learner textbook", "the public learner, and the readable ID3 it is proven equal to"),
-    ("classroom", "exercises and grading, which fit trees for their keys"),
+    (
+        "classroom conventions",
+        "exercises and grading, course conventions side by side: they fit trees",
+    ),
     ("dask", "the Dask adapter: it registers itself; the core never imports it"),
     ("cli _moved", "the command line; the import paths of 0.1"),
     ("__init__ __main__", "the front door"),
@@ -289,7 +292,7 @@ def test_complexity_exceptions_are_few_and_say_why():
     assert '"C90"' in config and "max-complexity = 15" in config
 
 
-MAX_PACKAGE_LINES = 28_037
+MAX_PACKAGE_LINES = 28_133
 """The package's size: 26,935 lines when its folders became the layers, 27,769 with the typing
 contract (every public function annotated: signatures that no longer fit a line) and the command
 line that checks its options and files before the work (cli/fit.py), 268 more for the

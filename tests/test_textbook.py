@@ -87,6 +87,8 @@ SETTINGS = [
     {"criterion": "gain_ratio", "average_gain_rule": False, "min_samples_leaf": 3},
     {"max_depth": 3, "min_samples_split": 20, "min_samples_leaf": 5},
     {"min_gain": 0.05, "alpha": 0.01},
+    {"thresholds": "c45"},
+    {"thresholds": "c45", "criterion": "gain_ratio", "min_samples_leaf": 3},
 ]
 
 
@@ -401,7 +403,7 @@ def records(rows: pd.DataFrame) -> list[dict]:
 
 
 PREDICT_SETTINGS = [{}, {"max_depth": 3, "criterion": "gain_ratio"},
-                    {"min_samples_leaf": 5, "ccp_alpha": 0.002}]  # fmt: skip
+                    {"min_samples_leaf": 5, "ccp_alpha": 0.002}, {"thresholds": "c45"}]  # fmt: skip
 
 
 @pytest.mark.parametrize("params", PREDICT_SETTINGS, ids=lambda p: ",".join(p) or "full")

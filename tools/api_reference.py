@@ -31,6 +31,7 @@ PAGES = {
         "id3tree.classroom",
         "id3tree.classroom.exercises",
         "id3tree.classroom.grading",
+        "id3tree.conventions",
     ],
     "datasets": ["id3tree.datasets"],
     "rendering": ["id3tree.render", "id3tree.trace.tracers"],
@@ -41,7 +42,7 @@ PAGES = {
 PUBLIC_MODULES = [
     "id3tree", "id3tree.textbook", "id3tree.information", "id3tree.ranking", "id3tree.stats",
     "id3tree.teaching", "id3tree.classroom", "id3tree.classroom.exercises",
-    "id3tree.classroom.grading",
+    "id3tree.classroom.grading", "id3tree.conventions",
     "id3tree.datasets", "id3tree.render", "id3tree.trace.tracers",
 ]  # fmt: skip
 """The modules whose ``__all__`` is the public API: each of its names is on a page."""

@@ -26,7 +26,7 @@ __all__ = [
     "check_min_weight_fraction_leaf", "check_numeric_bins", "check_numeric_classes",
     "check_random_state", "check_real", "check_sample_weight", "check_total_weight",
     "check_tree_params", "check_validation_weight", "class_weights", "CRITERIA", "ID_LIKE_CHOICES",
-    "is_real", "MAX_BINS", "MAX_TOTAL_WEIGHT", "MIN_TOTAL_WEIGHT", "row_weights",
+    "is_real", "MAX_BINS", "MAX_TOTAL_WEIGHT", "MIN_TOTAL_WEIGHT", "row_weights", "THRESHOLD_RULES",
 ]  # fmt: skip
 
 MAX_BINS = 100_000
@@ -45,6 +45,7 @@ MIN_TOTAL_WEIGHT = 2.0**-500
 to 0 and the chi-square test of ``alpha`` divides 0 by 0."""
 
 CRITERIA = ("entropy", "gain_ratio")
+THRESHOLD_RULES = ("midpoint", "c45")  # where a numeric cut goes (id3tree.engine.splits.plain)
 """How features compete at a node of ``ID3Classifier``: information gain, or gain ratio."""
 
 ID_LIKE_CHOICES = ("warn", "drop", "keep")
@@ -175,6 +176,7 @@ def check_tree_params(model: Any) -> None:
     the data (``class_weight`` is checked with the labels, ``numeric_bins`` by where the data
     lives)."""
     check_choice("criterion", model.criterion, CRITERIA)
+    check_choice("thresholds", model.thresholds, THRESHOLD_RULES)
     check_int("max_depth", model.max_depth, 0, allow_none=True)
     check_int("min_samples_split", model.min_samples_split, 2)
     check_int("min_samples_leaf", model.min_samples_leaf, 1)

@@ -40,10 +40,22 @@ class EncodedData:
     y: np.ndarray  # class codes 0..K-1
     classes: list
     weight: np.ndarray | None = None  # a positive weight per row (sample_weight); None: all 1
+    thresholds: str = "midpoint"  # where a numeric cut goes: "midpoint" or "c45"
 
     @property
     def n_features(self) -> int:
         return len(self.names)
+
+    def cut_values(self, f: int) -> np.ndarray | None:
+        """What a numeric cut of feature ``f`` may snap to: None with ``thresholds="midpoint"``,
+        else (``"c45"``) the feature's distinct training values, increasing (made once)."""
+        if self.thresholds == "midpoint":
+            return None
+        known = self.__dict__.setdefault("_cut_values", {})
+        if f not in known:
+            column = self.numeric[f]
+            known[f] = np.unique(column[~np.isnan(column)])  # type: ignore[index]
+        return known[f]  # type: ignore[no-any-return]
 
 
 def training_data(X, y, sample_weight, *, categorical, class_weight) -> tuple:

@@ -35,6 +35,7 @@ from id3tree.cli.common import (
     check_writable,
     column_list,
     command_parser,
+    integer,
     option_words,
     read_table,
     split_target,
@@ -115,6 +116,36 @@ def _rank(args: argparse.Namespace) -> int:
     print(f"{args.method} of each feature with {args.target!r}{unit}, best first:\n")
     print(table.to_string(float_format="{:.4f}".format))
     return 0
+
+
+def _conventions(args: argparse.Namespace) -> int:
+    from id3tree.conventions import compare, convention
+
+    for option, spec in (("--a", args.a), ("--b", args.b)):
+        try:
+            convention(spec)
+        except ValueError as exc:
+            raise UserError(f"{option}: {exc}") from None
+    X, y = split_target(read_table(args), args.target)
+    depth = {} if args.max_depth is None else {"max_depth": args.max_depth}
+    print(compare(X, y, args.a, args.b, id_like="keep", **depth))
+    return 0
+
+
+def _add_conventions_command(commands: Any) -> None:
+    parser = command_parser(
+        commands, "conventions", "A convention: c45, midpoint, gain, gain_ratio or name=value."
+    )
+    parser.add_argument("data", help=DATA_HELP)
+    add_target_option(parser)
+    parser.add_argument("--a", default="c45", metavar="CONV", help="the first convention")
+    parser.add_argument("--b", default="midpoint", metavar="CONV", help="the second convention")
+    parser.add_argument(
+        "--max-depth", type=integer(0), metavar="N", default=None,
+        help="grow both trees to this depth (default: no limit)",
+    )  # fmt: skip
+    add_column_options(parser)
+    parser.set_defaults(run=_conventions)
 
 
 def _screen(args: argparse.Namespace) -> int:
@@ -366,6 +397,7 @@ ADD_COMMAND: dict[str, Callable[[Any], None]] = {
     "stats": _add_stats_command, "rank": _add_rank_command, "screen": _add_screen_command,
     "mi": _add_mi_command, "explore": _add_explore_command, "exercise": _add_exercise_command,
     "select": _add_select_command, "grade": _add_grade_command, "class": _add_class_command,
+    "conventions": _add_conventions_command,
     # A command of a module of its own (select, grade, the classroom's class) comes here as a
     # function above that imports its module and calls its add_..._command, with its summary in
     # SUMMARIES (id3tree/cli/common.py), in the same words as its add_parser(help=...)

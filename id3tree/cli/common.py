@@ -77,6 +77,7 @@ SUMMARIES = {
     "select": "wrapper feature selection: forward, backward, stepwise, exhaustive, random",
     "grade": "mark a folder of students' answers (NAME.json or NAME.csv) to their exercises",
     "class": "run a class: handouts from a roster, keys, and the marks of what students hand in",
+    "conventions": "grow a tree under two course conventions and say node by node where they part",
 }
 """Each command's line in ``id3tree --help``, in its order (a command that adds its own parser
 says the same words: tests/test_cli_options.py compares them)."""

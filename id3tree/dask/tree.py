@@ -404,6 +404,11 @@ def fit_on_dask(X: Any, y: Any, sample_weight: Any, model: Any, params: Any, lis
             "for Dask DataFrames: the distributed grower counts rows, not weights; fit "
             "on a pandas DataFrame"
         )
+    if getattr(model, "thresholds", "midpoint") != "midpoint":
+        raise NotImplementedError(
+            f"thresholds={model.thresholds!r} is not supported for Dask DataFrames (the "
+            "distributed grower cuts at midpoints); leave thresholds='midpoint' or fit on pandas"
+        )
     numeric_bins = check_numeric_bins(model.numeric_bins)
     if params.keep_trace == "auto":
         params = replace(params, keep_trace=True)

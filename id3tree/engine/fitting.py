@@ -67,6 +67,7 @@ def encode_and_grow(X, y, sample_weight, model, params: GrowParams, listen) -> F
     data, classes = training_data(
         X, y, sample_weight, categorical=model.categorical, class_weight=model.class_weight
     )
+    data.thresholds = model.thresholds  # (checked: "midpoint" or "c45")
     if params.keep_trace == "auto":  # (params are this fit's own)
         values = len(data.y) * data.n_features
         params.keep_trace = True if values <= FULL_TRACE_VALUES else "splits"

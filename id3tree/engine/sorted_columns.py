@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from id3tree.engine.splits import filled, midpoint
+from id3tree.engine.splits import cut_threshold, filled
 from id3tree.engine.splits.results import gain_ratios
 from id3tree.engine.splits.strategies import (
     NUMERIC_SEARCHES,
@@ -168,6 +168,7 @@ class SortedColumns:
 
     def __init__(self, data: Any, features: Any) -> None:
         n = len(data.y)
+        self._cut_values = data.cut_values  # where a cut's threshold may go (cut_threshold)
         self.features = []  # the sorted features
         self.counted = []  # the counted features
         codes = []  # of each counted feature: each row's value code, missing last
@@ -483,7 +484,11 @@ class SortedColumns:
             floats[0] = np.where(ok, result.gain, np.nan)
             floats[1] = gain_ratios(ok, result.gain, result.split_info)
             floats[2] = np.where(ok, result.overall_entropy, np.nan)
-        floats[3] = midpoint(low, high)  # NaN where no cut: low and high are
+        floats[3] = cut_threshold(low, high)  # NaN where no cut: low and high are
+        if self._cut_values(features[0]) is not None:  # C4.5's: each feature its own values
+            for i, f in enumerate(features):
+                part = slice(i * k, (i + 1) * k)
+                floats[3, part] = cut_threshold(low[part], high[part], self._cut_values(f))
         floats[4], floats[5] = low, high
         if at is None:
             at = features

@@ -45,6 +45,7 @@ from id3tree.model.node import (
     path_word,
 )
 from id3tree.trace.details import slot_step
+from id3tree.trace.lines import cut_reason
 
 __all__ = [
     "Branches", "Candidates", "FORMAT", "levels", "page_data", "PageSource", "Spread", "Strings",
@@ -478,7 +479,7 @@ class _Words:
             why += f"; it ties with {', '.join(tied)} and comes first in column order"
         if numeric:
             why += (
-                f"; its threshold {t} is the midpoint between {low} and {high}, the cut of "
+                f"; its threshold {t} is {cut_reason(low, high, t)}, the cut of "
                 "lowest overall entropy"
             )
             if tied_cuts > 1:

@@ -21,6 +21,7 @@ from id3tree.base.words import format_counts, format_number, plural
 from id3tree.model.node import class_tie_note
 from id3tree.render.svg import tree_to_svg
 from id3tree.teaching.record import CandidateTable, NodeInfo, TeachingRecord
+from id3tree.trace.lines import cut_reason
 
 __all__ = [
     "candidate_frame", "counts_text", "iter_steps", "make_step", "samples", "Step", "was_scored",
@@ -207,9 +208,9 @@ def _decision(record: TeachingRecord, info: NodeInfo, tables) -> tuple[str, str]
         reason += f"; it ties with {', '.join(tied)} and comes first in column order"
     if chosen.threshold is not None:
         reason += (
-            f"; its threshold {format_number(chosen.threshold)} is the midpoint between "
-            f"{format_number(chosen.low)} and {format_number(chosen.high)}, the cut of lowest "
-            "overall entropy"
+            f"; its threshold {format_number(chosen.threshold)} is "
+            + cut_reason(*map(format_number, (chosen.low, chosen.high, chosen.threshold)))
+            + ", the cut of lowest overall entropy"
         )
         if chosen.n_tied_thresholds > 1:
             reason += f" ({chosen.n_tied_thresholds} cuts tie: the smallest is used)"

@@ -34,6 +34,7 @@ from id3tree.base.words import class_name, format_number
 from id3tree.model.node import class_tie_note
 from id3tree.teaching.record import Branch, CandidateTable, NodeInfo, TeachingRecord, path_subset
 from id3tree.teaching.steps import counts_text, samples, was_scored
+from id3tree.trace.lines import below_midpoint
 
 __all__ = [
     "entropy_formula", "FORMATS", "latex_document", "LATEX_PACKAGES", "MAX_LISTED_THRESHOLDS",
@@ -362,7 +363,12 @@ def _threshold_table(w: _Writer, record: TeachingRecord, table: CandidateTable) 
 def _numeric_intro(w: _Writer, record: TeachingRecord, table: CandidateTable) -> list[str]:
     name, allowed = table.feature, table.n_allowed_thresholds
     low, high, cut = (format_number(v) for v in (table.low, table.high, table.threshold))
+    below = below_midpoint(low, high, cut)  # thresholds="c45": a training value below it
     midpoint = f"({low} + {high}) / 2 {w.mark(pencil.midpoint_sign(low, high, cut))} {cut}"
+    if below is not None:
+        midpoint = (
+            f"({low} + {high}) / 2 = {below}, C4.5's cut: the largest value {w.le()} it, {cut}"
+        )
     ties = table.n_tied_thresholds
     out = [
         f"{w.bold(w.text(name))} (numeric): {allowed} candidate midpoint{'s' * (allowed != 1)} "

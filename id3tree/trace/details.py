@@ -18,7 +18,7 @@ import numpy as np
 from id3tree.base.entropy import entropy_rows
 from id3tree.base.words import format_number, number_texts, plural
 from id3tree.engine.record import SCORE_NAMES
-from id3tree.engine.splits import enumerate_thresholds
+from id3tree.engine.splits import enumerate_thresholds, snapped
 from id3tree.model.node import LEFT, NUMERIC_MISSING, RIGHT, path_word
 from id3tree.trace.lines import DECIMALS
 from id3tree.trace.thresholds import (
@@ -551,7 +551,13 @@ class TraceDetails:
         if bounds is None:
             bounds = np.searchsorted(cols["segment"], np.arange(len(features) * k + 1))
         names = ("threshold", "overall_entropy") if self.as_text else THRESHOLD_FIELDS
-        found = _Ranked(features, k, {c: cols[c] for c in names}, bounds, totals)
+        cols = {c: cols[c] for c in names}
+        if self.data.thresholds != "midpoint":  # C4.5's: each feature's cuts snap to its values
+            cols["threshold"] = cols["threshold"].copy()
+            for i, f in enumerate(features):
+                part = slice(bounds[i * k], bounds[(i + 1) * k])
+                cols["threshold"][part] = snapped(cols["threshold"][part], self.data.cut_values(f))
+        found = _Ranked(features, k, cols, bounds, totals)
         return dict.fromkeys(features, found)
 
     def entropies(self) -> None:

@@ -29,7 +29,8 @@ from id3tree.base.words import (
 
 __all__ = [
     "candidate_lines", "candidate_text", "DECIMALS", "fixed_text", "fixed_texts", "indent",
-    "indents", "leaf_text", "leaf_texts", "midpoint_holds", "node_text", "node_texts",
+    "below_midpoint", "cut_reason", "indents", "leaf_text", "leaf_texts", "midpoint_holds", "midway_mark",
+    "node_text", "node_texts",
     "split_information", "split_text", "split_texts", "threshold_text", "THRESHOLDS_PER_LINE",
     "thresholds_text", "thresholds_texts",
 ]  # fmt: skip
@@ -241,7 +242,7 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
             pad, features, candidates["threshold"], between[:n_candidates], between[n_candidates:]
         )
         heads = [
-            f"{p}candidate {f} <= {t} ({_midway(a, b, t)}between {a} and {b}):"
+            f"{p}candidate {f} <= {t} ({midway_mark(a, b, t)}between {a} and {b}):"
             for p, f, t, a, b in tests
         ]
     else:
@@ -276,7 +277,7 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
     return heads, lines, totals
 
 
-def _midway(low: str, high: str, threshold: str) -> str:
+def midway_mark(low: str, high: str, threshold: str) -> str:
     """``"≈ midway "`` where a pencil does not get the printed threshold as the midpoint of the
     two printed values it lies between (:func:`~id3tree.base.pencil.midpoint_sign`: 28.8562
     between 28.7125 and 29, whose midpoint 28.85625 rounds to 28.8563), else nothing; each
@@ -285,8 +286,38 @@ def _midway(low: str, high: str, threshold: str) -> str:
     if key not in _MIDWAY:
         if len(_MIDWAY) > 4096:
             _MIDWAY.clear()
-        _MIDWAY[key] = "" if midpoint_holds(low, high, threshold) else f"{pencil.APPROX} midway "
+        below = below_midpoint(low, high, threshold)
+        _MIDWAY[key] = (
+            "" if midpoint_holds(low, high, threshold)
+            else f"{pencil.APPROX} midway " if below is None
+            else f"C4.5: largest value <= midpoint {below}, "
+        )  # fmt: skip
     return _MIDWAY[key]
+
+
+def cut_reason(low: str, high: str, threshold: str) -> str:
+    """Where a printed threshold comes from, for the steps and the page: "the midpoint between
+    a and b", or C4.5's value below it (:func:`below_midpoint`)."""
+    below = below_midpoint(low, high, threshold)
+    if below is None:
+        return f"the midpoint between {low} and {high}"
+    return f"C4.5's largest training value <= {below}, the midpoint between {low} and {high}"
+
+
+def below_midpoint(low: str, high: str, threshold: str) -> str | None:
+    """The midpoint of the printed ``low`` and ``high`` (as text) when the printed threshold
+    lies below it by more than the printing's rounding: a threshold placed by C4.5's rule
+    (``thresholds="c45"``, a training value at most the midpoint); else None.
+
+    >>> below_midpoint("70", "85", "75"), below_midpoint("28.7125", "29", "28.8562")
+    ('77.5', None)
+    """
+    numbers = [decimal.Decimal(text) for text in (low, high, threshold)]
+    if not all(n.is_finite() for n in numbers):
+        return None
+    mid = _EXACT.divide(_EXACT.add(numbers[0], numbers[1]), 2)
+    unit = max(decimal.Decimal(1).scaleb(n.as_tuple().exponent) for n in numbers)  # type: ignore[arg-type]
+    return format(mid.normalize(), "f") if numbers[2] < mid - unit else None
 
 
 _MIDWAY: dict[tuple[str, str, str], str] = {}

@@ -10,7 +10,7 @@ import pandas as pd
 
 from id3tree.base.entropy import entropy_rows
 from id3tree.engine.routing import training_rows_at
-from id3tree.engine.splits import class_counts, enumerate_thresholds
+from id3tree.engine.splits import class_counts, enumerate_thresholds, snapped
 from id3tree.model.node import Node, edge_label, node_paths
 
 __all__ = ["candidate_frame", "candidate_table", "trace_frame"]
@@ -125,6 +125,7 @@ def candidate_table(data, rows: np.ndarray, f: int, *, min_leaf: int = 1, best=N
     w = None if w is None else w[order]
     cols = enumerate_thresholds(x, y, np.array([0]), np.array([len(x)]), n_classes, w)
     cols.pop("segment")
+    cols["threshold"] = snapped(cols["threshold"], data.cut_values(f))  # (thresholds="c45")
     known = ~np.isnan(x)
     rows_missing = int((~known).sum())
     missing = class_counts(y[~known], 1, n_classes, None if w is None else w[~known])[0]

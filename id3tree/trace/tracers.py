@@ -35,7 +35,6 @@ from typing import Any
 
 import pandas as pd
 
-from id3tree.base.pencil import APPROX
 from id3tree.base.words import (
     format_count,
     format_counts,
@@ -47,7 +46,7 @@ from id3tree.trace.lines import (
     candidate_text,
     fixed_text,
     leaf_text,
-    midpoint_holds,
+    midway_mark,
     node_text,
     split_text,
     threshold_text,
@@ -158,7 +157,7 @@ class ThresholdScored:
             format_number(self.high),
             threshold_text(self.threshold),
         )
-        mark = "" if midpoint_holds(low, high, t) else f"{APPROX} midway "
+        mark = midway_mark(low, high, t)
         return (
             f"{self.rank}. <= {t} ({mark}between {low} and {high}): left {format_count(self.n_left)} "
             f"(entropy {fixed_text(self.entropy_left)}), right {format_count(self.n_right)} "

@@ -26,7 +26,13 @@ from id3tree.engine.splits.categorical import (
 )
 from id3tree.engine.splits.counted import search_counted
 from id3tree.engine.splits.matrix import search_layouts
-from id3tree.engine.splits.plain import midpoint, plain_candidate_splits
+from id3tree.engine.splits.plain import (
+    THRESHOLD_RULES,
+    cut_threshold,
+    midpoint,
+    plain_candidate_splits,
+    snapped,
+)
 from id3tree.engine.splits.results import (
     NOT_A_CUT,
     TIE_TOLERANCE,
@@ -49,7 +55,8 @@ from id3tree.engine.splits.thresholds import (
 from id3tree.engine.splits.weighted import search_weighted_cuts
 
 __all__ = [
-    "NOT_A_CUT", "NUMERIC_SEARCHES", "SIZE_RULES", "TIE_TOLERANCE", "CategoricalSearch",
+    "NOT_A_CUT", "NUMERIC_SEARCHES", "SIZE_RULES", "THRESHOLD_RULES", "TIE_TOLERANCE",
+    "CategoricalSearch", "cut_threshold", "snapped",
     "RankedCuts", "ThresholdSearch", "best_cuts", "branch_search", "class_counts", "count_keys",
     "dense_ranks", "enumerate_thresholds", "filled", "looked_up_tolerance", "midpoint",
     "plain_candidate_splits", "scaled_cut_scores", "score_categorical", "search_counted",

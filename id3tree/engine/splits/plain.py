@@ -11,8 +11,11 @@ from typing import Any
 import numpy as np
 
 from id3tree.base.entropy import entropy_rows
+from id3tree.base.params import THRESHOLD_RULES
 
-__all__ = ["midpoint", "plain_candidate_splits"]
+__all__ = [
+    "THRESHOLD_RULES", "cut_threshold", "midpoint", "plain_candidate_splits", "snapped",
+]  # fmt: skip
 
 
 def midpoint(low: np.ndarray, high: np.ndarray) -> np.ndarray:
@@ -25,12 +28,38 @@ def midpoint(low: np.ndarray, high: np.ndarray) -> np.ndarray:
     return np.where(mid >= high, low, mid)
 
 
-def plain_candidate_splits(x: Any, y: Any) -> list[dict]:
+def cut_threshold(low: Any, high: Any, values: Any = None) -> np.ndarray:
+    """The threshold of a cut between adjacent values ``low < high``: the one place that turns
+    a chosen gap into its threshold. Without ``values``, their :func:`midpoint`; with the
+    feature's distinct training values, increasing (``thresholds="c45"``), C4.5's threshold:
+    "the largest value in the training set that does not exceed the midpoint" (Quinlan 1993).
+    It lies in ``[low, midpoint]``, so the rows of the node go to the same sides
+    (``x <= threshold`` left); NaN (no cut) stays NaN.
+
+    >>> values = np.array([65.0, 70.0, 75.0, 78.0])
+    >>> float(cut_threshold(70.0, 85.0)), float(cut_threshold(70.0, 85.0, values))
+    (77.5, 75.0)
+    """
+    return snapped(midpoint(np.asarray(low, dtype=float), np.asarray(high, dtype=float)), values)
+
+
+def snapped(midpoints: Any, values: Any = None) -> np.ndarray:
+    """:func:`cut_threshold` of cuts known by their midpoints: each replaced by the largest of
+    ``values`` (increasing) not above it; as they are without ``values``."""
+    if values is None or not len(values):
+        return midpoints  # type: ignore[no-any-return]
+    mid = np.asarray(midpoints, dtype=float)
+    below = np.searchsorted(values, np.nan_to_num(mid, nan=-np.inf), side="right") - 1
+    return np.where(np.isnan(mid) | (below < 0), mid, values[np.maximum(below, 0)])
+
+
+def plain_candidate_splits(x: Any, y: Any, values: Any = None) -> list[dict]:
     """Every candidate threshold of a numeric ``x`` against integer class codes ``y``, slowly.
 
     For each midpoint t between adjacent distinct non-missing values: count the classes with
     x <= t and x > t, take the entropy of each side, and weight them by their sizes. Rows with a
     missing x form a third side. ``gain`` is the parent's entropy minus that overall entropy.
+    ``values``: as :func:`cut_threshold` has it (C4.5's thresholds; None, the midpoints).
     """
     x = np.asarray(x, dtype=float)
     y = np.asarray(y)
@@ -46,7 +75,7 @@ def plain_candidate_splits(x: Any, y: Any) -> list[dict]:
     values = np.unique(x[~missing])
     rows = []
     for low, high in zip(values[:-1], values[1:]):
-        threshold = float(midpoint(np.float64(low), np.float64(high)))
+        threshold = float(cut_threshold(np.float64(low), np.float64(high), values))
         left, right = ~missing & (x <= threshold), ~missing & (x > threshold)
         entropy_left = float(entropy_rows(counts(left))[()])
         entropy_right = float(entropy_rows(counts(right))[()])
