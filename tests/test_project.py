@@ -289,10 +289,10 @@ def test_complexity_exceptions_are_few_and_say_why():
     assert '"C90"' in config and "max-complexity = 15" in config
 
 
-MAX_PACKAGE_LINES = 28_309
+MAX_PACKAGE_LINES = 28_315
 """The package's size: 26,935 lines when its folders became the layers, 27,769 with the typing
 contract (every public function annotated: signatures that no longer fit a line) and the command
-line that checks its options and files before the work (cli/fit.py), 540 more for the pages in
+line that checks its options and files before the work (cli/fit.py), 546 more for the pages in
 the student's language (base/language.py and the translated writers). A change that needs more
 says why and raises this in the same commit (the budget is read, not ignored)."""
 

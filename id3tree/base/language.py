@@ -33,8 +33,6 @@ from functools import cache, lru_cache, wraps
 from pathlib import Path
 from typing import Any, TypeVar
 
-import numpy as np
-
 __all__ = [
     "current", "DECIMAL_MARK", "fields", "LANGUAGES", "Language", "language", "LIST_SEPARATOR",
     "LOCALE_DIR", "N_", "speaking", "speaks",
@@ -118,6 +116,8 @@ class Language:
 
     def words(self, counts: Any, one: str, many: str) -> list[str]:
         """The word after each count (``sample`` or ``samples``), by the catalog's plural rule."""
+        import numpy as np  # (here: the command line's help imports this module, not numpy)
+
         counts = np.asarray(counts)
         if self.catalog is None:
             return np.where(counts == 1, one, many).astype(object).tolist()
