@@ -22,6 +22,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from id3tree.base.diagnostics import IDLikeFeatureWarning
 from id3tree.base.dispatch import adapter_of, dispatched
+from id3tree.base.language import speaks
 from id3tree.base.params import check_tree_params, check_validation_weight
 from id3tree.base.validation import (
     encode_like_fit,
@@ -54,6 +55,7 @@ from id3tree.trace.table import candidate_frame, trace_frame
 __all__ = ["ID3Classifier"]
 
 
+@speaks("fit", "to_text", "explain")
 class ID3Classifier(ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # (scikit-learn is untyped)
     """An ID3 decision tree: multiway categorical splits, midpoint thresholds for numbers.
 
@@ -144,6 +146,9 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # (s
         the tree is grown again without it (until no column makes such a split; in memory
         only), and the warning says which columns were left out: the model still takes every
         column (``n_features_in_``), and theirs have importance 0. "keep": no warning.
+    language : {"en", "es", "de"}, default="en"
+        The language of the printed trace, ``to_text`` and ``explain`` (numbers with its decimal
+        mark; feature names and values as they are). See ``docs/translating.md``.
 
     Notes
     -----
@@ -176,6 +181,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # (s
         categorical: Any = "auto", class_weight: Any = None, ccp_alpha: float = 0.0,
         average_gain_rule: bool = True, verbose: int = 0, numeric_bins: int | None = None,
         keep_trace: bool | str = "auto", id_like: str = "warn", thresholds: str = "midpoint",
+        language: str = "en",
     ) -> None:  # fmt: skip
         self.criterion = criterion
         self.thresholds = thresholds
@@ -193,6 +199,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # (s
         self.numeric_bins = numeric_bins
         self.keep_trace = keep_trace
         self.id_like = id_like
+        self.language = language
 
     # -----------------------------------------------------------------------------------------
     # fitting

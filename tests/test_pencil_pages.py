@@ -398,3 +398,71 @@ def test_the_trace_shows_seed_002s_gain_of_outlook_marked_as_a_pencil_sees_it():
     kinds = [r"^\d+/\d+ [=≈]", r"^\d+/\d+ × [\d.]+ [=≈]", r" \+ .* [=≈]", r"^[\d.]+ - [\d.]+ [=≈]"]
     for kind in kinds:
         assert any(re.search(kind, e) for e in trace_equations(TRACES["iris/verbose=2"])), kind
+
+
+# ---------------------------------------------------------------------------------------------
+# the trace in Spanish and German: decimal commas, lists separated by "; "
+# ---------------------------------------------------------------------------------------------
+WORDS = {  # the words of the counted lines, as each language prints them
+    "es": (", entropía ponderada ", "entropía total ", ", razón de ganancia "),
+    "de": (", gewichtete Entropie ", "Gesamtentropie ", ", Gewinnverhältnis "),
+}
+SPOKEN_EQUATION = re.compile(r"^[^\d(]*?((?:\d|\().*) ([=≈]) (\d+(?:\.\d+)?)$")
+
+
+def read_decimals(piece: str, decimal: str) -> str:
+    """A piece of a line with its numbers written with a point (``0,9403`` is ``0.9403``)."""
+    return re.sub(rf"(\d){re.escape(decimal)}(\d)", r"\1.\2", piece)
+
+
+def spoken_equations(page: str, decimal: str) -> list[str]:
+    """:func:`trace_equations` of a page in a language whose decimal mark is ``decimal``: its
+    words are any words, its numbers read with that mark."""
+    found = []
+    for line in page.splitlines():
+        for piece in line.strip().split(", "):
+            match = SPOKEN_EQUATION.match(read_decimals(piece, decimal))
+            if match:
+                found.append(" ".join(match.groups()))
+    return [e for e in found if is_equation(e)]
+
+
+def _spoken_traces():
+    import contextlib
+    import io
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for code in WORDS:
+            for name, (data, params) in {
+                "play_tennis": ("play_tennis", {}),
+                "play_tennis_ratio": ("play_tennis", {"criterion": "gain_ratio"}),
+                "iris": ("iris", {}),
+            }.items():
+                X, y = load(data, return_X_y=True)
+                for verbose in (1, 2):
+                    printed = io.StringIO()
+                    with contextlib.redirect_stdout(printed):
+                        ID3Classifier(verbose=verbose, language=code, **params).fit(X, y)
+                    yield f"{code}/{name}/verbose={verbose}", printed.getvalue()
+
+
+SPOKEN = dict(_spoken_traces())
+
+
+@pytest.mark.parametrize("name", list(SPOKEN))
+def test_every_equation_of_the_spanish_and_german_trace_holds_by_pencil(name):
+    code, english = name.split("/", 1)[0], name.split("/", 1)[1]
+    page = SPOKEN[name]
+    found = spoken_equations(page, ",")
+    weighted, overall, ratio = WORDS[code]
+    n_branches = page.count(weighted)
+    n_candidates = len(re.findall(rf"    {overall}\d", page))
+    # each branch: its weight and its weighted entropy; each candidate: its sum and its gain
+    # (and its gain ratio); nothing left out
+    assert len(found) == 2 * n_branches + 2 * n_candidates + page.count(ratio)
+    assert n_branches >= 10
+    problems = [p for p in map(check, found) if p]
+    assert not problems, "\n".join(problems[:10])
+    # the same equations as the English trace, number for number and sign for sign
+    assert found == trace_equations(TRACES[english])

@@ -152,6 +152,7 @@ PARAMS = {
     "numeric_bins": None,
     "keep_trace": True,
     "id_like": "drop",
+    "language": "es",
 }
 
 
@@ -172,6 +173,7 @@ def test_default_params_are_the_documented_ones():
         "numeric_bins": None,
         "keep_trace": "auto",
         "id_like": "warn",
+        "language": "en",
     }
 
 

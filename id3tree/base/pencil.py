@@ -35,6 +35,8 @@ from typing import Any
 
 import numpy as np
 
+from id3tree.base.language import N_
+
 __all__ = [
     "APPROX", "DECIMALS", "difference_holds", "difference_sign", "entropy_sign", "EQUALS", "exact",
     "fixed", "fixed_units", "fraction_holds", "LEGEND", "midpoint_sign", "product_sign",
@@ -47,7 +49,7 @@ DECIMALS = 4
 EQUALS = "="
 APPROX = "≈"
 
-LEGEND = (
+LEGEND = N_(
     "≈ marks a result worked from the unrounded numbers: redone by hand from the rounded numbers "
     "printed beside it, it can differ in the last digit. trace_ and candidate_table() hold every "
     "number to full precision."
@@ -62,13 +64,14 @@ def fixed(value: float, decimals: int = DECIMALS) -> str:
 
 
 def exact(text: str) -> Fraction:
-    """The exact value of a printed number: a decimal (``0.9710``) or a fraction (``5/14``)."""
-    return Fraction(text.strip())
+    """The exact value of a printed number: a decimal (``0.9710``, or ``0,9710`` in a language
+    whose decimal mark is a comma) or a fraction (``5/14``)."""
+    return Fraction(text.strip().replace(",", "."))
 
 
 def rounds_to(value: Fraction, printed: str) -> bool:
     """True if ``value`` rounded half away from zero to the places of ``printed`` gives it."""
-    places = max(-Decimal(printed.strip()).as_tuple().exponent, 0)  # type: ignore[operator]  # (a number's exponent is an int)
+    places = max(-Decimal(printed.strip().replace(",", ".")).as_tuple().exponent, 0)  # type: ignore[operator]  # (a number's exponent is an int)
     half = Fraction(1, 2 * 10**places)
     target = exact(printed)
     if value < 0:

@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from id3tree.base.language import current
+
 __all__ = [
     "class_name", "count_texts", "counts_texts", "format_count", "format_counts", "format_number",
     "LONG_COLUMN", "MIN_SIGNIFICANT", "number_pieces", "number_texts", "places", "plural",
@@ -60,7 +62,8 @@ def class_name(c: Any) -> str:
     classes are numbers (a bare ``0 549`` reads like two numbers)."""
     if isinstance(c, (bool, np.bool_)) or not isinstance(c, (numbers.Number, np.number)):
         return str(c)
-    return f"class {c}"
+    L = current()
+    return f"class {c}" if L.english else L.line("class {name}", name=str(c))
 
 
 def printable(text: str) -> str:
@@ -90,8 +93,11 @@ def format_count(value) -> str:
 
 
 def format_counts(class_counts: dict) -> str:
-    """Class counts in the one form used everywhere: ``No: 5, Yes: 9`` or ``class 0: 549, class 1: 342``."""
-    return ", ".join(f"{class_name(c)}: {format_count(n)}" for c, n in class_counts.items())
+    """Class counts in the one form used everywhere: ``No: 5, Yes: 9`` or ``class 0: 549, class 1: 342``
+    (in a language whose decimal mark is a comma: ``No: 5; Yes: 9``)."""
+    L = current()
+    written = [f"{class_name(c)}: {L.number(format_count(n))}" for c, n in class_counts.items()]
+    return L.join(written)
 
 
 def plural(n: int, word: str, words: str | None = None) -> str:
@@ -160,9 +166,10 @@ def counts_texts(counts, classes) -> list[str]:
     counts = np.asarray(counts)
     n = len(counts)
     pieces = []
+    L = current()
     for k, c in enumerate(classes):
-        pieces.append(repeat(f"{', ' if k else ''}{class_name(c)}: ", n))
-        pieces.append(count_texts(counts[:, k]))
+        pieces.append(repeat(f"{L.separator if k else ''}{class_name(c)}: ", n))
+        pieces.append(L.numbers(count_texts(counts[:, k])))
     return list(map("".join, zip(*pieces)))
 
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from id3tree.base.language import LANGUAGES
 from id3tree.cli.common import (
     CRITERION_HELP,
     DATA_HELP,
@@ -100,6 +101,7 @@ def _fit(args: argparse.Namespace) -> int:
         categorical=_categorical(args.categorical),
         ccp_alpha=args.ccp_alpha if args.prune == "cost_complexity" else 0.0,
         verbose=verbose,
+        language=args.language,
     )
     X_val = y_val = None
     if args.prune == "reduced_error":
@@ -429,6 +431,10 @@ def add_fit_command(commands: Any) -> None:
     fit.add_argument(
         "--verbose", type=int, default=0, choices=[0, 1, 2],
         help="1 = --trace, 2 also prints every candidate threshold",
+    )  # fmt: skip
+    fit.add_argument(
+        "--language", choices=LANGUAGES, default="en",
+        help=f"language of the trace and the text view: {', '.join(LANGUAGES)} (default: en)",
     )  # fmt: skip
     fit.add_argument(
         "--render", metavar="FILE",

@@ -7,7 +7,25 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["low_gain_reason", "NO_VALID_SPLIT", "not_significant_reason", "stop_reasons"]
+from id3tree.base.language import N_
+
+__all__ = [
+    "low_gain_reason", "NO_VALID_SPLIT", "not_significant_reason", "REASONS", "stop_reasons",
+]  # fmt: skip
+
+REASONS = (
+    N_("pure, every sample is of one class"),
+    N_("max_depth = {depth} reached"),
+    N_("fewer than min_samples_split = {n} samples"),
+    N_("fewer than {n} samples, too few for two branches of min_samples_leaf = {leaf}"),
+    N_("a weight of less than {weight}, too little for two branches of min_weight_fraction_leaf"),
+    N_("no feature offers a valid split"),
+    N_("the best gain, {gain}, is below min_gain = {min_gain}"),
+    N_("the split is not significant: chi-square p = {p} is not below alpha = {alpha}"),
+)
+"""Every reason below, as a message of the catalogs: a model keeps its reasons in English, and
+a page in another language translates them where it prints them
+(:meth:`~id3tree.base.language.Language.phrase`)."""
 
 
 def stop_reasons(

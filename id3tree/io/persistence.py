@@ -56,7 +56,7 @@ NODE_FIELDS = {
     "stop_reason",
 }  # fmt: skip
 OPTIONAL_NODE_FIELDS = {"stop_reason"}
-LATER_PARAMS = {"keep_trace": "auto", "id_like": "warn", "thresholds": "midpoint"}
+LATER_PARAMS = {"keep_trace": "auto", "id_like": "warn", "thresholds": "midpoint", "language": "en"}
 """Parameters added after version 1 of the format, with their defaults: written only when they
 differ from the default, so that a model with default settings is saved as before."""
 NUMERIC_KEYS = ("<=", ">")

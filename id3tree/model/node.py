@@ -8,7 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from id3tree.base.words import class_name, format_number, plural
+from id3tree.base.language import current
+from id3tree.base.words import class_name, format_count, format_number, plural
 
 __all__ = [
     "CLASS_TIE_RULE", "COUNT_TIE_RTOL", "LEFT", "MISSING", "NUMERIC_MISSING", "RIGHT", "Node",
@@ -171,6 +172,16 @@ def class_tie_note(class_counts: dict, prediction: Any) -> str:
     tied = tied_classes(class_counts)
     if not tied:
         return ""
+    L = current()
+    if not L.english:
+        n = class_counts[tied[0]]
+        names = L.join([class_name(c) for c in tied[:-1]]) + f" {L.gettext('and')} "
+        return L.line(
+            "{classes} tie with {n} {samples} each; the class that comes first in classes_ "
+            "wins, so it predicts {prediction}",
+            classes=names + class_name(tied[-1]), n=L.number(format_count(n)),
+            samples=L.words([n], "sample", "samples")[0], prediction=str(prediction),
+        )  # fmt: skip
     names = ", ".join(class_name(c) for c in tied[:-1]) + f" and {class_name(tied[-1])}"
     each = plural(class_counts[tied[0]], "sample")
     return f"{names} tie with {each} each; {CLASS_TIE_RULE}, so it predicts {prediction}"
@@ -215,15 +226,24 @@ def path_word(
     caller that writes many paths writes each threshold once.
     """
     low, high, other = tests
+    L = current()
     if other is not None:
         op, value = other
-        return f"{feature} is missing" if op == "missing" else f"{feature} = {value}"
+        if op == "missing":
+            return (
+                f"{feature} is missing"
+                if L.english
+                else L.line("{feature} is missing", feature=feature)
+            )
+        return f"{feature} = {value}"
     if written is None:
         written = {}
     if low is not None:
         low_text = written.get(low) or written.setdefault(low, format_number(low, decimals))
+        low_text = L.number(low_text)
     if high is not None:
         high_text = written.get(high) or written.setdefault(high, format_number(high, decimals))
+        high_text = L.number(high_text)
     if low is not None and high is not None:
         return f"{low_text} < {feature} <= {high_text}"
     if low is not None:
@@ -255,10 +275,11 @@ def node_paths(root: Node, decimals: int | None = None) -> dict[int, list[str]]:
 
 def branch_label(node: Node, key: Any, decimals: int | None = None) -> str:
     """How a branch reads in text: ``Outlook = Sunny``, ``petal_length <= 2.45``, ``Wind is missing``."""
+    L = current()
     if key is MISSING:
-        return f"{node.feature} is missing"
+        return L.line("{feature} is missing", feature=node.feature)
     if node.is_numeric_split:
-        return f"{node.feature} {key} {format_number(node.threshold, decimals)}"  # type: ignore[arg-type]
+        return f"{node.feature} {key} {L.number(format_number(node.threshold, decimals))}"  # type: ignore[arg-type]
     return f"{node.feature} = {key}"
 
 

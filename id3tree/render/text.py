@@ -2,34 +2,48 @@
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
-from id3tree.base.words import format_counts, format_number, plural, printable
+import numpy as np
+
+from id3tree.base.language import Language, current
+from id3tree.base.words import format_count, format_counts, format_number, printable
 from id3tree.model.node import MISSING, Node, branch_label, class_tie_note
 
 __all__ = ["explain_path", "MAX_INDENT", "tree_to_text"]
 
 
+def _samples(L: Language, n: Any, words: list[str] | None = None) -> str:
+    """``14 samples``: a count and the word for it (``words``: ``L.words`` of ``[n]``, default
+    samples), in the language ``L``."""
+    word = (words or L.words([n], "sample", "samples"))[0]
+    return f"{L.number(format_count(n))} {word}"
+
+
 def _head(node: Node, decimals: int) -> str:
     """``14 samples (No: 5, Yes: 9), entropy 0.9403``."""
-    return (
-        f"{plural(node.n_samples, 'sample')} ({format_counts(node.class_counts)}), "
-        f"entropy {node.entropy:.{decimals}f}"
-    )
+    L = current()
+    return L.line(
+        "{samples} ({counts}), entropy {entropy}", samples=_samples(L, node.n_samples),
+        counts=format_counts(node.class_counts), entropy=L.number(f"{node.entropy:.{decimals}f}"),
+    )  # fmt: skip
 
 
 def _describe(node: Node, decimals: int) -> str:
     """What a node holds and what it does: ``14 samples (No: 5, Yes: 9), entropy 0.9403 -> ...``."""
-    head = _head(node, decimals)
+    head, L = _head(node, decimals), current()
     if node.is_leaf:
         tie = class_tie_note(node.class_counts, node.prediction)
-        return f"{head} -> predict {node.prediction}" + (f" ({tie})" if tie else "")
+        leaf = L.line("{head} -> predict {prediction}", head=head, prediction=str(node.prediction))
+        return leaf + (f" ({tie})" if tie else "")
     test = (
-        f"{node.feature} <= {format_number(node.threshold, decimals)}"
+        f"{node.feature} <= {L.number(format_number(node.threshold, decimals))}"
         if node.is_numeric_split
         else node.feature
     )
-    return f"{head} -> split on {test}, gain {node.gain:.{decimals}f}"
+    gain = L.number(f"{node.gain:.{decimals}f}")
+    return L.line("{head} -> split on {test}, gain {gain}", head=head, test=test, gain=gain)
 
 
 MAX_INDENT = 40
@@ -41,7 +55,7 @@ def _indent(level: int) -> str:
     """The start of a line ``level`` levels below the root."""
     if level - 1 <= MAX_INDENT:
         return "|   " * (level - 1) + "|-- "
-    return "|   " * MAX_INDENT + f"[level {level}] |-- "
+    return "|   " * MAX_INDENT + current().line("[level {level}]", level=str(level)) + " |-- "
 
 
 def tree_to_text(root: Node, *, decimals: int = 4, max_depth: int | None = None) -> str:
@@ -60,16 +74,20 @@ def tree_to_text(root: Node, *, decimals: int = 4, max_depth: int | None = None)
     |   |-- Humidity = High: 3 samples (No: 3, Yes: 0), entropy 0.000 -> predict No
     |   |-- Humidity = Normal: 2 samples (No: 0, Yes: 2), entropy 0.000 -> predict Yes
     """
-    lines = [f"[root] {_describe(root, decimals)}"]
+    L = current()
+    lines = [f"[{L.gettext('root')}] {_describe(root, decimals)}"]
     stack = [(root, key, child, 1) for key, child in reversed(list(root.children.items()))]
     while stack:  # depth first without recursion: trees can be thousands of levels deep
         parent, key, node, level = stack.pop()
         pad = _indent(level)
         if max_depth is not None and level > max_depth:
             hidden = sum(1 for _ in node.walk())
-            lines.append(
-                f"{pad}{branch_label(parent, key, decimals)}: ... ({plural(hidden, 'node')} below)"
+            below = L.line(
+                "{branch}: ... ({nodes} below)",
+                branch=branch_label(parent, key, decimals),
+                nodes=_samples(L, hidden, L.words([hidden], "node", "nodes")),
             )
+            lines.append(pad + below)
             continue
         lines.append(f"{pad}{branch_label(parent, key, decimals)}: {_describe(node, decimals)}")
         stack.extend((node, k, c, level + 1) for k, c in reversed(list(node.children.items())))
@@ -82,39 +100,72 @@ def explain_path(nodes: list[Node], steps: list[tuple[int, Any]], row: dict, cla
     ``steps`` are ``(node position, slot or None)`` pairs from the router; the last one is where
     the sample stopped.
     """
-    lines = []
+    lines, L = [], current()
     for number, (at, slot) in enumerate(steps, start=1):
         node = nodes[at]
-        where = f"Step {number}, node {node.node_id}: {_head(node, 4)}"
+        where = L.line(
+            "Step {number}, node {node}: {head}", number=str(number), node=str(node.node_id),
+            head=_head(node, 4),
+        )  # fmt: skip
         if node.is_leaf:
-            lines.append(f"{where}; a leaf.")
+            lines.append(L.line("{where}; a leaf.", where=where))
             break
         value = row.get(node.feature)
-        shown = "missing" if _is_missing(value) else repr(value)
+        shown = L.gettext("missing") if _is_missing(value) else _shown(L, value)
         if slot is None:
             if _is_missing(value):
-                why = f"{node.feature} is missing and no training sample here was missing"
+                why = L.line(
+                    "{feature} is missing and no training sample here was missing",
+                    feature=node.feature,
+                )
             else:
-                why = f"{node.feature} = {shown} was never seen at this node"
+                why = L.line(
+                    "{feature} = {value} was never seen at this node",
+                    feature=node.feature,
+                    value=shown,
+                )
             lines.append(
-                f"{where}; {why}, so the path stops here and the prediction comes from this node's counts."
+                L.line(
+                    "{where}; {why}, so the path stops here and the prediction comes from this "
+                    "node's counts.",
+                    where=where,
+                    why=why,
+                )  # fmt: skip
             )
             break
         key = _key_of(node, nodes, steps, number)
         lines.append(
-            f"{where}; {node.feature} is {shown}, so take the branch {branch_label(node, key, 4)}."
+            L.line(
+                "{where}; {feature} is {value}, so take the branch {branch}.",
+                where=where,
+                feature=node.feature,
+                value=shown,
+                branch=branch_label(node, key, 4),
+            )  # fmt: skip
         )
     stop = nodes[steps[-1][0]]
     total = stop.n_samples
     share = stop.class_counts[stop.prediction] / total if total else 0.0
     lines.append(
-        f"Prediction: {stop.prediction} (probability {share:.2f}, from "
-        f"{plural(total, 'training sample')})."
+        L.line(
+            "Prediction: {prediction} (probability {probability}, from {samples}).",
+            prediction=str(stop.prediction),
+            probability=L.number(f"{share:.2f}"),
+            samples=_samples(L, total, L.words([total], "training sample", "training samples")),
+        )  # fmt: skip
     )
     tie = class_tie_note(stop.class_counts, stop.prediction)
     if tie:
-        lines.append(f"Tie: {tie}.")
+        lines.append(L.line("Tie: {tie}.", tie=tie))
     return "\n".join(map(printable, lines))
+
+
+def _shown(L: Language, value: Any) -> str:
+    """A sample's value as the path shows it: ``'Sunny'``, or a number with the language's
+    decimal mark."""
+    if L.english or not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_)):
+        return repr(value)
+    return L.number(repr(value.item() if isinstance(value, np.generic) else value))
 
 
 def _key_of(node: Node, nodes: list[Node], steps, number: int):

@@ -16,6 +16,7 @@ from functools import cached_property
 import numpy as np
 
 from id3tree.base.entropy import entropy_rows
+from id3tree.base.language import current
 from id3tree.base.words import format_number, number_texts, plural
 from id3tree.engine.record import SCORE_NAMES
 from id3tree.engine.splits import enumerate_thresholds, snapped
@@ -40,9 +41,10 @@ def slot_label(data, f: int, slot: int, threshold: float, written: str | None = 
     (``written``: the threshold already written, if it is)."""
     if data.codes[f] is not None:
         categories = data.categories[f]
-        return "missing" if slot == len(categories) else str(categories[slot])
-    if slot not in (LEFT, RIGHT):
-        return "missing"
+        if slot != len(categories):
+            return str(categories[slot])
+    if slot not in (LEFT, RIGHT) or data.codes[f] is not None:
+        return current().gettext("missing")
     t = format_number(threshold, DECIMALS) if written is None else written
     return f"<= {t}" if slot == LEFT else f"> {t}"
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from id3tree.base import pencil
 from id3tree.base.entropy import entropy_rows
+from id3tree.base.language import N_, current
 from id3tree.base.words import (
     LONG_COLUMN,
     count_texts,
@@ -26,6 +27,7 @@ from id3tree.base.words import (
     plural_words,
     rounded_units,
 )
+from id3tree.engine.stopping import REASONS
 
 __all__ = [
     "candidate_lines", "candidate_text", "DECIMALS", "fixed_text", "fixed_texts", "indent",
@@ -116,8 +118,16 @@ def _fixed_table_up_to(q: float) -> np.ndarray:
 
 def node_text(node: int, depth: int, path, counts: str, n_samples, entropy: float) -> str:
     """``Node 4 [Outlook = Rain and Wind = Strong]: 2 samples (No: 2, Yes: 0), entropy 0.0000``."""
-    where = " and ".join(path) if path else "root"
+    where = path_text(path)
     return node_texts([node], depth, [where], [counts], np.asarray([n_samples]), [entropy])[0]
+
+
+def path_text(words) -> str:
+    """The tests on the way to a node, joined by ``and`` (``root`` for none)."""
+    L = current()
+    if L.english:
+        return " and ".join(words) if words else "root"
+    return f" {L.gettext('and')} ".join(words) if words else L.gettext("root")
 
 
 def node_texts(node, depth, where, counts, n_samples, entropy) -> list[str]:
@@ -125,6 +135,20 @@ def node_texts(node, depth, where, counts, n_samples, entropy) -> list[str]:
     per node, ``where`` each path already joined (``root`` for the root), ``counts`` each
     node's class counts written; each column of numbers written by one call."""
     n = len(where)
+    L = current()
+    if not L.english:
+        texts = L.lines(
+            "Node {number} [{path}]: {size} {samples} ({counts}), entropy {entropy}",
+            number=list(map(str, node)), path=where,
+            size=L.numbers(count_texts(n_samples)),
+            samples=L.words(n_samples, "sample", "samples"), counts=counts,
+            entropy=L.numbers(fixed_texts(entropy)),
+        )  # fmt: skip
+        texts = [p + t for p, t in zip(indents(depth, n).tolist(), texts)]
+        legend = L.gettext(pencil.LEGEND)
+        for i in np.flatnonzero((np.asarray(node) == 0) & (np.asarray(entropy) > 0)).tolist():
+            texts[i] = f"{legend}\n{texts[i]}"
+        return texts
     lines = zip(
         indents(depth, n).tolist(),
         node,
@@ -153,12 +177,19 @@ def candidate_text(
     ``branches`` holds ``(label, counts, n_samples, entropy)`` of each branch, counts written.
     """
     pad = indent(depth) + "  "
+    L = current()
+    if gain is None and not L.english:
+        line = L.line("candidate {feature}: no valid split", feature=feature)
+        return pad + line + (f", {L.phrase(reason, CANDIDATE_REASONS)}" if reason else "")
     if gain is None:
         why = f", {reason}" if reason else ""
         return f"{pad}candidate {feature}: no valid split{why}"
     if not branches:  # a grower that kept no branch counts (Dask): the score only
-        test = f" <= {threshold_text(threshold)}" if threshold is not None else ""
-        return f"{pad}candidate {feature}{test}: gain {fixed_text(gain)}"
+        test = f" <= {L.number(threshold_text(threshold))}" if threshold is not None else ""
+        gain_text = L.number(fixed_text(gain))
+        return pad + L.line(
+            "candidate {feature}{test}: gain {gain}", feature=feature, test=test, gain=gain_text
+        )
     labels, counts, sizes, entropies = (list(column) for column in zip(*branches))
     candidates = {
         "feature": [feature], "n_samples": [n_samples], "entropy": [entropy], "gain": [gain],
@@ -216,6 +247,12 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
     entropy_text, weighted_text = fixed_texts(entropy), fixed_texts(weight * entropy)
     signs = _branch_signs(sizes, node_n[owner], entropy, weight, size_text, of_text)
     label_end = branches.get("label_end")
+    L = current()
+    if not L.english:
+        return _candidate_lines_in(
+            L, kind, criterion, candidates, branches, first, pad, owner, weight,
+            (size_text, of_text, entropy_text, weighted_text, signs),
+        )  # fmt: skip
     branch = zip(
         pad[owner].tolist(),
         branches["label"],
@@ -275,6 +312,79 @@ def candidate_lines(kind: str, criterion: str, candidates: dict, branches: dict)
             for (t, i, g, s), r in zip(ratios, fixed_texts(ratio))
         ]
     return heads, lines, totals
+
+
+def _candidate_lines_in(L, kind, criterion, candidates, branches, first, pad, owner, weight, texts):
+    """:func:`candidate_lines` in the language ``L`` (not English): the same numbers and
+    signs, the words of its catalog, its decimal mark."""
+    size_text, of_text, entropy_text, weighted_text, (s_w, s_h) = texts
+    n_candidates = len(first) - 1
+    label_end = branches.get("label_end")
+    sizes = np.asarray(branches["n_samples"])
+    size_text, of_n, h, w_h = map(L.numbers, (size_text, of_text, entropy_text, weighted_text))
+    labels = branches["label"]
+    if label_end is not None:  # a numeric side's threshold, after its words
+        labels = list(map(str.__add__, labels, L.numbers(label_end)))
+    body = L.lines(
+        "{label}: {n} {samples} ({counts}), entropy {h}, weight {n}/{of_n} {s_w} {w}, "
+        "weighted entropy {n}/{of_n} × {h} {s_h} {w_h}",
+        label=labels, n=size_text,
+        samples=L.words(sizes, "sample", "samples"), counts=branches["counts"], h=h, of_n=of_n,
+        s_w=s_w, w=L.numbers(fixed_texts(weight)), s_h=s_h, w_h=w_h,
+    )  # fmt: skip
+    lines = [f"{p}    {text}" for p, text in zip(pad[owner].tolist(), body)]
+    features = candidates["feature"]
+    if kind == "numeric":
+        between = number_texts(np.concatenate([candidates["low"], candidates["high"]]))
+        low, high = between[:n_candidates], between[n_candidates:]
+        midway = [_midway_in(L, a, b, t) for a, b, t in zip(low, high, candidates["threshold"])]
+        heads = L.lines(
+            "candidate {feature} <= {threshold} ({midway}between {low} and {high}):",
+            feature=features, threshold=L.numbers(candidates["threshold"]), midway=midway,
+            low=L.numbers(low), high=L.numbers(high),
+        )  # fmt: skip
+    else:
+        n_branches = np.diff(first)
+        heads = L.lines(
+            "candidate {feature} ({n} {values}):", feature=features,
+            n=count_texts(n_branches), values=L.words(n_branches, "value", "values"),
+        )  # fmt: skip
+    pad = pad.tolist()
+    heads = [p + t for p, t in zip(pad, heads)]
+    units = {k: pencil.fixed_units(candidates[k]) for k in ("entropy", "overall_entropy", "gain")}
+    added = np.bincount(
+        owner, pencil.fixed_units(weight * np.asarray(branches["entropy"], float)), n_candidates
+    )
+    totals = L.lines(
+        "overall entropy {terms} {s} {overall}, gain {entropy} - {overall} {s_g} {gain}",
+        terms=_sums(w_h, first), s=_signs(added.astype(np.int64) == units["overall_entropy"]),
+        overall=L.numbers(fixed_texts(candidates["overall_entropy"])),
+        entropy=L.numbers(fixed_texts(candidates["entropy"])),
+        s_g=_signs(pencil.difference_holds(*units.values())),
+        gain=L.numbers(fixed_texts(candidates["gain"])),
+    )  # fmt: skip
+    if criterion == "gain_ratio":
+        info, ratio = split_information(sizes, first), candidates["gain_ratio"]
+        quotient = (units["gain"] * 10**DECIMALS, pencil.fixed_units(info))
+        holds = pencil.fraction_holds(*quotient, pencil.fixed_units(ratio))
+        ratios = L.lines(
+            "split information {info}, gain ratio {gain} / {info} {s} {ratio}",
+            info=L.numbers(fixed_texts(info)), gain=L.numbers(fixed_texts(candidates["gain"])),
+            s=_signs(holds), ratio=L.numbers(fixed_texts(ratio)),
+        )  # fmt: skip
+        totals = [f"{t}, {r}" for t, r in zip(totals, ratios)]
+    return heads, lines, [f"{p}    {t}" for p, t in zip(pad, totals)]
+
+
+def _midway_in(L, low: str, high: str, threshold: str) -> str:
+    """:func:`midway_mark` in the language ``L``."""
+    mark = midway_mark(low, high, threshold)
+    if not mark:
+        return ""
+    below = below_midpoint(low, high, threshold)
+    if below is None:
+        return L.gettext("≈ midway") + " "
+    return L.line("C4.5: largest value <= midpoint {below}", below=L.number(below)) + ", "
 
 
 def midway_mark(low: str, high: str, threshold: str) -> str:
@@ -381,6 +491,17 @@ def split_information(sizes: np.ndarray, first: np.ndarray) -> np.ndarray:
     return split_info
 
 
+CANDIDATE_REASONS = (
+    N_("all {samples} have the same value"),
+    N_("a branch would hold fewer than min_samples_leaf = {leaf} samples"),
+    N_("its value is missing in all {samples}"),
+    N_("all {n} samples where it is known have the same value"),
+    N_("every threshold leaves fewer than min_samples_leaf = {leaf} samples on a side"),
+    N_("the missing-values branch would hold {samples}, fewer than min_samples_leaf = {leaf}"),
+)
+"""Why a candidate has no valid split (:class:`~id3tree.trace.details.TraceDetails` writes them
+in English), for :meth:`~id3tree.base.language.Language.phrase` to translate where printed."""
+
 THRESHOLDS_PER_LINE = 5
 """How many thresholds ``verbose=2`` writes on one line."""
 
@@ -410,6 +531,9 @@ def thresholds_texts(depth, threshold, overall_entropy, spans) -> list[str]:
     with as many thresholds, the words between them), those with as many thresholds and more
     or none to count at once; longer lists are cut into lines of ``THRESHOLDS_PER_LINE``.
     """
+    L = current()
+    if not L.english:
+        return _thresholds_texts_in(L, depth, threshold, overall_entropy, spans)
     head, tail = number_pieces(threshold, DECIMALS)  # sign and whole part, then decimals
     overall_text = np.array(fixed_texts(overall_entropy), dtype=object)
     first, stop, n_more = np.asarray(spans, dtype=np.int64).reshape(-1, 3).T
@@ -443,6 +567,27 @@ def thresholds_texts(depth, threshold, overall_entropy, spans) -> list[str]:
         at = pad[i]
         texts[i] = f"{at}best thresholds by overall entropy: " + f",\n{at}    ".join(lines)
     return texts.tolist()
+
+
+def _thresholds_texts_in(L, depth, threshold, overall_entropy, spans) -> list[str]:
+    """:func:`thresholds_texts` in the language ``L`` (not English): its words, its decimal
+    mark, its list separator."""
+    entries = L.lines(
+        "<= {threshold}: {entropy}", threshold=L.numbers(number_texts(threshold, DECIMALS)),
+        entropy=L.numbers(fixed_texts(overall_entropy)),
+    )  # fmt: skip
+    first, stop, n_more = np.asarray(spans, dtype=np.int64).reshape(-1, 3).T
+    pad = indents(depth, len(first), "      ").tolist()
+    more = L.words(n_more, "more threshold", "more thresholds")
+    head = L.gettext("best thresholds by overall entropy:")
+    texts, k = [], THRESHOLDS_PER_LINE
+    for i in range(len(first)):
+        listed = entries[first[i] : stop[i]]
+        lines = [L.join(listed[j : j + k]) for j in range(0, len(listed), k)] or [""]
+        if n_more[i]:
+            lines[-1] += L.separator + L.line("and {n} {more}", n=str(n_more[i]), more=more[i])
+        texts.append(f"{pad[i]}{head} " + f"{L.separator.rstrip()}\n{pad[i]}    ".join(lines))
+    return texts
 
 
 def split_text(
@@ -485,12 +630,16 @@ def split_texts(depth, criterion: str, splits: dict, branches: dict) -> list[str
     first = np.asarray(branches["first"]).tolist()
     scored = "gain ratio" if criterion == "gain_ratio" else "gain"
     scores = fixed_texts(splits["gain_ratio"] if criterion == "gain_ratio" else splits["gain"])
-    parts = zip(pad, splits["feature"], splits["threshold"], scores, first, first[1:])
-    texts = [
-        f"{p}=> split on {feature}{'' if t is None else ' <= ' + t}, the highest {scored} "
-        f"{score}; branches: {', '.join(into[a:b])}"
-        for p, feature, t, score, a, b in parts
-    ]
+    L = current()
+    if L.english:
+        parts = zip(pad, splits["feature"], splits["threshold"], scores, first, first[1:])
+        texts = [
+            f"{p}=> split on {feature}{'' if t is None else ' <= ' + t}, the highest {scored} "
+            f"{score}; branches: {', '.join(into[a:b])}"
+            for p, feature, t, score, a, b in parts
+        ]
+    else:
+        texts = _split_texts_in(L, pad, criterion, splits, branches, scores, first)
     for i, (tied_with, n_tied_thresholds, below_average) in enumerate(splits["notes"]):
         if tied_with or n_tied_thresholds > 1 or below_average:
             notes = _split_notes(
@@ -500,9 +649,38 @@ def split_texts(depth, criterion: str, splits: dict, branches: dict) -> list[str
     return texts
 
 
+def _split_texts_in(L, pad, criterion: str, splits: dict, branches: dict, scores, first) -> list:
+    """The lines of :func:`split_texts` in the language ``L`` (not English)."""
+    sizes = np.asarray(branches["n_samples"])
+    into = L.lines(
+        "{label} ({n} {samples})", label=branches["label"], n=L.numbers(count_texts(sizes)),
+        samples=L.words(sizes, "sample", "samples"),
+    )  # fmt: skip
+    split_on = [
+        f"{feature} <= {L.number(t)}" if t is not None else feature
+        for feature, t in zip(splits["feature"], splits["threshold"])
+    ]
+    columns = {
+        "test": split_on, "score": L.numbers(scores),
+        "branches": [L.join(into[a:b]) for a, b in zip(first, first[1:])],
+    }  # fmt: skip
+    if criterion == "gain_ratio":
+        texts = L.lines(
+            "=> split on {test}, the highest gain ratio {score}; branches: {branches}", **columns
+        )
+    else:
+        texts = L.lines(
+            "=> split on {test}, the highest gain {score}; branches: {branches}", **columns
+        )
+    return [p + t for p, t in zip(pad, texts)]
+
+
 def _split_notes(pad: str, feature: str, tied_with, n_tied_thresholds, below_average) -> list:
     """The lines under a decision to split: a tie between features or between thresholds, and
     the features C4.5's rule kept out."""
+    L = current()
+    if not L.english:
+        return _split_notes_in(L, pad, feature, tied_with, n_tied_thresholds, below_average)
     lines = []
     if tied_with:
         lines.append(
@@ -520,6 +698,32 @@ def _split_notes(pad: str, feature: str, tied_with, n_tied_thresholds, below_ave
     return lines
 
 
+def _split_notes_in(L, pad, feature, tied_with, n_tied_thresholds, below_average) -> list:
+    """:func:`_split_notes` in the language ``L`` (not English)."""
+    lines = []
+    if tied_with:
+        lines.append(
+            L.line(
+                "tie with {features}: broken by column order ({feature} comes first)",
+                features=L.join(tied_with),
+                feature=feature,
+            )  # fmt: skip
+        )
+    if n_tied_thresholds > 1:
+        lines.append(L.line("{n} thresholds tie: the smallest is used", n=str(n_tied_thresholds)))
+    if below_average:
+        average, names = below_average
+        lines.append(
+            L.line(
+                "C4.5's rule: only candidates with at least the average gain {average} compete "
+                "({features} below it)",
+                average=L.number(fixed_text(average)),
+                features=L.join(names),
+            )  # fmt: skip
+        )
+    return [f"{pad}   {line}" for line in lines]
+
+
 def leaf_text(depth: int, prediction, reason: str, tie_note: str = "") -> str:
     """The decision to stop: what the leaf predicts and why, and a tie between its top classes."""
     return leaf_texts(depth, [prediction], [reason], [tie_note])[0]
@@ -529,6 +733,13 @@ def leaf_texts(depth, predictions, reasons, tie_notes) -> list[str]:
     """:func:`leaf_text` of many leaves; ``depth`` is the depth of the leaves, one for all or
     one per leaf."""
     pad = indents(depth, len(predictions), "  ").tolist()
+    L = current()
+    if not L.english:
+        heads = L.lines(
+            "=> leaf, predict {prediction}: {reason}", prediction=list(map(str, predictions)),
+            reason=[L.phrase(r, REASONS) for r in reasons],
+        )  # fmt: skip
+        return [p + h + (f"\n{p}   {n}" if n else "") for p, h, n in zip(pad, heads, tie_notes)]
     return [
         f"{p}=> leaf, predict {prediction}: {reason}" + (f"\n{p}   {note}" if note else "")
         for p, prediction, reason, note in zip(pad, predictions, reasons, tie_notes)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from id3tree.base.entropy import entropy_rows
+from id3tree.base.language import current
 from id3tree.base.words import counts_texts, number_texts
 from id3tree.engine.splits.results import ranges
 from id3tree.engine.stopping import NO_VALID_SPLIT
@@ -125,7 +126,7 @@ class Page:
         work, n_candidate_lines = self._plan_candidates()
         details = self.details
         decision_text = self._decision_texts(details)
-        where = [" and ".join(words) if words else "root" for words in self.trace.node_paths()]
+        where = list(map(lines.path_text, self.trace.node_paths()))
         # where each node's candidates are among candidate_lines (grower's numbers)
         first, n_lines = [], []
         for d in details:
@@ -450,7 +451,7 @@ class Page:
         labels = self._slot_labels()[child_feature, slots]
         sides = np.flatnonzero(np.array(numeric)[child_feature] & (slots != NUMERIC_MISSING))
         owner = np.repeat(np.arange(len(features)), n_children)  # the split of each child
-        labels[sides] += np.array(written, dtype=object)[owner[sides]]
+        labels[sides] += np.array(current().numbers(written), dtype=object)[owner[sides]]
         columns = {
             "feature": [data.names[f] for f in features],
             "threshold": written,

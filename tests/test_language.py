@@ -1,0 +1,244 @@
+"""The languages of the printed pages: the catalogs are complete, compiled and faithful, and a
+page in another language says what the English one says.
+
+* every message of the template (extracted from the code) has a translation in every shipped
+  language, with exactly the fields of the English message, and each ``.mo`` is the one
+  compiled from its ``.po`` (the reference reader is the standard library's :mod:`gettext`);
+* the English messages of the catalog are the English lines: written through the catalog with
+  no translation (a pseudo-language whose words are the messages themselves), a page is the
+  English page byte for byte, so a translation translates the line the learner prints;
+* a page in Spanish or German holds the numbers of the English page, with a decimal comma.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gettext
+import importlib.util
+import io
+import re
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+from id3tree import ID3Classifier
+from id3tree.base import language as lang
+from id3tree.base.language import LANGUAGES, Language, fields, speaking
+from id3tree.datasets import load
+
+ROOT = Path(__file__).resolve().parent.parent
+_spec = importlib.util.spec_from_file_location("catalogs", ROOT / "tools" / "catalogs.py")
+catalogs = importlib.util.module_from_spec(_spec)
+sys.modules["catalogs"] = catalogs
+_spec.loader.exec_module(catalogs)
+
+SHIPPED = [code for code in LANGUAGES if code != "en"]
+TEMPLATE = catalogs.extract()
+
+
+def _po(code: str) -> Path:
+    return ROOT / "id3tree" / "locale" / code / "LC_MESSAGES" / "id3tree.po"
+
+
+def test_spanish_and_german_are_shipped():
+    assert {"es", "de"} <= set(SHIPPED)
+    assert LANGUAGES[0] == "en"
+
+
+def test_the_template_is_the_one_extracted_from_the_code():
+    committed = (ROOT / "id3tree" / "locale" / "id3tree.pot").read_text(encoding="utf-8")
+    assert committed == catalogs.template_text(), "run: python tools/catalogs.py all"
+    assert len(TEMPLATE) >= 60
+
+
+@pytest.mark.parametrize("code", SHIPPED)
+def test_every_message_is_translated_with_the_same_fields(code):
+    _, entries = catalogs.read_po(_po(code).read_text(encoding="utf-8"))
+    translated = {e.key: e for e in entries}
+    missing = [
+        t.msgid for t in TEMPLATE if t.key not in translated or not all(translated[t.key].msgstr)
+    ]
+    assert not missing, f"{code} lacks {missing}"
+    for t in TEMPLATE:
+        e = translated[t.key]
+        assert not e.fuzzy, f"{code}: {t.msgid!r} is marked fuzzy"
+        english = [t.msgid] if t.plural is None else [t.msgid, t.plural]
+        for text in e.msgstr:
+            assert sorted(fields(text)) == sorted(fields(english[-1])), (code, t.msgid, text)
+        if t.plural is not None:
+            assert len(e.msgstr) == 2, (code, t.msgid)
+
+
+@pytest.mark.parametrize("code", SHIPPED)
+def test_each_mo_is_compiled_from_its_po_and_reads_as_gettext_reads_it(code):
+    po = _po(code)
+    compiled = catalogs.compile_po(po.read_text(encoding="utf-8"))
+    assert po.with_suffix(".mo").read_bytes() == compiled, (
+        "stale .mo: python tools/catalogs.py compile"
+    )
+    reader = gettext.GNUTranslations(io.BytesIO(compiled))
+    _, entries = catalogs.read_po(po.read_text(encoding="utf-8"))
+    for e in entries:
+        if e.plural is not None:
+            assert reader.ngettext(e.msgid, e.plural, 1) == e.msgstr[0]
+            assert reader.ngettext(e.msgid, e.plural, 5) == e.msgstr[1]
+        elif e.msgctxt is not None:
+            assert reader.pgettext(e.msgctxt, e.msgid) == e.msgstr[0]
+        else:
+            assert reader.gettext(e.msgid) == e.msgstr[0]
+    assert reader.info()["language"] == code
+
+
+def test_the_po_reader_and_writer_round_trip_escapes():
+    entries = [
+        catalogs.Entry('say "hi"\n\tback\\slash', msgstr=['dí "hola"\n\tbarra\\']),
+        catalogs.Entry("one", plural="many", msgstr=["uno", "muchos"]),
+        catalogs.Entry(".", msgctxt="decimal mark", msgstr=[","]),
+    ]
+    _, read = catalogs.read_po(catalogs.write_po(entries))
+    assert [(e.msgid, e.msgctxt, e.plural, e.msgstr) for e in read] == [
+        (e.msgid, e.msgctxt, e.plural, e.msgstr) for e in entries
+    ]
+
+
+def test_an_unknown_language_is_a_clear_error_naming_the_shipped_ones():
+    X, y = load("play_tennis", return_X_y=True)
+    with pytest.raises(ValueError, match=r"language must be one of 'en', .*'es'.*; got 'fr'"):
+        ID3Classifier(language="fr").fit(X, y)
+    tree = ID3Classifier().fit(X, y)
+    tree.language = "klingon"
+    with pytest.raises(ValueError, match="language must be one of"):
+        tree.to_text()
+    with pytest.raises(ValueError, match="got 3"):
+        lang.language(3)
+
+
+# ---------------------------------------------------------------------------------------------
+# the pages
+# ---------------------------------------------------------------------------------------------
+def _fits():
+    titanic, survived = load("titanic", return_X_y=True)
+    titanic = titanic.drop(columns=["Name", "Ticket", "Cabin", "PassengerId"])
+    return {
+        "play_tennis": (*load("play_tennis", return_X_y=True), {}),
+        "play_tennis_ratio": (*load("play_tennis", return_X_y=True), {"criterion": "gain_ratio"}),
+        "iris": (*load("iris", return_X_y=True), {}),
+        "iris_leaf": (*load("iris", return_X_y=True), {"min_samples_leaf": 30, "max_depth": 3}),
+        "titanic_depth3": (titanic, survived, {"max_depth": 3}),
+    }
+
+
+FITS = _fits()
+
+
+def pages(name: str, code: str | None) -> dict[str, str]:
+    """Every page of one fit: the trace at verbose=1 and 2, to_text, explain of three rows."""
+    X, y, params = FITS[name]
+    out = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for verbose in (1, 2):
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
+                tree = ID3Classifier(verbose=verbose, **params)
+                if code is not None:
+                    tree.set_params(language=code)
+                tree.fit(X, y)
+            out[f"verbose={verbose}"] = printed.getvalue()
+    out["to_text"] = tree.to_text()
+    for i in (0, len(X) // 2, len(X) - 1):
+        out[f"explain {i}"] = tree.explain(X.iloc[i])
+    return out
+
+
+ENGLISH = {name: pages(name, None) for name in FITS}
+
+
+@contextlib.contextmanager
+def messages_as_they_are():
+    """A language whose catalog has no translation: every line goes through the catalog and
+    comes out as its English message filled."""
+    token = lang._CURRENT.set(Language("xx", gettext.NullTranslations()))
+    try:
+        yield
+    finally:
+        lang._CURRENT.reset(token)
+
+
+@pytest.mark.parametrize("name", list(FITS))
+def test_the_catalogs_english_messages_are_the_english_pages_byte_for_byte(name):
+    with messages_as_they_are():  # the methods themselves, not their language's wrapper
+        X, y, params = FITS[name]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            for verbose in (1, 2):
+                printed = io.StringIO()
+                with contextlib.redirect_stdout(printed):
+                    tree = ID3Classifier(verbose=verbose, **params)
+                    ID3Classifier.fit.__wrapped__(tree, X, y)
+                assert printed.getvalue() == ENGLISH[name][f"verbose={verbose}"]
+        assert ID3Classifier.to_text.__wrapped__(tree) == ENGLISH[name]["to_text"]
+        for i in (0, len(X) // 2, len(X) - 1):
+            explained = ID3Classifier.explain.__wrapped__(tree, X.iloc[i])
+            assert explained == ENGLISH[name][f"explain {i}"]
+
+
+NUMBER = re.compile(r"\d+(?:[.,]\d+)?(?:e-\d+)?")
+
+
+def _numbers(page: str, decimal: str) -> list[str]:
+    """The numbers of a page in order, written with a point."""
+    words = re.sub(r"[A-Za-z_]\w*\d\w*", "", page)  # names such as sepal_width2 hold digits
+    return [n.replace(decimal, ".") for n in NUMBER.findall(words)]
+
+
+@pytest.mark.parametrize("code", SHIPPED)
+@pytest.mark.parametrize("name", list(FITS))
+def test_a_page_in_another_language_holds_the_english_numbers_with_its_decimal_mark(code, name):
+    spoken = pages(name, code)
+    L = lang.language(code)
+    assert L.decimal == "," and L.separator == "; "
+    for page, english in ENGLISH[name].items():
+        text = spoken[page]
+        assert text != english
+        assert _numbers(text, ",") == _numbers(english, "."), (code, name, page)
+        unquoted = re.sub(r"'[^']*'", "", text).replace("C4.5", "")  # values, a name
+        assert not re.search(r"\d\.\d", unquoted), (code, name, page)
+        for word in ("entropy", "samples", "candidate", "weight", "split on", "predict"):
+            assert not re.search(rf"\b{word}\b", text), (code, name, page, word)
+
+
+def test_the_spanish_trace_reads_as_a_spanish_textbook_writes_it():
+    trace = pages("play_tennis", "es")["verbose=1"]
+    assert "Nodo 0 [raíz]: 14 muestras (No: 5; Yes: 9), entropía 0,9403" in trace
+    assert (
+        "entropía total 0,0000 + 0,3468 + 0,3468 ≈ 0,6935, ganancia 0,9403 - 0,6935 ≈ 0,2467"
+        in trace
+    )
+    assert "=> hoja, predice Yes: pura, todas las muestras son de una sola clase" in trace
+    german = pages("iris", "de")
+    assert "Kandidat petal_length <= 2,45 (zwischen 1,9 und 3):" in german["verbose=1"]
+    assert (
+        "beste Schwellenwerte nach Gesamtentropie: <= 2,45: 0,6667; <= 3,15: 0,7073"
+        in german["verbose=2"]
+    )
+    assert "Knoten 2 [petal_length > 2,45]" in german["verbose=1"]
+
+
+def test_speaking_sets_the_language_for_the_pages_inside_only():
+    with speaking("de") as L:
+        assert lang.current() is L and L.code == "de"
+        assert L.words([1, 2, 1.0, 1.5], "sample", "samples") == [
+            "Beispiel",
+            "Beispiele",
+            "Beispiel",
+            "Beispiele",
+        ]
+        assert (
+            L.phrase("max_depth = 3 reached", ["max_depth = {depth} reached"])
+            == "max_depth = 3 erreicht"
+        )
+        assert L.phrase("an unknown reason", ["max_depth = {depth} reached"]) == "an unknown reason"
+    assert lang.current().code == "en"
