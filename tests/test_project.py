@@ -289,11 +289,11 @@ def test_complexity_exceptions_are_few_and_say_why():
     assert '"C90"' in config and "max-complexity = 15" in config
 
 
-MAX_PACKAGE_LINES = 28_005
+MAX_PACKAGE_LINES = 28_015
 """The package's size: 26,935 lines when its folders became the layers, 27,769 with the typing
 contract (every public function annotated: signatures that no longer fit a line) and the command
-line that checks its options and files before the work (cli/fit.py), 28,005 with the export to
-ONNX (io/onnx.py and ID3Classifier.to_onnx, 236 lines). A change that needs more
+line that checks its options and files before the work (cli/fit.py), 28,015 with the export to
+ONNX (io/onnx.py and ID3Classifier.to_onnx, 236 lines) and the threads' wider batch (10). A change that needs more
 says why and raises this in the same commit (the budget is read, not ignored)."""
 
 
