@@ -728,6 +728,14 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # (s
         Path(path).write_text(text, encoding="utf-8")
         return None
 
+    def to_onnx(self, *, name: str = "id3tree") -> Any:
+        """The tree as an ONNX model (``onnx.ModelProto``) that onnxruntime runs as ``predict`` and
+        ``predict_proba``; its input is :func:`id3tree.io.onnx.onnx_inputs` of the rows (see
+        :mod:`id3tree.io.onnx`; needs the ``onnx`` extra)."""
+        from id3tree.io.onnx import to_onnx
+
+        return to_onnx(self, name=name)
+
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> ID3Classifier:
         """Rebuild a fitted model from :meth:`to_dict` output."""

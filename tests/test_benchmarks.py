@@ -79,3 +79,31 @@ def test_the_quick_benchmark_runs_every_row():
                 assert m["verdict"] == ("PASS" if ratio < goal else "MISS"), m.group(0)
     missed = [m for m in rows if m["verdict"] == "MISS"]
     assert f"{len(rows)} rows, {len(missed)} goals missed" in run.stdout, run.stdout[-800:]
+
+
+def test_the_exact_scale_benchmark_runs_tiny():
+    """bench_exact_scale.py --quick: both shapes, the exact tree in memory and on Dask (the same
+    tree on the same rows), the whole table on Dask, and each contender or the word that it is
+    skipped; no time is shown or asserted."""
+    import pytest
+
+    pytest.importorskip("distributed")
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_exact_scale.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONWARNINGS="ignore"),
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    rows = [line.split(" | ") for line in run.stdout.splitlines() if line.startswith("| ")][1:]
+    for shape in ("higgs", "airline"):
+        mine = {row[1]: row for row in rows if row[0] == "| " + shape}
+        assert "same tree" in mine["id3tree exact, in memory"][-1]
+        assert "id3tree exact, Dask LocalCluster" in mine
+        for row in mine.values():
+            assert 0.0 <= float(row[3]) <= 1.0 and int(row[4].replace(",", "")) >= 1
+            assert row[5] == "-"  # no timing in the smoke run
+    for name, label in (("lightgbm", "LightGBM hist 255"), ("xgboost", "XGBoost exact")):
+        installed = label in {row[1] for row in rows}
+        assert installed or f"({name} is not installed" in run.stdout

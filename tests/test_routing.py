@@ -135,9 +135,14 @@ def test_a_tree_with_missing_value_branches_routes_rows_without_missing_values(o
 
 @pytest.mark.parametrize("order", ["C", "F"])
 @pytest.mark.parametrize("has_missing", [False, True])
-def test_rows_routed_in_threads_stop_where_one_thread_stops_them(monkeypatch, order, has_missing):
+@pytest.mark.parametrize("shared_batch", [1, 4])
+def test_rows_routed_in_threads_stop_where_one_thread_stops_them(
+    monkeypatch, order, has_missing, shared_batch
+):
     """Each thread routes its own share of the rows by the one-thread code: the stops are those of
-    one thread (and of the walk) for any number of threads, shares of any size, both routers."""
+    one thread (and of the walk) for any number of threads, shares of any size, both routers,
+    and the numeric router's batch as wide in threads as in one (SHARED_BATCH 1) or wider."""
+    monkeypatch.setattr(routing, "SHARED_BATCH", shared_batch)
     X, y = deep_tree_data(seed=11)
     model = ID3Classifier().fit(X, y)
     new = np.asarray(np.round(np.random.default_rng(12).normal(size=(2_001, 6)), 2), order=order)

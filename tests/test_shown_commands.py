@@ -38,6 +38,7 @@ RUN_ELSEWHERE = {
 CANNOT_RUN = {
     "pip install id3tree-learn": "installs from the package index (the wheel's own test installs it)",
     'pip install "id3tree-learn[dask]"': "installs from the package index",
+    'pip install "id3tree-learn[onnx]"': "installs from the package index",
     "dask scheduler": "a server for a cluster of machines",
     "dask worker ": "a server for a cluster of machines",
     "git worktree ": "tests/test_contributing_commands.py runs the block in a clone",

@@ -22,7 +22,13 @@ BEGIN = "<!-- members: made from __all__ by tools/api_reference.py; edit the doc
 END = "<!-- end of the members -->"
 
 PAGES = {
-    "learner": ["id3tree.ID3Classifier", "id3tree.Node", "id3tree.textbook", "warnings"],
+    "learner": [
+        "id3tree.ID3Classifier",
+        "id3tree.Node",
+        "id3tree.textbook",
+        "id3tree.io.onnx",
+        "warnings",
+    ],  # fmt: skip
     "information": ["id3tree.information"],
     "ranking": ["id3tree.ranking"],
     "stats": ["id3tree.stats"],

@@ -20,7 +20,8 @@ from id3tree.base.validation import UNSEEN
 from id3tree.model.node import LEFT, NUMERIC_MISSING, RIGHT, Node, majority_classes
 
 __all__ = [
-    "BLOCK_ROWS", "CompiledTree", "in_shares", "SparseBranches", "THREADED_ROWS", "THREADS",
+    "BLOCK_ROWS", "CompiledTree", "in_shares", "SHARED_BATCH", "SparseBranches", "THREADED_ROWS",
+    "THREADS",
     "training_rows_at",
 ]  # fmt: skip
 
@@ -42,6 +43,14 @@ of scikit-learn's time on every numeric tree of bench_learner.py, one thread 0.9
 where it may use one. On a machine whose processors are busy with other work the second thread
 finds no free processor and costs more than it saves: set ``THREADS = 1`` there
 (benchmarks/README.md, "Prediction, second round")."""
+
+SHARED_BATCH = 4
+"""When threads share a call's rows, the numeric router's batch is this many times
+``BLOCK_ROWS`` wide: each step's array operations then run four times longer between the
+moments a thread needs the GIL, so the two threads wait for each other far less (on an idle
+2-core machine, 1e6 rows: 0.13 s instead of 0.17 s for the d = 10 tree of bench_learner.py,
+0.17 s instead of 0.20 s for the d = 100 tree). One thread keeps ``BLOCK_ROWS``: its batch
+then stays in the cache."""
 
 THREADED_ROWS = 4 * BLOCK_ROWS
 """Fewer rows than this are routed in one thread: starting a thread and filling a second batch
@@ -179,7 +188,8 @@ class CompiledTree:
                 missing = bool(np.isnan(values[first:last].sum()))
             if not missing and numeric_tables is not None:
                 # numbers only, none missing: a node's two children sit side by side
-                _route_numeric(first, last, np.intp(row_step), flat, numeric_tables, stop)
+                batch = BLOCK_ROWS * (SHARED_BATCH if threads > 1 else 1)
+                _route_numeric(first, last, np.intp(row_step), flat, numeric_tables, stop, batch)
                 return
             # Rows are routed a block at a time, so the values a block reads stay in the cache
             # through the whole descent.
@@ -370,11 +380,11 @@ def _breadth_first(left, right, leaf) -> np.ndarray:
     return np.concatenate(levels)
 
 
-def _route_numeric(first: int, last: int, row_step, flat, tables, stop) -> None:
+def _route_numeric(first: int, last: int, row_step, flat, tables, stop, batch: int) -> None:
     """:meth:`CompiledTree.route` of the rows ``first`` to ``last - 1``, for numeric splits and no
     missing value.
 
-    A batch of ``BLOCK_ROWS`` rows descends together; each step reads a row's code (see
+    A batch of ``batch`` rows descends together; each step reads a row's code (see
     :func:`_numeric_tables`), the value of the node's feature, compares it with the node's
     threshold and takes the child's code: seven array operations writing into the same few
     buffers. Arrivals are looked for every other step (a row at a leaf stays there). When a
@@ -386,7 +396,7 @@ def _route_numeric(first: int, last: int, row_step, flat, tables, stop) -> None:
     take = np.take  # "clip": every index is valid, and numpy then writes ``out`` unbuffered
     index = children.dtype.type
     mask = index((1 << shift) - 1)
-    n = min(BLOCK_ROWS, last - first)
+    n = min(batch, last - first)
     rows = np.arange(first, first + n, dtype=index)
     code = np.full(n, root, dtype=index)
     row_start = rows * row_step  # where each row's values start in ``flat``
