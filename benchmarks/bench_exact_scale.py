@@ -116,7 +116,7 @@ def binned_contenders(max_depth: int):
         import lightgbm
 
         found.append(("LightGBM hist 255", lambda: lightgbm.LGBMClassifier(
-            n_estimators=1, learning_rate=1.0, max_depth=max_depth, num_leaves=2**17,
+            n_estimators=1, learning_rate=1.0, max_depth=max_depth, num_leaves=min(2**17, 2**max_depth),
             max_bin=255, min_child_samples=1, min_child_weight=0.0, reg_lambda=0.0,
             n_jobs=1, verbose=-1)))  # fmt: skip
     else:

@@ -9,7 +9,6 @@ pre-order (:class:`~id3tree.model.grown_tree.GrownTree`; the :class:`~id3tree.mo
 
 from __future__ import annotations
 
-import json
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +19,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from id3tree.base.diagnostics import IDLikeFeatureWarning
+from id3tree.base.diagnostics import IDLikeFeatureWarning, user_level
 from id3tree.base.dispatch import adapter_of, dispatched
 from id3tree.base.language import speaks
 from id3tree.base.params import check_tree_params, check_validation_weight
@@ -44,8 +43,7 @@ from id3tree.engine.fitting import (
 )
 from id3tree.engine.grow import GrowParams
 from id3tree.engine.routing import CompiledTree
-from id3tree.io import persistence
-from id3tree.io.pickling import pickled_state, restore_tree
+from id3tree.io.saving import Saving
 from id3tree.model.grown_tree import GrownTree, feature_importances
 from id3tree.model.node import Node
 from id3tree.render.text import explain_path, tree_to_text
@@ -56,7 +54,7 @@ __all__ = ["ID3Classifier"]
 
 
 @speaks("fit", "to_text", "explain")
-class ID3Classifier(ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # (scikit-learn is untyped)
+class ID3Classifier(Saving, ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # (scikit-learn is untyped)
     """An ID3 decision tree: multiway categorical splits, midpoint thresholds for numbers.
 
     Parameters
@@ -267,7 +265,7 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # (s
         """What follows growth on any data: the ID-like warnings, then ``ccp_alpha`` pruning
         (told to ``tracer``)."""
         for message in id_like_warnings(self, fitted):
-            warnings.warn(message, IDLikeFeatureWarning, stacklevel=3)
+            warnings.warn(message, IDLikeFeatureWarning, stacklevel=user_level())
         if self.ccp_alpha > 0:
             self._set_pruned(
                 pruning.cost_complexity(self.root_, float(self.ccp_alpha), tracer=tracer)
@@ -711,49 +709,6 @@ class ID3Classifier(ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # (s
             return page
         Path(path).write_text(page, encoding="utf-8")
         return None
-
-    # -----------------------------------------------------------------------------------------
-    # saving and loading
-    # -----------------------------------------------------------------------------------------
-    def to_dict(self) -> dict[str, Any]:
-        """Everything needed to predict again, as plain JSON-ready Python objects."""
-        check_is_fitted(self, "_tree")
-        return persistence.model_to_dict(self)
-
-    def to_json(self, path: Any = None) -> str | None:
-        """The model as JSON text; written to ``path`` (and None returned) if given."""
-        text = json.dumps(self.to_dict(), indent=None, separators=(",", ":"), allow_nan=False)
-        if path is None:
-            return text
-        Path(path).write_text(text, encoding="utf-8")
-        return None
-
-    def to_onnx(self, *, name: str = "id3tree") -> Any:
-        """The tree as an ONNX model (``onnx.ModelProto``) that onnxruntime runs as ``predict`` and
-        ``predict_proba``; its input is :func:`id3tree.io.onnx.onnx_inputs` of the rows (see
-        :mod:`id3tree.io.onnx`; needs the ``onnx`` extra)."""
-        from id3tree.io.onnx import to_onnx
-
-        return to_onnx(self, name=name)
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> ID3Classifier:
-        """Rebuild a fitted model from :meth:`to_dict` output."""
-        model: ID3Classifier = persistence.model_from_dict(cls, d)
-        return model
-
-    @classmethod
-    def from_json(cls, s_or_path: Any) -> ID3Classifier:
-        """Rebuild a fitted model from JSON text or a path to a JSON file."""
-        return cls.from_dict(persistence.read_json(s_or_path))
-
-    def __getstate__(self) -> dict[str, Any]:
-        return pickled_state(dict(super().__getstate__()))
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        flat = state.pop("_flat_tree", None)  # written by versions that pickled the Nodes
-        super().__setstate__(state)
-        restore_tree(self, state, flat)
 
     def stopped_early(self, X: Any) -> pd.DataFrame:
         """Which rows stop before a leaf (at a category never seen at a node, or a missing

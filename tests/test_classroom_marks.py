@@ -122,6 +122,26 @@ def test_a_wrong_threshold_is_carried_forward():
 # ---------------------------------------------------------------------------------------------
 # the classic mistakes, named
 # ---------------------------------------------------------------------------------------------
+def test_a_split_on_a_feature_that_cannot_split_there_is_marked_wrong_not_a_crash():
+    """Below Temperature=Mild, both rows have Distance 4: a student who splits them on
+    Distance <= 6 loses that split, told why, and the rest of the class is still graded."""
+    exercise = make_exercise("mixed", 8, seed=27)
+    answers = exercise.answers()
+    mild = answers["tree"]["branches"]["Mild"]
+    assert mild["feature"] == "Day"  # ID3's split there (the test's premise)
+    rows = exercise.data[exercise.data["Temperature"] == "Mild"]
+    assert rows["Distance"].nunique() == 1
+    answers["tree"]["branches"]["Mild"] = {
+        "entropy": mild["entropy"], "feature": "Distance", "threshold": 6,
+        "branches": {"<=": {"predict": "yes"}, ">": {"predict": "no"}},
+    }  # fmt: skip
+    result = grade(exercise, answers)
+    split = [check for check in result.checks if check.step == "split of S_{Temperature=Mild}"]
+    assert len(split) == 1 and not split[0].right
+    assert "no midpoint to cut at" in split[0].why
+    assert 0 < result.score < 1
+
+
 def test_the_classic_mistakes_are_named(tennis):
     counts = tennis.y.value_counts().sort_index().to_numpy()  # No 5, Yes 9
     key = tennis.answers()

@@ -217,7 +217,8 @@ NAMES = st.lists(
 ).filter(lambda names: not {"rowid", "_rowid_", "oid"} <= {n.lower() for n in names})
 FUNCTION_NAMES = st.from_regex(r"[^\W\d]\w{0,7}", fullmatch=True).filter(
     lambda s: (
-        unicodedata.normalize("NFKC", s) == s
+        s.isidentifier()  # (\w also takes numbers such as "𖭛", no identifier)
+        and unicodedata.normalize("NFKC", s) == s
         and not keyword.iskeyword(s)
         and s not in dir(__builtins__)
     )

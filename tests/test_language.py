@@ -21,6 +21,8 @@ import sys
 import warnings
 from pathlib import Path
 
+import numpy as np
+import pandas as pd
 import pytest
 
 from id3tree import ID3Classifier
@@ -242,3 +244,28 @@ def test_speaking_sets_the_language_for_the_pages_inside_only():
         )
         assert L.phrase("an unknown reason", ["max_depth = {depth} reached"]) == "an unknown reason"
     assert lang.current().code == "en"
+
+
+@pytest.mark.parametrize("code", ["en", *SHIPPED])
+def test_a_fits_warnings_name_the_users_line_in_every_language(code):
+    """The language wraps ``fit`` in one more call: a warning still points at the caller."""
+    X = pd.DataFrame({"row": np.arange(40), "v": np.arange(40) % 3})
+    X["Temp"] = [str(v) for v in range(39)] + ["72?"]  # numbers and one stray value
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        ID3Classifier(language=code).fit(X, np.arange(40) % 2)
+    kinds = {w.category.__name__: w.filename for w in record}
+    assert {"IDLikeFeatureWarning", "StrayValuesWarning"} <= set(kinds), kinds
+    assert set(kinds.values()) == {__file__}, kinds
+
+
+@pytest.mark.parametrize("code", SHIPPED)
+def test_c45s_threshold_note_is_in_the_language(code):
+    X = pd.DataFrame({"Humidity": [85, 90, 78, 96, 80, 70, 65, 95, 70, 80, 70, 90, 75, 80]})
+    y = list("NNYYYNYNYYYYYN")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        ID3Classifier(thresholds="c45", language=code, verbose=1).fit(X, y)
+    note = lang.language(code).line("C4.5: largest value <= midpoint {below}", below="82,5")
+    assert f"Humidity <= 80 ({note}, " in out.getvalue()
+    assert "largest value" not in out.getvalue()

@@ -152,6 +152,7 @@ PARAMS = {
     "numeric_bins": None,
     "keep_trace": True,
     "id_like": "drop",
+    "thresholds": "c45",
     "language": "es",
 }
 
@@ -173,6 +174,7 @@ def test_default_params_are_the_documented_ones():
         "numeric_bins": None,
         "keep_trace": "auto",
         "id_like": "warn",
+        "thresholds": "midpoint",
         "language": "en",
     }
 

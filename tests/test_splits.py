@@ -172,6 +172,10 @@ def test_plain_candidate_splits_by_hand():
     rows = splits.plain_candidate_splits(x, y)
     assert [r["threshold"] for r in rows] == [1.5, 2.5]
     assert [(r["n_left"], r["n_right"]) for r in rows] == [(2, 2), (3, 1)]
+    # C4.5's thresholds: the largest training value not above each midpoint, same sides
+    c45 = splits.plain_candidate_splits(x, y, values=np.array([1.0, 2.0, 3.0]))
+    assert [r["threshold"] for r in c45] == [1.0, 2.0]
+    assert [(r["n_left"], r["n_right"]) for r in c45] == [(2, 2), (3, 1)]
     # threshold 2.5: left {0,1,0}, right {1}, missing {1}
     overall = 3 / 5 * ref_entropy([2, 1]) + 1 / 5 * 0.0 + 1 / 5 * 0.0
     assert abs(rows[1]["overall_entropy"] - overall) <= 1e-12

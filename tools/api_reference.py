@@ -58,18 +58,23 @@ SKLEARN_MEMBERS = {"set_fit_request", "set_score_request", "set_predict_request"
 
 
 def public_members(cls) -> list[str]:
-    """The public methods and properties a class defines, in the order of its source."""
-    names = [n for n in vars(cls) if not n.startswith("_") and n not in SKLEARN_MEMBERS]
+    """The public methods and properties a class defines, in the order of its source, then
+    those of the package's own classes it inherits (a mixin such as ``io.saving.Saving``)."""
+    own = [k for k in cls.__mro__ if k.__module__.split(".")[0] == "id3tree"]
+    found = []
+    for k in own:
+        names = [n for n in vars(k) if not n.startswith("_") and n not in SKLEARN_MEMBERS]
+        found += sorted(set(names) - set(found), key=lambda n, k=k: (_line(k, n), n))
+    return found
 
-    def line(name):
-        member = inspect.getattr_static(cls, name)
-        member = getattr(member, "fget", None) or getattr(member, "__func__", member)
-        try:
-            return inspect.getsourcelines(member)[1]
-        except (TypeError, OSError):  # a dataclass field or a constant: after the methods
-            return 10**9
 
-    return sorted(names, key=lambda n: (line(n), n))
+def _line(cls, name):
+    member = inspect.getattr_static(cls, name)
+    member = getattr(member, "fget", None) or getattr(member, "__func__", member)
+    try:
+        return inspect.getsourcelines(member)[1]
+    except (TypeError, OSError):  # a dataclass field or a constant: after the methods
+        return 10**9
 
 
 def directive(path: str) -> str:

@@ -21,8 +21,10 @@ range of at most 2n whole numbers are all distinct with a chance of about ``exp(
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
+import sys
 
 __all__ = [
     "ID_LIKE_FLAG", "ID_LIKE_MIN_NUMBERS", "id_like_message", "ID_LIKE_MIN_VALUES",
@@ -30,8 +32,23 @@ __all__ = [
     "left_out_message", "may_hold_stray_values", "number_run", "number_run_warning",
     "stopped_early", "stopped_early_words", "STRAY_SHARE", "STRAY_VALUES", "stray_values",
     "stray_values_message", "StrayValuesWarning", "unseen_classes_message", "UnseenClassWarning",
-    "warn_about_unseen_classes",
+    "user_level", "warn_about_unseen_classes",
 ]  # fmt: skip
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+
+
+def user_level() -> int:
+    """The ``stacklevel`` at which a warning names the first line outside id3tree that led to
+    it, for the function that calls this and then warns (itself level 1): however many calls
+    of the package lie between, a wrapper such as the learner's language included."""
+    frame, level = sys._getframe(1), 1
+    while frame.f_back is not None and os.path.abspath(frame.f_code.co_filename).startswith(
+        _PACKAGE
+    ):
+        frame, level = frame.f_back, level + 1
+    return level
+
 
 ID_LIKE_MIN_VALUES = 10
 ID_LIKE_ROWS_PER_VALUE = 2.0

@@ -15,8 +15,8 @@ A page is written in the language that :func:`speaking` sets around it (the lear
 ``language`` around each of its pages), read by :func:`current`.
 
 >>> with speaking("es"):
-...     current().line("entropy {h}", h=current().number("0.9403"))
-'entropía 0,9403'
+...     current().gettext("root"), current().number("0.9403")
+('raíz', '0,9403')
 >>> current().code
 'en'
 """

@@ -12,7 +12,12 @@ import numpy as np
 import pandas as pd
 from sklearn.exceptions import DataConversionWarning
 
-from id3tree.base.diagnostics import StrayValuesWarning, may_hold_stray_values, stray_values_message
+from id3tree.base.diagnostics import (
+    StrayValuesWarning,
+    may_hold_stray_values,
+    stray_values_message,
+    user_level,
+)
 from id3tree.base.params import check_numeric_classes, row_weights
 from id3tree.base.validation import (
     check_labels,
@@ -104,19 +109,12 @@ def _checked_labels(y, n_rows: int) -> pd.Series:
             "A column-vector y was passed when a 1d array was expected. Please change the shape "
             "of y to (n_samples,), for example using ravel().",
             DataConversionWarning,
-            stacklevel=_USER_FRAME,
+            stacklevel=user_level(),
         )
     series = check_labels(y, n_rows)
     if is_numeric(series):  # the verdict depends on the distinct labels only
         check_numeric_classes(series.drop_duplicates().to_numpy())
     return series
-
-
-_USER_FRAME = 7
-"""The stack level of ``fit``'s caller seen from a check two calls below :func:`training_data`
-(:func:`_checked_labels` under _checked_input, :func:`_warn_of_stray_values` under _encoded:
-the check, its caller, training_data, ``encode_and_grow``, the dispatcher, ``fit``, the
-caller), so a warning names the caller's line."""
 
 
 def _encoded(frame, block, labels, weight, categorical) -> tuple[EncodedData, np.ndarray]:
@@ -158,4 +156,4 @@ def _warn_of_stray_values(column, name: str) -> None:
     """Name the values that made a column of numbers text (the command line's own words)."""
     message = stray_values_message(column, name)
     if message:
-        warnings.warn(message, StrayValuesWarning, stacklevel=_USER_FRAME)
+        warnings.warn(message, StrayValuesWarning, stacklevel=user_level())

@@ -46,6 +46,14 @@ def name_of(steps: Sequence[tuple]) -> str:
     return path_name(steps)
 
 
+def _cut_of(name: str, feature: str, table: Any) -> str:
+    """Where ID3 cuts ``feature`` at node ``name`` (a feature it splits on there)."""
+    return (
+        f"{name} splits {feature} at {format_number(table.threshold)}, between "
+        f"{format_number(table.low)} and {format_number(table.high)}"
+    )
+
+
 def _branch_key(key: object) -> str:
     """A numeric branch as ``<=`` or ``>`` (``≤ 4.5``, ``<= 4.5`` and ``<=`` read the same)."""
     text = str(key).strip().replace("≤", "<=")
@@ -265,10 +273,6 @@ class _TreeMarker:
         it is right; ``(None, False)`` when there is none to split the rows by."""
         written, step = given.get("threshold"), f"threshold of {name}"
         table = record.table(info.node_id, feature)
-        explain = (
-            f"{name} splits {feature} at {format_number(table.threshold)}, between "
-            f"{format_number(table.low)} and {format_number(table.high)}"
-        )
         try:
             value = number(written)
         except NotAnswer as bad:
@@ -279,11 +283,11 @@ class _TreeMarker:
                     step,
                     table.threshold,
                     written,
-                    f"the threshold of {name}: {lead}. {explain}.",
+                    f"the threshold of {name}: {lead}. {_cut_of(name, feature, table)}.",
                 )
             return None, False
-        if not right:
-            return value, True  # (the split is marked wrong already)
+        if not right:  # (the split is marked wrong already; the feature may not split here)
+            return value, True
         best = [
             c.threshold
             for c in table.thresholds
@@ -293,7 +297,8 @@ class _TreeMarker:
             self.m.add("tree", step, table.threshold, written, None)
             return next(t for t in best if abs(value - t) <= self.m.threshold_tolerance), True
         slip = mistakes.threshold_slip(value, table.low, table.high)
-        why = f"{explain}, not {format_number(value)}." + (f" {_capital(slip[1])}." if slip else "")
+        why = f"{_cut_of(name, feature, table)}, not {format_number(value)}."
+        why += f" {_capital(slip[1])}." if slip else ""
         self.m.add("tree", step, table.threshold, written, why, slip[0] if slip else "")
         return value, False
 

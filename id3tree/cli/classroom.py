@@ -206,7 +206,7 @@ def _add_class_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--assignment",
         default="",
-        help="a name for the assignment: another gives every student new data",
+        help="a name for the assignment: another gives every student new data (default: none)",
     )
     parser.add_argument(
         "--name-column", help="the roster's column of names (default: found by its name)"

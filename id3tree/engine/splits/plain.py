@@ -72,9 +72,9 @@ def plain_candidate_splits(x: Any, y: Any, values: Any = None) -> list[dict]:
     missing = np.isnan(x)
     parent_entropy = float(entropy_rows(counts(np.ones(n, bool)))[()])
     missing_part = missing.sum() * float(entropy_rows(counts(missing))[()])
-    values = np.unique(x[~missing])
+    distinct = np.unique(x[~missing])
     rows = []
-    for low, high in zip(values[:-1], values[1:]):
+    for low, high in zip(distinct[:-1], distinct[1:]):
         threshold = float(cut_threshold(np.float64(low), np.float64(high), values))
         left, right = ~missing & (x <= threshold), ~missing & (x > threshold)
         entropy_left = float(entropy_rows(counts(left))[()])
