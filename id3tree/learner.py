@@ -710,6 +710,13 @@ class ID3Classifier(Saving, ClassifierMixin, BaseEstimator):  # type: ignore[mis
         Path(path).write_text(page, encoding="utf-8")
         return None
 
+    def stability(self, X: Any, y: Any, **options: Any) -> Any:
+        """How often each split wins again on bootstrap samples of its node's rows (a
+        :class:`~id3tree.teaching.Stability`); options as in :func:`id3tree.teaching.stability`."""
+        from id3tree.teaching import stability
+
+        return stability(self, X, y, **options)
+
     def stopped_early(self, X: Any) -> pd.DataFrame:
         """Which rows stop before a leaf (at a category never seen at a node, or a missing
         value where no training row was missing), at which node and on which feature; see

@@ -35,7 +35,7 @@ The result is a :class:`~id3tree.model.grown_tree.GrownTree` of flat arrays, ren
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -63,6 +63,7 @@ from id3tree.model.grown_tree import GrownTree
 
 __all__ = [
     "below_average_gain", "Choice", "choose_splits", "EncodedData", "grow", "GrowParams", "Scores",
+    "search_groups", "GroupSearch",
 ]  # fmt: skip
 
 
@@ -103,6 +104,44 @@ def grow(data: EncodedData, params: GrowParams, listener: Listener | None = None
         # 5. repeat for the children (a categorical feature is used up on their paths)
         level = growth.next_level(level, choice, children)
     return growth.finish()
+
+
+@dataclass
+class GroupSearch:
+    """Steps 2 to 4 at groups of rows given from outside (:func:`search_groups`)."""
+
+    scored: np.ndarray  # whether each group was scored (False: a stopping rule stopped it)
+    scores: Scores  # of the scored groups, in order
+    choice: Choice  # of the scored groups, in order
+
+
+def search_groups(
+    data: EncodedData, params: GrowParams, group: np.ndarray, n_groups: int, used: np.ndarray
+) -> GroupSearch:
+    """Steps 2 to 4 of ID3 at ``n_groups`` nodes of one's own: group ``g`` holds the rows of
+    ``data`` whose ``group`` is ``g`` (each row in one group; a row repeated is a copy), and
+    ``used[g]`` the categorical features used up on its path. The very steps :func:`grow` takes
+    at a level (the same stopping rules, searches, scores and tie rules), for the groups at once;
+    :mod:`id3tree.teaching.stability` redoes a node's split search on resamples of its rows so.
+    ``params.max_depth`` is not applied (the groups have no depth)."""
+    growth = _Growth(data, params, None)
+    k = growth.n_classes
+    y = np.asarray(data.y, dtype=np.intp)
+    counts = growth.as_counts(class_counts(group * k + y, n_groups, k, data.weight))
+    rows = np.bincount(group, minlength=n_groups)
+    n_rows = None if data.weight is None else rows
+    reasons = stop_reasons(counts, 0, replace(params, max_depth=np.inf), n_rows)
+    scored = np.equal(reasons, None)
+    renumbered = np.full(n_groups, -1, dtype=np.int32)
+    renumbered[scored] = np.arange(np.count_nonzero(scored), dtype=np.int32)
+    growth.columns = SortedColumns(data, np.flatnonzero(~growth.is_cat))
+    growth.columns.regroup(renumbered[group])
+    level = _LevelNodes(0, np.arange(n_groups), counts, reasons, rows, used)
+    if not growth.start_level(level):
+        empty = Scores(0, growth.n_features)
+        return GroupSearch(scored, empty, choose_splits(empty, params))
+    scores = growth.score(level)
+    return GroupSearch(scored, scores, choose_splits(scores, params, growth.children_counts(level)))
 
 
 @dataclass
