@@ -46,6 +46,7 @@ from id3tree.engine.routing import CompiledTree
 from id3tree.io.saving import Saving
 from id3tree.model.grown_tree import GrownTree, feature_importances
 from id3tree.model.node import Node
+from id3tree.render.style import stability_marks
 from id3tree.render.text import explain_path, tree_to_text
 from id3tree.trace.listener import listening, verbose_tracer
 from id3tree.trace.table import candidate_frame, trace_frame
@@ -569,10 +570,14 @@ class ID3Classifier(Saving, ClassifierMixin, BaseEstimator):  # type: ignore[mis
             self.root_, data, trace, node, feature, min_leaf=self.min_samples_leaf
         )
 
-    def to_text(self, *, decimals: int = 4, max_depth: int | None = None) -> str:
-        """The tree as indented text, one line per node with its counts."""
+    def to_text(
+        self, *, decimals: int = 4, max_depth: int | None = None, stability: Any = None
+    ) -> str:
+        """The tree as indented text, one line per node with its counts; with ``stability``
+        (``self.stability(X, y)``), each split line says how often its feature wins again."""
         check_is_fitted(self, "_tree")
-        return tree_to_text(self.root_, decimals=decimals, max_depth=max_depth)
+        marks = None if stability is None else stability_marks(stability)
+        return tree_to_text(self.root_, decimals=decimals, max_depth=max_depth, stability=marks)
 
     def to_dot(self, **options: Any) -> str:
         """The tree in Graphviz's DOT language (no Graphviz install needed); options as in
@@ -684,7 +689,7 @@ class ID3Classifier(Saving, ClassifierMixin, BaseEstimator):  # type: ignore[mis
     def to_html(
         self, path: Any = None, *, title: str | None = None, mode: str = "explore",
         test: Any = None, holdout: float | None = None, random_state: int = 0,
-        hints: Any = None,
+        hints: Any = None, stability: Any = None,
     ) -> str | None:  # fmt: skip
         """One self-contained HTML page (no network) of the tree; written to ``path`` (and None
         returned) if given, else returned.
@@ -698,13 +703,14 @@ class ID3Classifier(Saving, ClassifierMixin, BaseEstimator):  # type: ignore[mis
         held-out rows: ``test=(X_test, y_test)``, or else a ``holdout`` share (default 0.3, none
         for fewer than 50 rows; drawn with ``random_state``) of the training rows that the page
         keeps aside, ID3's tree then being grown again on the rest. See the documentation's
-        page on the explorer.
+        page on the explorer. ``stability`` (``self.stability(X, y)``, explore only): how
+        stable each split is, in its box and panel, shaky splits outlined.
         """
         from id3tree.teaching import tree_page
 
         check_is_fitted(self, "_tree")
         options = {"test": test, "holdout": holdout, "random_state": random_state, "hints": hints}
-        page = tree_page(self, title=title, mode=mode, **options)
+        page = tree_page(self, title=title, mode=mode, stability=stability, **options)
         if path is None:
             return page
         Path(path).write_text(page, encoding="utf-8")

@@ -331,3 +331,32 @@ def test_every_equation_on_the_page_holds_by_pencil(tmp_path, browser_page):
         if any("≈" in e for e in equations):
             assert "≈ marks a result" in page.inner_text("#legend")
     assert browser_page.errors == []
+
+
+def test_stability_in_the_explorer(tmp_path, browser_page):
+    """With stability=..., every split's box and panel say how often its feature wins again,
+    and the shaky ones are outlined in vermilion, dashed; the legend names the outline."""
+    X, y = load_iris(return_X_y=True)
+    tree = ID3Classifier(max_depth=3).fit(X, y)
+    s = tree.stability(X, y, n_bootstrap=40)
+    marks = s.marks()
+    path = tmp_path / "tree.html"
+    tree.to_html(path, stability=s)
+    order = [node.node_id for node in tree.root_.walk()]
+    page = open_page(browser_page, path)
+    for node_id, (share, shaky) in marks.items():
+        box = f'#tree g.node[data-node="{order.index(node_id)}"]'
+        assert f"same feature {share:.0%}" in page.get_attribute(box, "aria-label")
+        dash = page.get_attribute(f"{box} rect", "stroke-dasharray")
+        assert (dash == "5 3") == shaky
+        assert (page.get_attribute(f"{box} rect", "stroke") == "#D55E00") == shaky
+    shaky_node = next(n for n, (_, k) in marks.items() if k)
+    page.click(f'#tree g.node[data-node="{order.index(shaky_node)}"] rect')
+    text = page.inner_text("#stability")
+    row = s.to_frame().set_index("node").loc[shaky_node]
+    assert f"the same feature wins {row['same_feature']:.0%}" in text
+    assert "on 40 bootstrap resamples" in text and "A shaky split." in text
+    page.click('#tree g.node[data-node="1"] rect')  # a leaf: not measured
+    assert "not measured here" in page.inner_text("#stability")
+    assert "a shaky split" in page.inner_text("#legend")
+    assert browser_page.errors == []

@@ -207,3 +207,64 @@ def test_bad_data_and_unfitted_trees_get_clear_errors():
     numeric = X.assign(Humidity=np.arange(len(X), dtype=float))
     with pytest.raises(ValueError, match="'Humidity'"):
         stability(tree, numeric, y)
+
+
+@pytest.fixture(scope="module")
+def iris_marks():
+    X, y = load_iris(return_X_y=True)
+    tree = ID3Classifier(max_depth=3).fit(X, y)
+    return tree, tree.stability(X, y, n_bootstrap=40), X, y
+
+
+def test_to_text_marks_every_measured_split(iris_marks):
+    tree, s, _, _ = iris_marks
+    plain, marked = tree.to_text().splitlines(), tree.to_text(stability=s).splitlines()
+    marks, nodes = s.marks(), list(tree.root_.walk())
+    assert len(plain) == len(marked) == len(nodes)
+    for node, before, after in zip(nodes, plain, marked):  # (one line per node, in pre-order)
+        if node.node_id not in marks:
+            assert after == before
+            continue
+        share, shaky = marks[node.node_id]
+        tail = f"[(!) shaky: same feature {share:.0%}]" if shaky else f"[same feature {share:.0%}]"
+        assert after == f"{before} {tail}"
+    assert any("(!) shaky" in line for line in marked)
+    german = ID3Classifier(max_depth=3, language="de").fit(*load_iris(return_X_y=True))
+    assert "gleiches Merkmal" in german.to_text(stability=s)
+
+
+def test_the_drawings_outline_shaky_splits(iris_marks):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.colors import to_rgba
+
+    tree, s, _, _ = iris_marks
+    marks = s.marks()
+    dot = tree.to_dot(stability=s)
+    for node_id, (share, shaky) in marks.items():
+        line = next(x for x in dot.splitlines() if x.startswith(f"\t{node_id} ["))
+        assert f"same feature {share:.0%}" in line
+        assert ('color="#D55E00"' in line and "dashed" in line) == shaky
+    assert tree.to_graphviz(stability=s).source == tree.to_dot(stability=s, max_pixels=8000)
+    ax = tree.plot(stability=s)
+    boxes = [a for a in ax.patches if a.get_gid() == "id3tree-node"]
+    outlined = [b for b in boxes if b.get_edgecolor() == to_rgba("#D55E00")]
+    assert len(outlined) == sum(shaky for _, shaky in marks.values()) > 0
+    assert all(b.get_linestyle() == "--" for b in outlined)
+    words = " ".join(t.get_text() for t in ax.texts)
+    assert words.count("same feature") == len(marks)
+    matplotlib.pyplot.close("all")
+    with pytest.raises(TypeError, match="stability must be the result of tree.stability"):
+        tree.to_dot(stability={0: 0.5})
+
+
+def test_the_page_takes_it_in_explore_mode_only(iris_marks):
+    tree, s, _, _ = iris_marks
+    page = tree.to_html(stability=s)
+    assert page != tree.to_html() and "same feature" in page
+    assert "same feature" not in tree.to_html()
+    with pytest.raises(ValueError, match="stability applies to mode='explore' only"):
+        tree.to_html(mode="build", stability=s)
+    with pytest.raises(TypeError, match="stability must be"):
+        tree.to_html(stability="yes")

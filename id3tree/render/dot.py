@@ -30,6 +30,7 @@ from id3tree.render.style import (
     GROUP_FILL,
     MAX_BRANCHES,
     MUTED_COLOR,
+    SHAKY_COLOR,
     Shown,
     boxes_per_level,
     check_options,
@@ -45,6 +46,8 @@ from id3tree.render.style import (
     node_body,
     node_title,
     refusal,
+    stability_line,
+    stability_marks,
     visible,
 )
 
@@ -169,8 +172,8 @@ class _Box:
     marker: str | None
 
 
-def _boxes(root, classes, show, decimals, max_depth, max_branches) -> list[_Box]:
-    """Every box of the drawing, in visiting order."""
+def _boxes(root, classes, show, decimals, max_depth, max_branches, marks) -> list[_Box]:
+    """Every box of the drawing, in visiting order (``marks``: :func:`stability_marks`)."""
     boxes = []
     for shown in visible(root, max_depth, max_branches):
         if shown.group is not None:
@@ -179,6 +182,8 @@ def _boxes(root, classes, show, decimals, max_depth, max_branches) -> list[_Box]
         else:
             title = node_title(shown.node, decimals)
             body = node_body(shown.node, classes, show, decimals)
+            if shown.node.node_id in marks:
+                body.append(stability_line(*marks[shown.node.node_id]))
             edge, italic = (
                 ([], False)
                 if shown.parent is None
@@ -202,6 +207,7 @@ def _dot_lines(
     max_branches: int | None = MAX_BRANCHES,
     max_pixels: int | None = None,
     fontname: str | None = None,
+    stability=None,
 ) -> list[str]:
     """The body of the DOT graph, one statement per line (shared by both public functions)."""
     show = check_options(show, decimals, max_depth, max_branches, max_pixels)
@@ -213,9 +219,10 @@ def _dot_lines(
     classes = class_list(root, classes)
     palette = class_palette(classes, class_colors)
     font = _quoted(fontname)
+    marks = stability_marks(stability)
 
     def boxes_of(depth):
-        return _boxes(root, classes, show, decimals, depth, max_branches)
+        return _boxes(root, classes, show, decimals, depth, max_branches, marks)
 
     note: list[str] = []
     graph = {"rankdir": rankdir, "nodesep": "0.3", "ranksep": "0.45"}
@@ -251,6 +258,11 @@ def _dot_lines(
             }
             if filled:
                 attributes["fillcolor"] = _quoted(fill_color(node, palette, len(classes)))
+            if marks.get(node.node_id, (0, False))[1]:  # a shaky split: a dashed outline
+                attributes["style"] = _quoted(
+                    "rounded,dashed,filled" if filled else "rounded,dashed"
+                )
+                attributes.update(color=_quoted(SHAKY_COLOR), penwidth="2")
             lines.append(f"\t{names[-1]} {_attrs(attributes)}")
         if shown.parent is not None:
             label = _label(box.edge, italic=box.italic)
@@ -320,6 +332,10 @@ def tree_to_dot(root: Node, *, classes: Sequence | None = None, **options) -> st
         Default None: no bound (the default of :func:`tree_to_graphviz` is 8,000).
     fontname : str, optional
         Graphviz font name; default ``"Helvetica,Arial,sans-serif"``.
+    stability : Stability, optional
+        The result of ``tree.stability(X, y)``: each split it covers gets a line with the share
+        of resamples where its feature wins again, and a shaky split a dashed outline in
+        vermilion and the word "shaky". Default None: no such line.
 
     Returns
     -------

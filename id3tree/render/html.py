@@ -108,11 +108,13 @@ def palette(n_classes: int) -> list[str]:
 
 def page_html(data: dict, *, title: str = "", mode: str = "explore") -> str:
     """The page of ``data`` (:func:`id3tree.teaching.page_data.page_data` for ``"explore"``,
-    :func:`id3tree.teaching.build.build_data` for ``"build"``)."""
+    :func:`id3tree.teaching.build.build_data` for ``"build"``); a ``"stability"`` entry (how
+    stable each split is, ``tree.stability``) brings its script, which marks the shaky splits."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     data = {**data, "palette": palette(len(data["classes"])), "approx_legend": LEGEND}
-    scripts = "\n".join(f"<script>{_asset(name)}</script>" for name in _SCRIPTS[mode])
+    names = _SCRIPTS[mode] + (("stability.js",) if "stability" in data else ())
+    scripts = "\n".join(f"<script>{_asset(name)}</script>" for name in names)
     if not isinstance(title, str):
         raise ValueError(f"title must be text (a str), got {type(title).__name__} {title!r}")
     controls = _CONTROLS[mode].format(view=_VIEW_CONTROLS)

@@ -38,6 +38,7 @@ from id3tree.render.style import (
     GROUP_EDGE,
     GROUP_FILL,
     MUTED_COLOR,
+    SHAKY_COLOR,
     WHITE,
     Shown,
     boxes_per_level,
@@ -54,6 +55,8 @@ from id3tree.render.style import (
     node_title,
     readable_branches,
     refusal,
+    stability_line,
+    stability_marks,
     visible,
 )
 
@@ -78,6 +81,7 @@ class _Item(Slot):
     edge: list[str] = field(default_factory=list)
     italic: bool = False
     marker: str | None = None
+    shaky: bool = False  # a shaky split (tree.stability): a dashed outline
     title_top: float = 0.0
     body_top: float = 0.0
 
@@ -146,8 +150,11 @@ class _Metrics:
         return box.width * self.scale, box.height * self.scale
 
 
-def _items(root, classes, show, decimals, filled, class_colors, max_depth, max_branches):
-    """The content of the drawing, from the same words and colours as the Graphviz renderer."""
+def _items(
+    root, classes, show, decimals, filled, class_colors, max_depth, max_branches, marks=None
+):
+    """The content of the drawing, from the same words and colours as the Graphviz renderer
+    (``marks``: :func:`~id3tree.render.style.stability_marks`)."""
     palette = class_palette(classes, class_colors)
     items: list[_Item] = []
     for shown in visible(root, max_depth, max_branches):
@@ -172,6 +179,9 @@ def _items(root, classes, show, decimals, filled, class_colors, max_depth, max_b
                 italic=italic,
                 marker=cut_text(shown.hidden) if shown.hidden else None,
             )
+            if marks and node.node_id in marks:
+                item.body.append(stability_line(*marks[node.node_id]))
+                item.shaky = marks[node.node_id][1]
         items.append(item)
         if shown.parent is not None:
             items[shown.parent].children.append(shown.index)
@@ -219,14 +229,17 @@ def _finish(items: list[_Item], m: _Metrics, layout: Layout, note: list[str]) ->
 class _Drawing:
     """One request (a tree and the options of plot_tree): plans of it, and the one that fits."""
 
-    def __init__(self, root, classes, show, decimals, filled, class_colors, max_branches, fonts):
+    def __init__(
+        self, root, classes, show, decimals, filled, class_colors, marks, max_branches, fonts
+    ):
         self.root, self.fonts, self.max_branches = root, fonts, max_branches
         self.note: list[str] = []  # said under every plan (why branches were grouped)
         self.content = (root, classes, show, decimals, filled, class_colors)
+        self.marks = marks
         self.plans: dict = {}
 
     def items(self, max_depth: int | None) -> list[_Item]:
-        return _items(*self.content, max_depth, self.max_branches)
+        return _items(*self.content, max_depth, self.max_branches, self.marks)
 
     def plan(self, max_depth: int | None, bound: float, note=()) -> _Plan:
         """The drawing of the top ``max_depth`` levels, wrapped to fit ``bound`` points a side if
@@ -327,8 +340,9 @@ def _draw(ax, plan: _Plan) -> None:
         grouped = it.shown.group is not None
         ax.add_artist(FancyBboxPatch(
             (it.x - it.box_w / 2, it.top), it.box_w, it.box_h, boxstyle=rounding,
-            facecolor=it.fill, edgecolor=BORDER_COLOR, linewidth=0.8,
-            linestyle="--" if grouped else "-", zorder=2, gid=GROUP_GID if grouped else NODE_GID,
+            facecolor=it.fill, edgecolor=SHAKY_COLOR if it.shaky else BORDER_COLOR,
+            linewidth=1.6 if it.shaky else 0.8, linestyle="--" if grouped or it.shaky else "-",
+            zorder=2, gid=GROUP_GID if grouped else NODE_GID,
         ))  # fmt: skip
         add_text(it.x, it.title_top, it.title, fonts.bold, va="top")
         if it.body:
@@ -420,6 +434,7 @@ def plot_tree(
     decimals: int = 3, filled: bool = True, class_colors: Mapping | None = None,
     max_depth: int | None = None, max_branches: int | str | None = "auto",
     max_pixels: int = MAX_PIXELS, fontname: str | None = None, fontsize: float = 9.0,
+    stability=None,
 ):  # fmt: skip
     """Draw a (multiway) tree with matplotlib; no Graphviz program needed.
 
@@ -463,6 +478,10 @@ def plot_tree(
         Font family (a comma-separated list is tried in order); default: matplotlib's.
     fontsize : float, default=9.0
         Points, for the node boxes; edge labels are a little smaller.
+    stability : Stability, optional
+        As in :func:`id3tree.render.dot.tree_to_dot`: the result of ``tree.stability(X, y)``;
+        each split it covers gets the share of resamples where its feature wins again, a shaky
+        split a dashed vermilion outline.
 
     Returns
     -------
@@ -490,7 +509,8 @@ def plot_tree(
     note: list[str] = []
     if auto:
         max_branches, note = readable_branches(root, max_depth)
-    request = (root, classes, show, decimals, filled, class_colors, max_branches)
+    marks = stability_marks(stability)
+    request = (root, classes, show, decimals, filled, class_colors, marks, max_branches)
     drawing = _Drawing(*request, _Metrics(fontname, fontsize, dpi))
     drawing.note = note
     if ax is None:

@@ -24,8 +24,8 @@ __all__ = [
     "COUNTS_WIDTH", "cut_text", "EDGE_COLOR", "edge_lines", "FEWEST_BRANCHES", "FIELDS",
     "fill_color", "fitted_note", "Group", "group_body", "GROUP_EDGE", "GROUP_FILL", "group_title",
     "group_values", "kept_branches", "MAX_BRANCHES", "MUTED_COLOR", "node_body", "node_title",
-    "PALETTE", "purity", "READABLE_BOXES", "readable_branches", "refusal", "Shown", "text_lines",
-    "visible", "WHITE",
+    "PALETTE", "purity", "READABLE_BOXES", "readable_branches", "refusal", "SHAKY_COLOR", "Shown",
+    "stability_line", "stability_marks", "text_lines", "visible", "WHITE",
 ]  # fmt: skip
 
 FIELDS = ("samples", "counts", "entropy", "gain")
@@ -41,6 +41,29 @@ WHITE = "#ffffff"
 EDGE_COLOR = "#666666"
 BORDER_COLOR = "#555555"
 MUTED_COLOR = "#777777"
+SHAKY_COLOR = "#D55E00"  # Okabe-Ito vermilion: the dashed outline of a shaky split
+
+
+def stability_marks(stability: Any) -> dict[int, tuple[float, bool]]:
+    """Node id -> (the share of resamples where the same feature wins, whether the split is
+    shaky), from the result of ``tree.stability(X, y)``; ``{}`` for None."""
+    if stability is None:
+        return {}
+    marks = getattr(stability, "marks", None)
+    if not callable(marks):
+        raise TypeError(
+            "stability must be the result of tree.stability(X, y) (a Stability) or None, got "
+            f"{type(stability).__name__}"
+        )
+    return dict(marks())
+
+
+def stability_line(share: float, shaky: bool) -> str:
+    """The line a split's box gets: ``same feature 96%``, or ``shaky: same feature 55%``."""
+    text = "same feature: no rows" if math.isnan(share) else f"same feature {share:.0%}"
+    return f"shaky: {text}" if shaky else text
+
+
 LE, GT, ELLIPSIS, DOT = "\u2264", ">", "\u2026", "\u00b7"  # ≤ > … ·
 GROUP_FILL = "#f2f2f2"  # the box of grouped branches: grey and dashed, never a class colour
 COUNTS_WIDTH = 32  # the longest line of class counts; longer ones list a class per line

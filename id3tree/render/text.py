@@ -30,8 +30,10 @@ def _head(node: Node, decimals: int) -> str:
     )  # fmt: skip
 
 
-def _describe(node: Node, decimals: int) -> str:
-    """What a node holds and what it does: ``14 samples (No: 5, Yes: 9), entropy 0.9403 -> ...``."""
+def _describe(node: Node, decimals: int, marks: dict | None = None) -> str:
+    """What a node holds and what it does: ``14 samples (No: 5, Yes: 9), entropy 0.9403 -> ...``;
+    a split in ``marks`` (node id -> share, shaky: ``tree.stability``) says how often its feature
+    won again, and whether it is shaky."""
     head, L = _head(node, decimals), current()
     if node.is_leaf:
         tie = class_tie_note(node.class_counts, node.prediction)
@@ -43,7 +45,14 @@ def _describe(node: Node, decimals: int) -> str:
         else node.feature
     )
     gain = L.number(f"{node.gain:.{decimals}f}")
-    return L.line("{head} -> split on {test}, gain {gain}", head=head, test=test, gain=gain)
+    line = L.line("{head} -> split on {test}, gain {gain}", head=head, test=test, gain=gain)
+    if marks and node.node_id in marks:
+        share, shaky = marks[node.node_id]
+        shown = "-" if share != share else L.number(f"{share:.0%}")  # (NaN: no rows)
+        if shaky:
+            return line + " " + L.line("[(!) shaky: same feature {share}]", share=shown)
+        return line + " " + L.line("[same feature {share}]", share=shown)
+    return line
 
 
 MAX_INDENT = 40
@@ -58,8 +67,15 @@ def _indent(level: int) -> str:
     return "|   " * MAX_INDENT + current().line("[level {level}]", level=str(level)) + " |-- "
 
 
-def tree_to_text(root: Node, *, decimals: int = 4, max_depth: int | None = None) -> str:
+def tree_to_text(
+    root: Node, *, decimals: int = 4, max_depth: int | None = None,
+    stability: dict[int, tuple[float, bool]] | None = None,
+) -> str:  # fmt: skip
     """An indented outline of a (multiway) tree, one line per node.
+
+    ``stability``: node id -> (the share of resamples where its feature wins again, whether it
+    is shaky), as ``tree.stability(X, y).marks()`` gives it; each split line then ends with
+    ``[same feature 96%]``, or ``[(!) shaky: same feature 55%]``.
 
     >>> from id3tree import ID3Classifier
     >>> from id3tree.datasets import load_play_tennis
@@ -75,7 +91,7 @@ def tree_to_text(root: Node, *, decimals: int = 4, max_depth: int | None = None)
     |   |-- Humidity = Normal: 2 samples (No: 0, Yes: 2), entropy 0.000 -> predict Yes
     """
     L = current()
-    lines = [f"[{L.gettext('root')}] {_describe(root, decimals)}"]
+    lines = [f"[{L.gettext('root')}] {_describe(root, decimals, stability)}"]
     stack = [(root, key, child, 1) for key, child in reversed(list(root.children.items()))]
     while stack:  # depth first without recursion: trees can be thousands of levels deep
         parent, key, node, level = stack.pop()
@@ -89,7 +105,8 @@ def tree_to_text(root: Node, *, decimals: int = 4, max_depth: int | None = None)
             )
             lines.append(pad + below)
             continue
-        lines.append(f"{pad}{branch_label(parent, key, decimals)}: {_describe(node, decimals)}")
+        described = _describe(node, decimals, stability)
+        lines.append(f"{pad}{branch_label(parent, key, decimals)}: {described}")
         stack.extend((node, k, c, level + 1) for k, c in reversed(list(node.children.items())))
     return "\n".join(map(printable, lines))  # a label's newline never starts a line
 

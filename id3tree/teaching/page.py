@@ -13,8 +13,9 @@ import numpy as np
 from id3tree.render.html import MODES, page_html
 from id3tree.teaching.page_data import PageSource, page_data
 from id3tree.teaching.record import record_of
+from id3tree.teaching.stability import Stability
 
-__all__ = ["source_of", "tree_page"]
+__all__ = ["source_of", "stability_data", "tree_page"]
 
 
 def source_of(model) -> PageSource:
@@ -33,14 +34,52 @@ def source_of(model) -> PageSource:
     return PageSource(model._tree, data, trace, model.criterion, int(model.min_samples_leaf))
 
 
+def stability_data(stability: Stability, node_ids: list[int]) -> dict:
+    """What the explore page shows of ``tree.stability(X, y)``: lists by node in the page's
+    order (``node_ids``), ``covered`` 0 for a node the result does not cover, shares written as
+    the text and the drawings write them (``57%``), NaN as null."""
+    if not isinstance(stability, Stability):
+        raise TypeError(
+            "stability must be the result of tree.stability(X, y) (a Stability) or None, got "
+            f"{type(stability).__name__}"
+        )
+    rows = {int(row["node"]): row for row in stability.table.to_dict("records")}
+    tail = f"{stability.confidence:.0%} interval"
+
+    def column(name, shown=lambda v: v):
+        return [
+            None if i not in rows or rows[i][name] != rows[i][name] else shown(rows[i][name])
+            for i in node_ids
+        ]
+
+    interval = [
+        None if i not in rows else f"{tail} {rows[i]['gain_low']:.3f} to {rows[i]['gain_high']:.3f}"
+        for i in node_ids
+    ]
+
+    def share(value):  # as the text and the drawings write it
+        return f"{value:.0%}"
+
+    return {
+        "n_bootstrap": stability.n_bootstrap, "shaky_below": share(stability.shaky_below),
+        "covered": [int(i in rows) for i in node_ids], "interval": interval,
+        "same_feature": column("same_feature", share), "same_gap": column("same_gap", share),
+        "runner_up": column("runner_up", str), "runner_up_share": column("runner_up_share", share),
+        "no_split": column("no_split", share), "n_rows": column("n_rows", int),
+        "gain": column("gain", lambda v: f"{v:.3f}"), "shaky": column("shaky", int),
+    }  # fmt: skip
+
+
 def tree_page(
     model, *, title: str | None = None, mode: str = "explore", test=None,
-    holdout: float | None = None, random_state: int = 0, hints=None,
+    holdout: float | None = None, random_state: int = 0, hints=None, stability=None,
 ) -> str:  # fmt: skip
     """The self-contained HTML page of a fitted :class:`~id3tree.ID3Classifier`: ``mode`` is
     ``"explore"`` (the fitted tree) or ``"build"`` (the student chooses every split; ``test``,
     ``holdout`` and ``random_state`` say which rows score it, ``hints`` which steps of the hint
-    ladder the page offers, all of them by default: see :mod:`id3tree.teaching.build`)."""
+    ladder the page offers, all of them by default: see :mod:`id3tree.teaching.build`).
+    ``stability`` (``tree.stability(X, y)``, explore only) puts how stable each split is in the
+    node's panel and in its box, and outlines the shaky splits."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     if title is not None and not isinstance(title, str):
@@ -52,6 +91,11 @@ def tree_page(
     if mode == "build":
         from id3tree.teaching.build import HINTS, build_data
 
+        if stability is not None:
+            raise ValueError(
+                "stability applies to mode='explore' only (the page of the fitted tree, whose "
+                "splits it measures)"
+            )
         hints = HINTS if hints is None else hints
         options = {"test": test, "holdout": holdout, "random_state": random_state, "hints": hints}
         data = build_data(model, source, **options)
@@ -65,5 +109,7 @@ def tree_page(
                 "tree and sees it scored on held-out rows)"
             )
         data = page_data(source)
+        if stability is not None:
+            data["stability"] = stability_data(stability, source.tree.ids.tolist())
         title = title or f"Decision tree: {source.tree.n_nodes} nodes, {n_features} features"
     return page_html(data, title=title, mode=mode)

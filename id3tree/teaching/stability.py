@@ -37,7 +37,7 @@ from __future__ import annotations
 import html
 import math
 import numbers
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -164,7 +164,8 @@ def stability(
         if node.is_leaf or (max_depth is not None and node.depth >= max_depth):
             continue
         rows = order[bounds[i] : bounds[ends[i]]]  # the rows stopping in its subtree
-        jobs.append(_Job(node, np.sort(rows), used[node.node_id]))
+        feature = data.names.index(str(node.feature))
+        jobs.append(_Job(node, feature, np.sort(rows), used[node.node_id]))
     params = _params(tree, data)
     for batch in _batches(jobs, n_bootstrap):
         _search(batch, data, params, n_bootstrap, seed)
@@ -182,11 +183,12 @@ class _Job:
     searched, the outcome of each resample (row 0: the node's rows as they are)."""
 
     node: Node
+    feature: int  # the tree's feature here, by column
     rows: np.ndarray
     used: np.ndarray
-    winner: np.ndarray | None = None  # the feature chosen (-1: no split)
-    gain: np.ndarray | None = None  # the gain of the tree's feature
-    threshold: np.ndarray | None = None  # the threshold of the tree's feature (numeric)
+    winner: np.ndarray = field(default_factory=lambda: np.zeros(0))  # the feature chosen (-1: none)
+    gain: np.ndarray = field(default_factory=lambda: np.zeros(0))  # the gain of the tree's feature
+    threshold: np.ndarray = field(default_factory=lambda: np.zeros(0))  # its threshold (numeric)
 
 
 def _seed(random_state: Any) -> int:
@@ -243,7 +245,7 @@ def _used_features(root: Node, data: EncodedData) -> dict[int, np.ndarray]:
     used = {root.node_id: np.zeros(data.n_features, dtype=bool)}
     for parent, _, child in root.iter_edges():
         mask = used[parent.node_id].copy()
-        f = data.names.index(parent.feature)
+        f = data.names.index(str(parent.feature))
         if data.codes[f] is not None:
             mask[f] = True
         used[child.node_id] = mask
@@ -296,7 +298,7 @@ def _search(
     winner[scored] = np.where(choice.splitting, choice.chosen, -1)
     for j, job in enumerate(batch):
         at = slice(j * (n_bootstrap + 1), (j + 1) * (n_bootstrap + 1))
-        f = data.names.index(job.node.feature)
+        f = job.feature
         job.winner = winner[at]
         job.gain, job.threshold = np.full((2, n_bootstrap + 1), np.nan)
         here = np.flatnonzero(found.scored[at])  # the scored groups of this node
@@ -329,15 +331,16 @@ def _gap(node: Node, values: np.ndarray) -> tuple[float, float]:
 
 
 def _row(
-    job: _Job, data: EncodedData, paths: dict, n_bootstrap: int, confidence: float,
+    job: _Job, data: EncodedData, paths: dict[int, list[str]], n_bootstrap: int, confidence: float,
     shaky_below: float,
 ) -> dict[str, Any]:  # fmt: skip
     """The table's row of one split node."""
-    node, f = job.node, data.names.index(job.node.feature)
+    node, f = job.node, job.feature
     winners, gains = job.winner[1:], job.gain[1:]
     same = winners == f
-    if data.codes[f] is None:
-        low, high = _gap(node, data.numeric[f][job.rows])
+    column = data.numeric[f]
+    if column is not None:  # a numeric split: the same gap too
+        low, high = _gap(node, column[job.rows])
         thresholds = job.threshold[1:]
         same_gap = same & (thresholds >= low) & (thresholds < high)
     else:
