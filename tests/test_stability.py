@@ -17,15 +17,17 @@ from id3tree import ID3Classifier
 from id3tree.datasets import load_iris, load_play_tennis
 from id3tree.teaching import Stability, stability
 
-B = 25  # resamples: the reference fits B trees per node
+B = 20  # resamples: the reference fits B trees per node
 
 
-def _reference(tree, X, y, n_bootstrap, seed, confidence=0.95):
+def _reference(tree, X, y, n_bootstrap, seed, confidence=0.95, weight=None):
     """Per split node: the shares and the gain interval, by a fresh fit on every resample."""
     nodes = list(tree.root_.walk())
     stop = tree.apply(X)
     y = np.asarray(y)
+    # (class weights come in ``weight``: a resample may lack a class that class_weight names)
     settings = tree.get_params() | {"max_depth": 1, "verbose": 0, "id_like": "keep"}
+    settings["class_weight"] = None
     out = {}
     for node in nodes:
         if node.is_leaf:
@@ -43,11 +45,12 @@ def _reference(tree, X, y, n_bootstrap, seed, confidence=0.95):
         winners, same_gap, gains = [], 0, []
         for pick in picks:
             Xb, yb = X.iloc[rows[pick]][columns].reset_index(drop=True), y[rows[pick]]
-            root = ID3Classifier(**settings).fit(Xb, yb).root_
+            wb = None if weight is None else weight[rows[pick]]
+            root = ID3Classifier(**settings).fit(Xb, yb, wb).root_
             winners.append(root.feature)
             if root.feature == node.feature and (values is None or low <= root.threshold < high):
                 same_gap += 1
-            alone = ID3Classifier(**settings).fit(Xb[[node.feature]], yb).root_
+            alone = ID3Classifier(**settings).fit(Xb[[node.feature]], yb, wb).root_
             if alone.feature is not None:
                 gains.append(alone.gain)
         others = pd.Series([w for w in winners if w not in (None, node.feature)], dtype=object)
@@ -91,6 +94,19 @@ def test_the_shares_and_the_interval_are_a_loop_of_fresh_fits(settings):
     for node, want in expected.items():
         for column, value in want.items():
             assert got.loc[node, column] == pytest.approx(value, abs=1e-12), (node, column)
+
+
+def test_weighted_rows_keep_their_weights():
+    X, y = _iris_small()
+    weight = np.random.default_rng(1).integers(1, 4, len(y)).astype(float)
+    classes = {"setosa": 1.0, "versicolor": 2.0, "virginica": 1.5}
+    tree = ID3Classifier(max_depth=2, class_weight=classes).fit(X, y, weight)
+    got = stability(tree, X, y, n_bootstrap=B, random_state=5, sample_weight=weight)
+    got = got.to_frame().set_index("node")
+    expected = _reference(tree, X, y, B, 5, weight=weight * y.map(classes).to_numpy())
+    for node, want in expected.items():
+        for column, value in want.items():
+            assert got.loc[node, column] == pytest.approx(value, abs=1e-9), (node, column)
 
 
 def test_used_categorical_features_compete_no_more():
@@ -204,6 +220,11 @@ def test_bad_data_and_unfitted_trees_get_clear_errors():
         stability(tree, X.drop(columns="Wind"), y)
     with pytest.raises(ValueError, match="rows|labels|length"):
         stability(tree, X, y[:-1])
+    with pytest.raises(ValueError, match="weight 0"):
+        stability(tree, X, y, sample_weight=np.r_[0.0, np.ones(len(y) - 1)])
+    dropped = ID3Classifier(id_like="drop").fit(X, y)
+    with pytest.raises(ValueError, match="id_like='drop'"):
+        stability(dropped, X, y)
     numeric = X.assign(Humidity=np.arange(len(X), dtype=float))
     with pytest.raises(ValueError, match="'Humidity'"):
         stability(tree, numeric, y)

@@ -121,6 +121,7 @@ class Stability:
 def stability(
     tree: Any, X: Any, y: Any, *, n_bootstrap: int = 200, random_state: Any = 0,
     max_depth: int | None = None, confidence: float = 0.95, shaky_below: float = SHAKY_BELOW,
+    sample_weight: Any = None,
 ) -> Stability:  # fmt: skip
     """How often each split of ``tree`` wins again on bootstrap samples of its node's rows.
 
@@ -141,6 +142,9 @@ def stability(
         The coverage of the percentile interval of the gain.
     shaky_below : float, default=0.7
         A split is shaky when its feature wins on fewer than this share of the resamples.
+    sample_weight : array-like of shape (n_samples,), optional
+        The rows' weights, as the tree was fitted with them (a resampled row keeps its weight;
+        ``class_weight`` is the tree's own). Default: every row weighs 1.
 
     Returns
     -------
@@ -151,7 +155,7 @@ def stability(
     confidence = check_real("confidence", confidence, low=0, high=1, low_open=True, high_open=True)
     shaky_below = check_real("shaky_below", shaky_below, low=0, high=1)
     seed = _seed(check_random_state(random_state))
-    data, stop = _node_data(tree, X, y)
+    data, stop = _node_data(tree, X, y, sample_weight)
     nodes = list(tree.root_.walk())
     ends = _subtree_ends(nodes)
     position = {node.node_id: i for i, node in enumerate(nodes)}
@@ -204,18 +208,23 @@ def _seed(random_state: Any) -> int:
     return int(random_state.integers(2**63))
 
 
-def _node_data(tree: Any, X: Any, y: Any) -> tuple[EncodedData, np.ndarray]:
+def _node_data(tree: Any, X: Any, y: Any, sample_weight: Any) -> tuple[EncodedData, np.ndarray]:
     """``X, y`` encoded as the tree's fit encodes them, and the node where each row stops."""
     if not hasattr(tree, "_tree"):
         raise NotFittedError("stability needs a fitted tree: call fit(X, y) before stability(X, y)")
+    if tree.id_like == "drop":
+        raise ValueError(
+            "stability cannot tell which columns a fit with id_like='drop' left out, and they "
+            "would compete again on the resamples; drop them from X and fit with id_like='warn'"
+        )
     stop = tree.apply(X)  # checks X's columns against the tree's
     data, _ = training_data(
-        X, y, None, categorical=tree.categorical, class_weight=tree.class_weight
+        X, y, sample_weight, categorical=tree.categorical, class_weight=tree.class_weight
     )
     if len(data.y) != len(stop):
         raise ValueError(
-            f"X has {len(stop)} rows but only {len(data.y)} of them count (class_weight gives "
-            "the others weight 0); stability needs every row of X to count"
+            f"X has {len(stop)} rows but only {len(data.y)} of them count (sample_weight or "
+            "class_weight gives the others weight 0); leave those rows out of X"
         )
     if list(data.names) != list(tree._names):
         raise ValueError(
