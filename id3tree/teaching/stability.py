@@ -81,8 +81,9 @@ class Stability:
     shaky_below: float
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per split node, in pre-order: ``node``, ``depth``, ``path``, ``n_rows`` (the
-        rows of ``X`` routed there), ``feature``, ``same_feature``, ``same_gap``, ``runner_up``,
+        """One row per split node, in pre-order: ``node``, ``depth``, ``path`` (``"(root)"`` at
+        the root), ``n_rows`` (the rows of ``X`` routed there), ``feature``, ``same_feature``,
+        ``same_gap``, ``runner_up``,
         ``runner_up_share``, ``no_split``, ``gain`` (of the tree's split on the node's rows),
         ``gain_low``, ``gain_high`` (the percentile interval) and ``shaky``."""
         return self.table.copy()
@@ -362,8 +363,9 @@ def _row(
         np.percentile(valid, [tail, 100 - tail]) if len(valid) else (math.nan, math.nan)
     )
     share = float(same.mean()) if len(job.rows) else math.nan
+    path = " and ".join(paths[node.node_id]) or "(root)"
     return {
-        "node": node.node_id, "depth": node.depth, "path": " and ".join(paths[node.node_id]),
+        "node": node.node_id, "depth": node.depth, "path": path,
         "n_rows": len(job.rows), "feature": node.feature, "same_feature": share,
         "same_gap": float(same_gap.mean()) if len(job.rows) else math.nan,
         "runner_up": data.names[runner] if others[runner] else None,
