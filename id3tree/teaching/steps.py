@@ -17,7 +17,8 @@ from html import escape
 
 import pandas as pd
 
-from id3tree.base.words import format_counts, format_number, plural
+from id3tree.base.language import current
+from id3tree.base.words import format_count, format_counts, format_number
 from id3tree.model.node import class_tie_note
 from id3tree.render.svg import tree_to_svg
 from id3tree.teaching.record import CandidateTable, NodeInfo, TeachingRecord
@@ -34,7 +35,8 @@ def counts_text(classes, counts) -> str:
 
 
 def samples(n: int) -> str:
-    return plural(n, "sample")
+    """``1 sample``, ``14 samples``, in the language of the page."""
+    return f"{format_count(n)} {current().words([n], 'sample', 'samples')[0]}"
 
 
 def was_scored(record: TeachingRecord, info: NodeInfo) -> bool:
