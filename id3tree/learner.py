@@ -145,9 +145,9 @@ class ID3Classifier(Saving, ClassifierMixin, BaseEstimator):  # type: ignore[mis
         only), and the warning says which columns were left out: the model still takes every
         column (``n_features_in_``), and theirs have importance 0. "keep": no warning.
     language : {"en", "es", "de"}, default="en"
-        The language of the printed trace, ``to_text``, ``explain`` and ``worked_solution``
-        (numbers with its decimal mark; feature names and values as they are). See
-        ``docs/translating.md``.
+        The language of the printed trace, ``to_text``, ``explain``, ``worked_solution``,
+        ``steps``, ``step`` and ``why_not`` (numbers with its decimal mark; feature names and
+        values as they are). See ``docs/translating.md``.
 
     Notes
     -----

@@ -278,16 +278,27 @@ TEACHING_FITS = ("play_tennis", "iris_leaf", "titanic_depth3")
 
 
 def teaching_pages(tree, unwrapped: bool = False) -> dict[str, str]:
-    """The worked solutions of a fitted tree in its four notations (``unwrapped``: the methods
-    themselves, in the language around them, not the tree's)."""
+    """The worked solutions of a fitted tree in its four notations, its steps (text and HTML)
+    and why_not of every feature at two nodes (``unwrapped``: the methods themselves, in the
+    language around them, not the tree's)."""
     call = {
         name: getattr(ID3Classifier, name).__wrapped__.__get__(tree)
         if unwrapped
         else getattr(tree, name)
-        for name in ("worked_solution",)
+        for name in ("worked_solution", "steps", "step", "why_not")
     }
     solution = call["worked_solution"]()
+    steps = list(call["steps"]())
+    nodes = [0, steps[min(3, len(steps) - 1)].node_id]
     return {
+        "steps": "\n\n".join(map(str, steps)),
+        "steps_html": "\n\n".join(  # the drawing beside each step is not translated yet
+            re.sub(r"<svg.*?</svg>", "", step._repr_html_(), flags=re.S) for step in steps
+        ),
+        "step_1": str(call["step"](1)),
+        "why_not": "\n".join(
+            str(call["why_not"](node, name)) for node in nodes for name in tree.feature_names_in_
+        ),
         "worked": str(solution),
         "worked_math": solution.math(),
         "worked_latex": str(call["worked_solution"](format="latex")),
@@ -321,5 +332,7 @@ def test_a_teaching_page_in_another_language_holds_the_english_numbers(code, nam
         if "latex" in page or "math" in page:  # TeX: a decimal comma {,}; LaTeX's 0.5ex
             text = text.replace("{,}", ",").replace("{0,5ex}", "{0.5ex}")
         assert _numbers(text, ",") == _numbers(english[page], "."), (code, name, page)
-        for word in ("entropy", "samples", "weight", "Decision", "predicting"):
+        if "html" in page:  # the candidate table's column names are the frame's keys
+            text = re.sub(r"<th>[a-z_]+</th>", "", text)
+        for word in ("entropy", "samples", "weight", "Decision", "predicting", "gain", "why"):
             assert not re.search(rf"\b{word}\b", text), (code, name, page, word)
