@@ -495,6 +495,11 @@ def spoken_pages():
                 yield code, f"{name}/decimals", str(tree.worked_solution(exact=False)), False, None
             finally:
                 tree.language = "en"
+    for code, kind in (("es", "numeric"), ("de", "mixed")):  # exercise keys, with their tree
+        english, spoken = (make_exercise(kind, 12, 1, language=c) for c in ("en", code))
+        yield code, f"key/{kind}", str(spoken.solution), False, str(english.solution)
+        latex = sheet_latex([spoken], answers=True)
+        yield code, f"key/{kind}/latex", latex, True, sheet_latex([english], answers=True)
 
 
 SOLUTIONS = list(spoken_pages())

@@ -42,7 +42,7 @@ from id3tree.teaching.record import (
     excluded_words,
     path_subset,
 )
-from id3tree.teaching.steps import counts_text, samples, was_scored
+from id3tree.teaching.steps import counts_text, label_words, samples, was_scored
 from id3tree.trace.lines import below_midpoint
 
 __all__ = [
@@ -324,16 +324,6 @@ def _branch_label(w: _Writer, label: str) -> str:
     return w.text(label)
 
 
-def _label_words(w: _Writer, label: str) -> str:
-    """A branch's label in the page's language: ``missing``, ``<= 2,45``, or a value as it is."""
-    if label == "missing":
-        return w.L.gettext("missing")
-    for op in ("<= ", "> "):
-        if label.startswith(op):
-            return op + w.dec(label[len(op) :])
-    return label
-
-
 def _branch_table(w: _Writer, record: TeachingRecord, table: CandidateTable) -> str:
     """One row per branch: samples, class counts, entropy, weight, weight × entropy."""
     L = w.L
@@ -550,7 +540,7 @@ def _decision(w: _Writer, record: TeachingRecord, node, tables: list[CandidateTa
         )  # fmt: skip
     score = L.gettext("gain ratio") if record.criterion == "gain_ratio" else L.gettext("gain")
     chosen = next(t for t in tables if t.chosen)
-    branches = L.join([f"{w.text(_label_words(w, b.label))} ({b.n})" for b in chosen.branches])
+    branches = L.join([f"{w.text(label_words(b.label))} ({b.n})" for b in chosen.branches])
     tie = ""
     if chosen.tie:
         others = L.join([w.text(t.feature) for t in tables if t.tie and not t.chosen])
