@@ -292,7 +292,7 @@ def test_complexity_exceptions_are_few_and_say_why():
     assert '"C90"' in config and "max-complexity = 15" in config
 
 
-MAX_PACKAGE_LINES = 32_831
+MAX_PACKAGE_LINES = 32_821
 """The package's size: 26,935 lines when its folders became the layers, 27,769 with the typing
 contract (every public function annotated: signatures that no longer fit a line) and the command
 line that checks its options and files before the work (cli/fit.py); 30,803 with a class run on
@@ -303,7 +303,7 @@ thresholds and two conventions side by side (conventions.py), the pages in Spani
 (base/language.py, its catalogs) and the export to ONNX (io/onnx.py); 32,598 with the worked
 solutions in those languages (their words from the catalogs, the reasons a feature cannot split
 kept as messages), 32,722 with the steps and "why not" in them,
-32,831 with exercises, sheets, handouts and keys in them (and the commands' --language). A change that needs more
+32,821 with exercises, sheets, handouts and keys in them (and the commands' --language). A change that needs more
 says why and raises this in the same commit (the budget is read, not ignored)."""
 
 
