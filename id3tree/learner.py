@@ -54,7 +54,7 @@ from id3tree.trace.table import candidate_frame, trace_frame
 __all__ = ["ID3Classifier"]
 
 
-@speaks("fit", "to_text", "explain")
+@speaks("fit", "to_text", "explain", "worked_solution", "steps", "step", "why_not")
 class ID3Classifier(Saving, ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # (scikit-learn is untyped)
     """An ID3 decision tree: multiway categorical splits, midpoint thresholds for numbers.
 
@@ -146,8 +146,9 @@ class ID3Classifier(Saving, ClassifierMixin, BaseEstimator):  # type: ignore[mis
         only), and the warning says which columns were left out: the model still takes every
         column (``n_features_in_``), and theirs have importance 0. "keep": no warning.
     language : {"en", "es", "de"}, default="en"
-        The language of the printed trace, ``to_text`` and ``explain`` (numbers with its decimal
-        mark; feature names and values as they are). See ``docs/translating.md``.
+        The language of the printed trace, ``to_text``, ``explain``, ``worked_solution``,
+        ``steps``, ``step`` and ``why_not`` (numbers with its decimal mark; feature names and
+        values as they are). See ``docs/translating.md``.
 
     Notes
     -----

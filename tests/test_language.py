@@ -269,3 +269,70 @@ def test_c45s_threshold_note_is_in_the_language(code):
     note = lang.language(code).line("C4.5: largest value <= midpoint {below}", below="82,5")
     assert f"Humidity <= 80 ({note}, " in out.getvalue()
     assert "largest value" not in out.getvalue()
+
+
+# ---------------------------------------------------------------------------------------------
+# the teaching pages: worked solutions, steps, why_not
+# ---------------------------------------------------------------------------------------------
+TEACHING_FITS = ("play_tennis", "iris_leaf", "titanic_depth3")
+
+
+def teaching_pages(tree, unwrapped: bool = False) -> dict[str, str]:
+    """The worked solutions of a fitted tree in its four notations, its steps (text and HTML)
+    and why_not of every feature at two nodes (``unwrapped``: the methods themselves, in the
+    language around them, not the tree's)."""
+    call = {
+        name: getattr(ID3Classifier, name).__wrapped__.__get__(tree)
+        if unwrapped
+        else getattr(tree, name)
+        for name in ("worked_solution", "steps", "step", "why_not")
+    }
+    solution = call["worked_solution"]()
+    steps = list(call["steps"]())
+    nodes = [0, steps[min(3, len(steps) - 1)].node_id]
+    return {
+        "steps": "\n\n".join(map(str, steps)),
+        "steps_html": "\n\n".join(  # the drawing beside each step is not translated yet
+            re.sub(r"<svg.*?</svg>", "", step._repr_html_(), flags=re.S) for step in steps
+        ),
+        "step_1": str(call["step"](1)),
+        "why_not": "\n".join(
+            str(call["why_not"](node, name)) for node in nodes for name in tree.feature_names_in_
+        ),
+        "worked": str(solution),
+        "worked_math": solution.math(),
+        "worked_latex": str(call["worked_solution"](format="latex")),
+        "worked_decimals": str(call["worked_solution"](exact=False)),
+        "worked_node0": str(call["worked_solution"](0)),
+    }
+
+
+def _teaching_tree(name: str, code: str = "en"):
+    X, y, params = FITS[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ID3Classifier(language=code, **params).fit(X, y)
+
+
+@pytest.mark.parametrize("name", TEACHING_FITS)
+def test_the_teaching_pages_english_messages_are_the_english_pages_byte_for_byte(name):
+    tree = _teaching_tree(name)
+    english = teaching_pages(tree)
+    with messages_as_they_are():
+        assert teaching_pages(tree, unwrapped=True) == english
+
+
+@pytest.mark.parametrize("code", SHIPPED)
+@pytest.mark.parametrize("name", TEACHING_FITS)
+def test_a_teaching_page_in_another_language_holds_the_english_numbers(code, name):
+    english = teaching_pages(_teaching_tree(name))
+    spoken = teaching_pages(_teaching_tree(name, code))
+    for page, text in spoken.items():
+        assert text != english[page]
+        if "latex" in page or "math" in page:  # TeX: a decimal comma {,}; LaTeX's 0.5ex
+            text = text.replace("{,}", ",").replace("{0,5ex}", "{0.5ex}")
+        assert _numbers(text, ",") == _numbers(english[page], "."), (code, name, page)
+        if "html" in page:  # the candidate table's column names are the frame's keys
+            text = re.sub(r"<th>[a-z_]+</th>", "", text)
+        for word in ("entropy", "samples", "weight", "Decision", "predicting", "gain", "why"):
+            assert not re.search(rf"\b{word}\b", text), (code, name, page, word)

@@ -79,6 +79,24 @@ def test_worked_solutions_compile_and_fit_an_a4_page(name, compile_latex):
     assert [pt for pt in overfull(log) if pt > 5] == []
 
 
+@pytest.mark.parametrize("name, code", [("titanic_depth3", "es"), ("iris", "de")])
+def test_worked_solutions_in_another_language_compile_in_plain_ascii(name, code, compile_latex):
+    """The catalog's accents are written as LaTeX's (``L\\"{o}sung``); a decimal comma in a
+    formula is ``{,}`` (TeX would put a space after a bare comma)."""
+    tree = FITS[name]
+    tree.language = code
+    try:
+        solution = str(tree.worked_solution(format="latex"))
+    finally:
+        tree.language = "en"
+    assert solution.isascii()
+    formulas = re.split(r"(?<!\\)\$", solution)[1::2]
+    assert any(re.search(r"\d\{,\}\d", f) for f in formulas)
+    assert not [f for f in formulas if re.search(r"\d,\d", f)]
+    log = compile_latex(solution)
+    assert [pt for pt in overfull(log) if pt > 5] == []
+
+
 def test_the_body_fits_a_plain_article_with_tabularx(compile_latex):
     """A teacher's own document: the default article (US letter, wide margins) plus tabularx."""
     body = FITS["titanic_depth3"].worked_solution(format="latex").body

@@ -205,8 +205,9 @@ def cells(line: str, latex: bool) -> list[str]:
     return [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
 
 
-def table_products(lines: list[str], latex: bool) -> list[str]:
-    """``weight × entropy SIGN product`` of every row of the branch tables."""
+def table_products(lines: list[str], latex: bool, header: str = "weight") -> list[str]:
+    """``weight × entropy SIGN product`` of every row of the branch tables (``header``: the
+    first word of the last column's header, in the page's language)."""
     out, columns = [], None
     for line in lines:
         if line.strip() == "\\hline":
@@ -215,7 +216,7 @@ def table_products(lines: list[str], latex: bool) -> list[str]:
         if not row:
             columns = None
             continue
-        if row[-1].startswith("weight"):
+        if row[-1].startswith(header):
             columns = len(row)
             continue
         if columns and len(row) == columns and not set(row[0]) <= set("-:"):
@@ -226,9 +227,9 @@ def table_products(lines: list[str], latex: bool) -> list[str]:
     return out
 
 
-def equations(page: str, latex: bool) -> list[str]:
+def equations(page: str, latex: bool, weight: str = "weight") -> list[str]:
     """Every equation printed on ``page`` (LaTeX, or Markdown with plain or TeX formulas)."""
-    found = table_products(page.splitlines(), latex)
+    found = table_products(page.splitlines(), latex, weight)
     if latex or "$$" in page:
         pattern = r"\$\$(.+?)\$\$" if not latex else r"(?<!\\)\$(.+?)(?<!\\)\$"
         found += [tex_to_plain(m) for m in re.findall(pattern, page, re.S)]
@@ -466,3 +467,61 @@ def test_every_equation_of_the_spanish_and_german_trace_holds_by_pencil(name):
     assert not problems, "\n".join(problems[:10])
     # the same equations as the English trace, number for number and sign for sign
     assert found == trace_equations(TRACES[english])
+
+
+# ---------------------------------------------------------------------------------------------
+# the pages in another language: the same equations, with a decimal comma
+# ---------------------------------------------------------------------------------------------
+def with_points(page: str) -> str:
+    """A page's decimal commas (``0,9710``, and ``0{,}9710`` in TeX) written as points."""
+    return re.sub(r"(?<=\d)(?:\{,\}|,)(?=\d)", ".", page)
+
+
+def spoken_pages():
+    for code in ("es", "de"):
+        for name in ("play_tennis_ratio", "iris"):
+            tree = TREES[name]
+            english = {
+                "markdown": str(tree.worked_solution()),
+                "latex": str(tree.worked_solution(format="latex")),
+            }
+            tree.language = code
+            try:
+                solution = tree.worked_solution()
+                yield code, f"{name}/markdown", str(solution), False, english["markdown"]
+                yield code, f"{name}/markdown_math", solution.math(), False, None
+                latex = str(tree.worked_solution(format="latex"))
+                yield code, f"{name}/latex", latex, True, english["latex"]
+                yield code, f"{name}/decimals", str(tree.worked_solution(exact=False)), False, None
+            finally:
+                tree.language = "en"
+    for code, kind in (("es", "numeric"), ("de", "mixed")):  # exercise keys, with their tree
+        english, spoken = (make_exercise(kind, 12, 1, language=c) for c in ("en", code))
+        yield code, f"key/{kind}", str(spoken.solution), False, str(english.solution)
+        latex = sheet_latex([spoken], answers=True)
+        yield code, f"key/{kind}/latex", latex, True, sheet_latex([english], answers=True)
+
+
+SOLUTIONS = list(spoken_pages())
+
+
+@pytest.mark.parametrize(
+    "code, name, page, latex, english", SOLUTIONS, ids=[f"{p[0]}/{p[1]}" for p in SOLUTIONS]
+)
+def test_a_worked_solution_in_another_language_holds_by_pencil(code, name, page, latex, english):
+    from id3tree.base.language import language
+    from id3tree.base.pencil import LEGEND
+
+    L = language(code)
+    assert "weight" not in page and "Decision" not in page and "samples" not in page
+    words = page.replace("C4.5", "").replace("{0.5ex}", "")  # a name, LaTeX's paragraph skip
+    assert not re.search(r"\d\.\d", words)  # every decimal mark a comma
+    found = equations(with_points(page), latex, L.gettext("weight"))
+    assert len(found) >= 10, f"{name}: only {len(found)} equations found"
+    problems = [p for p in map(check, found) if p]
+    assert not problems, "\n".join(problems[:10])
+    if english is not None:  # the English page's equations: the same numbers, the same signs
+        theirs = equations(english, latex)
+        assert [SIGNS.split(e)[-3:] for e in found] == [SIGNS.split(e)[-3:] for e in theirs]
+    if "≈" in page:
+        assert page.count(L.gettext(LEGEND)[:30]) == 1

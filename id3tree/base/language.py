@@ -192,12 +192,14 @@ def current() -> Language:
 
 
 @contextmanager
-def speaking(code: str | None) -> Iterator[Language]:
-    """Write the pages made inside the ``with`` in ``code`` (None: the language around it)."""
+def speaking(code: str | Language | None) -> Iterator[Language]:
+    """Write the pages made inside the ``with`` in ``code`` (None: the language around it; a
+    :class:`Language` itself: that one, for a page written later in the language it was made
+    in)."""
     if code is None:
         yield current()
         return
-    token = _CURRENT.set(language(code))
+    token = _CURRENT.set(code if isinstance(code, Language) else language(code))
     try:
         yield current()
     finally:

@@ -32,6 +32,8 @@ import warnings
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
+from id3tree.base.language import N_, current, speaking
+from id3tree.base.language import language as shipped_language
 from id3tree.base.latex import latex_escape
 from id3tree.classroom.exercises import (
     Exercise,
@@ -63,9 +65,10 @@ class Class:
     def __init__(
         self, students: list[Student], kind: str, n_rows: int, assignment: str,
         draw: Callable[[Student], Exercise],
-        settings: str = "secret, kind, number of rows or assignment",
+        settings: str = "secret, kind, number of rows or assignment", language: str = "en",
     ) -> None:  # fmt: skip
         self.students, self.kind, self.n_rows = list(students), kind, n_rows
+        self.language = language  # of the handouts and keys
         self.assignment = assignment
         self._draw = draw  # Student -> Exercise
         self._settings = settings  # what makes the class, as a warning names it
@@ -132,6 +135,26 @@ class Class:
         if existing is not None and not overwrite:
             raise FileExistsError(f"{printable(existing)} already exists")
         folder.mkdir(parents=True, exist_ok=True)
+        with speaking(self.language):
+            written = self._papers(folder, pdflatex, key)
+        if key:
+            written.append(self._written_index(folder))
+        return written
+
+    def _written_index(self, folder: Path) -> Path:
+        """``index.csv`` of the keys: student, id, email, file."""
+        path = folder / "index.csv"
+        with path.open("w", newline="", encoding="utf-8") as handle:
+            out = csv.writer(handle)
+            out.writerow(["student", "id", "email", "file"])
+            out.writerows(
+                [csv_cell(s.name), csv_cell(s.id or ""), csv_cell(s.email or ""), s.file]
+                for s in self.students
+            )
+        return path
+
+    def _papers(self, folder: Path, pdflatex: str | None, key: bool) -> list[Path]:
+        """Each student's handout or key (in the class's language)."""
         written = []
         for student in self.students:
             ex = self.exercise(student) if key else self._unsolved(student)  # (a handout: no key)
@@ -150,16 +173,6 @@ class Class:
                     sheet_latex([ex], answers=True) if key else _handout_latex(ex, student, self)
                 )
                 written.append(_compile(pdflatex, source, folder / f"{student.file}.pdf"))
-        if key:
-            path = folder / "index.csv"
-            with path.open("w", newline="", encoding="utf-8") as handle:
-                out = csv.writer(handle)
-                out.writerow(["student", "id", "email", "file"])
-                out.writerows(
-                    [csv_cell(s.name), csv_cell(s.id or ""), csv_cell(s.email or ""), s.file]
-                    for s in self.students
-                )
-            written.append(path)
         return written
 
     # marks ---------------------------------------------------------------------------------
@@ -237,7 +250,7 @@ class Class:
 def make_class(
     roster: Iterable[str | Student] | str | Path, *, kind: str = "mixed", n_rows: int = 12,
     secret: str | bytes, assignment: str = "",
-    name_column: str | None = None, id_column: str | None = None,
+    name_column: str | None = None, id_column: str | None = None, language: str = "en",
 ) -> Class:  # fmt: skip
     """A class from a roster: each student gets data of their own, drawn from the secret and
     their id (or name), the same every time for the same secret and settings.
@@ -256,8 +269,12 @@ def make_class(
     assignment : str
         A name for the assignment (``"week 3"``): with the same secret, each assignment gives
         every student new data. It heads the handouts.
+    language : {"en", "es", "de"}, default="en"
+        The language of the handouts and keys (the data, the marks and the answers' keys are
+        the same in every language; the marks' feedback is in English).
     """
     check_settings(kind, n_rows)
+    shipped_language(language)  # an unknown language is named before anything is drawn
     if not isinstance(assignment, str):
         raise ValueError(f"assignment must be text, got {type(assignment).__name__}")
     students = read_roster(roster, name_column=name_column, id_column=id_column)
@@ -268,9 +285,11 @@ def make_class(
     def draw(student: Student) -> Exercise:
         entropy = student_entropy(secret, kind, int(n_rows), assignment, student)
         name = " ".join(student.name.split())
-        return build_exercise(kind, int(n_rows), [entropy], None, name, solved=False)
+        return build_exercise(
+            kind, int(n_rows), [entropy], None, name, solved=False, language=language
+        )
 
-    return Class(students, kind, int(n_rows), assignment, draw)
+    return Class(students, kind, int(n_rows), assignment, draw, language=language)
 
 
 def class_by_seed(names: list[str], kind: str, n_rows: int, seed: int) -> Class:
@@ -287,26 +306,31 @@ def class_by_seed(names: list[str], kind: str, n_rows: int, seed: int) -> Class:
 # the handout and the key
 # ---------------------------------------------------------------------------------------------
 def _heading(klass: Class) -> str:
-    return "Decision trees with entropy" + (f": {klass.assignment}" if klass.assignment else "")
+    title = current().gettext("Decision trees with entropy")
+    return title + (f": {klass.assignment}" if klass.assignment else "")
 
 
 def _template(ex: Exercise, student: Student) -> dict[str, object]:
-    """The answers to fill in: every key, with the student's features, and a sketch of a tree."""
+    """The answers to fill in: every key (English, as the marking reads them), with the
+    student's features, and a sketch of a tree whose placeholders are in the page's language."""
+    L = current()
     out: dict[str, object] = {"student_id": student.id} if student.id else {"student": student.name}
     out["root_entropy"] = None
     if ex.numeric:
-        out["thresholds"] = {f: {"<each candidate threshold>": None} for f in ex.numeric}
+        each = L.gettext("<each candidate threshold>")
+        out["thresholds"] = {f: {each: None} for f in ex.numeric}
         out["best_thresholds"] = dict.fromkeys(ex.numeric)
     out["gains"] = dict.fromkeys(map(str, ex.X.columns))
     out["root_feature"] = None
+    branch = L.gettext("<a value, or <= and > for a number>")
     out["tree"] = {
-        "feature": "<the root's feature>",
-        "branches": {"<a value, or <= and > for a number>": {"entropy": None, "predict": "<a class>"}},
-    }  # fmt: skip
+        "feature": L.gettext("<the root's feature>"),
+        "branches": {branch: {"entropy": None, "predict": L.gettext("<a class>")}},
+    }
     return out
 
 
-_HAND_IN = (
+_HAND_IN = N_(
     "Hand in one file, `answers.json`, with your numbers in place of the `null`s (four decimals "
     'are plenty; a fraction such as "5/14" is read too). In `tree`, a node that splits is '
     '`{"entropy", "feature", "branches"}` (with `"threshold"` for a number, whose branches are '
@@ -316,38 +340,44 @@ _HAND_IN = (
 
 
 def _handout_markdown(ex: Exercise, student: Student, klass: Class) -> str:
+    L = current()
     who = markdown_text(student.name) + (f" ({markdown_text(student.id)})" if student.id else "")
     template = json.dumps(_template(ex, student), indent=2, ensure_ascii=False)
     code = "\n".join("    " + line for line in template.splitlines())  # (an indented block: inert)
+    yours = L.gettext("these data are yours alone; every student has their own.")
     return (
-        f"# {markdown_text(_heading(klass))}\n\n**{who}**: these data are yours alone; every "
-        f"student has their own.\n\n{ex.question}\n## Handing in\n\n{_HAND_IN}\n\n{code}\n"
+        f"# {markdown_text(_heading(klass))}\n\n**{who}**: {yours}\n\n{ex.question}\n"
+        f"## {L.gettext('Handing in')}\n\n{L.gettext(_HAND_IN)}\n\n{code}\n"
     )
 
 
 def _handout_latex(ex: Exercise, student: Student, klass: Class) -> str:
+    L = current()
     who = latex_escape(student.name) + (f" ({latex_escape(student.id)})" if student.id else "")
     lines = json.dumps(_template(ex, student), indent=2, ensure_ascii=False).splitlines()
     code = "\\\\\n".join(
         f"\\hspace*{{{len(line) - len(line.lstrip())}ex}}{latex_escape(line.strip())}"
         for line in lines
     )
+    yours = latex_escape(L.gettext("these data are yours alone; every student has their own."))
+    hand_in = latex_escape(L.gettext(_HAND_IN).replace("`", ""))
     body = (
-        f"\\textbf{{{who}}}: these data are yours alone; every student has their own.\n\n"
-        f"{ex.question_latex()}\n\\subsection*{{Handing in}}\n{latex_escape(_HAND_IN.replace('`', ''))}\n\n"
+        f"\\textbf{{{who}}}: {yours}\n\n{ex.question_latex()}\n"
+        f"\\subsection*{{{latex_escape(L.gettext('Handing in'))}}}\n{hand_in}\n\n"
         f"{{\\ttfamily\\small\\noindent {code}\\par}}"
     )
     return latex_document(body, _heading(klass))
 
 
 def _key_markdown(ex: Exercise, student: Student, klass: Class) -> str:
+    L = current()
     who = markdown_text(student.name) + (f" ({markdown_text(student.id)})" if student.id else "")
     answers = "\n".join("    " + line for line in json.dumps(ex.answers(), indent=2).splitlines())
-    solution = str(ex.solution).replace("## Worked solution", "### Worked solution")
-    return (
-        f"# {markdown_text(_heading(klass))}: key\n\n**{who}**\n\n{ex.question}\n{solution}\n"
-        f"### The answers, as a submission lays them out\n\n{answers}\n"
-    )
+    solved = L.gettext("Worked solution")
+    solution = str(ex.solution).replace(f"## {solved}", f"### {solved}")
+    key = L.line("{heading}: key", heading=markdown_text(_heading(klass)))
+    laid_out = L.gettext("The answers, as a submission lays them out")
+    return f"# {key}\n\n**{who}**\n\n{ex.question}\n{solution}\n### {laid_out}\n\n{answers}\n"
 
 
 def _pdflatex(pdf: bool | None) -> str | None:

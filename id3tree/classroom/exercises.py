@@ -31,6 +31,8 @@ import numpy as np
 import pandas as pd
 
 from id3tree.base.entropy import TIE_TOLERANCE, entropy_rows
+from id3tree.base.language import current, speaking
+from id3tree.base.language import language as shipped_language
 from id3tree.base.latex import latex_escape
 from id3tree.base.words import format_number
 from id3tree.classroom.grading import Grade, grade
@@ -61,7 +63,8 @@ class Exercise:
     """One exercise: ``data`` (features and the target column), ``question`` and ``solution``
     (Markdown), the fitted ``tree`` the solution describes, and how it was made (``kind``,
     ``seed``, ``student``; ``seed`` is None for an exercise of a :class:`~id3tree.classroom.Class`,
-    drawn from its secret)."""
+    drawn from its secret), in ``language`` (the question, the solution and the sheets; the
+    data and the answers' keys are the same in every language)."""
 
     kind: str
     seed: int | None
@@ -72,6 +75,7 @@ class Exercise:
     tree: ID3Classifier
     numeric: list[str]
     student: str | None = None
+    language: str = "en"
 
     @property
     def X(self) -> pd.DataFrame:
@@ -85,8 +89,10 @@ class Exercise:
     def title(self) -> str:
         """``mixed, seed 3`` (``, for alice`` when made for a student; no seed when drawn from a
         class's secret)."""
-        seed = "" if self.seed is None else f", seed {self.seed}"
-        return f"{self.kind}{seed}" + (f", for {self.student}" if self.student else "")
+        with speaking(self.language) as L:
+            seed = "" if self.seed is None else ", " + L.line("seed {seed}", seed=str(self.seed))
+            who = ", " + L.line("for {student}", student=self.student) if self.student else ""
+            return f"{self.kind}{seed}{who}"
 
     def _record(self):
         """The teaching record of the tree (made once: the key, the solution and the marks all
@@ -101,7 +107,9 @@ class Exercise:
     def solution_latex(self, exact: bool = True) -> WorkedSolution:
         """The worked solution as a LaTeX document (``.body``: the part inside ``document``),
         every candidate threshold listed."""
-        return worked_solution(self._record(), format="latex", exact=exact, max_thresholds=None)
+        with speaking(self.language):
+            record = self._record()
+            return worked_solution(record, format="latex", exact=exact, max_thresholds=None)
 
     def answers(self) -> dict:
         """The complete correct answers, as plain data (JSON as it is).
@@ -154,28 +162,40 @@ class Exercise:
         return "\n".join(lines)
 
     def _tasks(self) -> list[str]:
-        n = len(self.data)
-        tasks = [f"Compute the entropy of {self.target} over all {n} rows (base-2 logarithms)."]
-        if self.numeric:
-            names = " and ".join(self.numeric)
+        with speaking(self.language) as L:
+            n = str(len(self.data))
+            tasks = [
+                L.line(
+                    "Compute the entropy of {target} over all {n} rows (base-2 logarithms).",
+                    target=self.target, n=n,
+                )
+            ]  # fmt: skip
+            if self.numeric:
+                names = f" {L.gettext('and')} ".join(self.numeric)
+                tasks.append(
+                    L.line(
+                        "For {names}: list the candidate thresholds (midpoints between adjacent "
+                        "distinct values), compute the overall entropy of each, and find the best "
+                        "one, saying between which two values it lies.",
+                        names=names,
+                    )
+                )
+            tasks.append(L.gettext("Compute the information gain of every feature at the root."))
+            tasks.append(L.gettext("Which feature does ID3 split on at the root, and why?"))
+            first = str(self.tree.classes_[0])
             tasks.append(
-                f"For {names}: list the candidate thresholds (midpoints between adjacent distinct "
-                "values), compute the overall entropy of each, and find the best one, saying "
-                "between which two values it lies."
+                L.line(
+                    "Build the whole tree, giving each node's entropy. A node splits on the "
+                    "feature of highest gain (even a gain of 0), with one branch per value the "
+                    "feature takes among the node's rows, or, for a number, a cut at the midpoint "
+                    "of lowest overall entropy. A node is a leaf when it is pure or when no "
+                    "feature takes two values among its rows; a leaf predicts its majority class, "
+                    "and if the classes tie, {first} (the first in alphabetical order). If two "
+                    "features or two cuts tie for the best, either is right.",
+                    first=first,
+                )
             )
-        tasks.append("Compute the information gain of every feature at the root.")
-        tasks.append("Which feature does ID3 split on at the root, and why?")
-        first = str(self.tree.classes_[0])
-        tasks.append(
-            "Build the whole tree, giving each node's entropy. A node splits on the feature of "
-            "highest gain (even a gain of 0), with one branch per value the feature takes among "
-            "the node's rows, or, for a number, a cut at the midpoint of lowest overall entropy. "
-            "A node is a leaf when it is pure or when no feature takes two values among its "
-            f"rows; a leaf predicts its majority class, and if the classes tie, {first} (the "
-            "first in alphabetical order). If two features or two cuts tie for the best, either "
-            "is right."
-        )
-        return tasks
+            return tasks
 
 
 def _tree_answer(node) -> dict:
@@ -293,8 +313,9 @@ def _good(frame: pd.DataFrame, tree: ID3Classifier) -> bool:
 
 
 def make_exercise(
-    kind: str = "categorical", n_rows: int = 12, seed: int = 0, student: str | None = None
-) -> Exercise:
+    kind: str = "categorical", n_rows: int = 12, seed: int = 0, student: str | None = None,
+    language: str = "en",
+) -> Exercise:  # fmt: skip
     """A small data set, a question about it, and the worked solution.
 
     Parameters
@@ -309,6 +330,9 @@ def make_exercise(
     student : str, optional
         A student's name: each student gets data of their own, the same every time for the same
         name and seed (spaces and case in the name do not matter).
+    language : {"en", "es", "de"}, default="en"
+        The language of the question, the worked solution and the sheets (the data, and so the
+        answers, are the same in every language; the answers' keys stay English).
 
     Returns
     -------
@@ -319,11 +343,12 @@ def make_exercise(
     check_settings(kind, n_rows)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    shipped_language(language)  # an unknown language is named before anything is drawn
     entropy = [int(seed), KINDS.index(kind), int(n_rows)]
     if student is not None:
         entropy.append(_student_entropy(student))
         student = " ".join(student.split())
-    return build_exercise(kind, int(n_rows), entropy, int(seed), student)
+    return build_exercise(kind, int(n_rows), entropy, int(seed), student, language=language)
 
 
 def check_settings(kind, n_rows) -> None:
@@ -379,11 +404,13 @@ def _good_fast(frame: pd.DataFrame, tree: ID3Classifier) -> bool:
 
 
 def build_exercise(
-    kind: str, n_rows: int, entropy, seed: int | None, student: str | None, *, solved=True
-) -> Exercise:
+    kind: str, n_rows: int, entropy, seed: int | None, student: str | None, *, solved=True,
+    language: str = "en",
+) -> Exercise:  # fmt: skip
     """The exercise drawn from ``entropy`` (the numbers that seed its random generator):
-    :func:`make_exercise`'s from its seed, a class's from its secret and the student. With
-    ``solved=False`` its ``solution`` is left empty until :func:`solve` writes it."""
+    :func:`make_exercise`'s from its seed, a class's from its secret and the student, written
+    in ``language``. With ``solved=False`` its ``solution`` is left empty until :func:`solve`
+    writes it."""
     rng = np.random.default_rng(entropy)
     for _ in range(MAX_ATTEMPTS):
         frame, numeric = _draw(kind, int(n_rows), rng)
@@ -393,7 +420,10 @@ def build_exercise(
             break
     else:  # pragma: no cover - the generator finds one within a few dozen draws
         raise RuntimeError(f"no clear-cut exercise found for kind={kind!r}, n_rows={n_rows}")
-    ex = Exercise(kind, seed, frame, _TARGET, "", WorkedSolution(""), tree, numeric, student)
+    tree.language = language  # (after the draw: the same data in every language)
+    ex = Exercise(
+        kind, seed, frame, _TARGET, "", WorkedSolution(""), tree, numeric, student, language
+    )
     ex.question = _question_markdown(ex)
     return solve(ex) if solved else ex
 
@@ -401,8 +431,10 @@ def build_exercise(
 def solve(ex: Exercise) -> Exercise:
     """Write the exercise's worked solution (its ``solution``) and return it."""
     tree = ex.tree
-    solution = worked_solution(ex._record(), max_thresholds=None)
-    drawn = "\n### The tree\n\n```\n" + tree.to_text(decimals=4) + "\n```\n"
+    with speaking(ex.language) as L:
+        solution = worked_solution(ex._record(), max_thresholds=None)
+        heading = L.gettext("The tree")
+    drawn = f"\n### {heading}\n\n```\n" + tree.to_text(decimals=4) + "\n```\n"
     ex.solution = WorkedSolution(
         solution + drawn,
         equations=solution.equations,
@@ -425,49 +457,75 @@ def _numbered(exercises: list[Exercise]):
         yield number, ex, new and ex.student is not None
 
 
+def _sheet_language(exercises: list[Exercise]):
+    """The language of a sheet: its exercises' (English for none)."""
+    return speaking(exercises[0].language if exercises else "en")
+
+
+def _sheet_title(answers: bool) -> str:
+    L = current()
+    if answers:
+        return L.gettext("Decision trees with entropy: answer key")
+    return L.gettext("Decision trees with entropy: exercises")
+
+
 def sheet_markdown(exercises: list[Exercise], *, answers: bool) -> str:
-    """An exercise sheet (``answers=False``) or its answer key, in Markdown; each student's
-    exercises start on a new page when printed (names are escaped: they show as written)."""
-    title = "Decision trees with entropy: " + ("answer key" if answers else "exercises")
-    parts = [f"# {title}\n"]
-    for i, (number, ex, new) in enumerate(_numbered(exercises)):
-        if new and i:
-            parts.append(PAGE_BREAK)
-        parts.append(f"## Exercise {number} ({markdown_text(ex.title)})\n")
-        parts.append(ex.question)
-        if answers:
-            parts.append(ex.solution.replace("## Worked solution", "### Worked solution"))
-    return "\n".join(parts)
+    """An exercise sheet (``answers=False``) or its answer key, in Markdown, in the language of
+    its exercises; each student's exercises start on a new page when printed (names are
+    escaped: they show as written)."""
+    with _sheet_language(exercises) as L:
+        parts = [f"# {_sheet_title(answers)}\n"]
+        solved = L.gettext("Worked solution")
+        for i, (number, ex, new) in enumerate(_numbered(exercises)):
+            if new and i:
+                parts.append(PAGE_BREAK)
+            title = markdown_text(ex.title)
+            parts.append(
+                f"## {L.line('Exercise {number} ({title})', number=str(number), title=title)}\n"
+            )
+            parts.append(ex.question)
+            if answers:
+                parts.append(ex.solution.replace(f"## {solved}", f"### {solved}"))
+        return "\n".join(parts)
 
 
 def sheet_latex(exercises: list[Exercise], *, answers: bool) -> str:
     """The same as a complete LaTeX document (each student's exercises on a new page)."""
-    title = "Decision trees with entropy: " + ("answer key" if answers else "exercises")
-    body = []
-    for i, (number, ex, new) in enumerate(_numbered(exercises)):
-        if new and i:
-            body.append("\\clearpage")
-        body.append(f"\\section*{{Exercise {number} ({latex_escape(ex.title)})}}")
-        body.append(ex.question_latex())
-        if answers:
-            body.append(ex.solution_latex().body.replace("\\section*{Worked solution}", ""))
-            body.append(
-                "\\subsection*{The tree}\n\\begin{verbatim}\n"
-                + ex.tree.to_text(decimals=4)
-                + "\n\\end{verbatim}"
-            )
-    return latex_document("\n\n".join(body), title)
+    with _sheet_language(exercises) as L:
+        title, body = _sheet_title(answers), []
+        solved = latex_escape(L.gettext("Worked solution"))
+        for i, (number, ex, new) in enumerate(_numbered(exercises)):
+            if new and i:
+                body.append("\\clearpage")
+            heading = L.line("Exercise {number} ({title})", number=str(number), title=ex.title)
+            body.append(f"\\section*{{{latex_escape(heading)}}}")
+            body.append(ex.question_latex())
+            if answers:
+                body.append(ex.solution_latex().body.replace(f"\\section*{{{solved}}}", ""))
+                heading = f"\\subsection*{{{latex_escape(L.gettext('The tree'))}}}"
+                body.append(heading + "\n" + _monospaced(ex.tree.to_text(decimals=4)))
+        return latex_document("\n\n".join(body), title)
+
+
+def _monospaced(text: str) -> str:
+    """Lines of monospaced text in LaTeX: ``verbatim`` when they are plain ASCII, else each
+    line escaped and its spaces kept (``verbatim`` would print a UTF-8 letter, the ``í`` of
+    ``raíz``, as two wrong glyphs)."""
+    if text.isascii():
+        return "\\begin{verbatim}\n" + text + "\n\\end{verbatim}"
+    lines = [latex_escape(line).replace(" ", "~") for line in text.split("\n")]
+    return "{\\ttfamily\\noindent " + "\\\\\n".join(lines) + "\\par}"
 
 
 def write_sheets(
     out, *, kind: str = "mixed", n_rows: int = 12, seed: int = 0, count: int = 1,
-    latex: bool = False, students: list[str] | None = None,
+    latex: bool = False, students: list[str] | None = None, language: str = "en",
 ) -> list:  # fmt: skip
     """Write ``exercises.md`` and ``answers.md`` (and with ``latex=True`` the ``.tex`` files) to
     the folder ``out``; exercise ``i`` uses seed ``seed + i``. With ``students`` (a name, or a
     list of names), each student gets their own ``count`` exercises (``make_exercise(...,
-    student=name)``), starting on a new page, each headed with the name. Returns the paths
-    written.
+    student=name)``), starting on a new page, each headed with the name. ``language``: the
+    sheets' (the same data in every language). Returns the paths written.
 
     Anyone who knows the seed can make these exercises (and their answers) again: for marks,
     hand out a :func:`~id3tree.classroom.make_class`'s handouts, drawn from a secret.
@@ -477,7 +535,9 @@ def write_sheets(
     if isinstance(count, bool) or not isinstance(count, int) or not 1 <= count <= 50:
         raise ValueError(f"count must be an integer from 1 to 50, got {count!r}")
     names = [None] if students is None else _student_names(students)
-    exercises = [make_exercise(kind, n_rows, seed + i, s) for s in names for i in range(count)]
+    exercises = [
+        make_exercise(kind, n_rows, seed + i, s, language) for s in names for i in range(count)
+    ]
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     written = []

@@ -19,7 +19,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from id3tree.cli.common import UserError, add_exercise_kind_option, check_new_file
+from id3tree.cli.common import (
+    UserError,
+    add_exercise_kind_option,
+    add_language_option,
+    check_new_file,
+)
 
 if TYPE_CHECKING:  # (imported where a command runs: id3tree --help starts fast)
     from id3tree.classroom import Class, ClassGrades
@@ -40,6 +45,7 @@ def _class(args: argparse.Namespace) -> Class:
         return make_class(
             args.roster, kind=args.kind, n_rows=args.rows, secret=secret,
             assignment=args.assignment, name_column=args.name_column, id_column=args.id_column,
+            language=getattr(args, "language", "en"),
         )  # fmt: skip
     except ValueError as error:
         raise UserError(f"--roster: {error}") from None
@@ -244,6 +250,7 @@ def add_class_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
             help="also write PDFs (default: when pdflatex is installed)",
         )  # fmt: skip
         paper.add_argument("--force", action="store_true", help="overwrite files that exist")
+        add_language_option(paper, f"{what} (the data and the marks the same in every language)")
         paper.set_defaults(run=_paper)
     grade = steps.add_parser(
         "grade",

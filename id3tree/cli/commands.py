@@ -29,6 +29,7 @@ from id3tree.cli.common import (
     add_column_options,
     add_exercise_kind_option,
     add_kind_options,
+    add_language_option,
     add_progress_option,
     add_target_option,
     check_new_file,
@@ -231,7 +232,7 @@ def _exercise(args: argparse.Namespace) -> int:
     students = column_list(args.students) or None
     for path in write_sheets(
         args.out, kind=args.kind, n_rows=args.rows, seed=args.seed, count=args.count,
-        latex=args.latex, students=students,
+        latex=args.latex, students=students, language=args.language,
     ):  # fmt: skip
         print(f"wrote {path}")
     return 0
@@ -298,6 +299,7 @@ def _add_exercise_command(commands: Any) -> None:
     )  # fmt: skip
     exercise.add_argument("--out", default=".", help="folder for the files (default: here)")
     exercise.add_argument("--latex", action="store_true", help="also write .tex files")
+    add_language_option(exercise, "the sheets (their data the same in every language)")
     exercise.add_argument(
         "--force", action="store_true", help="overwrite sheets that exist in --out"
     )

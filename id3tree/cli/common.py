@@ -270,6 +270,16 @@ def add_exercise_kind_option(parser: argparse.ArgumentParser, help: str) -> None
     parser.add_argument("--kind", default="mixed", choices=list(KINDS), help=help)
 
 
+def add_language_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--language`` of the pages a command writes (``what``: which), a shipped language."""
+    from id3tree.base.language import LANGUAGES
+
+    parser.add_argument(
+        "--language", choices=LANGUAGES, default="en",
+        help=f"language of {what}: {', '.join(LANGUAGES)} (default: en)",
+    )  # fmt: skip
+
+
 def add_progress_option(parser: argparse.ArgumentParser, what: str = "a progress bar") -> None:
     """``--progress`` / ``--no-progress``: by default a bar when stderr is a terminal."""
     parser.add_argument(

@@ -21,13 +21,23 @@ from typing import Any
 import numpy as np
 
 from id3tree.base.entropy import entropy_rows
-from id3tree.base.words import format_number, plural
+from id3tree.base.language import N_, current, speaking
+from id3tree.base.words import format_count, format_number
 from id3tree.engine.splits import TIE_TOLERANCE
-from id3tree.model.node import MISSING, Node, branch_label, narrowed, node_paths, path_step
+from id3tree.model.node import (
+    MISSING,
+    Node,
+    branch_label,
+    condensed_path,
+    narrowed,
+    node_paths,
+    path_step,
+)
 from id3tree.trace.table import candidate_table
 
 __all__ = [
-    "Branch", "CandidateTable", "NodeInfo", "path_subset", "record_of", "TeachingRecord", "Threshold",
+    "Branch", "CandidateTable", "excluded_words", "NodeInfo", "path_subset", "record_of",
+    "TeachingRecord", "Threshold",
 ]  # fmt: skip
 
 
@@ -89,6 +99,7 @@ class CandidateTable:
     chosen: bool = False
     tie: bool = False
     _cuts: dict | None = field(default=None, repr=False)  # numeric: arrays over every cut
+    _why: tuple | None = field(default=None, repr=False)  # excluded's message and its values
 
     @property
     def thresholds(self) -> list[Threshold]:
@@ -203,6 +214,18 @@ class NodeInfo:
     @property
     def node_id(self) -> int:
         return self.node.node_id
+
+    def where(self) -> str:
+        """Where the node is, in the language of the page: ``the root``, or its condensed path
+        (``Outlook = Sunny and Humidity = High``)."""
+        L = current()
+        if self.parent is None:
+            return L.gettext("the root")
+        return f" {L.gettext('and')} ".join(condensed_path(list(self.steps)))
+
+    def branch_words(self) -> str:
+        """The test on the edge from the parent (``Outlook = Sunny``), in the page's language."""
+        return condensed_path(list(self.steps[-1:]))[0] if self.steps else ""
 
     def subset(self, step: tuple | None = None) -> list[tuple[str, tuple]]:
         """The tests that define the node's rows (one per feature, a numeric feature's cuts as
@@ -354,23 +377,33 @@ class TeachingRecord:
             label = "missing" if value is None else str(value)
             table.branches.append(Branch(label, tuple(int(v) for v in row)))
         if table.feature in info.used:
-            table.excluded = (
-                f"{table.feature} is already used on the path to this node "
-                "(a categorical feature splits once per path)"
+            _exclude(
+                table,
+                N_(
+                    "{feature} is already used on the path to this node (a categorical feature "
+                    "splits once per path)"
+                ),
+                feature=table.feature,
             )
         elif len(table.branches) < 2:
-            only = table.branches[0].label if table.branches else "no value"
-            table.excluded = (
-                f"every row here has the same value of {table.feature} ({only}), "
-                "so it cannot split them"
-            )
+            only = table.branches[0].label if table.branches else current().gettext("no value")
+            _exclude(
+                table,
+                N_("every row here has the same value of {feature} ({value}), so it cannot split them"),
+                feature=table.feature, value=only,
+            )  # fmt: skip
         else:
             small = [b for b in table.branches if b.n < self.min_leaf]
             if small:
-                table.excluded = (
-                    f"the branch {table.feature} = {small[0].label} would get "
-                    f"{plural(small[0].n, 'row')}, fewer than min_samples_leaf = {self.min_leaf}"
-                )
+                _exclude(
+                    table,
+                    N_(
+                        "the branch {feature} = {value} would get {rows}, fewer than "
+                        "min_samples_leaf = {leaf}"
+                    ),
+                    feature=table.feature, value=small[0].label, rows=small[0].n,
+                    leaf=str(self.min_leaf),
+                )  # fmt: skip
 
     def _numeric(self, table: CandidateTable, columns: dict) -> None:
         """The cuts as the trace counts them; the best is the learner's threshold where the node
@@ -395,21 +428,32 @@ class TeachingRecord:
         present = present[~np.isnan(present)]
         n_missing = sum(table.parent) - len(present)
         if len(present) == 0:
-            table.excluded = f"every value of {table.feature} is missing here"
+            _exclude(table, N_("every value of {feature} is missing here"), feature=table.feature)
         elif len(left) == 0:
-            table.excluded = (
-                f"all {plural(len(present), 'row')} with a value have the same {table.feature} "
-                f"({format_number(present[0])}), so there is no midpoint to cut at"
-            )
+            _exclude(
+                table,
+                N_(
+                    "all {rows} with a value have the same {feature} ({value}), so there is no "
+                    "midpoint to cut at"
+                ),
+                rows=len(present), feature=table.feature,
+                value=float(present[0]),
+            )  # fmt: skip
         elif 0 < n_missing < self.min_leaf:
-            table.excluded = (
-                f"the branch of missing values would get {plural(n_missing, 'row')}, fewer than "
-                f"min_samples_leaf = {self.min_leaf}"
+            _exclude(
+                table,
+                N_(
+                    "the branch of missing values would get {rows}, fewer than min_samples_leaf "
+                    "= {leaf}"
+                ),
+                rows=int(n_missing),
+                leaf=str(self.min_leaf),
             )
         elif not allowed.any():
-            table.excluded = (
-                f"every threshold leaves fewer than min_samples_leaf = {self.min_leaf} rows "
-                "on one side"
+            _exclude(
+                table,
+                N_("every threshold leaves fewer than min_samples_leaf = {leaf} rows on one side"),
+                leaf=str(self.min_leaf),
             )
         if table.excluded is not None:
             return
@@ -444,8 +488,38 @@ def record_of(model) -> TeachingRecord:
             "either: fit with keep_trace=True to keep it"
         )
     trace = model.trace_ if getattr(model, "_trace_columns", None) is not None else None
-    record = TeachingRecord(
-        model.root_, data, model.classes_.tolist(), model.criterion, model.min_samples_leaf, trace
-    )
+    with speaking("en"):  # kept for every language: its pages translate where they print
+        record = TeachingRecord(
+            model.root_, data, model.classes_.tolist(), model.criterion, model.min_samples_leaf,
+            trace,
+        )  # fmt: skip
     model._teaching_record = record
     return record
+
+
+def _exclude(table: CandidateTable, message: str, **values: Any) -> None:
+    """Says why ``table``'s feature cannot split (:attr:`CandidateTable.excluded`, in English),
+    and keeps the message for :func:`excluded_words` to write in the page's language."""
+    table._why = (message, values)
+    with speaking("en"):
+        table.excluded = excluded_words(table)
+
+
+def excluded_words(table: CandidateTable) -> str | None:
+    """Why the feature of ``table`` cannot split, in the language of the page (None if it can).
+
+    A value of the message is text, a number (written with the language's decimal mark), or
+    an int: a count of rows, written with the word for it (``3 rows``)."""
+    if table._why is None:
+        return table.excluded
+    message, values = table._why
+    L = current()
+    written = {}
+    for name, value in values.items():
+        if isinstance(value, int):
+            written[name] = f"{format_count(value)} {L.words([value], 'row', 'rows')[0]}"
+        elif isinstance(value, float):
+            written[name] = L.number(format_number(value))
+        else:
+            written[name] = str(value)
+    return L.line(message, **written)

@@ -17,14 +17,17 @@ from html import escape
 
 import pandas as pd
 
-from id3tree.base.words import format_counts, format_number, plural
+from id3tree.base.language import Language, current, speaking
+from id3tree.base.words import format_count, format_counts, format_number
+from id3tree.engine.stopping import REASONS
 from id3tree.model.node import class_tie_note
 from id3tree.render.svg import tree_to_svg
-from id3tree.teaching.record import CandidateTable, NodeInfo, TeachingRecord
+from id3tree.teaching.record import CandidateTable, NodeInfo, TeachingRecord, excluded_words
 from id3tree.trace.lines import cut_reason
 
 __all__ = [
-    "candidate_frame", "counts_text", "iter_steps", "make_step", "samples", "Step", "was_scored",
+    "candidate_frame", "counts_text", "iter_steps", "label_words", "make_step", "samples", "Step",
+    "was_scored",
 ]  # fmt: skip
 
 
@@ -34,7 +37,8 @@ def counts_text(classes, counts) -> str:
 
 
 def samples(n: int) -> str:
-    return plural(n, "sample")
+    """``1 sample``, ``14 samples``, in the language of the page."""
+    return f"{format_count(n)} {current().words([n], 'sample', 'samples')[0]}"
 
 
 def was_scored(record: TeachingRecord, info: NodeInfo) -> bool:
@@ -50,18 +54,25 @@ def was_scored(record: TeachingRecord, info: NodeInfo) -> bool:
 
 def candidate_frame(record: TeachingRecord, tables: list[CandidateTable]) -> pd.DataFrame:
     """One row per feature: its best split, gain, gain ratio and a note."""
+    L = current()
     rows = []
     for t in tables:
         if t.chosen:
-            note = "chosen" + (" (tie broken by column order)" if t.tie else "")
+            note = (
+                L.gettext("chosen (tie broken by column order)") if t.tie else L.gettext("chosen")
+            )
         elif t.excluded:
-            note = t.excluded
+            note = excluded_words(t) or ""
         elif t.tie:
-            note = "tied with the winner; it comes later in column order"
+            note = L.gettext("tied with the winner; it comes later in column order")
         else:
             note = ""
         between = (
-            f"between {format_number(t.low)} and {format_number(t.high)}"
+            L.line(
+                "between {low} and {high}",
+                low=L.number(format_number(t.low)),
+                high=L.number(format_number(t.high)),
+            )
             if t.threshold is not None
             else ""
         )
@@ -77,9 +88,11 @@ def _split_words(table: CandidateTable) -> str:
     """``<= 2.45`` for a numeric feature, ``3 branches`` for a categorical one, ``-`` if none."""
     if not table.valid:
         return "-"
+    L = current()
     if table.kind == "numeric":
-        return f"<= {format_number(table.threshold)}"
-    return f"{len(table.branches)} branches"
+        return f"<= {L.number(format_number(table.threshold))}"
+    n = len(table.branches)
+    return f"{n} {L.words([n], 'branch', 'branches')[0]}"
 
 
 @dataclass
@@ -95,6 +108,7 @@ class Step:
     decision: str
     reason: str
     _record: TeachingRecord
+    language: Language | None = None  # the language of its words (None: the page's)
 
     @property
     def node(self):
@@ -106,46 +120,70 @@ class Step:
 
     @property
     def candidates(self) -> pd.DataFrame:
-        """The full candidate table: one row per feature."""
-        return candidate_frame(self._record, self.tables)
+        """The full candidate table: one row per feature (its notes in the step's language)."""
+        with speaking(self.language):
+            return candidate_frame(self._record, self.tables)
 
     def header(self) -> str:
-        node, info = self.info.node, self.info
-        where = (
-            "the root"
-            if info.parent is None
-            else f"{info.branch}, child of node {info.parent.node_id}"
-        )
-        return (
-            f"Step {self.k} ({self.numbering()}): node {node.node_id} ({where})\n"
-            f"{samples(node.n_samples)} ({counts_text(self.classes, node.class_counts.values())}), "
-            f"entropy {node.entropy:.4f}"
-        )
+        with speaking(self.language) as L:
+            node, info = self.info.node, self.info
+            where = (
+                L.gettext("the root")
+                if info.parent is None
+                else L.line(
+                    "{branch}, child of node {parent}",
+                    branch=info.branch_words(),
+                    parent=str(info.parent.node_id),
+                )
+            )
+            counts = counts_text(self.classes, node.class_counts.values())
+            return L.line(
+                "Step {k} ({numbering}): node {node} ({where})\n{samples} ({counts}), entropy "
+                "{entropy}",
+                k=str(self.k),
+                numbering=self.numbering(),
+                node=str(node.node_id),
+                where=where,
+                samples=samples(node.n_samples),
+                counts=counts,
+                entropy=L.number(f"{node.entropy:.4f}"),
+            )
 
     def numbering(self) -> str:
         """``steps 0 to 7``: steps are numbered as ``step(k)`` and ``list(steps())`` count them,
         from 0 (the root)."""
-        return f"steps 0 to {self.n_steps - 1}" if self.n_steps > 1 else "the only step"
+        with speaking(self.language) as L:
+            if self.n_steps > 1:
+                return L.line("steps 0 to {last}", last=str(self.n_steps - 1))
+            return L.gettext("the only step")
+
+    def _candidate_lines(self, L: Language) -> list[str]:
+        frame = self.candidates
+        lines = [L.gettext("candidates:")]
+        width = max(len(t.feature) for t in self.tables)
+        for _, row in frame.iterrows():
+            split = row["split"] + (f" ({row['between']})" if row["between"] else "")
+            gain = ""
+            if not pd.isna(row["gain"]):
+                gain = L.line("gain {gain}", gain=L.number(f"{row['gain']:.4f}"))
+            if self.criterion == "gain_ratio" and not pd.isna(row["gain_ratio"]):
+                ratio = L.number(f"{row['gain_ratio']:.4f}")
+                gain += ", " + L.line("gain ratio {ratio}", ratio=ratio)
+            note = f"  [{row['note']}]" if row["note"] else ""
+            text = f"{split}, {gain}" if gain else L.gettext("not a candidate")
+            lines.append(f"  {row['feature']:<{width}}  {text}{note}")
+        return lines
 
     def __str__(self) -> str:
-        lines = [self.header()]
-        if self.tables:
-            frame = self.candidates
-            lines.append("candidates:")
-            width = max(len(t.feature) for t in self.tables)
-            for _, row in frame.iterrows():
-                split = row["split"] + (f" ({row['between']})" if row["between"] else "")
-                gain = "" if pd.isna(row["gain"]) else f"gain {row['gain']:.4f}"
-                if self.criterion == "gain_ratio" and not pd.isna(row["gain_ratio"]):
-                    gain += f", gain ratio {row['gain_ratio']:.4f}"
-                note = f"  [{row['note']}]" if row["note"] else ""
-                text = f"{split}, {gain}" if gain else "not a candidate"
-                lines.append(f"  {row['feature']:<{width}}  {text}{note}")
-        lines.append(f"decision: {self.decision}")
-        lines.append(f"why: {self.reason}")
-        if self.k + 1 < self.n_steps:
-            lines.append(f"next: tree.step({self.k + 1})")
-        return "\n".join(lines)
+        with speaking(self.language) as L:
+            lines = [self.header()]
+            if self.tables:
+                lines.extend(self._candidate_lines(L))
+            lines.append(L.line("decision: {decision}", decision=self.decision))
+            lines.append(L.line("why: {reason}", reason=self.reason))
+            if self.k + 1 < self.n_steps:
+                lines.append(L.line("next: tree.step({k})", k=str(self.k + 1)))
+            return "\n".join(lines)
 
     def __repr__(self) -> str:
         return str(self)
@@ -158,62 +196,93 @@ class Step:
         )
 
     def _repr_html_(self) -> str:
+        with speaking(self.language) as L:
+            return self._html(L)
+
+    def _html(self, L: Language) -> str:
         head = "<br>".join(escape(line) for line in self.header().split("\n"))
         if self.tables:
             frame = self.candidates.copy()
             for column in ("overall_entropy", "gain", "gain_ratio"):
-                frame[column] = frame[column].map(lambda v: "" if pd.isna(v) else f"{v:.4f}")
+                frame[column] = frame[column].map(
+                    lambda v: "" if pd.isna(v) else L.number(f"{v:.4f}")
+                )
             table = frame.to_html(index=False, escape=True, border=0)
         else:
-            table = "<p><em>No feature was scored here.</em></p>"
+            table = f"<p><em>{escape(L.gettext('No feature was scored here.'))}</em></p>"
+        step = L.line("step {k} ({numbering})", k=str(self.k), numbering=self.numbering())
         nav = (
-            f"<p style='color:#666'>step {self.k} ({self.numbering()})"
+            f"<p style='color:#666'>{escape(step)}"
             + (
-                f" &middot; next: <code>tree.step({self.k + 1})</code>"
+                f" &middot; {escape(L.gettext('next:'))} <code>tree.step({self.k + 1})</code>"
                 if self.k + 1 < self.n_steps
                 else ""
             )
             + "</p>"
         )
+        decision, why = escape(L.gettext("Decision:")), escape(L.gettext("Why:"))
         return (
             "<div class='id3tree-step' style='display:flex;gap:1.5em;align-items:flex-start;"
             "flex-wrap:wrap'>"
             f"<div style='max-width:48em'><p><strong>{head}</strong></p>{table}"
-            f"<p><strong>Decision:</strong> {escape(self.decision)}<br>"
-            f"<strong>Why:</strong> {escape(self.reason)}</p>{nav}</div>"
+            f"<p><strong>{decision}</strong> {escape(self.decision)}<br>"
+            f"<strong>{why}</strong> {escape(self.reason)}</p>{nav}</div>"
             f"<div style='overflow:auto;max-width:100%'>{self.svg()}</div></div>"
         )
+
+
+def label_words(label: str) -> str:
+    """A branch's label in the page's language: ``missing``, ``<= 2,45``, or a value as it is."""
+    L = current()
+    if label == "missing":
+        return L.gettext("missing")
+    for op in ("<= ", "> "):
+        if label.startswith(op):
+            return op + L.number(label[len(op) :])
+    return label
+
+
+def _leaf_decision(node) -> tuple[str, str]:
+    L = current()
+    decision = L.line("leaf: predict {prediction}", prediction=str(node.prediction))
+    reason = L.phrase(node.stop_reason, REASONS) if node.stop_reason else L.gettext("no split")
+    tie = class_tie_note(node.class_counts, node.prediction)
+    if tie:
+        reason += f"; {tie}"
+    return decision, reason
 
 
 def _decision(record: TeachingRecord, info: NodeInfo, tables) -> tuple[str, str]:
     node = info.node
     if node.is_leaf:
-        decision = f"leaf: predict {node.prediction}"
-        reason = node.stop_reason or "no split"
-        tie = class_tie_note(node.class_counts, node.prediction)
-        if tie:
-            reason += f"; {tie}"
-        return decision, reason
+        return _leaf_decision(node)
+    L = current()
     chosen = next(t for t in tables if t.chosen)
-    score_name = "gain ratio" if record.criterion == "gain_ratio" else "gain"
-    branches = ", ".join(f"{b.label} ({b.n})" for b in chosen.branches)
-    decision = f"split on {chosen.test} into {branches}"
-    valid = [t for t in tables if t.valid]
-    reason = (
-        f"{chosen.feature} has the highest {score_name} ({chosen.score(record.criterion):.4f}) of "
-        f"the {len(valid)} feature{'s' * (len(valid) != 1)} that can split here"
-    )
+    score_name = L.gettext("gain ratio") if record.criterion == "gain_ratio" else L.gettext("gain")
+    branches = L.join([f"{label_words(b.label)} ({b.n})" for b in chosen.branches])
+    test = chosen.feature
+    if chosen.kind == "numeric" and chosen.threshold is not None:
+        test += f" <= {L.number(format_number(chosen.threshold))}"
+    decision = L.line("split on {test} into {branches}", test=test, branches=branches)
+    n = len([t for t in tables if t.valid])
+    reason = L.line(
+        "{feature} has the highest {score} ({value}) of the {n} {features} that can split here",
+        feature=chosen.feature, score=score_name,
+        value=L.number(f"{chosen.score(record.criterion):.4f}"), n=str(n),
+        features=L.words([n], "feature", "features")[0],
+    )  # fmt: skip
     if chosen.tie:
-        tied = [t.feature for t in tables if t.tie and not t.chosen]
-        reason += f"; it ties with {', '.join(tied)} and comes first in column order"
+        tied = L.join([t.feature for t in tables if t.tie and not t.chosen])
+        reason += "; " + L.line("it ties with {tied} and comes first in column order", tied=tied)
     if chosen.threshold is not None:
-        reason += (
-            f"; its threshold {format_number(chosen.threshold)} is "
-            + cut_reason(*map(format_number, (chosen.low, chosen.high, chosen.threshold)))
-            + ", the cut of lowest overall entropy"
+        reason += "; " + L.line(
+            "its threshold {threshold} is {where}, the cut of lowest overall entropy",
+            threshold=L.number(format_number(chosen.threshold)),
+            where=cut_reason(*map(format_number, (chosen.low, chosen.high, chosen.threshold))),
         )
         if chosen.n_tied_thresholds > 1:
-            reason += f" ({chosen.n_tied_thresholds} cuts tie: the smallest is used)"
+            ties = str(chosen.n_tied_thresholds)
+            reason += " " + L.line("({n} cuts tie: the smallest is used)", n=ties)
     return decision, reason
 
 
@@ -227,9 +296,20 @@ def make_step(record: TeachingRecord, k: int) -> Step:
     info = record.infos[k]
     tables = record.tables(info.node_id) if was_scored(record, info) else []
     decision, reason = _decision(record, info, tables)
-    return Step(k, n, info, record.classes, record.criterion, tables, decision, reason, record)
+    return Step(
+        k, n, info, record.classes, record.criterion, tables, decision, reason, record, current()
+    )
 
 
 def iter_steps(record: TeachingRecord) -> Iterator[Step]:
-    for k in range(len(record.infos)):
-        yield make_step(record, k)
+    """Every step in reading order, each written in the language of the page that asked for
+    them (the language around this call, not the one around each ``next``)."""
+    spoken = current()
+
+    def walk() -> Iterator[Step]:
+        for k in range(len(record.infos)):
+            with speaking(spoken):
+                step = make_step(record, k)
+            yield step
+
+    return walk()

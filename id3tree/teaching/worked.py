@@ -29,11 +29,20 @@ import re
 from collections.abc import Iterable
 
 from id3tree.base import pencil
+from id3tree.base.language import Language, current, speaking
 from id3tree.base.latex import latex_escape
 from id3tree.base.words import class_name, format_number
+from id3tree.engine.stopping import REASONS
 from id3tree.model.node import class_tie_note
-from id3tree.teaching.record import Branch, CandidateTable, NodeInfo, TeachingRecord, path_subset
-from id3tree.teaching.steps import counts_text, samples, was_scored
+from id3tree.teaching.record import (
+    Branch,
+    CandidateTable,
+    NodeInfo,
+    TeachingRecord,
+    excluded_words,
+    path_subset,
+)
+from id3tree.teaching.steps import counts_text, label_words, samples, was_scored
 from id3tree.trace.lines import below_midpoint
 
 __all__ = [
@@ -105,6 +114,7 @@ class _Writer:
     equation it writes and whether one of them needed ``≈``."""
 
     def __init__(self, format: str, tex: bool, exact: bool, listed: int | None):
+        self.L: Language = current()  # the words and the decimal mark
         self.plain = format == "text"  # words as they are: no Markdown, no LaTeX
         self.latex = format == "latex"
         self.tex = tex
@@ -144,6 +154,18 @@ class _Writer:
     def num(value: float) -> str:
         return pencil.fixed(value)
 
+    def dec(self, text: str) -> str:
+        """A number written with a point (as the pencil reads it) as the page's words print it:
+        with the language's decimal mark."""
+        return self.L.number(text)
+
+    def mdec(self, text: str) -> str:
+        """:meth:`dec` inside a formula: TeX reads a comma as punctuation (a space after it),
+        so a decimal comma is written ``{,}``."""
+        if self.tex and self.L.decimal != ".":
+            return text.replace(".", "{" + self.L.decimal + "}")
+        return self.L.number(text)
+
     def frac_text(self, a: int, n: int) -> str:
         """A share as printed, in plain digits (what a pencil reads): ``5/14`` or ``0.3571``."""
         return f"{a}/{n}" if self.exact else self.num(a / n)
@@ -151,7 +173,7 @@ class _Writer:
     def frac(self, a: int, n: int) -> str:
         if self.exact and self.tex:
             return f"\\frac{{{a}}}{{{n}}}"
-        return self.frac_text(a, n)
+        return self.mdec(self.frac_text(a, n))
 
     def mark(self, sign: str) -> str:
         """``=`` or ``≈`` (``\\approx``) between an expression and its result."""
@@ -175,7 +197,8 @@ class _Writer:
         if not tests:
             return "S"
         words = [self._test(feature, bounds) for feature, bounds in tests]
-        return "S_{" + (",\\ " if self.tex else ", ").join(words) + "}"
+        separator = self.L.separator.rstrip()  # "," or ";"
+        return "S_{" + (separator + ("\\ " if self.tex else " ")).join(words) + "}"
 
     def _test(self, feature: str, bounds: tuple) -> str:
         low, high, other = bounds
@@ -183,14 +206,20 @@ class _Writer:
         if other is not None:
             op, value = other
             if op == "missing":
-                return f"{name}\\ \\textrm{{missing}}" if self.tex else f"{name} is missing"
+                L = self.L
+                if self.tex:
+                    return f"{name}\\ \\textrm{{{L.gettext('missing')}}}"
+                return L.line("{feature} is missing", feature=name)
             return f"{name}={self.name(value)}"
         le = "\\le " if self.tex else "<="
+        low_text, high_text = (
+            None if v is None else self.mdec(format_number(v)) for v in (low, high)
+        )
         if low is not None and high is not None:
-            return f"{format_number(low)}<{name}{le}{format_number(high)}"
+            return f"{low_text}<{name}{le}{high_text}"
         if low is not None:
-            return f"{name}>{format_number(low)}"
-        return f"{name}{le}{format_number(high)}"
+            return f"{name}>{low_text}"
+        return f"{name}{le}{high_text}"
 
     def symbol(self, name: str, subset: str, feature: str | None = None) -> str:
         """``H(S)``, ``H(S | Outlook)``, ``Gain(S, Outlook)``, in the notation's letters."""
@@ -230,14 +259,16 @@ class _Writer:
         if result == "0":
             return "0"
         expr, shares = self.entropy_expr(counts)
-        return f"{expr} {self.mark(pencil.entropy_sign(shares, result))} {result}"
+        return f"{expr} {self.mark(pencil.entropy_sign(shares, result))} {self.mdec(result)}"
 
     def weighted_sum(self, weights: list[tuple[int, int]], values: list[str], result: str) -> str:
         """``w1 × v1 + w2 × v2 ... = result`` with each weight ``(a, n)`` as a share."""
         texts = [self.frac_text(a, n) for a, n in weights]
-        terms = [f"{self.frac(a, n)}{self.times()}{v}" for (a, n), v in zip(weights, values)]
+        terms = [
+            f"{self.frac(a, n)}{self.times()}{self.mdec(v)}" for (a, n), v in zip(weights, values)
+        ]
         sign = self.mark(pencil.weighted_sum_sign(texts, values, result))
-        return f"{' + '.join(terms)} {sign} {result}"
+        return f"{' + '.join(terms)} {sign} {self.mdec(result)}"
 
     def equation(self, body: str) -> str:
         """A displayed equation, kept in :attr:`equations`."""
@@ -285,16 +316,17 @@ def _branch_step(table: CandidateTable, branch: Branch) -> tuple:
 
 def _branch_label(w: _Writer, label: str) -> str:
     if label == "missing":
-        return "\\textit{missing}" if w.latex else "*missing*"
-    if w.latex and label.startswith("<= "):
-        return "$\\le$ " + w.text(label[3:])
-    if w.latex and label.startswith("> "):
-        return "$>$ " + w.text(label[2:])
+        word = w.L.gettext("missing")
+        return f"\\textit{{{word}}}" if w.latex else f"*{word}*"
+    for op, tex in (("<= ", "$\\le$ "), ("> ", "$>$ ")):
+        if label.startswith(op):  # a numeric branch: its threshold with the decimal mark
+            return (tex if w.latex else op) + w.text(w.dec(label[len(op) :]))
     return w.text(label)
 
 
 def _branch_table(w: _Writer, record: TeachingRecord, table: CandidateTable) -> str:
     """One row per branch: samples, class counts, entropy, weight, weight × entropy."""
+    L = w.L
     rows = []
     for b in table.branches:
         entropy = w.entropy_text(b.counts)
@@ -302,21 +334,29 @@ def _branch_table(w: _Writer, record: TeachingRecord, table: CandidateTable) -> 
         if entropy == "0":
             product = "0"
         else:
-            product = w.num(b.n / table.n * b.entropy)
+            product = w.dec(w.num(b.n / table.n * b.entropy))
             if pencil.product_sign(weight, entropy, product) == pencil.APPROX:
                 w.approx = True
                 product = ("$\\approx$ " if w.latex else "≈ ") + product
-        shown = f"${w.frac(b.n, table.n)}$" if w.latex else weight
+        shown = f"${w.frac(b.n, table.n)}$" if w.latex else w.dec(weight)
         rows.append(
-            [_branch_label(w, b.label), str(b.n), *map(str, b.counts), entropy, shown, product]
+            [
+                _branch_label(w, b.label),
+                str(b.n),
+                *map(str, b.counts),
+                w.dec(entropy),
+                shown,
+                product,
+            ]
         )
+    entropy = L.gettext("entropy")
     header = [
         w.text(table.feature),
-        "samples",
+        L.gettext("samples"),
         *[w.text(class_name(c)) for c in record.classes],
-        "entropy",
-        "weight",
-        "weight $\\times$ entropy" if w.latex else "weight × entropy",
+        entropy,
+        L.gettext("weight"),
+        L.gettext("weight") + (" $\\times$ " if w.latex else " × ") + entropy,
     ]
     return w.table(header, rows, "X" + "r" * (len(header) - 1))
 
@@ -324,6 +364,7 @@ def _branch_table(w: _Writer, record: TeachingRecord, table: CandidateTable) -> 
 def _threshold_table(w: _Writer, record: TeachingRecord, table: CandidateTable) -> list[str]:
     """Every candidate cut of a numeric feature: the class counts on each side and the overall
     entropy of the cut, written out."""
+    L = w.L
     missing = next((b for b in table.branches if b.label == "missing"), None)
     rows, blocked = [], False
     for t in table.thresholds:
@@ -331,50 +372,76 @@ def _threshold_table(w: _Writer, record: TeachingRecord, table: CandidateTable) 
         weights = [(sum(s), table.n) for s in sides]
         values = [w.entropy_text(s) for s in sides]
         overall = w.weighted_sum(weights, values, w.num(t.overall_entropy))
-        threshold = format_number(t.threshold)
+        threshold = w.dec(format_number(t.threshold))
         if t.threshold == table.threshold:
             threshold = w.bold(threshold)
         if not t.allowed:
             threshold, blocked = threshold + "*", True
-        between = f"{format_number(t.low)} and {format_number(t.high)}"
-        left, right = (", ".join(map(str, side)) for side in (t.left, t.right))
+        between = L.line(
+            "{low} and {high}", low=w.dec(format_number(t.low)), high=w.dec(format_number(t.high))
+        )
+        left, right = (L.join(list(map(str, side))) for side in (t.left, t.right))
         rows.append([threshold, between, left, right, w.inline(overall)])
-    classes = ", ".join(w.text(class_name(c)) for c in record.classes)
+    classes = L.join([w.text(class_name(c)) for c in record.classes])
+    word = L.gettext("threshold")
     header = [
-        "threshold", "between", f"{w.le()} threshold", f"{w.gt()} threshold", "overall entropy",
+        word, L.gettext("between"), f"{w.le()} {word}", f"{w.gt()} {word}",
+        L.gettext("overall entropy"),
     ]  # fmt: skip
     out = [
-        "Every candidate threshold, with the class counts on each side (in the order "
-        f"{classes}) and the overall entropy of the cut (the lowest in bold):",
+        L.line(
+            "Every candidate threshold, with the class counts on each side (in the order "
+            "{classes}) and the overall entropy of the cut (the lowest in bold):",
+            classes=classes,
+        ),
         w.table(header, rows, "rlrrX"),
     ]
     if missing:
-        out.append(f"The last term of each sum is the {missing.n} rows with no value.")
+        out.append(
+            L.line("The last term of each sum is the {n} rows with no value.", n=str(missing.n))
+        )
     if blocked:
         out.append(
             w.text(
-                f"* a cut that leaves fewer than min_samples_leaf = {record.min_leaf} rows on one "
-                "side: not allowed."
+                L.line(
+                    "* a cut that leaves fewer than min_samples_leaf = {leaf} rows on one side: "
+                    "not allowed.",
+                    leaf=str(record.min_leaf),
+                )
             )
         )
     return out
 
 
 def _numeric_intro(w: _Writer, record: TeachingRecord, table: CandidateTable) -> list[str]:
+    L = w.L
     name, allowed = table.feature, table.n_allowed_thresholds
     low, high, cut = (format_number(v) for v in (table.low, table.high, table.threshold))
     below = below_midpoint(low, high, cut)  # thresholds="c45": a training value below it
-    midpoint = f"({low} + {high}) / 2 {w.mark(pencil.midpoint_sign(low, high, cut))} {cut}"
+    m_low, m_high, m_cut = map(w.mdec, (low, high, cut))
+    sign = w.mark(pencil.midpoint_sign(low, high, cut))
+    midpoint = f"({m_low} + {m_high}) / 2 {sign} {m_cut}"
     if below is not None:
-        midpoint = (
-            f"({low} + {high}) / 2 = {below}, C4.5's cut: the largest value {w.le()} it, {cut}"
+        midpoint = f"({m_low} + {m_high}) / 2 = {w.mdec(below)}, " + L.line(
+            "C4.5's cut: the largest value {le} it, {cut}", le=w.le(), cut=m_cut
         )
     ties = table.n_tied_thresholds
     out = [
-        f"{w.bold(w.text(name))} (numeric): {allowed} candidate midpoint{'s' * (allowed != 1)} "
-        f"between adjacent distinct values; the lowest overall entropy is at {w.text(name)} "
-        f"{w.le()} {cut}, between {low} and {high}, their midpoint {w.inline(midpoint)}."
-        + (f" {ties} cuts tie; the smallest is used." if ties > 1 else "")
+        L.line(
+            "{name} (numeric): {n} {midpoints} between adjacent distinct values; the lowest "
+            "overall entropy is at {feature} {le} {cut}, between {low} and {high}, their "
+            "midpoint {midpoint}.",
+            name=w.bold(w.text(name)),
+            n=str(allowed),
+            midpoints=L.words([allowed], "candidate midpoint", "candidate midpoints")[0],
+            feature=w.text(name),
+            le=w.le(),
+            cut=w.dec(cut),
+            low=w.dec(low),
+            high=w.dec(high),
+            midpoint=w.inline(midpoint),
+        )  # fmt: skip
+        + (" " + L.line("{n} cuts tie; the smallest is used.", n=str(ties)) if ties > 1 else "")
     ]
     n_cuts = len(table.thresholds)
     if w.listed is None or n_cuts <= w.listed:
@@ -382,20 +449,35 @@ def _numeric_intro(w: _Writer, record: TeachingRecord, table: CandidateTable) ->
     else:
         call = f'tree.candidate_table({table.node}, "{name}")'
         out.append(
-            f"{w.code(call)} lists the {n_cuts} candidate thresholds and their overall entropies."
+            L.line(
+                "{call} lists the {n} candidate thresholds and their overall entropies.",
+                call=w.code(call),
+                n=str(n_cuts),
+            )
         )
     return out
 
 
 def _feature_block(w: _Writer, record: TeachingRecord, info: NodeInfo, table: CandidateTable):
+    L = w.L
     name = table.feature
     if not table.valid:
-        return [f"{w.bold(w.text(name))}: not a candidate here: {w.text(table.excluded)}."]
+        return [
+            L.line(
+                "{name}: not a candidate here: {reason}.",
+                name=w.bold(w.text(name)), reason=w.text(excluded_words(table)),
+            )
+        ]  # fmt: skip
     if table.kind == "numeric":
         out = _numeric_intro(w, record, table)
     else:
         k = len(table.branches)
-        out = [f"{w.bold(w.text(name))}: one branch per value ({k} values)."]
+        out = [
+            L.line(
+                "{name}: one branch per value ({k} {values}).",
+                name=w.bold(w.text(name)), k=str(k), values=L.words([k], "value", "values")[0],
+            )
+        ]  # fmt: skip
     out.append(_branch_table(w, record, table))
     here = w.subset(info.subset())
     for b in table.branches:
@@ -408,15 +490,17 @@ def _feature_block(w: _Writer, record: TeachingRecord, info: NodeInfo, table: Ca
     out.append(w.equation(f"{conditional} = {w.weighted_sum(weights, values, overall)}"))
     parent = w.num(table.parent_entropy)
     sign = w.mark(pencil.difference_sign(parent, overall, gain))
-    out.append(w.equation(f"{w.symbol('Gain', here, name)} = {parent} - {overall} {sign} {gain}"))
+    m_parent, m_overall, m_gain = map(w.mdec, (parent, overall, gain))
+    out.append(
+        w.equation(f"{w.symbol('Gain', here, name)} = {m_parent} - {m_overall} {sign} {m_gain}")
+    )
     if record.criterion == "gain_ratio":
         split = w.symbol("SplitInfo", here, name)
         out.append(w.equation(f"{split} = {w.entropy_value([b.n for b in table.branches])}"))
         info_text, ratio = w.num(table.split_info), w.num(table.gain_ratio)
         sign = w.mark(pencil.quotient_sign(gain, info_text, ratio))
-        out.append(
-            w.equation(f"{w.symbol('GainRatio', here, name)} = {gain} / {info_text} {sign} {ratio}")
-        )
+        quotient = f"{m_gain} / {w.mdec(info_text)} {sign} {w.mdec(ratio)}"
+        out.append(w.equation(f"{w.symbol('GainRatio', here, name)} = {quotient}"))
     return out
 
 
@@ -424,51 +508,74 @@ def _feature_block(w: _Writer, record: TeachingRecord, info: NodeInfo, table: Ca
 # one node
 # ---------------------------------------------------------------------------------------------
 def _leaf_words(w: _Writer, node) -> str:
+    L = w.L
     reason = node.stop_reason or "no split"
+    prediction = w.text(node.prediction)
     if reason.startswith("pure"):
-        who = "The only sample is" if node.n_samples == 1 else f"All {node.n_samples} samples are"
-        return (
-            f"{who} {w.text(node.prediction)}: the node is pure, a leaf predicting "
-            f"{w.text(node.prediction)}."
-        )
+        if node.n_samples == 1:
+            return L.line(
+                "The only sample is {prediction}: the node is pure, a leaf predicting "
+                "{prediction}.",
+                prediction=prediction,
+            )
+        return L.line(
+            "All {n} samples are {prediction}: the node is pure, a leaf predicting {prediction}.",
+            n=str(node.n_samples), prediction=prediction,
+        )  # fmt: skip
     tie = class_tie_note(node.class_counts, node.prediction)
-    return f"A leaf ({w.text(reason)}), predicting {w.text(node.prediction)}" + (
-        f"; {w.text(tie)}." if tie else "."
-    )
+    words = L.phrase(reason, REASONS) if reason != "no split" else L.gettext("no split")
+    return L.line(
+        "A leaf ({reason}), predicting {prediction}", reason=w.text(words), prediction=prediction
+    ) + (f"; {w.text(tie)}." if tie else ".")
 
 
 def _decision(w: _Writer, record: TeachingRecord, node, tables: list[CandidateTable]) -> str:
+    L = w.L
+    decision = w.bold(L.gettext("Decision"))
     if node.is_leaf:
-        return (
-            f"{w.bold('Decision')}: no split ({w.text(node.stop_reason or '')}); a leaf "
-            f"predicting {w.text(node.prediction)}."
-        )
-    score = "gain ratio" if record.criterion == "gain_ratio" else "gain"
+        reason = L.phrase(node.stop_reason or "", REASONS)
+        return L.line(
+            "{decision}: no split ({reason}); a leaf predicting {prediction}.",
+            decision=decision, reason=w.text(reason), prediction=w.text(node.prediction),
+        )  # fmt: skip
+    score = L.gettext("gain ratio") if record.criterion == "gain_ratio" else L.gettext("gain")
     chosen = next(t for t in tables if t.chosen)
-    branches = ", ".join(f"{w.text(b.label)} ({b.n})" for b in chosen.branches)
+    branches = L.join([f"{w.text(label_words(b.label))} ({b.n})" for b in chosen.branches])
     tie = ""
     if chosen.tie:
-        others = ", ".join(w.text(t.feature) for t in tables if t.tie and not t.chosen)
-        tie = f" It ties with {others}; ties go to the feature that comes first in column order."
+        others = L.join([w.text(t.feature) for t in tables if t.tie and not t.chosen])
+        tie = " " + L.line(
+            "It ties with {others}; ties go to the feature that comes first in column order.",
+            others=others,
+        )
     test = w.text(chosen.feature)
     if chosen.threshold is not None:
-        test += f" {w.le()} {format_number(chosen.threshold)}"
-    return (
-        f"{w.bold('Decision')}: the highest {score} is {w.text(chosen.feature)}'s "
-        f"({w.num(chosen.score(record.criterion))}), so node {node.node_id} splits on "
-        f"{test} into {branches}.{tie}"
-    )
+        test += f" {w.le()} {w.dec(format_number(chosen.threshold))}"
+    return L.line(
+        "{decision}: the highest {score} is {feature}'s ({value}), so node {node} splits on "
+        "{test} into {branches}.{tie}",
+        decision=decision, score=score, feature=w.text(chosen.feature),
+        value=w.dec(w.num(chosen.score(record.criterion))), node=str(node.node_id), test=test,
+        branches=branches, tie=tie,
+    )  # fmt: skip
 
 
 def _node_block(w: _Writer, record: TeachingRecord, node_id: int, level: int) -> list[str]:
+    L = w.L
     info = record.info(node_id)
     n = info.node
-    where = "the root" if info.parent is None else " and ".join(info.path)
     counts = counts_text(record.classes, n.class_counts.values())
     out = [
         w.heading(
-            f"Node {n.node_id} ({w.text(where)}): {samples(n.n_samples)} ({w.text(counts)})", level
-        )
+            L.line(
+                "Node {number} ({where}): {samples} ({counts})",
+                number=str(n.node_id),
+                where=w.text(info.where()),
+                samples=samples(n.n_samples),
+                counts=w.text(counts),
+            ),
+            level,
+        )  # fmt: skip
     ]
     if not was_scored(record, info):
         return [*out, _leaf_words(w, n)]
@@ -486,12 +593,14 @@ def _node_block(w: _Writer, record: TeachingRecord, node_id: int, level: int) ->
 # ---------------------------------------------------------------------------------------------
 def _intro(w: _Writer, record: TeachingRecord) -> str:
     n = len(record.data.y)
-    text = (
+    L = w.L
+    text = L.line(
         "Every number below is computed from the exact fractions and rounded to four decimals "
-        f"only when printed. Logarithms are base 2. S is the set of all {n} training rows; a "
-        "subscript keeps the rows that pass its tests."
+        "only when printed. Logarithms are base 2. S is the set of all {n} training rows; a "
+        "subscript keeps the rows that pass its tests.",
+        n=str(n),
     )
-    return text + (" " + w.text(pencil.LEGEND) if w.approx else "")
+    return text + (" " + w.text(L.gettext(pencil.LEGEND)) if w.approx else "")
 
 
 def _write(record: TeachingRecord, node, w: _Writer) -> str:
@@ -499,19 +608,29 @@ def _write(record: TeachingRecord, node, w: _Writer) -> str:
     if node is None:
         for info in record.infos:
             blocks.extend(_node_block(w, record, info.node_id, 3))
-        head = [w.heading("Worked solution", 2)]
+        head = [w.heading(w.L.gettext("Worked solution"), 2)]
     else:
         blocks.extend(_node_block(w, record, record.info(node).node_id, 3))
         head = []
     head.append(_intro(w, record))  # last: it says what ≈ means if the solution used it
-    return "\n\n".join(head + blocks) + "\n"
+    text = "\n\n".join(head + blocks) + "\n"
+    return _ascii(text) if w.latex else text
+
+
+def _ascii(text: str) -> str:
+    """A LaTeX page's translated words in plain ASCII (``Soluci\\'{o}n``): every label is
+    escaped already, so what is left beyond ASCII is the catalog's."""
+    if text.isascii():
+        return text
+    return "".join(c if c.isascii() else latex_escape(c) for c in text)
 
 
 def worked_solution(
     record: TeachingRecord, node=None, *, format: str = "markdown", exact: bool = True,
     max_thresholds: int | None = MAX_LISTED_THRESHOLDS,
 ) -> WorkedSolution:  # fmt: skip
-    """The hand calculation of one node (``node`` = its id) or of the whole tree (None).
+    """The hand calculation of one node (``node`` = its id) or of the whole tree (None), in the
+    language of the page (:func:`~id3tree.base.language.speaking`).
 
     ``max_thresholds``: a numeric feature's candidate thresholds are listed when there are at
     most this many (None: always).
@@ -524,13 +643,19 @@ def worked_solution(
     w = _Writer(format, format == "latex", exact, max_thresholds)
     text = _write(record, node, w)
     if format == "latex":
-        title = "Worked solution" + ("" if node is None else f": node {node}")
+        L = w.L
+        if node is None:
+            title = L.gettext("Worked solution")
+        else:
+            title = L.line("Worked solution: node {node}", node=str(node))
         return WorkedSolution(
             latex_document(text, title), "latex", equations=w.equations, body=text
         )
+    spoken = w.L
 
     def math() -> str:
-        return _write(record, node, _Writer(format, True, exact, max_thresholds))
+        with speaking(spoken):
+            return _write(record, node, _Writer(format, True, exact, max_thresholds))
 
     return WorkedSolution(text, "markdown", equations=w.equations, math=math)
 

@@ -409,9 +409,16 @@ def cut_reason(low: str, high: str, threshold: str) -> str:
     """Where a printed threshold comes from, for the steps and the page: "the midpoint between
     a and b", or C4.5's value below it (:func:`below_midpoint`)."""
     below = below_midpoint(low, high, threshold)
+    L = current()
+    low, high = L.number(low), L.number(high)
     if below is None:
-        return f"the midpoint between {low} and {high}"
-    return f"C4.5's largest training value <= {below}, the midpoint between {low} and {high}"
+        return L.line("the midpoint between {low} and {high}", low=low, high=high)
+    return L.line(
+        "C4.5's largest training value <= {below}, the midpoint between {low} and {high}",
+        below=L.number(below),
+        low=low,
+        high=high,
+    )
 
 
 def below_midpoint(low: str, high: str, threshold: str) -> str | None:
