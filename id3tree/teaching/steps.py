@@ -14,10 +14,13 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from html import escape
+from typing import Any
 
 import pandas as pd
 
-from id3tree.base.words import format_counts, format_number, plural
+from id3tree.base.entropy import measures
+from id3tree.base.pencil import unit_note
+from id3tree.base.words import format_counts, format_number, plural, tie_order
 from id3tree.model.node import class_tie_note
 from id3tree.render.svg import tree_to_svg
 from id3tree.teaching.record import CandidateTable, NodeInfo, TeachingRecord
@@ -53,11 +56,11 @@ def candidate_frame(record: TeachingRecord, tables: list[CandidateTable]) -> pd.
     rows = []
     for t in tables:
         if t.chosen:
-            note = "chosen" + (" (tie broken by column order)" if t.tie else "")
+            note = "chosen" + (f" (tie broken by {tie_order()})" if t.tie else "")
         elif t.excluded:
             note = t.excluded
         elif t.tie:
-            note = "tied with the winner; it comes later in column order"
+            note = f"tied with the winner; it comes later in {tie_order()}"
         else:
             note = ""
         between = (
@@ -82,6 +85,7 @@ def _split_words(table: CandidateTable) -> str:
     return f"{len(table.branches)} branches"
 
 
+@measures("candidates", "header", "__str__", "_repr_html_")  # (in the tree's unit)
 @dataclass
 class Step:
     """One node of the growth. ``str(step)`` is the text form; Jupyter shows ``_repr_html_``."""
@@ -95,6 +99,16 @@ class Step:
     decision: str
     reason: str
     _record: TeachingRecord
+
+    @property
+    def log_base(self) -> Any:
+        """The unit of the tree's numbers: 2 (bits) or ``"e"`` (nats), as the model has it."""
+        return self._record.log_base
+
+    @property
+    def ties(self) -> str:
+        """The tie rule between features: ``"first"`` (column order) or ``"name"``."""
+        return self._record.ties
 
     @property
     def node(self):
@@ -119,7 +133,7 @@ class Step:
         return (
             f"Step {self.k} ({self.numbering()}): node {node.node_id} ({where})\n"
             f"{samples(node.n_samples)} ({counts_text(self.classes, node.class_counts.values())}), "
-            f"entropy {node.entropy:.4f}"
+            f"entropy {node.entropy:.4f}" + ("" if unit_note() is None else f"\n{unit_note()}")
         )
 
     def numbering(self) -> str:
@@ -205,7 +219,7 @@ def _decision(record: TeachingRecord, info: NodeInfo, tables) -> tuple[str, str]
     )
     if chosen.tie:
         tied = [t.feature for t in tables if t.tie and not t.chosen]
-        reason += f"; it ties with {', '.join(tied)} and comes first in column order"
+        reason += f"; it ties with {', '.join(tied)} and comes first in {tie_order()}"
     if chosen.threshold is not None:
         reason += (
             f"; its threshold {format_number(chosen.threshold)} is "

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from id3tree.base.words import format_number
+from id3tree.base.pencil import unit_word
+from id3tree.base.words import format_number, tie_order
 from id3tree.engine.splits import TIE_TOLERANCE
 from id3tree.teaching.record import CandidateTable, TeachingRecord
 from id3tree.teaching.steps import counts_text, samples, was_scored
@@ -53,7 +54,7 @@ def _offer(table: CandidateTable) -> str:
         where += f" (between {format_number(table.low)} and {format_number(table.high)})"
     return (
         f"its best split is {where}, with overall entropy {table.overall_entropy:.4f} against "
-        f"the node's {table.parent_entropy:.4f}, so it gains {table.gain:.4f} bits "
+        f"the node's {table.parent_entropy:.4f}, so it gains {table.gain:.4f} {unit_word()} "
         f"(branches {_branches(table)})"
     )
 
@@ -109,8 +110,8 @@ def why_not(record: TeachingRecord, node, feature) -> WhyNot:
     if mine >= theirs - TIE_TOLERANCE:
         text = (
             f"{at}, {name} ties with {winner.feature}: both score {score_name} {theirs:.4f} "
-            f"(within {TIE_TOLERANCE:g} bits). Ties go to the feature that comes first in column "
-            f"order, and {winner.feature} comes before {name}. {name}: {_offer(table)}."
+            f"(within {TIE_TOLERANCE:g} bits). Ties go to the feature that comes first in "
+            f"{tie_order()}, and {winner.feature} comes before {name}. {name}: {_offer(table)}."
         )
         kind = "tie"
     else:

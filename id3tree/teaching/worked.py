@@ -29,8 +29,9 @@ import re
 from collections.abc import Iterable
 
 from id3tree.base import pencil
+from id3tree.base.entropy import measuring
 from id3tree.base.latex import latex_escape
-from id3tree.base.words import class_name, format_number
+from id3tree.base.words import class_name, format_number, tie_order
 from id3tree.model.node import class_tie_note
 from id3tree.teaching.record import Branch, CandidateTable, NodeInfo, TeachingRecord, path_subset
 from id3tree.teaching.steps import counts_text, samples, was_scored
@@ -209,13 +210,13 @@ class _Writer:
         n = sum(counts)
         nonzero = sorted((c for c in counts if c), reverse=True)
         shares = [self.frac_text(c, n) for c in nonzero]
-        terms = []
+        terms, log = [], pencil.log_symbol(self.tex)  # (log2, or ln in nats)
         for c in nonzero:
             f = self.frac(c, n)
             if self.tex:
-                terms.append(f"{f}\\log_2{f}")
+                terms.append(f"{f}{log}{f}")
             else:
-                terms.append(f"({f}) log2({f})" if self.exact else f"{f} log2({f})")
+                terms.append(f"({f}) {log}({f})" if self.exact else f"{f} {log}({f})")
         return " ".join(("-" if i == 0 else "- ") + t for i, t in enumerate(terms)), shares
 
     def entropy_text(self, counts) -> str:
@@ -449,7 +450,7 @@ def _decision(w: _Writer, record: TeachingRecord, node, tables: list[CandidateTa
     tie = ""
     if chosen.tie:
         others = ", ".join(w.text(t.feature) for t in tables if t.tie and not t.chosen)
-        tie = f" It ties with {others}; ties go to the feature that comes first in column order."
+        tie = f" It ties with {others}; ties go to the feature that comes first in {tie_order()}."
     test = w.text(chosen.feature)
     if chosen.threshold is not None:
         test += f" {w.le()} {format_number(chosen.threshold)}"
@@ -488,7 +489,7 @@ def _intro(w: _Writer, record: TeachingRecord) -> str:
     n = len(record.data.y)
     text = (
         "Every number below is computed from the exact fractions and rounded to four decimals "
-        f"only when printed. Logarithms are base 2. S is the set of all {n} training rows; a "
+        f"only when printed. {w.text(pencil.log_sentence())} S is the set of all {n} training rows; a "
         "subscript keeps the rows that pass its tests."
     )
     return text + (" " + w.text(pencil.LEGEND) if w.approx else "")
@@ -530,7 +531,8 @@ def worked_solution(
         )
 
     def math() -> str:
-        return _write(record, node, _Writer(format, True, exact, max_thresholds))
+        with measuring(record.log_base, record.ties):  # (later: in the tree's conventions)
+            return _write(record, node, _Writer(format, True, exact, max_thresholds))
 
     return WorkedSolution(text, "markdown", equations=w.equations, math=math)
 
