@@ -241,3 +241,13 @@ def test_drawings_shade_by_the_trees_unit_and_compare_with_sklearn_refuses_nats(
     other = DecisionTreeClassifier(criterion="entropy", max_depth=2).fit(X, y)
     with pytest.raises(ValueError, match="log_base='e'"):
         nats.compare(other, X, y)
+
+
+@pytest.mark.parametrize("params", [{"log_base": "e"}, {"ties": "name"}])
+def test_dask_refuses_the_conventions_it_does_not_grow_by_name(params):
+    dd = pytest.importorskip("dask.dataframe")
+    X, y = play_tennis()
+    frame = dd.from_pandas(X.assign(Play=y), npartitions=2)
+    ((name, value),) = params.items()
+    with pytest.raises(NotImplementedError, match=f"{name}={value!r} is not supported for Dask"):
+        ID3Classifier(**params).fit(frame.drop(columns="Play"), frame["Play"])
