@@ -499,7 +499,7 @@ class ID3Classifier(Saving, ClassifierMixin, BaseEstimator):  # type: ignore[mis
         n_samples, n_<class>
             The training rows at the node, and how many of each class (one column per class).
         entropy
-            Entropy of the node's class counts, in bits.
+            Entropy of the node's class counts, in bits (nats with ``log_base="e"``).
         feature
             The candidate feature (None on the row of an unscored node).
         threshold, low, high

@@ -110,7 +110,7 @@ def why_not(record: TeachingRecord, node, feature) -> WhyNot:
     if mine >= theirs - TIE_TOLERANCE:
         text = (
             f"{at}, {name} ties with {winner.feature}: both score {score_name} {theirs:.4f} "
-            f"(within {TIE_TOLERANCE:g} bits). Ties go to the feature that comes first in "
+            f"(within {TIE_TOLERANCE:g} {unit_word()}). Ties go to the feature that comes first in "
             f"{tie_order()}, and {winner.feature} comes before {name}. {name}: {_offer(table)}."
         )
         kind = "tie"
