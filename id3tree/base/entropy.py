@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 __all__ = [
-    "current_base", "cut_entropy_units", "DENSE_CLASSES", "entropy_from_xlogx",
+    "CURRENT", "current_base", "cut_entropy_units", "DENSE_CLASSES", "entropy_from_xlogx",
     "entropy_of_counts", "entropy_of_groups", "entropy_rows", "entropy_terms",
     "forget_large_tables", "log_base", "LOG_BASES", "measures", "measuring", "n_entropy_units",
     "tie_rule", "TIE_RULES", "scaled_xlogx", "TIE_TOLERANCE", "tie_tolerance", "xlogx",
@@ -56,6 +56,15 @@ LOG_BASES: dict[Any, float] = {2: 2.0, "e": math.e}
 default) or ``"e"`` (nats, the natural logarithm ``ln``)."""
 
 _BASE: ContextVar[float] = ContextVar("id3tree_log_base", default=2.0)
+
+
+class _Current:
+    def __repr__(self) -> str:
+        return "CURRENT"
+
+
+CURRENT: Any = _Current()
+"""The default ``base`` of the functions below: the :func:`current_base` (None is no base)."""
 
 TIE_RULES = ("first", "name")
 """How features tied for the best score are told apart (``ID3Classifier(ties=...)``): the
@@ -143,13 +152,13 @@ _END = object()
 
 
 def entropy_of_counts(
-    class_counts: Sequence[np.ndarray] | np.ndarray, totals: np.ndarray, base: float | None = None
+    class_counts: Sequence[np.ndarray] | np.ndarray, totals: np.ndarray, base: Any = CURRENT
 ) -> np.ndarray:
     """Entropy of many distributions at once, given class by class.
 
     ``class_counts[k][i]`` is the count of class k in distribution i and ``totals[i]`` their sum.
     ``H_i = -sum_k p_ik log p_ik`` with ``p_ik = class_counts[k][i] / totals[i]`` and
-    ``0 log 0 = 0``; an empty distribution (total 0) has entropy 0 (``base``: None, the
+    ``0 log 0 = 0``; an empty distribution (total 0) has entropy 0 (``base`` by default the
     :func:`current_base`, 2 unless :func:`measuring` sets another). The terms ``p log p`` of all
     classes are computed by a handful of whole-array operations (what matters for the many small
     tables of the split search) and summed class by class.
@@ -163,7 +172,7 @@ def entropy_of_counts(
     for term in p_log_p:  # summed class by class, in order
         h -= term
     h += 0.0  # turns a pure node's -0.0 into 0.0
-    h /= log_base(_BASE.get() if base is None else base)
+    h /= log_base(_BASE.get() if base is CURRENT else base)
     return h if h.ndim else h[()]  # (one distribution: a number, as numpy's arithmetic gives)
 
 
@@ -313,7 +322,7 @@ def xlogx(counts: Any) -> np.ndarray:
     return np.multiply(counts, logs, out=logs)
 
 
-def entropy_from_xlogx(sums: Any, total: Any, base: float | None = None) -> np.ndarray:
+def entropy_from_xlogx(sums: Any, total: Any, base: Any = CURRENT) -> np.ndarray:
     """Entropy of tables of counts that each sum to ``total``, from ``sums`` = ``sum c ln c`` of
     each (see :func:`xlogx`): ``(ln n - S / n) / ln base``.
 
@@ -330,10 +339,12 @@ def entropy_from_xlogx(sums: Any, total: Any, base: float | None = None) -> np.n
     log_total = math.log(total)
     nats = log_total - np.asarray(sums, dtype=float) / total
     rounding = 256 * np.finfo(float).eps * max(log_total, 1.0)
-    return np.where(nats <= rounding, 0.0, nats) / log_base(_BASE.get() if base is None else base)
+    return np.where(nats <= rounding, 0.0, nats) / log_base(
+        _BASE.get() if base is CURRENT else base
+    )
 
 
-def entropy_terms(counts: Any, totals: Any, base: float | None = None) -> np.ndarray:
+def entropy_terms(counts: Any, totals: Any, base: Any = CURRENT) -> np.ndarray:
     """The terms ``-p log p`` of every cell, ``p = counts / totals`` (totals broadcast), same shape.
 
     Summing the terms of a table gives its entropy: ``entropy_terms(t, t.sum()).sum()``.
@@ -351,7 +362,7 @@ DENSE_CLASSES = 16
 non-zero cells only. A zero cell adds nothing to a row's entropy either way."""
 
 
-def entropy_rows(counts: Any, base: float | None = None) -> np.ndarray:
+def entropy_rows(counts: Any, base: Any = CURRENT) -> np.ndarray:
     """Entropy of every row of an array of class counts (the last axis holds the classes).
 
     >>> entropy_rows(np.array([[9, 5], [4, 0], [1, 1]])).round(4).tolist()
@@ -385,9 +396,7 @@ def _scaled_rows(counts: np.ndarray) -> np.ndarray:
     return np.ldexp(counts, -exponent)
 
 
-def entropy_of_groups(
-    counts: Any, group: Any, n_groups: int, base: float | None = None
-) -> np.ndarray:
+def entropy_of_groups(counts: Any, group: Any, n_groups: int, base: Any = CURRENT) -> np.ndarray:
     """Entropy of many distributions given as one flat list of counts and the group of each.
 
     ``H_g = -sum p_i log p_i`` over the entries i of group g, with ``p_i = counts_i / total_g``:
