@@ -3,8 +3,10 @@
 Textbooks and tools agree on ID3 and still print different trees: C4.5 puts a numeric threshold
 at "the largest value in the training set that does not exceed the midpoint" (Quinlan 1993),
 most courses at the midpoint itself (``ID3Classifier(thresholds=...)``); C4.5 ranks features by
-gain ratio, ID3 by gain (``criterion=``). :func:`compare` grows both trees on the same data and
-walks them together, node by node, saying at each node that differs how and why.
+gain ratio, ID3 by gain (``criterion=``); most books measure in bits, some in nats
+(``log_base=``); of features whose gains tie, the first column wins, or the first by name
+(``ties=``). :func:`compare` grows both trees on the same data and walks them together,
+node by node, saying at each node that differs how and why.
 
 >>> from id3tree.conventions import compare
 >>> from id3tree.datasets import load_iris
@@ -23,6 +25,7 @@ from typing import Any
 
 import pandas as pd
 
+from id3tree.base.entropy import TIE_TOLERANCE
 from id3tree.base.words import format_number
 from id3tree.learner import ID3Classifier
 from id3tree.model.node import Node
@@ -35,6 +38,10 @@ CONVENTIONS: dict[str, dict[str, Any]] = {
     "gain": {"criterion": "entropy"},
     "entropy": {"criterion": "entropy"},
     "gain_ratio": {"criterion": "gain_ratio"},
+    "bits": {"log_base": 2},
+    "nats": {"log_base": "e"},
+    "column_order": {"ties": "first"},
+    "by_name": {"ties": "name"},
 }
 """The short names :func:`compare` takes for a convention, and the parameters each stands for;
 ``"name=value"`` (``"criterion=gain_ratio"``, ``"max_depth=3"``) sets any parameter."""
@@ -80,6 +87,27 @@ def _value(text: str) -> Any:
     return text
 
 
+_TIES = {"first": "column order", "name": "alphabetical order"}
+
+
+def _unit(params: dict[str, Any]) -> str:
+    return "nats" if params.get("log_base", 2) == "e" else "bits"
+
+
+def _units(result: Comparison) -> str:
+    """Where the two conventions measure in different units: what that does to the numbers."""
+    a, b = _unit(result.a), _unit(result.b)
+    if a == b:
+        return ""
+    ha, hb = result.tree_a.root_.entropy, result.tree_b.root_.entropy
+    factor = "times ln 2" if a == "nats" else "divided by ln 2"
+    return (
+        f"every entropy and gain of a is in {a}, of b in {b}: a's are b's {factor} (the root's "
+        f"entropy {ha:.4f} {a}, {hb:.4f} {b}); the choice of splits does not depend on the "
+        "unit, but min_gain and ccp_alpha are read in each tree's own"
+    )
+
+
 def _words(params: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v!r}" for k, v in params.items()) or "the defaults"
 
@@ -105,6 +133,9 @@ class Comparison:
             f"{len(differ)} of {len(self.nodes)} nodes differ"
         )
         lines = [head]
+        units = _units(self)
+        if units:
+            lines.append(f"  {units}")
         for row in differ.itertuples():
             lines.append(f"  node {row.node_a} [{row.path}]: {row.why}")
         return "\n".join(lines)
@@ -184,6 +215,11 @@ def _why(x: Node, z: Node, pa: dict[str, Any], pb: dict[str, Any]) -> str:
             return f"the same test, reached by {x.n_samples} rows in a and {z.n_samples} in b"
         return ""
     if x.is_leaf or z.is_leaf:
+        units = (_unit(pa), _unit(pb))
+        if units[0] != units[1]:  # (min_gain is read in each tree's unit)
+            return (
+                f"{_test(x)} in a, {_test(z)} in b; a's gains are in {units[0]}, b's in {units[1]}"
+            )
         return f"{_test(x)} in a, {_test(z)} in b"
     if x.feature == z.feature:
         rules = (pa.get("thresholds", "midpoint"), pb.get("thresholds", "midpoint"))
@@ -197,4 +233,10 @@ def _why(x: Node, z: Node, pa: dict[str, Any], pb: dict[str, Any]) -> str:
     gains = f"a's gain {x.gain:.4f}, b's {z.gain:.4f}"
     if pa.get("criterion", "entropy") != pb.get("criterion", "entropy"):
         gains += " (the features compete on different criteria)"
+    elif pa.get("ties", "first") != pb.get("ties", "first") and _unit(pa) == _unit(pb):
+        if abs((x.gain or 0.0) - (z.gain or 0.0)) <= TIE_TOLERANCE:  # (splits: gains are set)
+            gains += (
+                f": a tie, which {_TIES[pa.get('ties', 'first')]} breaks in a and "
+                f"{_TIES[pb.get('ties', 'first')]} in b"
+            )
     return f"different features: a splits on {_test(x)}, b on {_test(z)}; {gains}"

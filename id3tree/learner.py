@@ -21,6 +21,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from id3tree.base.diagnostics import IDLikeFeatureWarning, user_level
 from id3tree.base.dispatch import adapter_of, dispatched
+from id3tree.base.entropy import measures
 from id3tree.base.language import speaks
 from id3tree.base.params import check_tree_params, check_validation_weight
 from id3tree.base.validation import (
@@ -55,6 +56,8 @@ __all__ = ["ID3Classifier"]
 
 
 @speaks("fit", "to_text", "explain", "worked_solution", "steps", "step", "why_not")
+@measures(*"fit to_text explain trace_ candidate_table steps step why_not worked_solution".split(),
+          *"to_html prune cost_complexity_pruning_path to_dot to_graphviz plot".split())  # fmt: skip
 class ID3Classifier(Saving, ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # (scikit-learn is untyped)
     """An ID3 decision tree: multiway categorical splits, midpoint thresholds for numbers.
 
@@ -149,6 +152,14 @@ class ID3Classifier(Saving, ClassifierMixin, BaseEstimator):  # type: ignore[mis
         The language of the printed trace, ``to_text``, ``explain``, ``worked_solution``,
         ``steps``, ``step`` and ``why_not`` (numbers with its decimal mark; feature names and
         values as they are). See ``docs/translating.md``.
+    log_base : {2, "e"}, default=2
+        The logarithm of every entropy, gain and split information: 2 (bits) or "e" (nats,
+        ``ln``), computed and printed so, with the unit said. The tree is the same (gains scale
+        by ``ln 2``); ``min_gain`` and ``ccp_alpha`` are in the tree's unit. See
+        ``docs/conventions.md``.
+    ties : {"first", "name"}, default="first"
+        Which of features tied for the best score wins: the first in column order, or the first
+        by name (alphabetical, as a student told "ties go by name" does it). See *Ties*.
 
     Notes
     -----
@@ -158,7 +169,8 @@ class ID3Classifier(Saving, ClassifierMixin, BaseEstimator):  # type: ignore[mis
     class counts of the node where it stopped.
 
     *Ties* are broken by a fixed rule, so the same data always gives the same tree: among features
-    whose scores are within ``1e-10`` bits the first in column order wins, and among thresholds of
+    whose scores are within ``1e-10`` bits the first in column order (or by name: ``ties``) wins,
+    and among thresholds of
     one feature the smallest. The trace says when a tie was broken. A node's prediction is its
     majority class, ties going to the class that comes first in ``classes_``.
 
@@ -181,7 +193,7 @@ class ID3Classifier(Saving, ClassifierMixin, BaseEstimator):  # type: ignore[mis
         categorical: Any = "auto", class_weight: Any = None, ccp_alpha: float = 0.0,
         average_gain_rule: bool = True, verbose: int = 0, numeric_bins: int | None = None,
         keep_trace: bool | str = "auto", id_like: str = "warn", thresholds: str = "midpoint",
-        language: str = "en",
+        language: str = "en", log_base: Any = 2, ties: str = "first",
     ) -> None:  # fmt: skip
         self.criterion = criterion
         self.thresholds = thresholds
@@ -200,6 +212,8 @@ class ID3Classifier(Saving, ClassifierMixin, BaseEstimator):  # type: ignore[mis
         self.keep_trace = keep_trace
         self.id_like = id_like
         self.language = language
+        self.log_base = log_base
+        self.ties = ties
 
     # -----------------------------------------------------------------------------------------
     # fitting
@@ -487,7 +501,7 @@ class ID3Classifier(Saving, ClassifierMixin, BaseEstimator):  # type: ignore[mis
         n_samples, n_<class>
             The training rows at the node, and how many of each class (one column per class).
         entropy
-            Entropy of the node's class counts, in bits.
+            Entropy of the node's class counts, in bits (nats with ``log_base="e"``).
         feature
             The candidate feature (None on the row of an unscored node).
         threshold, low, high

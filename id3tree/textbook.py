@@ -16,7 +16,8 @@ Quinlan's ID3, for a node and the rows that reach it (:func:`grow_node`):
 5. split the rows by the branches and grow a child from each: a categorical feature is then used
    up on the path below, a numeric one can be cut again.
 
-Every entropy and gain is Shannon's, in bits (:func:`~id3tree.information.entropy_from_counts`).
+Every entropy and gain is Shannon's, in bits (:func:`~id3tree.information.entropy_from_counts`;
+in nats with ``log_base="e"``).
 Missing values take a branch of their own.
 
 To predict a row (:func:`predict_row`), walk it down from the root, at each node taking the
@@ -27,7 +28,7 @@ training row was missing). :meth:`~id3tree.ID3Classifier.predict` answers the sa
 **Ties** are never left to chance. Two scores within ``TIE_TOLERANCE`` (1e-10) bits are tied:
 
 * of the features, the highest gain (or gain ratio) wins, and of those tied with it, the first
-  in column order;
+  in column order (``ties="name"``: the first by name, in alphabetical order);
 * of one numeric feature's cuts, the lowest overall entropy wins, and of those tied with it, the
   smallest threshold. Cuts are compared in whole numbers: ``n`` times a cut's overall entropy,
   ``n_left H(left) + n_right H(right)``, is Shannon's formula written for counts,
@@ -64,9 +65,8 @@ from id3tree.model.node import MISSING, Node
 
 __all__ = [
     "Rules", "Split", "best_threshold", "c45_threshold", "categorical_split", "choose_split",
-    "class_counts", "grow_node", "grow_tree", "in_column_order", "midpoint", "numeric_split",
-    "predict_row",
-    "prepared_columns", "reason_to_stop", "scored_split",
+    "class_counts", "entropy", "grow_node", "grow_tree", "in_column_order", "midpoint",
+    "numeric_split", "predict_row", "prepared_columns", "reason_to_stop", "scored_split",
 ]  # fmt: skip
 
 
@@ -86,6 +86,8 @@ class Rules:
     average_gain_rule: bool
     training_values: dict[Any, list[float]] | None = None  # thresholds="c45": each numeric
     # column's distinct training values, increasing (None: thresholds are midpoints)
+    base: float = 2.0  # of every logarithm: 2 (bits), or e (nats: log_base="e")
+    by_name: bool = False  # ties="name": of tied features, the first by name wins
 
 
 @dataclass
@@ -108,7 +110,7 @@ def grow_tree(
     X: Any, y: Any, *, criterion: str = "gain", max_depth: int | None = None,
     min_samples_split: int = 2, min_samples_leaf: int = 1, min_gain: float = 0.0,
     alpha: float | None = None, average_gain_rule: bool = True, categorical: Any = "auto",
-    thresholds: str = "midpoint",
+    thresholds: str = "midpoint", log_base: Any = 2, ties: str = "first",
 ) -> Node:  # fmt: skip
     """Grow an ID3 tree node by node: the tree of ``ID3Classifier(...).fit(X, y).root_``.
 
@@ -119,6 +121,9 @@ def grow_tree(
     are the learner's alone). A leaf's ``stop_reason`` names the rule that stopped it.
     ``thresholds="c45"`` moves each chosen midpoint down to C4.5's threshold, the largest value
     of the whole training column that does not exceed it (:func:`c45_threshold`).
+    ``log_base="e"`` measures every entropy and gain in nats (natural logarithms) instead of
+    bits: the same tree, its numbers times ``ln 2``, and ``min_gain`` in nats. ``ties="name"``
+    gives a tie between features to the one whose name comes first (alphabetical order).
     """
     if criterion not in ("entropy", "gain", "gain_ratio"):  # (entropy: the learner's name for gain)
         raise ValueError(f"criterion must be one of entropy, gain, gain_ratio; got {criterion!r}")
@@ -130,12 +135,17 @@ def grow_tree(
         raise ValueError(f"y must hold a label for each of the {len(X)} rows of X (at least 1)")
     if thresholds not in ("midpoint", "c45"):
         raise ValueError(f"thresholds must be one of midpoint, c45; got {thresholds!r}")
+    if log_base not in (2, "e"):
+        raise ValueError(f"log_base must be 2 (bits) or 'e' (nats), got {log_base!r}")
+    if ties not in ("first", "name"):
+        raise ValueError(f"ties must be one of first, name; got {ties!r}")
     values = None
     if thresholds == "c45":  # every numeric column's values, over all the training rows
         values = {f: sorted(set(X[f].dropna())) for f in X.columns if f not in categories}
     rules = Rules(in_column_order(y), categories, criterion == "gain_ratio",
                   math.inf if max_depth is None else max_depth, min_samples_split,
-                  min_samples_leaf, min_gain, alpha, average_gain_rule, values)  # fmt: skip
+                  min_samples_leaf, min_gain, alpha, average_gain_rule, values,
+                  2.0 if log_base == 2 else math.e, ties == "name")  # fmt: skip
     root = grow_node(X, y.to_numpy(), rules, used=(), depth=0)
     for position, node in enumerate(root.walk()):  # the nodes numbered in pre-order
         node.node_id = position
@@ -172,7 +182,7 @@ def grow_node(
     counts = class_counts(y, rules)
     node = Node(
         feature=None, threshold=None, children={}, n_samples=len(y), depth=depth, gain=None,
-        class_counts=dict(zip(rules.classes, counts)), entropy=entropy_from_counts(counts),
+        class_counts=dict(zip(rules.classes, counts)), entropy=entropy(counts, rules),
         prediction=rules.classes[int(np.argmax(counts))],  # (ties: the first class)
     )  # fmt: skip
 
@@ -296,14 +306,20 @@ def scored_split(
     """A split with its information gain, the node's entropy minus the size-weighted entropy of
     the branches (the *overall entropy*), and its split information, the entropy of the sizes."""
     sizes = [rows.sum() for rows in branches.values()]
-    entropies = [entropy_from_counts(class_counts(y[rows], rules)) for rows in branches.values()]
+    entropies = [entropy(class_counts(y[rows], rules), rules) for rows in branches.values()]
     overall = sum(size * h for size, h in zip(sizes, entropies)) / len(y)
-    gain = max(entropy_from_counts(class_counts(y, rules)) - overall, 0.0)
-    return Split(feature, threshold, branches, gain, split_info=entropy_from_counts(sizes))
+    gain = max(entropy(class_counts(y, rules), rules) - overall, 0.0)
+    return Split(feature, threshold, branches, gain, split_info=entropy(sizes, rules))
+
+
+def entropy(counts: list[int], rules: Rules) -> float:
+    """Shannon's entropy of ``counts`` in the tree's unit: bits, or nats (``log_base="e"``)."""
+    return entropy_from_counts(counts, base=rules.base)
 
 
 def choose_split(splits: list[Split], rules: Rules) -> Split | None:
-    """The split of the highest score (gain, or gain ratio); ties go to the first in column order.
+    """The split of the highest score (gain, or gain ratio); ties go to the first in column order
+    (``ties="name"``: the first by name).
     Under gain ratio, C4.5's average-gain rule first keeps out the splits of below-average gain:
     else a split of almost no gain but tiny split information (one huge branch) could win."""
     if not splits:
@@ -314,7 +330,8 @@ def choose_split(splits: list[Split], rules: Rules) -> Split | None:
         kept_out = [rules.average_gain_rule and s.gain < average - TIE_TOLERANCE for s in splits]
         scores = [-math.inf if out else s.gain_ratio for s, out in zip(splits, kept_out)]
     best = max(scores)
-    return next(split for split, score in zip(splits, scores) if score >= best - TIE_TOLERANCE)
+    tied = [split for split, score in zip(splits, scores) if score >= best - TIE_TOLERANCE]
+    return min(tied, key=lambda split: str(split.feature)) if rules.by_name else tied[0]
 
 
 def class_counts(y: np.ndarray, rules: Rules) -> list[int]:

@@ -336,3 +336,17 @@ def test_a_teaching_page_in_another_language_holds_the_english_numbers(code, nam
             text = re.sub(r"<th>[a-z_]+</th>", "", text)
         for word in ("entropy", "samples", "weight", "Decision", "predicting", "gain", "why"):
             assert not re.search(rf"\b{word}\b", text), (code, name, page, word)
+
+
+@pytest.mark.parametrize("code", SHIPPED)
+def test_the_tie_rule_and_the_unit_are_said_in_the_language(code):
+    """A tie broken by name and a gain in nats: why_not and the step's notes say both in the
+    tree's language, through the catalog's own words for them."""
+    X = pd.DataFrame({"Wind": list("aabb"), "Humidity": list("xxyy"), "Z": list("pqpq")})
+    tree = ID3Classifier(language=code, ties="name", log_base="e").fit(X, list("NNYY"))
+    L = lang.language(code)
+    text = str(tree.why_not(0, "Wind"))
+    assert L.gettext("alphabetical order") in text and f" {L.gettext('nats')} " in text
+    notes = tree.step(0).candidates.iloc[:, -1].tolist() + [str(tree.step(0))]
+    assert "alphabetical order" not in " ".join(notes)
+    assert L.gettext("alphabetical order") != "alphabetical order"

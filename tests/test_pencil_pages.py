@@ -32,10 +32,16 @@ from id3tree.datasets import load
 # ---------------------------------------------------------------------------------------------
 # numbers with their rounding interval
 # ---------------------------------------------------------------------------------------------
+def ln(x: Fraction) -> Fraction:
+    with localcontext() as context:
+        context.prec = 60
+        return Fraction((Decimal(x.numerator) / Decimal(x.denominator)).ln())
+
+
 def log2(x: Fraction) -> Fraction:
     with localcontext() as context:
         context.prec = 60
-        return Fraction((Decimal(x.numerator) / Decimal(x.denominator)).ln() / Decimal(2).ln())
+        return ln(x) / Fraction(Decimal(2).ln())
 
 
 class Num:
@@ -76,8 +82,12 @@ class Num:
         assert self.lo > 0
         return Num(log2(self.at), log2(self.lo), log2(self.hi))
 
+    def ln(self):  # (the pages of a tree in nats, log_base="e")
+        assert self.lo > 0
+        return Num(ln(self.at), ln(self.lo), ln(self.hi))
 
-TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|(log2)|([-+×/()]))")
+
+TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|(log2|ln)|([-+×/()]))")
 
 
 class Parser:
@@ -124,7 +134,7 @@ class Parser:
             if token in ("×", "/"):
                 self.take()
                 value = value * self.unary() if token == "×" else value / self.unary()
-            elif token == "(" or token == "log2" or (token and token[0].isdigit()):
+            elif token in ("(", "log2", "ln") or (token and token[0].isdigit()):
                 value = value * self.unary()  # (9/14) log2(9/14)
             else:
                 return value
@@ -141,11 +151,11 @@ class Parser:
             value = self.expr()
             self.take(")")
             return value
-        if token == "log2":
+        if token in ("log2", "ln"):
             self.take("(")
             value = self.expr()
             self.take(")")
-            return value.log2()
+            return value.log2() if token == "log2" else value.ln()
         if token and token[0].isdigit():
             return Num.printed(token)
         raise SyntaxError(f"unexpected {token!r}")
@@ -187,7 +197,7 @@ def is_equation(text: str) -> bool:
     parts = SIGNS.split(text.strip())
     if len(parts) < 3 or not NUMBER.fullmatch(parts[-1].strip()):
         return False
-    return bool(re.search(r"[-+×/]|log2", parts[-3]))
+    return bool(re.search(r"[-+×/]|log2|ln", parts[-3]))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -195,7 +205,8 @@ def is_equation(text: str) -> bool:
 # ---------------------------------------------------------------------------------------------
 def tex_to_plain(tex: str) -> str:
     text = re.sub(r"\\frac\{(\d+)\}\{(\d+)\}", r"(\1/\2)", tex)
-    text = text.replace("\\log_2", " log2").replace("\\cdot", "×").replace("\\approx", "≈")
+    text = text.replace("\\log_2", " log2").replace("\\ln", " ln").replace("\\cdot", "×")
+    text = text.replace("\\approx", "≈")
     return re.sub(r"\s+", " ", text).strip()
 
 
@@ -272,8 +283,10 @@ def _trees():
         X, y = load("play_tennis", return_X_y=True)
         yield "play_tennis", ID3Classifier().fit(X, y)
         yield "play_tennis_ratio", ID3Classifier(criterion="gain_ratio").fit(X, y)
+        yield "play_tennis_nats", ID3Classifier(log_base="e").fit(X, y)
         X, y = load("iris", return_X_y=True)
         yield "iris", ID3Classifier().fit(X, y)
+        yield "iris_nats_ratio", ID3Classifier(log_base="e", criterion="gain_ratio").fit(X, y)
         X, y = load("titanic", return_X_y=True)
         X = X.drop(columns=["Name", "Ticket", "Cabin", "PassengerId"])
         yield "titanic_depth3", ID3Classifier(max_depth=3).fit(X, y)
@@ -355,6 +368,8 @@ def _traces():
             "play_tennis_ratio": ("play_tennis", {"criterion": "gain_ratio"}),
             "iris": ("iris", {}),
             "titanic_depth3": ("titanic", {"max_depth": 3}),
+            "play_tennis_nats": ("play_tennis", {"log_base": "e"}),
+            "iris_nats_ratio": ("iris", {"log_base": "e", "criterion": "gain_ratio"}),
         }
         for name, (data, params) in fits.items():
             X, y = load(data, return_X_y=True)
@@ -385,7 +400,9 @@ def test_every_equation_of_the_printed_trace_holds_by_pencil(name):
     assert not problems, "\n".join(problems[:10])
     if "≈" in page:
         assert page.count("marks a result worked from the unrounded numbers") == 1
-        assert page.startswith("≈ marks")
+        nats = "nats" in name
+        assert page.startswith("Entropies and gains are in nats" if nats else "≈ marks")
+        assert page.splitlines()[nats].startswith("≈ marks")
 
 
 def test_the_trace_shows_seed_002s_gain_of_outlook_marked_as_a_pencil_sees_it():

@@ -154,6 +154,8 @@ PARAMS = {
     "id_like": "drop",
     "thresholds": "c45",
     "language": "es",
+    "log_base": "e",
+    "ties": "name",
 }
 
 
@@ -176,6 +178,8 @@ def test_default_params_are_the_documented_ones():
         "id_like": "warn",
         "thresholds": "midpoint",
         "language": "en",
+        "log_base": 2,
+        "ties": "first",
     }
 
 

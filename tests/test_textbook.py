@@ -89,6 +89,7 @@ SETTINGS = [
     {"min_gain": 0.05, "alpha": 0.01},
     {"thresholds": "c45"},
     {"thresholds": "c45", "criterion": "gain_ratio", "min_samples_leaf": 3},
+    {"log_base": "e", "criterion": "gain_ratio", "min_gain": 0.02},
 ]
 
 
@@ -162,6 +163,8 @@ def tables(draw):
         min_gain=draw(st.sampled_from([0.0, 0.0, 0.05, 0.3])),
         alpha=draw(st.sampled_from([None, None, 0.05, 0.5])),
         categorical=listed or "auto",
+        log_base=draw(st.sampled_from([2, 2, 2, "e"])),
+        ties=draw(st.sampled_from(["first", "first", "name"])),
     )
     return pd.DataFrame(frame), y, params
 

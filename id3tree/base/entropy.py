@@ -18,15 +18,19 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import wraps
+from typing import Any, TypeVar
 
 import numpy as np
 
 __all__ = [
-    "cut_entropy_units", "DENSE_CLASSES", "entropy_from_xlogx", "entropy_of_counts",
-    "entropy_of_groups", "entropy_rows", "entropy_terms", "forget_large_tables", "log_base",
-    "n_entropy_units", "scaled_xlogx", "TIE_TOLERANCE", "tie_tolerance", "xlogx",
+    "CURRENT", "current_base", "cut_entropy_units", "DENSE_CLASSES", "entropy_from_xlogx",
+    "entropy_of_counts", "entropy_of_groups", "entropy_rows", "entropy_terms",
+    "forget_large_tables", "log_base", "LOG_BASES", "measures", "measuring", "n_entropy_units",
+    "tie_rule", "TIE_RULES", "scaled_xlogx", "TIE_TOLERANCE", "tie_tolerance", "xlogx",
     "XLOGX_KEPT_ENTRIES", "xlogx_of_weights", "XLOGX_SCALE_BITS",
 ]  # fmt: skip
 
@@ -47,14 +51,115 @@ def log_base(base: Any) -> float:
     return math.log(base)
 
 
+LOG_BASES: dict[Any, float] = {2: 2.0, "e": math.e}
+"""The logarithms a tree may measure in (``ID3Classifier(log_base=...)``): 2 (bits, the
+default) or ``"e"`` (nats, the natural logarithm ``ln``)."""
+
+_BASE: ContextVar[float] = ContextVar("id3tree_log_base", default=2.0)
+
+
+class _Current:
+    def __repr__(self) -> str:
+        return "CURRENT"
+
+
+CURRENT: Any = _Current()
+"""The default ``base`` of the functions below: the :func:`current_base` (None is no base)."""
+
+TIE_RULES = ("first", "name")
+"""How features tied for the best score are told apart (``ID3Classifier(ties=...)``): the
+first in column order, or the first by name (alphabetical order of the column names)."""
+
+_TIES: ContextVar[str] = ContextVar("id3tree_ties", default="first")
+
+
+def tie_rule() -> str:
+    """The tie rule between features of the tree whose pages are written now: ``"first"``
+    unless :func:`measuring` says ``"name"``."""
+    return _TIES.get()
+
+
+def current_base() -> float:
+    """The base of the logarithm of the entropies computed now: 2.0 (bits) unless
+    :func:`measuring` says otherwise. The functions below take it when given no ``base``."""
+    return _BASE.get()
+
+
+@contextmanager
+def measuring(base: Any, ties: str = "first") -> Iterator[float]:
+    """Compute the entropies inside the ``with`` in ``base``, a key of :data:`LOG_BASES`, and
+    write its tie notes by the rule ``ties`` (:data:`TIE_RULES`).
+
+    >>> with measuring("e"):
+    ...     round(float(entropy_rows(np.array([9, 5]))), 4)  # Play Tennis' root, in nats
+    0.6518
+    """
+    value = LOG_BASES[base]
+    token, rule = _BASE.set(value), _TIES.set(ties if ties in TIE_RULES else "first")
+    try:
+        yield value
+    finally:
+        _BASE.reset(token)
+        _TIES.reset(rule)
+
+
+_Class = TypeVar("_Class", bound=type)
+
+
+def measures(*methods: str) -> Callable[[_Class], _Class]:
+    """A class decorator: each of ``methods`` computes its entropies in the base of the
+    instance's ``log_base`` attribute (2 where it has none), and writes its tie notes by its
+    ``ties`` (``"first"`` where it has none)."""
+
+    def decorate(cls: _Class) -> _Class:
+        for name in methods:
+            method = cls.__dict__[name]
+            if isinstance(method, property) and method.fget:  # (a computed attribute: its getter)
+                setattr(cls, name, property(_measured(method.fget), doc=method.__doc__))
+            else:
+                setattr(cls, name, _measured(method))
+        return cls
+
+    return decorate
+
+
+def _measured(method: Callable[..., Any]) -> Callable[..., Any]:
+    @wraps(method)
+    def in_base(self: Any, *args: Any, **kwargs: Any) -> Any:
+        base, ties = getattr(self, "log_base", 2), getattr(self, "ties", "first")
+        if not isinstance(base, (int, str)) or base not in LOG_BASES:
+            base = 2  # (a wrong base: the method itself says so)
+        if base == 2 and ties == "first" and _BASE.get() == 2.0 and _TIES.get() == "first":
+            return method(self, *args, **kwargs)  # (the defaults: nothing to set)
+        with measuring(base, ties):
+            result = method(self, *args, **kwargs)
+        return _iterated_in(base, ties, result) if isinstance(result, Iterator) else result
+
+    return in_base
+
+
+def _iterated_in(base: Any, ties: str, items: Iterator[Any]) -> Iterator[Any]:
+    """The items of a lazy iterator (a method's generator), each made in ``base``."""
+    while True:
+        with measuring(base, ties):
+            item = next(items, _END)
+        if item is _END:
+            return
+        yield item
+
+
+_END = object()
+
+
 def entropy_of_counts(
-    class_counts: Sequence[np.ndarray] | np.ndarray, totals: np.ndarray, base: float = 2.0
+    class_counts: Sequence[np.ndarray] | np.ndarray, totals: np.ndarray, base: Any = CURRENT
 ) -> np.ndarray:
     """Entropy of many distributions at once, given class by class.
 
     ``class_counts[k][i]`` is the count of class k in distribution i and ``totals[i]`` their sum.
     ``H_i = -sum_k p_ik log p_ik`` with ``p_ik = class_counts[k][i] / totals[i]`` and
-    ``0 log 0 = 0``; an empty distribution (total 0) has entropy 0. The terms ``p log p`` of all
+    ``0 log 0 = 0``; an empty distribution (total 0) has entropy 0 (``base`` by default the
+    :func:`current_base`, 2 unless :func:`measuring` sets another). The terms ``p log p`` of all
     classes are computed by a handful of whole-array operations (what matters for the many small
     tables of the split search) and summed class by class.
     """
@@ -67,7 +172,7 @@ def entropy_of_counts(
     for term in p_log_p:  # summed class by class, in order
         h -= term
     h += 0.0  # turns a pure node's -0.0 into 0.0
-    h /= log_base(base)
+    h /= log_base(_BASE.get() if base is CURRENT else base)
     return h if h.ndim else h[()]  # (one distribution: a number, as numpy's arithmetic gives)
 
 
@@ -217,7 +322,7 @@ def xlogx(counts: Any) -> np.ndarray:
     return np.multiply(counts, logs, out=logs)
 
 
-def entropy_from_xlogx(sums: Any, total: Any, base: float = 2.0) -> np.ndarray:
+def entropy_from_xlogx(sums: Any, total: Any, base: Any = CURRENT) -> np.ndarray:
     """Entropy of tables of counts that each sum to ``total``, from ``sums`` = ``sum c ln c`` of
     each (see :func:`xlogx`): ``(ln n - S / n) / ln base``.
 
@@ -234,10 +339,12 @@ def entropy_from_xlogx(sums: Any, total: Any, base: float = 2.0) -> np.ndarray:
     log_total = math.log(total)
     nats = log_total - np.asarray(sums, dtype=float) / total
     rounding = 256 * np.finfo(float).eps * max(log_total, 1.0)
-    return np.where(nats <= rounding, 0.0, nats) / log_base(base)
+    return np.where(nats <= rounding, 0.0, nats) / log_base(
+        _BASE.get() if base is CURRENT else base
+    )
 
 
-def entropy_terms(counts: Any, totals: Any, base: float = 2.0) -> np.ndarray:
+def entropy_terms(counts: Any, totals: Any, base: Any = CURRENT) -> np.ndarray:
     """The terms ``-p log p`` of every cell, ``p = counts / totals`` (totals broadcast), same shape.
 
     Summing the terms of a table gives its entropy: ``entropy_terms(t, t.sum()).sum()``.
@@ -255,7 +362,7 @@ DENSE_CLASSES = 16
 non-zero cells only. A zero cell adds nothing to a row's entropy either way."""
 
 
-def entropy_rows(counts: Any, base: float = 2.0) -> np.ndarray:
+def entropy_rows(counts: Any, base: Any = CURRENT) -> np.ndarray:
     """Entropy of every row of an array of class counts (the last axis holds the classes).
 
     >>> entropy_rows(np.array([[9, 5], [4, 0], [1, 1]])).round(4).tolist()
@@ -289,7 +396,7 @@ def _scaled_rows(counts: np.ndarray) -> np.ndarray:
     return np.ldexp(counts, -exponent)
 
 
-def entropy_of_groups(counts: Any, group: Any, n_groups: int, base: float = 2.0) -> np.ndarray:
+def entropy_of_groups(counts: Any, group: Any, n_groups: int, base: Any = CURRENT) -> np.ndarray:
     """Entropy of many distributions given as one flat list of counts and the group of each.
 
     ``H_g = -sum p_i log p_i`` over the entries i of group g, with ``p_i = counts_i / total_g``:

@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from id3tree.base.entropy import LOG_BASES, TIE_RULES
+
 __all__ = [
     "check_alpha", "check_ccp_alpha", "check_choice", "check_class_weight", "check_confidence",
     "check_id_like", "check_int", "check_keep_trace", "check_min_gain",
@@ -27,6 +29,7 @@ __all__ = [
     "check_random_state", "check_real", "check_sample_weight", "check_total_weight",
     "check_tree_params", "check_validation_weight", "class_weights", "CRITERIA", "ID_LIKE_CHOICES",
     "is_real", "MAX_BINS", "MAX_TOTAL_WEIGHT", "MIN_TOTAL_WEIGHT", "row_weights", "THRESHOLD_RULES",
+    "check_log_base",
 ]  # fmt: skip
 
 MAX_BINS = 100_000
@@ -167,6 +170,17 @@ def check_numeric_bins(value: Any) -> int | None:
     return check_int("numeric_bins", value, 2, high=MAX_BINS, allow_none=True)
 
 
+def check_log_base(value: Any) -> Any:
+    """``ID3Classifier(log_base=)``: 2 (bits) or ``"e"`` (nats); a clear error otherwise."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (numbers.Real, str))
+        or value not in LOG_BASES
+    ):
+        raise ValueError(f"log_base must be 2 (bits) or 'e' (nats), got {value!r}")
+    return 2 if value == 2 else value
+
+
 def check_id_like(value: Any) -> str:
     return check_choice("id_like", value, ID_LIKE_CHOICES)
 
@@ -177,6 +191,8 @@ def check_tree_params(model: Any) -> None:
     lives)."""
     check_choice("criterion", model.criterion, CRITERIA)
     check_choice("thresholds", model.thresholds, THRESHOLD_RULES)
+    check_log_base(getattr(model, "log_base", 2))
+    check_choice("ties", getattr(model, "ties", "first"), TIE_RULES)
     check_int("max_depth", model.max_depth, 0, allow_none=True)
     check_int("min_samples_split", model.min_samples_split, 2)
     check_int("min_samples_leaf", model.min_samples_leaf, 1)

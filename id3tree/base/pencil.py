@@ -35,12 +35,14 @@ from typing import Any
 
 import numpy as np
 
-from id3tree.base.language import N_
+from id3tree.base.entropy import current_base
+from id3tree.base.language import N_, current
 
 __all__ = [
     "APPROX", "DECIMALS", "difference_holds", "difference_sign", "entropy_sign", "EQUALS", "exact",
-    "fixed", "fixed_units", "fraction_holds", "LEGEND", "midpoint_sign", "product_sign",
-    "quotient_sign", "rounds_to", "sign", "sum_sign", "weighted_sum_holds", "weighted_sum_sign",
+    "fixed", "fixed_units", "fraction_holds", "in_nats", "LEGEND", "log_sentence", "log_symbol",
+    "midpoint_sign", "NATS_NOTE", "product_sign", "quotient_sign", "rounds_to", "sign",
+    "sum_sign", "unit_note", "unit_word", "weighted_sum_holds", "weighted_sum_sign",
 ]  # fmt: skip
 
 DECIMALS = 4
@@ -55,6 +57,43 @@ LEGEND = N_(
     "number to full precision."
 )
 """What a page says once, when it shows ``≈``."""
+
+NATS_NOTE = N_(
+    "Entropies and gains are in nats: every logarithm is natural (ln); a value in bits is the "
+    "value in nats divided by ln 2."
+)
+"""What a page says once, first, when its tree measures in nats (``log_base="e"``)."""
+
+
+def in_nats() -> bool:
+    """Whether the entropies computed now are in nats (``measuring("e")``), not bits."""
+    return current_base() != 2.0
+
+
+def unit_note() -> str | None:
+    """:data:`NATS_NOTE` in the current language when the page is in nats; None in bits (a
+    page in bits says nothing, as it always has)."""
+    return current().gettext(NATS_NOTE) if in_nats() else None
+
+
+def unit_word() -> str:
+    """``bits`` or ``nats``: the unit of the entropies computed now."""
+    L = current()
+    return L.gettext("nats") if in_nats() else L.gettext("bits")
+
+
+def log_symbol(tex: bool = False) -> str:
+    """The logarithm a printed equation writes: ``log2``, or ``ln`` in nats (LaTeX's
+    ``\\log_2`` or ``\\ln`` with ``tex``)."""
+    if tex:
+        return "\\ln" if in_nats() else "\\log_2"
+    return "ln" if in_nats() else "log2"
+
+
+def log_sentence() -> str:
+    """What a worked solution says of its logarithms: base 2, or :data:`NATS_NOTE` in nats."""
+    note = unit_note()
+    return current().gettext("Logarithms are base 2.") if note is None else note
 
 
 def fixed(value: float, decimals: int = DECIMALS) -> str:
@@ -111,16 +150,16 @@ def weighted_sum_sign(weights: Sequence[str], values: Sequence[str], result: str
 
 
 def _log2(p: Fraction) -> Fraction:
-    """``log2(p)`` to 50 significant digits (far beyond any printed place)."""
+    """``log2(p)`` to 50 significant digits (far beyond any printed place); ``ln(p)`` in nats."""
     with localcontext() as context:
         context.prec = 50
         ratio = Decimal(p.numerator) / Decimal(p.denominator)
-        return Fraction(ratio.ln() / Decimal(2).ln())
+        return Fraction(ratio.ln() / (Decimal(2).ln() if current_base() == 2.0 else 1))
 
 
 def entropy_sign(probabilities: Sequence[str], result: str) -> str:
     """The sign of ``-p1 log2(p1) - p2 log2(p2) - ... = result``, with each ``p`` as printed
-    (``9/14``, or ``0.6429`` when the solution is written in decimals)."""
+    (``9/14``, or ``0.6429`` when the solution is written in decimals); ``ln`` in nats."""
     total = Fraction(0)
     for text in probabilities:
         p = exact(text)

@@ -12,12 +12,21 @@ from typing import Any
 
 import numpy as np
 
+from id3tree.base.entropy import tie_rule
 from id3tree.base.language import current
+
+
+def tie_order() -> str:
+    """The order that breaks a tie between features, in words: ``column order``, or
+    ``alphabetical order`` with ``ties="name"`` (:func:`~id3tree.base.entropy.tie_rule`)."""
+    L = current()
+    return L.gettext("alphabetical order") if tie_rule() == "name" else L.gettext("column order")
+
 
 __all__ = [
     "class_name", "count_texts", "counts_texts", "format_count", "format_counts", "format_number",
     "LONG_COLUMN", "MIN_SIGNIFICANT", "number_pieces", "number_texts", "places", "plural",
-    "plural_words", "printable", "rounded_units",
+    "plural_words", "printable", "rounded_units", "tie_order",
 ]  # fmt: skip
 
 

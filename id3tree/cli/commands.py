@@ -120,12 +120,14 @@ def _rank(args: argparse.Namespace) -> int:
 
 
 def _conventions(args: argparse.Namespace) -> int:
+    from id3tree.base.params import check_tree_params
     from id3tree.conventions import compare, convention
+    from id3tree.learner import ID3Classifier
 
     for option, spec in (("--a", args.a), ("--b", args.b)):
-        try:
-            convention(spec)
-        except ValueError as exc:
+        try:  # (its parameters, and their values: log_base=3 is named here)
+            check_tree_params(ID3Classifier(**convention(spec)))
+        except (TypeError, ValueError) as exc:
             raise UserError(f"{option}: {exc}") from None
     X, y = split_target(read_table(args), args.target)
     depth = {} if args.max_depth is None else {"max_depth": args.max_depth}
@@ -135,7 +137,10 @@ def _conventions(args: argparse.Namespace) -> int:
 
 def _add_conventions_command(commands: Any) -> None:
     parser = command_parser(
-        commands, "conventions", "A convention: c45, midpoint, gain, gain_ratio or name=value."
+        commands,
+        "conventions",
+        "A convention: c45, midpoint, gain, gain_ratio, bits, nats, "
+        "column_order, by_name or name=value (log_base=e, ties=name).",
     )
     parser.add_argument("data", help=DATA_HELP)
     add_target_option(parser)

@@ -102,6 +102,8 @@ def _fit(args: argparse.Namespace) -> int:
         ccp_alpha=args.ccp_alpha if args.prune == "cost_complexity" else 0.0,
         verbose=verbose,
         language=args.language,
+        log_base=2 if args.log_base == "2" else args.log_base,
+        ties=args.ties,
     )
     X_val = y_val = None
     if args.prune == "reduced_error":
@@ -435,6 +437,15 @@ def add_fit_command(commands: Any) -> None:
     fit.add_argument(
         "--language", choices=LANGUAGES, default="en",
         help=f"language of the trace and the text view: {', '.join(LANGUAGES)} (default: en)",
+    )  # fmt: skip
+    fit.add_argument(
+        "--log-base", choices=["2", "e"], default="2",
+        help="the unit of entropies and gains: 2 (bits) or e (nats) (default: 2)",
+    )  # fmt: skip
+    fit.add_argument(
+        "--ties", choices=["first", "name"], default="first",
+        help="of features whose gains tie, the first column or the first by name "
+        "(default: first)",
     )  # fmt: skip
     fit.add_argument(
         "--render", metavar="FILE",

@@ -409,6 +409,16 @@ def fit_on_dask(X: Any, y: Any, sample_weight: Any, model: Any, params: Any, lis
             f"thresholds={model.thresholds!r} is not supported for Dask DataFrames (the "
             "distributed grower cuts at midpoints); leave thresholds='midpoint' or fit on pandas"
         )
+    if getattr(model, "ties", "first") != "first":
+        raise NotImplementedError(
+            f"ties={model.ties!r} is not supported for Dask DataFrames (the distributed "
+            "grower breaks ties by column order); leave ties='first' or fit on pandas"
+        )
+    if getattr(model, "log_base", 2) != 2:
+        raise NotImplementedError(
+            f"log_base={model.log_base!r} is not supported for Dask DataFrames (the "
+            "distributed grower measures in bits); leave log_base=2 or fit on pandas"
+        )
     numeric_bins = check_numeric_bins(model.numeric_bins)
     if params.keep_trace == "auto":
         params = replace(params, keep_trace=True)

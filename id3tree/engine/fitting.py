@@ -68,6 +68,7 @@ def encode_and_grow(X, y, sample_weight, model, params: GrowParams, listen) -> F
         X, y, sample_weight, categorical=model.categorical, class_weight=model.class_weight
     )
     data.thresholds = model.thresholds  # (checked: "midpoint" or "c45")
+    params.ties = getattr(model, "ties", "first")  # (checked: "first" or "name")
     if params.keep_trace == "auto":  # (params are this fit's own)
         values = len(data.y) * data.n_features
         params.keep_trace = True if values <= FULL_TRACE_VALUES else "splits"

@@ -80,12 +80,17 @@ class GrowParams:
     keep_trace: bool | str = (
         True  # ("auto": by size) False only to measure what keeping ``trace_`` costs
     )
+    ties: str = "first"  # features tied for the best: the first in column order, or by name
+    feature_rank: Any = None  # ties="name": each feature's place by name (None: column order)
 
 
 def grow(data: EncodedData, params: GrowParams, listener: Listener | None = None) -> GrownTree:
     """Grow a tree on ``data``, every node of a level at once, by Quinlan's steps (those of the
     module docstring; :func:`id3tree.textbook.grow_tree` takes them one node at a time); each
     level is told to ``listener`` as it is recorded (the trace listens so)."""
+    if params.ties == "name":  # (the features of this data: id_like="drop" leaves some out)
+        names = [str(name) for name in data.names]
+        params = replace(params, feature_rank=np.argsort(np.argsort(names, kind="stable")))
     growth = _Growth(data, params, listener)
     # 1. the root: a node with the class counts of every row
     level = growth.root()
@@ -161,7 +166,8 @@ def choose_splits(s: Scores, params: GrowParams, children_counts: Any = None) ->
     * The best feature has the highest information gain (``criterion="entropy"``) or gain ratio
       (``"gain_ratio"``; with ``average_gain_rule``, C4.5's rule first keeps out the features
       whose gain is below the average gain of those with a valid split). Scores within
-      ``TIE_TOLERANCE`` of the best are tied, and the first feature in column order wins.
+      ``TIE_TOLERANCE`` of the best are tied, and the first feature in column order wins (the
+      first by name with ``feature_rank``, ``ties="name"``).
     * A node where no feature offers a valid split stays a leaf (NaN scores never win).
     * ``min_gain``: a node whose best gain is below it stays a leaf.
     * ``alpha``: Quinlan's chi-square test. A split whose branches and classes look independent
@@ -183,7 +189,10 @@ def choose_splits(s: Scores, params: GrowParams, children_counts: Any = None) ->
         best = np.fmax.reduce(s.gain, axis=1, initial=-np.inf)
         s.tied = s.gain >= (best - TIE_TOLERANCE)[:, None]
         splitting = best > -np.inf
-    chosen = s.tied.argmax(axis=1)  # the first tied feature in column order
+    if params.feature_rank is None:
+        chosen = s.tied.argmax(axis=1)  # the first tied feature in column order
+    else:  # (ties="name": the tied feature whose name comes first)
+        chosen = np.where(s.tied, params.feature_rank, len(params.feature_rank)).argmin(axis=1)
     why = np.empty(len(chosen), dtype=object)  # (None everywhere)
     why[~splitting] = NO_VALID_SPLIT
     if params.min_gain > 0:  # (gains are never negative: no gain is below 0)

@@ -28,8 +28,8 @@ from typing import NoReturn
 import numpy as np
 import pandas as pd
 
-from id3tree.base.entropy import entropy_rows
-from id3tree.base.params import MAX_TOTAL_WEIGHT
+from id3tree.base.entropy import entropy_rows, measuring
+from id3tree.base.params import MAX_TOTAL_WEIGHT, check_log_base
 from id3tree.base.validation import class_array, listed_columns
 from id3tree.model.node import Node, majority_classes
 
@@ -56,7 +56,10 @@ NODE_FIELDS = {
     "stop_reason",
 }  # fmt: skip
 OPTIONAL_NODE_FIELDS = {"stop_reason"}
-LATER_PARAMS = {"keep_trace": "auto", "id_like": "warn", "thresholds": "midpoint", "language": "en"}
+LATER_PARAMS = {
+    "keep_trace": "auto", "id_like": "warn", "thresholds": "midpoint", "language": "en",
+    "log_base": 2, "ties": "first",
+}  # fmt: skip
 """Parameters added after version 1 of the format, with their defaults: written only when they
 differ from the default, so that a model with default settings is saved as before."""
 NUMERIC_KEYS = ("<=", ">")
@@ -323,7 +326,12 @@ def node_records(nodes: list[Node], classes: list, *, encode: bool = True) -> li
 def model_from_dict(cls, d: dict):
     """A fitted ``cls`` from :func:`model_to_dict` output, checked through and through first."""
     params, classes, names, categories, names_from_frame = check_model_dict(cls, d)
-    tree = check_nodes(d["nodes"], classes, names, categories)
+    try:
+        base = check_log_base(params.get("log_base", 2))
+    except ValueError as exc:
+        fail(f"a parameter is wrong: {exc}")
+    with measuring(base):  # (the stored entropies are in the tree's unit)
+        tree = check_nodes(d["nodes"], classes, names, categories)
     model = cls(**params)
     try:  # the same checks as fit: an unknown criterion, a negative depth, an unknown column ...
         model._grow_params()

@@ -22,6 +22,8 @@ import json
 
 import numpy as np
 
+from id3tree.base.entropy import measuring
+from id3tree.base.params import check_log_base
 from id3tree.io import persistence
 from id3tree.model.node import LEFT, MISSING, NUMERIC_MISSING, RIGHT
 
@@ -110,11 +112,15 @@ def restore_tree(model, state: dict, flat) -> None:
         return
     else:
         encoded = False  # (those versions kept branch keys as they are)
-    model._set_tree(
-        persistence.nodes_from_records(
+    try:
+        base = check_log_base(getattr(model, "log_base", 2))  # (older pickles: bits)
+    except ValueError as exc:
+        persistence.fail(f"a parameter is wrong: {exc}")
+    with measuring(base):  # (the stored entropies are in the tree's unit)
+        root = persistence.nodes_from_records(
             flat, model.classes_.tolist(), model._names, model._categories, encoded=encoded
         )
-    )
+    model._set_tree(root)
 
 
 class _Slot:

@@ -52,7 +52,7 @@ class Node:
     n_samples : int
         Number of training rows that reached this node.
     entropy : float
-        Entropy (bits) of the class counts.
+        Entropy of the class counts, in bits (nats for a tree with ``log_base="e"``).
     gain : float or None
         Information gain of the split made here; None for a leaf.
     prediction : object

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from id3tree.base.entropy import current_base
 from id3tree.base.words import class_name, format_count, format_number, plural
 from id3tree.model.node import MISSING, Node
 
@@ -220,10 +221,12 @@ def class_palette(classes: list, class_colors: dict | None = None) -> dict:
 
 
 def purity(node: Node, n_classes: int) -> float:
-    """1 for a pure node, 0 for one whose classes are evenly mixed: ``1 - H / log2 K``."""
+    """1 for a pure node, 0 for one whose classes are evenly mixed: ``1 - H / log2 K`` (``ln K``
+    for a tree in nats)."""
     if n_classes < 2:
         return 1.0
-    return min(1.0, max(0.0, 1.0 - node.entropy / math.log2(n_classes)))
+    most = math.log2(n_classes) if current_base() == 2.0 else math.log(n_classes)
+    return min(1.0, max(0.0, 1.0 - node.entropy / most))
 
 
 def fill_color(node: Node, palette: dict, n_classes: int) -> str:

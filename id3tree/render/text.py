@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from id3tree.base.language import Language, current
+from id3tree.base.pencil import unit_note
 from id3tree.base.words import format_count, format_counts, format_number, printable
 from id3tree.model.node import MISSING, Node, branch_label, class_tie_note
 
@@ -92,6 +93,7 @@ def tree_to_text(
     """
     L = current()
     lines = [f"[{L.gettext('root')}] {_describe(root, decimals, stability)}"]
+    _note_unit(lines)
     stack = [(root, key, child, 1) for key, child in reversed(list(root.children.items()))]
     while stack:  # depth first without recursion: trees can be thousands of levels deep
         parent, key, node, level = stack.pop()
@@ -117,7 +119,8 @@ def explain_path(nodes: list[Node], steps: list[tuple[int, Any]], row: dict, cla
     ``steps`` are ``(node position, slot or None)`` pairs from the router; the last one is where
     the sample stopped.
     """
-    lines, L = [], current()
+    lines: list[str] = []
+    L = _note_unit(lines)
     for number, (at, slot) in enumerate(steps, start=1):
         node = nodes[at]
         where = L.line(
@@ -175,6 +178,14 @@ def explain_path(nodes: list[Node], steps: list[tuple[int, Any]], row: dict, cla
     if tie:
         lines.append(L.line("Tie: {tie}.", tie=tie))
     return "\n".join(map(printable, lines))
+
+
+def _note_unit(lines: list[str]) -> Language:
+    """The unit's note first in ``lines`` when the tree measures in nats; the language."""
+    note = unit_note()
+    if note is not None:
+        lines.insert(0, note)
+    return current()
 
 
 def _shown(L: Language, value: Any) -> str:

@@ -213,7 +213,7 @@ def impurity(counts: np.ndarray, criterion: str) -> np.ndarray:
         totals = counts.sum(axis=1)
         shares = counts / np.where(totals > 0, totals, 1)[:, None]
         return 1.0 - (shares**2).sum(axis=1)
-    return entropy_rows(counts)
+    return entropy_rows(counts, 2.0)  # (bits, as scikit-learn's, whatever the tree's unit)
 
 
 def decrease(parts: list[np.ndarray], criterion: str) -> float:
@@ -694,6 +694,11 @@ def compare_trees(model, other, X, y, *, feature_names=None, encoder=None) -> Co
     """
     if "_tree" not in getattr(model, "__dict__", {}):
         raise ValueError("the ID3 tree is not fitted: fit it on X, y first, then compare")
+    if getattr(model, "log_base", 2) != 2:  # (scikit-learn's entropy is in bits)
+        raise ValueError(
+            f"compare works in bits, as scikit-learn does, and this ID3 tree has log_base="
+            f"{model.log_base!r}: fit it with log_base=2 to compare"
+        )
     y = checked_labels(model, X, y)
     clf, encoded, names = unwrap(other, X, feature_names, encoder)
     walk = _Walk(model, clf, encoded, names, X, y)

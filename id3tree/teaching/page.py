@@ -88,6 +88,11 @@ def tree_page(
         )
     source = source_of(model)
     n_features = source.n_features
+    if mode == "build" and getattr(model, "log_base", 2) != 2:
+        raise ValueError(
+            f"mode='build' works its entropies out in bits in the browser, and this tree has "
+            f"log_base={model.log_base!r}: use mode='explore', or fit with log_base=2"
+        )
     if mode == "build":
         from id3tree.teaching.build import HINTS, build_data
 

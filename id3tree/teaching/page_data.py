@@ -32,7 +32,7 @@ from id3tree.base import pencil
 from id3tree.base.entropy import entropy_rows
 from id3tree.base.pencil import difference_holds, fixed_units, weighted_sum_holds
 from id3tree.base.training import EncodedData
-from id3tree.base.words import class_name, format_number, number_texts, plural
+from id3tree.base.words import class_name, format_number, number_texts, plural, tie_order
 from id3tree.engine.splits import TIE_TOLERANCE, enumerate_thresholds
 from id3tree.model.grown_tree import GrownTree
 from id3tree.model.node import (
@@ -425,9 +425,9 @@ class _Words:
         chosen = chosen.ravel()
         notes = excluded.copy()
         notes[chosen & ~tie] = self.strings.add("chosen")
-        notes[chosen & tie] = self.strings.add("chosen (tie broken by column order)")
+        notes[chosen & tie] = self.strings.add(f"chosen (tie broken by {tie_order()})")
         notes[~chosen & tie] = self.strings.add(
-            "tied with the winner; it comes later in column order"
+            f"tied with the winner; it comes later in {tie_order()}"
         )
         notes[notes < 0] = self.strings.add("")
         return notes
@@ -476,7 +476,7 @@ class _Words:
         )
         if tie:
             tied = [self.names[g] for g in np.flatnonzero(self.cands.tie[s]).tolist() if g != f]
-            why += f"; it ties with {', '.join(tied)} and comes first in column order"
+            why += f"; it ties with {', '.join(tied)} and comes first in {tie_order()}"
         if numeric:
             why += (
                 f"; its threshold {t} is {cut_reason(low, high, t)}, the cut of "
@@ -572,8 +572,14 @@ def page_data(source: PageSource) -> dict:
             "counts": branches.counts.ravel().tolist(),
             "entropy": numbers["branch"].tolist(),
         },
-        "legend": pencil.LEGEND if numbers["approx"].any() else None,
+        "legend": _legend(bool(numbers["approx"].any())),
     }
+
+
+def _legend(approx: bool) -> str | None:
+    """The page's notes: the unit first in nats, then what ``≈`` means if it shows one."""
+    notes = [pencil.unit_note(), pencil.LEGEND if approx else None]
+    return " ".join(n for n in notes if n) or None
 
 
 APPROX_SUM, APPROX_DIFFERENCE = 1, 2

@@ -262,6 +262,8 @@ class TeachingRecord:
         self.criterion, self.min_leaf = criterion, int(min_samples_leaf)
         self.names = list(data.names)
         self.trace = trace
+        self.log_base: Any = 2  # the model's (record_of), read by what computes later: Step
+        self.ties = "first"
         self.infos: list[NodeInfo] = []
         self._tables: dict[tuple[int, str], CandidateTable] = {}
         paths = node_paths(root)  # one condensed test per feature: 2.45 < petal_length <= 4.95
@@ -493,6 +495,8 @@ def record_of(model) -> TeachingRecord:
             model.root_, data, model.classes_.tolist(), model.criterion, model.min_samples_leaf,
             trace,
         )  # fmt: skip
+    record.log_base = getattr(model, "log_base", 2)  # (the unit of its lazy numbers: Step)
+    record.ties = getattr(model, "ties", "first")  # (and the tie rule its notes state)
     model._teaching_record = record
     return record
 

@@ -14,11 +14,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from html import escape
+from typing import Any
 
 import pandas as pd
 
+from id3tree.base.entropy import measures
 from id3tree.base.language import Language, current, speaking
-from id3tree.base.words import format_count, format_counts, format_number
+from id3tree.base.pencil import unit_note
+from id3tree.base.words import format_count, format_counts, format_number, tie_order
 from id3tree.engine.stopping import REASONS
 from id3tree.model.node import class_tie_note
 from id3tree.render.svg import tree_to_svg
@@ -59,12 +62,14 @@ def candidate_frame(record: TeachingRecord, tables: list[CandidateTable]) -> pd.
     for t in tables:
         if t.chosen:
             note = (
-                L.gettext("chosen (tie broken by column order)") if t.tie else L.gettext("chosen")
+                L.line("chosen (tie broken by {order})", order=tie_order())
+                if t.tie
+                else L.gettext("chosen")
             )
         elif t.excluded:
             note = excluded_words(t) or ""
         elif t.tie:
-            note = L.gettext("tied with the winner; it comes later in column order")
+            note = L.line("tied with the winner; it comes later in {order}", order=tie_order())
         else:
             note = ""
         between = (
@@ -95,6 +100,7 @@ def _split_words(table: CandidateTable) -> str:
     return f"{n} {L.words([n], 'branch', 'branches')[0]}"
 
 
+@measures("candidates", "header", "__str__", "_repr_html_")  # (in the tree's unit)
 @dataclass
 class Step:
     """One node of the growth. ``str(step)`` is the text form; Jupyter shows ``_repr_html_``."""
@@ -109,6 +115,16 @@ class Step:
     reason: str
     _record: TeachingRecord
     language: Language | None = None  # the language of its words (None: the page's)
+
+    @property
+    def log_base(self) -> Any:
+        """The unit of the tree's numbers: 2 (bits) or ``"e"`` (nats), as the model has it."""
+        return self._record.log_base
+
+    @property
+    def ties(self) -> str:
+        """The tie rule between features: ``"first"`` (column order) or ``"name"``."""
+        return self._record.ties
 
     @property
     def node(self):
@@ -147,7 +163,7 @@ class Step:
                 samples=samples(node.n_samples),
                 counts=counts,
                 entropy=L.number(f"{node.entropy:.4f}"),
-            )
+            ) + ("" if unit_note() is None else f"\n{unit_note()}")
 
     def numbering(self) -> str:
         """``steps 0 to 7``: steps are numbered as ``step(k)`` and ``list(steps())`` count them,
@@ -273,7 +289,9 @@ def _decision(record: TeachingRecord, info: NodeInfo, tables) -> tuple[str, str]
     )  # fmt: skip
     if chosen.tie:
         tied = L.join([t.feature for t in tables if t.tie and not t.chosen])
-        reason += "; " + L.line("it ties with {tied} and comes first in column order", tied=tied)
+        reason += "; " + L.line(
+            "it ties with {tied} and comes first in {order}", tied=tied, order=tie_order()
+        )
     if chosen.threshold is not None:
         reason += "; " + L.line(
             "its threshold {threshold} is {where}, the cut of lowest overall entropy",

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from id3tree.base.language import current
-from id3tree.base.words import format_number
+from id3tree.base.pencil import unit_word
+from id3tree.base.words import format_number, tie_order
 from id3tree.engine.splits import TIE_TOLERANCE
 from id3tree.engine.stopping import REASONS
 from id3tree.teaching.record import CandidateTable, TeachingRecord, excluded_words
@@ -72,9 +73,9 @@ def _offer(table: CandidateTable) -> str:
         ) + ")"  # fmt: skip
     return L.line(
         "its best split is {where}, with overall entropy {overall} against the node's {parent}, "
-        "so it gains {gain} bits (branches {branches})",
+        "so it gains {gain} {unit} (branches {branches})",
         where=where, overall=_fixed(table.overall_entropy), parent=_fixed(table.parent_entropy),
-        gain=_fixed(table.gain), branches=_branches(table),
+        gain=_fixed(table.gain), unit=unit_word(), branches=_branches(table),
     )  # fmt: skip
 
 
@@ -103,10 +104,11 @@ def _lost(record: TeachingRecord, at: str, name: str, table, winner) -> tuple[st
     if mine >= theirs - TIE_TOLERANCE:
         text = L.line(
             "{at}, {name} ties with {winner}: both score {score} {value} (within {tolerance} "
-            "bits). Ties go to the feature that comes first in column order, and {winner} comes "
+            "{unit}). Ties go to the feature that comes first in {order}, and {winner} comes "
             "before {name}. {name}: {offer}.",
             at=at, name=name, winner=winner.feature, score=score_name, value=_fixed(theirs),
-            tolerance=f"{TIE_TOLERANCE:g}", offer=_offer(table),
+            tolerance=f"{TIE_TOLERANCE:g}", unit=unit_word(), order=tie_order(),
+            offer=_offer(table),
         )  # fmt: skip
         return text, "tie"
     text = L.line(

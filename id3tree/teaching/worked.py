@@ -29,9 +29,10 @@ import re
 from collections.abc import Iterable
 
 from id3tree.base import pencil
+from id3tree.base.entropy import measuring
 from id3tree.base.language import Language, current, speaking
 from id3tree.base.latex import latex_escape
-from id3tree.base.words import class_name, format_number
+from id3tree.base.words import class_name, format_number, tie_order
 from id3tree.engine.stopping import REASONS
 from id3tree.model.node import class_tie_note
 from id3tree.teaching.record import (
@@ -238,13 +239,13 @@ class _Writer:
         n = sum(counts)
         nonzero = sorted((c for c in counts if c), reverse=True)
         shares = [self.frac_text(c, n) for c in nonzero]
-        terms = []
+        terms, log = [], pencil.log_symbol(self.tex)  # (log2, or ln in nats)
         for c in nonzero:
             f = self.frac(c, n)
             if self.tex:
-                terms.append(f"{f}\\log_2{f}")
+                terms.append(f"{f}{log}{f}")
             else:
-                terms.append(f"({f}) log2({f})" if self.exact else f"{f} log2({f})")
+                terms.append(f"({f}) {log}({f})" if self.exact else f"{f} {log}({f})")
         return " ".join(("-" if i == 0 else "- ") + t for i, t in enumerate(terms)), shares
 
     def entropy_text(self, counts) -> str:
@@ -545,9 +546,9 @@ def _decision(w: _Writer, record: TeachingRecord, node, tables: list[CandidateTa
     if chosen.tie:
         others = L.join([w.text(t.feature) for t in tables if t.tie and not t.chosen])
         tie = " " + L.line(
-            "It ties with {others}; ties go to the feature that comes first in column order.",
-            others=others,
-        )
+            "It ties with {others}; ties go to the feature that comes first in {order}.",
+            others=others, order=tie_order(),
+        )  # fmt: skip
     test = w.text(chosen.feature)
     if chosen.threshold is not None:
         test += f" {w.le()} {w.dec(format_number(chosen.threshold))}"
@@ -596,8 +597,9 @@ def _intro(w: _Writer, record: TeachingRecord) -> str:
     L = w.L
     text = L.line(
         "Every number below is computed from the exact fractions and rounded to four decimals "
-        "only when printed. Logarithms are base 2. S is the set of all {n} training rows; a "
-        "subscript keeps the rows that pass its tests.",
+        "only when printed. {logs} S is the set of all {n} training rows; a subscript keeps the "
+        "rows that pass its tests.",
+        logs=w.text(pencil.log_sentence()),
         n=str(n),
     )
     return text + (" " + w.text(L.gettext(pencil.LEGEND)) if w.approx else "")
@@ -654,7 +656,7 @@ def worked_solution(
     spoken = w.L
 
     def math() -> str:
-        with speaking(spoken):
+        with speaking(spoken), measuring(record.log_base, record.ties):  # (as when made)
             return _write(record, node, _Writer(format, True, exact, max_thresholds))
 
     return WorkedSolution(text, "markdown", equations=w.equations, math=math)

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import decimal
 from itertools import repeat
+from typing import Any
 
 import numpy as np
 
 from id3tree.base import pencil
-from id3tree.base.entropy import entropy_rows
+from id3tree.base.entropy import entropy_rows, tie_rule
 from id3tree.base.language import N_, current
 from id3tree.base.words import (
     LONG_COLUMN,
@@ -26,6 +27,7 @@ from id3tree.base.words import (
     number_texts,
     plural_words,
     rounded_units,
+    tie_order,
 )
 from id3tree.engine.stopping import REASONS
 
@@ -148,7 +150,7 @@ def node_texts(node, depth, where, counts, n_samples, entropy) -> list[str]:
         legend = L.gettext(pencil.LEGEND)
         for i in np.flatnonzero((np.asarray(node) == 0) & (np.asarray(entropy) > 0)).tolist():
             texts[i] = f"{legend}\n{texts[i]}"
-        return texts
+        return _unit_noted(texts, node)
     lines = zip(
         indents(depth, n).tolist(),
         node,
@@ -164,6 +166,16 @@ def node_texts(node, depth, where, counts, n_samples, entropy) -> list[str]:
     ]
     for i in np.flatnonzero((np.asarray(node) == 0) & (np.asarray(entropy) > 0)).tolist():
         texts[i] = f"{pencil.LEGEND}\n{texts[i]}"  # the root of a tree that weighs candidates
+    return _unit_noted(texts, node)
+
+
+def _unit_noted(texts: list[str], node: Any) -> list[str]:
+    """The root's line after the unit's note, first on the page, when the tree measures in
+    nats (:func:`~id3tree.base.pencil.unit_note`); the texts as they are in bits."""
+    note = pencil.unit_note()
+    if note is not None:
+        for i in np.flatnonzero(np.asarray(node) == 0).tolist():
+            texts[i] = f"{note}\n{texts[i]}"
     return texts
 
 
@@ -691,7 +703,7 @@ def _split_notes(pad: str, feature: str, tied_with, n_tied_thresholds, below_ave
     lines = []
     if tied_with:
         lines.append(
-            f"{pad}   tie with {', '.join(tied_with)}: broken by column order "
+            f"{pad}   tie with {', '.join(tied_with)}: broken by {tie_order()} "
             f"({feature} comes first)"
         )
     if n_tied_thresholds > 1:
@@ -709,13 +721,12 @@ def _split_notes_in(L, pad, feature, tied_with, n_tied_thresholds, below_average
     """:func:`_split_notes` in the language ``L`` (not English)."""
     lines = []
     if tied_with:
-        lines.append(
-            L.line(
-                "tie with {features}: broken by column order ({feature} comes first)",
-                features=L.join(tied_with),
-                feature=feature,
-            )  # fmt: skip
+        message = (
+            N_("tie with {features}: broken by alphabetical order ({feature} comes first)")
+            if tie_rule() == "name"
+            else N_("tie with {features}: broken by column order ({feature} comes first)")
         )
+        lines.append(L.line(message, features=L.join(tied_with), feature=feature))
     if n_tied_thresholds > 1:
         lines.append(L.line("{n} thresholds tie: the smallest is used", n=str(n_tied_thresholds)))
     if below_average:
