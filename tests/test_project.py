@@ -292,7 +292,7 @@ def test_complexity_exceptions_are_few_and_say_why():
     assert '"C90"' in config and "max-complexity = 15" in config
 
 
-MAX_PACKAGE_LINES = 32_464
+MAX_PACKAGE_LINES = 32_483
 """The package's size: 26,935 lines when its folders became the layers, 27,769 with the typing
 contract (every public function annotated: signatures that no longer fit a line) and the command
 line that checks its options and files before the work (cli/fit.py); 30,803 with a class run on
@@ -300,8 +300,9 @@ it (classroom/: a roster's handouts and keys, marks with error carried forward, 
 LMS read without trusting them), the guided build page and the fourth round of hostile input;
 32,385 with the classroom annotated, the overfitting picture (teaching/complexity.py), C4.5's
 thresholds and two conventions side by side (conventions.py), the pages in Spanish and German
-(base/language.py, its catalogs) and the export to ONNX (io/onnx.py); 32,449 with the
-midpoint rule of the trace's cuts for whole columns (pencil.midpoints_hold, 64 lines). A change that needs more
+(base/language.py, its catalogs) and the export to ONNX (io/onnx.py); 32,468 with the
+midpoint rule of the trace's cuts for whole columns (pencil.midpoints_hold, 64 lines) and the
+hash tables of Dask's number codes sized from a sample (dask/core.py, 19 lines). A change that needs more
 says why and raises this in the same commit (the budget is read, not ignored)."""
 
 
