@@ -10,6 +10,7 @@ import random
 from unittest import mock
 
 import numpy as np
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -240,6 +241,30 @@ def test_counts_of_values_by_hashing_equal_the_sorted_ones(n_classes, values, rn
     np.testing.assert_array_equal(np.signbit(expected[1]), np.signbit(found[1]))
     np.testing.assert_array_equal(missing_0, missing)
     np.testing.assert_array_equal(parent_0, parent)
+
+
+@pytest.mark.parametrize("kind", ["few", "distinct", "late", "missing"])
+def test_number_codes_of_long_columns_equal_numpys_whatever_the_hash_tables_size(kind):
+    """Columns longer than the sample that sizes the hash table (few distinct values, all
+    distinct, new values only after the sample, mostly missing) code as ``np.unique`` does."""
+    from id3tree.dask import core
+
+    rng = np.random.default_rng(7)
+    n = 3 * core.HINT_SAMPLE
+    values = {
+        "few": np.round(rng.normal(size=n), 1),
+        "distinct": rng.normal(size=n),
+        "late": np.r_[np.zeros(core.HINT_SAMPLE), rng.normal(size=n - core.HINT_SAMPLE)],
+        "missing": np.where(rng.random(n) < 0.9, np.nan, np.round(rng.normal(size=n), 2)),
+    }[kind]
+    hint = core.distinct_hint(values)
+    assert hint == (n if kind == "distinct" else 8 * len(np.unique(values[: core.HINT_SAMPLE])))
+    distinct, codes = core.number_codes(values)
+    present = ~np.isnan(values)
+    expected, inverse = np.unique(values[present], return_inverse=True)
+    np.testing.assert_array_equal(distinct, expected)
+    np.testing.assert_array_equal(codes[present], inverse)
+    assert (codes[~present] == len(distinct)).all() and codes.dtype == np.int32
 
 
 def _pair_table(found: dict, sizes, order: list[int], a: int, b: int) -> np.ndarray:

@@ -41,7 +41,7 @@ from id3tree.base.language import N_, current
 __all__ = [
     "APPROX", "DECIMALS", "difference_holds", "difference_sign", "entropy_sign", "EQUALS", "exact",
     "fixed", "fixed_units", "fraction_holds", "in_nats", "LEGEND", "log_sentence", "log_symbol",
-    "midpoint_sign", "NATS_NOTE", "product_sign", "quotient_sign", "rounds_to", "sign",
+    "midpoint_sign", "midpoints_hold", "NATS_NOTE", "product_sign", "quotient_sign", "rounds_to", "sign",
     "sum_sign", "unit_note", "unit_word", "weighted_sum_holds", "weighted_sum_sign",
 ]  # fmt: skip
 
@@ -235,3 +235,48 @@ def weighted_sum_holds(sizes: Any, values: Any, group: Any, results: Any) -> Any
     np.add.at(total, group, sizes)
     np.add.at(weighted, group, sizes * np.asarray(values, np.int64))
     return fraction_holds(weighted, total, results)
+
+
+_PLAIN = frozenset("-.0123456789")  # the characters of a number written without an exponent
+
+
+def midpoints_hold(lows: Sequence[str], highs: Sequence[str], results: Sequence[str]) -> Any:
+    """Where ``(low + high) / 2 = result`` holds by pencil (:func:`midpoint_sign`), for columns
+    of printed numbers (the trace's thousands of cuts) instead of one equation at a time.
+
+    The numbers are read as floats: where the midpoint lies within half a unit of the result's
+    last digit by more than the floats' error, it holds, where it lies outside by more, it does
+    not; the few within the error of the boundary (ties at a half), and every number not written
+    as plain decimals (``1E+3``, a decimal comma), are redone exactly by :func:`midpoint_sign`.
+
+    >>> midpoints_hold(["28.7125", "1.9"], ["29", "3"], ["28.8562", "2.45"]).tolist()
+    [False, True]
+    """
+    n = len(results)
+    holds, unsure = np.zeros(n, dtype=bool), np.ones(n, dtype=bool)
+    numbers = _plain_numbers((lows, highs, results), n)
+    if numbers is not None:
+        low, high, result = numbers
+        dots = np.fromiter([text.find(".") for text in results], np.int64, n)
+        lengths = np.fromiter(map(len, results), np.int64, n)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            unit = 10.0 ** -np.where(dots >= 0, lengths - 1 - dots, 0)  # the last digit's
+            distance = np.abs((low + high) / 2 - result) / unit  # in units of that digit
+            # each float holds its decimal within 2**-53 of it, each operation adds as much
+            error = ((np.abs(low) + np.abs(high) + np.abs(result)) / unit + distance) * 2.0**-48
+            holds = distance < 0.5
+            unsure = ~(np.abs(distance - 0.5) > error)  # NaN and infinity too
+    for i in np.flatnonzero(unsure).tolist():
+        holds[i] = midpoint_sign(lows[i], highs[i], results[i]) == EQUALS
+    return holds
+
+
+def _plain_numbers(columns: tuple, n: int) -> list[np.ndarray] | None:
+    """The columns of printed numbers as floats, or None if one is not written as plain
+    decimals (an exponent, a decimal comma, ``inf``; ``1-2`` and ``1..2``: float() says so)."""
+    if not all(set("".join(column)) <= _PLAIN for column in columns):
+        return None
+    try:
+        return [np.fromiter(map(float, column), float, n) for column in columns]
+    except ValueError:
+        return None
