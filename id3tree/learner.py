@@ -55,7 +55,8 @@ from id3tree.trace.table import candidate_frame, trace_frame
 __all__ = ["ID3Classifier"]
 
 
-@speaks("fit", "to_text", "explain", "worked_solution", "steps", "step", "why_not")
+@speaks(*"fit to_text explain worked_solution steps step why_not".split(),
+        *"to_html to_dot to_graphviz plot plot_complexity".split())  # fmt: skip
 @measures(*"fit to_text explain trace_ candidate_table steps step why_not worked_solution".split(),
           *"to_html prune cost_complexity_pruning_path to_dot to_graphviz plot".split())  # fmt: skip
 class ID3Classifier(Saving, ClassifierMixin, BaseEstimator):  # type: ignore[misc]  # (scikit-learn is untyped)
