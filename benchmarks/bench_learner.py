@@ -55,15 +55,18 @@ class UntracedID3Classifier(ID3Classifier):
 # timing
 # ---------------------------------------------------------------------------------------------
 def best_of_pair(
-    fn_a, fn_b, repeats: int, clock=time.perf_counter
+    fn_a, fn_b, repeats: int, clock=time.perf_counter, collect: bool = True
 ) -> tuple[float, float, object, object]:
     """Best times of two functions run alternately, and their last results (``clock``: wall
-    time, or ``time.process_time`` for the processor time of every thread)."""
+    time, or ``time.process_time`` for the processor time of every thread; ``collect``: a
+    garbage collection before each run, so that neither pays for the other's garbage, which
+    the quick mode, timing nothing, skips)."""
     best = [np.inf, np.inf]
     results = [None, None]
     for _ in range(repeats):
         for i, fn in enumerate((fn_a, fn_b)):
-            gc.collect()
+            if collect:
+                gc.collect()
             start = clock()
             results[i] = fn()
             best[i] = min(best[i], clock() - start)
@@ -217,7 +220,10 @@ class Suite:
         if not self.wanted(name):
             return None, None
         a, b, mine, other = best_of_pair(
-            lambda: ours(*args), lambda: theirs(*args), repeats or self.repeats
+            lambda: ours(*args),
+            lambda: theirs(*args),
+            repeats or self.repeats,
+            collect=not self.quick,
         )
         self.add(Row(issue, name, a, b, goal, against))
         return mine, other
@@ -347,9 +353,12 @@ class Suite:
         """A note on a prediction row: processor time (the router's threads summed) and the
         wall time with the router in the other number of threads (2 if ``routing.THREADS`` is
         1, else 1), each against the other side in the same run."""
-        cpu = best_of_pair(lambda: mine(rows), lambda: other(rows), self.repeats, time.process_time)
+        timed = dict(repeats=self.repeats, collect=not self.quick)
+        cpu = best_of_pair(
+            lambda: mine(rows), lambda: other(rows), clock=time.process_time, **timed
+        )
         n = 2 if routing.THREADS == 1 else 1
-        alt = best_of_pair(lambda: with_threads(mine, n)(rows), lambda: other(rows), self.repeats)
+        alt = best_of_pair(lambda: with_threads(mine, n)(rows), lambda: other(rows), **timed)
         self.notes.append(
             f"{name}: processor time {cpu[0]:.4f} / {cpu[1]:.4f} s ({cpu[0] / cpu[1]:.2f}); "
             f"router in {n} threads {alt[0]:.4f} / {alt[1]:.4f} s ({alt[0] / alt[1]:.2f}); "

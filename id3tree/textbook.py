@@ -197,7 +197,7 @@ def grow_node(
         if feature not in rules.categories:
             splits.append(numeric_split(feature, X[feature].to_numpy(), y, rules))
         elif feature not in used:
-            splits.append(categorical_split(feature, X[feature], y, rules))
+            splits.append(categorical_split(feature, X[feature].to_numpy(), y, rules))
 
     # 4. choose the best, and make sure its split is worth making
     best = choose_split([split for split in splits if split is not None], rules)
@@ -235,11 +235,11 @@ def reason_to_stop(counts: list[int], depth: int, rules: Rules) -> str | None:
     return None
 
 
-def categorical_split(feature: str, x: pd.Series, y: np.ndarray, rules: Rules) -> Split | None:
+def categorical_split(feature: str, x: np.ndarray, y: np.ndarray, rules: Rules) -> Split | None:
     """One branch per value present at the node, in the column's order, then one of the missing
     values; None if that is fewer than two branches or one has fewer than min_samples_leaf."""
-    branches = {value: (x == value).to_numpy() for value in rules.categories[feature]}
-    branches[MISSING] = x.isna().to_numpy()
+    branches = {value: x == value for value in rules.categories[feature]}
+    branches[MISSING] = pd.isna(x)
     branches = {key: rows for key, rows in branches.items() if rows.any()}
     if len(branches) < 2 or min(rows.sum() for rows in branches.values()) < rules.min_samples_leaf:
         return None

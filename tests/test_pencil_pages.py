@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
@@ -277,6 +278,27 @@ def trace_equations(page: str) -> list[str]:
 # ---------------------------------------------------------------------------------------------
 # the pages
 # ---------------------------------------------------------------------------------------------
+class Made(Mapping):
+    """A mapping whose keys are known before its values, which ``make`` (pairs) computes on the
+    first look-up: collecting the tests (in every pytest-xdist worker, and in every command
+    that collects the suite) fits no tree and writes no page."""
+
+    def __init__(self, make: Callable[[], Iterable[tuple[str, object]]], keys: Iterable[str]):
+        self.make, self.keys_before, self.made = make, list(keys), None
+
+    def __getitem__(self, key: str):
+        if self.made is None:
+            self.made = dict(self.make())
+            assert list(self.made) == self.keys_before  # the names said before are the ones made
+        return self.made[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.keys_before)
+
+    def __len__(self) -> int:
+        return len(self.keys_before)
+
+
 def _trees():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -292,28 +314,33 @@ def _trees():
         yield "titanic_depth3", ID3Classifier(max_depth=3).fit(X, y)
 
 
-TREES = dict(_trees())
+TREES = Made(_trees, "play_tennis play_tennis_ratio play_tennis_nats iris iris_nats_ratio "
+             "titanic_depth3".split())  # fmt: skip
+FORMS = ("markdown", "markdown_math", "latex", "decimals")
+KINDS = ("categorical", "numeric", "mixed")
 
 
 def pages():
     for name, tree in TREES.items():
         solution = tree.worked_solution()
-        yield f"{name}/markdown", str(solution), False
-        yield f"{name}/markdown_math", solution.math(), False
-        yield f"{name}/latex", str(tree.worked_solution(format="latex")), True
-        yield f"{name}/decimals", str(tree.worked_solution(exact=False)), False
-    for kind in ("categorical", "numeric", "mixed"):
+        yield f"{name}/markdown", (str(solution), False)
+        yield f"{name}/markdown_math", (solution.math(), False)
+        yield f"{name}/latex", (str(tree.worked_solution(format="latex")), True)
+        yield f"{name}/decimals", (str(tree.worked_solution(exact=False)), False)
+    for kind in KINDS:
         for seed in range(5):
             exercise = make_exercise(kind, 12, seed)
-            yield f"key/{kind}/{seed}/markdown", str(exercise.solution), False
-            yield f"key/{kind}/{seed}/latex", sheet_latex([exercise], answers=True), True
+            yield f"key/{kind}/{seed}/markdown", (str(exercise.solution), False)
+            yield f"key/{kind}/{seed}/latex", (sheet_latex([exercise], answers=True), True)
 
 
-PAGES = list(pages())
+PAGES = Made(pages, [f"{name}/{form}" for name in TREES for form in FORMS]
+             + [f"key/{k}/{seed}/{f}" for k in KINDS for seed in range(5) for f in ("markdown", "latex")])  # fmt: skip
 
 
-@pytest.mark.parametrize("name, page, latex", PAGES, ids=[p[0] for p in PAGES])
-def test_every_printed_equation_holds_by_pencil(name, page, latex):
+@pytest.mark.parametrize("name", PAGES)
+def test_every_printed_equation_holds_by_pencil(name):
+    page, latex = PAGES[name]
     found = equations(page, latex)
     assert len(found) >= 10, f"{name}: only {len(found)} equations found"
     problems = [p for p in map(check, found) if p]
@@ -356,6 +383,16 @@ def test_latex_and_markdown_print_the_same_equations():
     assert sorted(map(tuple, result)) == sorted(tuple(SIGNS.split(e)[-2:]) for e in latex)
 
 
+FITS = {
+    "play_tennis": ("play_tennis", {}),
+    "play_tennis_ratio": ("play_tennis", {"criterion": "gain_ratio"}),
+    "iris": ("iris", {}),
+    "titanic_depth3": ("titanic", {"max_depth": 3}),
+    "play_tennis_nats": ("play_tennis", {"log_base": "e"}),
+    "iris_nats_ratio": ("iris", {"log_base": "e", "criterion": "gain_ratio"}),
+}
+
+
 def _traces():
     """The printed trace (verbose=1 and verbose=2) of each tree, as the learner writes it."""
     import contextlib
@@ -363,15 +400,7 @@ def _traces():
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        fits = {
-            "play_tennis": ("play_tennis", {}),
-            "play_tennis_ratio": ("play_tennis", {"criterion": "gain_ratio"}),
-            "iris": ("iris", {}),
-            "titanic_depth3": ("titanic", {"max_depth": 3}),
-            "play_tennis_nats": ("play_tennis", {"log_base": "e"}),
-            "iris_nats_ratio": ("iris", {"log_base": "e", "criterion": "gain_ratio"}),
-        }
-        for name, (data, params) in fits.items():
+        for name, (data, params) in FITS.items():
             X, y = load(data, return_X_y=True)
             if data == "titanic":
                 X = X.drop(columns=["Name", "Ticket", "Cabin", "PassengerId"])
@@ -382,10 +411,10 @@ def _traces():
                 yield f"{name}/verbose={verbose}", printed.getvalue()
 
 
-TRACES = dict(_traces())
+TRACES = Made(_traces, [f"{name}/verbose={verbose}" for name in FITS for verbose in (1, 2)])
 
 
-@pytest.mark.parametrize("name", list(TRACES))
+@pytest.mark.parametrize("name", TRACES)
 def test_every_equation_of_the_printed_trace_holds_by_pencil(name):
     page = TRACES[name]
     found = trace_equations(page)
@@ -452,11 +481,8 @@ def _spoken_traces():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for code in WORDS:
-            for name, (data, params) in {
-                "play_tennis": ("play_tennis", {}),
-                "play_tennis_ratio": ("play_tennis", {"criterion": "gain_ratio"}),
-                "iris": ("iris", {}),
-            }.items():
+            for name in SPOKEN_FITS:
+                data, params = FITS[name]
                 X, y = load(data, return_X_y=True)
                 for verbose in (1, 2):
                     printed = io.StringIO()
@@ -465,10 +491,12 @@ def _spoken_traces():
                     yield f"{code}/{name}/verbose={verbose}", printed.getvalue()
 
 
-SPOKEN = dict(_spoken_traces())
+SPOKEN_FITS = ("play_tennis", "play_tennis_ratio", "iris")
+SPOKEN = Made(_spoken_traces, [f"{code}/{name}/verbose={verbose}"
+                               for code in WORDS for name in SPOKEN_FITS for verbose in (1, 2)])  # fmt: skip
 
 
-@pytest.mark.parametrize("name", list(SPOKEN))
+@pytest.mark.parametrize("name", SPOKEN)
 def test_every_equation_of_the_spanish_and_german_trace_holds_by_pencil(name):
     code, english = name.split("/", 1)[0], name.split("/", 1)[1]
     page = SPOKEN[name]
@@ -505,27 +533,31 @@ def spoken_pages():
             tree.language = code
             try:
                 solution = tree.worked_solution()
-                yield code, f"{name}/markdown", str(solution), False, english["markdown"]
-                yield code, f"{name}/markdown_math", solution.math(), False, None
+                yield f"{code}/{name}/markdown", (str(solution), False, english["markdown"])
+                yield f"{code}/{name}/markdown_math", (solution.math(), False, None)
                 latex = str(tree.worked_solution(format="latex"))
-                yield code, f"{name}/latex", latex, True, english["latex"]
-                yield code, f"{name}/decimals", str(tree.worked_solution(exact=False)), False, None
+                yield f"{code}/{name}/latex", (latex, True, english["latex"])
+                rounded = str(tree.worked_solution(exact=False))
+                yield f"{code}/{name}/decimals", (rounded, False, None)
             finally:
                 tree.language = "en"
-    for code, kind in (("es", "numeric"), ("de", "mixed")):  # exercise keys, with their tree
+    for code, kind in SPOKEN_KEYS:  # exercise keys, with their tree
         english, spoken = (make_exercise(kind, 12, 1, language=c) for c in ("en", code))
-        yield code, f"key/{kind}", str(spoken.solution), False, str(english.solution)
+        yield f"{code}/key/{kind}", (str(spoken.solution), False, str(english.solution))
         latex = sheet_latex([spoken], answers=True)
-        yield code, f"key/{kind}/latex", latex, True, sheet_latex([english], answers=True)
+        yield f"{code}/key/{kind}/latex", (latex, True, sheet_latex([english], answers=True))
 
 
-SOLUTIONS = list(spoken_pages())
+SPOKEN_KEYS = (("es", "numeric"), ("de", "mixed"))
+SOLUTIONS = Made(spoken_pages, [f"{code}/{name}/{form}" for code in ("es", "de")
+                                for name in ("play_tennis_ratio", "iris") for form in FORMS]
+                 + [f"{code}/key/{kind}{latex}" for code, kind in SPOKEN_KEYS for latex in ("", "/latex")])  # fmt: skip
 
 
-@pytest.mark.parametrize(
-    "code, name, page, latex, english", SOLUTIONS, ids=[f"{p[0]}/{p[1]}" for p in SOLUTIONS]
-)
-def test_a_worked_solution_in_another_language_holds_by_pencil(code, name, page, latex, english):
+@pytest.mark.parametrize("where", SOLUTIONS)
+def test_a_worked_solution_in_another_language_holds_by_pencil(where):
+    code, name = where.split("/", 1)
+    page, latex, english = SOLUTIONS[where]
     from id3tree.base.language import language
     from id3tree.base.pencil import LEGEND
 
