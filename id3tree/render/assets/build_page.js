@@ -113,7 +113,7 @@
     if (!B.storage()) {
       out.textContent = t("Not saved: this browser keeps nothing for this file; export your tree before you close it.");
     } else if (B.savedAt()) {
-      out.textContent = t("Saved in this browser at {time}.", {time: new Date(B.savedAt()).toLocaleTimeString()});
+      out.textContent = t("Saved in this browser at {time}.", {time: C.time(new Date(B.savedAt()))});
     }
   }
 
@@ -653,7 +653,7 @@
   if (restored) {
     var note = document.getElementById("saved");
     note.textContent = t("Your work on this page was restored (saved at {time}). Start again to clear it.",
-      {time: new Date(restored).toLocaleTimeString()});
+      {time: C.time(new Date(restored))});
   }
   window.id3page = {view: view, nodes: nodes, answers: B.answers, build: B,
     select: function (i) { select(i, false); }};

@@ -22,6 +22,10 @@
   C.mark = function (text) { return DECIMAL === "." ? String(text) : String(text).replace(/\./g, DECIMAL); };
   // items of a list that may hold numbers ("No: 2, Yes: 3"; "No: 2; Yes: 3" with a decimal comma)
   C.join = function (items) { return items.join(SEPARATOR); };
+  // a time of day as the page's language writes it (the browser's own way on an English page)
+  C.time = function (date) {
+    return words ? date.toLocaleTimeString(document.documentElement.lang) : date.toLocaleTimeString();
+  };
 
   C.el = function (tag, text, cls) {
     var e = document.createElement(tag);
