@@ -7,6 +7,7 @@
   var P = data.params, number = B.shown, MISSING = t("missing");  // numbers as the page shows them
   var HINT_WORDS = {formula: t("the formulas"), counts: t("each feature's class counts"),
     gains: t("each feature's sums and gain"), choice: t("ID3's choice")};
+  var HINT_NAMES = {formula: t("formula"), counts: t("counts"), gains: t("gains"), choice: t("choice")};
   var MAX_ROWS = 200;   // the rows a node's table lists at most
   var selected = 0, finished = false, agreement = null;
   var approx = false;  // a ≈ was shown: the legend says what it means from then on
@@ -611,7 +612,8 @@
       var c = node.choice;
       var decision = !c ? t("to decide") : c.auto ? t("leaf ({reason})", {reason: node.auto}) : c.leaf ? t("leaf") :
         t("split on {test}", {test: B.testWords(c.f, c.threshold)});
-      var hints = data.hints.slice(0, taken[node.path] || 0).join(", ") || t("none");  // (the steps' names)
+      var hints = data.hints.slice(0, taken[node.path] || 0).map(function (h) { return HINT_NAMES[h]; })
+        .join(", ") || t("none");  // the steps' names, as hints=[...] names them
       var cells = [i, B.path(i).join(" " + t("and") + " ") || t("(the root)"), node.counts.join(" / "),
         C.shown(node.analysis.entropy), decision, hints];
       if (finished) cells.push(agreement[i] ? "\u2713 " + t("yes") : "\u2717 " + t("no"));
