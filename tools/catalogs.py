@@ -10,7 +10,10 @@ language's ``.po``, compile each ``.po`` into the ``.mo`` that :mod:`gettext` re
 The template is extracted from the code, not written by hand: a message is the first argument
 (a string) of ``L.line``, ``L.lines`` or ``L.gettext`` where ``L = current()`` (the language of
 :mod:`id3tree.base.language`), the two words of ``L.words(counts, one, many)``, or the argument
-of ``N_`` (a sentence made in English and translated where printed). The compiler writes the
+of ``N_`` (a sentence made in English and translated where printed); the interactive pages'
+scripts (``id3tree/render/assets/*.js``) add the first argument of each ``t("...")`` and the
+words of each ``C.plural(n, "row")`` (read as :func:`id3tree.render.html.page_messages` reads
+them, so the page asks for exactly the messages the catalog holds). The compiler writes the
 GNU ``.mo`` format as CPython's ``Tools/i18n/msgfmt.py`` does (keys sorted, no hash table);
 fuzzy entries and empty translations are left out, as msgfmt leaves them.
 """
@@ -94,7 +97,26 @@ def extract() -> list[Entry]:
                 found = entries.setdefault(entry.key, entry)
                 if where not in found.where:
                     found.where.append(where)
+    for entry in _script_messages():
+        found = entries.setdefault(entry.key, entry)
+        if entry.where[0] not in found.where:
+            found.where.append(entry.where[0])
     return list(entries.values())
+
+
+def _script_messages() -> list[Entry]:
+    """The messages of the interactive pages' scripts (``t("...")`` and ``C.plural``)."""
+    sys.path.insert(0, str(ROOT))
+    try:
+        from id3tree.render.html import page_messages
+    finally:
+        sys.path.remove(str(ROOT))
+    where = "id3tree/render/assets"
+    messages, plurals = page_messages()
+    # a word after a count first: a heading of the same word ("node") reads its singular
+    return [Entry(one, plural=many, msgstr=["", ""], where=[where]) for one, many in plurals] + [
+        Entry(m, where=[where]) for m in messages
+    ]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -203,6 +203,7 @@ def _mi(args: argparse.Namespace) -> int:
 # teaching: the interactive page and exercise sheets (id3tree.teaching, id3tree.classroom.exercises)
 # ------------------------------------------------------------------------------------------------
 def _explore(args: argparse.Namespace) -> int:
+    from id3tree.base.language import language
     from id3tree.base.words import plural
     from id3tree.learner import ID3Classifier
 
@@ -212,7 +213,9 @@ def _explore(args: argparse.Namespace) -> int:
         if value is not None and not args.build:
             raise UserError(f"{option} is for the page where you grow the tree; add --build")
     X, y = split_target(read_table(args), args.target)
-    model = ID3Classifier(criterion=args.criterion, max_depth=args.max_depth)
+    model = ID3Classifier(
+        criterion=args.criterion, max_depth=args.max_depth, language=args.language
+    )
     model, X = fit_without_id_like(model, X, y, args)
     if args.build:
         seed = 0 if args.seed is None else args.seed
@@ -220,7 +223,9 @@ def _explore(args: argparse.Namespace) -> int:
                       random_state=seed)  # fmt: skip
         print(f"wrote {args.out}: grow the tree yourself; open it in a browser")
         return 0
-    model.to_html(args.out, title=args.title or f"{args.data}: predicting {args.target}")
+    L = language(args.language)
+    title = L.line("{data}: predicting {target}", data=str(args.data), target=str(args.target))
+    model.to_html(args.out, title=args.title or title)
     nodes = plural(sum(1 for _ in model.root_.walk()), "node")
     print(f"wrote {args.out} ({nodes}); open it in a browser")
     return 0
@@ -279,6 +284,7 @@ def _add_explore_command(commands: Any) -> None:
         default=None,
         help="with --build: draws the holdout (default: 0)",
     )
+    add_language_option(explore, "the page (its data the same in every language)")
     add_column_options(explore)
     add_id_like_option(explore)
     add_progress_option(explore)

@@ -20,17 +20,29 @@ only what the window shows, folds and unfolds subtrees, zooms and pans: a tree o
 at once. The data rides in the page as JSON (its ``<``, ``>`` and ``&`` escaped, so no label can
 end the script element) and goes on screen through ``textContent`` only, so no label can inject
 markup.
+
+A page speaks the language of :func:`id3tree.base.language.current` (the learner's
+``language``): the controls written here are the catalog's, and a page that is not English
+carries a table of its scripts' messages (:func:`page_words`) that their ``t("...")`` reads, with
+the decimal mark the numbers are shown with; an English page carries none and reads as it always
+has.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from functools import cache
 from html import escape
 from importlib.resources import files
 
+from id3tree.base.language import current
 from id3tree.base.pencil import LEGEND
 
-__all__ = ["json_for_script", "MODES", "page_html", "PAGE_PALETTE", "palette", "TEXT_COLOR"]
+__all__ = [
+    "json_for_script", "MODES", "page_html", "page_messages", "page_words", "PAGE_PALETTE",
+    "palette", "TEXT_COLOR",
+]  # fmt: skip
 
 MODES = ("explore", "build")
 """The pages :func:`page_html` writes."""
@@ -52,40 +64,98 @@ _SCRIPTS = {
     "build": ("common.js", "tree_view.js", "build.js", "build_page.js"),
 }
 
-_VIEW_CONTROLS = """<span class="group" role="group" aria-label="the view">
-<button id="fit" type="button" title="Fit the tree to the window (0)">Fit</button>
-<button id="zoom-in" type="button" title="Zoom in (+)">+</button>
-<button id="zoom-out" type="button" title="Zoom out (-)">&#x2212;</button>
-<button id="unfold-all" type="button" title="Show every node">Unfold all</button>
-<button id="fold-all" type="button" title="Show the root only">Fold all</button>
-<button id="large" type="button" title="Larger text, for a lecture hall">Larger text</button>
-</span>"""
 
-_CONTROLS = {
-    "explore": """<span class="group" role="group" aria-label="the growth">
-<button id="first" type="button" title="Back to the root">&#xAB; Start</button>
-<button id="prev" type="button" title="One node back (left arrow)">&#x25C0; Back</button>
-<button id="next" type="button" title="One node on (right arrow)">Next &#x25B6;</button>
-<button id="all" type="button" title="The whole tree">Show all</button>
+def _view_controls() -> str:
+    L = current()
+    return f"""<span class="group" role="group" aria-label="{escape(L.gettext("the view"))}">
+<button id="fit" type="button" title="{escape(L.gettext("Fit the tree to the window (0)"))}">{escape(L.gettext("Fit"))}</button>
+<button id="zoom-in" type="button" title="{escape(L.gettext("Zoom in (+)"))}">+</button>
+<button id="zoom-out" type="button" title="{escape(L.gettext("Zoom out (-)"))}">&#x2212;</button>
+<button id="unfold-all" type="button" title="{escape(L.gettext("Show every node"))}">{escape(L.gettext("Unfold all"))}</button>
+<button id="fold-all" type="button" title="{escape(L.gettext("Show the root only"))}">{escape(L.gettext("Fold all"))}</button>
+<button id="large" type="button" title="{escape(L.gettext("Larger text, for a lecture hall"))}">{escape(L.gettext("Larger text"))}</button>
+</span>"""  # noqa: E501
+
+
+def _explore_controls() -> str:
+    L = current()
+    return f"""<span class="group" role="group" aria-label="{escape(L.gettext("the growth"))}">
+<button id="first" type="button" title="{escape(L.gettext("Back to the root"))}">&#xAB; {escape(L.gettext("Start"))}</button>
+<button id="prev" type="button" title="{escape(L.gettext("One node back (left arrow)"))}">&#x25C0; {escape(L.gettext("Back"))}</button>
+<button id="next" type="button" title="{escape(L.gettext("One node on (right arrow)"))}">{escape(L.gettext("Next"))} &#x25B6;</button>
+<button id="all" type="button" title="{escape(L.gettext("The whole tree"))}">{escape(L.gettext("Show all"))}</button>
 <span id="step-label"></span>
 </span>
-{view}
-<input id="search" type="search" placeholder="Find a feature" aria-label="Find a feature">
-<span id="search-results"></span>""",
-    "build": """<span class="group" role="group" aria-label="your tree">
-<button id="undo" type="button" title="Undo your last choice (Ctrl+Z)">Undo</button>
-<button id="redo" type="button" title="Redo (Ctrl+Shift+Z)">Redo</button>
-<button id="restart" type="button" title="Start again from the root">Start again</button>
+{_view_controls()}
+<input id="search" type="search" placeholder="{escape(L.gettext("Find a feature"))}" aria-label="{escape(L.gettext("Find a feature"))}">
+<span id="search-results"></span>"""  # noqa: E501
+
+
+def _build_controls() -> str:
+    L = current()
+    return f"""<span class="group" role="group" aria-label="{escape(L.gettext("your tree"))}">
+<button id="undo" type="button" title="{escape(L.gettext("Undo your last choice (Ctrl+Z)"))}">{escape(L.gettext("Undo"))}</button>
+<button id="redo" type="button" title="{escape(L.gettext("Redo (Ctrl+Shift+Z)"))}">{escape(L.gettext("Redo"))}</button>
+<button id="restart" type="button" title="{escape(L.gettext("Start again from the root"))}">{escape(L.gettext("Start again"))}</button>
 <span id="progress" role="status"></span>
 </span>
-{view}
-<span class="group" role="group" aria-label="export">
-<button id="export-json" type="button" title="Your tree as the answers id3tree grade reads">Export answers</button>
-<button id="export-png" type="button" title="A picture of your tree">Save picture</button>
-<button id="print" type="button" title="Your tree and every decision on paper">Print</button>
+{_view_controls()}
+<span class="group" role="group" aria-label="{escape(L.gettext("export"))}">
+<button id="export-json" type="button" title="{escape(L.gettext("Your tree as the answers id3tree grade reads"))}">{escape(L.gettext("Export answers"))}</button>
+<button id="export-png" type="button" title="{escape(L.gettext("A picture of your tree"))}">{escape(L.gettext("Save picture"))}</button>
+<button id="print" type="button" title="{escape(L.gettext("Your tree and every decision on paper"))}">{escape(L.gettext("Print"))}</button>
 </span>
-<span id="saved"></span>""",
-}
+<span id="saved"></span>"""  # noqa: E501
+
+
+_CONTROLS = {"explore": _explore_controls, "build": _build_controls}
+
+# the page's own messages: the first argument of the scripts' t("..."), and the words of
+# C.plural(n, "row") or C.plural(n, "branch", "branches") (tools/catalogs.py extracts them)
+_STRING = r'"((?:[^"\\]|\\.)*)"'
+_MESSAGE = re.compile(r"\bt\(\s*" + _STRING)
+_PLURAL = re.compile(
+    r"\bplural\((?:[^()\"]|\([^()]*\))*?,\s*" + _STRING + r"(?:\s*,\s*" + _STRING + r")?\s*\)"
+)
+
+
+@cache
+def page_messages() -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """The messages of the pages' scripts (``t("...")``, in the order they appear) and the
+    pairs of words after a count (``C.plural(n, "row")``: ``("row", "rows")``)."""
+    messages: dict[str, None] = {}
+    plurals: dict[tuple[str, str], None] = {}
+    for name in sorted(files("id3tree.render").joinpath("assets").iterdir(), key=str):
+        if not name.name.endswith(".js"):
+            continue
+        text = name.read_text(encoding="utf-8")
+        for found in _MESSAGE.finditer(text):
+            messages[json.loads(f'"{found.group(1)}"')] = None
+        for found in _PLURAL.finditer(text):
+            one = json.loads(f'"{found.group(1)}"')
+            many = json.loads(f'"{found.group(2)}"') if found.group(2) is not None else one + "s"
+            plurals[(one, many)] = None
+    return tuple(messages), tuple(plurals)
+
+
+def page_words() -> dict:
+    """The page's messages in the current language (:func:`page_messages`), its decimal mark
+    and list separator, for the scripts' ``t(...)``; written into a page that is not English."""
+    L = current()
+    messages, plurals = page_messages()
+    catalog = L.catalog
+
+    def forms(one: str, many: str) -> list[str]:
+        if catalog is None:
+            return [one, many]
+        return [catalog.ngettext(one, many, 1), catalog.ngettext(one, many, 2)]
+
+    words = {one: forms(one, many) for one, many in plurals}  # (a heading "node": the singular)
+    return {
+        "decimal": L.decimal, "separator": L.separator,
+        "messages": {m: words[m][0] if m in words else L.gettext(m) for m in messages},
+        "plurals": words,
+    }  # fmt: skip
 
 
 def _asset(name: str) -> str:
@@ -112,14 +182,19 @@ def page_html(data: dict, *, title: str = "", mode: str = "explore") -> str:
     stable each split is, ``tree.stability``) brings its script, which marks the shaky splits."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
-    data = {**data, "palette": palette(len(data["classes"])), "approx_legend": LEGEND}
+    L = current()
+    data = {**data, "palette": palette(len(data["classes"])), "approx_legend": L.gettext(LEGEND)}
     names = _SCRIPTS[mode] + (("stability.js",) if "stability" in data else ())
     scripts = "\n".join(f"<script>{_asset(name)}</script>" for name in names)
     if not isinstance(title, str):
         raise ValueError(f"title must be text (a str), got {type(title).__name__} {title!r}")
-    controls = _CONTROLS[mode].format(view=_VIEW_CONTROLS)
+    controls = _CONTROLS[mode]()
+    words = ""  # an English page holds no table: its scripts' own words are English
+    if not L.english:
+        table = json_for_script(page_words())
+        words = f'<script type="application/json" id="page-words">{table}</script>\n'
     return f"""<!DOCTYPE html>
-<html lang="en">
+<html lang="{L.code}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -136,13 +211,13 @@ def page_html(data: dict, *, title: str = "", mode: str = "explore") -> str:
 <main>
 <div id="tree-pane"><div id="tree"></div>
 <div id="view-status" aria-live="polite"></div></div>
-<section id="details" aria-label="the node"></section>
+<section id="details" aria-label="{escape(L.gettext("the node"))}"></section>
 </main>
 <footer id="legend" hidden></footer>
 <div id="announce" class="sr-only" aria-live="polite"></div>
 <div id="print-view"></div>
 <script type="application/json" id="tree-data">{json_for_script(data)}</script>
-{scripts}
+{words}{scripts}
 </body>
 </html>
 """

@@ -37,12 +37,13 @@ import json
 import numpy as np
 import pandas as pd
 
+from id3tree.base.language import current
 from id3tree.base.params import check_random_state, is_real
 from id3tree.base.training import EncodedData
 from id3tree.base.validation import encode_like_fit, rows_to_predict
-from id3tree.base.words import class_name, plural
+from id3tree.base.words import class_name
 from id3tree.engine.grow import GrowParams
-from id3tree.engine.stopping import NO_VALID_SPLIT, stop_reasons
+from id3tree.engine.stopping import NO_VALID_SPLIT, REASONS, stop_reasons
 from id3tree.model.node import majority_classes
 from id3tree.teaching.page_data import PageSource, levels
 
@@ -137,7 +138,11 @@ def _given_rows(model, source: PageSource, test) -> tuple:
     )
     y_score = _class_indices(source.data.classes, y_test, len(encoded))
     id3_says = _class_indices(source.data.classes, model.predict(X_test), len(encoded))
-    about = f"The trees are scored on the {plural(len(encoded), 'test row')} given."
+    L, n = current(), len(encoded)
+    about = L.line(
+        "The trees are scored on the {n} {rows} given.",
+        n=str(n), rows=L.words([n], "test row", "test rows")[0],
+    )  # fmt: skip
     rows = list(range(1, len(source.data.y) + 1))
     columns = _columns_of_matrix(encoded.T, source.data)
     return model, source.data, columns, y_score, id3_says, about, rows
@@ -152,17 +157,22 @@ def _kept_aside(model, source: PageSource, holdout: float | None, random_state) 
     if n_aside == 0:
         leaf = _leaves(source)
         id3_says = majority_classes(source.tree.counts)[leaf].tolist()
+        L = current()
         why = (
-            f"a data set of fewer than {SMALL} rows keeps them all to grow on by default, so "
-            "that a textbook data set keeps its textbook tree"
+            L.line(
+                "a data set of fewer than {small} rows keeps them all to grow on by default, so "
+                "that a textbook data set keeps its textbook tree",
+                small=str(SMALL),
+            )
             if small
-            else f"no rows were kept aside (holdout={holdout:g})"
+            else L.line("no rows were kept aside (holdout={holdout})", holdout=f"{holdout:g}")
         )
-        about = (
-            f"The trees are scored on the {plural(n, 'training row')} themselves: {why}. This "
-            "says how well each tree fits the rows it was grown on, not how well it predicts "
-            "new rows (give test rows or a holdout for that)."
-        )
+        about = L.line(
+            "The trees are scored on the {n} {rows} themselves: {why}. This says how well each "
+            "tree fits the rows it was grown on, not how well it predicts new rows (give test "
+            "rows or a holdout for that).",
+            n=str(n), rows=L.words([n], "training row", "training rows")[0], why=why,
+        )  # fmt: skip
         rows = list(range(1, n + 1))
         return model, data, _columns(data, None), data.y.tolist(), id3_says, about, rows
     if n - n_aside < 2:
@@ -181,10 +191,13 @@ def _kept_aside(model, source: PageSource, holdout: float | None, random_state) 
         mine.classes, np.asarray(data.classes, dtype=object)[data.y[aside]], n_aside
     )
     id3_says = _class_indices(mine.classes, again.predict(aside_frame), n_aside)
-    about = (
-        f"The trees are scored on {plural(n_aside, 'row')} ({holdout:.0%}) the page kept aside, "
-        f"drawn with random_state={random_state}; both trees are grown on the other {n - n_aside}."
-    )
+    L = current()
+    about = L.line(
+        "The trees are scored on {n} {rows} ({share}) the page kept aside, drawn with "
+        "random_state={seed}; both trees are grown on the other {rest}.",
+        n=str(n_aside), rows=L.words([n_aside], "row", "rows")[0], share=f"{holdout:.0%}",
+        seed=str(random_state), rest=str(n - n_aside),
+    )  # fmt: skip
     rows = (kept + 1).tolist()
     return again, mine, _columns_of_matrix(encoded, mine), y_score, id3_says, about, rows
 
@@ -284,8 +297,11 @@ def _stop_words(model) -> dict:
     )
     m, split = params.min_samples_leaf, params.min_samples_split
 
+    L = current()
+
     def reason(counts, depth=0) -> str | None:  # the words for a node of these counts
-        return stop_reasons(np.array([counts]), depth, params)[0]
+        words = stop_reasons(np.array([counts]), depth, params)[0]
+        return None if words is None else L.phrase(words, REASONS)
 
     # (a node of one row is pure: the words of the size rules need a mixed node of 2 rows or more)
     return {
@@ -293,6 +309,6 @@ def _stop_words(model) -> dict:
         "max_depth": None if model.max_depth is None else reason([1, 1], model.max_depth),
         "min_split": reason([1, split - 2]) if split >= 3 else None,
         "too_small": reason([1, max(split, 2) - 1]) if 2 * m > split else None,
-        "no_split": NO_VALID_SPLIT,
-        "min_gain": f"{float(model.min_gain):g}",  # as low_gain_reason writes it
+        "no_split": L.phrase(NO_VALID_SPLIT, REASONS),
+        "min_gain": L.number(f"{float(model.min_gain):g}"),  # as low_gain_reason writes it
     }

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from id3tree.base.language import current
 from id3tree.render.html import MODES, page_html
 from id3tree.teaching.page_data import PageSource, page_data
 from id3tree.teaching.record import record_of
@@ -44,7 +45,7 @@ def stability_data(stability: Stability, node_ids: list[int]) -> dict:
             f"{type(stability).__name__}"
         )
     rows = {int(row["node"]): row for row in stability.table.to_dict("records")}
-    tail = f"{stability.confidence:.0%} interval"
+    L = current()
 
     def column(name, shown=lambda v: v):
         return [
@@ -53,7 +54,14 @@ def stability_data(stability: Stability, node_ids: list[int]) -> dict:
         ]
 
     interval = [
-        None if i not in rows else f"{tail} {rows[i]['gain_low']:.3f} to {rows[i]['gain_high']:.3f}"
+        None
+        if i not in rows
+        else L.line(
+            "{share} interval {low} to {high}",
+            share=f"{stability.confidence:.0%}",
+            low=L.number(f"{rows[i]['gain_low']:.3f}"),
+            high=L.number(f"{rows[i]['gain_high']:.3f}"),
+        )
         for i in node_ids
     ]
 
@@ -66,7 +74,7 @@ def stability_data(stability: Stability, node_ids: list[int]) -> dict:
         "same_feature": column("same_feature", share), "same_gap": column("same_gap", share),
         "runner_up": column("runner_up", str), "runner_up_share": column("runner_up_share", share),
         "no_split": column("no_split", share), "n_rows": column("n_rows", int),
-        "gain": column("gain", lambda v: f"{v:.3f}"), "shaky": column("shaky", int),
+        "gain": column("gain", lambda v: L.number(f"{v:.3f}")), "shaky": column("shaky", int),
     }  # fmt: skip
 
 
@@ -104,7 +112,7 @@ def tree_page(
         hints = HINTS if hints is None else hints
         options = {"test": test, "holdout": holdout, "random_state": random_state, "hints": hints}
         data = build_data(model, source, **options)
-        title = title or f"Grow the tree yourself: {n_features} features"
+        title = title or current().line("Grow the tree yourself: {n} features", n=str(n_features))
     else:
         given = {"test": test, "holdout": holdout, "hints": hints}
         which = next((name for name, value in given.items() if value is not None), None)
@@ -116,5 +124,9 @@ def tree_page(
         data = page_data(source)
         if stability is not None:
             data["stability"] = stability_data(stability, source.tree.ids.tolist())
-        title = title or f"Decision tree: {source.tree.n_nodes} nodes, {n_features} features"
+        title = title or current().line(
+            "Decision tree: {nodes} nodes, {n} features",
+            nodes=str(source.tree.n_nodes),
+            n=str(n_features),
+        )
     return page_html(data, title=title, mode=mode)

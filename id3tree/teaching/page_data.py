@@ -30,10 +30,12 @@ import numpy as np
 
 from id3tree.base import pencil
 from id3tree.base.entropy import entropy_rows
+from id3tree.base.language import current
 from id3tree.base.pencil import difference_holds, fixed_units, weighted_sum_holds
 from id3tree.base.training import EncodedData
-from id3tree.base.words import class_name, format_number, number_texts, plural, tie_order
+from id3tree.base.words import class_name, format_number, number_texts, tie_order
 from id3tree.engine.splits import TIE_TOLERANCE, enumerate_thresholds
+from id3tree.engine.stopping import REASONS
 from id3tree.model.grown_tree import GrownTree
 from id3tree.model.node import (
     LEFT,
@@ -358,11 +360,12 @@ class _Words:
         (``t``: a numeric candidate's threshold, if already written)."""
         f = c % self.source.n_features
         slots = self.branches.slot[self.first[c] : self.first[c + 1]].tolist()
+        missing = current().gettext("missing")
         if not self.source.is_numeric(f):
             values = self.source.data.categories[f]
-            return ["missing" if v == len(values) else str(values[v]) for v in slots]
-        t = format_number(self.cands.threshold.flat[c]) if t is None else t
-        return [{LEFT: f"<= {t}", RIGHT: f"> {t}"}.get(v, "missing") for v in slots]
+            return [missing if v == len(values) else str(values[v]) for v in slots]
+        t = current().number(format_number(self.cands.threshold.flat[c])) if t is None else t
+        return [{LEFT: f"<= {t}", RIGHT: f"> {t}"}.get(v, missing) for v in slots]
 
     def branch_sizes(self, c: int) -> list[int]:
         return self.branches.n[self.first[c] : self.first[c + 1]].tolist()
@@ -375,8 +378,11 @@ class _Words:
         for f, name in enumerate(self.names):
             used = np.flatnonzero(~cands.listed[:, f]) * n_features + f
             notes[used] = self.strings.add(
-                f"{name} is already used on the path to this node "
-                "(a categorical feature splits once per path)"
+                current().line(
+                    "{feature} is already used on the path to this node (a categorical feature "
+                    "splits once per path)",
+                    feature=name,
+                )
             )
         for c in np.flatnonzero((cands.listed & ~cands.valid).ravel()).tolist():
             if not self.source.is_numeric(c % n_features):
@@ -392,42 +398,52 @@ class _Words:
         return notes
 
     def _categorical_reason(self, c: int) -> str:
-        name, m = self.names[c % self.source.n_features], self.source.min_leaf
+        name, m, L = self.names[c % self.source.n_features], self.source.min_leaf, current()
         labels, sizes = self.branch_labels(c), self.branch_sizes(c)
         if len(labels) < 2:
-            only = labels[0] if labels else "no value"
-            return f"every row here has the same value of {name} ({only}), so it cannot split them"
+            only = labels[0] if labels else L.gettext("no value")
+            return L.line(
+                "every row here has the same value of {feature} ({value}), so it cannot split them",
+                feature=name, value=only,
+            )  # fmt: skip
         small = next(i for i, n in enumerate(sizes) if n < m)
-        return (
-            f"the branch {name} = {labels[small]} would get {plural(sizes[small], 'row')}, "
-            f"fewer than min_samples_leaf = {m}"
-        )
+        return L.line(
+            "the branch {feature} = {value} would get {rows}, fewer than min_samples_leaf = {leaf}",
+            feature=name, value=labels[small], rows=_rows(sizes[small]), leaf=str(m),
+        )  # fmt: skip
 
     def _numeric_reason(self, c: int, present: int, missing: int, low, high) -> str:
-        name, m = self.names[c % self.source.n_features], self.source.min_leaf
+        name, m, L = self.names[c % self.source.n_features], self.source.min_leaf, current()
         if present == 0:
-            return f"every value of {name} is missing here"
+            return L.line("every value of {feature} is missing here", feature=name)
         if high == low:
-            return (
-                f"all {plural(present, 'row')} with a value have the same {name} "
-                f"({format_number(low)}), so there is no midpoint to cut at"
-            )
+            return L.line(
+                "all {rows} with a value have the same {feature} ({value}), so there is no "
+                "midpoint to cut at",
+                rows=_rows(present), feature=name, value=L.number(format_number(low)),
+            )  # fmt: skip
         if 0 < missing < m:
-            return (
-                f"the branch of missing values would get {plural(missing, 'row')}, fewer than "
-                f"min_samples_leaf = {m}"
-            )
-        return f"every threshold leaves fewer than min_samples_leaf = {m} rows on one side"
+            return L.line(
+                "the branch of missing values would get {rows}, fewer than min_samples_leaf "
+                "= {leaf}",
+                rows=_rows(missing), leaf=str(m),
+            )  # fmt: skip
+        return L.line(
+            "every threshold leaves fewer than min_samples_leaf = {leaf} rows on one side",
+            leaf=str(m),
+        )
 
     # the note beside each candidate: steps.candidate_frame's words --------------------------
     def notes(self, excluded: np.ndarray, chosen: np.ndarray) -> np.ndarray:
         tie = self.cands.tie.ravel()
         chosen = chosen.ravel()
-        notes = excluded.copy()
-        notes[chosen & ~tie] = self.strings.add("chosen")
-        notes[chosen & tie] = self.strings.add(f"chosen (tie broken by {tie_order()})")
+        notes, L = excluded.copy(), current()
+        notes[chosen & ~tie] = self.strings.add(L.gettext("chosen"))
+        notes[chosen & tie] = self.strings.add(
+            L.line("chosen (tie broken by {order})", order=tie_order())
+        )
         notes[~chosen & tie] = self.strings.add(
-            f"tied with the winner; it comes later in {tie_order()}"
+            L.line("tied with the winner; it comes later in {order}", order=tie_order())
         )
         notes[notes < 0] = self.strings.add("")
         return notes
@@ -441,10 +457,14 @@ class _Words:
         prediction = majority_classes(tree.counts)
         top = tree.counts == tree.counts.max(axis=1, keepdims=True)
         class_tie = (top.sum(axis=1) > 1) & (tree.counts.max(axis=1) > 0)
+        L = current()
         for i in np.flatnonzero(tree.feature < 0).tolist():
             predicted = classes[prediction[i]]
-            decision[i] = strings.add(f"leaf: predict {predicted}")
-            why = tree.stop_reason[i] or "no split"
+            decision[i] = strings.add(
+                L.line("leaf: predict {prediction}", prediction=str(predicted))
+            )
+            stop = tree.stop_reason[i]
+            why = L.phrase(stop, REASONS) if stop else L.gettext("no split")
             if class_tie[i]:
                 counts = dict(zip(classes, tree.counts[i].tolist()))
                 why += f"; {class_tie_note(counts, predicted)}"
@@ -463,28 +483,37 @@ class _Words:
     def _split(self, s, f, tied_cuts, score, n_valid, tie, t, low, high) -> tuple[int, int]:
         """The decision and the reason of a node split on feature ``f`` (scored node ``s``),
         from its numbers (``t``, ``low`` and ``high`` written: a numeric split's)."""
-        name = self.names[f]
+        name, L = self.names[f], current()
         c = s * self.source.n_features + f
         numeric = self.source.is_numeric(f)
-        parts = zip(self.branch_labels(c, t if numeric else None), self.branch_sizes(c))
-        into = ", ".join(f"{label} ({n})" for label, n in parts)
-        test = f"{name} <= {t}" if numeric else name
+        shown = L.number(t) if numeric else None  # (t, low and high as format_number writes them)
+        parts = zip(self.branch_labels(c, shown), self.branch_sizes(c))
+        into = L.join([f"{label} ({n})" for label, n in parts])
+        test = f"{name} <= {shown}" if numeric else name
         gain_ratio = self.source.criterion == "gain_ratio"
-        why = (
-            f"{name} has the highest {'gain ratio' if gain_ratio else 'gain'} ({score:.4f}) of "
-            f"the {n_valid} feature{'s' * (n_valid != 1)} that can split here"
-        )
+        why = L.line(
+            "{feature} has the highest {score} ({value}) of the {n} {features} that can split here",
+            feature=name, score=L.gettext("gain ratio") if gain_ratio else L.gettext("gain"),
+            value=L.number(f"{score:.4f}"), n=str(n_valid),
+            features=L.words([n_valid], "feature", "features")[0],
+        )  # fmt: skip
         if tie:
             tied = [self.names[g] for g in np.flatnonzero(self.cands.tie[s]).tolist() if g != f]
-            why += f"; it ties with {', '.join(tied)} and comes first in {tie_order()}"
+            why += "; " + L.line(
+                "it ties with {tied} and comes first in {order}",
+                tied=L.join(tied),
+                order=tie_order(),
+            )
         if numeric:
-            why += (
-                f"; its threshold {t} is {cut_reason(low, high, t)}, the cut of "
-                "lowest overall entropy"
+            why += "; " + L.line(
+                "its threshold {threshold} is {where}, the cut of lowest overall entropy",
+                threshold=shown,
+                where=cut_reason(low, high, t),
             )
             if tied_cuts > 1:
-                why += f" ({tied_cuts} cuts tie: the smallest is used)"
-        return self.strings.add(f"split on {test} into {into}"), self.strings.add(why)
+                why += " " + L.line("({n} cuts tie: the smallest is used)", n=str(tied_cuts))
+        decision = L.line("split on {test} into {branches}", test=test, branches=into)
+        return self.strings.add(decision), self.strings.add(why)
 
     # each node's path: the condensed tests on the way (node.node_paths' words) --------------
     def paths(self) -> list[list[int]]:
@@ -576,9 +605,14 @@ def page_data(source: PageSource) -> dict:
     }
 
 
+def _rows(n: int) -> str:
+    """``3 rows`` in the page's language."""
+    return f"{n} {current().words([n], 'row', 'rows')[0]}"
+
+
 def _legend(approx: bool) -> str | None:
     """The page's notes: the unit first in nats, then what ``≈`` means if it shows one."""
-    notes = [pencil.unit_note(), pencil.LEGEND if approx else None]
+    notes = [pencil.unit_note(), current().gettext(pencil.LEGEND) if approx else None]
     return " ".join(n for n in notes if n) or None
 
 
@@ -614,6 +648,6 @@ def _number_strings(values: np.ndarray, where: np.ndarray, strings: Strings) -> 
     out = np.full(len(values), -1, dtype=np.int64)
     at = np.flatnonzero(where & ~np.isnan(values))
     distinct, which = np.unique(values[at], return_inverse=True)
-    texts = number_texts(distinct)
+    texts = current().numbers(number_texts(distinct))  # shown only, in the page's language
     out[at] = np.array([strings.add(t) for t in texts], dtype=np.int64)[which]
     return out.tolist()

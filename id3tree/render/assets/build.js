@@ -14,7 +14,7 @@
 // page's data), so the same page opened again resumes the work.
 (function () {
   "use strict";
-  var C = window.ID3Page;
+  var C = window.ID3Page, t = C.t, MISSING = t("missing");
   var data = C.data();
   var F = data.features.length, K = data.classes.length, P = data.params, W = data.words;
   var X = data.train.columns, Y = data.train.y, TIE = 1e-10;
@@ -55,6 +55,7 @@
     }
     return x.toFixed(Math.max(0, 9 - exp)).replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
   }
+  function shown(x) { return C.mark(number(x)); }  // a threshold as the page shows it
 
   // every feature's best split at a node, as ID3 scores them
   function analyse(node) {
@@ -89,20 +90,20 @@
       .map(function (c) {
         var counts = table[c];
         return {slot: c, counts: counts, n: sum(counts),
-          label: c === L ? "missing" : data.categories[f][c]};
+          label: c === L ? MISSING : data.categories[f][c]};
       });
     if (node.used[f]) {
       return {valid: false, branches: branches,
-        why: "it is already used on the path to this node (a categorical feature splits once per path)"};
+        why: t("it is already used on the path to this node (a categorical feature splits once per path)")};
     }
     if (branches.length < 2) {
-      return {valid: false, branches: branches, why: "every row here has the same value (" +
-        (branches.length ? branches[0].label : "no value") + "), so it cannot split them"};
+      return {valid: false, branches: branches, why: t("every row here has the same value ({value}), so it cannot split them",
+        {value: branches.length ? branches[0].label : t("no value")})};
     }
     var small = branches.filter(function (b) { return b.n < P.min_samples_leaf; });
     if (small.length) {
-      return {valid: false, branches: branches, why: "the branch " + small[0].label + " would get " +
-        C.plural(small[0].n, "row") + ", fewer than min_samples_leaf = " + P.min_samples_leaf};
+      return {valid: false, branches: branches, why: t("the branch {value} would get {rows}, fewer than min_samples_leaf = {leaf}",
+        {value: small[0].label, rows: C.plural(small[0].n, "row"), leaf: P.min_samples_leaf})};
     }
     return scored({branches: branches}, h, n);
   }
@@ -113,7 +114,7 @@
       if (values[r] === null) missing[Y[r]]++; else present.push(r);
     });
     var nMissing = n - present.length;
-    if (!present.length) return {valid: false, cuts: [], missing: missing, why: "every value is missing here"};
+    if (!present.length) return {valid: false, cuts: [], missing: missing, why: t("every value is missing here")};
     present.sort(function (a, b) { return values[a] - values[b]; });
     var left = new Array(K).fill(0), total = classCounts(present), hMissing = entropy(missing);
     var cuts = [], best = -1;
@@ -130,20 +131,20 @@
     }
     var out = {valid: false, cuts: cuts, missing: missing, nMissing: nMissing};
     if (nMissing > 0 && nMissing < m) {
-      out.why = "the branch of missing values would get " + C.plural(nMissing, "row") +
-        ", fewer than min_samples_leaf = " + m;
+      out.why = t("the branch of missing values would get {rows}, fewer than min_samples_leaf = {leaf}",
+        {rows: C.plural(nMissing, "row"), leaf: m});
       return out;
     }
     if (!cuts.length) {
-      out.why = "every row with a value has the same value (" + number(values[present[0]]) +
-        "), so there is no midpoint to cut at";
+      out.why = t("every row with a value has the same value ({value}), so there is no midpoint to cut at",
+        {value: shown(values[present[0]])});
       return out;
     }
     cuts.forEach(function (c, k) {
       if (c.allowed && (best < 0 || c.overall < cuts[best].overall - TIE)) best = k;
     });
     if (best < 0) {
-      out.why = "every threshold leaves fewer than min_samples_leaf = " + m + " rows on one side";
+      out.why = t("every threshold leaves fewer than min_samples_leaf = {leaf} rows on one side", {leaf: m});
       return out;
     }
     out.cut = best;
@@ -155,9 +156,9 @@
 
   function cutBranches(cut, missing) {  // the branches of a numeric cut, as the page lists them
     var out = [
-      {slot: 0, counts: cut.left, n: sum(cut.left), label: "<= " + number(cut.threshold)},
-      {slot: 1, counts: cut.right, n: sum(cut.right), label: "> " + number(cut.threshold)}];
-    if (sum(missing)) out.push({slot: 2, counts: missing, n: sum(missing), label: "missing"});
+      {slot: 0, counts: cut.left, n: sum(cut.left), label: "<= " + shown(cut.threshold)},
+      {slot: 1, counts: cut.right, n: sum(cut.right), label: "> " + shown(cut.threshold)}];
+    if (sum(missing)) out.push({slot: 2, counts: missing, n: sum(missing), label: MISSING});
     return out;
   }
 
@@ -175,7 +176,7 @@
     competing.forEach(function (a) { top = Math.max(top, ratio ? a.ratio : a.gain); });
     var tied = competing.filter(function (a) { return (ratio ? a.ratio : a.gain) >= top - TIE; });
     return {f: tied[0].f, tied: tied.map(function (a) { return a.f; }), n: valid.length,
-      score: ratio ? "gain ratio" : "gain"};
+      score: ratio ? t("gain ratio") : t("gain")};
   }
 
   // why ID3 makes a leaf here, before any scoring (stopping.stop_reasons) or after
@@ -192,7 +193,7 @@
     if (!a.best) return W.no_split;
     var gain = a.feats[a.best.f].gain;
     if (P.min_gain > 0 && gain < P.min_gain) {
-      return "the best gain, " + C.fixed(gain) + ", is below min_gain = " + W.min_gain;
+      return t("the best gain, {gain}, is below min_gain = {min_gain}", {gain: C.shown(gain), min_gain: W.min_gain});
     }
     return null;
   }
@@ -212,7 +213,7 @@
     return info > 0 ? cut.gain / info : 0;
   }
   function testWords(f, threshold) {
-    return data.numeric[f] ? data.features[f] + " <= " + number(threshold) : data.features[f];
+    return data.numeric[f] ? data.features[f] + " <= " + shown(threshold) : data.features[f];
   }
 
   // ---- the student's tree: made again from the decisions ------------------------------------
@@ -287,40 +288,40 @@
     if (choice.leaf) {
       if (id3Stops) {
         out.verdict = "good";
-        out.lines.push("ID3 makes a leaf here too: " + id3Stops + ".");
+        out.lines.push(t("ID3 makes a leaf here too: {reason}.", {reason: id3Stops}));
       } else {
         var b = a.feats[best.f];
         out.verdict = "bad";
-        out.lines.push("ID3 splits here: " + testWords(best.f, b.threshold) + " has " + best.score +
-          " " + C.fixed(scoreOf(b)) + ", and a leaf stops the tree from growing.");
+        out.lines.push(t("ID3 splits here: {test} has {score} {value}, and a leaf stops the tree from growing.",
+          {test: testWords(best.f, b.threshold), score: best.score, value: C.shown(scoreOf(b))}));
       }
       return out;
     }
     var mine = a.feats[choice.f], theBest = a.feats[best.f];
-    out.lines.push("Your split: " + testWords(choice.f, choice.threshold) + ", " + best.score + " " +
-      C.fixed(choiceScore(mine, choice)) + ".");
+    out.lines.push(t("Your split: {test}, {score} {value}.", {test: testWords(choice.f, choice.threshold),
+      score: best.score, value: C.shown(choiceScore(mine, choice))}));
     var sameCut = !data.numeric[choice.f] || choice.threshold === mine.threshold;
     if (choice.f === best.f && sameCut) {
       out.verdict = "good";
-      out.lines.push("That is ID3's choice: the highest " + best.score + " of the " +
-        C.plural(best.n, "feature") + " that can split here.");
+      out.lines.push(t("That is ID3's choice: the highest {score} of the {features} that can split here.",
+        {score: best.score, features: C.plural(best.n, "feature")}));
     } else if (best.tied.indexOf(choice.f) >= 0 && sameCut) {
       out.verdict = "good";
-      out.lines.push("It ties with ID3's choice, " + data.features[best.f] + " (" + best.score +
-        " " + C.fixed(scoreOf(theBest)) + "): ID3 takes the first in column order.");
+      out.lines.push(t("It ties with ID3's choice, {feature} ({score} {value}): ID3 takes the first in column order.",
+        {feature: data.features[best.f], score: best.score, value: C.shown(scoreOf(theBest))}));
     } else {
       out.verdict = "bad";
-      out.lines.push("ID3's choice: " + testWords(best.f, theBest.threshold) + ", " + best.score +
-        " " + C.fixed(scoreOf(theBest)) + ", the highest of the " + C.plural(best.n, "feature") +
-        " that can split here.");
+      out.lines.push(t("ID3's choice: {test}, {score} {value}, the highest of the {features} that can split here.",
+        {test: testWords(best.f, theBest.threshold), score: best.score, value: C.shown(scoreOf(theBest)),
+          features: C.plural(best.n, "feature")}));
       if (data.numeric[choice.f] && !sameCut) {
         var cut = cutOf(mine, choice.threshold);
-        out.lines.push("For " + data.features[choice.f] + " your threshold " + number(choice.threshold) +
-          " leaves an overall entropy of " + C.fixed(cut.overall) + "; its best threshold, " +
-          number(mine.threshold) + ", leaves " + C.fixed(mine.overall) + " (the table below lists them all).");
+        out.lines.push(t("For {feature} your threshold {threshold} leaves an overall entropy of {overall}; its best threshold, {best}, leaves {best_overall} (the table below lists them all).",
+          {feature: data.features[choice.f], threshold: shown(choice.threshold), overall: C.shown(cut.overall),
+            best: shown(mine.threshold), best_overall: C.shown(mine.overall)}));
       }
     }
-    if (id3Stops) out.lines.push("ID3 itself makes a leaf here: " + id3Stops + ".");
+    if (id3Stops) out.lines.push(t("ID3 itself makes a leaf here: {reason}.", {reason: id3Stops}));
     return out;
   }
 
@@ -332,24 +333,26 @@
     steps.forEach(function (j) {
       var up = nodes[nodes[j].parent], f = up.choice.f, s = state[f];
       if (!s) { s = state[f] = {low: null, high: null, other: null}; order.push(f); }
-      var t = up.choice.threshold, slot = nodes[j].slot;
-      if (data.numeric[f] && slot === 0) s.high = s.high === null ? t : Math.min(s.high, t);
-      else if (data.numeric[f] && slot === 1) s.low = s.low === null ? t : Math.max(s.low, t);
+      var cut = up.choice.threshold, slot = nodes[j].slot;
+      if (data.numeric[f] && slot === 0) s.high = s.high === null ? cut : Math.min(s.high, cut);
+      else if (data.numeric[f] && slot === 1) s.low = s.low === null ? cut : Math.max(s.low, cut);
       else s.other = slot === (data.numeric[f] ? 2 : data.categories[f].length) ? {missing: true} :
         {value: data.categories[f][slot]};
     });
     return order.map(function (f) {
       var s = state[f], name = data.features[f];
-      if (s.other !== null) return s.other.missing ? name + " is missing" : name + " = " + s.other.value;
-      if (s.low !== null && s.high !== null) return number(s.low) + " < " + name + " <= " + number(s.high);
-      return s.low !== null ? name + " > " + number(s.low) : name + " <= " + number(s.high);
+      if (s.other !== null) return s.other.missing ? t("{feature} is missing", {feature: name}) : name + " = " + s.other.value;
+      if (s.low !== null && s.high !== null) return shown(s.low) + " < " + name + " <= " + shown(s.high);
+      return s.low !== null ? name + " > " + shown(s.low) : name + " <= " + shown(s.high);
     });
   }
 
-  function branchLabel(i) {  // the label of the branch into node i: Sunny, <= 2.45, missing
-    var node = nodes[i], up = nodes[node.parent], f = up.choice.f;
-    if (data.numeric[f]) return node.slot === 2 ? "missing" : (node.slot === 0 ? "<= " : "> ") + number(up.choice.threshold);
-    return node.slot === data.categories[f].length ? "missing" : data.categories[f][node.slot];
+  function branchLabel(i, english) {  // the label of the branch into node i: Sunny, <= 2.45, missing
+    var node = nodes[i], up = nodes[node.parent], f = up.choice.f, none = english ? "missing" : MISSING;
+    if (data.numeric[f]) {
+      return node.slot === 2 ? none : (node.slot === 0 ? "<= " : "> ") + (english ? number : shown)(up.choice.threshold);
+    }
+    return node.slot === data.categories[f].length ? none : data.categories[f][node.slot];
   }
 
   // ---- ID3's tree beside the student's ---------------------------------------------------------
@@ -400,7 +403,7 @@
     if (data.numeric[c.f]) out.threshold = c.threshold;
     out.branches = {};
     node.children.forEach(function (k) {
-      var s = nodes[k].slot, key = branchLabel(k);
+      var s = nodes[k].slot, key = branchLabel(k, true);  // the answers' keys stay English
       if (data.numeric[c.f] && s < 2) key = s === 0 ? "<=" : ">";
       out.branches[key] = answerNode(k);
     });
@@ -476,10 +479,10 @@
   };
 
   // ---- what the panel and the drawing use -------------------------------------------------------
-  B.entropy = entropy; B.number = number; B.sum = sum; B.majority = majority;
+  B.entropy = entropy; B.number = number; B.shown = shown; B.sum = sum; B.majority = majority;
   B.scoreOf = scoreOf; B.cutOf = cutOf; B.cutBranches = cutBranches; B.choiceScore = choiceScore;
   B.testWords = testWords; B.feedback = feedback; B.stopsAfter = stopsAfter; B.path = path;
-  B.branchLabel = branchLabel; B.agreeing = agreeing; B.score = score; B.answers = answers;
+  B.branchLabel = function (i) { return branchLabel(i, false); }; B.agreeing = agreeing; B.score = score; B.answers = answers;
   B.nodes = function () { return nodes; };
   B.byPath = function (p) { return byPath[p] === undefined ? -1 : byPath[p]; };
   B.openNodes = openNodes;

@@ -3,10 +3,11 @@
 // of the finished tree, and the controls (undo, redo, start again, export, print).
 (function () {
   "use strict";
-  var C = window.ID3Page, B = window.ID3Build, el = C.el, data = B.data;
-  var P = data.params, number = B.number;
-  var HINT_WORDS = {formula: "the formulas", counts: "each feature's class counts",
-    gains: "each feature's sums and gain", choice: "ID3's choice"};
+  var C = window.ID3Page, B = window.ID3Build, el = C.el, t = C.t, data = B.data;
+  var P = data.params, number = B.shown, MISSING = t("missing");  // numbers as the page shows them
+  var HINT_WORDS = {formula: t("the formulas"), counts: t("each feature's class counts"),
+    gains: t("each feature's sums and gain"), choice: t("ID3's choice")};
+  var HINT_NAMES = {formula: t("formula"), counts: t("counts"), gains: t("gains"), choice: t("choice")};
   var MAX_ROWS = 200;   // the rows a node's table lists at most
   var selected = 0, finished = false, agreement = null;
   var approx = false;  // a ≈ was shown: the legend says what it means from then on
@@ -20,8 +21,8 @@
   // ---- the drawing ---------------------------------------------------------------------------------
   function title(i) {
     var node = nodes()[i], c = node.choice;
-    if (!c) return "? to decide";
-    if (c.leaf) return "predict " + data.predictions[B.majority(node.counts)];
+    if (!c) return t("? to decide");
+    if (c.leaf) return t("predict {class}", {"class": data.predictions[B.majority(node.counts)]});
     return data.numeric[c.f] ? data.features[c.f] + " \u2264 " + number(c.threshold) : data.features[c.f];
   }
   function mark(i) { return agreement ? (agreement[i] ? "\u2713 " : "\u2717 ") : ""; }
@@ -32,9 +33,9 @@
     children: function (i) { return nodes()[i].children; },
     box: function (i) {
       var node = nodes()[i], h = node.analysis.entropy;
-      var lines = [[mark(i) + "#" + i + " " + title(i), true], ["samples = " + node.rows.length, false]];
+      var lines = [[mark(i) + "#" + i + " " + title(i), true], [t("samples = {n}", {n: node.rows.length}), false]];
       C.countLines(data.classes, node.counts).forEach(function (t) { lines.push([t, false]); });
-      lines.push(["entropy = " + C.fixed(h), false]);
+      lines.push([t("entropy = {h}", {h: C.shown(h)}), false]);
       var box = {lines: lines, fill: C.fill(data.palette, B.majority(node.counts), h)};
       if (!node.choice) box.dashed = "5 3";
       if (agreement && !agreement[i]) { box.dashed = "2 3"; box.stroke = "#000000"; box.strokeWidth = 2.5; }
@@ -43,7 +44,7 @@
     },
     edge: function (i) {
       var label = B.branchLabel(i);
-      return {text: label.replace(/^<= /, "\u2264 ").replace(/\n/g, " "), italic: label === "missing"};
+      return {text: label.replace(/^<= /, "\u2264 ").replace(/\n/g, " "), italic: label === MISSING};
     },
     classes: function (i) {
       var out = [];
@@ -54,22 +55,22 @@
     },
     selected: function (i) { return i === selected; },
     label: function (i) {  // what a screen reader says of a box
-      var node = nodes()[i], c = node.choice, words = ["node " + i];
-      if (i > 0) words.push("branch " + B.branchLabel(i));
-      words.push(!c ? "still to decide" : c.leaf ? "leaf, predicts " + data.predictions[B.majority(node.counts)] :
-        "split on " + B.testWords(c.f, c.threshold));
-      words.push(C.plural(node.rows.length, "row") + ": " + data.classes.map(function (name, k) {
+      var node = nodes()[i], c = node.choice, words = [t("node {number}", {number: i})];
+      if (i > 0) words.push(t("branch {label}", {label: B.branchLabel(i)}));
+      words.push(!c ? t("still to decide") : c.leaf ? t("leaf, predicts {class}", {"class": data.predictions[B.majority(node.counts)]}) :
+        t("split on {test}", {test: B.testWords(c.f, c.threshold)}));
+      words.push(C.plural(node.rows.length, "row") + ": " + C.join(data.classes.map(function (name, k) {
         return name + " " + node.counts[k];
-      }).join(", "));
-      words.push("entropy " + C.fixed(node.analysis.entropy));
-      if (agreement) words.push(agreement[i] ? "ID3 decides the same here" : "ID3 decides otherwise here");
+      })));
+      words.push(t("entropy {h}", {h: C.shown(node.analysis.entropy)}));
+      if (agreement) words.push(agreement[i] ? t("ID3 decides the same here") : t("ID3 decides otherwise here"));
       return words.join("; ");
     }
   };
   var view = new window.ID3TreeView(document.getElementById("tree"), tree, {
     onSelect: function (i) { select(i, true); },
     onDraw: C.status,
-    label: "your tree: arrow keys move between nodes, Enter opens a node"
+    label: t("your tree: arrow keys move between nodes, Enter opens a node")
   });
 
   function select(i, focusPanel) {
@@ -95,8 +96,8 @@
     var open = B.openNodes();
     finished = open.length === 0;
     agreement = finished ? B.agreeing() : null;
-    document.getElementById("progress").textContent = finished ? "Your tree is finished." :
-      C.plural(open.length, "node") + " to decide";
+    document.getElementById("progress").textContent = finished ? t("Your tree is finished.") :
+      t("{nodes} to decide", {nodes: C.plural(open.length, "node")});
     document.getElementById("undo").disabled = !B.canUndo();
     document.getElementById("redo").disabled = !B.canRedo();
     savedNote();
@@ -111,9 +112,9 @@
   function savedNote() {
     var out = document.getElementById("saved");
     if (!B.storage()) {
-      out.textContent = "Not saved: this browser keeps nothing for this file; export your tree before you close it.";
+      out.textContent = t("Not saved: this browser keeps nothing for this file; export your tree before you close it.");
     } else if (B.savedAt()) {
-      out.textContent = "Saved in this browser at " + new Date(B.savedAt()).toLocaleTimeString() + ".";
+      out.textContent = t("Saved in this browser at {time}.", {time: C.time(new Date(B.savedAt()))});
     }
   }
 
@@ -128,17 +129,20 @@
     var d = document.getElementById("details"), node = nodes()[selected];
     d.textContent = "";
     if (finished) d.appendChild(scoreBox());
-    var h = heading("Node " + selected + (selected === 0 ? " (the root)" : ""));
+    var h = heading(selected === 0 ? t("Node {number} (the root)", {number: selected}) :
+      t("Node {number}", {number: selected}));
     h.id = "node-title";
     d.appendChild(h);
     var path = B.path(selected);
-    if (path.length) d.appendChild(el("p", path.join(" and "), "muted path"));
-    d.appendChild(el("p", C.plural(node.rows.length, "row") + ", entropy " + C.fixed(node.analysis.entropy)));
+    if (path.length) d.appendChild(el("p", path.join(" " + t("and") + " "), "muted path"));
+    d.appendChild(el("p", t("{rows}, entropy {h}", {rows: C.plural(node.rows.length, "row"),
+      h: C.shown(node.analysis.entropy)})));
     d.appendChild(countsTable(node));
     d.appendChild(rowsTable(node));
     if (node.auto) {
       var p = el("p"); p.id = "decision";
-      p.textContent = "A leaf: " + node.auto + "; it predicts " + data.predictions[B.majority(node.counts)] + ".";
+      p.textContent = t("A leaf: {reason}; it predicts {class}.", {reason: node.auto,
+        "class": data.predictions[B.majority(node.counts)]});
       d.appendChild(p);
     } else if (!node.choice) {
       d.appendChild(hintBox(node));
@@ -152,27 +156,27 @@
 
   function countsTable(node) {  // the node's class counts, a class a row
     var table = el("table"); table.id = "counts";
-    table.appendChild(el("caption", "The rows here by class"));
-    table.appendChild(C.tableRow(["class", "rows"], "th"));
+    table.appendChild(el("caption", t("The rows here by class")));
+    table.appendChild(C.tableRow([t("class"), t("rows")], "th"));
     data.classes.forEach(function (c, k) { table.appendChild(C.tableRow([c, node.counts[k]])); });
     return table;
   }
 
   function rowsTable(node) {  // the node's rows themselves, to count by hand
     var box = el("details"); box.id = "rows";
-    box.appendChild(el("summary", "Look at the " + C.plural(node.rows.length, "row") + " here"));
+    box.appendChild(el("summary", t("Look at the {rows} here", {rows: C.plural(node.rows.length, "row")})));
     var table = el("table", null, "rows");
-    table.appendChild(C.tableRow(["row"].concat(data.features, ["class"]), "th"));
+    table.appendChild(C.tableRow([t("row")].concat(data.features, [t("class")]), "th"));
     node.rows.slice(0, MAX_ROWS).forEach(function (r) {
       table.appendChild(C.tableRow([data.train.row[r]].concat(data.features.map(function (name, f) {
         var v = data.train.columns[f][r];
-        if (data.numeric[f]) return v === null ? "missing" : number(v);
-        return v === data.categories[f].length ? "missing" : data.categories[f][v];
+        if (data.numeric[f]) return v === null ? MISSING : number(v);
+        return v === data.categories[f].length ? MISSING : data.categories[f][v];
       }), [data.classes[data.train.y[r]]])));
     });
     box.appendChild(table);
     if (node.rows.length > MAX_ROWS) {
-      box.appendChild(el("p", "The first " + MAX_ROWS + " of them (row numbers are the rows of the data, from 1).", "muted"));
+      box.appendChild(el("p", t("The first {n} of them (row numbers are the rows of the data, from 1).", {n: MAX_ROWS}), "muted"));
     }
     return box;
   }
@@ -186,10 +190,10 @@
   function hintBox(node) {
     var box = el("section"); box.id = "hints";
     box.setAttribute("aria-labelledby", "hints-title");
-    var h = el("h3", "Work it out"); h.id = "hints-title";
+    var h = el("h3", t("Work it out")); h.id = "hints-title";
     box.appendChild(h);
     if (!data.hints.length) {
-      box.appendChild(el("p", "This page gives no hints: work out every number by hand from the rows.", "muted"));
+      box.appendChild(el("p", t("This page gives no hints: work out every number by hand from the rows."), "muted"));
       return box;
     }
     if (level(node, "formula")) box.appendChild(formulaHint(node));
@@ -200,18 +204,18 @@
     var taken = B.hintsAt(node.path);
     if (taken < data.hints.length) {
       var next = data.hints[taken];
-      var b = el("button", "Show a hint: " + HINT_WORDS[next] + " (" + (taken + 1) + " of " + data.hints.length + ")");
+      var b = el("button", t("Show a hint: {hint} ({k} of {n})", {hint: HINT_WORDS[next], k: taken + 1, n: data.hints.length}));
       b.id = "hint"; b.type = "button";
       b.addEventListener("click", function () {
         B.moreHint(node.path);
         panel();
         var shown = document.getElementById("hint-" + next) || document.getElementById("hint");
         if (shown) shown.focus();
-        C.announce("Hint " + (taken + 1) + ": " + HINT_WORDS[next] + ".");
+        C.announce(t("Hint {k}: {hint}.", {k: taken + 1, hint: HINT_WORDS[next]}));
       });
       box.appendChild(b);
     } else {
-      box.appendChild(el("p", "Every hint this page gives is shown.", "muted"));
+      box.appendChild(el("p", t("Every hint this page gives is shown."), "muted"));
     }
     return box;
   }
@@ -224,36 +228,33 @@
 
   function formulaHint(node) {
     var box = el("div", null, "hint"); box.id = "hint-formula"; box.tabIndex = -1;
-    box.appendChild(el("h4", "The formulas"));
-    box.appendChild(el("p", "H(S) = \u2212\u03a3 p(c) log2 p(c), over the classes c (" +
-      data.classes.join(", ") + "), p(c) being the share of the rows of class c."));
-    box.appendChild(el("p", "H(S | A) = \u03a3 |S\u1d65| / |S| \u00d7 H(S\u1d65), over the branches v of a " +
-      "feature A: the overall entropy after the split. A number is cut in two at a midpoint " +
-      "between two neighbouring values (each midpoint is a candidate), and its missing values " +
-      "make a third branch."));
-    box.appendChild(el("p", "Gain(S, A) = H(S) \u2212 H(S | A). ID3 splits on the feature of highest " +
-      (P.criterion === "gain_ratio" ? "gain ratio (the gain over the split information, among the " +
-        "features of at least average gain)" : "gain") + ", a tie going to the first in column order."));
+    box.appendChild(el("h4", t("The formulas")));
+    box.appendChild(el("p", t("H(S) = \u2212\u03a3 p(c) log2 p(c), over the classes c ({classes}), p(c) being the share of the rows of class c.",
+      {classes: data.classes.join(", ")})));
+    box.appendChild(el("p", t("H(S | A) = \u03a3 |S\u1d65| / |S| \u00d7 H(S\u1d65), over the branches v of a feature A: the overall entropy after the split. A number is cut in two at a midpoint between two neighbouring values (each midpoint is a candidate), and its missing values make a third branch.")));
+    box.appendChild(el("p", P.criterion === "gain_ratio" ?
+      t("Gain(S, A) = H(S) \u2212 H(S | A). ID3 splits on the feature of highest gain ratio (the gain over the split information, among the features of at least average gain), a tie going to the first in column order.") :
+      t("Gain(S, A) = H(S) \u2212 H(S | A). ID3 splits on the feature of highest gain, a tie going to the first in column order.")));
     var h = node.analysis.entropy;
-    var here = node.counts.filter(function (c) { return c > 0; }).length < 2 ? "H(S) = " + C.fixed(h) :
-      "H(S) = " + entropyTerms(node.counts) + " = " + C.fixed(h);
-    box.appendChild(el("p", "Here: " + here, "equation"));
+    var here = node.counts.filter(function (c) { return c > 0; }).length < 2 ? "H(S) = " + C.shown(h) :
+      "H(S) = " + entropyTerms(node.counts) + " = " + C.shown(h);
+    box.appendChild(el("p", t("Here:") + " " + here, "equation"));
     return box;
   }
 
   function featureHints(node, counts, gains) {
     var box = el("div", null, "hint"); box.id = gains ? "hint-gains" : "hint-counts";
     box.tabIndex = -1;
-    var what = counts && gains ? "its counts, its sums and its gain" : gains ? "its sums and its gain" :
-      "its class counts per branch";
-    box.appendChild(el("h4", "Each feature: " + what));
-    box.appendChild(el("p", "Counts are written in the order of the classes: " + classOrder() + ".", "muted"));
+    var what = counts && gains ? t("its counts, its sums and its gain") : gains ? t("its sums and its gain") :
+      t("its class counts per branch");
+    box.appendChild(el("h4", t("Each feature: {what}", {what: what})));
+    box.appendChild(el("p", t("Counts are written in the order of the classes: {classes}.", {classes: classOrder()}), "muted"));
     node.analysis.feats.forEach(function (a, f) {
       var item = el("details", null, "feature-hint");
       item.dataset.feature = data.features[f];
-      var summary = data.features[f] + ": " + (!a.valid ? "cannot split here (" + a.why + ")" :
-        gains ? "gain " + C.fixed(a.gain) + (P.criterion === "gain_ratio" ? ", gain ratio " + C.fixed(a.ratio) : "") :
-        data.numeric[f] ? C.plural(a.cuts.length, "threshold") : C.plural(a.branches.length, "branch", "branches"));
+      var summary = data.features[f] + ": " + (!a.valid ? t("cannot split here ({why})", {why: a.why}) :
+        gains ? t("gain {gain}", {gain: C.shown(a.gain)}) + (P.criterion === "gain_ratio" ? ", " + t("gain ratio {ratio}", {ratio: C.shown(a.ratio)}) : "") :
+        data.numeric[f] ? (a.cuts.length === 1 ? t("1 threshold") : t("{n} thresholds", {n: a.cuts.length})) : C.plural(a.branches.length, "branch", "branches"));
       item.appendChild(el("summary", summary));
       if (data.numeric[f] && a.cuts && a.cuts.length) {
         if (counts) item.appendChild(thresholdTable(node, a, f, null, gains));
@@ -269,7 +270,7 @@
 
   function branchTable(branches) {
     var table = el("table", null, "branches");
-    table.appendChild(C.tableRow(["branch", "rows"].concat(data.classes), "th"));
+    table.appendChild(C.tableRow([t("branch"), t("rows")].concat(data.classes), "th"));
     branches.forEach(function (b) { table.appendChild(C.tableRow([b.label, b.n].concat(b.counts))); });
     return table;
   }
@@ -282,18 +283,18 @@
     branches.forEach(function (b) {
       var h = B.entropy(b.counts);
       sizes.push(b.n); values.push(C.printedUnits(h));
-      terms.push(b.n + "/" + n + " \u00d7 " + C.fixed(h));
+      terms.push(b.n + "/" + n + " \u00d7 " + C.shown(h));
     });
     var overall = C.printedUnits(a.overall), gain = C.printedUnits(a.gain);
     var h = C.printedUnits(node.analysis.entropy);
     var sumSign = C.weightedSumSign(sizes, values, overall);
     var differenceSign = C.differenceSign(h, overall, gain);
     if (sumSign !== "=" || differenceSign !== "=") approx = true;
-    var where = data.numeric[f] ? " (cut at its best threshold, " + number(a.threshold) + ")" : "";
+    var where = data.numeric[f] ? " " + t("(cut at its best threshold, {threshold})", {threshold: number(a.threshold)}) : "";
     var out = [el("p", "H(S | " + name + ") = " + terms.join(" + ") + " " + sumSign + " " +
-      C.fixed(a.overall), "equation"),
-      el("p", "gain = H(S) \u2212 H(S | " + name + ") = " + C.fixed(node.analysis.entropy) + " \u2212 " +
-        C.fixed(a.overall) + " " + differenceSign + " " + C.fixed(a.gain), "equation")];
+      C.shown(a.overall), "equation"),
+      el("p", t("gain") + " = H(S) \u2212 H(S | " + name + ") = " + C.shown(node.analysis.entropy) + " \u2212 " +
+        C.shown(a.overall) + " " + differenceSign + " " + C.shown(a.gain), "equation")];
     if (where) out.unshift(el("p", name + where + ":", "muted"));
     return out;
   }
@@ -303,29 +304,29 @@
   function thresholdTable(node, a, f, choice, withScores, scoresOnly) {
     var table = el("table", null, "thresholds"), order = " (" + classOrder() + ")";
     var missing = a.missing && B.sum(a.missing) > 0;
-    var head = ["threshold", "between"];
-    if (!scoresOnly) head.push("\u2264 side" + order, "> side" + order);
-    if (missing && !scoresOnly) head.push("missing" + order);
-    if (withScores) head.push("overall entropy", "gain");
+    var head = [t("threshold"), t("between")];
+    if (!scoresOnly) head.push(t("\u2264 side") + order, t("> side") + order);
+    if (missing && !scoresOnly) head.push(MISSING + order);
+    if (withScores) head.push(t("overall entropy"), t("gain"));
     table.appendChild(C.tableRow(head, "th"));
     a.cuts.forEach(function (cut, k) {
-      var cells = ["\u2264 " + number(cut.threshold), number(cut.low) + " and " + number(cut.high)];
+      var cells = ["\u2264 " + number(cut.threshold), t("{low} and {high}", {low: number(cut.low), high: number(cut.high)})];
       if (!scoresOnly) cells.push(cut.left.join(" / "), cut.right.join(" / "));
       if (missing && !scoresOnly) cells.push(a.missing.join(" / "));
-      if (withScores) cells.push(C.fixed(cut.overall), C.fixed(cut.gain));
+      if (withScores) cells.push(C.shown(cut.overall), C.shown(cut.gain));
       var tr = C.tableRow(cells);
       if (withScores && k === a.cut) tr.classList.add("best");
       if (choice && cut.threshold === choice.threshold) tr.classList.add("yours");
       if (!cut.allowed) {
         tr.classList.add("muted");
-        tr.title = "a side would have fewer than min_samples_leaf = " + P.min_samples_leaf + " rows";
+        tr.title = t("a side would have fewer than min_samples_leaf = {leaf} rows", {leaf: P.min_samples_leaf});
       }
       table.appendChild(tr);
     });
     var notes = [];
-    if (missing) notes.push("The " + C.plural(B.sum(a.missing), "row") + " with no value of " + data.features[f] +
-      " make a branch of their own under every threshold, and count in its overall entropy.");
-    if (a.cuts.some(function (c) { return !c.allowed; })) notes.push("Greyed: a side would have fewer than min_samples_leaf = " + P.min_samples_leaf + " rows.");
+    if (missing) notes.push(t("The {rows} with no value of {feature} make a branch of their own under every threshold, and count in its overall entropy.",
+      {rows: C.plural(B.sum(a.missing), "row"), feature: data.features[f]}));
+    if (a.cuts.some(function (c) { return !c.allowed; })) notes.push(t("Greyed: a side would have fewer than min_samples_leaf = {leaf} rows.", {leaf: P.min_samples_leaf}));
     var box = el("div"), scroll = el("div", null, "scroll");
     scroll.appendChild(table);
     box.appendChild(scroll);
@@ -335,13 +336,14 @@
 
   function choiceHint(node) {
     var box = el("div", null, "hint"); box.id = "hint-choice"; box.tabIndex = -1;
-    box.appendChild(el("h4", "ID3's choice"));
+    box.appendChild(el("h4", t("ID3's choice")));
     var a = node.analysis, stops = B.stopsAfter(node), text;
-    if (stops) text = "ID3 makes a leaf here: " + stops + ".";
+    if (stops) text = t("ID3 makes a leaf here: {reason}.", {reason: stops});
     else {
       var b = a.feats[a.best.f];
-      text = "ID3 splits here on " + B.testWords(a.best.f, b.threshold) + ": " + a.best.score + " " +
-        C.fixed(B.scoreOf(b)) + ", the highest of the " + C.plural(a.best.n, "feature") + " that can split here.";
+      text = t("ID3 splits here on {test}: {score} {value}, the highest of the {features} that can split here.",
+        {test: B.testWords(a.best.f, b.threshold), score: a.best.score, value: C.shown(B.scoreOf(b)),
+          features: C.plural(a.best.n, "feature")});
     }
     box.appendChild(el("p", text));
     return box;
@@ -351,48 +353,48 @@
   function chooser(node) {
     var box = el("section"), a = node.analysis, p = node.path;
     box.setAttribute("aria-labelledby", "choose-title");
-    var h = el("h3", "Your choice"); h.id = "choose-title";
+    var h = el("h3", t("Your choice")); h.id = "choose-title";
     box.appendChild(h);
-    box.appendChild(el("p", "Choose the split ID3 makes here, or make the node a leaf."));
+    box.appendChild(el("p", t("Choose the split ID3 makes here, or make the node a leaf.")));
     var row = el("div", null, "choice");
-    var fl = el("label", "Feature "); fl.htmlFor = "choose-feature";
+    var fl = el("label", t("Feature") + " "); fl.htmlFor = "choose-feature";
     var feature = el("select"); feature.id = "choose-feature";
-    var none = el("option", "a feature\u2026"); none.value = ""; feature.appendChild(none);
+    var none = el("option", t("a feature\u2026")); none.value = ""; feature.appendChild(none);
     a.feats.forEach(function (x, f) {
-      var o = el("option", data.features[f] + (x.valid ? "" : " (cannot split here: " + x.why + ")"));
+      var o = el("option", data.features[f] + (x.valid ? "" : " " + t("(cannot split here: {why})", {why: x.why})));
       o.value = String(f); o.disabled = !x.valid;
       feature.appendChild(o);
     });
-    var tl = el("label", "Threshold "); tl.htmlFor = "choose-threshold"; tl.hidden = true;
+    var tl = el("label", t("Threshold") + " "); tl.htmlFor = "choose-threshold"; tl.hidden = true;
     var threshold = el("select"); threshold.id = "choose-threshold"; threshold.hidden = true;
     feature.addEventListener("change", function () {
       threshold.textContent = "";
       var f = Number(feature.value), x = a.feats[f];
       threshold.hidden = tl.hidden = feature.value === "" || !data.numeric[f];
       if (threshold.hidden) return;
-      var first = el("option", "a threshold\u2026"); first.value = ""; threshold.appendChild(first);
+      var first = el("option", t("a threshold\u2026")); first.value = ""; threshold.appendChild(first);
       x.cuts.forEach(function (c, k) {
-        var o = el("option", "<= " + number(c.threshold) + " (between " + number(c.low) + " and " +
-          number(c.high) + ")" + (c.allowed ? "" : ": a side would have fewer than min_samples_leaf rows"));
+        var o = el("option", "<= " + number(c.threshold) + " (" + t("between {low} and {high}", {low: number(c.low),
+          high: number(c.high)}) + ")" + (c.allowed ? "" : ": " + t("a side would have fewer than min_samples_leaf rows")));
         o.value = String(k); o.disabled = !c.allowed;
         threshold.appendChild(o);
       });
     });
-    var go = el("button", "Split"); go.id = "split"; go.type = "button";
+    var go = el("button", t("Split")); go.id = "split"; go.type = "button";
     var message = el("p", "", "muted"); message.id = "choice-message";
     message.setAttribute("role", "status");
     go.addEventListener("click", function () {
-      if (feature.value === "") { message.textContent = "Choose a feature first."; feature.focus(); return; }
+      if (feature.value === "") { message.textContent = t("Choose a feature first."); feature.focus(); return; }
       var f = Number(feature.value);
-      if (data.numeric[f] && threshold.value === "") { message.textContent = "Choose a threshold."; threshold.focus(); return; }
-      var t = data.numeric[f] ? a.feats[f].cuts[Number(threshold.value)].threshold : null;
-      B.split(p, f, t);
-      afterChoice("Node " + B.byPath(p) + ": split on " + B.testWords(f, t) + ".");
+      if (data.numeric[f] && threshold.value === "") { message.textContent = t("Choose a threshold."); threshold.focus(); return; }
+      var cut = data.numeric[f] ? a.feats[f].cuts[Number(threshold.value)].threshold : null;
+      B.split(p, f, cut);
+      afterChoice(t("Node {number}: split on {test}.", {number: B.byPath(p), test: B.testWords(f, cut)}));
     });
-    var stop = el("button", "Make it a leaf"); stop.id = "leaf"; stop.type = "button";
+    var stop = el("button", t("Make it a leaf")); stop.id = "leaf"; stop.type = "button";
     stop.addEventListener("click", function () {
       B.leaf(p);
-      afterChoice("Node " + B.byPath(p) + " is a leaf.");
+      afterChoice(t("Node {number} is a leaf.", {number: B.byPath(p)}));
     });
     [fl, feature, tl, threshold, go, stop].forEach(function (e) { row.appendChild(e); });
     box.appendChild(row);
@@ -402,7 +404,7 @@
 
   function afterChoice(said) {  // the panel shows the choice just made; the keys go on from it
     var open = B.openNodes().length;
-    C.announce(said + " " + (open ? C.plural(open, "node") + " to decide." : "Your tree is finished."));
+    C.announce(said + " " + (open ? t("{nodes} to decide.", {nodes: C.plural(open, "node")}) : t("Your tree is finished.")));
     var target = document.getElementById(open ? "next-open" : "score") || document.getElementById("decision");
     if (!target) return;
     if (target.tagName !== "BUTTON") target.tabIndex = -1;  // focusable by script only
@@ -412,10 +414,10 @@
   function decided(node) {
     var box = el("div"), c = node.choice, i = B.byPath(node.path);
     var p = el("p"); p.id = "decision";
-    p.appendChild(el("strong", "Your choice: "));
-    p.appendChild(document.createTextNode(c.leaf ? "a leaf, predicting " +
-      data.predictions[B.majority(node.counts)] : "split on " + B.testWords(c.f, c.threshold) + " into " +
-      node.children.map(function (k) { return B.branchLabel(k) + " (" + nodes()[k].rows.length + ")"; }).join(", ")));
+    p.appendChild(el("strong", t("Your choice:") + " "));
+    p.appendChild(document.createTextNode(c.leaf ? t("a leaf, predicting {class}", {"class": data.predictions[B.majority(node.counts)]}) :
+      t("split on {test} into {branches}", {test: B.testWords(c.f, c.threshold), branches:
+        C.join(node.children.map(function (k) { return B.branchLabel(k) + " (" + nodes()[k].rows.length + ")"; }))})));
     box.appendChild(p);
     var fb = B.feedback(node);
     if (reveal("choice")) {
@@ -427,7 +429,7 @@
       });
       box.appendChild(out);
     } else {
-      var later = el("p", "How your choice compares with ID3's is shown when your tree is finished.", "muted");
+      var later = el("p", t("How your choice compares with ID3's is shown when your tree is finished."), "muted");
       later.id = "feedback";
       box.appendChild(later);
     }
@@ -439,11 +441,11 @@
     }
     if (!c.leaf && data.numeric[c.f] && (reveal("counts") || reveal("gains"))) {
       var x = node.analysis.feats[c.f];
-      box.appendChild(el("h3", "Every threshold of " + data.features[c.f]));
+      box.appendChild(el("h3", t("Every threshold of {feature}", {feature: data.features[c.f]})));
       box.appendChild(thresholdTable(node, x, c.f, c, reveal("gains"), !reveal("counts")));
     }
     var row = el("div", null, "choice");
-    var again = el("button", "Change this choice"); again.id = "change"; again.type = "button";
+    var again = el("button", t("Change this choice")); again.id = "change"; again.type = "button";
     again.addEventListener("click", function () { change(node.path, i); });
     row.appendChild(again);
     box.appendChild(row);
@@ -454,16 +456,16 @@
     var lost = B.below(path).length - 1;
     function go() {
       B.clear(path);
-      C.announce("Node " + i + " is open again. Undo (Ctrl+Z) brings your choice back.");
+      C.announce(t("Node {number} is open again. Undo (Ctrl+Z) brings your choice back.", {number: i}));
       var first = document.getElementById("choose-feature");
       if (first) first.focus();
     }
     if (lost <= 0) { go(); return; }  // nothing but the choice itself: undo brings it back
     var gone = subtreeSize(i) - 1;
-    C.confirm({title: "Change the choice at node " + i + "?",
-      text: "This throws away the " + C.plural(gone, "node") + " under it, with " +
-        C.plural(lost, "choice") + " you made there. Undo brings them back.",
-      yes: "Throw them away", no: "Keep them"}, go);
+    C.confirm({title: t("Change the choice at node {number}?", {number: i}),
+      text: t("This throws away the {nodes} under it, with {choices} you made there. Undo brings them back.",
+        {nodes: C.plural(gone, "node"), choices: C.plural(lost, "choice")}),
+      yes: t("Throw them away"), no: t("Keep them")}, go);
   }
   function subtreeSize(i) {
     var n = 1;
@@ -473,20 +475,20 @@
 
   function whyTable(node) {  // every feature's best split here: the numbers behind the advice
     var a = node.analysis, c = node.choice, ratio = P.criterion === "gain_ratio", box = el("div");
-    box.appendChild(el("h3", "Every feature here"));
+    box.appendChild(el("h3", t("Every feature here")));
     var table = el("table"); table.id = "build-candidates";
-    var head = ["feature", "best split", "overall entropy", "gain"];
-    if (ratio) head.push("gain ratio");
+    var head = [t("feature"), t("best split"), t("overall entropy"), t("gain")];
+    if (ratio) head.push(t("gain ratio"));
     table.appendChild(C.tableRow(head, "th"));
     a.feats.forEach(function (x, f) {
       var cells = [data.features[f], x.valid ? (data.numeric[f] ? "<= " + number(x.threshold) :
         C.plural(x.branches.length, "branch", "branches")) : x.why,
-        x.valid ? C.fixed(x.overall) : "", x.valid ? C.fixed(x.gain) : ""];
-      if (ratio) cells.push(x.valid ? C.fixed(x.ratio) : "");
+        x.valid ? C.shown(x.overall) : "", x.valid ? C.shown(x.gain) : ""];
+      if (ratio) cells.push(x.valid ? C.shown(x.ratio) : "");
       var tr = C.tableRow(cells);
       tr.dataset.feature = data.features[f];
       var open = el("button", data.features[f], "link"); open.type = "button";
-      open.title = "its branches and sums, below";
+      open.title = t("its branches and sums, below");
       open.addEventListener("click", function () {  // the feature's workings, under the table
         var item = document.querySelector('#workings details[data-feature="' + CSS.escape(data.features[f]) + '"]');
         if (!item) return;
@@ -502,8 +504,8 @@
     });
     box.appendChild(table);
     var notes = [];
-    if (!c.leaf) notes.push("Your feature's row is outlined.");
-    if (reveal("choice") && a.best) notes.push("ID3's is shaded.");
+    if (!c.leaf) notes.push(t("Your feature's row is outlined."));
+    if (reveal("choice") && a.best) notes.push(t("ID3's is shaded."));
     if (notes.length) box.appendChild(el("p", notes.join(" "), "muted"));
     return box;
   }
@@ -511,15 +513,15 @@
   function nextButton() {
     var open = B.openNodes(), box = el("div", null, "choice");
     if (!open.length) return box;
-    var next = el("button", "Next node to decide \u25B6"); next.id = "next-open"; next.type = "button";
+    var next = el("button", t("Next node to decide") + " \u25B6"); next.id = "next-open"; next.type = "button";
     next.addEventListener("click", function () {
       var after = open.filter(function (k) { return k > selected; });
       var i = (after.length ? after : open)[0];
       view.reveal(i); view.update();
       select(i, false);
       var first = document.getElementById("choose-feature");
-      C.announce("Node " + i + ": " + C.plural(nodes()[i].rows.length, "row") + ", entropy " +
-        C.fixed(nodes()[i].analysis.entropy) + ". Your choice.");
+      C.announce(t("Node {number}: {rows}, entropy {h}. Your choice.", {number: i,
+        rows: C.plural(nodes()[i].rows.length, "row"), h: C.shown(nodes()[i].analysis.entropy)}));
       if (first) first.focus();
     });
     box.appendChild(next);
@@ -529,21 +531,23 @@
   // ---- the score ------------------------------------------------------------------------------------
   function scoreBox() {
     var box = el("section"); box.id = "score"; box.tabIndex = -1;
-    box.appendChild(el("h2", "Your tree against ID3's"));
+    box.appendChild(el("h2", t("Your tree against ID3's")));
     var s = B.score(), all = nodes();
     var leaves = all.filter(function (x) { return x.choice.leaf; }).length;
-    function share(k) { return s.n ? C.fixed(100 * k / s.n, 1) + "%" : "-"; }
+    function share(k) { return s.n ? C.shown(100 * k / s.n, 1) + "%" : "-"; }
     box.appendChild(el("p", data.test.about));
     var table = el("table"); table.id = "score-table";
-    table.appendChild(C.tableRow(["", "right", "of", "accuracy"], "th"));
-    table.appendChild(C.tableRow(["your tree", s.mine, s.n, share(s.mine)]));
-    table.appendChild(C.tableRow(["ID3's tree", s.theirs, s.n, share(s.theirs)]));
+    table.appendChild(C.tableRow(["", t("right"), t("of"), t("accuracy")], "th"));
+    table.appendChild(C.tableRow([t("your tree"), s.mine, s.n, share(s.mine)]));
+    table.appendChild(C.tableRow([t("ID3's tree"), s.theirs, s.n, share(s.theirs)]));
     box.appendChild(table);
     var agree = agreement.filter(Boolean).length;
-    var p = el("p", "Your tree has " + C.plural(all.length, "node") + " (" + C.plural(leaves, "leaf", "leaves") +
-      "); ID3's has " + C.plural(data.id3.parent.length, "node") + ". " + agree + " of your " +
-      C.plural(all.length, "node") + (agree === 1 ? " makes" : " make") + " ID3's decision at the same place " +
-      "(marked \u2713; the others \u2717)."); p.id = "agreement";
+    var p = el("p", t("Your tree has {nodes} ({leaves}); ID3's has {id3_nodes}.", {nodes: C.plural(all.length, "node"),
+      leaves: C.plural(leaves, "leaf", "leaves"), id3_nodes: C.plural(data.id3.parent.length, "node")}) + " " +
+      (agree === 1 ? t("{k} of your {nodes} makes ID3's decision at the same place (marked \u2713; the others \u2717).",
+        {k: agree, nodes: C.plural(all.length, "node")}) :
+        t("{k} of your {nodes} make ID3's decision at the same place (marked \u2713; the others \u2717).",
+          {k: agree, nodes: C.plural(all.length, "node")}))); p.id = "agreement";
     box.appendChild(p);
     return box;
   }
@@ -551,14 +555,14 @@
   // ---- the legend ------------------------------------------------------------------------------------
   function legend() {
     var items = C.classItems(data).concat([
-      {stroke: "#000000", width: 3, text: "the node you are looking at"},
-      {dash: "5 3", text: "still to decide"}]);
+      {stroke: "#000000", width: 3, text: t("the node you are looking at")},
+      {dash: "5 3", text: t("still to decide")}]);
     if (agreement) {
-      items.push({stroke: "#000000", width: 2.5, text: "\u2713 ID3 makes the same decision here"});
-      items.push({stroke: "#000000", width: 2.5, dash: "2 3", text: "\u2717 ID3 decides otherwise here (or has no such node)"});
+      items.push({stroke: "#000000", width: 2.5, text: "\u2713 " + t("ID3 makes the same decision here")});
+      items.push({stroke: "#000000", width: 2.5, dash: "2 3", text: "\u2717 " + t("ID3 decides otherwise here (or has no such node)")});
     }
-    var notes = ["Nodes are numbered in reading order (depth first), as the trace numbers them: a split " +
-      "renumbers the nodes after it.", C.KEYS + " Ctrl+Z undoes a choice, Ctrl+Shift+Z redoes it."];
+    var notes = [t("Nodes are numbered in reading order (depth first), as the trace numbers them: a split renumbers the nodes after it."),
+      C.KEYS + " " + t("Ctrl+Z undoes a choice, Ctrl+Shift+Z redoes it.")];
     if (approx) notes.push(data.approx_legend);
     C.legend(items, notes);
   }
@@ -568,8 +572,9 @@
     var text = JSON.stringify(B.answers(), null, 2);
     C.download("id3tree-answers.json", new Blob([text + "\n"], {type: "application/json"}));
     var open = B.openNodes().length;
-    C.announce("Your answers were saved as id3tree-answers.json" +
-      (open ? "; " + C.plural(open, "node") + " are still to decide." : "."));
+    C.announce(open ? t("Your answers were saved as {file}; {nodes} are still to decide.",
+      {file: "id3tree-answers.json", nodes: C.plural(open, "node")}) :
+      t("Your answers were saved as {file}.", {file: "id3tree-answers.json"}));
   }
 
   function exportPNG() {
@@ -583,7 +588,7 @@
       g.drawImage(image, 0, 0);
       canvas.toBlob(function (blob) {
         C.download("id3tree-tree.png", blob);
-        C.announce("The picture of your tree was saved as id3tree-tree.png.");
+        C.announce(t("The picture of your tree was saved as {file}.", {file: "id3tree-tree.png"}));
       }, "image/png");
     };
     image.setAttribute("src", "data:image/svg+xml;charset=utf-8," + encodeURIComponent(text));
@@ -594,29 +599,30 @@
     box.textContent = "";
     box.appendChild(el("h1", document.title));
     var open = B.openNodes().length;
-    box.appendChild(el("p", open ? "Not finished: " + C.plural(open, "node") + " still to decide." :
-      "Finished: " + data.test.about));
+    box.appendChild(el("p", open ? t("Not finished: {nodes} still to decide.", {nodes: C.plural(open, "node")}) :
+      t("Finished:") + " " + data.test.about));
     var svg = view.standalone().svg;
     svg.setAttribute("class", "print-tree");
     box.appendChild(svg);
     var table = el("table"); table.id = "print-decisions";
-    table.appendChild(C.tableRow(["node", "path", "rows (" + classOrder() + ")", "entropy", "decision",
-      "hints taken"].concat(finished ? ["as ID3?"] : []), "th"));
+    table.appendChild(C.tableRow([t("node"), t("path"), t("rows") + " (" + classOrder() + ")", t("entropy"), t("decision"),
+      t("hints taken")].concat(finished ? [t("as ID3?")] : []), "th"));
     var taken = B.hintsTaken();
     nodes().forEach(function (node, i) {
       var c = node.choice;
-      var decision = !c ? "to decide" : c.auto ? "leaf (" + node.auto + ")" : c.leaf ? "leaf" :
-        "split on " + B.testWords(c.f, c.threshold);
-      var hints = data.hints.slice(0, taken[node.path] || 0).join(", ") || "none";
-      var cells = [i, B.path(i).join(" and ") || "(the root)", node.counts.join(" / "),
-        C.fixed(node.analysis.entropy), decision, hints];
-      if (finished) cells.push(agreement[i] ? "\u2713 yes" : "\u2717 no");
+      var decision = !c ? t("to decide") : c.auto ? t("leaf ({reason})", {reason: node.auto}) : c.leaf ? t("leaf") :
+        t("split on {test}", {test: B.testWords(c.f, c.threshold)});
+      var hints = data.hints.slice(0, taken[node.path] || 0).map(function (h) { return HINT_NAMES[h]; })
+        .join(", ") || t("none");  // the steps' names, as hints=[...] names them
+      var cells = [i, B.path(i).join(" " + t("and") + " ") || t("(the root)"), node.counts.join(" / "),
+        C.shown(node.analysis.entropy), decision, hints];
+      if (finished) cells.push(agreement[i] ? "\u2713 " + t("yes") : "\u2717 " + t("no"));
       table.appendChild(C.tableRow(cells));
     });
     box.appendChild(table);
     if (finished) {
       var s = B.score();
-      box.appendChild(el("p", "Accuracy: your tree " + s.mine + " of " + s.n + ", ID3's " + s.theirs + " of " + s.n + "."));
+      box.appendChild(el("p", t("Accuracy: your tree {mine} of {n}, ID3's {theirs} of {n}.", {mine: s.mine, theirs: s.theirs, n: s.n})));
     }
   }
   window.addEventListener("beforeprint", printView);
@@ -625,22 +631,22 @@
   function wire(id, f) { document.getElementById(id).addEventListener("click", f); }
   wire("restart", function () {
     if (!B.choices()) return;
-    C.confirm({title: "Start again from the root?", text: "This throws away your " +
-      C.plural(B.choices(), "choice") + ". Undo brings them back.", yes: "Start again", no: "Keep my tree"},
-    function () { B.restart(); C.announce("Your tree is back to its root. Undo brings it back."); });
+    C.confirm({title: t("Start again from the root?"), text: t("This throws away your {choices}. Undo brings them back.",
+      {choices: C.plural(B.choices(), "choice")}), yes: t("Start again"), no: t("Keep my tree")},
+    function () { B.restart(); C.announce(t("Your tree is back to its root. Undo brings it back.")); });
   });
-  wire("undo", function () { B.undo(); C.announce("Undone."); });
-  wire("redo", function () { B.redo(); C.announce("Redone."); });
+  wire("undo", function () { B.undo(); C.announce(t("Undone.")); });
+  wire("redo", function () { B.redo(); C.announce(t("Redone.")); });
   wire("export-json", exportJSON);
   wire("export-png", exportPNG);
   wire("print", function () { printView(); window.print(); });
   document.addEventListener("keydown", function (e) {
     if (!(e.ctrlKey || e.metaKey) || e.altKey) return;
-    var t = e.target.tagName;
-    if (t === "INPUT" || t === "TEXTAREA" || t === "SELECT") return;
+    var tag = e.target.tagName;
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
     var key = e.key.toLowerCase();
-    if (key === "z" && !e.shiftKey) { e.preventDefault(); B.undo(); C.announce("Undone."); }
-    if ((key === "z" && e.shiftKey) || key === "y") { e.preventDefault(); B.redo(); C.announce("Redone."); }
+    if (key === "z" && !e.shiftKey) { e.preventDefault(); B.undo(); C.announce(t("Undone.")); }
+    if ((key === "z" && e.shiftKey) || key === "y") { e.preventDefault(); B.redo(); C.announce(t("Redone.")); }
   });
   C.viewControls(view);
 
@@ -648,8 +654,8 @@
   refresh();
   if (restored) {
     var note = document.getElementById("saved");
-    note.textContent = "Your work on this page was restored (saved at " +
-      new Date(restored).toLocaleTimeString() + "). Start again to clear it.";
+    note.textContent = t("Your work on this page was restored (saved at {time}). Start again to clear it.",
+      {time: C.time(new Date(restored))});
   }
   window.id3page = {view: view, nodes: nodes, answers: B.answers, build: B,
     select: function (i) { select(i, false); }};

@@ -6,6 +6,27 @@
 
   C.data = function () { return JSON.parse(document.getElementById("tree-data").textContent); };
 
+  // ---- the page's language: its messages (id3tree.render.html.page_words), English without --
+  var words = document.getElementById("page-words");
+  var WORDS = words ? JSON.parse(words.textContent) : {messages: {}, plurals: {}};
+  var DECIMAL = WORDS.decimal || ".", SEPARATOR = WORDS.separator || ", ";
+  // t("Node {number}", {number: 3}): the message in the page's language, its fields filled
+  C.t = function (message, values) {
+    var text = WORDS.messages[message] || message;
+    if (!values) return text;
+    return text.replace(/\{(\w+)\}/g, function (all, name) {
+      return Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : all;
+    });
+  };
+  // a number written by the page (0.9403) as the page's language shows it (0,9403)
+  C.mark = function (text) { return DECIMAL === "." ? String(text) : String(text).replace(/\./g, DECIMAL); };
+  // items of a list that may hold numbers ("No: 2, Yes: 3"; "No: 2; Yes: 3" with a decimal comma)
+  C.join = function (items) { return items.join(SEPARATOR); };
+  // a time of day as the page's language writes it (the browser's own way on an English page)
+  C.time = function (date) {
+    return words ? date.toLocaleTimeString(document.documentElement.lang) : date.toLocaleTimeString();
+  };
+
   C.el = function (tag, text, cls) {
     var e = document.createElement(tag);
     if (text !== undefined && text !== null) e.textContent = String(text);
@@ -17,11 +38,12 @@
   C.units = function (u) {
     if (u === null || u === undefined || u < 0) return "";
     var whole = Math.floor(u / 10000), part = String(u % 10000);
-    return whole + "." + "0000".slice(part.length) + part;
+    return whole + DECIMAL + "0000".slice(part.length) + part;
   };
 
-  C.plural = function (n, word, words) {
-    return n + " " + (n === 1 ? word : (words || word + "s"));
+  C.plural = function (n, word, words) {  // "3 rows": the count, then the word for it
+    var forms = WORDS.plurals[word] || [word, words || word + "s"];
+    return n + " " + (n === 1 ? forms[0] : forms[1]);
   };
 
   // A number the page works out itself (the build mode), printed as Python prints it:
@@ -39,6 +61,7 @@
     }
     return Number(text) === 0 ? text.replace("-", "") : text;
   };
+  C.shown = function (x, digits) { return C.mark(C.fixed(x, digits)); };  // C.fixed, as shown
 
   // The colour of a box: its majority class's colour, paler as the node is less pure
   // (id3tree.render.style.fill_color).
@@ -58,7 +81,7 @@
   // The counts as the drawings write them: on one line when short, else a class per line.
   C.countLines = function (names, counts) {
     var parts = names.map(function (name, k) { return name + ": " + counts[k]; });
-    var joined = parts.join(", ");
+    var joined = C.join(parts);
     return joined.length <= 32 ? [joined] : parts;
   };
 
@@ -129,7 +152,7 @@
   C.legend = function (items, notes) {
     var legend = document.getElementById("legend");
     legend.textContent = "";
-    legend.appendChild(C.el("h2", "Legend", "sr-only"));
+    legend.appendChild(C.el("h2", C.t("Legend"), "sr-only"));
     var list = C.el("ul", null, "legend-items");
     items.forEach(function (item) {
       var li = C.el("li");
@@ -146,7 +169,7 @@
       return {fill: data.palette[k], text: name};
     });
     items.push({fill: C.fill(data.palette, 0, Math.log2(Math.max(2, data.classes.length)) * 0.7),
-      text: "paler: the classes are more mixed (a box is coloured by its majority class)"});
+      text: C.t("paler: the classes are more mixed (a box is coloured by its majority class)")});
     return items;
   };
 
@@ -177,7 +200,7 @@
     var back = document.activeElement;
     dialog.querySelector("#confirm-title").textContent = q.title;
     dialog.querySelector("#confirm-text").textContent = q.text;
-    dialog.querySelector("#confirm-no").textContent = q.no || "Keep it";
+    dialog.querySelector("#confirm-no").textContent = q.no || C.t("Keep it");
     dialog.querySelector("#confirm-yes").textContent = q.yes;
     dialog.onYes = onYes;
     dialog.onclose = function () {
@@ -198,8 +221,7 @@
     window.setTimeout(function () { URL.revokeObjectURL(url); a.remove(); }, 1000);
   };
 
-  C.KEYS = "Keys: Tab moves between controls; in the tree the arrow keys go from node to node, " +
-    "Enter opens a node and the space bar folds it; + and \u2212 zoom, 0 fits the tree.";
+  C.KEYS = C.t("Keys: Tab moves between controls; in the tree the arrow keys go from node to node, Enter opens a node and the space bar folds it; + and \u2212 zoom, 0 fits the tree.");
 
   // larger text for a lecture hall (the tree's boxes grow with the zoom)
   C.largeText = function (view) {
@@ -216,7 +238,8 @@
   C.status = function (drawn, skipped) {
     var out = document.getElementById("view-status");
     if (!out) return;
-    out.textContent = skipped ? "showing " + drawn + " boxes here; zoom in for the other " + skipped : "";
+    out.textContent = skipped ? C.t("showing {drawn} boxes here; zoom in for the other {skipped}",
+      {drawn: drawn, skipped: skipped}) : "";
   };
 
   window.ID3Page = C;

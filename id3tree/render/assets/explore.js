@@ -4,7 +4,7 @@
 // one per candidate (scored node x feature) and one per branch, texts in one table.
 (function () {
   "use strict";
-  var C = window.ID3Page, el = C.el;
+  var C = window.ID3Page, el = C.el, t = C.t, MISSING = t("missing");
   var data = C.data();
   var S = data.strings, F = data.features.length, K = data.classes.length;
   var node = data.node, cand = data.cand, branch = data.branch;
@@ -23,9 +23,9 @@
     return S[cand.threshold[scoredAt[i] * F + node.feature[i]]];
   }
   function branchLabel(f, slot, threshold) {  // Sunny, <= 2.45, missing
-    if (data.numeric[f]) return slot === 0 ? "<= " + threshold : slot === 1 ? "> " + threshold : "missing";
+    if (data.numeric[f]) return slot === 0 ? "<= " + threshold : slot === 1 ? "> " + threshold : MISSING;
     var values = data.categories[f];
-    return slot === values.length ? "missing" : values[slot];
+    return slot === values.length ? MISSING : values[slot];
   }
 
   // ---- the drawing -------------------------------------------------------------------------
@@ -38,19 +38,19 @@
     children: function (i) { return kids[i]; },
     box: function (i) {
       var f = node.feature[i], title;
-      if (f < 0) title = "predict " + data.predictions[node.prediction[i]];
+      if (f < 0) title = t("predict {class}", {"class": data.predictions[node.prediction[i]]});
       else if (data.numeric[f]) title = data.features[f] + " \u2264 " + thresholdOf(i);
       else title = data.features[f];
-      var lines = [["#" + id(i) + " " + title, true], ["samples = " + samples(i), false]];
+      var lines = [["#" + id(i) + " " + title, true], [t("samples = {n}", {n: samples(i)}), false]];
       C.countLines(data.classes, counts(i)).forEach(function (t) { lines.push([t, false]); });
-      lines.push(["entropy = " + C.units(node.entropy[i]), false]);
+      lines.push([t("entropy = {h}", {h: C.units(node.entropy[i])}), false]);
       return {lines: lines, fill: C.fill(data.palette, node.prediction[i], node.entropy[i] / 10000)};
     },
     edge: function (i) {
       var p = node.parent[i], f = node.feature[p], slot = node.slot[i];
       var label = branchLabel(f, slot, data.numeric[f] ? thresholdOf(p) : null);
       if (data.numeric[f] && slot === 0) label = "\u2264 " + thresholdOf(p);
-      return {text: label.replace(/\n/g, " "), italic: label === "missing" &&
+      return {text: label.replace(/\n/g, " "), italic: label === MISSING &&
         (data.numeric[f] ? slot === 2 : slot === data.categories[f].length)};
     },
     classes: function (i) {
@@ -62,15 +62,15 @@
     },
     selected: function (i) { return i === selected; },
     label: function (i) {  // what a screen reader says of a box
-      var f = node.feature[i], words = ["node " + id(i)];
-      if (i > 0) words.push("branch " + tree.edge(i).text);
-      words.push(f < 0 ? "leaf, predicts " + data.predictions[node.prediction[i]] :
-        "split on " + data.features[f] + (data.numeric[f] ? " <= " + thresholdOf(i) : ""));
-      words.push(C.plural(samples(i), "sample") + ": " + counts(i).map(function (n, k) {
+      var f = node.feature[i], words = [t("node {number}", {number: id(i)})];
+      if (i > 0) words.push(t("branch {label}", {label: tree.edge(i).text}));
+      words.push(f < 0 ? t("leaf, predicts {class}", {"class": data.predictions[node.prediction[i]]}) :
+        t("split on {test}", {test: data.features[f] + (data.numeric[f] ? " <= " + thresholdOf(i) : "")}));
+      words.push(C.plural(samples(i), "sample") + ": " + C.join(counts(i).map(function (n, k) {
         return data.classes[k] + " " + n;
-      }).join(", "));
-      words.push("entropy " + C.units(node.entropy[i]));
-      if (matches[i]) words.push("splits on the feature searched for");
+      })));
+      words.push(t("entropy {h}", {h: C.units(node.entropy[i])}));
+      if (matches[i]) words.push(t("splits on the feature searched for"));
       return words.join("; ");
     }
   };
@@ -78,7 +78,7 @@
     onSelect: function (i) { show(i); },
     hidden: function (i) { return step !== null && i > step; },
     onDraw: C.status,
-    label: "the tree: arrow keys move between nodes, Enter shows a node's numbers"
+    label: t("the tree: arrow keys move between nodes, Enter shows a node's numbers")
   });
 
   // ---- the details of a node -----------------------------------------------------------------
@@ -86,37 +86,39 @@
     selected = i;
     var d = document.getElementById("details");
     d.textContent = "";
-    d.appendChild(el("h2", "Node " + id(i) + (i === 0 ? " (the root)" : "")));
+    d.appendChild(el("h2", i === 0 ? t("Node {number} (the root)", {number: id(i)}) :
+      t("Node {number}", {number: id(i)})));
     if (node.path[i].length) {
-      d.appendChild(el("p", node.path[i].map(function (w) { return S[w]; }).join(" and "), "muted"));
+      d.appendChild(el("p", node.path[i].map(function (w) { return S[w]; }).join(" " + t("and") + " "), "muted"));
     }
-    d.appendChild(el("p", C.plural(samples(i), "sample") + ", entropy " + C.units(node.entropy[i])));
+    d.appendChild(el("p", t("{samples}, entropy {h}", {samples: C.plural(samples(i), "sample"),
+      h: C.units(node.entropy[i])})));
     var table = el("table"); table.id = "counts";
-    table.appendChild(C.tableRow(["class", "count"], "th"));
+    table.appendChild(C.tableRow([t("class"), t("count")], "th"));
     counts(i).forEach(function (n, k) { table.appendChild(C.tableRow([data.classes[k], n])); });
     d.appendChild(table);
     var decision = el("p"); decision.id = "decision";
-    decision.appendChild(el("strong", "Decision: "));
+    decision.appendChild(el("strong", t("Decision:") + " "));
     decision.appendChild(document.createTextNode(S[node.decision[i]]));
     d.appendChild(decision);
     var why = el("p"); why.id = "why";
-    why.appendChild(el("strong", "Why: "));
+    why.appendChild(el("strong", t("Why:") + " "));
     why.appendChild(document.createTextNode(S[node.reason[i]]));
     d.appendChild(why);
     if (scoredAt[i] >= 0) d.appendChild(candidates(i));
-    else d.appendChild(el("p", "No feature was scored at this node.", "muted"));
+    else d.appendChild(el("p", t("No feature was scored at this node."), "muted"));
     view.draw(true);
     view.centreOn(i, true);
   }
 
   function candidates(i) {
     var box = el("div"), s = scoredAt[i], ratio = data.criterion === "gain_ratio";
-    box.appendChild(el("h3", "Candidates"));
+    box.appendChild(el("h3", t("Candidates")));
     var table = el("table"); table.id = "candidates";
     if (ratio) table.className = "with-ratio";
-    var head = ["feature", "best split", "overall entropy", "gain"];
-    if (ratio) head.push("gain ratio");
-    table.appendChild(C.tableRow(head.concat(["note"]), "th"));
+    var head = [t("feature"), t("best split"), t("overall entropy"), t("gain")];
+    if (ratio) head.push(t("gain ratio"));
+    table.appendChild(C.tableRow(head.concat([t("note")]), "th"));
     for (var f = 0; f < F; f++) {
       var c = s * F + f, flags = cand.flags[c], valid = cand.gain[c] >= 0;
       var threshold = S[cand.threshold[c]];
@@ -125,7 +127,8 @@
       if (ratio) cells.push(C.units(cand.ratio[c]));
       var row = C.tableRow(cells.concat([S[cand.note[c]]]));
       if (valid && data.numeric[f]) {
-        row.children[1].appendChild(el("div", "between " + S[cand.low[c]] + " and " + S[cand.high[c]], "between"));
+        row.children[1].appendChild(el("div", t("between {low} and {high}", {low: S[cand.low[c]],
+          high: S[cand.high[c]]}), "between"));
       }
       row.dataset.feature = data.features[f];
       if (flags & 1) row.className = "chosen";
@@ -143,7 +146,7 @@
     tr.hidden = !open;
     tr.id = "workings-" + c;
     row.classList.add("has-workings");
-    row.title = "click for the branches and the sums";
+    row.title = t("click for the branches and the sums");
     var cell = row.children[0], button = el("button", cell.textContent, "link");
     button.type = "button";  // the keyboard's way to the branches and the sums
     button.setAttribute("aria-expanded", open ? "true" : "false");
@@ -159,7 +162,7 @@
       var bc = branch.counts.slice(b * K, b * K + K), bn = bc.reduce(function (x, y) { return x + y; }, 0);
       var label = branchLabel(f, branch.slot[b], threshold);
       list.appendChild(el("li", label + ": " + C.plural(bn, "row") + " (" +
-        bc.map(function (v, k) { return data.classes[k] + " " + v; }).join(", ") + "), H = " +
+        C.join(bc.map(function (v, k) { return data.classes[k] + " " + v; })) + "), H = " +
         C.units(branch.entropy[b])));
       terms.push(bn + "/" + n + " \u00d7 " + C.units(branch.entropy[b]));
     }
@@ -167,7 +170,7 @@
     var name = data.features[f];
     td.appendChild(el("p", "H(S | " + name + ") = " + terms.join(" + ") + " " +
       (cand.approx[c] & 1 ? "\u2248" : "=") + " " + C.units(cand.overall[c]), "equation"));
-    td.appendChild(el("p", "gain = H(S) \u2212 H(S | " + name + ") = " + C.units(node.entropy[i]) +
+    td.appendChild(el("p", t("gain") + " = H(S) \u2212 H(S | " + name + ") = " + C.units(node.entropy[i]) +
       " \u2212 " + C.units(cand.overall[c]) + " " + (cand.approx[c] & 2 ? "\u2248" : "=") + " " +
       C.units(cand.gain[c]), "equation"));
     tr.appendChild(td);
@@ -183,7 +186,8 @@
   }
   function label() {
     document.getElementById("step-label").textContent = step === null ?
-      "the whole tree, " + C.plural(N, "node") : "Step " + step + " of " + (N - 1);
+      t("the whole tree, {nodes}", {nodes: C.plural(N, "node")}) :
+      t("Step {k} of {last}", {k: step, last: N - 1});
   }
 
   // ---- finding a feature ---------------------------------------------------------------------
@@ -196,7 +200,7 @@
       var found = data.features.map(function (f, k) { return k; }).filter(function (k) {
         return data.features[k].toLowerCase().indexOf(query) >= 0;
       });
-      if (!found.length) out.textContent = "no feature matches";
+      if (!found.length) out.textContent = t("no feature matches");
       found.forEach(function (f) { out.appendChild(searchResult(f)); });
     }
     view.draw(true);
@@ -207,16 +211,16 @@
     for (var j = 0; j < N; j++) if (node.feature[j] === f) { splits.push(j); matches[j] = true; }
     data.scored.forEach(function (p, s) { if (cand.gain[s * F + f] >= 0) scored++; });
     var span = el("span", null, "result");
-    span.appendChild(document.createTextNode(data.features[f] + ": splits at " +
-      (splits.length ? "" : "no node")));
+    span.appendChild(document.createTextNode(data.features[f] + ": " + t("splits at") + " " +
+      (splits.length ? "" : t("no node"))));
     splits.slice(0, 20).forEach(function (j) {
-      var b = el("button", "node " + id(j), "link");
+      var b = el("button", t("node {number}", {number: id(j)}), "link");
       b.type = "button";
       b.addEventListener("click", function () { view.reveal(j); view.update(); show(j); });
       span.appendChild(b);
     });
-    if (splits.length > 20) span.appendChild(document.createTextNode(" and " + (splits.length - 20) + " more"));
-    span.appendChild(document.createTextNode("; a candidate at " + C.plural(scored, "node")));
+    if (splits.length > 20) span.appendChild(document.createTextNode(" " + t("and {n} more", {n: splits.length - 20})));
+    span.appendChild(document.createTextNode("; " + t("a candidate at {nodes}", {nodes: C.plural(scored, "node")})));
     return span;
   }
 
@@ -235,10 +239,10 @@
   });
   C.viewControls(view);
   C.legend(C.classItems(data).concat([
-    {stroke: "#000000", width: 3, text: "the node whose numbers are shown"},
-    {stroke: "#000000", width: 3, dash: "7 3", text: "the node of the step (Back and Next)"},
-    {stroke: "#000000", width: 3, dash: "1 3", text: "splits on the feature searched for"}
-  ]), [C.KEYS + " The left and right arrow keys, outside the tree, step through the growth.",
+    {stroke: "#000000", width: 3, text: t("the node whose numbers are shown")},
+    {stroke: "#000000", width: 3, dash: "7 3", text: t("the node of the step (Back and Next)")},
+    {stroke: "#000000", width: 3, dash: "1 3", text: t("splits on the feature searched for")}
+  ]), [C.KEYS + " " + t("The left and right arrow keys, outside the tree, step through the growth."),
     data.legend]);
   view.unfoldFirstLevels();
   view.layout();

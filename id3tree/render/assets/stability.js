@@ -4,12 +4,12 @@
 // and labels, and adds its paragraph whenever the panel shows a node.
 (function () {
   "use strict";
-  var C = window.ID3Page, el = C.el, page = window.id3page;
+  var C = window.ID3Page, el = C.el, t = C.t, page = window.id3page;
   var data = C.data(), st = data.stability, node = data.node;
   var SHAKY = "#D55E00";  // Okabe-Ito vermilion, as in the matplotlib and Graphviz drawings
   function percent(v) { return v === null ? "-" : v; }  // (written by Python: "57%")
   function line(i) {
-    return (st.shaky[i] ? "shaky: " : "") + "same feature " + percent(st.same_feature[i]);
+    return (st.shaky[i] ? t("shaky:") + " " : "") + t("same feature {share}", {share: percent(st.same_feature[i])});
   }
 
   var tree = page.view.tree, box = tree.box, label = tree.label;
@@ -22,27 +22,28 @@
   };
   tree.label = function (i) {
     var words = label(i);
-    return st.covered[i] ? words + "; " + line(i) + " of the bootstrap resamples" : words;
+    return st.covered[i] ? words + "; " + t("{line} of the bootstrap resamples", {line: line(i)}) : words;
   };
 
-  function index(h2) {  // the node the panel shows, from its heading "Node 12 ..."
-    var m = /^Node (\d+)/.exec(h2 ? h2.textContent : "");
+  function index(h2) {  // the node the panel shows, from its heading "Node 12 ..." (in its language)
+    var m = /^\D*(\d+)/.exec(h2 ? h2.textContent : "");
     if (!m) return -1;
     var id = Number(m[1]);
     return node.id ? node.id.indexOf(id) : id;
   }
   function paragraph(i) {
     var p = el("p"); p.id = "stability";
-    p.appendChild(el("strong", "Stability: "));
-    var words = "not measured here (a leaf, or below the depth measured).";
+    p.appendChild(el("strong", t("Stability:") + " "));
+    var words = t("not measured here (a leaf, or below the depth measured).");
     if (st.covered[i]) {
-      words = "on " + st.n_bootstrap + " bootstrap resamples of the node's " +
-        C.plural(st.n_rows[i], "row") + ", the same feature wins " +
-        percent(st.same_feature[i]) + " of the time (with a threshold in the same gap " +
-        percent(st.same_gap[i]) + ")" + (st.runner_up[i] === null ? "" : "; runner-up " +
-        st.runner_up[i] + " " + percent(st.runner_up_share[i])) + "; no split " +
-        percent(st.no_split[i]) + "; gain " + st.gain[i] + ", " + st.interval[i] + ". " +
-        (st.shaky[i] ? "A shaky split." : "");
+      words = t("on {n} bootstrap resamples of the node's {rows}, the same feature wins {share} of the time (with a threshold in the same gap {gap})",
+        {n: st.n_bootstrap, rows: C.plural(st.n_rows[i], "row"), share: percent(st.same_feature[i]),
+          gap: percent(st.same_gap[i])}) +
+        (st.runner_up[i] === null ? "" : "; " + t("runner-up {feature} {share}",
+          {feature: st.runner_up[i], share: percent(st.runner_up_share[i])})) + "; " +
+        t("no split {share}", {share: percent(st.no_split[i])}) + "; " +
+        t("gain {gain}, {interval}.", {gain: st.gain[i], interval: st.interval[i]}) + " " +
+        (st.shaky[i] ? t("A shaky split.") : "");
     }
     p.appendChild(document.createTextNode(words));
     if (st.shaky[i]) p.className = "shaky";
@@ -68,8 +69,8 @@
     svg.setAttribute("width", "26"); svg.setAttribute("height", "16");
     svg.setAttribute("aria-hidden", "true"); svg.setAttribute("class", "swatch");
     svg.appendChild(rect); li.appendChild(svg);
-    li.appendChild(el("span", "a shaky split: its feature wins on fewer than " +
-      percent(st.shaky_below) + " of the bootstrap resamples of its rows"));
+    li.appendChild(el("span", t("a shaky split: its feature wins on fewer than {share} of the bootstrap resamples of its rows",
+      {share: percent(st.shaky_below)})));
     legend.appendChild(li);
   }
   page.view.layout();

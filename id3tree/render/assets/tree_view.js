@@ -40,7 +40,7 @@
     this.tree = tree;
     this.options = options || {};
     this.svg = make("svg", {"class": "id3tree-view", "font-family": "sans-serif",
-      "font-size": FONT, "role": "tree", "aria-label": this.options.label || "the tree"});
+      "font-size": FONT, "role": "tree", "aria-label": this.options.label || window.ID3Page.t("the tree")});
     this.view = make("g", {"class": "view", role: "none"});
     this.svg.appendChild(this.view);
     pane.textContent = "";
@@ -397,7 +397,7 @@
       "font-weight": "bold"}, open ? "\u2212" : "+"));
     if (!open && detailed) {
       g.appendChild(make("text", {x: p.x + 11, y: cy + 4, fill: "#555555"},
-        below + (below === 1 ? " node" : " nodes")));
+        window.ID3Page.plural(below, "node")));
     }
     return g;
   };
