@@ -292,7 +292,7 @@ def test_complexity_exceptions_are_few_and_say_why():
     assert '"C90"' in config and "max-complexity = 15" in config
 
 
-MAX_PACKAGE_LINES = 33_921
+MAX_PACKAGE_LINES = 34_332
 """The package's size: 26,935 lines when its folders became the layers, 27,769 with the typing
 contract (every public function annotated: signatures that no longer fit a line) and the command
 line that checks its options and files before the work (cli/fit.py); 30,803 with a class run on
@@ -308,7 +308,9 @@ split kept as messages, the commands' --language) and 354 for the log base (entr
 from the one formula, the unit said on every page) and the tie rule between features
 (``ties="name"``) as conventions of their own, 82 for verbose=2's midpoint marks checked a
 column at a time and Dask's hash tables sized from a sample: 33,818; 91 for the drawings in
-Spanish and German (their words from the catalogs, a drawing's ``language``). A change that needs more says why and
+Spanish and German (their words from the catalogs, a drawing's ``language``) and 411 for the
+marks' feedback in them (grading's ``language``, its sentences whole messages of the catalogs,
+classroom/wording.py). A change that needs more says why and
 raises this in the same commit (the budget is read, not ignored)."""
 
 
