@@ -6,7 +6,7 @@ marking), numbers with the language's decimal mark.
 >>> from id3tree.base.language import speaking
 >>> with speaking("de"):
 ...     step_in_language("overall entropy of Hours <= 4.5"), not_given(0.5)
-('Gesamtentropie von Hours <= 4,5', ', nicht 0.5')
+('Gesamtentropie von Hours <= 4,5', ', nicht 0,5')
 """
 
 from __future__ import annotations
