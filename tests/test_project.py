@@ -292,7 +292,7 @@ def test_complexity_exceptions_are_few_and_say_why():
     assert '"C90"' in config and "max-complexity = 15" in config
 
 
-MAX_PACKAGE_LINES = 33_973
+MAX_PACKAGE_LINES = 34_474
 """The package's size: 26,935 lines when its folders became the layers, 27,769 with the typing
 contract (every public function annotated: signatures that no longer fit a line) and the command
 line that checks its options and files before the work (cli/fit.py); 30,803 with a class run on
@@ -309,8 +309,11 @@ from the one formula, the unit said on every page) and the tie rule between feat
 (``ties="name"``) as conventions of their own, 82 for verbose=2's midpoint marks checked a
 column at a time and Dask's hash tables sized from a sample: 33,818; then 143 for the interactive
 pages in those languages (their controls and data from the catalogs, the table of the scripts'
-messages, explore's --language): 33,962. A change that needs more says why and
-raises this in the same commit (the budget is read, not ignored)."""
+messages, explore's --language), 91 for the drawings in Spanish and German (their words from the
+catalogs, a drawing's ``language``) and 411 for the marks' feedback in them (grading's
+``language``, its sentences whole messages of the catalogs, classroom/wording.py): 34,464. A
+change that needs more says why and raises this in the same commit (the budget is read, not
+ignored)."""
 
 
 def test_the_package_stays_within_its_lines():

@@ -43,7 +43,15 @@ from id3tree.classroom.exercises import (
     sheet_latex,
     solve,
 )
-from id3tree.classroom.grading import TOLERANCE, Grade, check_tolerance, grade, task_weights
+from id3tree.classroom.grading import (
+    TOLERANCE,
+    Grade,
+    check_language,
+    check_tolerance,
+    grade,
+    task_weights,
+    unreadable,
+)
 from id3tree.classroom.reading import read_answers, same
 from id3tree.classroom.results import (
     ClassGrades,
@@ -179,31 +187,37 @@ class Class:
     def grade_answers(
         self, who: Student | str, answers: Mapping[str, object] | str | os.PathLike[str], *,
         weights: Mapping[str, object] | str | None = None, tolerance: float = TOLERANCE,
+        language: str = "en",
     ) -> Grade:  # fmt: skip
         """Mark one student's answers (a mapping, or the path of a ``.json`` or ``.csv`` file)
-        against their own exercise (:func:`~id3tree.classroom.grading.grade`)."""
+        against their own exercise (:func:`~id3tree.classroom.grading.grade`); the feedback in
+        ``language`` (English by default, whatever the handouts' language)."""
         exercise = self._unsolved(self.student(who))
+        code = check_language(language)
         given: object = answers  # (or what the file holds)
         if not isinstance(answers, Mapping):
             try:
                 given = read_answers(answers)
             except (TypeError, ValueError) as error:
-                return Grade(
-                    problem=f"cannot read the answers: {error}", weights=task_weights(weights)
-                )
-        return grade(exercise, given, weights=weights, tolerance=tolerance)
+                why = unreadable(error, code)
+                return Grade(problem=why, weights=task_weights(weights), language=code)
+        return grade(exercise, given, weights=weights, tolerance=tolerance, language=code)
 
     def grade(
         self, submissions: str | os.PathLike[str], *,
         weights: Mapping[str, object] | str | None = None, tolerance: float = TOLERANCE,
+        language: str = "en",
     ) -> ClassGrades:  # fmt: skip
         """Mark a folder of handed-in answers: every file matched to its student (its name as a
         learning management system writes it, its student folder, or the ``student_id`` /
         ``student`` inside it), checked against that student's data, and marked. Every student
         of the roster has a row (no submission: 0). A file that cannot be read scores 0 and
         says why; a class that looks graded with the wrong secret or settings raises a
-        :class:`~id3tree.classroom.results.SettingsMismatchWarning` (and sets ``suspect``)."""
+        :class:`~id3tree.classroom.results.SettingsMismatchWarning` (and sets ``suspect``).
+        ``language`` is the language of the feedback and of the tables' words (English by
+        default, whatever the handouts' language); the marks are the same in every language."""
         weights, tolerance = task_weights(weights), check_tolerance(tolerance)
+        code = check_language(language)
         entries, others = scan(submissions)
         match_entries(entries, self.students)
         mine: dict[str, list[Entry]] = {s.key: [] for s in self.students}
@@ -217,33 +231,46 @@ class Class:
             else:
                 why = entry.problem or "matches no student of the roster"
                 unmatched.append((entry.shown, why))
-        rows = [self._row(s, mine[s.key], others, weights, tolerance) for s in self.students]
+        with speaking(code):
+            rows = [self._row(s, mine[s.key], others, weights, tolerance) for s in self.students]
         notes, suspect = class_warnings(rows, unmatched, self._settings)
         if suspect:
             warnings.warn(notes[0], SettingsMismatchWarning, stacklevel=2)
-        return ClassGrades(rows, unmatched, others, notes, suspect, weights)
+        return ClassGrades(rows, unmatched, others, notes, suspect, weights, code)
 
     def _row(
         self, student: Student, entries: list[Entry], others: list[str],
         weights: dict[str, float], tolerance: float,
     ) -> StudentGrade:  # fmt: skip
+        """One student's row, in the language around it."""
+        L = current()
         if not entries:
             seen = [o for o in others if match_file(Path(o).stem, self.students)[0] == [student]]
-            extra = f" (found {', '.join(seen)}: not a .json or .csv file)" if seen else ""
-            return StudentGrade(student, Grade(problem=f"no submission{extra}", weights=weights))
+            extra = (
+                " " + L.line("(found {files}: not a .json or .csv file)", files=", ".join(seen))
+                if seen
+                else ""
+            )
+            problem = L.gettext("no submission") + extra
+            return StudentGrade(student, Grade(problem=problem, weights=weights, language=L.code))
         entry, note = pick(entries)
         flags = [note] if note else []
         if entry.said is not None and entry.said != student:
             flags.append(
-                f"the answers name {entry.said}, but the file is {printable(student.name)}'s"
+                L.line(
+                    "the answers name {said}, but the file is {student}'s",
+                    said=str(entry.said),
+                    student=printable(student.name),
+                )  # fmt: skip
             )
         if entry.problem is not None:
-            grade_ = Grade(
-                problem=f"cannot read the answers: {entry.shown} {entry.problem}", weights=weights
-            )
+            why = unreadable(f"{entry.shown} {entry.problem}", L.code)
+            grade_ = Grade(problem=why, weights=weights, language=L.code)
         else:
             exercise = self._unsolved(student)
-            grade_ = grade(exercise, entry.answers, weights=weights, tolerance=tolerance)
+            grade_ = grade(
+                exercise, entry.answers, weights=weights, tolerance=tolerance, language=L.code
+            )
         return StudentGrade(student, grade_, entry.shown, flags)
 
 
@@ -271,7 +298,8 @@ def make_class(
         every student new data. It heads the handouts.
     language : {"en", "es", "de"}, default="en"
         The language of the handouts and keys (the data, the marks and the answers' keys are
-        the same in every language; the marks' feedback is in English).
+        the same in every language; the marks' feedback takes its own ``language`` in
+        :meth:`Class.grade`).
     """
     check_settings(kind, n_rows)
     shipped_language(language)  # an unknown language is named before anything is drawn

@@ -140,9 +140,9 @@ class Exercise:
         out["tree"] = _tree_answer(self.tree.root_)
         return out
 
-    def grade(self, answers) -> Grade:
-        """:func:`grade` of ``answers`` against this exercise."""
-        return grade(self, answers)
+    def grade(self, answers, *, language: str = "en") -> Grade:
+        """:func:`grade` of ``answers`` against this exercise, the feedback in ``language``."""
+        return grade(self, answers, language=language)
 
     def question_latex(self) -> str:
         """The question as a LaTeX fragment (the data as a table, then the tasks)."""

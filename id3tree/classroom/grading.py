@@ -44,6 +44,13 @@ How it scores:
   Answers that name features or thresholds this student's data does not have are listed in
   ``Grade.mismatches`` (answers to another student's data, or to other settings). Nothing a
   student writes raises an error.
+
+The feedback is written in a language (``language="es"``, ``"de"``; English by default): its
+sentences come from the message catalogs, its numbers take the language's decimal mark, and
+every equation in it holds by pencil as the English one does. The language changes the words,
+never the marks: the same answers get the same checks and the same score in every language.
+The answers' keys, :attr:`Check.task`, :attr:`Check.mistake` (one of
+:data:`~id3tree.classroom.mistakes.MISTAKES`) and :attr:`Check.kind` stay English.
 """
 
 from __future__ import annotations
@@ -57,6 +64,8 @@ import numpy as np
 
 from id3tree.base import pencil
 from id3tree.base.entropy import entropy_rows
+from id3tree.base.language import N_, current, speaking
+from id3tree.base.language import language as shipped_language
 from id3tree.base.words import format_number
 from id3tree.classroom import mistakes
 from id3tree.classroom.reading import (
@@ -70,6 +79,18 @@ from id3tree.classroom.reading import name as _name
 from id3tree.classroom.reading import number as _number
 from id3tree.classroom.text import shown
 from id3tree.classroom.tree_marking import GAIN_TIE, mark_tree
+from id3tree.classroom.wording import (
+    UNKNOWN,
+    fixed,
+    kind_of,
+    not_a_mapping,
+    not_given,
+    nothing,
+    split_words,
+    step_in_language,
+    written,
+)
+from id3tree.teaching.record import excluded_words
 from id3tree.teaching.steps import counts_text
 from id3tree.teaching.worked import entropy_formula, weighted_formula
 
@@ -86,10 +107,12 @@ THRESHOLD_TOLERANCE = 1e-6
 """How far a student's threshold may be from the midpoint (a written number, not a rounding)."""
 
 TASKS = {
-    "entropy": "the entropy of S", "thresholds": "the candidate thresholds",
-    "gains": "the gains at the root", "root": "the feature at the root", "tree": "the tree",
+    "entropy": N_("the entropy of S"), "thresholds": N_("the candidate thresholds"),
+    "gains": N_("the gains at the root"), "root": N_("the feature at the root"),
+    "tree": N_("the tree"),
 }  # fmt: skip
-"""The tasks of an exercise, each marked apart: name -> what the student works out."""
+"""The tasks of an exercise, each marked apart: name -> what the student works out (in
+English; ``current().gettext`` writes it in the language around it)."""
 
 IDENTITY_KEYS = ("student", "student_id")
 _KEYS = ("root_entropy", "thresholds", "best_thresholds", "gains", "root_feature", "tree")
@@ -97,9 +120,12 @@ _KEYS = ("root_entropy", "thresholds", "best_thresholds", "gains", "root_feature
 
 @dataclass(frozen=True)
 class Check:
-    """One answer, marked: ``step`` names it, ``why`` says what is wrong ("" when right),
-    ``mistake`` names the classic mistake it is (one of :data:`mistakes.MISTAKES`, or ""), and
-    ``carried`` is True below a wrong split (marked against the student's own split)."""
+    """One answer, marked: ``step`` names it, ``why`` says what is wrong ("" when right), both
+    in the grade's language; ``mistake`` names the classic mistake it is (one of
+    :data:`mistakes.MISTAKES`, or ""), ``carried`` is True below a wrong split (marked against
+    the student's own split), and ``kind`` is the kind of step it is, the same for every
+    student and every language (one of the kinds of
+    :data:`~id3tree.classroom.wording.KINDS`, in English)."""
 
     task: str
     step: str
@@ -109,6 +135,7 @@ class Check:
     why: str = ""
     mistake: str = ""
     carried: bool = False
+    kind: str = ""
 
 
 def task_weights(weights=None) -> dict[str, float]:
@@ -156,7 +183,7 @@ class Grade:
     """The marks of one submission: ``score`` in [0, 1] and ``feedback`` (the first wrong step
     and why). ``checks`` lists every answer marked, ``notes`` what was ignored or credited,
     ``mismatches`` what the answers name that the student's data does not have, ``weights``
-    each task's weight.
+    each task's weight, ``language`` the language its words are written in.
 
     Prints as text; Jupyter shows it as a table.
     """
@@ -166,6 +193,7 @@ class Grade:
     problem: str | None = None  # why the answers could not be read at all
     weights: dict | None = None
     mismatches: list[str] = field(default_factory=list)
+    language: str = "en"
 
     @property
     def task_scores(self) -> dict[str, float]:
@@ -211,22 +239,29 @@ class Grade:
         """The first wrong step and why (with the count of the others), or that all is right."""
         if self.problem is not None:
             return self.problem
-        credited = sum(c.right and c.carried for c in self.checks)
-        carried = (
-            f" {credited} answer{'s' * (credited != 1)} below a wrong split "
-            f"{'are' if credited != 1 else 'is'} right for that split and credited (error "
-            "carried forward)."
-            if credited
-            else ""
-        )
-        wrong = self.wrong
-        if not wrong:
-            return f"All {self.total} answers are right."
-        more = len(wrong) - 1
-        text = _capital(wrong[0].why) + (
-            f" (and {more} more wrong answer{'s' * (more != 1)})" if more else ""
-        )
-        return text + carried
+        with speaking(self.language) as L:
+            credited = sum(c.right and c.carried for c in self.checks)
+            carried = ""
+            if credited == 1:
+                carried = " " + L.gettext(
+                    "1 answer below a wrong split is right for that split and credited (error "
+                    "carried forward)."
+                )
+            elif credited:
+                carried = " " + L.line(
+                    "{n} answers below a wrong split are right for that split and credited "
+                    "(error carried forward).",
+                    n=str(credited),
+                )
+            wrong = self.wrong
+            if not wrong:
+                return L.line("All {n} answers are right.", n=str(self.total))
+            more, text = len(wrong) - 1, _capital(wrong[0].why)
+            if more == 1:
+                text += " " + L.gettext("(and 1 more wrong answer)")
+            elif more:
+                text += " " + L.line("(and {n} more wrong answers)", n=str(more))
+            return text + carried
 
     def to_dict(self) -> dict:
         """``score``, ``right``, ``total`` and ``feedback``: one row of a class's table."""
@@ -235,37 +270,53 @@ class Grade:
             "feedback": self.feedback,
         }  # fmt: skip
 
+    def _score_line(self) -> str:
+        L = current()
+        return L.line(
+            "score {score} ({right} of {total} answers right)",
+            score=L.number(f"{self.score:.2f}"), right=str(self.right), total=str(self.total),
+        )  # fmt: skip
+
     def __str__(self) -> str:
-        lines = [f"score {self.score:.2f} ({self.right} of {self.total} answers right)"]
-        if self.problem is not None:
-            return "\n".join([*lines, self.problem])
-        lines += [
-            f"- {c.why}" if c.why.startswith(c.step) else f"- {c.step}: {c.why}" for c in self.wrong
-        ]
-        lines += [f"note: {n}" for n in self.notes]
-        lines += [f"does not fit the data: {m}" for m in self.mismatches]
-        return "\n".join(lines)
+        with speaking(self.language) as L:
+            lines = [self._score_line()]
+            if self.problem is not None:
+                return "\n".join([*lines, self.problem])
+            lines += [
+                f"- {c.why}" if c.why.startswith(c.step) else f"- {c.step}: {c.why}"
+                for c in self.wrong
+            ]
+            lines += [L.line("note: {note}", note=n) for n in self.notes]
+            lines += [L.line("does not fit the data: {what}", what=m) for m in self.mismatches]
+            return "\n".join(lines)
 
     def __repr__(self) -> str:
         return f"Grade(score={self.score:.4f}, right={self.right}, total={self.total})"
 
     def _repr_html_(self) -> str:
-        head = (
-            f"<p><strong>Score {self.score:.2f}</strong> ({self.right} of {self.total} answers "
-            f"right). {escape(self.feedback)}</p>"
+        with speaking(self.language) as L:
+            return self._html(L)
+
+    def _html(self, L) -> str:
+        score = L.line("Score {score}", score=L.number(f"{self.score:.2f}"))
+        rest = L.line(
+            "({right} of {total} answers right).", right=str(self.right), total=str(self.total)
         )
+        head = f"<p><strong>{escape(score)}</strong> {escape(rest)} {escape(self.feedback)}</p>"
         if self.problem is not None or not self.checks:
             return head
+        marks = {True: escape(L.gettext("right")), False: escape(L.gettext("wrong"))}
         rows = "".join(
-            f"<tr><td>{escape(TASKS[c.task])}</td><td>{escape(c.step)}</td>"
-            f"<td>{'right' if c.right else 'wrong'}</td><td>{escape(c.why)}</td></tr>"
+            f"<tr><td>{escape(L.gettext(TASKS[c.task]))}</td><td>{escape(c.step)}</td>"
+            f"<td>{marks[c.right]}</td><td>{escape(c.why)}</td></tr>"
             for c in self.checks
         )
         notes = "".join(f"<li>{escape(n)}</li>" for n in [*self.notes, *self.mismatches])
+        titles = [L.gettext(t) for t in (N_("task"), N_("answer"), N_("mark"), N_("why"))]
         return (
-            f"{head}<table><thead><tr><th>task</th><th>answer</th><th>mark</th><th>why</th>"
+            f"{head}<table><thead><tr>{''.join(f'<th>{escape(t)}</th>' for t in titles)}"
             f"</tr></thead><tbody>{rows}</tbody></table>"
-            + (f"<p>Notes:</p><ul>{notes}</ul>" if notes else "")
+            + (f"<p>{escape(L.gettext('Notes:'))}</p><ul>{notes}</ul>" if notes else "")
         )
 
 
@@ -273,14 +324,9 @@ def _capital(sentence: str) -> str:
     return sentence[:1].upper() + sentence[1:]
 
 
-def _go(rows: tuple) -> str:
-    return "goes" if sum(rows) == 1 else "go"
-
-
 def _mapping(value, what: str) -> Mapping:
     if not isinstance(value, Mapping):
-        kind = "nothing" if value is None else f"a {type(value).__name__}"
-        raise NotAnswer(f"{what} should be a mapping (a JSON object), got {kind}")
+        raise NotAnswer(not_a_mapping(what, value))
     return value
 
 
@@ -310,10 +356,13 @@ class Marker:
         self.carrying = False  # marking below a wrong split (error carried forward)
 
     def add(self, task, step, expected, given, why_wrong: str | None, mistake: str = "") -> Check:
+        """Keep one marked answer; ``step`` in English (one of
+        :data:`~id3tree.classroom.wording.STEPS`), written in the
+        language around it."""
         right = why_wrong is None
         check = Check(
-            task, step, right, expected, given, why_wrong or "", "" if right else mistake,
-            self.carrying,
+            task, step_in_language(step), right, expected, given, why_wrong or "",
+            "" if right else mistake, self.carrying, kind_of(task, step, TASKS),
         )  # fmt: skip
         self.checks.append(check)
         return check
@@ -325,8 +374,9 @@ class Marker:
         try:
             value = _number(given)
         except NotAnswer as bad:
-            lead = problem or ("nothing was given" if given is None else str(bad))
-            self.add(task, step, expected, given, f"{step}: {lead}. " + _capital(why(None)))
+            lead = problem or nothing(given, bad)
+            shown_step = step_in_language(step)
+            self.add(task, step, expected, given, f"{shown_step}: {lead}. " + _capital(why(None)))
             return False
         right = abs(value - expected) <= self.tolerance
         if right:
@@ -339,7 +389,8 @@ class Marker:
 
     def rows(self, counts) -> str:
         n = sum(counts)
-        return f"{n} row{'s' * (n != 1)} ({counts_text(self.record.classes, counts)})"
+        word = current().words([n], "row", "rows")[0]
+        return f"{n} {word} ({counts_text(self.record.classes, counts)})"
 
     # the tasks -----------------------------------------------------------------------------
     def entropy(self, given) -> None:
@@ -350,10 +401,11 @@ class Marker:
         value = float(entropy_rows(np.asarray([counts], dtype=np.int64))[0])
         self.number(
             task, f"H({name})", value, given,
-            lambda g: (
-                f"the entropy of {name} is {pencil.fixed(value)}"
-                + ("" if g is None else f", not {shown(g)}")
-                + f": {name} holds {self.rows(counts)}, so H({name}) = {entropy_formula(counts)}."
+            lambda g: current().line(
+                "the entropy of {name} is {value}{not}: {name} holds {rows}, so H({name}) = "
+                "{formula}.",
+                name=name, value=fixed(value), rows=self.rows(counts),
+                formula=entropy_formula(counts), **{"not": not_given(g)},
             ),
             slips=mistakes.entropy_slips(counts),
         )  # fmt: skip
@@ -374,10 +426,13 @@ class Marker:
             listed = {format_number(c.threshold) for c in table.thresholds}
             for t in mine:
                 if format_number(t) not in listed:
-                    self.notes.append(
-                        f"{format_number(t)} is not a candidate threshold of {feature}: the "
-                        f"candidates are the midpoints {', '.join(sorted(listed, key=float))}"
-                    )
+                    L = current()
+                    self.notes.append(L.line(
+                        "{threshold} is not a candidate threshold of {feature}: the candidates "
+                        "are the midpoints {midpoints}",
+                        threshold=written(t), feature=feature,
+                        midpoints=L.join(L.numbers(sorted(listed, key=float))),
+                    ))  # fmt: skip
             self._best(table, best)
 
     def gains(self, given) -> None:
@@ -399,7 +454,7 @@ class Marker:
         try:
             feature = _name(given)
         except NotAnswer as bad:
-            wrong = "root_feature: nothing was given" if given is None else f"root_feature: {bad}"
+            wrong = f"root_feature: {nothing(given, bad)}"
             self.add("root", "feature at the root", expected, given, f"{wrong}. " + self._why())
             return
         if same(feature, expected) or self._tied_with_best(feature):
@@ -437,25 +492,37 @@ class Marker:
                 )
                 out[_number(t)] = v
             except (NotAnswer, KeyError, TypeError, ValueError):
-                self.notes.append(
-                    f"thresholds/{feature}: could not read {shown(pair)} as a threshold"
-                )
+                self.notes.append(current().line(
+                    "thresholds/{feature}: could not read {pair} as a threshold",
+                    feature=feature, pair=shown(pair),
+                ))  # fmt: skip
         return out
 
     def _cut_why(self, table, cut):
-        text = format_number(cut.threshold)
         parts = [(sum(cut.left), table.n, cut.left), (sum(cut.right), table.n, cut.right)]
         parts += [(b.n, table.n, b.counts) for b in table.branches if b.label == "missing"]
+        one = sum(cut.left) == 1  # "1 row goes", "2 rows go"
 
         def why(g) -> str:
-            return (
-                f"the overall entropy of {table.feature} <= {text} is "
-                f"{pencil.fixed(cut.overall_entropy)}"
-                + ("" if g is None else f", not {shown(g)}")
-                + f": {self.rows(cut.left)} {_go(cut.left)} to {table.feature} <= {text} and "
-                f"{self.rows(cut.right)} to {table.feature} > {text}, so "
-                f"{weighted_formula(parts, cut.overall_entropy)}."
+            message = (
+                N_(
+                    "the overall entropy of {feature} <= {threshold} is {value}{not}: {left} goes "
+                    "to {feature} <= {threshold} and {right} to {feature} > {threshold}, so "
+                    "{formula}."
+                )
+                if one
+                else N_(
+                    "the overall entropy of {feature} <= {threshold} is {value}{not}: {left} go "
+                    "to {feature} <= {threshold} and {right} to {feature} > {threshold}, so "
+                    "{formula}."
+                )
             )
+            return current().line(
+                message, feature=table.feature, threshold=written(cut.threshold),
+                value=fixed(cut.overall_entropy), left=self.rows(cut.left),
+                right=self.rows(cut.right), formula=weighted_formula(parts, cut.overall_entropy),
+                **{"not": not_given(g)},
+            )  # fmt: skip
 
         return why
 
@@ -463,16 +530,16 @@ class Marker:
         expected = table.threshold
         given = _lookup(best, table.feature) if isinstance(best, Mapping) else None
         step = f"best threshold of {table.feature}"
-        lowest = pencil.fixed(table.overall_entropy)
-        explain = (
-            f"the best threshold of {table.feature} is {format_number(expected)}, between "
-            f"{format_number(table.low)} and {format_number(table.high)}: its overall entropy "
-            f"{lowest} is the lowest"
-        )
+        explain = current().line(
+            "the best threshold of {feature} is {threshold}, between {low} and {high}: its "
+            "overall entropy {value} is the lowest",
+            feature=table.feature, threshold=written(expected), low=written(table.low),
+            high=written(table.high), value=fixed(table.overall_entropy),
+        )  # fmt: skip
         try:
             value = _number(given)
         except NotAnswer as bad:
-            lead = "nothing was given" if given is None else str(bad)
+            lead = nothing(given, bad)
             self.add("thresholds", step, expected, given, f"best_thresholds/{table.feature}: "
                      f"{lead}. {_capital(explain)}.")  # fmt: skip
             return
@@ -485,7 +552,7 @@ class Marker:
             self.add("thresholds", step, expected, given, None)
             return
         slip = mistakes.threshold_slip(value, table.low, table.high)
-        why = f"{explain}, not {shown(given)}." + (f" {_capital(slip[1])}." if slip else "")
+        why = f"{explain}{not_given(given)}." + (f" {_capital(slip[1])}." if slip else "")
         self.add("thresholds", step, expected, given, why, slip[0] if slip else "")
 
     def _gain_why(self, table):
@@ -494,15 +561,17 @@ class Marker:
             pencil.fixed(v) for v in (table.parent_entropy, table.overall_entropy, table.gain)
         )
         sign = pencil.difference_sign(parent, overall, gain)
+        number = current().number
 
         def why(g) -> str:
-            return (
-                f"the gain of {table.feature} is {gain}"
-                + ("" if g is None else f", not {shown(g)}")
-                + f": Gain(S, {table.feature}) = H(S) - H(S | {table.feature}) = {parent} - "
-                f"{overall} {sign} {gain}, where H(S | {table.feature}) = "
-                f"{weighted_formula(parts, table.overall_entropy)}."
-            )
+            return current().line(
+                "the gain of {feature} is {gain}{not}: Gain(S, {feature}) = H(S) - H(S | "
+                "{feature}) = {parent} - {overall} {sign} {gain}, where H(S | {feature}) = "
+                "{formula}.",
+                feature=table.feature, gain=number(gain), parent=number(parent),
+                overall=number(overall), sign=sign,
+                formula=weighted_formula(parts, table.overall_entropy), **{"not": not_given(g)},
+            )  # fmt: skip
 
         return why
 
@@ -510,31 +579,34 @@ class Marker:
         """Why the node ``info`` of ``record`` (the rows ``name``) splits on its feature, and not
         on ``given_feature``; with the classic mistake that choice is."""
         chosen = record.table(info.node_id, info.node.feature)
-        out = (
-            f"{name} splits on {chosen.test}, the feature of highest gain there "
-            f"({pencil.fixed(chosen.gain)})"
-        )
+        L = current()
+        out = L.line(
+            "{name} splits on {test}, the feature of highest gain there ({gain})",
+            name=name, test=split_words(chosen), gain=fixed(chosen.gain),
+        )  # fmt: skip
         if given_feature is None:
             return out + ".", ""
         feature = next((f for f in record.names if same(f, given_feature)), None)
         if feature is None:
-            features = ", ".join(record.names)
-            return (
-                f"{out}, not {shown(given_feature)}, which is not a feature (the features are "
-                f"{features}).",
-                mistakes.WRONG_FEATURE,
-            )
+            return L.line(
+                "{split}, not {given}, which is not a feature (the features are {features}).",
+                split=out, given=shown(given_feature), features=", ".join(record.names),
+            ), mistakes.WRONG_FEATURE  # fmt: skip
         theirs = record.table(info.node_id, feature)
+        other = L.line(", not {given}", given=feature)  # (a feature of the data: as it is named)
         if not theirs.valid:
-            return f"{out}, not {feature}: {theirs.excluded}.", mistakes.WRONG_FEATURE
+            return f"{out}{other}: {excluded_words(theirs)}.", mistakes.WRONG_FEATURE
         mistake, sentence = mistakes.feature_slip(record.tables(info.node_id), feature)
         extra = f" {_capital(sentence)}." if sentence else ""
-        return f"{out}, not {feature} (gain {pencil.fixed(theirs.gain)}).{extra}", mistake
+        gain = L.line("(gain {gain})", gain=fixed(theirs.gain))
+        return f"{out}{other} {gain}.{extra}", mistake
 
     def unknown(self, given: Mapping, known, where: str, what: str) -> None:
+        """Note each key of ``given`` not among ``known`` (``what`` a key is: a key of
+        :data:`UNKNOWN`)."""
         for k in given:
             if not any(same(k, name) for name in known):
-                self.notes.append(f"{where}: {shown(k)} is not a {what} of this exercise; ignored")
+                self.notes.append(current().line(UNKNOWN[what], where=where, key=shown(k)))
 
 
 def mismatches(exercise, answers: Mapping, X=None) -> list[str]:
@@ -556,12 +628,13 @@ def mismatches(exercise, answers: Mapping, X=None) -> list[str]:
             branches = node.get("branches")
             if isinstance(branches, Mapping):
                 stack.extend((child, depth + 1) for child in branches.values())
-    out = []
+    out, L = [], current()
     foreign = [n for n in named if isinstance(n, str) and not any(same(n, f) for f in features)]
     for n in dict.fromkeys(foreign):
-        out.append(
-            f"names the feature {shown(n)}, which this data does not have ({', '.join(features)})"
-        )
+        out.append(L.line(
+            "names the feature {feature}, which this data does not have ({features})",
+            feature=shown(n), features=", ".join(features),
+        ))  # fmt: skip
     cuts = answers.get("thresholds")
     for feature in exercise.numeric if isinstance(cuts, Mapping) else []:
         mine = _lookup(cuts, feature)
@@ -573,52 +646,82 @@ def mismatches(exercise, answers: Mapping, X=None) -> list[str]:
             except NotAnswer:
                 continue
             if not low < value < high:
-                outside.append(format_number(value))
+                outside.append(written(value))
         if outside:
-            out.append(
-                f"lists thresholds of {feature} ({', '.join(outside)}) outside its values in this "
-                f"data ({format_number(low)} to {format_number(high)})"
-            )
+            out.append(L.line(
+                "lists thresholds of {feature} ({thresholds}) outside its values in this data "
+                "({low} to {high})",
+                feature=feature, thresholds=L.join(outside), low=written(low),
+                high=written(high),
+            ))  # fmt: skip
     return out
 
 
-def grade(exercise, answers, *, weights=None, tolerance: float = TOLERANCE) -> Grade:
+def grade(
+    exercise, answers, *, weights=None, tolerance: float = TOLERANCE, language: str = "en"
+) -> Grade:
     """Mark ``answers`` (laid out as :meth:`~id3tree.classroom.exercises.Exercise.answers`) against
     ``exercise``: a :class:`Grade` with ``score`` in [0, 1] and ``feedback``.
 
     ``weights`` maps tasks (:data:`TASKS`) to their weights (the others weigh 1); ``tolerance``
-    is how far a number may be from the exact value (:data:`TOLERANCE`). Never raises on what a
-    student wrote: a missing key, a wrong type or an unknown key is marked or noted (see the
-    module for how answers are scored).
+    is how far a number may be from the exact value (:data:`TOLERANCE`); ``language`` is the
+    language of the feedback (``"en"``, ``"es"``, ``"de"``: the same marks in each). Never
+    raises on what a student wrote: a missing key, a wrong type or an unknown key is marked or
+    noted (see the module for how answers are scored).
     """
     weights, tolerance = task_weights(weights), check_tolerance(tolerance)
-    if not isinstance(answers, Mapping):
-        kind = "nothing" if answers is None else f"a {type(answers).__name__}"
-        return Grade(
-            problem=(
-                "the answers should be a mapping of questions to answers (a JSON object with "
-                f"root_entropy, gains, root_feature, tree, ...), got {kind}"
-            ),
-            weights=weights,
-        )
-    marker = Marker(exercise, tolerance)
-    marker.entropy(answers.get("root_entropy"))
-    if marker.numeric:
-        marker.thresholds(answers.get("thresholds"), answers.get("best_thresholds"))
-    marker.gains(answers.get("gains"))
-    marker.root_feature(answers.get("root_feature"))
-    mark_tree(marker, answers.get("tree"), answers)
-    keys = [k for k in _KEYS if marker.numeric or "thresholds" not in k]
-    marker.unknown(answers, [*keys, *IDENTITY_KEYS], "answers", "question")
-    found = mismatches(exercise, answers, marker.X) + marker.mismatches
-    return Grade(marker.checks, marker.notes, None, weights, found)
+    code = check_language(language)
+    with speaking(code) as L:
+        if not isinstance(answers, Mapping):
+            message = (
+                N_(
+                    "the answers should be a mapping of questions to answers (a JSON object with "
+                    "root_entropy, gains, root_feature, tree, ...), got nothing"
+                )
+                if answers is None
+                else N_(
+                    "the answers should be a mapping of questions to answers (a JSON object "
+                    "with root_entropy, gains, root_feature, tree, ...), got a {kind}"
+                )
+            )
+            problem = L.line(message, kind=type(answers).__name__)
+            return Grade(problem=problem, weights=weights, language=code)
+        marker = Marker(exercise, tolerance)
+        marker.entropy(answers.get("root_entropy"))
+        if marker.numeric:
+            marker.thresholds(answers.get("thresholds"), answers.get("best_thresholds"))
+        marker.gains(answers.get("gains"))
+        marker.root_feature(answers.get("root_feature"))
+        mark_tree(marker, answers.get("tree"), answers)
+        keys = [k for k in _KEYS if marker.numeric or "thresholds" not in k]
+        marker.unknown(answers, [*keys, *IDENTITY_KEYS], "answers", "question")
+        found = mismatches(exercise, answers, marker.X) + marker.mismatches
+    return Grade(marker.checks, marker.notes, None, weights, found, code)
 
 
-def grade_file(exercise, path, *, weights=None, tolerance: float = TOLERANCE) -> Grade:
+def check_language(language: object) -> str:
+    """``language`` as the code of a shipped language; a ValueError naming ``language`` and
+    the shipped ones otherwise."""
+    if not isinstance(language, str):
+        raise TypeError(f"language must be a language code such as 'es', got {language!r}")
+    shipped_language(language)  # (a ValueError that names the shipped languages)
+    return language
+
+
+def unreadable(error: object, language: str = "en") -> str:
+    """``cannot read the answers: ...``, in ``language``."""
+    with speaking(language) as L:
+        return L.line("cannot read the answers: {why}", why=str(error))
+
+
+def grade_file(
+    exercise, path, *, weights=None, tolerance: float = TOLERANCE, language: str = "en"
+) -> Grade:
     """:func:`grade` of the answers in a file; a file that cannot be read scores 0 and says why."""
     weights, tolerance = task_weights(weights), check_tolerance(tolerance)
+    code = check_language(language)
     try:
         answers = read_answers(path)
     except ValueError as error:
-        return Grade(problem=f"cannot read the answers: {error}", weights=weights)
-    return grade(exercise, answers, weights=weights, tolerance=tolerance)
+        return Grade(problem=unreadable(error, code), weights=weights, language=code)
+    return grade(exercise, answers, weights=weights, tolerance=tolerance, language=code)

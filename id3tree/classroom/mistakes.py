@@ -11,6 +11,10 @@ rounded before the last step); :func:`diagnose` names the one the student's numb
 ('natural log instead of log2', '0.6931 is what the natural log (ln) gives instead of log2')
 >>> diagnose(0.5, 1.0, slips, 0.001) is None
 True
+
+The sentences are written in the language around them (:func:`~id3tree.base.language.speaking`),
+their numbers with its decimal mark; the mistakes' names (:data:`MISTAKES`) stay English, the
+same in every language, and :func:`mistake_name` writes one in the language around it.
 """
 
 from __future__ import annotations
@@ -21,43 +25,59 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from id3tree.base.entropy import entropy_of_counts, entropy_rows
+from id3tree.base.language import N_, current
 from id3tree.base.words import format_number
 from id3tree.teaching.record import CandidateTable
 
 __all__ = [
     "CLOSE", "MISTAKES", "diagnose", "entropy_slips", "feature_slip", "gain_slips",
-    "leaf_slip", "split_slips", "threshold_slip",
+    "leaf_slip", "mistake_name", "split_slips", "threshold_slip",
 ]  # fmt: skip
 
 LN, LOG10, UNWEIGHTED, ADDED = (
-    "natural log instead of log2", "log10 instead of log2", "unweighted average",
-    "entropies added without weights",
+    N_("natural log instead of log2"), N_("log10 instead of log2"), N_("unweighted average"),
+    N_("entropies added without weights"),
 )  # fmt: skip
 NOT_SUBTRACTED, GAIN_RATIO, ROUNDING = (
-    "H(S | A) given as the gain", "gain ratio instead of gain", "rounding too early",
+    N_("H(S | A) given as the gain"), N_("gain ratio instead of gain"), N_("rounding too early"),
 )  # fmt: skip
 MIDPOINT, WRONG_FEATURE, LOWEST_GAIN = (
-    "a threshold that is not a midpoint", "the wrong feature", "the feature of lowest gain",
+    N_("a threshold that is not a midpoint"), N_("the wrong feature"),
+    N_("the feature of lowest gain"),
 )  # fmt: skip
-TIE, MINORITY = "the tie rule at a leaf", "the minority class at a leaf"
+TIE, MINORITY = N_("the tie rule at a leaf"), N_("the minority class at a leaf")
 MISTAKES: tuple[str, ...] = (LN, LOG10, UNWEIGHTED, ADDED, NOT_SUBTRACTED, GAIN_RATIO)
 MISTAKES += (ROUNDING, MIDPOINT, WRONG_FEATURE, LOWEST_GAIN, TIE, MINORITY)
 """Every mistake the feedback names (a check's ``mistake`` is one of them, or empty)."""
 
-_HOW = {
-    LN: "the natural log (ln) gives instead of log2",
-    LOG10: "log10 gives instead of log2",
-    UNWEIGHTED: "the plain average of the branches' entropies gives: each branch counts by its "
-    "share of the rows",
-    ADDED: "the branches' entropies added up give: each branch counts by its share of the rows",
-    NOT_SUBTRACTED: "H(S | A) is: the gain is H(S) - H(S | A)",
-    GAIN_RATIO: "the gain ratio (gain / split information, C4.5's score) is, not ID3's gain",
-    ROUNDING: "numbers rounded to two decimals before the last step give: keep four decimals "
-    "until the end",
+_HOW = {  # (each a whole sentence: "{value} is what ...", so that a language orders it)
+    LN: N_("{value} is what the natural log (ln) gives instead of log2"),
+    LOG10: N_("{value} is what log10 gives instead of log2"),
+    UNWEIGHTED: N_(
+        "{value} is what the plain average of the branches' entropies gives: each branch counts "
+        "by its share of the rows"
+    ),
+    ADDED: N_(
+        "{value} is what the branches' entropies added up give: each branch counts by its share "
+        "of the rows"
+    ),
+    NOT_SUBTRACTED: N_("{value} is what H(S | A) is: the gain is H(S) - H(S | A)"),
+    GAIN_RATIO: N_(
+        "{value} is what the gain ratio (gain / split information, C4.5's score) is, not ID3's gain"
+    ),
+    ROUNDING: N_(
+        "{value} is what numbers rounded to two decimals before the last step give: keep four "
+        "decimals until the end"
+    ),
 }
 CLOSE = 10
 """An answer within this many tolerances of the exact value, and matching no other mistake, is
 taken for rounding too early."""
+
+
+def mistake_name(mistake: str) -> str:
+    """The name of a mistake of :data:`MISTAKES` in the language around it ("" stays "")."""
+    return current().gettext(mistake) if mistake else ""
 
 
 def _entropy(counts: Sequence[int], base: float = 2.0) -> float:
@@ -119,15 +139,18 @@ def diagnose(
     too early; None when no mistake explains it."""
     if abs(given - expected) <= tolerance:
         return None
-    written = format_number(round(given, 4))
+    L = current()
+    written = L.number(format_number(round(given, 4)))
     for label, value in slips:
         if abs(given - value) <= tolerance and abs(value - expected) > tolerance:
-            return label, f"{written} is what {_HOW[label]}"
+            return label, L.line(_HOW[label], value=written)
     if abs(given - expected) <= CLOSE * tolerance:
-        return ROUNDING, (
-            f"{written} is {format_number(round(abs(given - expected), 6))} away: rounding before "
-            "the last step does that; keep four decimals until the end"
-        )
+        away = L.number(format_number(round(abs(given - expected), 6)))
+        return ROUNDING, L.line(
+            "{value} is {away} away: rounding before the last step does that; keep four decimals "
+            "until the end",
+            value=written, away=away,
+        )  # fmt: skip
     return None
 
 
@@ -136,12 +159,19 @@ def threshold_slip(given: float, low: float, high: float) -> tuple[str, str] | N
     midpoint = (low + high) / 2
     if not low <= given <= high or abs(given - midpoint) <= 1e-6:
         return None
-    what = "one of the values" if given in (low, high) else "not halfway between them"
-    return MIDPOINT, (
-        f"a threshold is the midpoint between two adjacent values: "
-        f"({format_number(low)} + {format_number(high)}) / 2 = {format_number(midpoint)}; "
-        f"{format_number(given)} is {what}"
-    )
+    L = current()
+    low_, high_, mid_, given_ = (L.number(format_number(v)) for v in (low, high, midpoint, given))
+    if given in (low, high):
+        message = N_(
+            "a threshold is the midpoint between two adjacent values: ({low} + {high}) / 2 = "
+            "{midpoint}; {given} is one of the values"
+        )
+    else:
+        message = N_(
+            "a threshold is the midpoint between two adjacent values: ({low} + {high}) / 2 = "
+            "{midpoint}; {given} is not halfway between them"
+        )
+    return MIDPOINT, L.line(message, low=low_, high=high_, midpoint=mid_, given=given_)
 
 
 def feature_slip(tables: Iterable[CandidateTable], given: str) -> tuple[str, str]:
@@ -158,12 +188,15 @@ def feature_slip(tables: Iterable[CandidateTable], given: str) -> tuple[str, str
         and len(valid) > 2
         and mine[0] < min(g for f, (g, _) in valid.items() if f != given)
     ):
-        return LOWEST_GAIN, (
-            f"{given} has the lowest gain (the highest H(S | A)): ID3 splits on the highest gain"
+        return LOWEST_GAIN, current().line(
+            "{feature} has the lowest gain (the highest H(S | A)): ID3 splits on the highest gain",
+            feature=given,
         )
     ratios = [r for _, r in valid.values()]
     if mine is not None and len(valid) > 1 and mine[1] == max(ratios):
-        return GAIN_RATIO, f"{given} has the highest gain ratio, C4.5's score; ID3 takes the gain"
+        return GAIN_RATIO, current().line(
+            "{feature} has the highest gain ratio, C4.5's score; ID3 takes the gain", feature=given
+        )
     return WRONG_FEATURE, ""
 
 
@@ -178,6 +211,12 @@ def leaf_slip(
         return None
     top = max(counts)
     mine = counts[classes.index(label)]
+    L = current()
     if mine == top:  # tied with the predicted class
-        return TIE, f"the classes tie; the rule of the question gives a tie to {classes[0]}"
-    return MINORITY, f"{label} is the minority there: a leaf predicts its majority class"
+        return TIE, L.line(
+            "the classes tie; the rule of the question gives a tie to {first}",
+            first=str(classes[0]),
+        )
+    return MINORITY, L.line(
+        "{label} is the minority there: a leaf predicts its majority class", label=str(label)
+    )

@@ -34,6 +34,7 @@ import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from id3tree.base.language import N_, current
 from id3tree.classroom.text import printable, shown
 
 __all__ = [
@@ -58,6 +59,11 @@ class NotAnswer(ValueError):
     """An answer that is not of the kind asked for (the message says what was expected)."""
 
 
+def _expected(message: str, value: object) -> str:
+    """Why ``value`` is not an answer, in the language around it (the answer quoted as given)."""
+    return current().line(message, given=shown(value))
+
+
 def _decimal(text: str) -> float:
     if "," in text and "." not in text:  # a decimal comma: 0,971
         text = text.replace(",", ".")
@@ -67,12 +73,14 @@ def _decimal(text: str) -> float:
 def number(value: object) -> float:
     """A student's number as a finite float; :class:`NotAnswer` saying why when it is not one."""
     if isinstance(value, bool) or value is None:
-        raise NotAnswer(f"a number was expected, got {shown(value)}")
+        raise NotAnswer(_expected(N_("a number was expected, got {given}"), value))
     if isinstance(value, int):
         try:
             result = float(value)
         except OverflowError:
-            raise NotAnswer("a finite number was expected, got an integer too large") from None
+            raise NotAnswer(
+                current().gettext("a finite number was expected, got an integer too large")
+            ) from None
     elif isinstance(value, float):
         result = value
     elif isinstance(value, str):
@@ -84,18 +92,18 @@ def number(value: object) -> float:
         elif parts:
             top, bottom = (_decimal(p) for p in parts.groups())
             if bottom == 0 or not math.isfinite(top) or not math.isfinite(bottom):
-                raise NotAnswer(f"a finite number was expected, got {shown(value)}")
+                raise NotAnswer(_expected(N_("a finite number was expected, got {given}"), value))
             result = top / bottom
         elif text.casefold().lstrip("+-") in ("inf", "infinity", "nan"):
-            raise NotAnswer(f"a finite number was expected, got {shown(value)}")
+            raise NotAnswer(_expected(N_("a finite number was expected, got {given}"), value))
         elif re.fullmatch(r"[+-]?[0-9.,eE+-]+", text):  # digits, more than any float holds
-            raise NotAnswer(f"a finite number was expected, got {shown(value)}")
+            raise NotAnswer(_expected(N_("a finite number was expected, got {given}"), value))
         else:
-            raise NotAnswer(f"a number was expected, got {shown(value)}")
+            raise NotAnswer(_expected(N_("a number was expected, got {given}"), value))
     else:
-        raise NotAnswer(f"a number was expected, got {shown(value)}")
+        raise NotAnswer(_expected(N_("a number was expected, got {given}"), value))
     if not math.isfinite(result):
-        raise NotAnswer(f"a finite number was expected, got {shown(value)}")
+        raise NotAnswer(_expected(N_("a finite number was expected, got {given}"), value))
     return result
 
 
@@ -108,7 +116,7 @@ def name(value: object) -> str:
     """A student's name of a feature, value or class, stripped."""
     if isinstance(value, (str, int, float)) and not isinstance(value, bool):
         return str(value).strip()
-    raise NotAnswer(f"a name was expected, got {shown(value)}")
+    raise NotAnswer(_expected(N_("a name was expected, got {given}"), value))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3,6 +3,11 @@ Gradescope's ``results.json``, and a summary of what the class got wrong.
 
 Every name a roster or a student supplies is escaped where it is written (a text table on one
 line per student, a CSV cell never read as a formula: :mod:`id3tree.classroom.text`).
+
+Their words are in the class's grades' language (``language=``, English by default): the
+feedback, the steps and mistakes named, the summary's kinds of step, the table's and the
+plot's words, numbers with the language's decimal mark. What a program reads stays English:
+the CSV's column names, the keys of Gradescope's ``results.json`` and the DataFrames' columns.
 """
 
 from __future__ import annotations
@@ -16,9 +21,13 @@ from html import escape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from id3tree.classroom.grading import TASKS, Check, Grade, task_weights
+from id3tree.base.language import N_, Language, speaking
+from id3tree.base.language import language as shipped_language
+from id3tree.classroom.grading import TASKS, Check, Grade, check_language, task_weights
+from id3tree.classroom.mistakes import mistake_name
 from id3tree.classroom.roster import Student
 from id3tree.classroom.text import csv_cell, printable
+from id3tree.classroom.wording import kind_of
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -37,25 +46,10 @@ class SettingsMismatchWarning(UserWarning):
     graded with another secret or other settings than its handouts were made with."""
 
 
-_KINDS = [
-    ("entropy", "H(", "the entropy of S"),
-    ("thresholds", "overall entropy of", "the overall entropy of a cut"),
-    ("thresholds", "best threshold", "the best threshold"),
-    ("gains", "Gain(", "a gain at the root"),
-    ("root", "feature at the root", "the feature at the root"),
-    ("tree", "H(", "the entropy of a node"),
-    ("tree", "split of", "the split of a node"),
-    ("tree", "threshold of", "the threshold of a node"),
-    ("tree", "prediction of", "the prediction of a leaf"),
-]
-
-
 def step_kind(check: Check) -> str:
-    """The kind of step a check is, the same for every student (``the split of a node``)."""
-    for task, prefix, kind in _KINDS:
-        if check.task == task and check.step.startswith(prefix):
-            return kind
-    return TASKS.get(check.task, check.task)
+    """The kind of step a check is, the same for every student and every language, in English
+    (``the split of a node``; ``current().gettext`` writes it in the language around it)."""
+    return check.kind or kind_of(check.task, check.step, TASKS)
 
 
 @dataclass
@@ -80,16 +74,22 @@ def gradescope_result(grade: Grade, flags: Sequence[str] = ()) -> dict[str, obje
     weights = task_weights(grade.weights)
     shares = grade.task_scores
     tests, points = [], []
-    for task, share in shares.items():
-        wrong = [c for c in grade.checks if c.task == task and not c.right]
-        mine = [c for c in grade.checks if c.task == task]
-        right = "The answer is right." if len(mine) == 1 else f"All {len(mine)} answers are right."
-        output = wrong[0].why if wrong else right
-        points.append(round(weights[task] * share, 4))
-        tests.append({
-            "name": TASKS[task][:1].upper() + TASKS[task][1:], "score": points[-1],
-            "max_score": weights[task], "output": output,
-        })  # fmt: skip
+    with speaking(grade.language) as L:
+        for task, share in shares.items():
+            wrong = [c for c in grade.checks if c.task == task and not c.right]
+            mine = [c for c in grade.checks if c.task == task]
+            right = (
+                L.gettext("The answer is right.")
+                if len(mine) == 1
+                else L.line("All {n} answers are right.", n=str(len(mine)))
+            )
+            output = wrong[0].why if wrong else right
+            points.append(round(weights[task] * share, 4))
+            name = L.gettext(TASKS[task])
+            tests.append({
+                "name": name[:1].upper() + name[1:], "score": points[-1],
+                "max_score": weights[task], "output": output,
+            })  # fmt: skip
     notes = [*grade.notes, *grade.mismatches, *flags]
     output = grade.feedback + "".join(f"\n- {n}" for n in notes)
     return {"score": round(sum(points), 4), "output": output, "tests": tests}
@@ -98,7 +98,8 @@ def gradescope_result(grade: Grade, flags: Sequence[str] = ()) -> dict[str, obje
 class ClassGrades:
     """The marks of a class, one :class:`StudentGrade` per student of the roster (sorted by
     name), with the files that matched no student (``unmatched``) and ``warnings`` for the
-    teacher. ``suspect`` is True when the class looks graded with the wrong secret or settings.
+    teacher. ``suspect`` is True when the class looks graded with the wrong secret or settings;
+    ``language`` is the language of the grades' words (the tables' and the plot's too).
 
     Iterate over it for the rows; ``grades["Alice Martin"]`` (a name or an id) is one row.
     """
@@ -106,7 +107,7 @@ class ClassGrades:
     def __init__(
         self, rows: Iterable[StudentGrade], unmatched: Iterable[tuple[str, str]] = (),
         ignored: Iterable[str] = (), warnings: Iterable[str] = (), suspect: bool = False,
-        weights: Mapping[str, object] | str | None = None,
+        weights: Mapping[str, object] | str | None = None, language: str = "en",
     ) -> None:  # fmt: skip
         self.rows: list[StudentGrade] = sorted(
             rows, key=lambda r: (r.student.name.casefold(), r.student.name, r.student.id or "")
@@ -116,6 +117,7 @@ class ClassGrades:
         self.warnings: list[str] = list(warnings)
         self.suspect = bool(suspect)
         self.weights = task_weights(weights)
+        self.language = check_language(language)
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -146,13 +148,15 @@ class ClassGrades:
         for row in self.rows:
             g = row.grade
             first = g.first_wrong
+            with speaking(self.language):
+                named = [mistake_name(m) for m in g.mistakes]
             records.append({
                 "student": row.student.name, "id": row.student.id or "", "file": row.file or "",
                 "score": round(g.score, 4),
                 **{t: round(g.task_scores[t], 4) if t in g.task_scores else None for t in self.tasks},
                 "right": g.right, "total": g.total,
                 "first_wrong_step": first.step if first is not None and g.problem is None else "",
-                "mistakes": "; ".join(g.mistakes), "feedback": g.feedback,
+                "mistakes": "; ".join(named), "feedback": g.feedback,
                 "flags": "; ".join([*g.mismatches, *row.flags]),
             })  # fmt: skip
         columns = ["student", "id", "file", "score", *self.tasks, "right", "total"]
@@ -214,13 +218,15 @@ class ClassGrades:
                 for c in wrong:
                     if c.mistake:
                         seen[c.mistake] = seen.get(c.mistake, 0) + 1
-        rows = [
-            {
-                "step": kind, "students wrong": wrong, "first wrong step of": first,
-                "most common mistake": max(sorted(m), key=m.__getitem__) if m else "",
-            }
-            for kind, ([wrong, first], m) in counts.items()
-        ]  # fmt: skip
+        with speaking(self.language) as L:
+            rows = [
+                {
+                    "step": L.gettext(kind), "students wrong": wrong, "first wrong step of": first,
+                    "most common mistake": mistake_name(max(sorted(m), key=m.__getitem__))
+                    if m else "",
+                }
+                for kind, ([wrong, first], m) in counts.items()
+            ]  # fmt: skip
         frame = pd.DataFrame(
             rows, columns=["step", "students wrong", "first wrong step of", "most common mistake"]
         )
@@ -236,7 +242,15 @@ class ClassGrades:
         counts = [0] * bins
         for row in self.rows:
             counts[min(int(row.grade.score * bins), bins - 1)] += 1
-        labels = [f"{i / bins:.2f} to {(i + 1) / bins:.2f}" for i in range(bins)]
+        with speaking(self.language) as L:
+            labels = [
+                L.line(
+                    "{low} to {high}",
+                    low=L.number(f"{i / bins:.2f}"),
+                    high=L.number(f"{(i + 1) / bins:.2f}"),
+                )  # fmt: skip
+                for i in range(bins)
+            ]
         return pd.DataFrame({"score": labels, "students": counts})
 
     def plot(self, path: str | os.PathLike[str] | None = None) -> Figure:
@@ -259,13 +273,22 @@ class ClassGrades:
         left.set_xticks(
             range(len(histogram)), [s.split(" ")[0] for s in histogram["score"]], rotation=45
         )
-        left.set(xlabel="score (from)", ylabel="students", title=f"Scores of {len(self)} students")
+        L = _in(self.language)
+        left.set(
+            xlabel=L.gettext("score (from)"), ylabel=L.gettext("students"),
+            title=L.line("Scores of {n} students", n=str(len(self))),
+        )  # fmt: skip
         summary = self.summary()
         summary = summary[summary["students wrong"] > 0].head(8).iloc[::-1]
         right.barh(summary["step"], summary["students wrong"], color="#dd8452")
-        right.set(xlabel="students with it wrong", title="The steps most students got wrong")
+        right.set(
+            xlabel=L.gettext("students with it wrong"),
+            title=L.gettext("The steps most students got wrong"),
+        )
         if summary.empty:
-            right.text(0.5, 0.5, "no step was wrong", ha="center", transform=right.transAxes)
+            right.text(
+                0.5, 0.5, L.gettext("no step was wrong"), ha="center", transform=right.transAxes
+            )
         for axis in (left.yaxis, right.xaxis):  # (whole students)
             axis.set_major_locator(MaxNLocator(integer=True))
         if path is not None:
@@ -276,27 +299,50 @@ class ClassGrades:
     def text_table(self) -> str:
         """One line per student: name, score, answers right of those marked, feedback; names
         and feedback escaped (:func:`~id3tree.classroom.text.printable`)."""
+        L = _in(self.language)
+        student, score, right, feedback = (
+            L.gettext(w) for w in (N_("student"), N_("score"), N_("right"), N_("feedback"))
+        )
         names = [printable(r.student.name) for r in self.rows]
-        width = max([len("student"), *map(len, names)])
-        lines = [f"{'student':<{width}}  score  right  feedback"]
+        width = max([len(student), *map(len, names)])
+        columns = max(5, len(score)), max(5, len(right))  # (as wide as "0.75" and "12/27")
+        lines = [f"{student:<{width}}  {score:<{columns[0]}}  {right:<{columns[1]}}  {feedback}"]
         for name, row in zip(names, self.rows):
             g = row.grade
-            marked = f"{g.right}/{g.total}"
-            lines.append(f"{name:<{width}}  {g.score:5.2f}  {marked:>5}  {printable(g.feedback)}")
+            marked, mark = f"{g.right}/{g.total}", L.number(f"{g.score:5.2f}")
+            lines.append(
+                f"{name:<{width}}  {mark:>{columns[0]}}  {marked:>{columns[1]}}  "
+                f"{printable(g.feedback)}"
+            )
         return "\n".join(lines)
 
     def summary_text(self) -> str:
         """The class in a few lines: how many handed in, the median score, the steps most
         students got wrong, the files that matched no one."""
         scores = [r.grade.score for r in self.rows if r.submitted]
+        L = _in(self.language)
         lines = [
-            f"{len(scores)} of {len(self)} students handed in"
-            + (f"; median score {statistics.median(scores):.2f}" if scores else "")
+            L.line("{handed} of {n} students handed in", handed=str(len(scores)), n=str(len(self)))
+            + (
+                L.line(
+                    "; median score {median}",
+                    median=L.number(f"{statistics.median(scores):.2f}"),
+                )
+                if scores
+                else ""
+            )
         ]
         for item in self.summary().head(3).itertuples(index=False):
             if item[1]:
-                mistake = f" (most often: {item[3]})" if item[3] else ""
-                lines.append(f"{item[1]} got {item[0]} wrong{mistake}")
+                mistake = L.line(" (most often: {mistake})", mistake=item[3]) if item[3] else ""
+                lines.append(
+                    L.line(
+                        "{n} got {step} wrong{mistake}",
+                        n=str(item[1]),
+                        step=item[0],
+                        mistake=mistake,
+                    )  # fmt: skip
+                )
         lines += [f"not marked: {name} {why}" for name, why in self.unmatched]
         return "\n".join(lines)
 
@@ -307,16 +353,24 @@ class ClassGrades:
         return f"ClassGrades({len(self)} students, {sum(r.submitted for r in self.rows)} handed in)"
 
     def _repr_html_(self) -> str:
+        L = _in(self.language)
         head = "".join(
-            f"<th>{escape(str(c))}</th>" for c in ("student", "score", "right", "feedback")
+            f"<th>{escape(L.gettext(c))}</th>"
+            for c in (N_("student"), N_("score"), N_("right"), N_("feedback"))
         )
         body = "".join(
-            f"<tr><td>{escape(printable(r.student.name))}</td><td>{r.grade.score:.2f}</td>"
+            f"<tr><td>{escape(printable(r.student.name))}</td>"
+            f"<td>{L.number(f'{r.grade.score:.2f}')}</td>"
             f"<td>{r.grade.right}/{r.grade.total}</td><td>{escape(r.grade.feedback)}</td></tr>"
             for r in self.rows
         )
         notes = "".join(f"<li>{escape(line)}</li>" for line in self.summary_text().splitlines())
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table><ul>{notes}</ul>"
+
+
+def _in(code: str) -> Language:
+    """The language ``code`` (a shipped one)."""
+    return shipped_language(code)
 
 
 def class_warnings(

@@ -19,10 +19,12 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from id3tree.base.words import format_number
+from id3tree.base.language import N_, current
 from id3tree.classroom import mistakes
 from id3tree.classroom.reading import NotAnswer, number, same
 from id3tree.classroom.text import shown
+from id3tree.classroom.wording import not_a_mapping, not_given, nothing, split_words
+from id3tree.classroom.wording import written as number_text
 from id3tree.learner import ID3Classifier
 from id3tree.model.node import Node, path_step
 from id3tree.teaching.record import NodeInfo, TeachingRecord
@@ -48,10 +50,11 @@ def name_of(steps: Sequence[tuple]) -> str:
 
 def _cut_of(name: str, feature: str, table: Any) -> str:
     """Where ID3 cuts ``feature`` at node ``name`` (a feature it splits on there)."""
-    return (
-        f"{name} splits {feature} at {format_number(table.threshold)}, between "
-        f"{format_number(table.low)} and {format_number(table.high)}"
-    )
+    return current().line(
+        "{name} splits {feature} at {threshold}, between {low} and {high}",
+        name=name, feature=feature, threshold=number_text(table.threshold),
+        low=number_text(table.low), high=number_text(table.high),
+    )  # fmt: skip
 
 
 def _branch_key(key: object) -> str:
@@ -127,9 +130,9 @@ class _TreeMarker:
         rows = np.arange(len(self.y), dtype=np.int64)
         if not isinstance(given, Mapping):
             why = (
-                "tree is missing: the tree was not given"
+                current().gettext("tree is missing: the tree was not given")
                 if given is None
-                else f"tree should be a mapping (a JSON object), got a {type(given).__name__}"
+                else not_a_mapping("tree", given)
             )
             self.walk_missing(self.refs(rows)[1].node, [], why)
             return
@@ -138,10 +141,11 @@ class _TreeMarker:
             given["feature"] = root
         elif root is not None and not same(given["feature"], root):
             self.root_checked = True  # the tree's own root split differs: it is marked there
-            self.m.notes.append(
-                f"the tree splits S on {shown(given['feature'])} but root_feature is "
-                f"{shown(root)}: the tree is marked as it is drawn"
-            )
+            self.m.notes.append(current().line(
+                "the tree splits S on {feature} but root_feature is {root}: the tree is marked "
+                "as it is drawn",
+                feature=shown(given["feature"]), root=shown(root),
+            ))  # fmt: skip
         self.node(rows, [], given, "tree")
 
     # a node --------------------------------------------------------------------------------
@@ -150,9 +154,9 @@ class _TreeMarker:
         name = name_of(steps)
         if not isinstance(given, Mapping):
             why = (
-                f"{name} is missing from the tree"
+                current().line("{name} is missing from the tree", name=name)
                 if given is None
-                else f"{where} should be a mapping (a JSON object), got a {type(given).__name__}"
+                else not_a_mapping(where, given)
             )
             self.walk_missing(info.node, steps, why)
             return
@@ -178,27 +182,34 @@ class _TreeMarker:
                 except NotAnswer:
                     theirs[str(key)] = None
         if {c: float(n) for c, n in mine.items() if n} != {c: n for c, n in theirs.items() if n}:
-            self.m.mismatches.append(
-                f"the tree gives {name} the counts {shown(given)}; in this data it holds "
-                f"{self.m.rows(counts)}"
-            )
+            self.m.mismatches.append(current().line(
+                "the tree gives {name} the counts {counts}; in this data it holds {rows}",
+                name=name, counts=shown(given), rows=self.m.rows(counts),
+            ))  # fmt: skip
 
     def leaf(
         self, node: Node, name: str, counts: tuple[int, ...], given: Mapping[str, object]
     ) -> None:
         expected, step = str(node.prediction), f"prediction of {name}"
-        rows = self.m.rows(counts)
+        rows, L = self.m.rows(counts), current()
         if max(counts) == sum(counts):
-            reason = f"all its {rows} are {expected}"
+            reason = L.line("all its {rows} are {expected}", rows=rows, expected=expected)
         elif list(counts).count(max(counts)) > 1:
-            reason = (
-                f"no feature takes two values among its {rows}, and the classes tie: the "
-                f"question's rule gives a tie to {expected}"
-            )
+            reason = L.line(
+                "no feature takes two values among its {rows}, and the classes tie: the "
+                "question's rule gives a tie to {expected}",
+                rows=rows, expected=expected,
+            )  # fmt: skip
         else:
-            reason = f"no feature takes two values among its {rows}; {expected} is the majority"
+            reason = L.line(
+                "no feature takes two values among its {rows}; {expected} is the majority",
+                rows=rows, expected=expected,
+            )  # fmt: skip
         if given.get("feature") is not None:
-            why = f"{name} is a leaf predicting {expected} ({reason}), not a split on {shown(given['feature'])}."
+            why = L.line(
+                "{name} is a leaf predicting {expected} ({reason}), not a split on {feature}.",
+                name=name, expected=expected, reason=reason, feature=shown(given["feature"]),
+            )  # fmt: skip
             self.m.add("tree", step, expected, given.get("feature"), why)
             return
         predict = given.get("predict")
@@ -207,10 +218,10 @@ class _TreeMarker:
             self.m.add("tree", step, expected, predict, None)
             return
         slip = mistakes.leaf_slip(counts, self.classes, predict) if readable else None
-        lead = "" if predict is None else f", not {shown(predict)}"
-        why = f"{name} predicts {expected}{lead}: {reason}." + (
-            f" {_capital(slip[1])}." if slip else ""
-        )
+        why = L.line(
+            "{name} predicts {expected}{not}: {reason}.",
+            name=name, expected=expected, reason=reason, **{"not": not_given(predict)},
+        ) + (f" {_capital(slip[1])}." if slip else "")  # fmt: skip
         self.m.add("tree", step, expected, predict, why, slip[0] if slip else "")
 
     # a split -------------------------------------------------------------------------------
@@ -224,14 +235,21 @@ class _TreeMarker:
         written = given.get("feature")
         if written is None:
             lead = (
-                f"{name} is not a leaf: it holds {self.m.rows(self.counts(rows))}. "
+                current().line(
+                    "{name} is not a leaf: it holds {rows}. ",
+                    name=name,
+                    rows=self.m.rows(self.counts(rows)),
+                )  # fmt: skip
                 if "predict" in given
                 else ""
             )
             if steps:
                 why_not = lead + self.m.split_why(record, info, name, None)[0]
                 self.m.add("tree", f"split of {name}", node.feature, None, why_not)
-            self.below_missing(node, steps, f"not marked: the split of {name} above is missing")
+            self.below_missing(
+                node, steps,
+                current().line("not marked: the split of {name} above is missing", name=name),
+            )  # fmt: skip
             return
         feature = self.feature_named(written)
         chosen = record.table(info.node_id, node.feature)
@@ -245,7 +263,9 @@ class _TreeMarker:
             )
             self.m.add("tree", f"split of {name}", node.feature, written, why, mistake)
         if feature is None:
-            reason = f"not marked: {shown(written)} above is not a feature of this data"
+            reason = current().line(
+                "not marked: {feature} above is not a feature of this data", feature=shown(written)
+            )
             self.below_missing(node, steps, reason)
             return
         threshold, threshold_right = None, True
@@ -253,17 +273,26 @@ class _TreeMarker:
             threshold, threshold_right = self.threshold(name, given, record, info, feature, right)
             if threshold is None:
                 self.below_missing(
-                    node, steps, f"not marked: the threshold of {name} above is missing"
-                )
+                    node, steps,
+                    current().line(
+                        "not marked: the threshold of {name} above is missing", name=name
+                    ),
+                )  # fmt: skip
                 return
         carrying = self.m.carrying
         if not (right and threshold_right) and not carrying:
-            cut = "" if threshold is None else f" at {format_number(threshold)}"
-            self.m.notes.append(
-                f"below your split of {name} on {feature}{cut} ({name} splits on {chosen.test}), "
-                "each answer is marked against the rows your split makes, and the right ones "
-                "get credit (error carried forward)"
+            L = current()
+            cut = (
+                ""
+                if threshold is None
+                else L.line(" at {threshold}", threshold=number_text(threshold))
             )
+            self.m.notes.append(L.line(
+                "below your split of {name} on {feature}{cut} ({name} splits on {test}), each "
+                "answer is marked against the rows your split makes, and the right ones get "
+                "credit (error carried forward)",
+                name=name, feature=feature, cut=cut, test=split_words(chosen),
+            ))  # fmt: skip
             self.m.carrying = True
         self.branches(rows, steps, given, where, feature, threshold, node if right else None)
         self.m.carrying = carrying
@@ -277,14 +306,11 @@ class _TreeMarker:
             value = number(written)
         except NotAnswer as bad:
             if right:
-                lead = "nothing was given" if written is None else str(bad)
-                self.m.add(
-                    "tree",
-                    step,
-                    table.threshold,
-                    written,
-                    f"the threshold of {name}: {lead}. {_cut_of(name, feature, table)}.",
-                )
+                why = current().line(
+                    "the threshold of {name}: {problem}. {cut}.",
+                    name=name, problem=nothing(written, bad), cut=_cut_of(name, feature, table),
+                )  # fmt: skip
+                self.m.add("tree", step, table.threshold, written, why)
             return None, False
         if not right:  # (the split is marked wrong already; the feature may not split here)
             return value, True
@@ -297,7 +323,7 @@ class _TreeMarker:
             self.m.add("tree", step, table.threshold, written, None)
             return next(t for t in best if abs(value - t) <= self.m.threshold_tolerance), True
         slip = mistakes.threshold_slip(value, table.low, table.high)
-        why = f"{_cut_of(name, feature, table)}, not {format_number(value)}."
+        why = f"{_cut_of(name, feature, table)}{not_given(number_text(value))}."
         why += f" {_capital(slip[1])}." if slip else ""
         self.m.add("tree", step, table.threshold, written, why, slip[0] if slip else "")
         return value, False
@@ -324,14 +350,24 @@ class _TreeMarker:
             ]
             for op, part, _ in parts:
                 if not len(part):
-                    self.m.notes.append(
-                        f"no row of {name} has {feature} {op} {format_number(threshold)}"
-                    )
+                    self.m.notes.append(current().line(
+                        "no row of {name} has {feature} {op} {threshold}",
+                        name=name, feature=feature, op=op, threshold=number_text(threshold),
+                    ))  # fmt: skip
             parts = [p for p in parts if len(p[1])]
         branches = given.get("branches")
         if not isinstance(branches, Mapping):
-            kind = "nothing" if branches is None else type(branches).__name__
-            why = f"{where}/branches should map each branch to its node, got {kind}"
+            why = (
+                current().line(
+                    "{where}/branches should map each branch to its node, got nothing", where=where
+                )
+                if branches is None
+                else current().line(
+                    "{where}/branches should map each branch to its node, got {kind}",
+                    where=where,
+                    kind=type(branches).__name__,
+                )  # fmt: skip
+            )
             for _, part, step in parts:
                 self.walk_missing(self.refs(part)[1].node, [*steps, step], why)
             return
@@ -342,10 +378,22 @@ class _TreeMarker:
         labels = [label for label, _, _ in parts]
         for key in read:
             if not any(same(key, label) for label in labels):
-                self.m.notes.append(
-                    f"{where}/branches: {shown(key)} is not a branch of {name} (its rows have "
-                    f"{feature} {', '.join(labels) if threshold is None else 'on both sides'}); ignored"
+                L = current()
+                message = (
+                    N_(
+                        "{where}/branches: {key} is not a branch of {name} (its rows have "
+                        "{feature} {values}); ignored"
+                    )
+                    if threshold is None
+                    else N_(
+                        "{where}/branches: {key} is not a branch of {name} (its rows have "
+                        "{feature} on both sides); ignored"
+                    )
                 )
+                self.m.notes.append(L.line(
+                    message, where=where, key=shown(key), name=name, feature=feature,
+                    values=", ".join(labels),
+                ))  # fmt: skip
 
     # what the student left out -------------------------------------------------------------
     def below_missing(self, node: Node, steps: list[tuple], why: str) -> None:

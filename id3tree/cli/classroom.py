@@ -157,7 +157,9 @@ def _grade(args: argparse.Namespace) -> int:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SettingsMismatchWarning)  # (printed with the others)
         try:
-            grades = klass.grade(args.submissions, weights=weights, tolerance=tolerance)
+            grades = klass.grade(
+                args.submissions, weights=weights, tolerance=tolerance, language=args.language
+            )
         except ValueError as error:
             raise UserError(str(error)) from None
     return print_grades(grades, args)
@@ -192,6 +194,7 @@ def add_marking_options(parser: argparse.ArgumentParser) -> None:
         help="also draw the scores and the steps most got wrong (default: not drawn)",
     )  # fmt: skip
     parser.add_argument("--force", action="store_true", help="overwrite files that exist")
+    add_language_option(parser, "the feedback and the table's words (the marks the same in each)")
     parser.add_argument(
         "--even-if-mismatched", action="store_true",
         help="write the marks even when most answers do not fit their students' data",

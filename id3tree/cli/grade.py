@@ -42,7 +42,9 @@ def run_grade(args: argparse.Namespace) -> int:
     check_outputs(args, [s.file for s in klass.students])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", SettingsMismatchWarning)  # (printed with the others)
-        grades = klass.grade(args.folder, weights=weights, tolerance=tolerance)
+        grades = klass.grade(
+            args.folder, weights=weights, tolerance=tolerance, language=args.language
+        )
     return print_grades(grades, args, "--seed, --kind and --rows")
 
 

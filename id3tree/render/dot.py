@@ -21,12 +21,12 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from id3tree.base.language import current, speaking
 from id3tree.model.node import Node
 from id3tree.render.layout import MAX_BOXES, Slot, Spacing, arrange, fit_depth
 from id3tree.render.style import (
     BORDER_COLOR,
     EDGE_COLOR,
-    GROUP_EDGE,
     GROUP_FILL,
     MAX_BRANCHES,
     MUTED_COLOR,
@@ -41,6 +41,7 @@ from id3tree.render.style import (
     fill_color,
     fitted_note,
     group_body,
+    group_edge,
     group_title,
     group_values,
     node_body,
@@ -178,7 +179,7 @@ def _boxes(root, classes, show, decimals, max_depth, max_branches, marks) -> lis
     for shown in visible(root, max_depth, max_branches):
         if shown.group is not None:
             title, body = group_title(shown.group), group_body(shown.group, classes, show)
-            edge, italic = [GROUP_EDGE], True
+            edge, italic = [group_edge()], True
         else:
             title = node_title(shown.node, decimals)
             body = node_body(shown.node, classes, show, decimals)
@@ -254,7 +255,7 @@ def _dot_lines(
             names.append(str(node.node_id))
             attributes = {
                 "label": _label(box.body, bold=box.title),
-                "tooltip": _quoted(_html(f"node {node.node_id}")),
+                "tooltip": _quoted(_html(current().line("node {id}", id=str(node.node_id)))),
             }
             if filled:
                 attributes["fillcolor"] = _quoted(fill_color(node, palette, len(classes)))
@@ -292,7 +293,9 @@ def _group_line(box: _Box, filled: bool, names: list[str]) -> str:
     return f"\t{names[-1]} {_attrs(attributes)}"
 
 
-def tree_to_dot(root: Node, *, classes: Sequence | None = None, **options) -> str:
+def tree_to_dot(
+    root: Node, *, classes: Sequence | None = None, language: str | None = None, **options
+) -> str:
     """The tree as a Graphviz DOT graph; pure string building, no Graphviz install needed.
 
     Parameters
@@ -336,6 +339,11 @@ def tree_to_dot(root: Node, *, classes: Sequence | None = None, **options) -> st
         The result of ``tree.stability(X, y)``: each split it covers gets a line with the share
         of resamples where its feature wins again, and a shaky split a dashed outline in
         vermilion and the word "shaky". Default None: no such line.
+    language : str, optional
+        The language of the drawing's words (``"es"``, ``"de"``; see
+        :data:`~id3tree.base.language.LANGUAGES`), its numbers with the language's decimal
+        mark. Default: the language around the call (English; a fitted tree's ``to_dot``
+        draws in the tree's ``language``).
 
     Returns
     -------
@@ -360,17 +368,21 @@ def tree_to_dot(root: Node, *, classes: Sequence | None = None, **options) -> st
     }
     <BLANKLINE>
     """
-    return "digraph Tree {\n" + "".join(_dot_lines(root, classes=classes, **options)) + "}\n"
+    with speaking(language):
+        body = _dot_lines(root, classes=classes, **options)
+    return "digraph Tree {\n" + "".join(body) + "}\n"
 
 
 def tree_to_graphviz(
-    root: Node, *, classes: Sequence | None = None, max_pixels: int | None = MAX_PIXELS, **options
-):
+    root: Node, *, classes: Sequence | None = None, max_pixels: int | None = MAX_PIXELS,
+    language: str | None = None, **options,
+):  # fmt: skip
     """The tree as a ``graphviz.Digraph`` (shown inline in Jupyter); options as in
     :func:`tree_to_dot` (with the same options, its text is the ``.source``), except that the
     drawing is bounded by default: ``max_pixels=8000``. Rendering it needs Graphviz's ``dot``;
     without it, Jupyter shows a note saying so instead of an error."""
-    body = _dot_lines(root, classes=classes, max_pixels=max_pixels, **options)
+    with speaking(language):
+        body = _dot_lines(root, classes=classes, max_pixels=max_pixels, **options)
     return _tree_digraph()("Tree", body=body)
 
 

@@ -29,13 +29,13 @@ import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from id3tree.base.language import speaking
 from id3tree.model.node import Node
 from id3tree.render.layout import MAX_BOXES, Layout, Slot, Spacing, arrange, fit_depth, fitted
 from id3tree.render.style import (
     BORDER_COLOR,
     EDGE_COLOR,
     FIELDS,
-    GROUP_EDGE,
     GROUP_FILL,
     MUTED_COLOR,
     SHAKY_COLOR,
@@ -50,6 +50,7 @@ from id3tree.render.style import (
     fill_color,
     fitted_note,
     group_body,
+    group_edge,
     group_title,
     node_body,
     node_title,
@@ -162,7 +163,7 @@ def _items(
         if group is not None:
             item = _Item(
                 shown=shown, title=group_title(group), body=group_body(group, classes, show),
-                fill=GROUP_FILL if filled else WHITE, edge=[GROUP_EDGE], italic=True,
+                fill=GROUP_FILL if filled else WHITE, edge=[group_edge()], italic=True,
             )  # fmt: skip
         else:
             edge, italic = (
@@ -434,7 +435,7 @@ def plot_tree(
     decimals: int = 3, filled: bool = True, class_colors: Mapping | None = None,
     max_depth: int | None = None, max_branches: int | str | None = "auto",
     max_pixels: int = MAX_PIXELS, fontname: str | None = None, fontsize: float = 9.0,
-    stability=None,
+    stability=None, language: str | None = None,
 ):  # fmt: skip
     """Draw a (multiway) tree with matplotlib; no Graphviz program needed.
 
@@ -482,6 +483,10 @@ def plot_tree(
         As in :func:`id3tree.render.dot.tree_to_dot`: the result of ``tree.stability(X, y)``;
         each split it covers gets the share of resamples where its feature wins again, a shaky
         split a dashed vermilion outline.
+    language : str, optional
+        As in :func:`id3tree.render.dot.tree_to_dot`: the language of the drawing's words and
+        decimal mark; default: the language around the call (a fitted tree's ``plot`` draws in
+        the tree's ``language``).
 
     Returns
     -------
@@ -493,6 +498,10 @@ def plot_tree(
         If ``max_depth`` levels do not fit in ``max_pixels``, or hold more than ``MAX_BOXES``
         (2,000) boxes; the message names a ``max_depth`` that fits and the other ways out.
     """
+    if language is not None:
+        options = {k: v for k, v in locals().items() if k not in ("root", "language")}
+        with speaking(language):
+            return plot_tree(root, **options)
     auto = isinstance(max_branches, str) and max_branches == "auto"
     show = check_options(show, decimals, max_depth, None if auto else max_branches, max_pixels)
     if max_pixels > PIXEL_LIMIT:

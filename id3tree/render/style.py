@@ -17,13 +17,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from id3tree.base.entropy import current_base
-from id3tree.base.words import class_name, format_count, format_number, plural
+from id3tree.base.language import N_, current
+from id3tree.base.words import class_name, format_count, format_number
 from id3tree.model.node import MISSING, Node
 
 __all__ = [
     "BORDER_COLOR", "boxes_per_level", "check_options", "class_list", "class_palette",
     "COUNTS_WIDTH", "cut_text", "EDGE_COLOR", "edge_lines", "FEWEST_BRANCHES", "FIELDS",
-    "fill_color", "fitted_note", "Group", "group_body", "GROUP_EDGE", "GROUP_FILL", "group_title",
+    "fill_color", "fitted_note", "Group", "group_body", "GROUP_EDGE", "group_edge", "GROUP_FILL",
+    "group_title",
     "group_values", "kept_branches", "MAX_BRANCHES", "MUTED_COLOR", "node_body", "node_title",
     "PALETTE", "purity", "READABLE_BOXES", "readable_branches", "refusal", "SHAKY_COLOR", "Shown",
     "stability_line", "stability_marks", "text_lines", "visible", "WHITE",
@@ -60,9 +62,26 @@ def stability_marks(stability: Any) -> dict[int, tuple[float, bool]]:
 
 
 def stability_line(share: float, shaky: bool) -> str:
-    """The line a split's box gets: ``same feature 96%``, or ``shaky: same feature 55%``."""
-    text = "same feature: no rows" if math.isnan(share) else f"same feature {share:.0%}"
-    return f"shaky: {text}" if shaky else text
+    """The line a split's box gets: ``same feature 96%``, or ``shaky: same feature 55%`` (in
+    the language of the drawing)."""
+    L = current()
+    if math.isnan(share):
+        text = L.gettext("same feature: no rows")
+    else:
+        text = L.line("same feature {share}", share=L.number(f"{share:.0%}"))
+    return L.line("shaky: {text}", text=text) if shaky else text
+
+
+def _count(n: Any) -> str:
+    """A count in the drawing's language: ``9``, ``948.222`` (``948,222`` with a comma)."""
+    return current().number(format_count(n))
+
+
+def _pixels(n: int) -> str:
+    """A number of pixels with its thousands grouped: ``8,000`` in English; where the decimal
+    mark is a comma, grouped by a narrow no-break space (``8 000``), which no one reads as a
+    decimal mark."""
+    return f"{n:,}" if current().decimal == "." else f"{n:,}".replace(",", "\u202f")
 
 
 LE, GT, ELLIPSIS, DOT = "\u2264", ">", "\u2026", "\u00b7"  # ≤ > … ·
@@ -130,8 +149,8 @@ def text_lines(value: Any) -> list[str]:
 def _counts_lines(class_counts: dict, classes: list) -> list[str]:
     """``No: 5, Yes: 9`` on one line when it is short, else one class per line (the counts are
     written as everywhere else: ``class 0: 549`` when the classes are numbers)."""
-    parts = [f"{class_name(c)}: {format_count(class_counts.get(c, 0))}" for c in classes]
-    joined = ", ".join(parts)
+    parts = [f"{class_name(c)}: {_count(class_counts.get(c, 0))}" for c in classes]
+    joined = current().join(parts)
     lines = [joined] if len(joined) <= COUNTS_WIDTH else parts
     return [piece for line in lines for piece in text_lines(line)]
 
@@ -139,31 +158,32 @@ def _counts_lines(class_counts: dict, classes: list) -> list[str]:
 def node_title(node: Node, decimals: int | None = None) -> list[str]:
     """The bold first line(s): ``Outlook``, ``petal_length ≤ 2.45``, or ``predict Yes``; the
     threshold rounded to ``decimals`` digits."""
+    L = current()
     if node.is_leaf:
-        return text_lines(f"predict {node.prediction}")
+        return text_lines(L.line("predict {prediction}", prediction=str(node.prediction)))
     if node.is_numeric_split:
-        return text_lines(f"{node.feature} {LE} {format_number(node.threshold, decimals)}")
+        threshold = L.number(format_number(node.threshold, decimals))
+        return text_lines(f"{node.feature} {LE} {threshold}")
     return text_lines(node.feature)
 
 
 def node_body(node: Node, classes: list, show: tuple[str, ...], decimals: int) -> list[str]:
     """The lines under the title: samples, class counts (with a note when the top classes of a
     leaf tie), entropy and (for splits) gain."""
-    lines = []
+    lines, L = [], current()
     for field in show:
         if field == "samples":
-            lines.append(f"samples = {format_count(node.n_samples)}")
+            lines.append(L.line("samples = {n}", n=_count(node.n_samples)))
         elif field == "counts":
             lines.extend(_counts_lines(node.class_counts, classes))
             tied = node.tied_classes if node.is_leaf else []
             if tied:
-                lines.extend(
-                    text_lines(f"tie: {plural(len(tied), 'class', 'classes')}, first wins")
-                )
+                n = f"{len(tied)} {L.words([len(tied)], 'class', 'classes')[0]}"
+                lines.extend(text_lines(L.line("tie: {n}, first wins", n=n)))
         elif field == "entropy":
-            lines.append(f"entropy = {node.entropy:.{decimals}f}")
+            lines.append(L.line("entropy = {h}", h=L.number(f"{node.entropy:.{decimals}f}")))
         elif field == "gain" and node.gain is not None:
-            lines.append(f"gain = {node.gain:.{decimals}f}")
+            lines.append(L.line("gain = {gain}", gain=L.number(f"{node.gain:.{decimals}f}")))
     return lines
 
 
@@ -171,25 +191,32 @@ def edge_lines(parent: Node, key: Any, decimals: int | None = None) -> tuple[lis
     """The label of the branch ``key`` of ``parent``, and whether it is the missing branch
     (drawn in italics, so it never reads like a category called "missing")."""
     if key is MISSING:
-        return ["missing"], True
+        return [current().gettext("missing")], True
     if parent.is_numeric_split:
         sign = LE if key == "<=" else GT
-        return [f"{sign} {format_number(parent.threshold, decimals)}"], False
+        return [f"{sign} {current().number(format_number(parent.threshold, decimals))}"], False
     return text_lines(key), False
 
 
 def cut_text(hidden: int) -> str:
     """The marker under a node whose subtree ``max_depth`` left out."""
-    return f"{ELLIPSIS} {hidden} more node{'s' * (hidden != 1)}"
+    return f"{ELLIPSIS} {hidden} {current().words([hidden], 'more node', 'more nodes')[0]}"
 
 
 def fitted_note(depth: int, n_levels: int, max_pixels: int) -> list[str]:
     """The note under a drawing that shows fewer levels than the tree has, because the whole
     tree would not fit."""
+    L = current()
     return [
-        f"The top {depth + 1} of {n_levels} levels (max_depth={depth}): the whole tree is too "
-        f"large to draw in {max_pixels:,} x {max_pixels:,} pixels.",
-        "Choose the levels with max_depth, the branches kept with max_branches.",
+        L.line(
+            "The top {top} of {levels} levels (max_depth={depth}): the whole tree is too large "
+            "to draw in {pixels} x {pixels} pixels.",
+            top=str(depth + 1),
+            levels=str(n_levels),
+            depth=str(depth),
+            pixels=_pixels(max_pixels),
+        ),
+        L.gettext("Choose the levels with max_depth, the branches kept with max_branches."),
     ]
 
 
@@ -295,11 +322,13 @@ def kept_branches(
 
 def group_title(group: Group) -> list[str]:
     """``+ 35 more values`` (``and missing`` when the missing branch is one of them)."""
+    L = current()
     if group.parent.is_numeric_split:
-        return [f"+ {len(group.keys)} more branches"]
+        n = len(group.keys)
+        return [f"+ {n} {L.words([n], 'more branch', 'more branches')[0]}"]
     values = sum(1 for key in group.keys if key is not MISSING)
-    title = f"+ {plural(values, 'more value', 'more values')}"
-    return [title + (" and missing" if values < len(group.keys) else "")]
+    title = f"+ {values} {L.words([values], 'more value', 'more values')[0]}"
+    return [L.line("{values} and missing", values=title) if values < len(group.keys) else title]
 
 
 def group_body(group: Group, classes: list, show: tuple[str, ...]) -> list[str]:
@@ -307,21 +336,26 @@ def group_body(group: Group, classes: list, show: tuple[str, ...]) -> list[str]:
     group is not a node of the tree)."""
     lines = []
     if "samples" in show:
-        lines.append(f"samples = {format_count(group.n_samples)}")
+        lines.append(current().line("samples = {n}", n=_count(group.n_samples)))
     if "counts" in show:
         lines.extend(_counts_lines(group.class_counts, classes))
     return lines
 
 
-GROUP_EDGE = "others"
-"""The label of the edge to a group's box, in italics like *missing*: not a value of the data."""
+GROUP_EDGE = N_("others")
+"""The label of the edge to a group's box, in italics like *missing*: not a value of the data
+(in English; :func:`group_edge` gives it in the drawing's language)."""
+
+
+def group_edge() -> str:
+    """:data:`GROUP_EDGE` in the language of the drawing."""
+    return current().gettext(GROUP_EDGE)
 
 
 def group_values(group: Group) -> str:
     """Every grouped value on one line (for tooltips): ``Cuba, Iran, missing``."""
-    return ", ".join(
-        "missing" if key is MISSING else " ".join(text_lines(key)) for key in group.keys
-    )
+    missing = current().gettext("missing")
+    return ", ".join(missing if key is MISSING else " ".join(text_lines(key)) for key in group.keys)
 
 
 @dataclass(frozen=True)
@@ -412,10 +446,20 @@ def readable_branches(root: Node, max_depth: int | None) -> tuple[int, list[str]
         branches -= 1
     if branches == MAX_BRANCHES or n_boxes(branches) == n_boxes(MAX_BRANCHES):
         return MAX_BRANCHES, []
+    L = current()
     note = [
-        f"Splits with more than {branches} branches show their {branches - 1} largest and one "
-        f"box for the rest, so the top {max_depth + 1} levels",
-        f"stay under {READABLE_BOXES} boxes; max_branches={MAX_BRANCHES} (or None) draws more.",
+        L.line(
+            "Splits with more than {branches} branches show their {kept} largest and one box "
+            "for the rest, so the top {levels} levels",
+            branches=str(branches),
+            kept=str(branches - 1),
+            levels=str(max_depth + 1),
+        ),
+        L.line(
+            "stay under {boxes} boxes; max_branches={most} (or None) draws more.",
+            boxes=str(READABLE_BOXES),
+            most=str(MAX_BRANCHES),
+        ),
     ]
     return branches, note
 

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from id3tree.base.language import N_, current, speaking
 from id3tree.engine.pruning import weakest_links
 from id3tree.model.node import Node
 
@@ -34,10 +35,11 @@ _LOOK = {  # set -> (colour, line style, line marker); Okabe-Ito colours, safe f
     "validation": ("#E69F00", "--", "."),
     "test": ("#009E73", "-.", "."),
 }
+_ROWS = {"train": N_("training rows"), "validation": N_("validation rows"), "test": N_("test rows")}
 _MARKS = {  # kind of tree -> (marker, size, label, its name on the axes)
-    "full": ("o", 11, "fully grown", "full tree"),
-    "reduced_error": ("*", 17, "reduced-error pruned", "reduced error"),
-    "pessimistic": ("D", 10, "pessimistic pruned", "pessimistic"),
+    "full": ("o", 11, N_("fully grown"), N_("full tree")),
+    "reduced_error": ("*", 17, N_("reduced-error pruned"), N_("reduced error")),
+    "pessimistic": ("D", 10, N_("pessimistic pruned"), N_("pessimistic")),
 }
 _FONT = 15  # points: read from the back of a lecture room
 
@@ -184,7 +186,8 @@ def plot_complexity(
 
     Parameters and numbers as in :func:`complexity_table` (the picture draws exactly its rows);
     ``ax`` is where to draw (by default a new figure of 10 by 6 inches), ``title`` replaces the
-    default title.
+    default title. The words and the accuracies' decimal mark are in the tree's ``language``
+    (English for a tree without one).
 
     Returns
     -------
@@ -199,32 +202,53 @@ def plot_complexity(
     )
     if ax is None:
         _, ax = plt.subplots(figsize=(10, 6), layout="constrained")
+    with speaking(getattr(tree, "language", None)):
+        _draw(ax, table, title)
+    return ax
+
+
+def _draw(ax: Any, table: pd.DataFrame, title: str | None) -> None:
+    """The picture of :func:`plot_complexity` on ``ax``, in the language around it."""
+    L = current()
     path = table[table["tree"].isin(["full", "cost_complexity"])].sort_values("n_leaves")
     sets = [name for name in SETS if name in table.columns]
     for name in sets:
         colour, style, marker = _LOOK[name]
-        label = f"{name} rows" if name != "train" else "training rows"
+        label = L.gettext(_ROWS[name])
         ax.plot(path["n_leaves"], path[name], color=colour, ls=style, marker=marker, lw=2.2,
                 ms=5, label=label)  # fmt: skip
     _mark(ax, table, sets)
     leaves = table["n_leaves"]
     if leaves.max() >= 10 * leaves.min():
         ax.set_xscale("log")
-    scale = " (log scale)" if ax.get_xscale() == "log" else ""
-    ax.set_xlabel(f"number of leaves{scale}", fontsize=_FONT)
-    ax.set_ylabel("accuracy", fontsize=_FONT)
-    ax.set_title(title or "Accuracy against the size of the tree", fontsize=_FONT + 2)
+    scale = " " + L.gettext("(log scale)") if ax.get_xscale() == "log" else ""
+    ax.set_xlabel(L.gettext("number of leaves") + scale, fontsize=_FONT)
+    ax.set_ylabel(L.gettext("accuracy"), fontsize=_FONT)
+    ax.set_title(title or L.gettext("Accuracy against the size of the tree"), fontsize=_FONT + 2)
+    if L.decimal != ".":
+        ax.yaxis.set_major_formatter(_decimal_ticks(L.decimal))
     ax.tick_params(labelsize=_FONT - 2)
     ax.grid(True, which="major", alpha=0.3)
     ax.margins(y=0.08)  # room for the names above the markers
     ax.legend(fontsize=_FONT - 3, loc="best", framealpha=0.9)
-    return ax
+
+
+def _decimal_ticks(mark: str) -> Any:
+    """matplotlib's usual tick labels (``0.75``) with the decimal mark ``mark`` (``0,75``)."""
+    from matplotlib.ticker import ScalarFormatter
+
+    class Decimal(ScalarFormatter):
+        def __call__(self, x: float, pos: int | None = None) -> str:
+            return super().__call__(x, pos).replace(".", mark)
+
+    return Decimal()
 
 
 def _mark(ax: Any, table: pd.DataFrame, sets: list[str]) -> None:
     """The full, reduced-error and pessimistic trees: a marker on every set's line, one legend
     entry per kind of tree with its leaves, and its name above its highest marker (the smaller
     pruned tree's to the left, the other's to the right, so that the two do not overlap)."""
+    L = current()
     rows = {kind: table[table["tree"] == kind].iloc[0] for kind in _MARKS}
     smaller = min(["reduced_error", "pessimistic"], key=lambda kind: rows[kind]["n_leaves"])
     for kind, (marker, size, label, name_on_axes) in _MARKS.items():
@@ -234,10 +258,10 @@ def _mark(ax: Any, table: pd.DataFrame, sets: list[str]) -> None:
                     color=_LOOK[name][0], mec="black", mew=1.2, zorder=3)  # fmt: skip
         leaves = int(row["n_leaves"])
         ax.plot([], [], ls="none", marker=marker, ms=size, color="white", mec="black", mew=1.2,
-                label=f"{label}: {leaves} {'leaf' if leaves == 1 else 'leaves'}")  # fmt: skip
+                label=f"{L.gettext(label)}: {leaves} {L.words([leaves], 'leaf', 'leaves')[0]}")  # fmt: skip
         left = kind in ("full", smaller)
         ax.annotate(
-            name_on_axes, (row["n_leaves"], max(row[name] for name in sets)),
+            L.gettext(name_on_axes), (row["n_leaves"], max(row[name] for name in sets)),
             xytext=(-8 if left else 8, 10), textcoords="offset points",
             ha="right" if left else "left", fontsize=_FONT - 3,
         )  # fmt: skip

@@ -205,11 +205,13 @@ class Step:
         return str(self)
 
     def svg(self) -> str:
-        """The tree grown so far (nodes up to this step), this node outlined in red."""
+        """The tree grown so far (nodes up to this step), this node outlined in red; its words in
+        the step's language."""
         shown = {info.node_id for info in self._record.infos[: self.k + 1]}
-        return tree_to_svg(
-            self._record.root, classes=self.classes, shown=shown, highlight=self.node_id
-        )
+        with speaking(self.language):
+            return tree_to_svg(
+                self._record.root, classes=self.classes, shown=shown, highlight=self.node_id
+            )
 
     def _repr_html_(self) -> str:
         with speaking(self.language) as L:
