@@ -22,6 +22,9 @@ import pytest
 LIMIT = float(os.environ.get("ID3TREE_FILE_SECONDS", "60"))
 """Seconds a test file may take (the environment variable ``ID3TREE_FILE_SECONDS`` sets it)."""
 
+SHOWN = int(os.environ.get("ID3TREE_SLOWEST_FILES", "5"))
+"""How many of the slowest test files the summary lists (``ID3TREE_SLOWEST_FILES`` sets it)."""
+
 KEY = "processor_seconds"
 
 
@@ -81,13 +84,17 @@ class FileBudget:
         }
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
-        slowest = sorted(self.wall, key=lambda w: -min(self.wall[w], self.processor[w]))[:5]
+        slowest = sorted(self.wall, key=lambda w: -min(self.wall[w], self.processor[w]))[:SHOWN]
         if slowest:
             terminalreporter.section("the slowest test files (seconds: wall-clock, processor)")
             for where in slowest:
                 terminalreporter.write_line(
                     f"{self.wall[where]:7.1f} {self.processor[where]:7.1f}  {where}"
                 )
+            terminalreporter.write_line(
+                f"{sum(self.wall.values()):7.1f} {sum(self.processor.values()):7.1f}  "
+                f"all {len(self.wall)} files"
+            )
         for where, (wall, processor) in self.over().items():
             terminalreporter.write_line(
                 f"OVER BUDGET: {where} took {wall:.0f} s ({processor:.0f} s of processor time); "

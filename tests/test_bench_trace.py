@@ -47,7 +47,7 @@ def the_page(n_rows: int) -> tuple[int, int, int]:
 
 def test_by_size_prints_a_row_a_size_with_the_page_of_each():
     command = [sys.executable, str(ROOT / "benchmarks" / "bench_trace.py"), "--by-size"]
-    command += ["--rows", *map(str, SIZES), "--rounds", "2", "--turns", "2"]
+    command += ["--rows", *map(str, SIZES), "--rounds", "1", "--turns", "3"]  # a process a size
     run = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-2000:]
     rows = [m for m in map(ROW.match, run.stdout.splitlines()) if m]
@@ -57,7 +57,7 @@ def test_by_size_prints_a_row_a_size_with_the_page_of_each():
     for m in rows:
         page = the_page(int(m["rows"].replace(",", "")))
         assert (int(m["nodes"]), int(m["lines"]), int(m["chars"])) == page
-        assert int(m["turns"]) == 2 * 2  # two rounds of two turns
+        assert int(m["turns"]) == 3  # one round of three turns
         assert float(m["sklearn"]) > 0
         numbers = [float(x) for x in m.groups()[ROW.groupindex["into"] :]]  # (those after it)
         for median, low, high in zip(numbers[::3], numbers[1::3], numbers[2::3]):

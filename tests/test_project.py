@@ -368,6 +368,8 @@ def test_a_test_file_over_its_budget_fails_the_run(tmp_path):
     assert "2 passed" in done.stdout
     over = [line for line in done.stdout.splitlines() if line.startswith("OVER BUDGET")]
     assert len(over) == 1 and "test_burns.py" in over[0], done.stdout
+    total = re.search(r"^\s*([\d.]+)\s+([\d.]+)  all 2 files$", done.stdout, re.M)
+    assert total and float(total[2]) >= 1.0, done.stdout  # the burning second, counted once
 
 
 def test_the_layout_maps_name_every_folder_and_top_level_module():
