@@ -10,6 +10,8 @@ one is either run or given its reason.
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shlex
 import subprocess
@@ -138,17 +140,73 @@ def pages_with_commands() -> dict[str, list[str]]:
     return commands
 
 
+FORKED = """
+import json, os, sys, traceback
+import id3tree.learner  # (the libraries every command loads, loaded once for the page)
+from id3tree.cli.commands import main
+
+commands, capture = json.loads(sys.argv[1]), sys.argv[2]
+codes = []
+for i, words in enumerate(commands):
+    pid = os.fork()
+    if pid == 0:  # the command's own process, as the shell would start it
+        code = 1
+        try:
+            for fd, name in ((1, "out"), (2, "err")):
+                os.dup2(os.open(f"{capture}/{i}.{name}", os.O_WRONLY | os.O_CREAT), fd)
+            sys.argv = ["id3tree", *words]
+            code = main(words)
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
+        except BaseException:
+            traceback.print_exc()
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(code)
+    codes.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+print(json.dumps(codes))
+"""
+"""Runs a page's ``id3tree`` commands, each in a process of its own forked from one that has
+loaded the libraries (``python -m id3tree`` but for the interpreter's start, which would cost
+a second and a half a command): so a command sees nothing another one left behind."""
+
+
+def run_forked(commands: list[list[str]], cwd: Path, capture: Path) -> list[tuple[int, str]]:
+    """Each command's exit code and what it wrote on standard error."""
+    capture.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", FORKED, json.dumps(commands), str(capture)],
+        cwd=cwd, capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    codes = json.loads(done.stdout.splitlines()[-1])
+    return [(c, (capture / f"{i}.err").read_text(encoding="utf-8")) for i, c in enumerate(codes)]
+
+
+def run_each(commands: list[list[str]], cwd: Path) -> list[tuple[int, str]]:
+    """Each command as its own ``python -m id3tree``: where processes cannot be forked."""
+    runs = [subprocess.run(argv(["id3tree", *c]), cwd=cwd, capture_output=True, text=True,
+                           timeout=300) for c in commands]  # fmt: skip
+    return [(run.returncode, run.stderr) for run in runs]
+
+
 @pytest.mark.parametrize("page", list(pages_with_commands()))
 def test_an_id3tree_command_runs_as_written(tmp_path, page):
     """A page's commands run in the order it shows them, in one folder, as a reader types them
     (so a page may make its secret before it uses it), with the files the reader brings."""
+    folder = tmp_path / "reader"
     for name, text in READER_HAS.get(page, {}).items():
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(text, encoding="utf-8")
-    for command in pages_with_commands()[page]:
-        for part in command.split(" && "):
-            done = subprocess.run(
-                argv(shlex.split(part)), cwd=tmp_path, capture_output=True, text=True, timeout=300
-            )
-            assert done.returncode == 0, f"{page}: {part}\n{done.stderr[-2000:]}"
-            assert "Traceback" not in done.stderr
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    folder.mkdir(exist_ok=True)
+    parts = [p for c in pages_with_commands()[page] for p in c.split(" && ")]
+    words = [shlex.split(part) for part in parts]
+    assert all(w[0] in ("id3tree", ".venv/bin/id3tree") for w in words), parts
+    if hasattr(os, "fork"):
+        runs = run_forked([w[1:] for w in words], folder, tmp_path / "capture")
+    else:
+        runs = run_each([w[1:] for w in words], folder)
+    for part, (code, stderr) in zip(parts, runs, strict=True):
+        assert code == 0, f"{page}: {part}\n{stderr[-2000:]}"
+        assert "Traceback" not in stderr, f"{page}: {part}\n{stderr[-2000:]}"
