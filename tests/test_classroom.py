@@ -385,7 +385,7 @@ def test_the_fast_clear_cut_test_decides_as_its_plain_twin(kind):
     decisions = []
     for n_rows in (6, 12, 25, 40):
         rng = np.random.default_rng(n_rows)
-        for _ in range(60):
+        for _ in range(30):
             frame, _ = exercises._draw(kind, n_rows, rng)
             tree = ID3Classifier().fit(frame.drop(columns="Go"), frame["Go"])
             plain = exercises._good(frame, tree)
