@@ -231,8 +231,9 @@ def id3_children(tree) -> dict:
     }
 
 
-def follow_id3(page, tree, X):
-    """Choose ID3's own decision at every open node; each must be called ID3's choice."""
+def follow_id3(page, tree, X, decimal=".", says="That is ID3's choice"):
+    """Choose ID3's own decision at every open node; each must be called ID3's choice (``says``,
+    in the page's language, whose numbers are written with ``decimal``)."""
     kids, grown = id3_children(tree), tree._tree
     gains = dict(zip(zip(tree.trace_["node"], tree.trace_["feature"]), tree.trace_["gain"]))
     for _ in range(200):
@@ -262,13 +263,14 @@ def follow_id3(page, tree, X):
             label = page.eval_on_selector(
                 "#choose-threshold",
                 "(s, t) => [...s.options].find(o => o.text.startsWith(t)).value",
-                f"<= {format_number(grown.threshold[m])} (",
+                f"<= {format_number(grown.threshold[m]).replace('.', decimal)} (",
             )
             page.select_option("#choose-threshold", value=label)
         page.click("#split")
-        assert "That is ID3's choice" in page.inner_text("#feedback")
+        assert says in page.inner_text("#feedback")
         row = page.inner_text(f'#build-candidates tr[data-feature="{name}"]').split("\t")
-        assert row[-1] == f"{gains[(m, name)]:.4f}"  # the page's arithmetic, the learner's gain
+        gain = f"{gains[(m, name)]:.4f}".replace(".", decimal)
+        assert row[-1] == gain  # the page's arithmetic, the learner's gain
     raise AssertionError("the tree never finished")
 
 

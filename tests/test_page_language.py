@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 from scipy.stats import entropy as scipy_entropy
+from test_page_in_browser import follow_id3
 
 from id3tree import ID3Classifier
-from id3tree.base.words import format_number
 from id3tree.classroom.exercises import make_exercise
 from id3tree.classroom.grading import grade
 from id3tree.datasets import load_iris, load_play_tennis
@@ -190,38 +190,7 @@ def test_the_spanish_build_page_in_chromium_and_its_answers_graded(tmp_path, bro
     assert not re.search(r"\d\.\d{4}", hints), "a number written with a point"
     assert "ganancia" in page.inner_text("#details") and "entropía" in page.inner_text("#tree")
     # ID3's choice at every node, through the page's own controls
-    grown, kids = tree._tree, {}
-    for m in range(1, grown.n_nodes):
-        kids[(int(grown.parent[m]), int(grown.slot[m]))] = m
-    for _ in range(40):
-        state = page.evaluate("() => id3page.nodes().map(n => [n.parent, n.slot, !!n.choice])")
-        open_nodes = [i for i, (_, _, chosen) in enumerate(state) if not chosen]
-        if not open_nodes:
-            break
-        i, path_slots = open_nodes[0], []
-        j = i
-        while state[j][0] >= 0:
-            path_slots.append(state[j][1])
-            j = state[j][0]
-        m = 0
-        for slot in reversed(path_slots):
-            m = kids[(m, slot)]
-        page.evaluate("i => id3page.select(i)", i)
-        f = int(grown.feature[m])
-        if f < 0:
-            page.click("#leaf")
-            continue
-        page.select_option("#choose-feature", label=str(ex.X.columns[f]))
-        if grown.threshold[m] == grown.threshold[m]:
-            shown = "<= " + format_number(grown.threshold[m]).replace(".", ",") + " ("
-            value = page.eval_on_selector(
-                "#choose-threshold",
-                "(s, t) => [...s.options].find(o => o.text.startsWith(t)).value",
-                shown,
-            )
-            page.select_option("#choose-threshold", value=value)
-        page.click("#split")
-        assert "Es la elección de ID3" in page.inner_text("#feedback")
+    follow_id3(page, tree, ex.X, decimal=",", says="Es la elección de ID3")
     assert page.inner_text("#progress") == "Tu árbol está terminado."
     with page.expect_download() as download:
         page.click("#export-json")
