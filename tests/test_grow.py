@@ -227,12 +227,14 @@ def test_routing_in_blocks_and_either_memory_order_gives_the_same_stops(monkeypa
     expected = model.apply(np.asfortranarray(X))
     np.testing.assert_array_equal(model.apply(X), expected)
     monkeypatch.setattr(routing, "BLOCK_ROWS", 64)
+    monkeypatch.setattr(routing, "NUMERIC_BATCH", 64)
     big = np.tile(X, (5, 1))
     np.testing.assert_array_equal(model.apply(big), np.tile(expected, 5))
     # the general step, told there are missing values, agrees with the numeric one
     stops = model._compiled.route(big, has_missing=True)
     np.testing.assert_array_equal(model._tree.ids[stops], np.tile(expected, 5))
     monkeypatch.setattr(routing, "BLOCK_ROWS", 2**15)
+    monkeypatch.setattr(routing, "NUMERIC_BATCH", 2**15)
     # the reference: each row walked down the nodes by hand
     ids = {node.node_id: node for node in model.root_.walk()}
     for i in range(0, 500, 29):

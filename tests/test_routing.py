@@ -34,6 +34,7 @@ def test_the_batch_stops_every_row_where_the_plain_walk_does(monkeypatch, block,
     new = np.asarray(np.round(np.random.default_rng(1).normal(size=(3_000, 6)), 2), order=order)
     expected = walked_stops(model._compiled, new)
     monkeypatch.setattr(routing, "BLOCK_ROWS", block)
+    monkeypatch.setattr(routing, "NUMERIC_BATCH", block)
     np.testing.assert_array_equal(model._compiled.route(new, has_missing=False), expected)
     np.testing.assert_array_equal(model._compiled.route(new), expected)
     # the general step (for missing values) agrees
@@ -97,6 +98,7 @@ def test_the_coded_router_reads_the_roots_feature_wherever_it_is(monkeypatch, or
     expected = walked_stops(model._compiled, new)
     for block in (3, 2**15):
         monkeypatch.setattr(routing, "BLOCK_ROWS", block)
+        monkeypatch.setattr(routing, "NUMERIC_BATCH", block)
         np.testing.assert_array_equal(model._compiled.route(new, has_missing=False), expected)
 
 
@@ -149,6 +151,7 @@ def test_rows_routed_in_threads_stop_where_one_thread_stops_them(
     expected = walked_stops(model._compiled, new)
     for block in (5, 64, 2**15):
         monkeypatch.setattr(routing, "BLOCK_ROWS", block)
+        monkeypatch.setattr(routing, "NUMERIC_BATCH", block)
         one = model._compiled.route(new, has_missing, threads=1)
         np.testing.assert_array_equal(one, expected)
         for threads in (2, 3, 7):

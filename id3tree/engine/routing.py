@@ -20,8 +20,8 @@ from id3tree.base.validation import UNSEEN
 from id3tree.model.node import LEFT, NUMERIC_MISSING, RIGHT, Node, majority_classes
 
 __all__ = [
-    "BLOCK_ROWS", "CompiledTree", "in_shares", "SHARED_BATCH", "SparseBranches", "THREADED_ROWS",
-    "THREADS",
+    "BLOCK_ROWS", "CompiledTree", "in_shares", "NUMERIC_BATCH", "SHARED_BATCH", "SparseBranches",
+    "THREADED_ROWS", "THREADS",
     "training_rows_at",
 ]  # fmt: skip
 
@@ -44,15 +44,20 @@ where it may use one. On a machine whose processors are busy with other work the
 finds no free processor and costs more than it saves: set ``THREADS = 1`` there
 (benchmarks/README.md, "Prediction, second round")."""
 
-SHARED_BATCH = 4
-"""When threads share a call's rows, the numeric router's batch is this many times
-``BLOCK_ROWS`` wide: each step's array operations then run four times longer between the
-moments a thread needs the GIL, so the two threads wait for each other far less (on an idle
-2-core machine, 1e6 rows: 0.13 s instead of 0.17 s for the d = 10 tree of bench_learner.py,
-0.17 s instead of 0.20 s for the d = 100 tree). One thread keeps ``BLOCK_ROWS``: its batch
-then stays in the cache."""
+NUMERIC_BATCH = 2**13
+"""The numeric router's batch in one thread: the rows that descend together (see
+:func:`_route_numeric`). Its eight working arrays then stay in a core's own cache; at 1e6 rows
+of the d = 10 tree of bench_learner.py, in one thread, 2**13 rows took 0.17 s of processor time
+where 2**15 took 0.22 s (2**12: 0.17 s, 2**11: 0.20 s, numpy's cost per call showing)."""
 
-THREADED_ROWS = 4 * BLOCK_ROWS
+SHARED_BATCH = 16
+"""When threads share a call's rows, the numeric router's batch is this many times
+``NUMERIC_BATCH`` wide (131,072 rows): each step's array operations then run longer between the
+moments a thread needs the GIL, so the two threads wait for each other less (on an idle 2-core
+machine, 1e6 rows: 0.13 s instead of 0.17 s with 32,768 rows for the d = 10 tree of
+bench_learner.py, 0.17 s instead of 0.20 s for the d = 100 tree)."""
+
+THREADED_ROWS = 2**17
 """Fewer rows than this are routed in one thread: starting a thread and filling a second batch
 would cost more than the second core saves."""
 
@@ -188,7 +193,7 @@ class CompiledTree:
                 missing = bool(np.isnan(values[first:last].sum()))
             if not missing and numeric_tables is not None:
                 # numbers only, none missing: a node's two children sit side by side
-                batch = BLOCK_ROWS * (SHARED_BATCH if threads > 1 else 1)
+                batch = NUMERIC_BATCH * (SHARED_BATCH if threads > 1 else 1)
                 _route_numeric(first, last, np.intp(row_step), flat, numeric_tables, stop, batch)
                 return
             # Rows are routed a block at a time, so the values a block reads stay in the cache
