@@ -79,6 +79,6 @@ def test_the_quick_dask_benchmark_prints_a_complete_table(tmp_path):
 
 
 def test_the_comparison_runs_only_the_jobs_asked_for(tmp_path):
-    lines = quick_run(tmp_path, "--compare", "1").splitlines()
+    lines = quick_run(tmp_path, "--compare", "1", "--workers", "1").splitlines()
     rows = [line for line in lines if line.startswith("| `")]
     assert [row.split("|")[1].strip().strip("`") for row in rows] == JOBS[:1]

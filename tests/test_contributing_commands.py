@@ -53,7 +53,9 @@ def test_the_refactor_check_runs(tmp_path):
         while "=" in words[0]:  # VARIABLE=value before the command
             name, value = words.pop(0).split("=", 1)
             extra[name] = value
-        if "tools/output_hashes.py" in line and "--only" not in words:
+        if "tools/output_hashes.py" in line:  # every hash of one data set's fits, to stay quick
+            if "--only" in words:
+                del words[words.index("--only") : words.index("--only") + 2]
             words += ["--only", "fit/play_tennis/"]
         done = subprocess.run(
             argv(words), cwd=clone, env={**env, **extra}, capture_output=True, text=True,
