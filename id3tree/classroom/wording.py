@@ -66,16 +66,23 @@ def kind_of(task: str, step: str, tasks: Mapping[str, str]) -> str:
     return tasks.get(task, task)
 
 
+def _step_pattern(message: str) -> re.Pattern[str]:
+    """What a step written from ``message`` looks like in English: its fields as named groups."""
+    pattern = re.escape(message).replace(r"\{", "{").replace(r"\}", "}")
+    return re.compile(re.sub(r"\{(\w+)\}", r"(?P<\1>.+)", pattern), re.DOTALL)
+
+
+_STEP_PATTERNS = [(message, _step_pattern(message)) for message in STEPS]
+
+
 def step_in_language(step: str) -> str:
     """``step`` (in English, one of :data:`STEPS`) in the language around it; its fields are
     kept as they are, but a threshold, which takes the decimal mark."""
     L = current()
     if L.english:
         return step
-    for message in STEPS:
-        pattern = re.escape(message).replace(r"\{", "{").replace(r"\}", "}")
-        pattern = re.sub(r"\{(\w+)\}", r"(?P<\1>.+)", pattern)
-        found = re.fullmatch(pattern, step, re.DOTALL)
+    for message, pattern in _STEP_PATTERNS:
+        found = pattern.fullmatch(step)
         if found:
             fields = found.groupdict()
             if "threshold" in fields:
