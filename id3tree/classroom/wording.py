@@ -66,13 +66,9 @@ def kind_of(task: str, step: str, tasks: Mapping[str, str]) -> str:
     return tasks.get(task, task)
 
 
-def _step_pattern(message: str) -> re.Pattern[str]:
-    """What a step written from ``message`` looks like in English: its fields as named groups."""
-    pattern = re.escape(message).replace(r"\{", "{").replace(r"\}", "}")
-    return re.compile(re.sub(r"\{(\w+)\}", r"(?P<\1>.+)", pattern), re.DOTALL)
-
-
-_STEP_PATTERNS = [(message, _step_pattern(message)) for message in STEPS]
+_STEP_PATTERNS = [  # what a step written from each message looks like: its fields as groups
+    (m, re.compile(re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+)", re.escape(m)), re.DOTALL)) for m in STEPS
+]
 
 
 def step_in_language(step: str) -> str:
