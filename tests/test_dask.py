@@ -539,3 +539,77 @@ def test_the_describing_pass_counts_the_root_classes(client, kind):
     assert sorted(map(str, coding.categories)) == sorted(map(str, expected.index))
     np.testing.assert_array_equal(coding.counts, expected[coding.categories].to_numpy())
     assert coding.counts.sum() == len(y) and coding.n_missing == 0
+
+
+@pytest.mark.parametrize(
+    "params", [{}, {"min_samples_leaf": 20, "criterion": "gain_ratio"}, {"numeric_bins": 8}]
+)
+def test_a_level_counted_in_passes_and_sparse_tables_grows_the_same_tree(
+    data, monkeypatch, params
+):
+    """When a level's counts do not fit in the workers' memory together, the level takes one
+    pass per feature (over rows routed once, kept for the level), and a categorical or binned
+    feature whose dense (node, code, class) table would outgrow the rows keeps only its
+    occurring cells. Both forced here on every level: the tree, its trace and its predictions
+    are the in-memory learner's (with numeric_bins, the one-pass dense Dask fit's); each level
+    took a pass per feature."""
+    from id3tree.dask import core, level_pass, tree
+
+    on_dask, in_memory = data
+    reference = on_dask if "numeric_bins" in params else in_memory
+    expected = ID3Classifier(max_depth=5, **params).fit(reference[FEATURES], reference["label"])
+    passes, routed = [], []
+    batches, route = level_pass.feature_batches, level_pass.routed_parts
+
+    def spy_batches(features, n_bytes, budget):
+        assert budget == 0 and all(n > 0 for n in n_bytes.values())
+        found = batches(features, n_bytes, budget)
+        passes.append((len(features), len(found)))
+        return found
+
+    def spy_route(parts, plan):
+        routed.append(len(parts))
+        return route(parts, plan)
+
+    monkeypatch.setattr(tree._DaskGrowth, "_room", lambda self: 0)
+    monkeypatch.setattr(tree, "DENSE_CELLS_PER_ROW", -(10**9))  # every table sparse
+    monkeypatch.setattr(level_pass, "feature_batches", spy_batches)
+    monkeypatch.setattr(level_pass, "routed_parts", spy_route)
+    found = ID3Classifier(max_depth=5, **params).fit(on_dask[FEATURES], on_dask["label"])
+    assert found.to_dict() == expected.to_dict()
+    pd.testing.assert_frame_equal(found.trace_, expected.trace_)
+    np.testing.assert_array_equal(
+        found.predict(in_memory[FEATURES]), expected.predict(in_memory[FEATURES])
+    )
+    assert passes and all(n == m for n, m in passes)  # one pass per feature counted
+    assert routed == [on_dask.npartitions] * sum(n > 1 for n, _ in passes)
+    assert core.workers_memory() == 2 * 10**9  # the fixture's two workers of 1 GB
+
+
+def test_sparse_cells_equal_the_dense_table(client):
+    """A (node, code, class) table kept as its occurring cells, merged from several partitions,
+    gives the dense table's per-node tables, occurring pairs and categorical scores."""
+    from id3tree.dask import level_pass
+    from id3tree.dask.counted_splits import score_counted_categorical
+
+    rng = np.random.default_rng(3)
+    k, n_codes, n_classes = 7, 5, 3
+    tables, sparse = [], []
+    for n in (40, 1, 25):
+        node = rng.integers(0, k + 1, n)  # k: rows of no scored node
+        codes, y = rng.integers(0, n_codes, n), rng.integers(0, n_classes, n)
+        work = np.empty(n, dtype=np.int64)
+        dense = level_pass.count_cells(node, k + 1, codes, n_codes, y, n_classes, work)
+        tables.append(dense[: k * n_codes * n_classes])
+        sparse.append(level_pass.sparse_cells(node, k, codes, n_codes, y, n_classes, work))
+    table = sum(tables).reshape(k, n_codes, n_classes)
+    merged = level_pass.merge_sparse(sparse)
+    for e in range(k):
+        np.testing.assert_array_equal(merged[e], table[e])
+    for a, b in zip(level_pass.table_pairs(merged), level_pass.table_pairs(table)):
+        np.testing.assert_array_equal(a, b)
+    expected = score_counted_categorical(table, min_leaf=3)
+    got = level_pass.score_categorical(merged, table.sum(axis=1), 3)
+    for field in ("valid", "gain", "split_info", "n_branches", "overall_entropy"):
+        np.testing.assert_array_equal(getattr(got, field), getattr(expected, field))
+    assert merged.counts.sum() == table.sum() and (merged.counts > 0).all()

@@ -35,7 +35,7 @@ __all__ = [
     "add", "as_dask_series", "categorical_mask", "category_codes", "category_lookup", "check_bins",
     "check_frame", "check_source_values", "Coding", "codings_from", "combine_descriptions",
     "compute", "compute_keys", "describe", "described", "distinct_hint", "EqualWidthCoder",
-    "fits_in_workers", "HINT_SAMPLE",
+    "fits_in_workers", "HINT_SAMPLE", "workers_memory",
     "import_dask", "is_categorical_meta", "join", "known_ranges", "known_rows", "MergeAll",
     "n_key_groups", "number_codes", "numbers", "own_codes", "persist", "persist_if_fits",
     "range_edges", "reduce_keys", "reduce_partitions", "series_frame", "SPLIT_EVERY", "TARGET",
@@ -181,12 +181,17 @@ def persist(parts: list) -> list:
 def fits_in_workers(n_bytes: int) -> bool:
     """Would ``n_bytes`` take at most a quarter of the memory limits of the connected
     distributed cluster's workers together? (No client, or workers without limits: no.)"""
+    room = workers_memory()
+    return bool(room) and 4 * n_bytes <= room
+
+
+def workers_memory() -> int:
+    """The memory limits of the connected distributed cluster's workers together, in bytes (a
+    worker without a limit counts 0; no client: 0)."""
     client = _connected_client()
     if client is None:
-        return False
-    workers = client.scheduler_info()["workers"].values()
-    room = sum(int(w.get("memory_limit") or 0) for w in workers)
-    return bool(room) and 4 * n_bytes <= room
+        return 0
+    return sum(int(w.get("memory_limit") or 0) for w in client.scheduler_info()["workers"].values())
 
 
 def known_rows(frame: Any) -> int | None:

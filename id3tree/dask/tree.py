@@ -1,14 +1,16 @@
-"""Growing an ID3 tree on a Dask DataFrame, level by level, one pass over the data per level.
+"""Growing an ID3 tree on a Dask DataFrame, level by level, one distributed pass per level.
 
 The grower in :mod:`id3tree.engine.grow` keeps every row in memory and regroups them after each level.
-Here the rows stay in their partitions. Each level is one distributed pass:
+Here the rows stay in their partitions. Each level is one distributed pass (the partition's side
+is :mod:`id3tree.dask.level_pass`):
 
 1. every partition sends its rows down the tree grown so far (the splits are a few small arrays)
    to find each row's node on the current level;
-2. it counts, for every node of the level, the (value, class) pairs of every feature: a dense
-   ``(node, category, class)`` table for a categorical feature, and for a numeric feature the
-   class counts of every distinct (node, value) pair, which is exactly what is needed to score
-   every midpoint (with ``numeric_bins`` set, a dense ``(node, bin, class)`` table instead);
+2. it counts, for every node of the level, the (value, class) pairs of every feature: a
+   ``(node, category, class)`` table for a categorical feature (only its occurring cells when
+   the dense table would be larger than the rows), and for a numeric feature the class counts
+   of every distinct (node, value) pair, which is exactly what is needed to score every
+   midpoint (with ``numeric_bins`` set, a ``(node, bin, class)`` table instead);
 3. the counts are summed on the workers (the features dealt into one group per worker, each
    merged in a tree of its own), and a numeric feature's threshold search runs on the worker
    that holds its counts, so only each node's best threshold travels;
@@ -16,12 +18,16 @@ Here the rows stay in their partitions. Each level is one distributed pass:
    counts, see :mod:`id3tree.dask.counted_splits`), breaks ties the same way, applies the same
    stopping rules, and records the level with :class:`id3tree.engine.record.Record`.
 
-Before the first level, every partition is coded once (:func:`encode_part`: int32 codes, a
-numeric column's by its own sorted distinct values) and kept in the workers' memory when it fits
-(when the rows are known from the files' metadata, the same read describes the partitions too:
-:class:`LocallyCoded`); a level then routes and counts codes, every feature with one
-``bincount`` into a reused buffer (:func:`count_cells`), with no row-sized temporary per
-feature.
+Every feature's counts are bounded by the rows, however deep the tree; when a level's counts
+would not fit in the workers' memory together (a deep level of ten million rows), the level
+takes several passes, a few features each, over rows whose nodes are found once
+(:func:`~id3tree.dask.level_pass.feature_batches`). The tree is the same.
+
+Before the first level, every partition is coded once (int32 codes, a numeric column's by its
+own sorted distinct values) and kept in the workers' memory when it fits (when the rows are
+known from the files' metadata, the same read describes the partitions too); a level then
+routes and counts codes, every feature with one ``bincount`` into a reused buffer, with no
+row-sized temporary per feature.
 
 So the tree is the one the in-memory learner grows from the same rows, node for node, and it is
 kept as the same :class:`~id3tree.model.grown_tree.GrownTree`: prediction, text, drawings and the
@@ -45,26 +51,16 @@ from id3tree.base.params import check_numeric_bins
 from id3tree.base.training import EncodedData
 from id3tree.base.validation import class_array
 from id3tree.dask import core
-from id3tree.dask.counted_splits import (
-    DENSE_CELLS_PER_ROW,
-    distinct_value_counts,
-    merge_all_value_counts,
-    score_counted_categorical,
-    search_counted_thresholds,
-)
+from id3tree.dask import level_pass as lp
+from id3tree.dask.counted_splits import DENSE_CELLS_PER_ROW
 from id3tree.engine import grow
-from id3tree.engine.fitting import Fitted
+from id3tree.engine.fitting import FULL_TRACE_VALUES, Fitted
 from id3tree.engine.grow import choose_splits
 from id3tree.engine.record import Level, Record
 from id3tree.engine.splits.results import gain_ratios
 from id3tree.engine.stopping import stop_reasons
-from id3tree.model.node import LEFT, NUMERIC_MISSING, RIGHT
 
-__all__ = [
-    "binned_codes", "count_cells", "DaskFit", "encode_locally", "encode_part", "encoded_bytes",
-    "EncodedPart", "fit_on_dask", "grow_on_dask", "LevelPlan", "LocallyCoded", "numeric_counts",
-    "numeric_counts_plain", "predict_partitions", "route", "Scores",
-]  # fmt: skip
+__all__ = ["DaskFit", "fit_on_dask", "grow_on_dask", "predict_partitions", "Scores"]
 
 
 @dataclass
@@ -73,6 +69,7 @@ class DaskFit:
 
     data: EncodedData  # names, categories and classes; no rows
     grown: object  # GrownTree
+    trace_complete: bool = True  # (keep_trace=True, or "auto" on at most FULL_TRACE_VALUES)
 
 
 class Scores(grow.Scores):
@@ -83,263 +80,6 @@ class Scores(grow.Scores):
         super().__init__(k, n_features)
         self.branch_tables = {}  # feature -> (k, branch slots, classes) counts, for the trace
         self.numeric_facts = {}  # feature -> per node (n_present, n_distinct, found), likewise
-
-
-# ---------------------------------------------------------------------------------------------
-# What a partition does on each level
-# ---------------------------------------------------------------------------------------------
-@dataclass
-class LevelPlan:
-    """Everything a partition needs for one level: codings, the splits so far, what to count."""
-
-    codings: list  # per feature: a core.Coding
-    kinds: list  # per feature: "categorical", "numeric" or "binned"
-    target: core.Coding
-    feature: np.ndarray  # per node so far: split feature, -1 if none
-    threshold: np.ndarray
-    child: np.ndarray  # (nodes so far, slots): the child of each branch, -1 where none
-    local: np.ndarray  # per node so far: its index among the level's scored nodes, or -1
-    n_classes: int
-    depth: int
-    n_scored: int
-    count: list  # the features to count on this level
-
-
-def binned_codes(values: np.ndarray, edges: np.ndarray) -> np.ndarray:
-    """Bins closed on the right, ``(e_i, e_i+1]`` (the first also holds ``e_0``), missing last;
-    so ``x <= e_i+1`` holds exactly for the bins up to i, and a threshold on an edge splits the
-    raw values as it splits the bins."""
-    n_bins = len(edges) - 1
-    codes = np.clip(np.searchsorted(edges, values, side="left") - 1, 0, n_bins - 1)
-    codes[np.isnan(values)] = n_bins
-    return codes.astype(np.int64)
-
-
-@dataclass
-class EncodedPart:
-    """One partition as the level passes read it: the labels' codes, and each feature's codes
-    ``0 .. n - 1`` with ``n`` for a missing value (int32), or values (binned).
-
-    A numeric feature's codes index ``distinct[f]``, its sorted distinct present values in this
-    partition (a zero among them is ``+0.0``); if one of its zeros is ``-0.0``, ``zeros[f]`` is
-    ``(rows holding a zero, whether each is -0.0)``: a node's counts keep the sign of its first
-    zero row, as sorting the rows stably does (:func:`numeric_counts`). Else None.
-    """
-
-    y: np.ndarray
-    columns: list
-    distinct: list
-    zeros: list
-
-
-def encode_part(part: Any, codings: Any, kinds: Any, target: Any) -> EncodedPart:
-    """A partition as codes: categories by the column's coding, numbers by the partition's own
-    sorted distinct values (:func:`core.number_codes`), so no level sorts them again."""
-    return _encode(part, codings, kinds, lambda coding: coding.codes(part), target.codes(part))
-
-
-@dataclass
-class LocallyCoded:
-    """A partition encoded before the table's categories are known (:func:`encode_locally`):
-    its categorical columns and labels coded by their own values (-1 missing), ``own`` holding
-    those values per column, and what a describing pass says of the partition."""
-
-    part: EncodedPart
-    own: dict
-    described: dict
-
-    def coded(self, codings: Any, target: Any) -> EncodedPart:
-        """The partition coded as :func:`encode_part` codes it (each value looked up once)."""
-        columns = list(self.part.columns)
-        for f, coding in enumerate(codings):
-            if coding.column in self.own:
-                own = self.own[coding.column]
-                lookup = core.category_lookup(own, coding.categories, coding.name)
-                missing = len(coding.categories)
-                columns[f] = np.append(lookup, missing).astype(np.int32)[columns[f]]
-        lookup = core.category_lookup(self.own[target.column], target.categories, "y")
-        return replace(self.part, columns=columns, y=lookup[self.part.y])
-
-
-def encode_locally(part: Any, codings: Any, kinds: Any, target: Any) -> LocallyCoded:
-    """:func:`encode_part` with no categories known yet: one read of the files both describes
-    the categorical columns and the labels (``"categories"``, ``"classes"``, as
-    :func:`core.describe` does) and encodes the partition."""
-    own, described = {}, {}
-
-    def own_codes(coding: Any) -> np.ndarray:
-        local, described[coding.column] = core.own_codes(part[coding.column])
-        own[coding.column] = described[coding.column][0]
-        return local
-
-    y = own_codes(target)
-    described[target.column] += (np.bincount(y[y >= 0], minlength=len(own[target.column])),)
-    return LocallyCoded(_encode(part, codings, kinds, own_codes, y), own, described)
-
-
-def _encode(part: Any, codings: Any, kinds: Any, categorical_codes: Any, y: Any) -> EncodedPart:
-    columns, distinct, zeros = [], [], []
-    for coding, kind in zip(codings, kinds):
-        found = signed = None
-        if kind == "categorical":
-            column = categorical_codes(coding).astype(np.int32)
-        else:
-            column = coding.values(part)
-        if kind == "numeric":
-            rows = np.flatnonzero(column == 0)
-            negative = np.signbit(column[rows])
-            if negative.any():
-                signed = (rows, negative)
-            found, column = core.number_codes(column)
-        columns.append(column)
-        distinct.append(found)
-        zeros.append(signed)
-    return EncodedPart(y, columns, distinct, zeros)
-
-
-def encoded_bytes(n_rows: int, kinds: list) -> int:
-    """Bytes of a table's :class:`EncodedPart` parts (without the rows of signed zeros)."""
-    return n_rows * (8 + sum(8 if kind == "binned" else 4 for kind in kinds))
-
-
-def route(part: EncodedPart, plan: LevelPlan) -> np.ndarray:
-    """Each row's node on the current level, as its index among the scored nodes (-1: none).
-
-    A numeric value goes left when ``v <= t``, which on codes is ``code < cut`` with ``cut`` the
-    number of the partition's distinct values ``<= t``."""
-    n_rows = len(part.y)
-    node = np.zeros(n_rows, dtype=np.int64)
-    for _ in range(plan.depth):
-        feature = plan.feature[node]
-        slot = np.full(n_rows, -1, dtype=np.int64)
-        for f in np.unique(feature[feature >= 0]):
-            rows = np.flatnonzero(feature == f)
-            column = part.columns[f][rows]
-            if plan.kinds[f] == "categorical":
-                slot[rows] = column
-            elif plan.kinds[f] == "numeric":
-                distinct = part.distinct[f]
-                cut = np.searchsorted(distinct, plan.threshold, side="right")[node[rows]]
-                slot[rows] = np.where(
-                    column == len(distinct), NUMERIC_MISSING, np.where(column < cut, LEFT, RIGHT)
-                )
-            else:
-                t = plan.threshold[node[rows]]
-                slot[rows] = np.where(
-                    np.isnan(column), NUMERIC_MISSING, np.where(column <= t, LEFT, RIGHT)
-                )
-        moving = np.flatnonzero(feature >= 0)
-        node[moving] = plan.child[node[moving], slot[moving]]
-    return plan.local[node]
-
-
-def count_cells(
-    node: Any, n_nodes: int, codes: Any, n_codes: int, y: Any, n_classes: int, work: Any
-) -> np.ndarray:
-    """Counts of every (node, code, class) cell, ``(node * n_codes + code) * n_classes + y``,
-    nodes ``0 .. n_nodes - 1``, computed in ``work`` (an int64 buffer the length of the rows, reused across features so
-    that a level allocates no row-sized array per feature)."""
-    np.multiply(node, n_codes, out=work)
-    np.add(work, codes, out=work)
-    np.multiply(work, n_classes, out=work)
-    np.add(work, y, out=work)
-    return np.bincount(work, minlength=n_nodes * n_codes * n_classes)
-
-
-def numeric_counts(node: Any, part: EncodedPart, f: int, k: int, n_classes: int, work: Any) -> Any:
-    """A numeric feature's counts at the level's ``k`` scored nodes (``node``: each row's, ``k``
-    for none): ``((segment, values, counts), missing)`` as :func:`distinct_value_counts` and a
-    ``bincount`` of the missing rows give them (:func:`numeric_counts_plain`).
-
-    The fast path counts (node, code, class) cells densely with no mask and no copy of the
-    column, when the table is small; else the plain twin runs."""
-    distinct, codes = part.distinct[f], part.columns[f]
-    n_values = len(distinct)
-    cells = (k + 1) * (n_values + 1) * n_classes
-    if cells > DENSE_CELLS_PER_ROW * len(codes) + 4096:
-        return numeric_counts_plain(node, part, f, k, n_classes)
-    table = count_cells(node, k + 1, codes, n_values + 1, part.y, n_classes, work)
-    table = table[: k * (n_values + 1) * n_classes].reshape(k, n_values + 1, n_classes)
-    present = table[:, :n_values, :].reshape(-1, n_classes)
-    occurring = np.flatnonzero(present.any(axis=1))
-    segment, code = np.divmod(occurring, n_values) if n_values else (occurring, occurring)
-    values = distinct[code]
-    if part.zeros[f] is not None:  # each node's zero takes the sign of its first zero row
-        rows, negative = part.zeros[f]
-        first = np.zeros(k + 1, dtype=np.int64)
-        first[node[rows][::-1]] = np.arange(len(rows))[::-1]  # (the last write wins)
-        at_zero = np.flatnonzero(values == 0)
-        values[at_zero] = np.where(negative[first[segment[at_zero]]], -0.0, 0.0)
-    found = (segment.astype(np.int64), values, present[occurring])
-    return found, table[:, n_values, :].reshape(-1)
-
-
-def numeric_counts_plain(node: Any, part: EncodedPart, f: int, k: int, n_classes: int) -> Any:
-    """:func:`numeric_counts` from the rows' values, masked and copied per node."""
-    values = np.append(part.distinct[f], np.nan)[part.columns[f]]
-    if part.zeros[f] is not None:
-        rows, negative = part.zeros[f]
-        values[rows[negative]] = -0.0
-    keep = node < k
-    node, values, y = node[keep], values[keep], part.y[keep]
-    present = ~np.isnan(values)
-    return (
-        distinct_value_counts(node[present], values[present], y[present], n_classes),
-        np.bincount(node[~present] * n_classes + y[~present], minlength=k * n_classes),
-    )
-
-
-def _level_chunk(part: Any, plan: LevelPlan) -> dict:
-    """The counts of one partition (a pandas DataFrame, or an :class:`EncodedPart` kept between
-    levels) for one level, per feature to count."""
-    if isinstance(part, LocallyCoded):
-        part = part.coded(plan.codings, plan.target)
-    elif not isinstance(part, EncodedPart):
-        part = encode_part(part, plan.codings, plan.kinds, plan.target)
-    k, n_classes = plan.n_scored, plan.n_classes  # y has no missing code: labels are complete
-    node = route(part, plan)
-    node[node < 0] = k  # rows of no scored node: one more node, whose counts are dropped
-    work = np.empty(len(node), dtype=np.int64)
-    out = {}
-    for f in plan.count:
-        if plan.kinds[f] == "numeric":
-            out[f] = numeric_counts(node, part, f, k, n_classes, work)
-            continue
-        column = part.columns[f]
-        if plan.kinds[f] == "binned":
-            column = binned_codes(column, plan.codings[f].edges)
-        n_levels = plan.codings[f].n_codes
-        table = count_cells(node, k + 1, column, n_levels, part.y, n_classes, work)
-        out[f] = table[: k * n_levels * n_classes]
-    return out
-
-
-def _merge_numeric(found: list) -> Any:
-    """Numeric counts ``(value counts, missing)`` of several partitions as one."""
-    return merge_all_value_counts([f[0] for f in found]), sum(f[1] for f in found)
-
-
-def _search_numeric(found: Any, parent: Any, min_leaf: Any) -> Any:
-    """A numeric feature's best threshold at every scored node, on the worker with its counts."""
-    (segment, values, counts), missing = found
-    missing = missing.reshape(parent.shape)
-    search, left = search_counted_thresholds(
-        segment, values, counts, missing, parent, min_leaf=min_leaf
-    )
-    return search, left, missing, np.bincount(segment, minlength=len(parent))
-
-
-def _search_binned(table: Any, parent: Any, edges: Any, min_leaf: Any) -> Any:
-    """Best edge of a binned feature at every scored node, from its (node, bin, class) table."""
-    k, n_codes, n_classes = table.shape
-    present = table[:, :-1, :].reshape(-1, n_classes)
-    occurring = np.flatnonzero(present.sum(axis=1) > 0)
-    segment, bins = occurring // (n_codes - 1), occurring % (n_codes - 1)
-    search, left = search_counted_thresholds(
-        segment, bins.astype(float), present[occurring], table[:, -1, :], parent, min_leaf=min_leaf,
-        thresholds=edges[bins + 1],
-    )  # fmt: skip
-    return search, left, table[:, -1, :], np.bincount(segment, minlength=k)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -356,7 +96,7 @@ def _describe(X: Any, joined: Any, is_cat: Any, kinds: list, ranges: bool) -> An
     described = {c: kind for c, kind in wanted.items() if ranges or kind[1] != "range"}
     n_rows = None if ranges else core.known_rows(joined)
     parts = None
-    if n_rows is not None and core.fits_in_workers(encoded_bytes(n_rows, kinds)):
+    if n_rows is not None and core.fits_in_workers(lp.encoded_bytes(n_rows, kinds)):
         parts, summary = _encode_and_describe(X, joined, wanted, kinds)
     else:
         summary = core.compute(core.describe(joined[list(described)], described))[0]
@@ -375,7 +115,7 @@ def _describe(X: Any, joined: Any, is_cat: Any, kinds: list, ranges: bool) -> An
 
 
 def _encode_and_describe(X: Any, joined: Any, wanted: dict, kinds: list) -> tuple[list, dict]:
-    """The partitions encoded by :func:`encode_locally` and kept in the workers' memory, and
+    """The partitions encoded by :func:`~id3tree.dask.level_pass.encode_locally` and kept in the workers' memory, and
     the describing summary of their categorical columns and labels, from one read."""
     dask, _ = core.import_dask()
     core.check_source_values(joined, [n for n, kind in wanted.values() if kind != "range"])
@@ -384,7 +124,7 @@ def _encode_and_describe(X: Any, joined: Any, wanted: dict, kinds: list) -> tupl
         for c, is_cat in zip(X.columns, [kind == "categorical" for kind in kinds])
     ]
     encode = functools.partial(
-        encode_locally, codings=codings, kinds=kinds, target=core.Coding("y", core.TARGET)
+        lp.encode_locally, codings=codings, kinds=kinds, target=core.Coding("y", core.TARGET)
     )
     parts = core.persist([dask.delayed(encode, pure=True)(part) for part in joined.to_delayed()])
     found = core.reduce_partitions(parts, core.described, core.combine_descriptions)
@@ -420,8 +160,6 @@ def fit_on_dask(X: Any, y: Any, sample_weight: Any, model: Any, params: Any, lis
             "distributed grower measures in bits); leave log_base=2 or fit on pandas"
         )
     numeric_bins = check_numeric_bins(model.numeric_bins)
-    if params.keep_trace == "auto":
-        params = replace(params, keep_trace=True)
     fitted = grow_on_dask(
         X, y, params, categorical=model.categorical, numeric_bins=numeric_bins, listen=listen
     )
@@ -431,7 +169,7 @@ def fit_on_dask(X: Any, y: Any, sample_weight: Any, model: Any, params: Any, lis
     string_names = all(isinstance(c, str) for c in X.columns)
     return Fitted(
         data.names, data.categories, classes, fitted.grown, None,  # (the rows stay on the cluster)
-        string_names=string_names, from_frame=True, trace_complete=params.keep_trace is True,
+        string_names=string_names, from_frame=True, trace_complete=fitted.trace_complete,
     )  # fmt: skip
 
 
@@ -462,7 +200,7 @@ def grow_on_dask(
         children = growth.split(level, scored, s, choice, tables)
         # 5. repeat for the children (a categorical feature is used up on their paths)
         level = growth.next_level(level, choice, children)
-    return DaskFit(growth.data, growth.finish())
+    return DaskFit(growth.data, growth.finish(), growth.params.keep_trace is True)
 
 
 def _children_of(tables: dict, n_classes: int, chosen: Any, splitting: Any) -> tuple:
@@ -474,17 +212,23 @@ def _children_of(tables: dict, n_classes: int, chosen: Any, splitting: Any) -> t
 
 def _branches_of(tables: dict, chosen: Any, splitting: Any, n_classes: int) -> tuple:
     """One child per non-empty branch of every splitting node, in branch order, from each
-    feature's (scored node, branch slot, class) counts: each child's parent (a scored node),
-    branch slot and class counts (int64)."""
-    parent, slot, counts = [], [], []
-    for e in np.flatnonzero(splitting).tolist():
-        table = tables[chosen[e]][e]
-        for b in np.flatnonzero(table.sum(axis=1) > 0).tolist():
-            parent.append(e)
-            slot.append(b)
-            counts.append(table[b])
-    counts = np.array(counts, dtype=np.int64).reshape(-1, n_classes)
-    return np.array(parent, dtype=np.int64), np.array(slot, dtype=np.int64), counts
+    feature's (scored node, branch slot, class) counts (a dense table, or
+    :class:`~id3tree.dask.level_pass.SparseCells`): each child's parent (a scored node), branch
+    slot and class counts (int64)."""
+    parent, slot = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
+    counts = [np.zeros((0, n_classes), np.int64)]
+    nodes = np.flatnonzero(splitting)
+    for f in np.unique(chosen[nodes]).tolist():
+        mine = np.zeros(len(splitting), dtype=bool)
+        mine[nodes[chosen[nodes] == f]] = True
+        node, code, found = lp.table_pairs(tables[f])  # (occurring pairs, in node order)
+        keep = mine[node]
+        parent.append(node[keep])
+        slot.append(code[keep])
+        counts.append(found[keep])
+    parent, slot, counts = np.concatenate(parent), np.concatenate(slot), np.concatenate(counts)
+    order = np.lexsort((slot, parent))
+    return parent[order], slot[order], counts[order].astype(np.int64)
 
 
 @dataclass
@@ -521,6 +265,10 @@ class _DaskGrowth:
                 coding.edges = core.range_edges(coding.low, coding.high, numeric_bins)
         classes = self.target.categories
         self.n_classes, self.n_features = len(classes), len(names)
+        self.n_rows = int(self.target.counts.sum())
+        if params.keep_trace == "auto":  # as the in-memory learner decides (fitting's rule)
+            values = self.n_rows * self.n_features
+            self.params = replace(params, keep_trace=values <= FULL_TRACE_VALUES or "splits")
         self.data = EncodedData(
             names=names,
             numeric=[None] * self.n_features,
@@ -530,11 +278,10 @@ class _DaskGrowth:
             classes=list(classes),
         )
         listener = None if listen is None else listen(self.data)
-        self.record = Record(listener, keep_trace=params.keep_trace)
-        self.n_slots = max([3] + [c.n_codes for f, c in enumerate(self.codings) if is_cat[f]])
-        # the splits so far, as each partition routes its rows; the nodes made
-        self.split_feature, self.split_threshold = [-1], [np.nan]
-        self.child = np.full((1, self.n_slots), -1, dtype=np.int64)
+        self.record = Record(listener, keep_trace=self.params.keep_trace)
+        # the splits so far, as each partition routes its rows (see LevelPlan); the nodes made
+        self.split_feature, self.split_threshold, self.offset = [-1], [np.nan], [-1]
+        self.children, self.n_children = [], 0
         self.parents, self.slots = [np.array([-1])], [np.array([-1])]
         self.depths, self.all_counts = [np.zeros(1, int)], []
         self.n_nodes = 1
@@ -553,9 +300,9 @@ class _DaskGrowth:
         when a distributed cluster has room for them (:func:`core.persist_if_fits`); else the
         frame itself, read again on each level."""
         dask, _ = core.import_dask()
-        n_bytes = encoded_bytes(n_rows, self.kinds)
+        n_bytes = lp.encoded_bytes(n_rows, self.kinds)
         encode = functools.partial(
-            encode_part, codings=self.codings, kinds=self.kinds, target=self.target
+            lp.encode_part, codings=self.codings, kinds=self.kinds, target=self.target
         )
         parts = [dask.delayed(encode, pure=True)(part) for part in self.joined.to_delayed()]
         kept = core.persist_if_fits(parts, n_bytes)
@@ -583,38 +330,88 @@ class _DaskGrowth:
             if self.is_cat[f]:
                 s.candidate[:, f] = ~lv.used[:, f]
                 if f in results:
-                    tables[f] = self._score_categorical(s, f, results[f], lv.used[:, f], k)
+                    tables[f] = self._score_categorical(s, f, results[f], lv.used[:, f], counts)
             else:
                 tables[f] = self._score_numeric(s, f, results[f], counts)
         return s, tables
 
     def _count(self, lv: _DaskLevel, ids: Any, counts: Any) -> dict:
-        """The pass of a level: feature -> its counts (a numeric feature's: its search)."""
-        k, min_leaf = len(ids), self.params.min_samples_leaf
+        """The passes of a level: feature -> its counts (a numeric feature's: its search). One
+        pass when the counts fit in the workers' memory together, else several
+        (:func:`~id3tree.dask.level_pass.feature_batches`) over rows routed once."""
+        k = len(ids)
         local = np.full(self.n_nodes, -1, dtype=np.int64)
         local[ids] = np.arange(k)
         count = [f for f in range(self.n_features) if not (self.is_cat[f] and lv.used[:, f].all())]
-        plan = LevelPlan(
-            self.codings, self.kinds, self.target, np.asarray(self.split_feature),
-            np.asarray(self.split_threshold, dtype=float), self.child, local, self.n_classes,
-            lv.depth, k, count,
+        n_rows, n_parts = int(counts.sum()), self._n_parts()
+        shapes = {f: (k, self._n_codes(f), self.n_classes) for f in count}
+        sparse = frozenset(  # a dense table of more cells than a partition's rows (on average)
+            f for f in count if self.kinds[f] != "numeric"
+            and np.prod(shapes[f]) > DENSE_CELLS_PER_ROW * n_rows / n_parts + 4096
         )  # fmt: skip
+        n_bytes = {
+            f: lp.count_bytes(self.kinds[f], shapes[f], n_rows, n_parts, f in sparse) for f in count
+        }
+        batches = lp.feature_batches(count, n_bytes, self._room())
+        plan = lp.LevelPlan(
+            self.codings, self.kinds, self.target, np.asarray(self.split_feature),
+            np.asarray(self.split_threshold, dtype=float), np.asarray(self.offset),
+            np.concatenate(self.children or [np.zeros(0, np.int64)]), local, self.n_classes,
+            lv.depth, k, count, sparse,
+        )  # fmt: skip
+        dask, _ = core.import_dask()
+        shared = dask.delayed(plan, traverse=False)  # (one copy for all tasks)
+        parts = self.parts if len(batches) < 2 else lp.routed_parts(self.parts, shared)
+        found = {}
+        for batch in batches:
+            found.update(self._pass(parts, replace(plan, count=batch), counts, sparse))
+        return found
+
+    def _pass(self, parts: Any, plan: lp.LevelPlan, counts: Any, sparse: frozenset) -> dict:
+        """One pass over the partitions, counting ``plan.count``."""
+        dask, _ = core.import_dask()
         combiners, finals = {}, {}
-        for f in count:
+        for f in plan.count:
             if self.kinds[f] == "numeric":
-                combiners[f] = core.MergeAll(_merge_numeric)
-                finals[f] = functools.partial(_search_numeric, parent=counts, min_leaf=min_leaf)
+                combiners[f] = core.MergeAll(lp.merge_numeric)
+                finals[f] = functools.partial(
+                    lp.search_numeric, parent=counts, min_leaf=self.params.min_samples_leaf
+                )
             else:
-                combiners[f] = core.add
+                combiners[f] = core.MergeAll(lp.merge_sparse) if f in sparse else core.add
+        shared = dask.delayed(plan, traverse=False)
         return core.compute_keys(
-            core.reduce_keys(self.parts, _level_chunk, combiners, finals, plan)
+            core.reduce_keys(parts, lp.level_counts, combiners, finals, shared)
         )
 
-    def _score_categorical(self, s: Any, f: int, counts: Any, used: Any, k: int) -> np.ndarray:
+    def _n_codes(self, f: int) -> int:
+        """The codes feature ``f`` is counted by: a categorical or binned feature's codes
+        (missing last); a numeric feature's (left, right, missing) for its missing rows."""
+        return 3 if self.kinds[f] == "numeric" else self.codings[f].n_codes
+
+    def _n_parts(self) -> int:
+        return len(self.parts) if isinstance(self.parts, list) else self.parts.npartitions
+
+    def _room(self) -> int | None:
+        """Bytes a level's counts may take in the workers' memory: a third of their memory
+        limits, less the partitions kept there (None: no distributed cluster, or no limits)."""
+        total = core.workers_memory()
+        if not total:
+            return None
+        kept = lp.encoded_bytes(self.n_rows, self.kinds) if isinstance(self.parts, list) else 0
+        return max(0, total // 3 - kept)
+
+    def _table(self, f: int, found: Any, k: int) -> Any:
+        """A categorical or binned feature's summed counts as a (node, code, class) table."""
+        if isinstance(found, lp.SparseCells):
+            return found
+        return found.reshape(k, self.codings[f].n_codes, self.n_classes)
+
+    def _score_categorical(self, s: Any, f: int, found: Any, used: Any, parent: Any) -> Any:
         """Categorical feature ``f``'s scores from its summed counts; its (node, value, class)
         table."""
-        table = counts.reshape(k, self.codings[f].n_codes, self.n_classes)
-        result = score_counted_categorical(table, min_leaf=self.params.min_samples_leaf)
+        table = self._table(f, found, len(parent))
+        result = lp.score_categorical(table, parent, self.params.min_samples_leaf)
         self._fill(s, f, result, result.valid & ~used)
         return table
 
@@ -623,8 +420,8 @@ class _DaskGrowth:
         (node, side, class) table of the sides of its best cut (left, right, missing)."""
         min_leaf = self.params.min_samples_leaf
         if self.kinds[f] == "binned":
-            table = found.reshape(len(parent_counts), self.codings[f].n_codes, self.n_classes)
-            found = _search_binned(table, parent_counts, self.codings[f].edges, min_leaf)
+            table = self._table(f, found, len(parent_counts))
+            found = lp.search_binned(table, parent_counts, self.codings[f].edges, min_leaf)
         result, left, missing, n_distinct = found
         n_present = parent_counts.sum(axis=1) - missing.sum(axis=1)
         s.numeric_facts[f] = (n_present, n_distinct, result.found)
@@ -663,21 +460,34 @@ class _DaskGrowth:
                 starts=(np.cumsum(sizes) - sizes).astype(np.int64), sizes=sizes,
             )
         )  # fmt: skip
-        # the splits join the routing arrays
-        self.split_feature += [-1] * len(children)
-        self.split_threshold += [np.nan] * len(children)
-        for e in np.flatnonzero(choice.splitting).tolist():
-            self.split_feature[ids[e]] = int(choice.chosen[e])
-            self.split_threshold[ids[e]] = s.threshold[e, choice.chosen[e]]
-        grown = np.full((len(children), self.n_slots), -1, dtype=np.int64)
-        self.child = np.vstack([self.child, grown])
-        self.child[ids[parent], slot] = children
+        self._route_splits(ids, s, choice, parent, slot, children)
         self.parents.append(ids[parent])
         self.slots.append(slot)
         self.depths.append(np.full(len(children), lv.depth + 1))
         self.all_counts.append(counts)
         self.n_nodes += len(children)
         return children, parent, counts
+
+    def _route_splits(self, ids: Any, s: Any, choice: Any, parent: Any, slot: Any, children: Any):
+        """The level's splits join the routing arrays (:class:`~id3tree.dask.level_pass.LevelPlan`):
+        each splitting node's feature, threshold and slots, its children in them."""
+        self.split_feature += [-1] * len(children)
+        self.split_threshold += [np.nan] * len(children)
+        self.offset += [-1] * len(children)
+        splitting = np.flatnonzero(choice.splitting)
+        chosen = choice.chosen[splitting]
+        width = np.where(self.is_cat[chosen], [self._n_codes(f) for f in chosen.tolist()], 3)
+        start = self.n_children + np.cumsum(width) - width
+        at = np.full(len(ids), -1, dtype=np.int64)
+        at[splitting] = start
+        slots = np.full(int(width.sum()), -1, dtype=np.int64)
+        slots[at[parent] - self.n_children + slot] = children
+        self.children.append(slots)
+        self.n_children += len(slots)
+        for e, f, begin in zip(splitting.tolist(), chosen.tolist(), start.tolist()):
+            self.split_feature[ids[e]] = f
+            self.split_threshold[ids[e]] = s.threshold[e, f]
+            self.offset[ids[e]] = begin
 
     def next_level(self, lv: _DaskLevel, choice: Any, children: Any) -> _DaskLevel:
         """Step 5: the children make the next level; a categorical feature is used up on the
