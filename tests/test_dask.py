@@ -542,17 +542,24 @@ def test_the_describing_pass_counts_the_root_classes(client, kind):
 
 
 @pytest.mark.parametrize(
-    "params", [{}, {"min_samples_leaf": 20, "criterion": "gain_ratio"}, {"numeric_bins": 8}]
+    "params, kept",
+    [
+        ({}, True),
+        ({}, False),
+        ({"min_samples_leaf": 20, "criterion": "gain_ratio"}, True),
+        ({"numeric_bins": 8}, True),
+    ],
 )
 def test_a_level_counted_in_passes_and_sparse_tables_grows_the_same_tree(
-    data, monkeypatch, params
+    data, monkeypatch, params, kept
 ):
     """When a level's counts do not fit in the workers' memory together, the level takes one
     pass per feature (over rows routed once, kept for the level), and a categorical or binned
     feature whose dense (node, code, class) table would outgrow the rows keeps only its
     occurring cells. Both forced here on every level: the tree, its trace and its predictions
     are the in-memory learner's (with numeric_bins, the one-pass dense Dask fit's); each level
-    took a pass per feature."""
+    took a pass per feature. Partitions not kept in the workers' memory are read (and routed)
+    on each pass instead."""
     from id3tree.dask import core, level_pass, tree
 
     on_dask, in_memory = data
@@ -575,6 +582,9 @@ def test_a_level_counted_in_passes_and_sparse_tables_grows_the_same_tree(
     monkeypatch.setattr(tree, "DENSE_CELLS_PER_ROW", -(10**9))  # every table sparse
     monkeypatch.setattr(level_pass, "feature_batches", spy_batches)
     monkeypatch.setattr(level_pass, "routed_parts", spy_route)
+    if not kept:
+        monkeypatch.setattr(core, "known_rows", lambda frame: None)
+        monkeypatch.setattr(core, "persist_if_fits", lambda parts, n_bytes: None)
     found = ID3Classifier(max_depth=5, **params).fit(on_dask[FEATURES], on_dask["label"])
     assert found.to_dict() == expected.to_dict()
     pd.testing.assert_frame_equal(found.trace_, expected.trace_)
@@ -582,7 +592,7 @@ def test_a_level_counted_in_passes_and_sparse_tables_grows_the_same_tree(
         found.predict(in_memory[FEATURES]), expected.predict(in_memory[FEATURES])
     )
     assert passes and all(n == m for n, m in passes)  # one pass per feature counted
-    assert routed == [on_dask.npartitions] * sum(n > 1 for n, _ in passes)
+    assert routed == [on_dask.npartitions] * sum(n > 1 for n, _ in passes) * kept
     assert core.workers_memory() == 2 * 10**9  # the fixture's two workers of 1 GB
 
 

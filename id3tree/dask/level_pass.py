@@ -39,7 +39,7 @@ from id3tree.model.node import LEFT, NUMERIC_MISSING, RIGHT
 __all__ = [
     "binned_codes", "count_cells", "encode_locally", "encode_part", "encoded_bytes",
     "EncodedPart", "feature_batches", "level_counts", "LevelPlan", "LocallyCoded",
-    "merge_numeric", "merge_sparse", "numeric_counts", "numeric_counts_plain", "route",
+    "merge_numeric", "merge_sparse", "numeric_counts", "numeric_cuts", "numeric_counts_plain", "route",
     "routed_parts", "score_sparse_categorical", "search_binned", "search_numeric", "sparse_cells",
     "SparseCells", "table_pairs", "count_bytes", "MERGE_FACTOR", "score_categorical",
 ]  # fmt: skip
@@ -170,8 +170,10 @@ def route(part: EncodedPart, plan: LevelPlan) -> np.ndarray:
     """Each row's node on the current level, as its index among the scored nodes (-1: none).
 
     A numeric value goes left when ``v <= t``, which on codes is ``code < cut`` with ``cut`` the
-    number of the partition's distinct values ``<= t``."""
+    number of the partition's distinct values ``<= t`` (found once per split node:
+    :func:`numeric_cuts`)."""
     n_rows = len(part.y)
+    cuts = numeric_cuts(part, plan)
     node = np.zeros(n_rows, dtype=np.int64)
     for _ in range(plan.depth):
         feature = plan.feature[node]
@@ -182,10 +184,11 @@ def route(part: EncodedPart, plan: LevelPlan) -> np.ndarray:
             if plan.kinds[f] == "categorical":
                 slot[rows] = column
             elif plan.kinds[f] == "numeric":
-                distinct = part.distinct[f]
-                cut = np.searchsorted(distinct, plan.threshold, side="right")[node[rows]]
+                cut = cuts[node[rows]]
                 slot[rows] = np.where(
-                    column == len(distinct), NUMERIC_MISSING, np.where(column < cut, LEFT, RIGHT)
+                    column == len(part.distinct[f]),
+                    NUMERIC_MISSING,
+                    np.where(column < cut, LEFT, RIGHT),
                 )
             else:
                 t = plan.threshold[node[rows]]
@@ -195,6 +198,17 @@ def route(part: EncodedPart, plan: LevelPlan) -> np.ndarray:
         moving = np.flatnonzero(feature >= 0)
         node[moving] = plan.children[plan.offset[node[moving]] + slot[moving]]
     return plan.local[node]
+
+
+def numeric_cuts(part: EncodedPart, plan: LevelPlan) -> np.ndarray:
+    """Per node so far split on a numeric feature: how many of the partition's distinct values
+    of that feature are ``<= `` its threshold (0 for the other nodes), each found once."""
+    cuts = np.zeros(len(plan.feature), dtype=np.int64)
+    for f, kind in enumerate(plan.kinds):
+        at = np.flatnonzero(plan.feature == f) if kind == "numeric" else ()
+        if len(at):
+            cuts[at] = np.searchsorted(part.distinct[f], plan.threshold[at], side="right")
+    return cuts
 
 
 def count_cells(
@@ -263,16 +277,16 @@ def numeric_counts_plain(node: Any, part: EncodedPart, f: int, k: int, n_classes
     return distinct_value_counts(node[present], values[present], y[present], n_classes), missing
 
 
-def level_counts(part: Any, plan: LevelPlan, node: Any = None) -> dict:
-    """The counts of one partition (a pandas DataFrame, or an :class:`EncodedPart` kept between
-    levels) for one level, per feature to count; ``node``: each row's node on the level, if
-    :func:`routed_parts` found it already (else it is found here)."""
-    if isinstance(part, tuple):  # (partition, its rows' nodes) from routed_parts
+def level_counts(part: Any, plan: LevelPlan) -> dict:
+    """The counts of one partition (a pandas DataFrame, an :class:`EncodedPart` kept between
+    levels, or one with its rows' nodes on the level from :func:`routed_parts`) for one level,
+    per feature to count."""
+    if isinstance(part, tuple):  # (partition, its rows' nodes), routed once for the level
         part, node = part
-    part = _encoded(part, plan)
-    k, n_classes = plan.n_scored, plan.n_classes  # y has no missing code: labels are complete
-    if node is None:
+    else:
+        part = _encoded(part, plan)
         node = _scored_nodes(part, plan)
+    k, n_classes = plan.n_scored, plan.n_classes  # y has no missing code: labels are complete
     work = np.empty(len(node), dtype=np.int64)
     out = {}
     for f in plan.count:
@@ -313,12 +327,11 @@ def _route_part(part: Any, plan: LevelPlan) -> tuple:
 
 
 def routed_parts(parts: list, plan: Any) -> list:
-    """The partitions with their rows' nodes on the level, found once and kept in the workers'
-    memory for the level's passes: ``(partition, nodes)`` values that :func:`level_counts`
-    takes."""
+    """The kept partitions (encoded, in the workers' memory) with their rows' nodes on the
+    level, found once and kept beside them for the level's passes: ``(partition, nodes)``
+    values that :func:`level_counts` takes."""
     dask, _ = core.import_dask()
-    partitions = parts if isinstance(parts, list) else parts.to_delayed()
-    return core.persist([dask.delayed(_route_part, pure=True)(p, plan) for p in partitions])
+    return core.persist([dask.delayed(_route_part, pure=True)(p, plan) for p in parts])
 
 
 @dataclass

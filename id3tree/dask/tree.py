@@ -361,7 +361,9 @@ class _DaskGrowth:
         )  # fmt: skip
         dask, _ = core.import_dask()
         shared = dask.delayed(plan, traverse=False)  # (one copy for all tasks)
-        parts = self.parts if len(batches) < 2 else lp.routed_parts(self.parts, shared)
+        parts = self.parts  # (kept partitions, when several passes: with their rows' nodes)
+        if len(batches) > 1 and isinstance(parts, list):
+            parts = lp.routed_parts(parts, shared)
         found = {}
         for batch in batches:
             found.update(self._pass(parts, replace(plan, count=batch), counts, sparse))
