@@ -382,3 +382,58 @@ def test_a_value_outside_guessed_edges_shows_in_the_range():
     )
     np.testing.assert_array_equal(codes, [1, 2, 3, 4])
     assert (low, high, n_missing) == (0.5, 9.0, 1) and high > 2.0
+
+
+def test_a_levels_features_are_dealt_into_passes_that_fit():
+    """Features in column order, each held MERGE_FACTOR times over, fill a pass until the next
+    would pass the budget; one too large for any pass has its own; no budget: one pass."""
+    from id3tree.dask import level_pass
+
+    factor = level_pass.MERGE_FACTOR
+    n_bytes = {0: 10, 1: 10, 2: 50, 3: 5, 4: 5}
+    budget = factor * 25  # room for 0 and 1 together, 2 alone is over it
+    batches = level_pass.feature_batches(list(n_bytes), n_bytes, budget)
+    assert batches == [[0, 1], [2], [3, 4]]
+    for batch in batches:  # every pass fits, or holds one feature
+        assert len(batch) == 1 or factor * sum(n_bytes[f] for f in batch) <= budget
+    assert level_pass.feature_batches([3, 1], n_bytes, None) == [[3, 1]]
+    assert level_pass.feature_batches([], n_bytes, None) == []
+    assert level_pass.feature_batches([0, 1], n_bytes, 0) == [[0], [1]]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 3), st.integers(1, 200), st.randoms(use_true_random=False))
+def test_a_levels_counts_stay_within_their_bound(k, n_classes, n, rnd):
+    """What a partition sends for a feature is never larger than ``count_bytes`` says: a
+    numeric feature's (node, value) pairs and missing rows' table, a sparse table's cells, a
+    dense table; the bound the passes are sized by."""
+    import pandas as pd
+
+    from id3tree.dask import core, level_pass
+
+    values = np.array([rnd.choice([np.nan, -1.0, 0.5, rnd.random()]) for _ in range(n)])
+    codes = np.array([rnd.randrange(5) for _ in range(n)], dtype=np.int64)
+    node = np.array([rnd.randrange(k + 1) for _ in range(n)], dtype=np.int64)
+    y = np.array([rnd.randrange(n_classes) for _ in range(n)], dtype=np.int64)
+    target = core.Coding("y", "y", categories=list(range(n_classes)))
+    part = level_pass.encode_part(
+        pd.DataFrame({"x": values, "y": y}), [core.Coding("x", "x")], ["numeric"], target
+    )
+    work = np.empty(n, dtype=np.int64)
+    rows = int((node < k).sum())
+
+    def size(found):
+        if isinstance(found, level_pass.SparseCells):
+            return found.cells.nbytes + found.counts.nbytes
+        if isinstance(found, tuple):
+            return sum(size(f) for f in found)
+        return 0 if found is None else found.nbytes
+
+    for numeric in (level_pass.numeric_counts, level_pass.numeric_counts_plain):
+        args = (work,) if numeric is level_pass.numeric_counts else ()
+        found = numeric(node, part, 0, k, n_classes, *args)
+        assert size(found) <= level_pass.count_bytes("numeric", (k, 3, n_classes), rows, 1, False)
+    sparse = level_pass.sparse_cells(node, k, codes, 5, y, n_classes, work)
+    assert size(sparse) <= level_pass.count_bytes("categorical", (k, 5, n_classes), rows, 1, True)
+    dense = level_pass.count_cells(node, k + 1, codes, 5, y, n_classes, work)[: k * 5 * n_classes]
+    assert size(dense) <= level_pass.count_bytes("categorical", (k, 5, n_classes), rows, 1, False)

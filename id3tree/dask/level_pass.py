@@ -37,11 +37,11 @@ from id3tree.engine.splits import branch_search
 from id3tree.model.node import LEFT, NUMERIC_MISSING, RIGHT
 
 __all__ = [
-    "binned_codes", "count_cells", "encode_locally", "encode_part", "encoded_bytes",
-    "EncodedPart", "feature_batches", "level_counts", "LevelPlan", "LocallyCoded",
-    "merge_numeric", "merge_sparse", "numeric_counts", "numeric_cuts", "numeric_counts_plain", "route",
-    "routed_parts", "score_sparse_categorical", "search_binned", "search_numeric", "sparse_cells",
-    "SparseCells", "table_pairs", "count_bytes", "MERGE_FACTOR", "score_categorical",
+    "binned_codes", "count_bytes", "count_cells", "encode_locally", "encode_part", "encoded_bytes",
+    "EncodedPart", "feature_batches", "level_counts", "LevelPlan", "LocallyCoded", "MERGE_FACTOR",
+    "merge_numeric", "merge_sparse", "numeric_counts", "numeric_counts_plain", "numeric_cuts",
+    "route", "routed_parts", "score_categorical", "score_sparse_categorical", "search_binned",
+    "search_numeric", "sparse_cells", "SparseCells", "table_pairs",
 ]  # fmt: skip
 
 

@@ -366,10 +366,10 @@ class _DaskGrowth:
             parts = lp.routed_parts(parts, shared)
         found = {}
         for batch in batches:
-            found.update(self._pass(parts, replace(plan, count=batch), counts, sparse))
+            found.update(self._pass(parts, replace(plan, count=batch), counts))
         return found
 
-    def _pass(self, parts: Any, plan: lp.LevelPlan, counts: Any, sparse: frozenset) -> dict:
+    def _pass(self, parts: Any, plan: lp.LevelPlan, counts: Any) -> dict:
         """One pass over the partitions, counting ``plan.count``."""
         dask, _ = core.import_dask()
         combiners, finals = {}, {}
@@ -380,7 +380,7 @@ class _DaskGrowth:
                     lp.search_numeric, parent=counts, min_leaf=self.params.min_samples_leaf
                 )
             else:
-                combiners[f] = core.MergeAll(lp.merge_sparse) if f in sparse else core.add
+                combiners[f] = core.MergeAll(lp.merge_sparse) if f in plan.sparse else core.add
         shared = dask.delayed(plan, traverse=False)
         return core.compute_keys(
             core.reduce_keys(parts, lp.level_counts, combiners, finals, shared)
