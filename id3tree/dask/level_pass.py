@@ -470,7 +470,8 @@ def feature_batches(features: list, n_bytes: dict, budget: int | None) -> list[l
     feature too large for it has a pass of its own."""
     if budget is None:
         return [list(features)] if features else []
-    batches, held = [], budget + 1
+    batches: list[list] = []
+    held = budget + 1
     for f in features:
         need = MERGE_FACTOR * n_bytes[f]
         if held + need > budget:

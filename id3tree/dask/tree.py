@@ -470,7 +470,9 @@ class _DaskGrowth:
         self.n_nodes += len(children)
         return children, parent, counts
 
-    def _route_splits(self, ids: Any, s: Any, choice: Any, parent: Any, slot: Any, children: Any):
+    def _route_splits(
+        self, ids: Any, s: Any, choice: Any, parent: Any, slot: Any, children: Any
+    ) -> None:
         """The level's splits join the routing arrays (:class:`~id3tree.dask.level_pass.LevelPlan`):
         each splitting node's feature, threshold and slots, its children in them."""
         self.split_feature += [-1] * len(children)
