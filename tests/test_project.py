@@ -311,11 +311,11 @@ column at a time and Dask's hash tables sized from a sample: 33,818; then 143 fo
 pages in those languages (their controls and data from the catalogs, the table of the scripts'
 messages, explore's --language), 91 for the drawings in Spanish and German (their words from the
 catalogs, a drawing's ``language``) and 411 for the marks' feedback in them (grading's
-``language``, its sentences whole messages of the catalogs, classroom/wording.py): 34,464 (34,472 with their review); then
-301 for Dask's exact tree at any depth in bounded memory (sparse level tables, a level counted
-in passes that fit the workers' memory, routing arrays that grow with the splits;
-dask/level_pass.py): 34,773. A change that needs more says why and raises this in the same
-commit (the budget is read, not ignored)."""
+``language``, its sentences whole messages of the catalogs, classroom/wording.py): 34,464
+(34,472 with their review); then 301 for Dask's exact tree at any depth in bounded memory
+(sparse level tables, a level counted in passes that fit the workers' memory, routing arrays
+that grow with the splits; dask/level_pass.py): 34,773. A change that needs more says why and
+raises this in the same commit (the budget is read, not ignored)."""
 
 
 def test_the_package_stays_within_its_lines():
