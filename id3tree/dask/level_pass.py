@@ -30,7 +30,6 @@ from id3tree.dask.counted_splits import (
     DENSE_CELLS_PER_ROW,
     distinct_value_counts,
     merge_all_value_counts,
-    score_counted_categorical,
     search_counted_thresholds,
 )
 from id3tree.engine.splits import branch_search
@@ -40,7 +39,7 @@ __all__ = [
     "binned_codes", "count_bytes", "count_cells", "encode_locally", "encode_part", "encoded_bytes",
     "EncodedPart", "feature_batches", "level_counts", "LevelPlan", "LocallyCoded", "MERGE_FACTOR",
     "merge_numeric", "merge_sparse", "numeric_counts", "numeric_counts_plain", "numeric_cuts",
-    "route", "routed_parts", "score_categorical", "score_sparse_categorical", "search_binned",
+    "route", "routed_parts", "score_categorical", "search_binned",
     "search_numeric", "sparse_cells", "SparseCells", "table_pairs",
 ]  # fmt: skip
 
@@ -394,14 +393,6 @@ def table_pairs(table: Any) -> tuple:
     return node, code, flat[occurring]
 
 
-def score_sparse_categorical(table: SparseCells, parent: Any, *, min_leaf: Any = 1) -> Any:
-    """:func:`~id3tree.dask.counted_splits.score_counted_categorical` of a table kept as
-    :class:`SparseCells` (``parent``: each node's class counts, the table's sums)."""
-    node, _, branches = table.pairs()
-    small = branches.sum(axis=1) < min_leaf
-    return branch_search(branches, node, np.asarray(parent, dtype=np.int64), small=small)
-
-
 def merge_numeric(found: list) -> Any:
     """Numeric counts ``(value counts, missing)`` of several partitions as one (missing None:
     no row missed the feature)."""
@@ -438,11 +429,13 @@ def search_binned(table: Any, parent: Any, edges: Any, min_leaf: Any) -> Any:
 
 
 def score_categorical(table: Any, parent: Any, min_leaf: Any) -> Any:
-    """A categorical feature's multiway split at every scored node, from its table (dense, or
-    :class:`SparseCells`)."""
-    if isinstance(table, SparseCells):
-        return score_sparse_categorical(table, parent, min_leaf=min_leaf)
-    return score_counted_categorical(table, min_leaf=min_leaf)
+    """A categorical feature's multiway split at every scored node (``parent``: each one's class
+    counts, the table's sums), from its table, dense or :class:`SparseCells`: the branches that
+    occur, in (node, code) order, as
+    :func:`~id3tree.dask.counted_splits.score_counted_categorical` scores them."""
+    node, _, branches = table_pairs(table)
+    small = branches.sum(axis=1) < min_leaf
+    return branch_search(branches, node, np.asarray(parent, dtype=np.int64), small=small)
 
 
 MERGE_FACTOR = 3

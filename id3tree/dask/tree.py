@@ -281,7 +281,7 @@ class _DaskGrowth:
         self.record = Record(listener, keep_trace=self.params.keep_trace)
         # the splits so far, as each partition routes its rows (see LevelPlan); the nodes made
         self.split_feature, self.split_threshold, self.offset = [-1], [np.nan], [-1]
-        self.children, self.n_children = [], 0
+        self.children = []  # per level: the slots of its split nodes
         self.parents, self.slots = [np.array([-1])], [np.array([-1])]
         self.depths, self.all_counts = [np.zeros(1, int)], []
         self.n_nodes = 1
@@ -359,11 +359,10 @@ class _DaskGrowth:
             np.concatenate(self.children or [np.zeros(0, np.int64)]), local, self.n_classes,
             lv.depth, k, count, sparse,
         )  # fmt: skip
-        dask, _ = core.import_dask()
-        shared = dask.delayed(plan, traverse=False)  # (one copy for all tasks)
         parts = self.parts  # (kept partitions, when several passes: with their rows' nodes)
         if len(batches) > 1 and isinstance(parts, list):
-            parts = lp.routed_parts(parts, shared)
+            dask, _ = core.import_dask()
+            parts = lp.routed_parts(parts, dask.delayed(plan, traverse=False))
         found = {}
         for batch in batches:
             found.update(self._pass(parts, replace(plan, count=batch), counts))
@@ -381,7 +380,7 @@ class _DaskGrowth:
                 )
             else:
                 combiners[f] = core.MergeAll(lp.merge_sparse) if f in plan.sparse else core.add
-        shared = dask.delayed(plan, traverse=False)
+        shared = dask.delayed(plan, traverse=False)  # (one copy for all tasks)
         return core.compute_keys(
             core.reduce_keys(parts, lp.level_counts, combiners, finals, shared)
         )
@@ -480,14 +479,13 @@ class _DaskGrowth:
         self.offset += [-1] * len(children)
         splitting = np.flatnonzero(choice.splitting)
         chosen = choice.chosen[splitting]
-        width = np.where(self.is_cat[chosen], [self._n_codes(f) for f in chosen.tolist()], 3)
-        start = self.n_children + np.cumsum(width) - width
-        at = np.full(len(ids), -1, dtype=np.int64)
-        at[splitting] = start
-        slots = np.full(int(width.sum()), -1, dtype=np.int64)
-        slots[at[parent] - self.n_children + slot] = children
+        width = [self.codings[f].n_codes if self.is_cat[f] else 3 for f in chosen.tolist()]
+        at = np.full(len(ids), -1, dtype=np.int64)  # where its slots start among the level's
+        at[splitting] = np.cumsum(width) - width
+        slots = np.full(sum(width), -1, dtype=np.int64)
+        slots[at[parent] + slot] = children
+        start = at[splitting] + sum(len(level) for level in self.children)
         self.children.append(slots)
-        self.n_children += len(slots)
         for e, f, begin in zip(splitting.tolist(), chosen.tolist(), start.tolist()):
             self.split_feature[ids[e]] = f
             self.split_threshold[ids[e]] = s.threshold[e, f]
